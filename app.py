@@ -1,0 +1,14 @@
+"""olc — online linear classification and its mistake-bound proofs.
+
+The entry file is a router only: every lesson is a short script in pages/.
+    streamlit run app.py
+"""
+import streamlit as st
+
+st.set_page_config(page_title="olc · online linear classification", page_icon="➗", layout="wide")
+
+PAGES = [
+    st.Page("pages/home.py", title="Home: the online protocol", icon="🏠", default=True, url_path="home"),
+]
+
+st.navigation(PAGES).run()

@@ -1,0 +1,48 @@
+"""olc_core — online linear classification learners, run round by round, with their proofs checked.
+
+The public surface (see ``docs/api.md``)::
+
+    import olc_core
+    trace = olc_core.run("perceptron", X, y, gamma=0.1)
+    trace.mistakes, trace.weights_at(trace.T), trace.proof.violations(), trace.proof.mistake_bound
+
+numpy and the standard library only: no UI import, ever.
+
+>>> import olc_core
+>>> s = olc_core.streams.separable(T=200, d=2, gamma=0.1, radius=1.0, seed=0)
+>>> tr = olc_core.run("perceptron", s.X, s.y, comparator=s.comparator)
+>>> tr.proof.violations(), tr.n_mistakes <= tr.proof.mistake_bound
+([], True)
+"""
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from . import streams
+from ._params import LABELS, PARAMETERS, validate
+from .trace import Trace
+
+__all__ = ["run", "ALGORITHMS", "PARAMETERS", "LABELS", "Trace", "streams"]
+__version__ = "0.1.0"
+
+_MODULES = {
+    "perceptron": "olc_core.learners.perceptron",
+}
+
+#: The algorithm names :func:`run` accepts (those implemented).
+ALGORITHMS: tuple[str, ...] = tuple(_MODULES)
+
+
+def run(algorithm: str, X: Any, y: Any, **params: Any) -> Trace:
+    """Run ``algorithm`` on the stream ``(X, y)`` round by round and return its :class:`Trace`.
+
+    Raises ``ValueError`` for an unknown algorithm or parameter, an out-of-range
+    value, or bad input (wrong shape, NaN/inf, labels outside the convention).
+    """
+    if not isinstance(algorithm, str) or algorithm not in _MODULES:
+        known = ", ".join(ALGORITHMS)
+        raise ValueError(f"unknown algorithm {algorithm!r}; implemented: {known}")
+    checked = validate(algorithm, params)
+    module = importlib.import_module(_MODULES[algorithm])
+    return module.run(X, y, checked)

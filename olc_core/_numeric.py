@@ -1,0 +1,77 @@
+"""Small numeric helpers with a fixed summation order (so two engines agree bit for bit).
+
+>>> import numpy as np
+>>> A = np.array([[1e16, 1.0, -1e16], [1.0, 2.0, 3.0]])
+>>> rowdot(A, np.ones(3)).tolist()   # sequential: (1e16 + 1) - 1e16 = 0 in float64
+[0.0, 6.0]
+"""
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["rowdot", "rowsq", "logsumexp", "Grow"]
+
+_CHUNK = 1 << 15
+
+
+def rowdot(A: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """``[Σ_j A[i, j] * v[j] for each row i]``, summed sequentially over j = 0 … d-1."""
+    n, d = A.shape
+    out = np.zeros(n)
+    if d <= 16:
+        for j in range(d):
+            out += A[:, j] * v[j]
+        return out
+    for a in range(0, n, _CHUNK):
+        b = min(n, a + _CHUNK)
+        out[a:b] = np.cumsum(A[a:b] * v, axis=1)[:, -1]
+    out += 0.0  # -0.0 -> 0.0, as a loop starting from 0.0 gives
+    return out
+
+
+def rowsq(A: np.ndarray) -> np.ndarray:
+    """``[Σ_j A[i, j]² for each row i]``, summed sequentially."""
+    n, d = A.shape
+    out = np.zeros(n)
+    if d <= 16:
+        for j in range(d):
+            out += A[:, j] * A[:, j]
+        return out
+    for a in range(0, n, _CHUNK):
+        b = min(n, a + _CHUNK)
+        blk = A[a:b]
+        out[a:b] = np.cumsum(blk * blk, axis=1)[:, -1]
+    return out
+
+
+def logsumexp(a: np.ndarray, axis=None) -> np.ndarray | float:
+    """log Σ exp(a), stable; -inf for an empty or all -inf input."""
+    a = np.asarray(a, dtype=np.float64)
+    if a.size == 0:
+        return -np.inf
+    m = np.max(a, axis=axis, keepdims=True)
+    m = np.where(np.isfinite(m), m, 0.0)
+    with np.errstate(divide="ignore", under="ignore"):
+        s = np.log(np.sum(np.exp(a - m), axis=axis, keepdims=True)) + m
+    if axis is None:
+        return float(s.reshape(()))
+    return np.squeeze(s, axis=axis)
+
+
+class Grow:
+    """An append-only numpy buffer that doubles when full (one row per event, no Python object per row)."""
+
+    def __init__(self, row_shape=(), dtype=np.float64, cap: int = 256):
+        self.buf = np.empty((cap, *row_shape), dtype=dtype)
+        self.n = 0
+
+    def append(self, row) -> None:
+        if self.n == self.buf.shape[0]:
+            new = np.empty((2 * self.n, *self.buf.shape[1:]), dtype=self.buf.dtype)
+            new[: self.n] = self.buf[: self.n]
+            self.buf = new
+        self.buf[self.n] = row
+        self.n += 1
+
+    def array(self) -> np.ndarray:
+        return self.buf[: self.n]

@@ -1,0 +1,159 @@
+"""The Perceptron (Rosenblatt 1958) [000, 001, 003, 004].
+
+``w_1 = 0``; predict ``ŷ_t = sign(⟨w_t, x_t⟩)``; round t is a mistake iff
+``y_t⟨w_t, x_t⟩ ≤ 0`` (a point on the hyperplane is a mistake for either label,
+as the proofs need [003]); on a mistake ``w ← w + y_t x_t``, otherwise nothing.
+Predictions are recorded as ``sign(⟨w_t, x_t⟩) ∈ {-1, 0, +1}``: 0 means "on the
+hyperplane", which is a mistake whatever the label.
+
+The proof's comparator w* is the caller's ``comparator`` (normalised to unit
+length) or, when absent, the maximum-margin separator through the origin
+(:func:`olc_core.comparators.max_margin`). The run records only: the score
+``⟨w_t, x_t⟩`` and the comparator's margin ``y_t⟨w*, x_t⟩`` per round, and per
+mistake the new weights, ``⟨w*, w⟩`` and ``‖w‖²``.
+
+>>> import numpy as np, olc_core
+>>> X = np.array([[0.5, 1.0], [-1.0, 0.5], [0.2, -1.0], [1.0, 0.2]]); y = np.array([1, -1, 1, 1])
+>>> tr = olc_core.run("perceptron", X, y, comparator=[1.0, 0.0])
+>>> tr.mistakes.tolist(), tr.weights_at(4).tolist()        # round 1 has w·x = 0: a mistake
+([0, 1, 2], [1.7, -0.5])
+>>> tr.proof.constants["gamma"], tr.proof.mistake_bound, tr.proof.violations()   # R² = 1.25
+(0.2, 31.25, [])
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import _accel
+from .._numeric import Grow, rowdot, rowsq
+from .._validate import as_labels, as_matrix, as_vector
+from ..comparators import max_margin, soft_margin_direction
+from ..proofs import perceptron as proofs
+from ..trace import SnapshotHistory, Trace
+
+__all__ = ["run", "perceptron_numpy", "perceptron_numba", "resolve_comparator"]
+
+NAME = "perceptron"
+
+
+def perceptron_numpy(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None):
+    """The Perceptron loop in numpy: margins for a block of upcoming rounds while w is constant.
+
+    Returns ``score, cmargin, mistakes, snapshots, inner, norm2, R²`` exactly as the
+    compiled kernel does.
+    """
+    T, d = X.shape
+    w = np.zeros(d)
+    score = np.empty(T)
+    mis = Grow((), np.int64)
+    snaps = Grow((d,), np.float64)
+    t, B = 0, 64
+    while t < T:
+        e = min(T, t + B)
+        s = rowdot(X[t:e], w)
+        score[t:e] = s
+        bad = np.flatnonzero(y[t:e] * s <= 0.0)
+        if bad.size == 0:
+            t, B = e, min(2 * B, 1 << 16)
+            continue
+        i = t + int(bad[0])
+        w = w + y[i] * X[i]
+        mis.append(i)
+        snaps.append(w)
+        B = int(min(1 << 16, max(16, 2 * int(bad[0]) + 16)))
+        t = i + 1
+    S = snaps.array()
+    inner = rowdot(S, wstar) if wstar is not None else np.zeros(0)
+    norm2 = rowsq(S)
+    cmargin = y * rowdot(X, wstar) if wstar is not None else np.zeros(0)
+    r2 = float(rowsq(X).max())
+    return score, cmargin, mis.array(), S, inner, norm2, r2
+
+
+def perceptron_numba(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None):
+    """The same loop compiled with numba (one pass over X; finiteness checked in the pass)."""
+    k = _accel.perceptron_kernel()
+    has = wstar is not None
+    score, cmargin, mis, S, inner, norm2, r2, bad_row = k(X, y, wstar if has else np.zeros(X.shape[1]), has)
+    if bad_row >= 0:
+        raise ValueError(f"{NAME}: X has a NaN or infinite value at round {bad_row}")
+    return score, cmargin, mis, S, inner, norm2, float(r2)
+
+
+def resolve_comparator(X: np.ndarray, y: np.ndarray, comparator, algorithm: str) -> tuple[np.ndarray | None, dict]:
+    """The unit w* the proof uses, and how it was found (with the max-margin certificate)."""
+    d = X.shape[1]
+    if comparator is not None:
+        w = as_vector(comparator, d, algorithm, "comparator")
+        n = float(np.sqrt(np.sum(w * w)))
+        if n == 0.0:
+            raise ValueError(f"{algorithm}: comparator must be a non-zero vector")
+        return w / n, {"comparator_source": "given", "comparator": w / n}
+    mm = max_margin(X, y)
+    info: dict[str, Any] = {"comparator_method": mm.method, "max_margin_upper": mm.upper,
+                            "max_margin_iterations": mm.iterations, "max_margin_converged": mm.converged}
+    if mm.separable:
+        info.update(comparator_source="max-margin", comparator=mm.w, max_margin_gap=mm.gap)
+        return mm.w, info
+    info.update(comparator_source=None, comparator=None, certificate_rounds=mm.support,
+                separability_detail=(f"not linearly separable through the origin: no unit vector classifies "
+                                     f"rounds {', '.join(str(int(r)) for r in mm.support[:8])} all correctly "
+                                     f"with a margin above {mm.upper:.2g}"))
+    return None, info
+
+
+def run(X, y, params: dict[str, Any]) -> Trace:
+    X = as_matrix(X, NAME, check_finite=False)
+    T, d = X.shape
+    y = as_labels(y, "pm1", T, NAME)
+    engine = _accel.resolve_engine(params["engine"])
+    if engine == "numpy" or params["comparator"] is None:
+        if not np.isfinite(X).all():
+            t = int(np.flatnonzero(~np.isfinite(X).all(axis=1))[0])
+            raise ValueError(f"{NAME}: X has a NaN or infinite value at round {t}")
+    wstar, cinfo = resolve_comparator(X, y, params["comparator"], NAME)
+    loop = perceptron_numba if engine == "numba" else perceptron_numpy
+    score, cmargin, mistakes, S, inner, norm2, r2 = loop(X, y, wstar)
+    R = float(np.sqrt(r2))
+    has = wstar is not None
+    cm = cmargin if has else None
+    info = dict(cinfo, radius=R, engine=engine)
+    primary = proofs.separable_proof(T=T, mistakes=mistakes, inner=inner if has else None, norm2=norm2, radius=R,
+                                     cmargin=cm, gamma=params["gamma"], comparator_info=cinfo)
+
+    # the non-separable proofs need some unit w*: the one above, or a soft-margin fit
+    def _ns_inputs():
+        if has:
+            return wstar, cmargin, inner, {"comparator_source": cinfo["comparator_source"], "comparator": wstar}
+        u = soft_margin_direction(X, y)
+        return u, y * rowdot(X, u), rowdot(S, u), {"comparator_source": "soft-margin fit", "comparator": u}
+
+    cache: dict[str, Any] = {}
+
+    def ns_inputs():
+        if "v" not in cache:
+            u, cmu, inner_u, ci = _ns_inputs()
+            g = params["gamma"] if params["gamma"] is not None else proofs.best_gamma(cmu, R)[0]
+            cache["v"] = (u, cmu, inner_u, ci, g)
+        return cache["v"]
+
+    def nonsep():
+        u, cmu, inner_u, ci, g = ns_inputs()
+        return proofs.nonseparable_proof(T=T, mistakes=mistakes, inner=inner_u, norm2=norm2, radius=R,
+                                         cmargin=cmu, gamma=g, comparator_info=ci)
+
+    def hinge():
+        u, cmu, inner_u, ci, g = ns_inputs()
+        return proofs.hinge_proof(T=T, mistakes=mistakes, inner=inner_u, norm2=norm2, radius=R,
+                                  cmargin=cmu, gamma=g, comparator_info=ci)
+
+    columns: dict[str, Any] = {"score": score}
+    if has:
+        columns["comparator_margin"] = cmargin
+    return Trace(algorithm=NAME, params=params, T=T, d=d, mistakes=mistakes,
+                 predictions=lambda: np.sign(score).astype(np.int8),
+                 history=SnapshotHistory(np.zeros(d), mistakes, S), weight_kind="linear",
+                 columns=columns, proofs={"separable": primary, "nonseparable": nonsep, "hinge": hinge},
+                 primary="separable", info=info)

@@ -1,0 +1,237 @@
+r"""The proof object: a potential, its proven lower and upper bounds, checked at every round.
+
+A :class:`Proof` reads a finished run and holds, as columns indexed by *state*
+(the learner's state before round ``t``; a new state starts only where the
+learner's state changes), every quantity of the proof's sandwich. A
+:class:`Chain` lists series that the theorem says are ordered
+(``lower ≤ potential ≤ upper``); :meth:`Proof.violations` checks every adjacent
+pair at every state. :class:`Assumption` records what the theorem needs of the
+data and on which rounds that fails; ``mistake_bound`` is ``None`` whenever an
+assumption fails, never a number the theorem does not give.
+
+>>> import numpy as np
+>>> p = Proof(name="toy", theorem="M \\le 2", T=3,
+...           state_rounds=np.array([0, 2]), n_mistakes=np.array([0, 1]),
+...           series={"lo": np.array([0.0, 1.0]), "phi": np.array([0.0, 0.5])},
+...           chains=(Chain("toy", ("lo", "phi")),), mistake_bound=2.0)
+>>> [(v.round, v.name) for v in p.violations()]
+[(2, 'lo ≤ phi')]
+>>> p.at(1)["phi"], p.at(3)["phi"]
+(0.0, 0.5)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+__all__ = ["Chain", "Assumption", "Violation", "Proof", "DEFAULT_TOL"]
+
+#: Relative tolerance for inequality checks (see spec "Checking inequalities on floats").
+DEFAULT_TOL = 1e-9
+
+
+@dataclass(frozen=True)
+class Chain:
+    """Series that the proof orders ``keys[0] ≤ keys[1] ≤ …`` at every state.
+
+    ``log``: the series hold natural logarithms (compared with an absolute
+    tolerance, i.e. a relative one on the values). ``scale``: the size of the
+    terms the series are computed from; the tolerance is
+    ``tol · max(|lhs|, |rhs|, scale)`` so that sides that cancel to ~0 are not
+    flagged for rounding noise. ``strict``: per link, whether the theorem's
+    inequality is strict (shown as <; still checked with the tolerance).
+    """
+
+    name: str
+    keys: tuple[str, ...]
+    log: bool = False
+    scale: float = 0.0
+    strict: tuple[bool, ...] = ()
+    reasons: tuple[str, ...] = ()  # per link: why it holds (plain text, for the ledger)
+
+    def links(self) -> list[tuple[str, str, bool, str]]:
+        out = []
+        for i in range(len(self.keys) - 1):
+            strict = self.strict[i] if i < len(self.strict) else False
+            reason = self.reasons[i] if i < len(self.reasons) else ""
+            out.append((self.keys[i], self.keys[i + 1], strict, reason))
+        return out
+
+
+@dataclass(frozen=True)
+class Assumption:
+    """Something the theorem needs of the data, and the rounds on which it fails."""
+
+    name: str
+    statement: str
+    holds: bool
+    rounds: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    detail: str = ""
+
+    def __repr__(self) -> str:  # short: the rounds array can be long
+        n = len(self.rounds)
+        shown = ", ".join(str(int(r)) for r in self.rounds[:5]) + (", …" if n > 5 else "")
+        status = "holds" if self.holds else f"fails on {n} round(s) [{shown}]"
+        return f"Assumption({self.name!r}: {status})"
+
+
+@dataclass(frozen=True)
+class Violation:
+    """An inequality of the proof that fails: ``lhs ≤ rhs`` is false in the state before ``round``."""
+
+    round: int
+    name: str
+    lhs: float
+    rhs: float
+    chain: str = ""
+
+
+class Proof:
+    """Potential, bounds, assumptions and the theorem's bound for one run.
+
+    Parameters
+    ----------
+    state_rounds : (K,) int array, increasing, first entry 0
+        State ``k`` is the learner's state before rounds ``state_rounds[k] …
+        state_rounds[k+1]-1`` (the last one lasts to round ``T``).
+    n_mistakes : (K,) int array
+        The mistake count ``M`` the proof counts, in each state.
+    series : dict of (K,) float arrays
+        Every quantity of the sandwich, by name.
+    chains : tuple of Chain
+        The orderings the proof asserts.
+    """
+
+    def __init__(self, *, name: str, theorem: str, T: int, state_rounds: np.ndarray, n_mistakes: np.ndarray,
+                 series: dict[str, np.ndarray], chains: tuple[Chain, ...] = (),
+                 assumptions: tuple[Assumption, ...] = (), mistake_bound: float | None = None,
+                 constants: dict[str, Any] | None = None, labels: dict[str, str] | None = None,
+                 notes: tuple[str, ...] = (), bound_tol: float = DEFAULT_TOL):
+        self.name = name
+        self.theorem = theorem
+        self.T = int(T)
+        self.state_rounds = np.asarray(state_rounds, dtype=np.int64)
+        self.n_mistakes = np.asarray(n_mistakes, dtype=np.int64)
+        K = self.state_rounds.shape[0]
+        if K == 0 or self.state_rounds[0] != 0:
+            raise ValueError("state_rounds must start at round 0")
+        if self.n_mistakes.shape != (K,):
+            raise ValueError("n_mistakes must have one entry per state")
+        self.series = {k: np.asarray(v, dtype=np.float64) for k, v in series.items()}
+        for k, v in self.series.items():
+            if v.shape != (K,):
+                raise ValueError(f"series {k!r} has shape {v.shape}, expected ({K},)")
+        self.assumptions = tuple(assumptions)
+        self.constants = dict(constants or {})
+        self.labels = dict(labels or {})
+        self.notes = tuple(notes)
+        if any(not a.holds for a in self.assumptions):
+            mistake_bound = None  # the theorem does not apply: claim nothing
+        self.mistake_bound = None if mistake_bound is None else float(mistake_bound)
+        chains = tuple(chains)
+        if self.mistake_bound is not None:
+            self.series["mistake_bound"] = np.full(K, self.mistake_bound)
+            self.series["M"] = self.n_mistakes.astype(np.float64)
+            self.labels.setdefault("M", "M")
+            self.labels.setdefault("mistake_bound", "bound")
+            chains = chains + (Chain("mistake bound", ("M", "mistake_bound"), scale=1.0,
+                                     reasons=("the sandwich closes",)),)
+        for ch in chains:
+            for key in ch.keys:
+                if key not in self.series:
+                    raise ValueError(f"chain {ch.name!r} names unknown series {key!r}")
+        self.chains = chains
+        self.bound_tol = bound_tol
+
+    # ------------------------------------------------------------------ lookup
+    @property
+    def K(self) -> int:
+        return int(self.state_rounds.shape[0])
+
+    def index(self, t: int) -> int:
+        """Index of the state in force before round ``t`` (0 ≤ t ≤ T)."""
+        t = int(t)
+        if not 0 <= t <= self.T:
+            raise IndexError(f"round {t} is outside 0..{self.T}")
+        return int(np.searchsorted(self.state_rounds, t, side="right") - 1)
+
+    def at(self, t: int) -> dict[str, float]:
+        """Every series' value in the state before round ``t``."""
+        k = self.index(t)
+        out = {name: float(v[k]) for name, v in self.series.items()}
+        out["n_mistakes"] = int(self.n_mistakes[k])
+        return out
+
+    def per_round(self, name: str) -> np.ndarray:
+        """Series ``name`` expanded to one value per state before round t = 0..T."""
+        idx = np.searchsorted(self.state_rounds, np.arange(self.T + 1), side="right") - 1
+        src = self.n_mistakes if name == "n_mistakes" else self.series[name]
+        return src[idx]
+
+    # ------------------------------------------------------------------ checks
+    def _link_bad(self, chain: Chain, lo: str, hi: str, tol: float) -> np.ndarray:
+        a = self.series[lo]
+        b = self.series[hi]
+        with np.errstate(invalid="ignore", over="ignore"):
+            diff = a - b  # NaN where a side is NaN or both are the same infinity: not checked
+            if chain.log:
+                # logs: an absolute tolerance (a relative one on the values)
+                bad = diff > tol
+            else:
+                finite = np.isfinite(a) & np.isfinite(b)
+                scale = np.maximum(np.maximum(np.abs(a), np.abs(b)), chain.scale)
+                bad = np.where(finite, diff > tol * np.where(finite, scale, 0.0), diff > 0)
+        return bad
+
+    def check_matrix(self, tol: float = DEFAULT_TOL) -> dict[str, np.ndarray]:
+        """``{link name: (K,) bool array, True where the link fails}``."""
+        out = {}
+        for ch in self.chains:
+            for lo, hi, strict, _ in ch.links():
+                out[self.link_name(lo, hi, strict)] = self._link_bad(ch, lo, hi, tol)
+        return out
+
+    def link_name(self, lo: str, hi: str, strict: bool = False) -> str:
+        return f"{lo} {'<' if strict else '≤'} {hi}"
+
+    def violations(self, tol: float = DEFAULT_TOL) -> list[Violation]:
+        """Every inequality of the proof that fails, with its round and both sides."""
+        out: list[Violation] = []
+        for ch in self.chains:
+            for lo, hi, strict, _ in ch.links():
+                bad = self._link_bad(ch, lo, hi, tol)
+                for k in np.flatnonzero(bad):
+                    out.append(Violation(int(self.state_rounds[k]), self.link_name(lo, hi, strict),
+                                         float(self.series[lo][k]), float(self.series[hi][k]), ch.name))
+        out.sort(key=lambda v: (v.round, v.chain, v.name))
+        return out
+
+    def checks_at(self, t: int, tol: float = DEFAULT_TOL) -> list[dict[str, Any]]:
+        """The ledger at round ``t``: every link with both sides and whether it holds."""
+        k = self.index(t)
+        rows = []
+        for ch in self.chains:
+            for lo, hi, strict, reason in ch.links():
+                a, b = float(self.series[lo][k]), float(self.series[hi][k])
+                bad = bool(self._link_bad(ch, lo, hi, tol)[k])
+                defined = not (np.isnan(a) or np.isnan(b))
+                rows.append({"chain": ch.name, "lhs_key": lo, "rhs_key": hi, "lhs": a, "rhs": b,
+                             "strict": strict, "log": ch.log, "reason": reason,
+                             "holds": (not bad) if defined else None})
+        return rows
+
+    @property
+    def failed_assumptions(self) -> list[Assumption]:
+        return [a for a in self.assumptions if not a.holds]
+
+    @property
+    def applies(self) -> bool:
+        """True when every assumption of the theorem holds on this data."""
+        return not self.failed_assumptions
+
+    def __repr__(self) -> str:
+        bound = "None" if self.mistake_bound is None else f"{self.mistake_bound:.6g}"
+        return (f"Proof({self.name!r}, states={self.K}, mistake_bound={bound}, "
+                f"failed_assumptions={[a.name for a in self.failed_assumptions]})")

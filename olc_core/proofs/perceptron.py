@@ -1,0 +1,246 @@
+"""The Perceptron's proofs, read off a finished run.
+
+* :func:`separable_proof` — proof A, the norm potential [000, 004]:
+  ``Mγ ≤ ⟨w*, w⟩ ≤ ‖w‖ ≤ √M·R``, and proof B, the cosine potential [003]:
+  ``√M·γ/R ≤ cos∠(w, w*) ≤ 1``; both give ``M ≤ R²/γ²`` when every round has
+  ``y_t⟨w*, x_t⟩ ≥ γ > 0``.
+* :func:`nonseparable_proof` — [004]: ``γM − TD_γ ≤ ⟨w*, w⟩ ≤ ‖w‖ ≤ √M·R`` for any
+  unit w* and γ > 0, so ``M ≤ R²/γ² + (2/γ)·TD_γ`` (the notes' form has R = 1;
+  solving the quadratic exactly gives the tighter ``bound_quadratic``).
+* :func:`hinge_proof` — [002]: for ``u = w*/γ``, ``M − L(u) ≤ ⟨u, w⟩ ≤ ‖u‖‖w‖ ≤
+  ‖u‖R√M``, so ``M ≤ L(u) + a√L(u) + a²`` with ``a = ‖u‖R``.
+* :func:`best_gamma` — the γ that makes the TD_γ bound smallest for a run.
+
+States are the weight vectors between mistakes: state k (k mistakes so far) is
+in force before rounds ``mistakes[k-1]+1 … mistakes[k]``.
+
+>>> import numpy as np
+>>> g, b = best_gamma(np.array([0.5, 0.5, -0.1]), 1.0)
+>>> round(g, 4), round(b, 4)
+(1.1111, 5.19)
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from .base import Assumption, Chain, Proof
+
+__all__ = ["separable_proof", "nonseparable_proof", "hinge_proof", "best_gamma", "td_bound", "hinge_bound"]
+
+LABELS = {
+    "M_gamma": r"M\gamma",
+    "inner": r"\langle w^*, w\rangle",
+    "norm": r"\lVert w\rVert",
+    "sqrtM_R": r"\sqrt{M}\,R",
+    "cos_lower": r"\sqrt{M}\,\gamma/R",
+    "cosine": r"\cos\angle(w, w^*)",
+    "one": "1",
+    "td_lower": r"\gamma M - \mathrm{TD}_\gamma",
+    "hinge_lower": r"M - L(u)",
+    "inner_u": r"\langle u, w\rangle",
+    "norm_u": r"\lVert u\rVert\,\lVert w\rVert",
+    "upper_u": r"\lVert u\rVert R\sqrt{M}",
+}
+
+
+def _states(T: int, mistakes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    state_rounds = np.concatenate([[0], np.asarray(mistakes, dtype=np.int64) + 1])
+    return state_rounds, np.arange(len(state_rounds), dtype=np.int64)
+
+
+def _with_zero(a: np.ndarray | None, K: int) -> np.ndarray:
+    if a is None:
+        return np.full(K, np.nan)
+    return np.concatenate([[0.0], np.asarray(a, dtype=np.float64)])
+
+
+def separable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray | None, norm2: np.ndarray,
+                    radius: float, cmargin: np.ndarray | None, gamma: float | None,
+                    comparator_info: dict[str, Any]) -> Proof:
+    """Proofs A and B of ``M ≤ R²/γ²``.
+
+    ``cmargin[t] = y_t⟨w*, x_t⟩`` (None when no comparator separates the data);
+    ``gamma``: the γ the caller asked the proof to assume (None: the measured
+    margin ``min_t cmargin[t]``).
+    """
+    state_rounds, k = _states(T, mistakes)
+    K = len(k)
+    R = float(radius)
+    assumptions: list[Assumption] = []
+    constants: dict[str, Any] = {"radius": R, **comparator_info}
+    measured = float(np.min(cmargin)) if cmargin is not None else None
+    constants["measured_margin"] = measured
+    if cmargin is None:
+        g = None
+        assumptions.append(Assumption(
+            "separable", r"some unit w^* has y_t\langle w^*, x_t\rangle \ge \gamma > 0 for every round t",
+            False, np.asarray(comparator_info.get("certificate_rounds", []), dtype=np.int64),
+            comparator_info.get("separability_detail", "the data are not linearly separable through the origin")))
+    else:
+        g = measured if gamma is None else float(gamma)
+        if gamma is None:
+            bad = np.flatnonzero(cmargin <= 0.0)
+            ok = measured > 0.0
+            detail = ("" if ok else f"w* puts {len(bad)} round(s) on the wrong side or on the hyperplane "
+                      "(y⟨w*,x⟩ ≤ 0): the data are not separated by this w*")
+        else:
+            bad = np.flatnonzero(cmargin < g)
+            ok = len(bad) == 0
+            detail = "" if ok else (f"{len(bad)} round(s) have margin y⟨w*,x⟩ below γ = {g:.6g} "
+                                    f"(the smallest is {measured:.6g})")
+        assumptions.append(Assumption(
+            "margin", r"y_t\langle w^*, x_t\rangle \ge \gamma > 0 for every round t", ok,
+            bad.astype(np.int64), detail))
+    if R == 0.0:
+        assumptions.append(Assumption("radius", r"R = \max_t \lVert x_t\rVert > 0", False,
+                                      np.arange(T, dtype=np.int64), "every x_t is 0"))
+    constants["gamma"] = g
+    usable = g is not None and g > 0.0
+    norm = np.sqrt(_with_zero(norm2, K))
+    inner_s = _with_zero(inner, K)
+    kf = k.astype(np.float64)
+    series = {
+        "M_gamma": kf * g if usable else np.full(K, np.nan),
+        "inner": inner_s,
+        "norm": norm,
+        "sqrtM_R": np.sqrt(kf) * R,
+        "one": np.ones(K),
+    }
+    with np.errstate(divide="ignore", invalid="ignore"):
+        series["cosine"] = np.where(norm > 0, inner_s / norm, np.nan)
+        series["cos_lower"] = np.sqrt(kf) * g / R if (usable and R > 0) else np.full(K, np.nan)
+    bound = R * R / (g * g) if usable and R > 0 else None
+    constants["delta"] = g / R if usable and R > 0 else None
+    constants["bound_formula"] = r"R^2/\gamma^2"
+    chains = (
+        Chain("norm potential (A)", ("M_gamma", "inner", "norm", "sqrtM_R"), scale=max(R, 1e-300),
+              reasons=("each mistake adds y_t⟨w*,x_t⟩ ≥ γ to ⟨w*,w⟩",
+                       "Cauchy–Schwarz with ‖w*‖ = 1",
+                       "each mistake adds ‖x_t‖² + 2y_t⟨w,x_t⟩ ≤ R² to ‖w‖² (y_t⟨w,x_t⟩ ≤ 0 on a mistake)")),
+        Chain("cosine potential (B)", ("cos_lower", "cosine", "one"), scale=1.0,
+              reasons=("divide Mγ ≤ ⟨w*,w⟩ by ‖w‖ ≤ √M·R", "a cosine is at most 1")),
+    )
+    return Proof(name="Perceptron, separable data", theorem=r"M \le R^2/\gamma^2", T=T,
+                 state_rounds=state_rounds, n_mistakes=k, series=series, chains=chains,
+                 assumptions=tuple(assumptions), mistake_bound=bound, constants=constants,
+                 labels=dict(LABELS))
+
+
+def td_bound(gamma: float, td: float, radius: float) -> float:
+    """``R²/γ² + (2/γ)·TD_γ`` (the form of [004] with R = 1)."""
+    return radius * radius / (gamma * gamma) + 2.0 * td / gamma
+
+
+def td_bound_quadratic(gamma: float, td: float, radius: float) -> float:
+    """The largest M with ``γM − TD ≤ R√M`` (solving the quadratic exactly)."""
+    R = radius
+    s = (R + math.sqrt(R * R + 4.0 * gamma * td)) / (2.0 * gamma)
+    return max(s * s, td / gamma)
+
+
+def hinge_bound(L: float, a: float) -> float:
+    """``L + a√L + a²`` ([002], a = ‖u‖R)."""
+    return L + a * math.sqrt(max(L, 0.0)) + a * a
+
+
+def best_gamma(cmargin: np.ndarray, radius: float) -> tuple[float, float]:
+    """The γ > 0 minimising ``R²/γ² + (2/γ)·TD_γ`` for these margins ``y_t⟨w*, x_t⟩``, and that bound.
+
+    On each interval between sorted margins, TD_γ = kγ − S_k, so the bound is a
+    quadratic in 1/γ; its minimum is at an endpoint or at γ = R²/S_k: all such
+    candidates are evaluated.
+    """
+    m = np.sort(np.asarray(cmargin, dtype=np.float64))
+    R2 = float(radius) ** 2
+    S = np.concatenate([[0.0], np.cumsum(m)])  # S[k] = sum of the k smallest margins
+    cands = [m[m > 0]]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        stat = np.where(S[1:] > 0, R2 / S[1:], np.nan)
+    cands.append(stat[np.isfinite(stat) & (stat > 0)])
+    c = np.unique(np.concatenate(cands))
+    if c.size == 0:  # no positive margin and no positive partial sum: the bound decreases towards 2T
+        g = max(1.0, 1e6 * math.sqrt(R2)) if R2 > 0 else 1.0
+        return g, td_bound(g, float(np.sum(np.maximum(0.0, g - m))), radius)
+    kk = np.searchsorted(m, c, side="left")
+    td = kk * c - S[kk]
+    vals = R2 / (c * c) + 2.0 * td / c
+    i = int(np.argmin(vals))
+    g = float(c[i])
+    return g, td_bound(g, float(np.sum(np.maximum(0.0, g - m))), radius)
+
+
+def _td_prefix(cmargin: np.ndarray, gamma: float, state_rounds: np.ndarray) -> tuple[np.ndarray, float]:
+    """TD_γ over rounds before each state's first round, and over the whole run."""
+    hinge = np.maximum(0.0, gamma - cmargin)
+    csum = np.concatenate([[0.0], np.cumsum(hinge)])
+    return csum[state_rounds], float(csum[-1])
+
+
+def nonseparable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray, norm2: np.ndarray, radius: float,
+                       cmargin: np.ndarray, gamma: float, comparator_info: dict[str, Any]) -> Proof:
+    """The TD_γ proof of [004] for any unit w* and any γ > 0."""
+    state_rounds, k = _states(T, mistakes)
+    K = len(k)
+    R = float(radius)
+    g = float(gamma)
+    td_state, td_total = _td_prefix(cmargin, g, state_rounds)
+    kf = k.astype(np.float64)
+    norm = np.sqrt(_with_zero(norm2, K))
+    series = {
+        "td_lower": g * kf - td_state,
+        "inner": _with_zero(inner, K),
+        "norm": norm,
+        "sqrtM_R": np.sqrt(kf) * R,
+        "TD": td_state,
+    }
+    bg, bb = best_gamma(cmargin, R)
+    constants = {"radius": R, "gamma": g, "TD": td_total, "bound_quadratic": td_bound_quadratic(g, td_total, R),
+                 "best_gamma": bg, "best_bound": bb, "bound_formula": r"R^2/\gamma^2 + (2/\gamma)\,\mathrm{TD}_\gamma",
+                 "hinge": np.maximum(0.0, g - cmargin), **comparator_info}
+    chains = (Chain("TD potential", ("td_lower", "inner", "norm", "sqrtM_R"), scale=max(R, 1e-300),
+                    reasons=("each mistake adds y_t⟨w*,x_t⟩ ≥ γ − max(0, γ − y_t⟨w*,x_t⟩) to ⟨w*,w⟩",
+                             "Cauchy–Schwarz with ‖w*‖ = 1",
+                             "each mistake adds at most R² to ‖w‖²")),)
+    labels = dict(LABELS, TD=r"\mathrm{TD}_\gamma")
+    return Proof(name="Perceptron, non-separable data (TD_γ)",
+                 theorem=r"M \le R^2/\gamma^2 + (2/\gamma)\,\mathrm{TD}_\gamma", T=T,
+                 state_rounds=state_rounds, n_mistakes=k, series=series, chains=chains,
+                 assumptions=(Assumption("gamma", r"\gamma > 0", g > 0),),
+                 mistake_bound=td_bound(g, td_total, R), constants=constants, labels=labels)
+
+
+def hinge_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray, norm2: np.ndarray, radius: float,
+                cmargin: np.ndarray, gamma: float, comparator_info: dict[str, Any]) -> Proof:
+    """The hinge-loss proof of [002] for ``u = w*/γ`` (so ‖u‖ = 1/γ, L(u) = TD_γ/γ)."""
+    state_rounds, k = _states(T, mistakes)
+    K = len(k)
+    R = float(radius)
+    g = float(gamma)
+    unorm = 1.0 / g
+    loss = np.maximum(0.0, 1.0 - cmargin / g)
+    csum = np.concatenate([[0.0], np.cumsum(loss)])
+    L_state, L_total = csum[state_rounds], float(csum[-1])
+    kf = k.astype(np.float64)
+    norm = np.sqrt(_with_zero(norm2, K))
+    series = {
+        "hinge_lower": kf - L_state,
+        "inner_u": _with_zero(inner, K) / g,
+        "norm_u": unorm * norm,
+        "upper_u": unorm * R * np.sqrt(kf),
+        "L": L_state,
+    }
+    a = unorm * R
+    constants = {"radius": R, "gamma": g, "u_norm": unorm, "L": L_total, "a": a,
+                 "bound_formula": r"L(u) + \lVert u\rVert R\sqrt{L(u)} + \lVert u\rVert^2R^2", **comparator_info}
+    chains = (Chain("hinge potential", ("hinge_lower", "inner_u", "norm_u", "upper_u"), scale=max(a, 1e-300),
+                    reasons=("each mistake adds y_t⟨u,x_t⟩ ≥ 1 − max(0, 1 − y_t⟨u,x_t⟩) to ⟨u,w⟩",
+                             "Cauchy–Schwarz", "‖w‖ ≤ R√M")),)
+    labels = dict(LABELS, L="L(u)")
+    return Proof(name="Perceptron, hinge loss (Orabona)",
+                 theorem=r"M \le L(u) + \lVert u\rVert R\sqrt{L(u)} + \lVert u\rVert^2 R^2", T=T,
+                 state_rounds=state_rounds, n_mistakes=k, series=series, chains=chains,
+                 assumptions=(Assumption("gamma", r"\gamma > 0", g > 0),),
+                 mistake_bound=hinge_bound(L_total, a), constants=constants, labels=labels)

@@ -1,0 +1,210 @@
+"""The columnar trace of a run, and the weight histories it reconstructs weights from.
+
+Per-round quantities are numpy columns indexed by round; the learner's weights
+are stored only where they change (:class:`SnapshotHistory`) or as sparse
+checkpoints replayed from the input (:class:`CheckpointHistory`), never as a
+``T × d`` copy.
+
+>>> import numpy as np
+>>> h = SnapshotHistory(np.zeros(2), np.array([1, 4]), np.array([[1.0, 0.0], [1.0, 2.0]]))
+>>> [h.raw_at(t).tolist() for t in (0, 1, 2, 4, 5)]
+[[0.0, 0.0], [0.0, 0.0], [1.0, 0.0], [1.0, 0.0], [1.0, 2.0]]
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+
+from .proofs.base import Proof
+
+__all__ = ["Trace", "SnapshotHistory", "CheckpointHistory", "LazyMap"]
+
+
+class SnapshotHistory:
+    """Weights before every round ``t``, stored only after the rounds where they changed.
+
+    ``change_rounds[k]`` is the round at whose end the weights changed and
+    ``snapshots[k]`` the weights after it; before round ``t`` the weights are the
+    last snapshot of a round ``< t`` (or ``initial``).
+    """
+
+    def __init__(self, initial: np.ndarray, change_rounds: np.ndarray, snapshots: np.ndarray):
+        self.initial = np.asarray(initial)
+        self.change_rounds = np.asarray(change_rounds, dtype=np.int64)
+        self.snapshots = snapshots
+        if len(self.change_rounds) != len(snapshots):
+            raise ValueError("one snapshot per change round")
+
+    def n_changes_before(self, t: int) -> int:
+        return int(np.searchsorted(self.change_rounds, t, side="left"))
+
+    def raw_at(self, t: int) -> np.ndarray:
+        k = self.n_changes_before(t)
+        return (self.initial if k == 0 else self.snapshots[k - 1]).copy()
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.snapshots.nbytes + self.change_rounds.nbytes + self.initial.nbytes)
+
+
+class CheckpointHistory:
+    """Weights of a learner that changes them on (almost) every round.
+
+    Keeps the state every ``every`` rounds and replays the rest with
+    ``advance(state, t0, t1) -> state`` (the learner's own update, run on the
+    rounds ``t0 … t1-1``), so memory is ``O(T/every · d)``.
+    """
+
+    def __init__(self, states: list[np.ndarray], every: int, advance: Callable[[np.ndarray, int, int], np.ndarray],
+                 T: int):
+        self.states = states  # states[i] = state before round i*every
+        self.every = int(every)
+        self.advance = advance
+        self.T = int(T)
+
+    def raw_at(self, t: int) -> np.ndarray:
+        i = min(t // self.every, len(self.states) - 1)
+        t0 = i * self.every
+        state = self.states[i].copy()
+        return state if t0 == t else self.advance(state, t0, t)
+
+    @property
+    def nbytes(self) -> int:
+        return int(sum(s.nbytes for s in self.states))
+
+
+class LazyMap(Mapping):
+    """A read-only mapping whose values may be zero-argument callables, computed on first access."""
+
+    def __init__(self, items: dict[str, Any]):
+        self._items = dict(items)
+        self._done: dict[str, Any] = {}
+
+    def __getitem__(self, key: str) -> Any:
+        if key not in self._done:
+            v = self._items[key]
+            self._done[key] = v() if callable(v) else v
+        return self._done[key]
+
+    def __iter__(self):
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __repr__(self) -> str:
+        return f"LazyMap({list(self._items)})"
+
+
+class Trace:
+    """What a run did, round by round, and the proof that reads it.
+
+    Attributes
+    ----------
+    algorithm, params : the learner's name and its validated parameters.
+    T : number of rounds; d : number of features (experts, hypotheses…).
+    mistakes : (M,) int array of 0-based rounds with a mistake.
+    predictions : (T,) array of ŷ_t.
+    columns : mapping of per-round (T,) arrays (``score``, ``is_mistake`` …).
+    proof : the theorem's proof (see :class:`olc_core.proofs.base.Proof`).
+    proofs : every proof computed for this run, by name (the primary one included).
+    info : facts about the run (e.g. the comparator used and how it was found).
+    """
+
+    def __init__(self, *, algorithm: str, params: dict[str, Any], T: int, d: int, mistakes: np.ndarray,
+                 predictions: np.ndarray | Callable[[], np.ndarray], history: SnapshotHistory | CheckpointHistory,
+                 weight_kind: str = "linear", log_base: float | None = None,
+                 columns: dict[str, Any] | None = None, proofs: dict[str, Any] | None = None,
+                 primary: str | None = None, info: dict[str, Any] | None = None):
+        self.algorithm = algorithm
+        self.params = dict(params)
+        self.T = int(T)
+        self.d = int(d)
+        self.mistakes = np.asarray(mistakes, dtype=np.int64)
+        self._predictions = predictions
+        self.history = history
+        if weight_kind not in ("linear", "log", "exponent"):
+            raise ValueError(weight_kind)
+        self.weight_kind = weight_kind
+        self.log_base = log_base  # for "exponent": weights = exp(k * log_base)
+        cols: dict[str, Any] = {"is_mistake": self._is_mistake}
+        cols.update(columns or {})
+        self.columns = LazyMap(cols)
+        self.proofs = LazyMap(proofs or {})
+        self._primary = primary
+        self.info = dict(info or {})
+
+    # ------------------------------------------------------------------ columns
+    @property
+    def predictions(self) -> np.ndarray:
+        if callable(self._predictions):
+            self._predictions = self._predictions()
+        return self._predictions
+
+    @property
+    def n_mistakes(self) -> int:
+        return int(self.mistakes.shape[0])
+
+    def _is_mistake(self) -> np.ndarray:
+        flag = np.zeros(self.T, dtype=bool)
+        flag[self.mistakes] = True
+        return flag
+
+    def mistakes_before(self, t: int) -> int:
+        """Number of mistakes on rounds 0 … t-1."""
+        return int(np.searchsorted(self.mistakes, t, side="left"))
+
+    def mistakes_before_each_round(self) -> np.ndarray:
+        """(T+1,) array: mistakes on rounds before t, for t = 0 … T."""
+        return np.searchsorted(self.mistakes, np.arange(self.T + 1), side="left")
+
+    @property
+    def proof(self) -> Proof:
+        if self._primary is None:
+            raise AttributeError(f"{self.algorithm} has no proof")
+        return self.proofs[self._primary]
+
+    # ------------------------------------------------------------------ weights
+    def _check_t(self, t: int) -> int:
+        if isinstance(t, bool) or not isinstance(t, (int, np.integer)):
+            raise TypeError(f"round must be an integer, got {t!r}")
+        t = int(t)
+        if not 0 <= t <= self.T:
+            raise IndexError(f"round {t} is outside 0..{self.T} (weights_at(T) is the final state)")
+        return t
+
+    def weights_at(self, t: int) -> np.ndarray:
+        """The learner's weights before round ``t`` (``t = T``: the final weights).
+
+        Multiplicative learners return ``exp`` of the log weights, which may be
+        0 or inf where they underflow or overflow; :meth:`log_weights_at` is exact.
+        """
+        raw = self.history.raw_at(self._check_t(t))
+        if self.weight_kind == "linear":
+            return raw.astype(np.float64, copy=False)
+        with np.errstate(over="ignore", under="ignore"):
+            return np.exp(self.log_weights_at(t))
+
+    def log_weights_at(self, t: int) -> np.ndarray:
+        """Natural logarithms of the weights before round ``t`` (exact for multiplicative learners)."""
+        raw = self.history.raw_at(self._check_t(t))
+        if self.weight_kind == "log":
+            return raw.astype(np.float64, copy=False)
+        if self.weight_kind == "exponent":
+            return raw.astype(np.float64) * self.log_base
+        w = raw.astype(np.float64, copy=False)
+        if (w < 0).any():
+            raise TypeError(f"{self.algorithm} has signed (additive) weights; they have no logarithm")
+        with np.errstate(divide="ignore"):
+            return np.log(w)
+
+    def __repr__(self) -> str:
+        return (f"Trace({self.algorithm!r}, T={self.T}, d={self.d}, mistakes={self.n_mistakes}, "
+                f"proof={self._primary!r})")
+
+
+def finite_or_none(x: float) -> float | None:
+    return None if x is None or not math.isfinite(x) else float(x)

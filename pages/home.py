@@ -1,0 +1,56 @@
+"""Home: the online protocol (receive x, predict, receive y, update) with a small live run."""
+import numpy as np
+import streamlit as st
+
+import olc_core
+
+st.title("Online linear classification")
+st.markdown(
+    "Every lesson here runs a learner **round by round** and checks, at every round, each "
+    "inequality of its mistake-bound proof. Nothing on screen is drawn by hand: every number "
+    "comes from the run."
+)
+
+st.subheader("The online protocol")
+st.markdown(
+    "For $t = 1, 2, \\dots, T$:\n"
+    "1. the learner **receives** an instance $x_t \\in \\mathbb{R}^d$;\n"
+    "2. it **predicts** a label $\\hat y_t \\in \\{-1, +1\\}$;\n"
+    "3. it **receives** the true label $y_t$ — a *mistake* if $\\hat y_t \\ne y_t$;\n"
+    "4. it **updates** its hypothesis.\n\n"
+    "No assumption is made about where the examples come from: the guarantees hold for "
+    "*every* sequence that meets the theorem's assumptions, even one chosen by an adversary."
+)
+
+st.subheader("A live example: the Perceptron on six points")
+X = np.array([[0.8, 0.4], [-0.6, 0.5], [0.3, -0.9], [-0.9, -0.2], [0.9, 0.5], [0.2, -0.3]])
+y = np.array([1, -1, 1, -1, 1, 1])
+trace = olc_core.run("perceptron", X, y, comparator=[0.8, -0.6])
+t = st.slider("Round", 1, len(y), len(y), key="home_round",
+              help="Show the protocol up to this round")
+rows = []
+for s in range(t):
+    w = trace.weights_at(s)
+    score = float(trace.columns["score"][s])
+    yhat = int(trace.predictions[s])
+    rows.append({
+        "t": s + 1,
+        "x_t": f"({X[s, 0]:+.1f}, {X[s, 1]:+.1f})",
+        "w_t": f"({w[0]:+.2f}, {w[1]:+.2f})",
+        "⟨w_t, x_t⟩": f"{score:+.2f}",
+        "ŷ_t": {1: "+1", -1: "−1", 0: "0 (on the line)"}[yhat],
+        "y_t": f"{int(y[s]):+d}",
+        "mistake": "✗ mistake: w ← w + y_t x_t" if trace.columns["is_mistake"][s] else "✓ no update",
+    })
+st.dataframe(rows, hide_index=True, width="stretch")
+wT = trace.weights_at(t)
+proof = trace.proof
+st.markdown(
+    f"After {t} round(s): **{trace.mistakes_before(t)} mistake(s)**, $w = ({wT[0]:+.2f}, {wT[1]:+.2f})$. "
+    f"With the comparator $w^* = (0.8, -0.6)$ these data have margin "
+    f"$\\gamma = {proof.constants['gamma']:.2f}$ and radius $R = {proof.constants['radius']:.2f}$, so the "
+    f"theorem promises at most $R^2/\\gamma^2 = {proof.mistake_bound:.1f}$ mistakes on *any* ordering."
+)
+
+st.subheader("Lessons")
+st.markdown("Open a lesson from the menu on the left.")
