@@ -102,13 +102,17 @@ class Proof:
         Every quantity of the sandwich, by name.
     chains : tuple of Chain
         The orderings the proof asserts.
+    mistake_bound : float or None
+        The theorem's bound on ``series[bounded]`` (default: on the mistake count
+        ``M``); forced to None when an assumption fails. When set, a chain
+        ``bounded ≤ mistake_bound`` is checked at every state too.
     """
 
     def __init__(self, *, name: str, theorem: str, T: int, state_rounds: np.ndarray, n_mistakes: np.ndarray,
                  series: dict[str, np.ndarray], chains: tuple[Chain, ...] = (),
                  assumptions: tuple[Assumption, ...] = (), mistake_bound: float | None = None,
                  constants: dict[str, Any] | None = None, labels: dict[str, str] | None = None,
-                 notes: tuple[str, ...] = (), bound_tol: float = DEFAULT_TOL):
+                 notes: tuple[str, ...] = (), bound_tol: float = DEFAULT_TOL, bounded: str | None = None):
         self.name = name
         self.theorem = theorem
         self.T = int(T)
@@ -131,12 +135,18 @@ class Proof:
             mistake_bound = None  # the theorem does not apply: claim nothing
         self.mistake_bound = None if mistake_bound is None else float(mistake_bound)
         chains = tuple(chains)
-        if self.mistake_bound is not None:
-            self.series["mistake_bound"] = np.full(K, self.mistake_bound)
+        # the quantity the theorem bounds: the mistake count M, or e.g. the expected
+        # number of mistakes for a randomised learner (``bounded`` names that series)
+        self.bounded = bounded or "M"
+        if bounded is None:
             self.series["M"] = self.n_mistakes.astype(np.float64)
             self.labels.setdefault("M", "M")
+        elif bounded not in self.series:
+            raise ValueError(f"bounded series {bounded!r} is not among the series")
+        if self.mistake_bound is not None:
+            self.series["mistake_bound"] = np.full(K, self.mistake_bound)
             self.labels.setdefault("mistake_bound", "bound")
-            chains = chains + (Chain("mistake bound", ("M", "mistake_bound"), scale=1.0,
+            chains = chains + (Chain("mistake bound", (self.bounded, "mistake_bound"), scale=1.0,
                                      reasons=("the sandwich closes",)),)
         for ch in chains:
             for key in ch.keys:
