@@ -128,7 +128,6 @@ PARAMETERS: dict[str, tuple[Param, ...]] = {
         Param("gamma", Real(0, 1, "right"), doc="margin parameter: band ±γ/2; the max margin when absent"),
         Param("passes", Integer(1, 100_000), 1, doc="passes over the data; None = until a pass makes no update"),
         Param("comparator", Anything("a non-zero vector of length d (w*, normalised to unit length)")),
-        _ENGINE,
     ),
     "winnow": (
         Param("beta", Real(0, math.inf, "neither"), 1.0, False, "promotion factor 1+β"),
