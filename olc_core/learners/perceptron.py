@@ -79,7 +79,7 @@ def perceptron_numba(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None):
     score, cmargin, mis, S, inner, norm2, r2, bad_row = k(X, y, wstar if has else np.zeros(X.shape[1]), has)
     if bad_row >= 0:
         raise ValueError(f"{NAME}: X has a NaN or infinite value at round {bad_row}")
-    return score, cmargin, mis, S, inner, norm2, float(r2)
+    return score, cmargin, mis, S, inner if has else np.zeros(0), norm2, float(r2)
 
 
 def resolve_comparator(X: np.ndarray, y: np.ndarray, comparator, algorithm: str) -> tuple[np.ndarray | None, dict]:

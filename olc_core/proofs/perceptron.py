@@ -94,11 +94,12 @@ def separable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray | None, n
         assumptions.append(Assumption(
             "margin", r"y_t\langle w^*, x_t\rangle \ge \gamma > 0 for every round t", ok,
             bad.astype(np.int64), detail))
-    if R == 0.0:
-        assumptions.append(Assumption("radius", r"R = \max_t \lVert x_t\rVert > 0", False,
-                                      np.arange(T, dtype=np.int64), "every x_t is 0"))
+    if not (0.0 < R < math.inf):
+        assumptions.append(Assumption("radius", r"0 < R = \max_t \lVert x_t\rVert < \infty", False,
+                                      np.arange(T, dtype=np.int64),
+                                      "every x_t is 0" if R == 0.0 else "‖x_t‖² overflows a float"))
     constants["gamma"] = g
-    usable = g is not None and g > 0.0
+    usable = g is not None and g > 0.0 and 0.0 < R < math.inf
     norm = np.sqrt(_with_zero(norm2, K))
     inner_s = _with_zero(inner, K)
     kf = k.astype(np.float64)
@@ -106,14 +107,14 @@ def separable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray | None, n
         "M_gamma": kf * g if usable else np.full(K, np.nan),
         "inner": inner_s,
         "norm": norm,
-        "sqrtM_R": np.sqrt(kf) * R,
+        "sqrtM_R": np.sqrt(kf) * R if R < math.inf else np.full(K, np.nan),
         "one": np.ones(K),
     }
     with np.errstate(divide="ignore", invalid="ignore"):
         series["cosine"] = np.where(norm > 0, inner_s / norm, np.nan)
-        series["cos_lower"] = np.sqrt(kf) * g / R if (usable and R > 0) else np.full(K, np.nan)
-    bound = R * R / (g * g) if usable and R > 0 else None
-    constants["delta"] = g / R if usable and R > 0 else None
+        series["cos_lower"] = np.sqrt(kf) * g / R if usable else np.full(K, np.nan)
+    bound = R * R / (g * g) if usable else None
+    constants["delta"] = g / R if usable else None
     constants["bound_formula"] = r"R^2/\gamma^2"
     chains = (
         Chain("norm potential (A)", ("M_gamma", "inner", "norm", "sqrtM_R"), scale=max(R, 1e-300),

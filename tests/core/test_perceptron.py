@@ -1,0 +1,205 @@
+"""The Perceptron: hand-worked rounds, the tight instance, scikit-learn, engines, proofs."""
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+import olc_core
+from olc_core import _accel
+from olc_core.comparators import _affine_minimizer
+from olc_core.learners.perceptron import perceptron_numba, perceptron_numpy
+from olc_core.proofs.perceptron import best_gamma, td_bound
+
+ENGINES = ["numpy"] + (["numba"] if _accel.available() else [])
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_hand_worked_four_rounds(engine):
+    # w* = (1, 0).  Margins y<w*,x>: 0.5, 1.0, 0.2, 1.0  -> gamma = 0.2.
+    # Norms^2: 1.25, 1.25, 1.04, 1.04                      -> R^2 = 1.25, bound R^2/gamma^2 = 31.25.
+    X = np.array([[0.5, 1.0], [-1.0, 0.5], [0.2, -1.0], [1.0, 0.2]])
+    y = np.array([1, -1, 1, 1])
+    tr = olc_core.run("perceptron", X, y, comparator=[2.0, 0.0], engine=engine)  # normalised to (1, 0)
+    # round 0: w = 0, w.x = 0            -> mistake (on the line), w = (0.5, 1.0)
+    # round 1: w.x = -0.5 + 0.5 = 0      -> mistake (on the line, for label -1 too), w = (1.5, 0.5)
+    # round 2: w.x = 0.3 - 0.5 = -0.2    -> mistake (y = +1), w = (1.7, -0.5)
+    # round 3: w.x = 1.7 - 0.1 = 1.6     -> correct
+    assert tr.mistakes.tolist() == [0, 1, 2]
+    assert tr.columns["score"].tolist() == pytest.approx([0.0, 0.0, -0.2, 1.6])
+    assert tr.predictions.tolist() == [0, 0, -1, 1]
+    np.testing.assert_allclose([tr.weights_at(t) for t in range(5)],
+                               [[0, 0], [0.5, 1.0], [1.5, 0.5], [1.7, -0.5], [1.7, -0.5]], rtol=1e-15)
+    p = tr.proof
+    assert p.constants["gamma"] == pytest.approx(0.2)
+    assert p.constants["radius"] == pytest.approx(math.sqrt(1.25))
+    assert p.mistake_bound == pytest.approx(31.25)
+    # <w*, w> after each mistake: 0.5, 1.5, 1.7  >=  M gamma: 0.2, 0.4, 0.6
+    assert p.series["inner"].tolist() == pytest.approx([0.0, 0.5, 1.5, 1.7])
+    assert p.series["M_gamma"].tolist() == pytest.approx([0.0, 0.2, 0.4, 0.6])
+    # ||w||: sqrt(1.25), sqrt(2.5), sqrt(3.14)  <=  sqrt(M) R: sqrt(1.25), sqrt(2.5), sqrt(3.75)
+    assert p.series["norm"].tolist() == pytest.approx([0.0, math.sqrt(1.25), math.sqrt(2.5), math.sqrt(3.14)])
+    assert p.series["sqrtM_R"].tolist() == pytest.approx([0.0, math.sqrt(1.25), math.sqrt(2.5), math.sqrt(3.75)])
+    # proof B: cos = <w*,w>/||w||  >=  sqrt(M) gamma / R
+    assert p.series["cosine"][1:].tolist() == pytest.approx([0.5 / math.sqrt(1.25), 1.5 / math.sqrt(2.5),
+                                                              1.7 / math.sqrt(3.14)])
+    assert p.series["cos_lower"].tolist() == pytest.approx([0.2 * math.sqrt(k) / math.sqrt(1.25) for k in range(4)])
+    assert p.violations() == [] and p.failed_assumptions == []
+    # the first two mistakes attain ||w|| = sqrt(M) R exactly: equality must not be reported as a violation
+    assert p.series["norm"][2] == pytest.approx(p.series["sqrtM_R"][2], rel=1e-15)
+    assert [p.at(t)["n_mistakes"] for t in range(5)] == [0, 1, 2, 3, 3]
+    assert tr.mistakes_before(3) == 3 and tr.mistakes_before(1) == 1
+
+
+@pytest.mark.parametrize("d", [1, 2, 3, 7, 50])
+@pytest.mark.parametrize("engine", ENGINES)
+def test_tight_instance_attains_the_bound(d, engine):
+    s = olc_core.streams.tight_perceptron(d)
+    tr = olc_core.run("perceptron", s.X, s.y, comparator=s.comparator, engine=engine)
+    assert tr.n_mistakes == d                      # a mistake on every round
+    assert tr.proof.mistake_bound == pytest.approx(d)   # R^2/gamma^2 with R = 1, gamma = 1/sqrt(d)
+    assert tr.n_mistakes <= tr.proof.mistake_bound * (1 + 1e-12)
+    # both ends of the sandwich are attained: M gamma = <w*,w> and ||w|| = sqrt(M) R at every state
+    np.testing.assert_allclose(tr.proof.series["M_gamma"], tr.proof.series["inner"], rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(tr.proof.series["norm"], tr.proof.series["sqrtM_R"], rtol=1e-12)
+    assert tr.proof.violations() == []
+
+
+def _sklearn_one_pass(X, y):
+    from sklearn.linear_model import Perceptron
+    clf = Perceptron(fit_intercept=False, shuffle=False, max_iter=1, tol=None, eta0=1.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # ConvergenceWarning: one pass is what we ask for
+        clf.fit(X, y)
+    return clf.coef_.ravel()
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("d,noise,seed", [(2, 0.0, 0), (2, 0.1, 1), (10, 0.0, 2), (10, 0.2, 3), (100, 0.1, 4)])
+def test_final_weights_equal_scikit_learn_one_pass(engine, d, noise, seed):
+    s = olc_core.streams.separable(T=3000, d=d, gamma=0.02, radius=1.0, seed=seed, noise=noise)
+    tr = olc_core.run("perceptron", s.X, s.y, comparator=s.comparator, engine=engine)
+    # sklearn's SGD loop sums the dot product left to right and updates w += y x when y w.x <= 0:
+    # the same arithmetic, so the weights agree exactly, not just approximately
+    np.testing.assert_array_equal(tr.weights_at(tr.T), _sklearn_one_pass(s.X, s.y))
+
+
+@pytest.mark.skipif(not _accel.available(), reason="numba not installed")
+@pytest.mark.parametrize("d", [1, 2, 5, 16, 17, 300])
+@pytest.mark.parametrize("with_comparator", [True, False])
+def test_engines_agree_bit_for_bit(d, with_comparator):
+    rng = np.random.default_rng(d)
+    for trial in range(3):
+        T = int(rng.integers(1, 4000))
+        X = rng.standard_normal((T, d)) * rng.choice([1e-3, 1.0, 1e3])
+        y = rng.choice([-1.0, 1.0], T)
+        if trial == 2:
+            X[rng.random(T) < 0.3] = 0.0  # rows on the hyperplane whatever w is
+        w = rng.standard_normal(d) if with_comparator else None
+        a = perceptron_numpy(X, y, w)
+        b = perceptron_numba(X, y, w)
+        for u, v in zip(a, b):
+            np.testing.assert_array_equal(u, v)
+
+
+@pytest.mark.skipif(not _accel.available(), reason="numba not installed")
+def test_numba_engine_reports_nan_row():
+    X = np.ones((10, 2))
+    X[6, 1] = np.inf
+    with pytest.raises(ValueError, match="round 6"):
+        olc_core.run("perceptron", X, np.ones(10), comparator=[1.0, 0.0], engine="numba")
+    X[6, 1] = 1e200  # huge but finite: x.x overflows, the row is still accepted
+    olc_core.run("perceptron", X, np.ones(10), comparator=[1.0, 0.0], engine="numba")
+
+
+def test_non_separable_data_no_bound_and_a_certificate():
+    s = olc_core.streams.noisy(T=400, d=2, gamma=0.1, noise=0.1, seed=5)
+    tr = olc_core.run("perceptron", s.X, s.y)            # no comparator: look for the max-margin one
+    p = tr.proof
+    assert p.mistake_bound is None
+    [fa] = p.failed_assumptions
+    assert fa.name == "separable" and 1 <= len(fa.rounds) <= 3 and "not linearly separable" in fa.detail
+    # the certificate: some convex combination of z_t = y_t x_t over those rounds is (numerically) 0
+    Z = s.y[fa.rounds, None] * s.X[fa.rounds]
+    alpha = _affine_minimizer(Z)
+    assert (alpha >= -1e-9).all() and np.linalg.norm(alpha @ Z) < 1e-9
+    # the non-separable proofs still apply, with a fitted comparator, and hold
+    for name in ("nonseparable", "hinge"):
+        q = tr.proofs[name]
+        assert q.violations() == [] and tr.n_mistakes <= q.mistake_bound
+    assert tr.proofs["nonseparable"].constants["comparator_source"] == "soft-margin fit"
+
+
+def test_noisy_data_with_planted_comparator_reports_the_flipped_rounds():
+    s = olc_core.streams.noisy(T=500, d=3, gamma=0.1, noise=0.05, seed=2)
+    tr = olc_core.run("perceptron", s.X, s.y, comparator=s.comparator)
+    [fa] = tr.proof.failed_assumptions
+    assert fa.rounds.tolist() == np.flatnonzero(s.info["flipped"]).tolist()
+    assert tr.proof.mistake_bound is None
+    ns = tr.proofs["nonseparable"]
+    assert ns.violations() == [] and tr.n_mistakes <= ns.mistake_bound
+    assert ns.constants["gamma"] == pytest.approx(best_gamma(s.y * (s.X @ s.comparator), ns.constants["radius"])[0])
+
+
+def test_gamma_parameter_sets_the_assumed_margin():
+    s = olc_core.streams.separable(T=300, d=2, gamma=0.1, radius=1.0, seed=4)
+    small = olc_core.run("perceptron", s.X, s.y, comparator=s.comparator, gamma=0.05)
+    assert small.proof.failed_assumptions == [] and small.proof.mistake_bound == pytest.approx(1 / 0.05 ** 2)
+    big = olc_core.run("perceptron", s.X, s.y, comparator=s.comparator, gamma=0.3)
+    [fa] = big.proof.failed_assumptions
+    margins = s.y * (s.X @ s.comparator)
+    assert fa.rounds.tolist() == np.flatnonzero(margins < 0.3).tolist()
+    assert big.proof.mistake_bound is None
+    with pytest.raises(ValueError, match=r"gamma must be a number in \(0, inf\)"):
+        olc_core.run("perceptron", s.X, s.y, gamma=0.0)
+
+
+def test_best_gamma_matches_a_brute_force_search():
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        m = rng.normal(0.3, 0.4, size=int(rng.integers(1, 40)))
+        R = float(rng.uniform(0.5, 2))
+        g, b = best_gamma(m, R)
+        grid = np.concatenate([np.geomspace(1e-4, 1e3, 20000), m[m > 0]])
+        vals = [td_bound(x, float(np.maximum(0, x - m).sum()), R) for x in grid]
+        assert b <= min(vals) * (1 + 1e-12)
+        assert b == pytest.approx(td_bound(g, float(np.maximum(0, g - m).sum()), R))
+
+
+def test_comparator_is_normalised_and_checked():
+    s = olc_core.streams.separable(T=100, d=3, gamma=0.2, seed=1)
+    a = olc_core.run("perceptron", s.X, s.y, comparator=s.comparator)
+    b = olc_core.run("perceptron", s.X, s.y, comparator=7.5 * s.comparator)
+    assert a.proof.mistake_bound == pytest.approx(b.proof.mistake_bound, rel=1e-12)
+    with pytest.raises(ValueError, match="non-zero"):
+        olc_core.run("perceptron", s.X, s.y, comparator=np.zeros(3))
+    with pytest.raises(ValueError, match="length 3"):
+        olc_core.run("perceptron", s.X, s.y, comparator=[1.0, 0.0])
+    with pytest.raises(ValueError, match="NaN"):
+        olc_core.run("perceptron", s.X, s.y, comparator=[np.nan, 0.0, 1.0])
+
+
+def test_bad_inputs_have_clear_messages():
+    with pytest.raises(ValueError, match="numbers"):
+        olc_core.run("perceptron", [["a", "b"]], [1])
+    with pytest.raises(ValueError, match="rectangular|2-D"):
+        olc_core.run("perceptron", [[1.0, 2.0], [1.0]], [1, 1])
+    with pytest.raises(ValueError, match=r"labels y must be -1 or \+1; found 0 at round 1"):
+        olc_core.run("perceptron", np.ones((3, 2)), [1, 0, 1])
+    with pytest.raises(ValueError, match="unknown algorithm"):
+        olc_core.run("perceptronn", np.ones((3, 2)), [1, 1, 1])
+    with pytest.raises(ValueError, match="engine"):
+        olc_core.run("perceptron", np.ones((3, 2)), [1, 1, 1], engine="gpu")
+
+
+def test_weights_are_stored_only_at_mistakes():
+    s = olc_core.streams.noisy(T=20_000, d=5, gamma=0.05, noise=0.1, seed=0)
+    tr = olc_core.run("perceptron", s.X, s.y, comparator=s.comparator)
+    assert tr.history.snapshots.shape == (tr.n_mistakes, 5)
+    assert tr.n_mistakes < tr.T
+    with pytest.raises(TypeError, match="additive"):
+        tr.log_weights_at(tr.T)
+    with pytest.raises(TypeError):
+        tr.weights_at(1.5)
