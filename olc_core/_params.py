@@ -159,9 +159,20 @@ PARAMETERS: dict[str, tuple[Param, ...]] = {
         Param("comparator", Anything("a vector u with ‖u‖ ≤ 1 (the best u in hindsight when absent)")),
         _SEED,
     ),
-    "conjunction": (),
+    "conjunction": (
+        Param("comparator", Anything("the target conjunction: literals ±i (x_i / ¬x_i, 1-based) or names "
+                                     "('x1', '¬x3'), a string 'x1 ∧ ¬x3', or a boolean mask over the 2n "
+                                     "literals x_1, ¬x_1, …, x_n, ¬x_n; the most specific consistent "
+                                     "conjunction when absent")),
+    ),
     "decision_list": (
-        Param("comparator", Anything("the target decision list (its length L sets the bound)")),
+        Param("comparator", Anything("the target decision list: rules (literal, output) ending with "
+                                     "(True, output), e.g. [('x1', 0), ('¬x2', 1), (True, 0)]; its length L "
+                                     "(final True rule included) sets the bound; found by Rivest's greedy "
+                                     "algorithm when absent")),
+        Param("tie", Options(("first", "majority")), "first", False,
+              "rule read at the first firing level: the first firing rule in the order x1→1, x1→0, ¬x1→1, …, "
+              "True→1, True→0 ('first'), or the majority output of its firing rules, ties → 1 ('majority')"),
     ),
 }
 
