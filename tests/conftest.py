@@ -5,3 +5,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+# Hypothesis: a quick default profile for every run, a thorough one on demand
+# (HYPOTHESIS_PROFILE=thorough bash scripts/test.sh tests/core).
+import os  # noqa: E402
+
+from hypothesis import settings  # noqa: E402
+
+settings.register_profile("thorough", max_examples=2000, deadline=None)
+if os.environ.get("HYPOTHESIS_PROFILE"):
+    settings.load_profile(os.environ["HYPOTHESIS_PROFILE"])

@@ -32,6 +32,7 @@ from .._numeric import Grow, rowdot, rowsq
 from .._validate import as_labels, as_matrix, as_vector
 from ..comparators import max_margin
 from ..proofs.base import Assumption, Chain, Proof
+from ..proofs.perceptron import ASSUMPTION_TOL
 from ..trace import SnapshotHistory, Trace
 
 __all__ = ["run", "normalize"]
@@ -185,7 +186,7 @@ def _proof(*, T, updates, S, wstar, cm, gamma, example, info) -> Proof:
                          False, np.asarray(info.get("certificate_rounds", []), dtype=np.int64),
                          "the normalised data are not linearly separable through the origin")
     else:
-        bad_examples = np.flatnonzero(cm < gamma)
+        bad_examples = np.flatnonzero(cm < gamma - ASSUMPTION_TOL)  # unit-norm examples: R = 1
         ok = bad_examples.size == 0
         rounds = np.flatnonzero(np.isin(example, bad_examples)) if not ok else np.zeros(0, np.int64)
         ass = Assumption("margin", r"y\langle w^*, x\rangle \ge \gamma for every (normalised) example", ok,
@@ -198,7 +199,7 @@ def _proof(*, T, updates, S, wstar, cm, gamma, example, info) -> Proof:
                  "passes_run": info["passes_run"]}
     labels = {"U_gamma": r"U\gamma", "inner": r"\langle w^*, w\rangle", "norm": r"\lVert w\rVert",
               "norm_upper": r"1 + 2/\gamma + 3U\gamma/4"}
-    chain = Chain("margin perceptron", ("U_gamma", "inner", "norm", "norm_upper"), scale=1.0,
+    chain = Chain("margin perceptron", ("U_gamma", "inner", "norm", "norm_upper"), scale=float(max(1, K - 1)),
                   reasons=("each update (the first included) adds y⟨w*,x⟩ ≥ γ to ⟨w*,w⟩",
                            "Cauchy–Schwarz with ‖w*‖ = 1",
                            "‖w‖ grows by ≤ 1 per update, and by ≤ 3γ/4 once ‖w‖ ≥ 2/γ"))

@@ -82,6 +82,17 @@ def perceptron_numba(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None):
     return score, cmargin, mis, S, inner if has else np.zeros(0), norm2, float(r2)
 
 
+def radius(X: np.ndarray, r2: float) -> float:
+    """``R = max_t ‖x_t‖`` from the loop's ``max ‖x_t‖²``, recomputed with scaling only
+    when the square left the normal float range (tiny or huge data)."""
+    if 1e-290 < r2 < 1e290:
+        return float(np.sqrt(r2))
+    s = float(np.max(np.abs(X)))
+    if s == 0.0:
+        return 0.0
+    return s * float(np.sqrt(rowsq(X / s).max()))
+
+
 def resolve_comparator(X: np.ndarray, y: np.ndarray, comparator, algorithm: str) -> tuple[np.ndarray | None, dict]:
     """The unit w* the proof uses, and how it was found (with the max-margin certificate)."""
     d = X.shape[1]
@@ -116,7 +127,7 @@ def run(X, y, params: dict[str, Any]) -> Trace:
     wstar, cinfo = resolve_comparator(X, y, params["comparator"], NAME)
     loop = perceptron_numba if engine == "numba" else perceptron_numpy
     score, cmargin, mistakes, S, inner, norm2, r2 = loop(X, y, wstar)
-    R = float(np.sqrt(r2))
+    R = radius(X, r2)
     has = wstar is not None
     cm = cmargin if has else None
     info = dict(cinfo, radius=R, engine=engine)

@@ -46,6 +46,16 @@ LABELS = {
 }
 
 
+#: Margins y⟨w*, x⟩ are sums of terms of size ≤ R: a margin short of γ by less than
+#: ASSUMPTION_TOL·R is rounding (e.g. a point planted at exactly γ), not a failed assumption.
+ASSUMPTION_TOL = 1e-12
+
+
+def _scale(x: float) -> float:
+    """Size of the terms a chain's series are summed from (sets the check's tolerance)."""
+    return x if math.isfinite(x) and x > 0 else 1e-300
+
+
 def _states(T: int, mistakes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     state_rounds = np.concatenate([[0], np.asarray(mistakes, dtype=np.int64) + 1])
     return state_rounds, np.arange(len(state_rounds), dtype=np.int64)
@@ -87,7 +97,7 @@ def separable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray | None, n
             detail = ("" if ok else f"w* puts {len(bad)} round(s) on the wrong side or on the hyperplane "
                       "(y⟨w*,x⟩ ≤ 0): the data are not separated by this w*")
         else:
-            bad = np.flatnonzero(cmargin < g)
+            bad = np.flatnonzero(cmargin < g - ASSUMPTION_TOL * R)
             ok = len(bad) == 0
             detail = "" if ok else (f"{len(bad)} round(s) have margin y⟨w*,x⟩ below γ = {g:.6g} "
                                     f"(the smallest is {measured:.6g})")
@@ -117,7 +127,7 @@ def separable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray | None, n
     constants["delta"] = g / R if usable else None
     constants["bound_formula"] = r"R^2/\gamma^2"
     chains = (
-        Chain("norm potential (A)", ("M_gamma", "inner", "norm", "sqrtM_R"), scale=max(R, 1e-300),
+        Chain("norm potential (A)", ("M_gamma", "inner", "norm", "sqrtM_R"), scale=_scale(R * max(1, K - 1)),
               reasons=("each mistake adds y_t⟨w*,x_t⟩ ≥ γ to ⟨w*,w⟩",
                        "Cauchy–Schwarz with ‖w*‖ = 1",
                        "each mistake adds ‖x_t‖² + 2y_t⟨w,x_t⟩ ≤ R² to ‖w‖² (y_t⟨w,x_t⟩ ≤ 0 on a mistake)")),
@@ -131,8 +141,10 @@ def separable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray | None, n
 
 
 def td_bound(gamma: float, td: float, radius: float) -> float:
-    """``R²/γ² + (2/γ)·TD_γ`` (the form of [004] with R = 1)."""
-    return radius * radius / (gamma * gamma) + 2.0 * td / gamma
+    """``R²/γ² + (2/γ)·TD_γ`` (the form of [004] with R = 1); inf where γ² underflows."""
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        v = np.float64(radius) ** 2 / np.float64(gamma) ** 2 + 2.0 * np.float64(td) / np.float64(gamma)
+    return float(v) if not np.isnan(v) else math.inf
 
 
 def td_bound_quadratic(gamma: float, td: float, radius: float) -> float:
@@ -162,12 +174,16 @@ def best_gamma(cmargin: np.ndarray, radius: float) -> tuple[float, float]:
         stat = np.where(S[1:] > 0, R2 / S[1:], np.nan)
     cands.append(stat[np.isfinite(stat) & (stat > 0)])
     c = np.unique(np.concatenate(cands))
+    with np.errstate(over="ignore", under="ignore"):
+        c = c[(c * c > 0) & np.isfinite(c * c)]  # γ² must be a normal float for the bound to mean anything
     if c.size == 0:  # no positive margin and no positive partial sum: the bound decreases towards 2T
         g = max(1.0, 1e6 * math.sqrt(R2)) if R2 > 0 else 1.0
         return g, td_bound(g, float(np.sum(np.maximum(0.0, g - m))), radius)
     kk = np.searchsorted(m, c, side="left")
     td = kk * c - S[kk]
-    vals = R2 / (c * c) + 2.0 * td / c
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        vals = R2 / (c * c) + 2.0 * td / c
+    vals = np.where(np.isnan(vals), np.inf, vals)
     i = int(np.argmin(vals))
     g = float(c[i])
     return g, td_bound(g, float(np.sum(np.maximum(0.0, g - m))), radius)
@@ -201,7 +217,8 @@ def nonseparable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray, norm2
     constants = {"radius": R, "gamma": g, "TD": td_total, "bound_quadratic": td_bound_quadratic(g, td_total, R),
                  "best_gamma": bg, "best_bound": bb, "bound_formula": r"R^2/\gamma^2 + (2/\gamma)\,\mathrm{TD}_\gamma",
                  "hinge": np.maximum(0.0, g - cmargin), **comparator_info}
-    chains = (Chain("TD potential", ("td_lower", "inner", "norm", "sqrtM_R"), scale=max(R, 1e-300),
+    scale = _scale(max(R * max(1, K - 1), g * max(1, K - 1), td_total))
+    chains = (Chain("TD potential", ("td_lower", "inner", "norm", "sqrtM_R"), scale=scale,
                     reasons=("each mistake adds y_t⟨w*,x_t⟩ ≥ γ − max(0, γ − y_t⟨w*,x_t⟩) to ⟨w*,w⟩",
                              "Cauchy–Schwarz with ‖w*‖ = 1",
                              "each mistake adds at most R² to ‖w‖²")),)
@@ -236,7 +253,8 @@ def hinge_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray, norm2: np.nd
     a = unorm * R
     constants = {"radius": R, "gamma": g, "u_norm": unorm, "L": L_total, "a": a,
                  "bound_formula": r"L(u) + \lVert u\rVert R\sqrt{L(u)} + \lVert u\rVert^2R^2", **comparator_info}
-    chains = (Chain("hinge potential", ("hinge_lower", "inner_u", "norm_u", "upper_u"), scale=max(a, 1e-300),
+    scale = _scale(max(a * max(1, K - 1), K - 1, L_total))
+    chains = (Chain("hinge potential", ("hinge_lower", "inner_u", "norm_u", "upper_u"), scale=scale,
                     reasons=("each mistake adds y_t⟨u,x_t⟩ ≥ 1 − max(0, 1 − y_t⟨u,x_t⟩) to ⟨u,w⟩",
                              "Cauchy–Schwarz", "‖w‖ ≤ R√M")),)
     labels = dict(LABELS, L="L(u)")
