@@ -1,0 +1,223 @@
+r"""Winnow's mistake bound [000] §4.2, for any β > 0, read off a finished run.
+
+Notation: ``w_i = (1+β)^{k_i}`` (the run stores the integer exponents ``k``),
+``Φ = Σ_i w_i``, ``m⁺`` / ``m⁻`` the mistakes on positive / negative examples
+(promotions / demotions), R the relevant variables of the target disjunction,
+``k = |R|``, ``p_i`` the promotions of variable i.
+
+Algorithmic facts (true on **any** 0/1 data):
+
+* a promotion happens only when ``w·x ≤ N`` and adds ``β·w·x ≤ βN`` to Φ; a
+  demotion happens only when ``w·x > N`` and removes ``β/(1+β)·w·x > βN/(1+β)``,
+  so ``0 < Φ ≤ N + βN m⁺ − (β/(1+β)) N m⁻`` (spec §4). Kept in log space.
+* a demotion needs ``Φ ≥ w·x > N`` and leaves at least ``Φ/(1+β)``; so
+  ``Φ > N/(1+β)`` in every state (a floor sharper than 0, not in the notes).
+* Hence ``m⁻ < 1 + (1+β)m⁺ < (1+β)/β + (1+β)m⁺`` (the notes' form uses Φ > 0).
+* a variable is promoted only while its weight is ≤ w·x ≤ N, so every weight
+  stays ``≤ (1+β)N``.
+
+Needing the labels to be the target disjunction's (``y_t = ⋁_{i∈R} x_{t,i}``):
+
+* a relevant variable is never demoted (a negative example has every relevant
+  bit off), so ``w_i = (1+β)^{p_i} ≤ (1+β)N``: ``p_i ≤ 1 + log_{1+β} N``;
+* every false negative has y = 1, so some relevant variable is on and promoted:
+  ``m⁺ ≤ Σ_{i∈R} p_i ≤ k·max_i p_i ≤ k(1 + log_{1+β} N)``.
+
+Result: ``M < (1+β)/β + (2+β)·k·(1 + log_{1+β} N)`` (β = 1: ``2 + 3k(log₂N + 1)``,
+[000] eq. 42). The floor gives the sharper ``M < 1 + (2+β)k(1 + log_{1+β}N)``,
+recorded as ``constants["mistake_bound_sharp"]``.
+
+>>> round(bound(1.0, 1024, 2), 6), round(bound_sharp(1.0, 1024, 2), 6)   # 2 + 3·2·11, 1 + 3·2·11
+(68.0, 67.0)
+"""
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from .base import Assumption, Chain, Proof
+
+__all__ = ["winnow_proof", "bound", "bound_sharp", "log_upper"]
+
+LABELS = {
+    "m_plus": "m^+",
+    "m_minus": "m^-",
+    "log_zero": r"\ln 0",
+    "log_floor": r"\ln\frac{N}{1+\beta}",
+    "log_phi": r"\ln\Phi = \ln\sum_i w_i",
+    "log_upper": r"\ln\!\left(N + \beta N m^+ - \tfrac{\beta}{1+\beta} N m^-\right)",
+    "m_minus_sharp": r"1 + (1+\beta)\,m^+",
+    "m_minus_cap": r"\tfrac{1+\beta}{\beta} + (1+\beta)\,m^+",
+    "total_cap": r"\tfrac{1+\beta}{\beta} + (2+\beta)\,m^+",
+    "log_w_rel_max": r"\max_{i\in R}\ln w_i",
+    "log_w_max": r"\max_i \ln w_i",
+    "log_cap": r"\ln\big((1+\beta)N\big)",
+    "rel_demotions": r"\textstyle\sum_{i\in R} d_i",
+    "zero": "0",
+    "rel_promotions": r"\textstyle\sum_{i\in R} p_i",
+    "k_max_promotions": r"k\,\max_{i\in R} p_i",
+    "k_cap": r"k\,(1 + \log_{1+\beta} N)",
+}
+
+THEOREM = r"M < \frac{1+\beta}{\beta} + (2+\beta)\,k\,\bigl(1 + \log_{1+\beta} N\bigr)"
+
+
+def _per_variable_cap(beta: float, N: int) -> float:
+    """``1 + log_{1+β} N``: the most promotions a never-demoted variable can get."""
+    return 1.0 + math.log(N) / math.log1p(beta)
+
+
+def bound(beta: float, N: int, k: int) -> float:
+    """``(1+β)/β + (2+β)·k·(1 + log_{1+β} N)`` (spec §4; β = 1 gives [000] eq. 42)."""
+    return (1.0 + beta) / beta + (2.0 + beta) * k * _per_variable_cap(beta, N)
+
+
+def bound_sharp(beta: float, N: int, k: int) -> float:
+    """``1 + (2+β)·k·(1 + log_{1+β} N)``, from the floor ``Φ > N/(1+β)`` instead of ``Φ > 0``."""
+    return 1.0 + (2.0 + beta) * k * _per_variable_cap(beta, N)
+
+
+def log_upper(N: int, beta: float, m_plus: np.ndarray, m_minus: np.ndarray) -> np.ndarray:
+    """``ln(N + βN m⁺ − (β/(1+β)) N m⁻)`` per state, accurate to ~1e-11 absolute.
+
+    Computed in floats where the bracket ``1 + βm⁺ − βm⁻/(1+β)`` is not a
+    near-cancellation of its terms (relative error ≤ 4u·terms/value ≤ 5e-12), and in
+    exact rational arithmetic (β read exactly) elsewhere. ``-inf`` where it is ≤ 0
+    (impossible for a Winnow run: Φ > 0 lies below it).
+    """
+    mp = np.asarray(m_plus, dtype=np.float64)
+    mm = np.asarray(m_minus, dtype=np.float64)
+    lnN = math.log(N)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        neg = beta * mm / (1.0 + beta)
+        a = 1.0 + beta * mp - neg
+        s = 1.0 + beta * mp + neg
+        ok = np.isfinite(a) & np.isfinite(s) & (a > 1e-4 * s)
+        out = np.where(ok, lnN + np.log(np.where(ok, a, 1.0)), np.nan)
+    if not ok.all():
+        b = Fraction(beta)
+        for idx in np.flatnonzero(~ok).tolist():
+            v = 1 + b * int(mp[idx]) - b * int(mm[idx]) / (1 + b)
+            out[idx] = -math.inf if v <= 0 else lnN + math.log(v.numerator) - math.log(v.denominator)
+    return out
+
+
+def _logsumexp_rows(A: np.ndarray) -> np.ndarray:
+    m = A.max(axis=1)
+    with np.errstate(under="ignore"):
+        return m + np.log(np.exp(A - m[:, None]).sum(axis=1))
+
+
+def winnow_proof(*, T: int, N: int, beta: float, log_base: float, mistakes: np.ndarray, positive: np.ndarray,
+                 exponents: np.ndarray, relevant: np.ndarray | None, rel_promotions: np.ndarray,
+                 rel_demotions: np.ndarray, comparator_info: dict[str, Any]) -> Proof:
+    """The potential proof of Winnow's bound.
+
+    ``exponents[j]``: the exponent vector after mistake j; ``positive[j]``: whether
+    mistake j was on a positive example (a promotion); ``relevant``: the target's
+    variables (None when no consistent disjunction exists); ``rel_promotions`` /
+    ``rel_demotions``: (M, k) cumulative promotions / demotions of each relevant
+    variable after each mistake; ``comparator_info``: how the target was found and
+    ``failing_rounds`` (rounds whose label is not the target's).
+    """
+    mistakes = np.asarray(mistakes, dtype=np.int64)
+    M = mistakes.shape[0]
+    K = M + 1
+    state_rounds = np.concatenate([[0], mistakes + 1]).astype(np.int64)
+    nm = np.arange(K, dtype=np.int64)
+    L = float(log_base)
+    lnN = math.log(N)
+    positive = np.asarray(positive, dtype=bool)
+    m_plus = np.concatenate([[0], np.cumsum(positive)]).astype(np.float64)
+    m_minus = np.concatenate([[0], np.cumsum(~positive)]).astype(np.float64)
+
+    A = np.asarray(exponents, dtype=np.int64).reshape(M, N)
+    logs = A.astype(np.float64) * L
+    log_phi = np.concatenate([[lnN], _logsumexp_rows(logs) if M else np.zeros(0)])
+    log_w_max = np.concatenate([[0.0], logs.max(axis=1) if M else np.zeros(0)])
+    b1 = (1.0 + beta) / beta
+    series: dict[str, np.ndarray] = {
+        "m_plus": m_plus,
+        "m_minus": m_minus,
+        "log_zero": np.full(K, -np.inf),
+        "log_floor": np.full(K, lnN - L),
+        "log_phi": log_phi,
+        "log_upper": log_upper(N, beta, m_plus, m_minus),
+        "m_minus_sharp": 1.0 + (1.0 + beta) * m_plus,
+        "m_minus_cap": b1 + (1.0 + beta) * m_plus,
+        "total_cap": b1 + (2.0 + beta) * m_plus,
+        "log_w_max": log_w_max,
+        "log_cap": np.full(K, L + lnN),
+        "zero": np.zeros(K),
+    }
+    constants: dict[str, Any] = {"N": N, "beta": beta, "log_base": L, "threshold": N,
+                                 "bound_formula": r"\frac{1+\beta}{\beta} + (2+\beta)\,k\,(1 + \log_{1+\beta} N)",
+                                 "per_variable_promotions_cap": _per_variable_cap(beta, N)}
+    constants.update({k: v for k, v in comparator_info.items() if k != "failing_rounds"})
+    failing = np.asarray(comparator_info.get("failing_rounds", np.zeros(0)), dtype=np.int64)
+    assumptions = [Assumption(
+        "target disjunction",
+        r"y_t = \bigvee_{i \in R} x_{t,i} \text{ for every round } t \text{ (a monotone disjunction of } k "
+        r"\text{ variables labels the data)}",
+        failing.size == 0, failing, comparator_info.get("consistency_detail", ""))]
+    mistake_bound = None
+    if relevant is not None:
+        kk = int(relevant.shape[0])
+        cap = _per_variable_cap(beta, N)
+        P = np.asarray(rel_promotions, dtype=np.int64).reshape(M, kk)
+        D = np.asarray(rel_demotions, dtype=np.int64).reshape(M, kk)
+        P0 = np.concatenate([np.zeros((1, kk), dtype=np.int64), P])
+        D0 = np.concatenate([np.zeros((1, kk), dtype=np.int64), D])
+        if kk:
+            rel_logs = np.concatenate([np.zeros((1, kk)), logs[:, relevant]]) if M else np.zeros((1, kk))
+            series["log_w_rel_max"] = rel_logs.max(axis=1)
+            series["k_max_promotions"] = kk * P0.max(axis=1).astype(np.float64)
+        else:
+            series["log_w_rel_max"] = np.full(K, np.nan)
+            series["k_max_promotions"] = np.zeros(K)
+        series["rel_promotions"] = P0.sum(axis=1).astype(np.float64)
+        series["rel_demotions"] = D0.sum(axis=1).astype(np.float64)
+        series["k_cap"] = np.full(K, kk * cap)
+        constants.update(k=kk, relevant=relevant, m_plus_bound=kk * cap,
+                         mistake_bound_sharp=bound_sharp(beta, N, kk))
+        mistake_bound = bound(beta, N, kk)
+    else:
+        for key in ("log_w_rel_max", "k_max_promotions", "rel_promotions", "rel_demotions", "k_cap"):
+            series[key] = np.full(K, np.nan)
+        constants.update(k=None, relevant=None)
+
+    chains = (
+        Chain("potential Φ = Σ w", ("log_zero", "log_phi", "log_upper"), log=True, strict=(True, False),
+              reasons=("weights start at 1 and are only multiplied by (1+β)^{±1}: they stay positive",
+                       "a promotion (only when w·x ≤ N) adds β·w·x ≤ βN; a demotion (only when w·x > N) "
+                       "removes β/(1+β)·w·x > βN/(1+β); Φ₁ = N")),
+        Chain("floor of Φ", ("log_floor", "log_phi"), log=True, strict=(True,),
+              reasons=("a demotion needs Φ ≥ w·x > N and keeps at least Φ/(1+β) > N/(1+β); "
+                       "promotions only raise Φ",)),
+        Chain("mistakes on negatives", ("m_minus", "m_minus_sharp", "m_minus_cap"), scale=1.0,
+              strict=(True, True),
+              reasons=("N/(1+β) < Φ ≤ N + βNm⁺ − βNm⁻/(1+β), solved for m⁻",
+                       "1 < (1+β)/β (the notes' form, from Φ > 0 alone)")),
+        Chain("total mistakes", ("M", "total_cap"), scale=1.0, strict=(True,),
+              reasons=("M = m⁺ + m⁻ and m⁻ < (1+β)/β + (1+β)m⁺",)),
+        Chain("weight cap", ("log_w_rel_max", "log_w_max", "log_cap"), log=True,
+              reasons=("a maximum over the relevant variables is at most the maximum over all",
+                       "a variable is promoted only when w·x ≤ N, i.e. when its weight is ≤ N, "
+                       "so no weight exceeds (1+β)N")),
+        Chain("relevant variables never demoted", ("rel_demotions", "zero"), scale=1.0,
+              reasons=("a demotion is a mistake on a negative example, where every relevant bit is 0 "
+                       "(so w_i = (1+β)^{p_i} for i in R)",)),
+        Chain("mistakes on positives", ("m_plus", "rel_promotions", "k_max_promotions", "k_cap"), scale=1.0,
+              reasons=("a false negative has y = 1, so some relevant variable is on and is promoted",
+                       "a sum of k terms is at most k times the largest",
+                       "(1+β)^{p_i} = w_i ≤ (1+β)N gives p_i ≤ 1 + log_{1+β} N")),
+    )
+    notes = ("The potential chain, its floor, the m⁻ chain and the weight cap hold on any 0/1 data; "
+             "the relevant-variable chains and the bound need the labels to be the target disjunction's.",)
+    return Proof(name="Winnow (Littlestone), potential Φ = Σ w_i", theorem=THEOREM, T=T,
+                 state_rounds=state_rounds, n_mistakes=nm, series=series, chains=chains,
+                 assumptions=tuple(assumptions), mistake_bound=mistake_bound, constants=constants,
+                 labels=dict(LABELS), notes=notes)
