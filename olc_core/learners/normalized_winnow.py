@@ -1,0 +1,229 @@
+r"""Normalised Winnow — the exponentiated update [003] §2.2.
+
+``x ∈ [−1, 1]^N`` (‖x‖∞ ≤ 1; an entry outside raises ``ValueError`` naming the
+round), ``y ∈ {−1, +1}``. ``w_1 = (1/N, …, 1/N)``; predict ``sign(⟨w, x⟩)``; round
+t is a mistake iff ``y_t⟨w_t, x_t⟩ ≤ 0`` (``⟨w, x⟩ = 0`` is a mistake for either
+label, as the proof needs; ``predictions`` records 0 there). On a mistake
+``w_i ← w_i e^{η y_t x_{t,i}} / Z_t`` with ``Z_t = Σ_i w_i e^{η y_t x_{t,i}}``;
+otherwise nothing (conservative).
+
+**Log space.** The state is the vector of log weights, renormalised with
+log-sum-exp after every update (trace ``weight_kind="log"``), so neither
+``e^{ηΣ}`` overflowing nor tiny weights underflowing can happen. The sign of
+``⟨w, x⟩ = P − Q`` (positive part ``P = Σ_{x_i>0} w_i x_i``, negative part
+``Q = Σ_{x_i<0} w_i |x_i|``) is computed from the weights shifted by their
+largest log weight; rows whose two parts both fall below 2⁻⁹⁰⁰ of the largest
+weight are recomputed from per-row log-sum-exps of ``ln w_i + ln|x_i|``.
+
+**Learning rate.** ``eta`` when given; otherwise ``½ ln((1+δ)/(1−δ)) = artanh δ``
+(the optimum of [003]) with δ the ``delta`` parameter or, when absent, the
+measured margin ``min_t y_t⟨u, x_t⟩`` of the comparator u (δ is capped at
+1 − 10⁻⁶ for this purpose; artanh 1 = ∞). When no positive margin exists (the
+theorem does not apply) and neither is given, η = ½ (``info["eta_source"]``).
+
+**Comparator.** The caller's ``comparator`` (non-negative, rescaled to sum 1),
+or :func:`olc_core.comparators.simplex_margin`, which returns a certified
+interval for the best margin over the simplex.
+
+Hand-worked example, ``N = 2``, ``u = (0.8, 0.2)`` (margin δ = 0.6, so
+``η = artanh 0.6 = ln 2``, ``cosh η = 5/4``):
+
+* round 0: ``x = (1, −1)``, y = +1: ``⟨w, x⟩ = ½ − ½ = 0`` → mistake;
+  ``Z = ½·2 + ½·½ = 5/4`` and ``w = (1, ¼)/(5/4) = (0.8, 0.2) = u``: Φ drops from
+  ``KL(u‖½,½) = 0.8 ln 1.6 + 0.2 ln 0.4 = 0.19274 = C`` to 0 (every link is tight);
+* rounds 1–3: ``⟨w, x⟩ = 1, −0.7, −0.6``: all correct.
+
+>>> import numpy as np, olc_core
+>>> X = np.array([[1.0, -1.0], [1.0, 1.0], [-1.0, 0.5], [-1.0, 1.0]]); y = np.array([1, 1, -1, -1])
+>>> tr = olc_core.run("normalized_winnow", X, y, comparator=[0.8, 0.2])
+>>> tr.mistakes.tolist(), tr.predictions.tolist(), tr.weights_at(4).round(12).tolist()
+([0], [0, 1, -1, -1], [0.8, 0.2])
+>>> p = tr.proof
+>>> round(p.constants["eta"], 9), round(p.constants["C"], 6), round(p.mistake_bound, 4), p.violations()
+(0.693147181, 0.192745, 3.5962, [])
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from .._numeric import Grow, logsumexp, rowdot
+from .._validate import as_labels, as_matrix, as_vector, first_bad
+from ..comparators import simplex_margin
+from ..proofs import normalized_winnow as proofs
+from ..proofs.base import Assumption
+from ..trace import SnapshotHistory, Trace
+
+__all__ = ["run", "normalized_winnow_loop", "resolve_simplex", "check_unit_box"]
+
+NAME = "normalized_winnow"
+
+_MAX_CELLS = 1 << 21
+_CHUNK = 1 << 16
+_SMALL = 2.0 ** -900
+#: η when no δ is known (the theorem does not apply then; any η > 0 runs the algorithm)
+FALLBACK_ETA = 0.5
+
+
+def check_unit_box(X: np.ndarray, algorithm: str = NAME) -> None:
+    """Every entry of X lies in [−1, 1] (‖x_t‖∞ ≤ 1), checked in chunks (no T×N temporary)."""
+    for a in range(0, X.shape[0], _CHUNK):
+        blk = X[a:a + _CHUNK]
+        bad = np.abs(blk) > 1.0
+        if bad.any():
+            t = first_bad(bad)
+            j = int(np.flatnonzero(bad[t])[0])
+            raise ValueError(f"{algorithm}: every entry of X must be in [-1, 1] (‖x_t‖∞ ≤ 1); found "
+                             f"{blk[t, j]:g} at round {a + t}, feature {j}")
+
+
+def _lse_rows(G: np.ndarray) -> np.ndarray:
+    """Row-wise log Σ exp, -inf for rows that are all -inf."""
+    m = G.max(axis=1)
+    safe = np.where(np.isfinite(m), m, 0.0)
+    with np.errstate(under="ignore", divide="ignore"):
+        return np.log(np.exp(G - safe[:, None]).sum(axis=1)) + safe
+
+
+def _signs(Xb: np.ndarray, lw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """sign(⟨w, x⟩) ∈ {−1, 0, 1} and ⟨w, x⟩ for a block of rows (weights given by their logs)."""
+    m = float(lw.max())
+    with np.errstate(under="ignore"):
+        z = np.exp(lw - m)
+    P = rowdot(np.maximum(Xb, 0.0), z)
+    Q = rowdot(np.maximum(-Xb, 0.0), z)
+    sgn = np.sign(P - Q).astype(np.int8)
+    score = math.exp(m) * (P - Q)
+    small = np.flatnonzero((P < _SMALL) & (Q < _SMALL))
+    if small.size:  # both parts lost in the shift: per-row log-sum-exp of ln w_i + ln|x_i|
+        Xs = Xb[small]
+        with np.errstate(divide="ignore"):
+            G = np.log(np.abs(Xs)) + lw
+        lP = _lse_rows(np.where(Xs > 0, G, -np.inf))
+        lQ = _lse_rows(np.where(Xs < 0, G, -np.inf))
+        both_empty = np.isneginf(lP) & np.isneginf(lQ)
+        with np.errstate(invalid="ignore"):
+            s = np.where(both_empty, 0, np.sign(lP - lQ))
+        sgn[small] = s.astype(np.int8)
+        with np.errstate(under="ignore"):
+            score[small] = np.exp(lP) - np.exp(lQ)
+    return sgn, score
+
+
+def normalized_winnow_loop(X: np.ndarray, y: np.ndarray, eta: float):
+    """The run: ``(score, predictions, mistakes, log-weight snapshots, ln Z per mistake)``."""
+    T, N = X.shape
+    lw = np.full(N, -math.log(N))
+    score = np.empty(T)
+    pred = np.empty(T, dtype=np.int8)
+    mis = Grow((), np.int64)
+    snaps = Grow((N,), np.float64)
+    logz = Grow((), np.float64)
+    cap = max(64, _MAX_CELLS // N)
+    t, B = 0, 64
+    while t < T:
+        e = min(T, t + B)
+        sgn, sc = _signs(X[t:e], lw)
+        bad = np.flatnonzero(y[t:e] * sgn <= 0)
+        if bad.size == 0:
+            score[t:e], pred[t:e] = sc, sgn
+            t, B = e, min(2 * B, cap)
+            continue
+        j = int(bad[0])
+        i = t + j
+        score[t:i + 1], pred[t:i + 1] = sc[:j + 1], sgn[:j + 1]
+        v = lw + (eta * y[i]) * X[i]
+        lz = logsumexp(v)
+        logz.append(lz - logsumexp(lw))  # ln Z_t, with Σ w_t = 1 up to rounding
+        lw = v - lz
+        mis.append(i)
+        snaps.append(lw)
+        B = int(min(cap, max(16, 2 * j + 16)))
+        t = i + 1
+    return score, pred, mis.array(), snaps.array(), logz.array()
+
+
+def resolve_simplex(X: np.ndarray, y: np.ndarray, comparator) -> tuple[np.ndarray, dict[str, Any]]:
+    """The comparator u on the simplex, and how it was found."""
+    N = X.shape[1]
+    if comparator is not None:
+        u = as_vector(comparator, N, NAME, "comparator")
+        if (u < 0).any():
+            raise ValueError(f"{NAME}: comparator must be non-negative (u_i ≥ 0); found {u[u < 0][0]:g} at "
+                             f"index {int(np.flatnonzero(u < 0)[0])}")
+        s = float(u.sum())
+        if s <= 0.0:
+            raise ValueError(f"{NAME}: comparator must have a positive sum (it is rescaled to Σu = 1)")
+        u = u / s
+        return u, {"comparator_source": "given", "comparator": u, "comparator_rescaled_from_sum": s}
+    sm = simplex_margin(X, y)
+    return sm.u, {"comparator_source": "simplex margin", "comparator": sm.u, "comparator_method": sm.method,
+                  "simplex_margin": sm.margin, "simplex_margin_upper": sm.upper,
+                  "simplex_margin_iterations": sm.iterations}
+
+
+def _margin_assumption(cmargin: np.ndarray, delta_param: float | None, N: int, cinfo: dict[str, Any]
+                       ) -> tuple[float | None, Assumption, dict[str, Any]]:
+    """δ for the proof, and the margin assumption with the rounds where it fails."""
+    measured = float(cmargin.min())
+    statement = (r"y_t\langle u, x_t\rangle \ge \delta > 0 \text{ for every round } t"
+                 r"\quad (u \ge 0,\ \textstyle\sum_i u_i = 1)")
+    info: dict[str, Any] = {"delta_measured": measured, "delta_param": delta_param}
+    if delta_param is not None:
+        tol = 1e-9 * delta_param + 4.0 * N * 2.0 ** -53  # rounding of ⟨u, x⟩
+        bad = np.flatnonzero(cmargin < delta_param - tol)
+        delta = min(delta_param, measured) if bad.size == 0 else delta_param
+        if bad.size == 0 and delta <= 0.0:
+            bad = np.flatnonzero(cmargin <= 0.0)
+        ok = bad.size == 0
+        detail = "" if ok else (f"{bad.size} round(s) have margin y⟨u,x⟩ below δ = {delta_param:.6g} "
+                                f"(the smallest is {measured:.6g}, at round {int(np.argmin(cmargin))})")
+        return delta, Assumption("margin", statement, ok, bad.astype(np.int64), detail), info
+    bad = np.flatnonzero(cmargin <= 0.0)
+    ok = measured > 0.0
+    if ok:
+        detail = ""
+    else:
+        detail = (f"u puts {bad.size} round(s) on the wrong side or on the hyperplane (y⟨u,x⟩ ≤ 0; "
+                  f"the smallest margin is {measured:.6g})")
+        if cinfo.get("comparator_source") == "simplex margin":
+            up = cinfo["simplex_margin_upper"]
+            detail += (f"; no u in the simplex has a margin above {up:.6g} (certificate of the matrix game)"
+                       if up <= 0 else f"; the best margin over the simplex is at most {up:.6g}")
+    return (measured if ok else None), Assumption("margin", statement, ok, bad.astype(np.int64), detail), info
+
+
+def run(X, y, params: dict[str, Any]) -> Trace:
+    X = as_matrix(X, NAME)
+    T, N = X.shape
+    y = as_labels(y, "pm1", T, NAME)
+    check_unit_box(X)
+    u, cinfo = resolve_simplex(X, y, params["comparator"])
+    cmargin = y * rowdot(X, u)
+    delta, assumption, dinfo = _margin_assumption(cmargin, params["delta"], N, cinfo)
+    eta = params["eta"]
+    if eta is not None:
+        eta_source, optimal = "given", False
+    else:
+        d_for_eta = params["delta"] if params["delta"] is not None else delta
+        if d_for_eta is not None and d_for_eta > 0:
+            eta = proofs.eta_optimal(d_for_eta)
+            eta_source = "artanh(δ), the optimum of [003]" + (" (δ capped at 1 − 1e-6)"
+                                                              if d_for_eta > proofs.DELTA_CAP else "")
+            optimal = True
+        else:
+            eta, eta_source, optimal = FALLBACK_ETA, "fallback (no positive margin to tune η to)", False
+    eta = float(eta)
+    score, pred, mistakes, S, logz = normalized_winnow_loop(X, y, eta)
+    info = dict(cinfo, **dinfo, eta=eta, eta_source=eta_source)
+    proof = proofs.normalized_winnow_proof(
+        T=T, N=N, eta=eta, delta=delta, u=u, cmargin=cmargin, mistakes=mistakes, log_weights=S, log_Z=logz,
+        margin_assumption=assumption, eta_is_optimal=optimal,
+        constants=dict(cinfo, eta_source=eta_source, delta_measured=dinfo["delta_measured"],
+                       delta_param=params["delta"]))
+    columns: dict[str, Any] = {"score": score, "comparator_margin": cmargin}
+    return Trace(algorithm=NAME, params=params, T=T, d=N, mistakes=mistakes, predictions=pred,
+                 history=SnapshotHistory(np.full(N, -math.log(N)), mistakes, S), weight_kind="log",
+                 columns=columns, proofs={"kl": proof}, primary="kl", info=info)
