@@ -363,8 +363,7 @@ class DecisionListFit:
     detail: str = ""
     method: str = ("Rivest's greedy algorithm: repeatedly add a rule literal → b whose literal holds on some "
                    "remaining examples, all labelled b (the one covering most of them; ties: lowest rule "
-                   "index), drop those examples, and end with True → b when the rest share label b; then drop "
-                   "trailing rules whose output equals the final one")
+                   "index), drop those examples, and end with True → b as soon as the rest share label b")
 
 
 def consistent_decision_list(X: np.ndarray, y: np.ndarray) -> DecisionListFit:
@@ -426,8 +425,6 @@ def consistent_decision_list(X: np.ndarray, y: np.ndarray) -> DecisionListFit:
         rules.append((_signed(j), b))
         col = U[:, j // 2] if j % 2 == 0 else ~U[:, j // 2]
         S &= ~col
-    while len(rules) >= 2 and rules[-2][1] == rules[-1][1]:
-        del rules[-2]
     return DecisionListFit(True, DecisionList(n, tuple(rules)), np.zeros(0, dtype=np.int64))
 
 
