@@ -139,18 +139,21 @@ PARAMETERS: dict[str, tuple[Param, ...]] = {
         Param("comparator", Anything("a non-negative vector u of length N with sum 1")),
     ),
     "weighted_majority": (
-        Param("beta", Real(0, 1, "left"), doc="penalty factor β = 1 − η (β = 0 is Halving)"),
+        Param("beta", Real(0, 1, "left"), doc="penalty factor β = 1 − η (β = 0 is Halving); "
+              "give beta or eta (both only if equal); neither: β = ½"),
         Param("eta", Real(0, 1, "right"), doc="penalty rate η = 1 − β"),
         Param("update", Options(("every_round", "on_mistake")), "on_mistake", False,
               "penalise wrong experts on every round [000] or only on the learner's mistakes [001]"),
     ),
     "randomized_weighted_majority": (
-        Param("eta", Real(0, 1, "right"), 0.5, False, "penalty rate: w ← w(1 − η) for wrong experts"),
+        Param("eta", Real(0, 1, "right"), doc="penalty rate: w ← w(1 − η) for wrong experts; ½ when neither "
+              "eta nor beta is given"),
         Param("beta", Real(0, 1, "left"), doc="β = 1 − η (give one of beta, eta)"),
         _SEED,
     ),
     "halving": (
-        Param("hypotheses", Anything("a 0/1 or ±1 matrix (|H|, T) of every hypothesis' labels, or a class name")),
+        Param("hypotheses", Anything("None (X is then the (T, |H|) ±1 or 0/1 matrix of every hypothesis' "
+                                     "labels) or a class from olc_core.hypotheses (X holds the instances)")),
         Param("update", Options(("on_mistake", "every_round")), "on_mistake", False,
               "prune the version space on mistakes [001] or on every round"),
     ),

@@ -1,0 +1,344 @@
+r"""Proofs of the expert-advice learners, read off a finished run.
+
+* :func:`weighted_majority_proofs` — [001]: with ``Φ_t = Σ_i w_{t,i}``,
+  ``β^{m_{i*}} ≤ w_{i*} ≤ Φ_t ≤ N((1+β)/2)^{M_t}``, so
+  ``M ≤ (ln N + m* ln(1/β)) / ln(2/(1+β))``; and for η = 1 − β ≤ ½ the form of
+  [000] eq. (1): ``M ≤ 2(1+η)m* + 2 ln N/η``.
+* :func:`rwm_proofs` — [000]: ``Φ_{t+1} = Φ_t(1 − ηF_t)`` (an equality),
+  ``(1−η)^{m*} ≤ Φ_{T+1} ≤ N exp(−η Σ F_t)``, so the *expected* number of
+  mistakes ``Σ_t F_t ≤ (ln N + m* ln(1/(1−η)))/η ≤ (1+η)m* + ln N/η`` (η ≤ ½).
+* :func:`halving_proof` — [001]: ``1 ≤ |H_t| ≤ |H|/2^{M_t}``, so ``M ≤ log₂|H|``
+  when some hypothesis is consistent with every label.
+
+Every potential is kept as a natural logarithm (``Chain(log=True)``): weights
+``β^m`` underflow after a few thousand mistakes. States are rounds: state t is
+the learner before round t (t = 0 … T) for WM/RWM; for Halving a new state
+starts where the version space or the mistake count changes.
+
+>>> round(wm_bound(10, 2, 0.5), 4), round(wm_eta_bound(10, 2, 0.5), 4)
+(12.8228, 15.2103)
+>>> wm_bound(8, 0, 0.0), wm_bound(8, 1, 0.0)      # β = 0: log₂N with a perfect expert, nothing otherwise
+(3.0, None)
+>>> round(rwm_bound(10, 2, 0.5), 4), round(rwm_eta_bound(10, 2, 0.5), 4)
+(7.3778, 7.6052)
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from .base import Assumption, Chain, Proof
+
+__all__ = ["weighted_majority_proofs", "rwm_proofs", "halving_proof", "wm_bound", "wm_eta_bound",
+           "rwm_bound", "rwm_eta_bound"]
+
+LN2 = math.log(2.0)
+
+
+def _xlogb(k: np.ndarray | int, log_b: float):
+    """``k · ln β`` with the convention 0 · (−inf) = 0 (β⁰ = 1 also for β = 0)."""
+    k = np.asarray(k, dtype=np.float64)
+    if math.isinf(log_b):
+        return np.where(k == 0, 0.0, -np.inf)
+    return k * log_b
+
+
+def wm_bound(N: int, m_star: int, beta: float) -> float | None:
+    """``(ln N + m* ln(1/β)) / ln(2/(1+β))`` [001]; β = 0: ``log₂N`` if m* = 0, else None (no bound)."""
+    if beta == 0.0:
+        return math.log2(N) if m_star == 0 else None
+    return (math.log(N) + m_star * -math.log(beta)) / math.log(2.0 / (1.0 + beta))
+
+
+def wm_eta_bound(N: int, m_star: int, eta: float) -> float:
+    """``2(1+η)m* + 2 ln N/η`` (valid for η ≤ ½)."""
+    return 2.0 * (1.0 + eta) * m_star + 2.0 * math.log(N) / eta
+
+
+def rwm_bound(N: int, m_star: int, eta: float) -> float | None:
+    """``(ln N + m* ln(1/(1−η)))/η`` on the expected mistakes; η = 1: ``ln N`` if m* = 0, else None."""
+    if eta >= 1.0:
+        return math.log(N) if m_star == 0 else None
+    return (math.log(N) + m_star * -math.log1p(-eta)) / eta
+
+
+def rwm_eta_bound(N: int, m_star: int, eta: float) -> float:
+    """``(1+η)m* + ln N/η`` (valid for η ≤ ½)."""
+    return (1.0 + eta) * m_star + math.log(N) / eta
+
+
+def _first_round_all_erred(m_star: np.ndarray) -> np.ndarray:
+    """The round on which the last expert without a mistake made its first one (empty if never)."""
+    k = np.flatnonzero(m_star >= 1)
+    return np.array([int(k[0]) - 1], dtype=np.int64) if k.size else np.zeros(0, dtype=np.int64)
+
+
+WM_LABELS = {
+    "lower_best": r"\beta^{m_{i^*}}",
+    "log_w_best": r"w_{i^*}",
+    "log_phi": r"\Phi_t",
+    "upper": r"N\left(\tfrac{1+\beta}{2}\right)^{M}",
+    "log_w_max": r"\max_i w_i",
+    "zero": "0",
+    "slack": r"\min_i (m_i - p_i)",
+    "step": r"\ln\Phi_{t+1} - \ln\Phi_t",
+    "step_bound": r"\mathbb{1}[\text{mistake}]\,\ln\tfrac{1+\beta}{2}",
+    "running_bound": r"\frac{\ln N + m^*_t \ln(1/\beta)}{\ln(2/(1+\beta))}",
+    "running_eta_bound": r"2(1+\eta)m^*_t + 2\ln N/\eta",
+    "m_star": r"m^*_t",
+}
+
+
+def weighted_majority_proofs(*, T: int, N: int, beta: float, update: str, mistakes: np.ndarray,
+                             log_phi: np.ndarray, m_star: np.ndarray, slack: np.ndarray, min_p: np.ndarray,
+                             i_star: int, m_best: np.ndarray, p_best: np.ndarray) -> dict[str, Proof]:
+    """The β form [001] (primary) and the η form [000] of the Weighted Majority bound.
+
+    Per state t = 0 … T (all arrays have T + 1 entries): ``log_phi`` = ln Φ_t,
+    ``m_star`` = min_i m_{t,i} (expert mistakes so far), ``slack`` = min_i (m_{t,i}
+    − p_{t,i}) (mistakes minus penalties), ``min_p`` = min_i p_{t,i}, and for the
+    best expert of the whole run i*: ``m_best`` = m_{t,i*}, ``p_best`` = p_{t,i*}.
+    """
+    K = T + 1
+    state_rounds = np.arange(K, dtype=np.int64)
+    M = np.searchsorted(np.asarray(mistakes, dtype=np.int64), state_rounds, side="left").astype(np.int64)
+    lb = math.log(beta) if beta > 0 else -math.inf
+    eta = 1.0 - beta
+    shrink = math.log((1.0 + beta) / 2.0)
+    is_mis = np.zeros(T, dtype=bool)
+    is_mis[np.asarray(mistakes, dtype=np.int64)] = True
+    step = np.full(K, np.nan)
+    with np.errstate(invalid="ignore"):
+        step[:-1] = log_phi[1:] - log_phi[:-1]
+    step_bound = np.full(K, np.nan)
+    step_bound[:-1] = np.where(is_mis, shrink, 0.0)
+    mstar_f = m_star.astype(np.float64)
+    if beta > 0:
+        running = (math.log(N) + mstar_f * -lb) / -shrink
+    else:
+        running = np.where(m_star == 0, math.log2(N), np.nan)
+    series = {
+        "lower_best": _xlogb(m_best, lb),
+        "log_w_best": _xlogb(p_best, lb),
+        "log_phi": np.asarray(log_phi, dtype=np.float64),
+        "upper": math.log(N) + M * shrink,
+        "log_w_max": _xlogb(min_p, lb),
+        "zero": np.zeros(K),
+        "slack": slack.astype(np.float64),
+        "step": step,
+        "step_bound": step_bound,
+        "running_bound": running,
+        "m_star": mstar_f,
+    }
+    every = update == "every_round"
+    p_reason = ("w_{i*} = β^{m_{i*}} exactly: it is penalised on every round it is wrong" if every else
+                "i* is penalised only on the learner's mistakes on which it is wrong: p_{i*} ≤ m_{i*}, "
+                "so w_{i*} = β^{p_{i*}} ≥ β^{m_{i*}}")
+    up_reason = ("Φ_1 = N; on a learner mistake the predicted side, hence the wrong side, holds at least half "
+                 "the weight (ties go to +1 = the side with ≥ Φ/2), so Φ shrinks by at least (1−β)Φ/2, i.e. "
+                 "Φ_{t+1} ≤ (1+β)/2·Φ_t; on other rounds Φ never grows (" +
+                 ("wrong experts lose weight, none gains" if every else "nothing changes") + ")")
+    chains = (
+        Chain("potential, best expert i*", ("lower_best", "log_w_best", "log_phi", "upper"), log=True,
+              reasons=(p_reason, "weights are non-negative: one weight is at most their sum", up_reason)),
+        Chain("every expert: upper", ("log_w_max", "log_phi"), log=True,
+              reasons=("weights are non-negative: each weight is at most their sum",)),
+        Chain("every expert: lower", ("zero", "slack"), scale=1.0,
+              reasons=("an expert is penalised only on rounds where it is wrong, so p_i ≤ m_i and "
+                       "w_i = β^{p_i} ≥ β^{m_i} for every i" + (" (equality: every round is an update)"
+                                                               if every else ""),)),
+        Chain("one round", ("step", "step_bound"), log=True,
+              reasons=("a learner mistake multiplies Φ by at most (1+β)/2, other rounds by at most 1",)),
+        Chain("running bound", ("M", "running_bound"), scale=1.0,
+              reasons=("the theorem applied to the rounds so far, with m*_t = min_i m_{t,i}",)),
+    )
+    m_final = int(m_best[-1])
+    holds = beta > 0 or m_final == 0
+    assumption = Assumption(
+        "beta_or_perfect_expert", r"\beta > 0 \text{ or some expert makes no mistake } (m^* = 0)", holds,
+        np.zeros(0, dtype=np.int64) if holds else _first_round_all_erred(m_star),
+        "" if holds else (f"β = 0 (Halving) and every expert errs (m* = {m_final}): ln(1/β) = ∞, the "
+                          "theorem gives no bound; the last perfect expert erred on the round listed"))
+    constants: dict[str, Any] = {"N": N, "beta": beta, "eta": eta, "update": update, "m_star": m_final,
+                                 "best_expert": int(i_star), "M": int(M[-1]),
+                                 "bound_formula": r"\frac{\ln N + m^* \ln(1/\beta)}{\ln(2/(1+\beta))}",
+                                 "bound_eta_form": wm_eta_bound(N, m_final, eta) if eta <= 0.5 else None,
+                                 "crossing": "the lower curve β^{m*} and the upper curve N((1+β)/2)^M cross at "
+                                             "the bound"}
+    beta_proof = Proof(name="Weighted Majority (β form)",
+                       theorem=r"M \le \frac{\ln N + m^* \ln(1/\beta)}{\ln(2/(1+\beta))}", T=T,
+                       state_rounds=state_rounds, n_mistakes=M, series=series, chains=chains,
+                       assumptions=(assumption,), mistake_bound=wm_bound(N, m_final, beta),
+                       constants=dict(constants), labels=dict(WM_LABELS))
+    eta_series = dict(series)
+    eta_series["running_eta_bound"] = 2.0 * (1.0 + eta) * mstar_f + 2.0 * math.log(N) / eta
+    eta_chains = chains[:-1] + (Chain("running bound", ("M", "running_eta_bound"), scale=1.0,
+                                      reasons=("the η form applied to the rounds so far",)),)
+    eta_ok = eta <= 0.5
+    eta_assumption = Assumption(
+        "eta_at_most_half", r"\eta = 1 - \beta \le \tfrac12", eta_ok, np.zeros(0, dtype=np.int64),
+        "" if eta_ok else (f"η = {eta:g} > ½: ln(1/(1−η)) ≤ η + η² (used to reach the η form) needs η ≤ ½; "
+                           "the β form still applies"))
+    eta_proof = Proof(name="Weighted Majority (η form)", theorem=r"M \le 2(1+\eta)m^* + \frac{2\ln N}{\eta}",
+                      T=T, state_rounds=state_rounds, n_mistakes=M, series=eta_series, chains=eta_chains,
+                      assumptions=(eta_assumption,),
+                      mistake_bound=wm_eta_bound(N, m_final, eta) if eta_ok else None,
+                      constants=dict(constants, bound_formula=r"2(1+\eta)m^* + 2\ln N/\eta"),
+                      labels=dict(WM_LABELS))
+    return {"beta_form": beta_proof, "eta_form": eta_proof}
+
+
+RWM_LABELS = {
+    "lower_best": r"(1-\eta)^{m_{i^*}}",
+    "log_w_best": r"w_{i^*}",
+    "log_phi": r"\Phi_t",
+    "upper": r"N e^{-\eta \sum_{s<t} F_s}",
+    "log_w_max": r"\max_i w_i",
+    "log_phi_next": r"\Phi_{t+1}",
+    "log_phi_pred": r"\Phi_t (1 - \eta F_t)",
+    "expected_M": r"\mathbb{E}[M] = \sum_{s<t} F_s",
+    "M_realised": r"M",
+    "F": r"F_t",
+    "running_bound": r"\frac{\ln N + m^*_t \ln(1/(1-\eta))}{\eta}",
+    "running_eta_bound": r"(1+\eta)m^*_t + \ln N/\eta",
+    "m_star": r"m^*_t",
+}
+
+
+def rwm_proofs(*, T: int, N: int, eta: float, mistakes: np.ndarray, log_phi: np.ndarray, F: np.ndarray,
+               m_star: np.ndarray, i_star: int, m_best: np.ndarray) -> dict[str, Proof]:
+    """The bound on the expected mistakes ``Σ F_t`` of Randomised Weighted Majority (exact form and η form).
+
+    ``F[t]`` = weight fraction of the experts wrong on round t (= P(mistake at t));
+    ``log_phi``, ``m_star``, ``m_best`` have T + 1 entries as in
+    :func:`weighted_majority_proofs` (here every weight is ``(1−η)^{m_i}``).
+    """
+    K = T + 1
+    state_rounds = np.arange(K, dtype=np.int64)
+    M = np.searchsorted(np.asarray(mistakes, dtype=np.int64), state_rounds, side="left").astype(np.int64)
+    lb = math.log1p(-eta) if eta < 1.0 else -math.inf
+    F = np.asarray(F, dtype=np.float64)
+    EM = np.concatenate([[0.0], np.cumsum(F)])
+    nxt = np.full(K, np.nan)
+    nxt[:-1] = log_phi[1:]
+    pred = np.full(K, np.nan)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        pred[:-1] = log_phi[:-1] + np.log1p(-eta * F)
+    mstar_f = m_star.astype(np.float64)
+    if eta < 1.0:
+        running = (math.log(N) + mstar_f * -lb) / eta
+    else:
+        running = np.where(m_star == 0, math.log(N), np.nan)
+    series = {
+        "lower_best": _xlogb(m_best, lb),
+        "log_w_best": _xlogb(m_best, lb),
+        "log_phi": np.asarray(log_phi, dtype=np.float64),
+        "upper": math.log(N) - eta * EM,
+        "log_w_max": _xlogb(m_star, lb),
+        "log_phi_next": nxt,
+        "log_phi_pred": pred,
+        "expected_M": EM,
+        "M_realised": M.astype(np.float64),
+        "F": np.concatenate([F, [np.nan]]),
+        "running_bound": running,
+        "m_star": mstar_f,
+    }
+    chains = (
+        Chain("potential, best expert i*", ("lower_best", "log_w_best", "log_phi", "upper"), log=True,
+              reasons=("w_{i*} = (1−η)^{m_{i*}}: every round it is wrong multiplies it by 1 − η",
+                       "weights are non-negative: one weight is at most their sum",
+                       "Φ_1 = N and Φ_{t+1} = Φ_t(1 − ηF_t) ≤ Φ_t e^{−ηF_t} (1 − x ≤ e^{−x})")),
+        Chain("every expert: upper", ("log_w_max", "log_phi"), log=True,
+              reasons=("weights are non-negative: each weight is at most their sum",)),
+        Chain("potential step (≤)", ("log_phi_next", "log_phi_pred"), log=True,
+              reasons=("the wrong experts hold F_t·Φ_t of the weight and each loses the fraction η",)),
+        Chain("potential step (≥)", ("log_phi_pred", "log_phi_next"), log=True,
+              reasons=("the same identity read the other way: Φ_{t+1} = Φ_t(1 − ηF_t) is an equality",)),
+        Chain("running bound", ("expected_M", "running_bound"), scale=1.0,
+              reasons=("the theorem applied to the rounds so far, with m*_t = min_i m_{t,i}",)),
+    )
+    m_final = int(m_best[-1])
+    holds = eta < 1.0 or m_final == 0
+    assumption = Assumption(
+        "eta_below_one_or_perfect_expert", r"\eta < 1 \text{ or some expert makes no mistake}", holds,
+        np.zeros(0, dtype=np.int64) if holds else _first_round_all_erred(m_star),
+        "" if holds else f"η = 1 and every expert errs (m* = {m_final}): ln(1/(1−η)) = ∞, no bound")
+    constants: dict[str, Any] = {"N": N, "eta": eta, "beta": 1.0 - eta, "m_star": m_final,
+                                 "best_expert": int(i_star), "expected_mistakes": float(EM[-1]),
+                                 "realised_mistakes": int(M[-1]),
+                                 "bound_formula": r"\frac{\ln N + m^* \ln(1/(1-\eta))}{\eta}",
+                                 "bound_eta_form": rwm_eta_bound(N, m_final, eta) if eta <= 0.5 else None,
+                                 "regret_bound": (eta * m_final + math.log(N) / eta) if eta <= 0.5 else None}
+    main = Proof(name="Randomised Weighted Majority (expected mistakes)",
+                 theorem=r"\mathbb{E}[M] = \sum_t F_t \le \frac{\ln N + m^* \ln(1/(1-\eta))}{\eta}", T=T,
+                 state_rounds=state_rounds, n_mistakes=M, series=series, chains=chains, assumptions=(assumption,),
+                 mistake_bound=rwm_bound(N, m_final, eta), constants=dict(constants), labels=dict(RWM_LABELS),
+                 bounded="expected_M",
+                 notes=("mistake_bound bounds the expected number of mistakes Σ F_t, not the realised count M "
+                        "of one seeded run",))
+    eta_series = dict(series)
+    eta_series["running_eta_bound"] = (1.0 + eta) * mstar_f + math.log(N) / eta
+    eta_chains = chains[:-1] + (Chain("running bound", ("expected_M", "running_eta_bound"), scale=1.0,
+                                      reasons=("the η form applied to the rounds so far",)),)
+    eta_ok = eta <= 0.5
+    eta_assumption = Assumption("eta_at_most_half", r"\eta \le \tfrac12", eta_ok, np.zeros(0, dtype=np.int64),
+                                "" if eta_ok else f"η = {eta:g} > ½: ln(1/(1−η)) ≤ η + η² needs η ≤ ½")
+    eta_proof = Proof(name="Randomised Weighted Majority (η form)",
+                      theorem=r"\mathbb{E}[M] \le (1+\eta)m^* + \frac{\ln N}{\eta}", T=T,
+                      state_rounds=state_rounds, n_mistakes=M, series=eta_series, chains=eta_chains,
+                      assumptions=(eta_assumption,), mistake_bound=rwm_eta_bound(N, m_final, eta) if eta_ok else None,
+                      constants=dict(constants, bound_formula=r"(1+\eta)m^* + \ln N/\eta"),
+                      labels=dict(RWM_LABELS), bounded="expected_M")
+    return {"expected": main, "eta_form": eta_proof}
+
+
+HALVING_LABELS = {
+    "zero": r"\ln 1",
+    "log_size": r"\ln |H_t|",
+    "upper": r"\ln\left(|H| / 2^{M}\right)",
+    "size": r"|H_t|",
+    "upper_size": r"|H|/2^M",
+}
+
+
+def halving_proof(*, T: int, H_size: int, mistakes: np.ndarray, change_rounds: np.ndarray,
+                  sizes_after: np.ndarray, realisable: bool, empty_round: int | None, n_consistent: int,
+                  update: str, constants: dict[str, Any] | None = None) -> Proof:
+    """``1 ≤ |H_t| ≤ |H|/2^{M_t}``, hence ``M ≤ log₂|H|`` (realisable streams).
+
+    ``change_rounds``: rounds at whose end the version space shrank;
+    ``sizes_after``: its size after each of them. ``empty_round``: the round on
+    which no hypothesis is consistent with every label so far any more (None
+    when the stream is realisable).
+    """
+    mistakes = np.asarray(mistakes, dtype=np.int64)
+    change_rounds = np.asarray(change_rounds, dtype=np.int64)
+    state_rounds = np.unique(np.concatenate([[0], mistakes + 1, change_rounds + 1])).astype(np.int64)
+    M = np.searchsorted(mistakes, state_rounds, side="left").astype(np.int64)
+    k = np.searchsorted(change_rounds + 1, state_rounds, side="right")
+    sizes = np.concatenate([[H_size], np.asarray(sizes_after, dtype=np.int64)])[k]
+    with np.errstate(divide="ignore"):
+        log_size = np.log(sizes.astype(np.float64))
+    series = {
+        "zero": np.zeros(len(state_rounds)),
+        "log_size": log_size,
+        "upper": math.log(H_size) - M * LN2,
+        "size": sizes.astype(np.float64),
+        "upper_size": H_size * np.exp2(-M.astype(np.float64)),
+    }
+    chains = (Chain("version space", ("zero", "log_size", "upper"), log=True,
+                    reasons=("a hypothesis consistent with every label is never removed (realisable data)",
+                             "H_1 = H; on a mistake the majority of H_t was wrong (ties go to +1), so at least "
+                             "half of H_t is removed; other rounds never add a hypothesis")),)
+    rounds = np.zeros(0, dtype=np.int64) if empty_round is None else np.array([empty_round], dtype=np.int64)
+    assumption = Assumption(
+        "realisable", r"\exists h \in H \text{ consistent with every label}", realisable, rounds,
+        "" if realisable else (f"no hypothesis of H is consistent with the labels of rounds 0 … {empty_round}: "
+                               "the version space of consistent hypotheses becomes empty on that round"))
+    consts = {"H_size": H_size, "log2_H": math.log2(H_size), "update": update, "n_consistent": n_consistent,
+              "bound_formula": r"\log_2 |H|", **(constants or {})}
+    return Proof(name="Halving", theorem=r"M \le \log_2 |H|", T=T, state_rounds=state_rounds, n_mistakes=M,
+                 series=series, chains=chains, assumptions=(assumption,), mistake_bound=math.log2(H_size),
+                 constants=consts, labels=dict(HALVING_LABELS))
