@@ -187,8 +187,8 @@ def test_regret_bound_at_every_round(s):
 
 
 @settings(max_examples=150, deadline=None)
-@given(streams(adversarial=True), st.integers(1, 4))
-def test_regret_bound_against_a_given_comparator(s, d_unused):
+@given(streams(adversarial=True))
+def test_regret_bound_against_a_given_comparator(s):
     X, y, alpha, seed = s
     rng = np.random.default_rng(seed)
     u = rng.normal(size=X.shape[1])
@@ -402,12 +402,11 @@ def test_replay_detects_an_input_changed_after_the_run():
     X[5, 0] += 0.01                                  # the trace keeps a reference to X, not a copy
     with pytest.raises(RuntimeError, match="changed"):
         tr.weights_at(10)
-    y[:] = -y                                        # y is copied: changing it is harmless
-    tr2 = run(X, y.copy())
-    y2 = y.copy()
-    tr3 = olc_core.run(ALG, X, y2)
-    y2[:] = 1.0
-    np.testing.assert_array_equal(tr3.weights_at(50), tr2.weights_at(50))
+    y2 = -y                                          # y is copied: changing it afterwards is harmless
+    tr2 = olc_core.run(ALG, X, y2)
+    w = tr2.weights_at(50)                           # replays rounds 48, 49 from the checkpoint at 48
+    y2[:] = -y2
+    np.testing.assert_array_equal(tr2.weights_at(50), w)
 
 
 def test_long_run_is_fast_and_small():
