@@ -59,7 +59,7 @@ from typing import Any
 
 import numpy as np
 
-from .._numeric import Grow, rowdot
+from .._numeric import Grow
 from .._validate import as_labels, as_matrix, first_bad
 from ..comparators import consistent_disjunction
 from ..proofs import winnow as proofs
@@ -134,19 +134,21 @@ def _decide(Xb: np.ndarray, k: np.ndarray, L: float, lnN: float):
 
     Terms ``z_i = exp(k_i L − m)`` approximate ``(1+β)^{k_i} e^{−m}`` with relative error at most
     ``r_i`` (error of L times |k_i|, rounding of ``k_i L`` and of the shift, and of exp); the row sum
-    (sequential, positive terms) adds ``n·u`` relative; the threshold ``N e^{−m}`` is computed with
+    (positive terms, any order) adds ``n·u`` relative; the threshold ``N e^{−m}`` is computed with
     error ``r_N``. A row is decided in floats only when the two sides differ by more than
     ``4×`` the sum of these bounds; otherwise the caller decides it exactly.
     """
     tl = k.astype(np.float64) * L
     m = float(tl.max())
-    with np.errstate(under="ignore"):
+    with np.errstate(under="ignore"):  # terms far below the largest one vanish: accounted for in err
         z = np.exp(tl - m)
-    r = 2.0 * (np.abs(tl) * 4 * _U + np.abs(tl - m) * _U + 4 * _U)
-    S = rowdot(Xb, z)
-    E = rowdot(Xb, z * r)
-    n = Xb.sum(axis=1, dtype=np.float64)
-    err = _SAFETY * (E + n * 2 * _U * S + n * 2.0 ** -1074)
+        r = 2.0 * (np.abs(tl) * 4 * _U + np.abs(tl - m) * _U + 4 * _U)
+        # one pass for both sums; their order does not matter: the bound n·u·S holds for any order of
+        # summation of positive terms (and x_i z_i is exact), and near-ties are decided exactly anyway
+        SE = Xb @ np.stack([z, z * r], axis=1)
+        S, E = SE[:, 0], SE[:, 1]
+        n = Xb.sum(axis=1, dtype=np.float64)
+        err = _SAFETY * (E + n * 2 * _U * S + n * 2.0 ** -1074)
     thr = math.exp(lnN - m)
     rthr = _SAFETY * 2.0 * (abs(lnN) * 2 * _U + abs(lnN - m) * _U + 2 * _U)
     dec = np.full(S.shape[0], -1, dtype=np.int8)
