@@ -103,7 +103,7 @@ def level_algorithm(X: np.ndarray, y: np.ndarray, tie: str):
     level = np.empty(T, dtype=np.int64)
     rule = np.empty(T, dtype=np.int64)
     mis = Grow((), np.int64)
-    snaps = Grow((R,), np.int64)
+    snaps = Grow((R,), np.int32)   # levels ≤ M + 1: 4 bytes per rule per mistake
     cap = max(16, _MAX_CELLS // max(n, 1))
     t, B = 0, 64
     while t < T:
@@ -157,5 +157,5 @@ def run(X, y, params: dict[str, Any]) -> Trace:
     proof = proofs.decision_list_proof(T=T, n=n, mistakes=mistakes, S=S, target=target, assumptions=assumptions,
                                        info=cinfo, tie=tie)
     return Trace(algorithm=NAME, params=params, T=T, d=R, mistakes=mistakes, predictions=pred,
-                 history=SnapshotHistory(np.ones(R, dtype=np.int64), mistakes, S), weight_kind="linear",
+                 history=SnapshotHistory(np.ones(R, dtype=np.int32), mistakes, S), weight_kind="linear",
                  columns={"level": level, "rule": rule}, proofs={"levels": proof}, primary="levels", info=info)

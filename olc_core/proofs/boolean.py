@@ -114,7 +114,8 @@ def _parse_literal(v: Any, n: int, where: str, *, allow_true: bool = False) -> i
     if isinstance(v, (int, np.integer)):
         i = int(v)
         if i == 0 or abs(i) > n:
-            raise ValueError(f"{where}: literal {i} is out of range; use +i for x_i and -i for ¬x_i, 1 ≤ i ≤ {n}")
+            raise ValueError(f"{where}: literal {i} is out of range; use +i for x_i and -i for ¬x_i, 1 ≤ i ≤ {n}"
+                             + (" (a mask over the 2n literals must be boolean)" if i == 0 else ""))
         return 2 * (abs(i) - 1) + (1 if i < 0 else 0)
     if isinstance(v, str):
         m = _LIT.match(v.strip())
@@ -366,6 +367,27 @@ class DecisionListFit:
                    "index), drop those examples, and end with True → b as soon as the rest share label b")
 
 
+def _unique_rows(B: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct rows of a bool matrix and each row's index among them (bits packed into uint64 words)."""
+    T, n = B.shape
+    P = np.packbits(B, axis=1)
+    w = -(-P.shape[1] // 8)
+    W = np.zeros((T, 8 * w), dtype=np.uint8)
+    W[:, : P.shape[1]] = P
+    words = W.view(np.uint64)  # (T, w)
+    if w == 1:
+        keys, first, inv = np.unique(words[:, 0], return_index=True, return_inverse=True)
+        return B[first], inv.reshape(-1)
+    order = np.lexsort(words.T[::-1])
+    s = words[order]
+    new = np.ones(T, dtype=bool)
+    new[1:] = (s[1:] != s[:-1]).any(axis=1)
+    gid = np.cumsum(new) - 1
+    inv = np.empty(T, dtype=np.int64)
+    inv[order] = gid
+    return B[order[new]], inv
+
+
 def consistent_decision_list(X: np.ndarray, y: np.ndarray) -> DecisionListFit:
     """A decision list consistent with 0/1 data (Rivest's greedy algorithm), or a certificate that none is.
 
@@ -379,9 +401,7 @@ def consistent_decision_list(X: np.ndarray, y: np.ndarray) -> DecisionListFit:
     B = np.ascontiguousarray(np.asarray(X) != 0)
     T, n = B.shape
     lab = np.asarray(y) != 0
-    U, inv = np.unique(B.view(np.uint8), axis=0, return_inverse=True)
-    inv = inv.reshape(-1)
-    U = U.astype(bool)
+    U, inv = _unique_rows(B)
     m = U.shape[0]
     has1 = np.bincount(inv, weights=lab.astype(np.float64), minlength=m) > 0
     has0 = np.bincount(inv, weights=(~lab).astype(np.float64), minlength=m) > 0
@@ -446,7 +466,8 @@ def resolve_conjunction(X: np.ndarray, y: np.ndarray, comparator: Any, algorithm
         assumptions.append(Assumption(
             "target", r"y_t = c(x_t) \text{ for every round } t \text{ (the labels are the target's)}",
             bad.size == 0, bad,
-            "" if bad.size == 0 else f"the target {c} labels {bad.size} round(s) differently from y: {_rounds_text(bad)}"))
+            "" if bad.size == 0 else
+            f"the target {c} labels {bad.size} round(s) differently from y: {_rounds_text(bad)}"))
         info.update(comparator_source="given", comparator=c)
     else:
         c = fit.conjunction
@@ -476,7 +497,8 @@ def resolve_decision_list(X: np.ndarray, y: np.ndarray, comparator: Any, algorit
         assumptions.append(Assumption(
             "target", r"y_t = c(x_t) \text{ for every round } t \text{ (the labels are the target list's)}",
             bad.size == 0, bad,
-            "" if bad.size == 0 else f"the target list labels {bad.size} round(s) differently from y: {_rounds_text(bad)}"))
+            "" if bad.size == 0 else
+            f"the target list labels {bad.size} round(s) differently from y: {_rounds_text(bad)}"))
         info.update(comparator_source="given", comparator=c)
     else:
         c = fit.rules
@@ -550,7 +572,7 @@ def conjunction_proof(*, T: int, n: int, mistakes: np.ndarray, false_negative: n
               reasons=("when the labels are a conjunction c's, h ⊇ c, so h(x) = 1 forces c(x) = 1: every mistake "
                        "is a false negative",)),
         Chain("mistake count", ("M_fn", "bound_c", "n_plus_1"), scale=1.0,
-              reasons=("|c| ≤ |h| ≤ n − (M⁺ − 1) once M⁺ ≥ 1 (and an unsatisfiable c has no positive example, "
+              reasons=("|c| ≤ |h| ≤ n − (M⁺ − 1) once M⁺ ≥ 1 (an unsatisfiable c has no positive example, "
                        "so M⁺ = 0)",
                        "|c| ≥ 0")),
     )
@@ -584,10 +606,13 @@ def decision_list_proof(*, T: int, n: int, mistakes: np.ndarray, S: np.ndarray, 
     state_rounds, k = _mistake_states(mistakes)
     R = 4 * n + 2
     K = k.shape[0]
-    levels = np.concatenate([np.ones((1, R), dtype=np.int64), np.asarray(S, dtype=np.int64)], axis=0)
-    phi = (levels.sum(axis=1) - R).astype(np.float64)
-    series: dict[str, np.ndarray] = {"Phi": phi, "max_level": levels.max(axis=1).astype(np.float64),
-                                     "zero": np.zeros(K)}
+    S = np.asarray(S)
+    if S.shape[0]:
+        phi = np.concatenate([[0], S.sum(axis=1, dtype=np.int64) - R]).astype(np.float64)
+        top = np.concatenate([[1], S.max(axis=1)]).astype(np.float64)
+    else:
+        phi, top = np.zeros(1), np.ones(1)
+    series: dict[str, np.ndarray] = {"Phi": phi, "max_level": top, "zero": np.zeros(K)}
     constants = dict(info)
     constants.update(n=n, rules=R, tie=tie, bound_formula=r"(4n+2)(L+1)",
                      L_convention="L counts every rule of the target list, the final True → B_L included "
@@ -602,7 +627,9 @@ def decision_list_proof(*, T: int, n: int, mistakes: np.ndarray, S: np.ndarray, 
             cap_sum=np.full(K, float((cap - 1).sum())),
             tight=np.full(K, float(R * L)),
             notes_bound=np.full(K, float(R * (L + 1))),
-            target_excess=(levels[:, ridx] - pos[None, :]).max(axis=1).astype(np.float64),
+            # before any mistake every rule is on level 1 and target rule 1 has i = 1: the excess is 0
+            target_excess=np.concatenate([[0], (S[:, ridx].astype(np.int64) - pos[None, :]).max(axis=1)
+                                          if S.shape[0] else np.zeros(0, dtype=np.int64)]).astype(np.float64),
             L_plus_1=np.full(K, float(L + 1)),
         )
         bound: float | None = float(R * (L + 1))
@@ -616,7 +643,8 @@ def decision_list_proof(*, T: int, n: int, mistakes: np.ndarray, S: np.ndarray, 
         Chain("level potential", ("M", "Phi", "cap_sum", "tight", "notes_bound"), scale=1.0,
               reasons=("each mistake moves at least one rule down one level: the rule the prediction was read from "
                        "fired at the predicting level and was wrong",
-                       "level_r ≤ cap_r for every rule: target rule i stays at level ≤ i, and no rule passes level L+1",
+                       "level_r ≤ cap_r for every rule: target rule i stays at level ≤ i, and no rule passes "
+                       "level L+1",
                        "every cap_r ≤ L + 1",
                        "L ≤ L + 1 (the notes' form)")),
         Chain("target rule i stays at level ≤ i", ("target_excess", "zero"), scale=1.0,

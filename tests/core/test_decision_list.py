@@ -265,7 +265,8 @@ def test_inconsistent_duplicate_is_the_certificate():
 
 def test_greedy_is_consistent():
     """11→1, 10→1, 01→1, 00→0. Pure literals: x1 (covers 11, 10: label 1) and x2 (11, 01: label 1), both
-    covering 2: the lower index x1 wins. Left 01→1, 00→0: x2→1 and ¬x2→0 cover one each: x2. Left 00: True→0."""
+    covering 2: the lower index x1 wins. Left 01→1, 00→0: x2→1 and ¬x2→0 cover one each: x2.
+    Left 00: True→0."""
     fit = consistent_decision_list(np.array([[1, 1], [1, 0], [0, 1], [0, 0]]), np.array([1, 1, 1, 0]))
     assert fit.consistent and str(fit.rules) == "x1→1, x2→1, True→0"
     np.testing.assert_array_equal(fit.rules(np.array([[1, 1], [1, 0], [0, 1], [0, 0]])), [1, 1, 1, 0])
@@ -282,7 +283,8 @@ def test_greedy_is_consistent():
 
 def test_comparator_formats_agree():
     forms = [NOTES_TARGET, [(1, 0), (-2, 1), (None, 0)], ["x1 -> 0", "¬x2 → 1", "True -> 0"],
-             "x1→0, ¬x2→1, True→0", "x1 -> 0; else ~x2 -> 1; else 0", [("x1", False), ("not x2", True), ("else", 0)],
+             "x1→0, ¬x2→1, True→0", "x1 -> 0; else ~x2 -> 1; else 0",
+             [("x1", False), ("not x2", True), ("else", 0)],
              DecisionList(2, ((1, 0), (-2, 1), (None, 0)))]
     for f in forms:
         assert DecisionList.parse(f, 2).rules == ((1, 0), (-2, 1), (None, 0)), f
