@@ -125,6 +125,25 @@ def test_exact_tie_with_mixed_exponents():
     assert tr.proof.violations() == []
 
 
+def test_exact_tie_that_floats_get_wrong():
+    # β = ½, N = 7. round 0: x={1,2,3}, y=1: sum 3 → promote; round 1: x={2,3}, y=1: sum 3 → promote;
+    # now w = (1, 3/2, 9/4, 9/4, 1, 1, 1) and round 2 has x={0,1,2,3}: 1 + 3/2 + 9/4 + 9/4 = 7 = N exactly,
+    # so ŷ = 0 and the round is a false negative. Summed in floats (shifted exponentials
+    # exp((k_i − 2)·ln 1.5)) this sum comes out a few ulps above the threshold; the exact check decides.
+    X = np.zeros((3, 7))
+    X[0, [1, 2, 3]] = 1
+    X[1, [2, 3]] = 1
+    X[2, [0, 1, 2, 3]] = 1
+    y = np.array([1, 1, 1])
+    tr = olc_core.run("winnow", X, y, beta=0.5, comparator=[0, 1, 2, 3])
+    assert tr.history.snapshots[1].tolist() == [0, 1, 2, 2, 0, 0, 0]
+    assert tr.predictions.tolist() == [0, 0, 0]
+    assert tr.mistakes.tolist() == [0, 1, 2]
+    assert tr.columns["exact_decision"].tolist() == [False, False, True]
+    assert tr.history.snapshots[2].tolist() == [1, 2, 3, 3, 0, 0, 0]
+    assert tr.proof.violations() == []
+
+
 def test_exact_greater_against_fractions():
     rng = np.random.default_rng(5)
     for beta in (1.0, 0.5, 0.1, 3.0, 1e-6, 1e6):
