@@ -1,0 +1,196 @@
+r"""Streams for the expert-advice learners (Weighted Majority, RWM) and for Halving.
+
+* :func:`experts` — N experts with chosen error rates (exact counts or
+  independent errors, optionally correlated in groups), label noise; the
+  expert mistakes ``m_i`` and ``m* = min_i m_i`` are in ``info``, the best
+  expert's index is the comparator. Advice is int8 ±1 (T × N bytes).
+* :func:`adversary` — advice that splits Weighted Majority's current weight in
+  two near-equal halves, labelled against WM's own prediction (ties → +1, the
+  learner's exact rule): WM errs on every round and Φ follows its upper bound
+  ``N((1+β)/2)^M`` closely.
+* :func:`target_concept` — instances for a class of :mod:`olc_core.hypotheses`
+  labelled by a target hypothesis of the class (realisable), with optional
+  label noise (then usually not realisable).
+
+Same arguments and seed ⇒ the same stream.
+
+>>> s = experts(T=40, N=5, error_rates=[0.1, 0.2, 0.3, 0.4, 0.5], seed=1)
+>>> s.info["expert_mistakes"].tolist(), s.info["m_star"], s.comparator
+([4, 8, 12, 16, 20], 4, 0)
+>>> a = adversary(T=30, N=8, beta=0.5, seed=0)
+>>> import olc_core
+>>> olc_core.run("weighted_majority", a.X, a.y, beta=0.5).n_mistakes
+30
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..hypotheses import HalfPlanes, HypothesisClass, MonotoneConjunctions, MonotoneDisjunctions, Thresholds
+from .base import Stream
+
+__all__ = ["experts", "adversary", "target_concept"]
+
+_BLOCK_ELEMS = 1 << 22
+
+
+def _check(cond: bool, msg: str) -> None:
+    if not cond:
+        raise ValueError(msg)
+
+
+def _int(v, name: str, low: int = 1) -> int:
+    _check(isinstance(v, (int, np.integer)) and not isinstance(v, bool) and v >= low,
+           f"{name} must be an integer ≥ {low} (got {v!r})")
+    return int(v)
+
+
+def _mistakes(A: np.ndarray, y: np.ndarray) -> np.ndarray:
+    T, N = A.shape
+    out = np.zeros(N, dtype=np.int64)
+    rows = max(1, _BLOCK_ELEMS // N)
+    for s in range(0, T, rows):
+        out += (A[s:s + rows] != y[s:s + rows, None]).sum(axis=0)
+    return out
+
+
+def experts(T: int, N: int, error_rates=0.3, seed: int = 0, *, noise: float = 0.0, exact: bool = True,
+            groups: int | None = None) -> Stream:
+    """``N`` experts advising on ``T`` rounds of random ±1 labels.
+
+    ``error_rates``: one rate for all, or one per expert (in [0, 1]).
+    ``exact=True``: expert i is wrong on exactly ``round(p_i·T)`` rounds chosen
+    uniformly at random (so m_i is known in advance when ``noise = 0``).
+    ``exact=False``: independent errors with probability p_i (rates rounded to
+    multiples of 2⁻¹⁶; the rates used are in ``info["error_rates"]``); with
+    ``groups=G`` the experts ``i ≡ g (mod G)`` share one uniform number per
+    round and err when it is below their rate (correlated crowds, so the
+    majority can be wrong). ``noise``: each label is flipped with this
+    probability after the advice is made (the experts are judged against the
+    flipped labels: this is label noise, ``info["flipped"]``).
+    """
+    T, N = _int(T, "T"), _int(N, "N")
+    p = np.broadcast_to(np.asarray(error_rates, dtype=np.float64), (N,)).copy()
+    _check(bool(np.all((p >= 0) & (p <= 1))), "error_rates must lie in [0, 1]")
+    _check(0.0 <= noise <= 1.0, f"noise must be in [0, 1] (got {noise!r})")
+    _check(groups is None or (isinstance(groups, (int, np.integer)) and groups >= 1),
+           f"groups must be None or an integer ≥ 1 (got {groups!r})")
+    _check(not (exact and groups is not None), "groups needs exact=False (correlated independent errors)")
+    rng = np.random.default_rng([seed, 11])
+    y0 = np.where(rng.random(T) < 0.5, 1, -1).astype(np.int8)
+    A = np.empty((T, N), dtype=np.int8)
+    if exact:
+        k = np.rint(p * T).astype(np.int64)
+        A[:] = y0[:, None]
+        for i in range(N):
+            if k[i]:
+                rows = rng.choice(T, size=int(k[i]), replace=False)
+                A[rows, i] = -y0[rows]
+        used = k / T
+    else:
+        thr = np.rint(p * 65536).astype(np.int64)
+        used = thr / 65536.0
+        rows = max(1, _BLOCK_ELEMS // N)
+        if groups is None:
+            for s in range(0, T, rows):
+                e = min(T, s + rows)
+                u = rng.integers(0, 65536, size=(e - s, N), dtype=np.uint16)
+                A[s:e] = np.where(u < thr[None, :], -y0[s:e, None], y0[s:e, None])
+        else:
+            g = np.arange(N) % int(groups)
+            for s in range(0, T, rows):
+                e = min(T, s + rows)
+                u = rng.integers(0, 65536, size=(e - s, int(groups)), dtype=np.uint16)[:, g]
+                A[s:e] = np.where(u < thr[None, :], -y0[s:e, None], y0[s:e, None])
+    flip = rng.random(T) < noise if noise > 0 else np.zeros(T, dtype=bool)
+    y = np.where(flip, -y0, y0).astype(np.float64)
+    m = _mistakes(A, y.astype(np.int8))
+    best = int(np.argmin(m))
+    info = {"kind": "experts", "T": T, "N": N, "error_rates": used, "exact": exact, "groups": groups,
+            "noise": noise, "flipped": flip, "expert_mistakes": m, "m_star": int(m[best]), "best_expert": best,
+            "seed": seed}
+    return Stream(A, y, best, info)
+
+
+def adversary(T: int, N: int, beta: float = 0.5, update: str = "on_mistake", seed: int = 0) -> Stream:
+    """Advice that halves Weighted Majority's weight, labelled against its prediction (WM errs every round).
+
+    Each round the experts are sorted by weight (random order among equals) and
+    given alternately +1 and −1 (which sign goes first is a coin flip), so each
+    side holds about half of Φ; the label is the opposite of WM's exact
+    prediction for ``beta``/``update``. Then every round is a mistake and
+    ``Φ_{t+1} ≈ (1+β)/2·Φ_t`` — the upper curve of the sandwich is nearly
+    attained. With ``update="every_round"`` the same weights are those of RWM
+    with η = 1 − β, and the stream is the one against RWM's weighted majority.
+    """
+    from ..learners.weighted_majority import WeightState  # the learner's own exact vote
+
+    T, N = _int(T, "T"), _int(N, "N", 2)
+    _check(0.0 <= beta < 1.0, f"beta must be in [0, 1) (got {beta!r})")
+    _check(update in ("on_mistake", "every_round"), "update must be 'on_mistake' or 'every_round'")
+    rng = np.random.default_rng([seed, 12])
+    st = WeightState(N, beta)
+    A = np.empty((T, N), dtype=np.int8)
+    y = np.empty(T)
+    signs = np.array([1, -1], dtype=np.int8)
+    with np.errstate(under="ignore"):
+        for t in range(T):
+            order = np.lexsort((rng.random(N), st.c))
+            a = np.empty(N, dtype=np.int8)
+            first = signs[int(rng.integers(2))]
+            a[order[0::2]] = first
+            a[order[1::2]] = -first
+            yhat, _ = st.predict(a, (1, -1))
+            A[t] = a
+            y[t] = -yhat
+            st.penalise(a != -yhat)  # the learner errs on every round: both variants penalise
+    m = _mistakes(A, y.astype(np.int8))
+    best = int(np.argmin(m))
+    return Stream(A, y, best, {"kind": "adversary", "T": T, "N": N, "beta": beta, "update": update,
+                               "expert_mistakes": m, "m_star": int(m[best]), "best_expert": best, "seed": seed})
+
+
+def target_concept(hypotheses: HypothesisClass, T: int, seed: int = 0, *, target: int | None = None,
+                   noise: float = 0.0) -> Stream:
+    """``T`` instances for ``hypotheses`` labelled by ``target`` (an index into the class; random when None).
+
+    Instances: thresholds — uniform on the class's range (half a grid step
+    beyond the outer thresholds); half-planes — uniform on the unit circle;
+    monotone conjunctions/disjunctions — independent bits with P(1) chosen so
+    that the target says +1 about half the time. ``noise`` flips each label with
+    that probability (``info["flipped"]``). ``comparator`` is the target index.
+    """
+    _check(isinstance(hypotheses, HypothesisClass), "hypotheses must be a class from olc_core.hypotheses")
+    T = _int(T, "T")
+    _check(0.0 <= noise <= 1.0, f"noise must be in [0, 1] (got {noise!r})")
+    rng = np.random.default_rng([seed, 13])
+    H = hypotheses.size
+    if target is None:
+        target = int(rng.integers(H))
+    _check(isinstance(target, (int, np.integer)) and 0 <= target < H, f"target must be an index in [0, {H})")
+    target = int(target)
+    if isinstance(hypotheses, Thresholds):
+        th = np.asarray(hypotheses.thresholds)
+        gap = (th[-1] - th[0]) / max(len(th) - 1, 1) or 1.0
+        X = rng.uniform(th[0] - gap / 2, th[-1] + gap / 2, T)[:, None]
+    elif isinstance(hypotheses, HalfPlanes):
+        phi = rng.uniform(0.0, 2 * np.pi, T)
+        X = np.stack([np.cos(phi), np.sin(phi)], axis=1)
+    elif isinstance(hypotheses, (MonotoneConjunctions, MonotoneDisjunctions)):
+        k = bin(target).count("1")
+        if k == 0:
+            q = 0.5
+        elif isinstance(hypotheses, MonotoneConjunctions):
+            q = 0.5 ** (1.0 / k)
+        else:
+            q = 1.0 - 0.5 ** (1.0 / k)
+        X = (rng.random((T, hypotheses.n)) < q).astype(np.float64)
+    else:  # another HypothesisClass: draw from its natural domain
+        D = hypotheses.natural_domain()
+        X = D[rng.integers(len(D), size=T)]
+    y0 = hypotheses.predict(X, np.array([target]))[:, 0].astype(np.float64)
+    flip = rng.random(T) < noise if noise > 0 else np.zeros(T, dtype=bool)
+    y = np.where(flip, -y0, y0)
+    return Stream(X, y, target, {"kind": "target_concept", "class": hypotheses.name, "hypotheses": hypotheses,
+                                 "target": target, "description": hypotheses.describe(target), "noise": noise,
+                                 "flipped": flip, "seed": seed})
