@@ -135,7 +135,8 @@ PARAMETERS: dict[str, tuple[Param, ...]] = {
     ),
     "normalized_winnow": (
         Param("eta", Real(0, math.inf, "neither"), doc="learning rate; ½ln((1+δ)/(1−δ)) when absent"),
-        Param("delta", Real(0, 1, "neither"), doc="margin the proof assumes; measured when absent"),
+        Param("delta", Real(0, 1, "right"), doc="margin the proof assumes (y⟨u,x⟩ ≤ ‖u‖₁‖x‖∞ ≤ 1, so δ ≤ 1); "
+              "measured when absent"),
         Param("comparator", Anything("a non-negative vector u of length N with sum 1")),
     ),
     "weighted_majority": (
