@@ -55,13 +55,20 @@ THEOREM = r"M \le \frac{\ln N}{C},\quad C = \eta\delta - \ln\frac{e^\eta + e^{-\
 
 
 def log_cosh(eta: float) -> float:
-    """``ln((e^η + e^{−η})/2)`` without overflow."""
+    """``ln((e^η + e^{−η})/2)`` to full relative precision: ``ln(1 + 2 sinh²(η/2))`` for |η| ≤ 1
+    (no cancellation for small η), ``|η| + ln(1 + e^{−2|η|}) − ln 2`` beyond (no overflow)."""
     a = abs(eta)
+    if a <= 1.0:
+        sh = math.sinh(0.5 * a)
+        return math.log1p(2.0 * sh * sh)
     return a + math.log1p(math.exp(-2.0 * a)) - LN2
 
 
 def C_of(eta: float, delta: float) -> float:
-    """``C = ηδ − ln cosh η``, written ``η(δ − 1) + ln 2 − ln(1 + e^{−2η})`` (no overflow, no cancellation of η)."""
+    """``C = ηδ − ln cosh η``; for η > 1 written ``η(δ − 1) + ln 2 − ln(1 + e^{−2η})`` so that a large η
+    with δ near 1 does not cancel two huge terms."""
+    if eta <= 1.0:
+        return eta * delta - log_cosh(eta)
     return eta * (delta - 1.0) + LN2 - math.log1p(math.exp(-2.0 * eta))
 
 
