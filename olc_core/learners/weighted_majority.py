@@ -103,7 +103,7 @@ def advice_matrix(X, algorithm: str, name: str = "X") -> tuple[np.ndarray, tuple
         if ok is not None and not ok.all():
             r = int(np.flatnonzero(~ok.all(axis=1))[0])
             j = int(np.flatnonzero(~ok[r])[0])
-            raise ValueError(f"{algorithm}: {name} must hold -1/+1 advice (or 0/1); found {blk[r, j]!r} "
+            raise ValueError(f"{algorithm}: {name} must hold -1/+1 advice (or 0/1); found {blk[r, j].item():g} "
                              f"at round {s + r}, expert {j}")
         z = blk == 0
         if first_zero is None and z.any():
