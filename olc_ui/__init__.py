@@ -1,0 +1,1 @@
+"""olc_ui — the Streamlit-side pieces of olc (figure builders, the step viewer)."""
