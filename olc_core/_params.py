@@ -134,7 +134,8 @@ PARAMETERS: dict[str, tuple[Param, ...]] = {
         Param("comparator", Anything("the relevant variables of a monotone disjunction (indices or a 0/1 mask)")),
     ),
     "normalized_winnow": (
-        Param("eta", Real(0, math.inf, "neither"), doc="learning rate; ½ln((1+δ)/(1−δ)) when absent"),
+        Param("eta", Real(0, 1e6, "right"), doc="learning rate; ½ln((1+δ)/(1−δ)) when absent (at most 1e6: "
+              "log weights move by up to 2η per mistake and must stay far inside the float range)"),
         Param("delta", Real(0, 1, "right"), doc="margin the proof assumes (y⟨u,x⟩ ≤ ‖u‖₁‖x‖∞ ≤ 1, so δ ≤ 1); "
               "measured when absent"),
         Param("comparator", Anything("a non-negative vector u of length N with sum 1")),
