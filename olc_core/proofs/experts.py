@@ -224,7 +224,7 @@ def rwm_proofs(*, T: int, N: int, eta: float, mistakes: np.ndarray, log_phi: np.
     nxt = np.full(K, np.nan)
     nxt[:-1] = log_phi[1:]
     pred = np.full(K, np.nan)
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", under="ignore"):  # F_t may be subnormal: fine
         pred[:-1] = log_phi[:-1] + np.log1p(-eta * F)
     mstar_f = m_star.astype(np.float64)
     if eta < 1.0:
@@ -326,8 +326,9 @@ def halving_proof(*, T: int, H_size: int, mistakes: np.ndarray, change_rounds: n
         "log_size": log_size,
         "upper": math.log(H_size) - M * LN2,
         "size": sizes.astype(np.float64),
-        "upper_size": H_size * np.exp2(-M.astype(np.float64)),
     }
+    with np.errstate(under="ignore"):
+        series["upper_size"] = H_size * np.exp2(-M.astype(np.float64))
     chains = (Chain("version space", ("zero", "log_size", "upper"), log=True,
                     reasons=("a hypothesis consistent with every label is never removed (realisable data)",
                              "H_1 = H; on a mistake the majority of H_t was wrong (ties go to +1), so at least "
