@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["as_matrix", "as_labels", "as_vector", "check_binary", "first_bad"]
+__all__ = ["as_matrix", "as_labels", "bad_label", "as_vector", "check_binary", "first_bad"]
 
 
 def first_bad(mask: np.ndarray) -> int:
@@ -45,8 +45,11 @@ def as_matrix(X, algorithm: str, *, name: str = "X", check_finite: bool = True) 
     return A
 
 
-def as_labels(y, convention: str, T: int, algorithm: str) -> np.ndarray:
-    """Labels as float64 (T,), checked against the convention ("pm1" or "01")."""
+def as_labels(y, convention: str, T: int, algorithm: str, *, check_values: bool = True) -> np.ndarray:
+    """Labels as float64 (T,), checked against the convention ("pm1" or "01").
+
+    ``check_values=False`` leaves the value check to a compiled loop that reads y anyway
+    (it must then report the first bad round with :func:`bad_label`)."""
     try:
         v = np.asarray(y)
     except Exception as exc:
@@ -58,13 +61,21 @@ def as_labels(y, convention: str, T: int, algorithm: str) -> np.ndarray:
     if v.shape[0] != T:
         raise ValueError(f"{algorithm}: X has {T} rounds but y has {v.shape[0]} labels")
     v = np.ascontiguousarray(v, dtype=np.float64)
-    allowed = (-1.0, 1.0) if convention == "pm1" else (0.0, 1.0)
-    bad = (v != allowed[0]) & (v != allowed[1])
+    if not check_values:
+        return v
+    if convention == "pm1":
+        bad = np.abs(v) != 1.0
+    else:
+        bad = (v != 0.0) & (v != 1.0)
     if bad.any():
-        t = int(np.flatnonzero(bad)[0])
-        shown = "-1 or +1" if convention == "pm1" else "0 or 1"
-        raise ValueError(f"{algorithm}: labels y must be {shown}; found {_num(v[t])} at round {t}")
+        bad_label(v, int(np.flatnonzero(bad)[0]), convention, algorithm)
     return v
+
+
+def bad_label(v: np.ndarray, t: int, convention: str, algorithm: str):
+    """Raise the ValueError for the label at round t."""
+    shown = "-1 or +1" if convention == "pm1" else "0 or 1"
+    raise ValueError(f"{algorithm}: labels y must be {shown}; found {_num(v[t])} at round {t}")
 
 
 def as_vector(u, d: int, algorithm: str, name: str) -> np.ndarray:

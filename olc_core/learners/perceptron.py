@@ -28,7 +28,7 @@ import numpy as np
 
 from .. import _accel
 from .._numeric import Grow, rowdot, rowsq
-from .._validate import as_labels, as_matrix, as_vector
+from .._validate import as_labels, as_matrix, as_vector, bad_label
 from ..comparators import max_margin, soft_margin_direction
 from ..proofs import perceptron as proofs
 from ..trace import SnapshotHistory, Trace
@@ -41,8 +41,9 @@ NAME = "perceptron"
 def perceptron_numpy(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None):
     """The Perceptron loop in numpy: margins for a block of upcoming rounds while w is constant.
 
-    Returns ``score, cmargin, mistakes, snapshots, inner, norm2, R²`` exactly as the
-    compiled kernel does.
+    Returns ``score, cmargin, mistakes, snapshots, inner, norm2, R², min cmargin`` exactly as the
+    compiled kernel does (``inner``/``norm2`` have the initial state 0 first; ``inner``
+    is all zeros without a comparator).
     """
     T, d = X.shape
     w = np.zeros(d)
@@ -65,21 +66,22 @@ def perceptron_numpy(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None):
         B = int(min(1 << 16, max(16, 2 * int(bad[0]) + 16)))
         t = i + 1
     S = snaps.array()
-    inner = rowdot(S, wstar) if wstar is not None else np.zeros(0)
-    norm2 = rowsq(S)
+    inner = np.concatenate([[0.0], rowdot(S, wstar) if wstar is not None else np.zeros(len(S))])
+    norm2 = np.concatenate([[0.0], rowsq(S)])
     cmargin = y * rowdot(X, wstar) if wstar is not None else np.zeros(0)
+    cmin = float(cmargin.min()) if wstar is not None else np.inf
     r2 = float(rowsq(X).max())
-    return score, cmargin, mis.array(), S, inner, norm2, r2
+    return score, cmargin, mis.array(), S, inner, norm2, r2, cmin
 
 
 def perceptron_numba(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None):
     """The same loop compiled with numba (one pass over X; finiteness checked in the pass)."""
-    k = _accel.perceptron_kernel()
-    has = wstar is not None
-    score, cmargin, mis, S, inner, norm2, r2, bad_row = k(X, y, wstar if has else np.zeros(X.shape[1]), has)
+    score, cmargin, mis, S, inner, norm2, r2, cmin, bad_row = _accel.perceptron(X, y, wstar)
     if bad_row >= 0:
         raise ValueError(f"{NAME}: X has a NaN or infinite value at round {bad_row}")
-    return score, cmargin, mis, S, inner if has else np.zeros(0), norm2, float(r2)
+    if bad_row <= -2:
+        bad_label(y, -2 - bad_row, "pm1", NAME)
+    return score, cmargin, mis, S, inner, norm2, float(r2), float(cmin)
 
 
 def radius(X: np.ndarray, r2: float) -> float:
@@ -118,28 +120,31 @@ def resolve_comparator(X: np.ndarray, y: np.ndarray, comparator, algorithm: str)
 def run(X, y, params: dict[str, Any]) -> Trace:
     X = as_matrix(X, NAME, check_finite=False)
     T, d = X.shape
-    y = as_labels(y, "pm1", T, NAME)
     engine = _accel.resolve_engine(params["engine"])
-    if engine == "numpy" or params["comparator"] is None:
+    fused = engine == "numba" and params["comparator"] is not None  # the loop checks X and y itself
+    y = as_labels(y, "pm1", T, NAME, check_values=not fused)
+    if not fused:
         if not np.isfinite(X).all():
             t = int(np.flatnonzero(~np.isfinite(X).all(axis=1))[0])
             raise ValueError(f"{NAME}: X has a NaN or infinite value at round {t}")
     wstar, cinfo = resolve_comparator(X, y, params["comparator"], NAME)
     loop = perceptron_numba if engine == "numba" else perceptron_numpy
-    score, cmargin, mistakes, S, inner, norm2, r2 = loop(X, y, wstar)
+    score, cmargin, mistakes, S, inner, norm2, r2, cmin = loop(X, y, wstar)
     R = radius(X, r2)
     has = wstar is not None
     cm = cmargin if has else None
     info = dict(cinfo, radius=R, engine=engine)
     primary = proofs.separable_proof(T=T, mistakes=mistakes, inner=inner if has else None, norm2=norm2, radius=R,
-                                     cmargin=cm, gamma=params["gamma"], comparator_info=cinfo)
+                                     cmargin=cm, gamma=params["gamma"], comparator_info=cinfo,
+                                     min_margin=cmin if has else None)
 
     # the non-separable proofs need some unit w*: the one above, or a soft-margin fit
     def _ns_inputs():
         if has:
             return wstar, cmargin, inner, {"comparator_source": cinfo["comparator_source"], "comparator": wstar}
         u = soft_margin_direction(X, y)
-        return u, y * rowdot(X, u), rowdot(S, u), {"comparator_source": "soft-margin fit", "comparator": u}
+        inner_u = np.concatenate([[0.0], rowdot(S, u)])
+        return u, y * rowdot(X, u), inner_u, {"comparator_source": "soft-margin fit", "comparator": u}
 
     cache: dict[str, Any] = {}
 

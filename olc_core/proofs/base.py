@@ -26,6 +26,8 @@ from typing import Any
 
 import numpy as np
 
+from .._accel import link_bad
+
 __all__ = ["Chain", "Assumption", "Violation", "Proof", "DEFAULT_TOL"]
 
 #: Relative tolerance for inequality checks (see spec "Checking inequalities on floats").
@@ -139,7 +141,8 @@ class Proof:
         # number of mistakes for a randomised learner (``bounded`` names that series)
         self.bounded = bounded or "M"
         if bounded is None:
-            self.series["M"] = self.n_mistakes.astype(np.float64)
+            if "M" not in self.series:
+                self.series["M"] = self.n_mistakes.astype(np.float64)
             self.labels.setdefault("M", "M")
         elif bounded not in self.series:
             raise ValueError(f"bounded series {bounded!r} is not among the series")
@@ -182,18 +185,8 @@ class Proof:
 
     # ------------------------------------------------------------------ checks
     def _link_bad(self, chain: Chain, lo: str, hi: str, tol: float) -> np.ndarray:
-        a = self.series[lo]
-        b = self.series[hi]
-        with np.errstate(invalid="ignore", over="ignore"):
-            diff = a - b  # NaN where a side is NaN or both are the same infinity: not checked
-            if chain.log:
-                # logs: an absolute tolerance (a relative one on the values)
-                bad = diff > tol
-            else:
-                finite = np.isfinite(a) & np.isfinite(b)
-                scale = np.maximum(np.maximum(np.abs(a), np.abs(b)), chain.scale)
-                bad = np.where(finite, diff > tol * np.where(finite, scale, 0.0), diff > 0)
-        return bad
+        """True where ``series[lo] ≤ series[hi]`` fails beyond the tolerance (NaN: not checked)."""
+        return link_bad(self.series[lo], self.series[hi], tol, chain.scale, chain.log)
 
     def check_matrix(self, tol: float = DEFAULT_TOL) -> dict[str, np.ndarray]:
         """``{link name: (K,) bool array, True where the link fails}``."""

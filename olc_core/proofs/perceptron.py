@@ -62,26 +62,34 @@ def _states(T: int, mistakes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _with_zero(a: np.ndarray | None, K: int) -> np.ndarray:
+    """A per-state array (initial state first); NaN when the quantity is not defined."""
     if a is None:
         return np.full(K, np.nan)
-    return np.concatenate([[0.0], np.asarray(a, dtype=np.float64)])
+    a = np.asarray(a, dtype=np.float64)
+    if a.shape != (K,):
+        raise ValueError(f"expected one value per state ({K}), got shape {a.shape}")
+    return a
 
 
 def separable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray | None, norm2: np.ndarray,
                     radius: float, cmargin: np.ndarray | None, gamma: float | None,
-                    comparator_info: dict[str, Any]) -> Proof:
+                    comparator_info: dict[str, Any], min_margin: float | None = None) -> Proof:
     """Proofs A and B of ``M ≤ R²/γ²``.
 
+    ``inner``/``norm2``: ⟨w*, w⟩ and ‖w‖² in each state (the initial w = 0 first);
     ``cmargin[t] = y_t⟨w*, x_t⟩`` (None when no comparator separates the data);
     ``gamma``: the γ the caller asked the proof to assume (None: the measured
-    margin ``min_t cmargin[t]``).
+    margin ``min_t cmargin[t]``, or ``min_margin`` when the loop already found it).
     """
     state_rounds, k = _states(T, mistakes)
     K = len(k)
     R = float(radius)
     assumptions: list[Assumption] = []
     constants: dict[str, Any] = {"radius": R, **comparator_info}
-    measured = float(np.min(cmargin)) if cmargin is not None else None
+    if cmargin is None:
+        measured = None
+    else:
+        measured = float(np.min(cmargin)) if min_margin is None else float(min_margin)
     constants["measured_margin"] = measured
     if cmargin is None:
         g = None
@@ -91,14 +99,16 @@ def separable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray | None, n
             comparator_info.get("separability_detail", "the data are not linearly separable through the origin")))
     else:
         g = measured if gamma is None else float(gamma)
+        # the scan for failing rounds is needed only when the smallest margin fails
         if gamma is None:
-            bad = np.flatnonzero(cmargin <= 0.0)
             ok = measured > 0.0
+            bad = np.zeros(0, np.int64) if ok else np.flatnonzero(cmargin <= 0.0)
             detail = ("" if ok else f"w* puts {len(bad)} round(s) on the wrong side or on the hyperplane "
                       "(y⟨w*,x⟩ ≤ 0): the data are not separated by this w*")
         else:
-            bad = np.flatnonzero(cmargin < g - ASSUMPTION_TOL * R)
-            ok = len(bad) == 0
+            threshold = g - ASSUMPTION_TOL * R
+            ok = measured >= threshold
+            bad = np.zeros(0, np.int64) if ok else np.flatnonzero(cmargin < threshold)
             detail = "" if ok else (f"{len(bad)} round(s) have margin y⟨w*,x⟩ below γ = {g:.6g} "
                                     f"(the smallest is {measured:.6g})")
         assumptions.append(Assumption(
@@ -113,16 +123,19 @@ def separable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray | None, n
     norm = np.sqrt(_with_zero(norm2, K))
     inner_s = _with_zero(inner, K)
     kf = k.astype(np.float64)
+    sqrtk = np.sqrt(kf)
+    nan = np.full(K, np.nan)
     series = {
-        "M_gamma": kf * g if usable else np.full(K, np.nan),
+        "M": kf,
+        "M_gamma": kf * g if usable else nan,
         "inner": inner_s,
         "norm": norm,
-        "sqrtM_R": np.sqrt(kf) * R if R < math.inf else np.full(K, np.nan),
+        "sqrtM_R": sqrtk * R if R < math.inf else nan,
         "one": np.ones(K),
     }
     with np.errstate(divide="ignore", invalid="ignore"):
-        series["cosine"] = np.where(norm > 0, inner_s / norm, np.nan)
-        series["cos_lower"] = np.sqrt(kf) * g / R if usable else np.full(K, np.nan)
+        series["cosine"] = inner_s / norm  # 0/0 = NaN for w = 0: not defined, not checked
+        series["cos_lower"] = sqrtk * (g / R) if usable else nan
     bound = R * R / (g * g) if usable else None
     constants["delta"] = g / R if usable else None
     constants["bound_formula"] = r"R^2/\gamma^2"

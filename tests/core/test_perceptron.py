@@ -203,3 +203,15 @@ def test_weights_are_stored_only_at_mistakes():
         tr.log_weights_at(tr.T)
     with pytest.raises(TypeError):
         tr.weights_at(1.5)
+
+
+@pytest.mark.skipif(not _accel.available(), reason="numba not installed")
+@pytest.mark.parametrize("d", [2, 3])
+def test_compiled_loop_grows_its_buffers_and_resumes_exactly(d):
+    # 40 % label noise: far more mistakes than the first buffer (T/4 rows) holds
+    s = olc_core.streams.noisy(T=20_000, d=d, gamma=0.01, noise=0.4, seed=d)
+    a = perceptron_numpy(s.X, s.y, s.comparator)
+    b = perceptron_numba(s.X, s.y, s.comparator)
+    assert len(a[2]) > 20_000 // 4
+    for u, v in zip(a, b):
+        np.testing.assert_array_equal(u, v)

@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""olc_core.run("perceptron", …) — full trace and proof — against scikit-learn's one-pass fit.
+
+    .venv/bin/python bench/perceptron_vs_sklearn.py                 # the full table
+    .venv/bin/python bench/perceptron_vs_sklearn.py --quick          # T ≤ 10⁵
+    .venv/bin/python bench/perceptron_vs_sklearn.py --markdown docs/benchmarks.md
+
+Both sides see the same streams: separable with margin γ = 0.05 (radius 1, a planted
+unit w*), and the same with 10 % of the labels flipped; T = 10⁴, 10⁵, 10⁶ and
+d = 2, 100, 1000, skipping any X larger than ~2 GB. Timed, interleaved, median of
+``--repeats`` runs each:
+
+* olc: ``trace = olc_core.run("perceptron", X, y, comparator=w*)`` then
+  ``trace.proof.violations()`` — the loop, the per-round score and comparator margin,
+  the weights after every mistake, ⟨w*, w⟩ and ‖w‖ per mistake, the assumption scan,
+  both sandwiches (proofs A and B) built and every inequality checked at every state;
+  with each engine: numba (the optional compiled loop) and plain numpy;
+* scikit-learn: ``Perceptron(fit_intercept=False, shuffle=False, max_iter=1, tol=None,
+  eta0=1.0).fit(X, y)``, which records nothing.
+
+The ratio is sklearn time / olc time (> 1: olc is faster). The final weights are
+checked equal (exactly) on every row. numba's one-off compile time (first call in a
+fresh process, and the cached load) is reported separately: the app's start pays it.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import subprocess
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import olc_core  # noqa: E402
+from olc_core import _accel  # noqa: E402
+
+MAX_BYTES = 2 * 1024 ** 3
+
+
+def sklearn_fit(X, y):
+    from sklearn.linear_model import Perceptron
+    clf = Perceptron(fit_intercept=False, shuffle=False, max_iter=1, tol=None, eta0=1.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        clf.fit(X, y)
+    return clf.coef_.ravel()
+
+
+def olc_run(X, y, w, engine):
+    tr = olc_core.run("perceptron", X, y, comparator=w, engine=engine)
+    tr.proof.violations()
+    return tr
+
+
+def median_times(fns: dict, repeats: int, budget_s: float) -> dict:
+    """Interleave the callables, ``repeats`` rounds (fewer if a round exceeds the budget)."""
+    times = {k: [] for k in fns}
+    t_start = time.perf_counter()
+    for r in range(repeats):
+        for k, f in fns.items():
+            t0 = time.perf_counter()
+            f()
+            times[k].append(time.perf_counter() - t0)
+        if r >= 2 and time.perf_counter() - t_start > budget_s:
+            break
+    return {k: float(np.median(v)) for k, v in times.items()}
+
+
+def compile_cost() -> dict:
+    """numba's first-call cost in fresh processes: cold (empty cache) and warm (cached)."""
+    code = ("import time, numpy as np; t=time.perf_counter(); import olc_core; "
+            "olc_core.run('perceptron', np.ones((3, 2)), np.ones(3), comparator=[1.0, 0.0], engine='numba'); "
+            "print(time.perf_counter()-t)")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    out = {}
+    cache = ROOT / "olc_core" / "__pycache__"
+    for label in ("cold", "warm"):
+        if label == "cold" and cache.exists():
+            for f in cache.glob("_accel.*.nb*"):
+                f.unlink()
+        res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT)
+        out[label] = float(res.stdout.strip().splitlines()[-1]) if res.returncode == 0 else float("nan")
+    code_np = code.replace("engine='numba'", "engine='numpy'")
+    res = subprocess.run([sys.executable, "-c", code_np], capture_output=True, text=True, env=env, cwd=ROOT)
+    out["numpy"] = float(res.stdout.strip().splitlines()[-1]) if res.returncode == 0 else float("nan")
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true", help="only T ≤ 10⁵")
+    ap.add_argument("--repeats", type=int, default=7)
+    ap.add_argument("--budget", type=float, default=30.0, help="seconds per row before cutting repeats")
+    ap.add_argument("--no-numpy", action="store_true", help="skip the plain-numpy engine (slow on noisy rows)")
+    ap.add_argument("--markdown", type=Path, help="also write the table (markdown) to this file")
+    args = ap.parse_args()
+
+    Ts = [10 ** 4, 10 ** 5] + ([] if args.quick else [10 ** 6])
+    ds = [2, 100, 1000]
+    engines = (["numba"] if _accel.available() else []) + ([] if args.no_numpy else ["numpy"])
+    rows = []
+    head = (f"{'stream':<10} {'T':>8} {'d':>5} {'M':>8} {'sklearn ms':>11} " +
+            " ".join(f"{'olc ' + e + ' ms':>14} {'ratio':>6}" for e in engines))
+    print(head)
+    for noise in (0.0, 0.1):
+        for T in Ts:
+            for d in ds:
+                if T * d * 8 > MAX_BYTES:
+                    print(f"{'noisy' if noise else 'separable':<10} {T:>8} {d:>5}   skipped (X would be "
+                          f"{T * d * 8 / 2**30:.1f} GB)")
+                    continue
+                s = olc_core.streams.separable(T=T, d=d, gamma=0.05, radius=1.0, seed=0, noise=noise)
+                X, y, w = s.X, s.y, s.comparator
+                ref = sklearn_fit(X, y)
+                fns = {"sklearn": lambda: sklearn_fit(X, y)}
+                M = None
+                for e in engines:
+                    tr = olc_run(X, y, w, e)  # warm-up, and the exactness check
+                    if not np.array_equal(tr.weights_at(tr.T), ref):
+                        print(f"  !! final weights differ from scikit-learn ({e})")
+                    M = tr.n_mistakes
+                    fns[e] = (lambda e=e: olc_run(X, y, w, e))
+                budget = args.budget if not (noise and "numpy" in engines and T * d >= 10 ** 7) else args.budget / 3
+                med = median_times(fns, args.repeats, budget)
+                row = {"stream": "noisy 10%" if noise else "separable", "T": T, "d": d, "M": M,
+                       "sklearn": med["sklearn"], **{e: med[e] for e in engines}}
+                rows.append(row)
+                print(f"{row['stream']:<10} {T:>8} {d:>5} {M:>8} {med['sklearn'] * 1e3:>11.1f} " +
+                      " ".join(f"{med[e] * 1e3:>14.1f} {med['sklearn'] / med[e]:>6.2f}" for e in engines),
+                      flush=True)
+                del s, X, y, fns
+    cc = compile_cost() if _accel.available() else {}
+    if cc:
+        print(f"\nfirst call in a fresh process (import + tiny run): numba cold (compiling) {cc['cold']:.2f} s, "
+              f"numba warm (from numba's cache) {cc['warm']:.2f} s, numpy {cc['numpy']:.2f} s")
+    if args.markdown:
+        write_markdown(args.markdown, rows, engines, cc)
+    return 0
+
+
+def write_markdown(path: Path, rows, engines, cc) -> None:
+    cpu = platform.processor() or platform.machine()
+    lines = [
+        "| stream | T | d | mistakes | scikit-learn (ms) | " +
+        " | ".join(f"olc {e} (ms) | ratio" for e in engines) + " |",
+        "|---|---:|---:|---:|---:|" + "---:|---:|" * len(engines),
+    ]
+    for r in rows:
+        lines.append(f"| {r['stream']} | {r['T']:,} | {r['d']} | {r['M']:,} | {r['sklearn'] * 1e3:.1f} | " +
+                     " | ".join(f"{r[e] * 1e3:.1f} | **{r['sklearn'] / r[e]:.2f}×**" for e in engines) + " |")
+    text = "\n".join(lines)
+    if cc:
+        text += (f"\n\nFirst call in a fresh process (import olc_core + a 3-round run): numba cold "
+                 f"(compiling) {cc['cold']:.2f} s, numba warm (numba's on-disk cache) {cc['warm']:.2f} s, "
+                 f"numpy {cc['numpy']:.2f} s.")
+    text += f"\n\nMachine: {os.cpu_count()} cores, {cpu}, Python {platform.python_version()}, numpy {np.__version__}."
+    path.write_text(text + "\n")
+    print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
