@@ -23,7 +23,9 @@ theorem does not apply) and neither is given, η = ½ (``info["eta_source"]``).
 
 **Comparator.** The caller's ``comparator`` (non-negative, rescaled to sum 1),
 or :func:`olc_core.comparators.simplex_margin`, which returns a certified
-interval for the best margin over the simplex.
+interval for the best margin over the simplex (replaced by the best single
+feature ``e_j`` when that vertex has a larger margin, e.g. when one feature always
+agrees with y).
 
 Hand-worked example, ``N = 2``, ``u = (0.8, 0.2)`` (margin δ = 0.6, so
 ``η = artanh 0.6 = ln 2``, ``cosh η = 5/4``):
@@ -159,9 +161,21 @@ def resolve_simplex(X: np.ndarray, y: np.ndarray, comparator) -> tuple[np.ndarra
         u = u / s
         return u, {"comparator_source": "given", "comparator": u, "comparator_rescaled_from_sum": s}
     sm = simplex_margin(X, y)
-    return sm.u, {"comparator_source": "simplex margin", "comparator": sm.u, "comparator_method": sm.method,
-                  "simplex_margin": sm.margin, "simplex_margin_upper": sm.upper,
-                  "simplex_margin_iterations": sm.iterations}
+    info = {"comparator_source": "simplex margin", "comparator": sm.u, "comparator_method": sm.method,
+            "simplex_margin": sm.margin, "simplex_margin_upper": sm.upper, "simplex_margin_iterations": sm.iterations}
+    # the game's averaged strategy only approaches a vertex optimum (one feature that always agrees
+    # with y); the N vertices are checked exactly in one pass and kept when better
+    vm = np.full(N, np.inf)
+    for a in range(0, X.shape[0], _CHUNK):
+        vm = np.minimum(vm, (y[a:a + _CHUNK, None] * X[a:a + _CHUNK]).min(axis=0))
+    j = int(np.argmax(vm))
+    if vm[j] > sm.margin:
+        u = np.zeros(N)
+        u[j] = 1.0
+        info.update(comparator_source="best single feature (a vertex of the simplex)", comparator=u,
+                    vertex=j, vertex_margin=float(vm[j]))
+        return u, info
+    return sm.u, info
 
 
 def _margin_assumption(cmargin: np.ndarray, delta_param: float | None, N: int, cinfo: dict[str, Any]

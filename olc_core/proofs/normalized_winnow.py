@@ -122,7 +122,7 @@ def normalized_winnow_proof(*, T: int, N: int, eta: float, delta: float | None, 
     lnN = math.log(N)
     LW = np.concatenate([np.full((1, N), -lnN), np.asarray(log_weights, dtype=np.float64).reshape(M, N)])
     kl, kl_abs = kl_rows(u, LW)
-    scale = max(lnN, float(kl_abs.max()), 1e-300)
+    scale = max(lnN, float(kl_abs.max()), 1e-12)  # N = 1: every term is 0
     lc = log_cosh(eta)
     nan = np.full(K, np.nan)
     at_mistake = np.concatenate([[np.nan], np.asarray(cmargin, dtype=np.float64)[mistakes]])

@@ -139,20 +139,22 @@ def winnow_proof(*, T: int, N: int, beta: float, log_base: float, mistakes: np.n
     log_phi = np.concatenate([[lnN], _logsumexp_rows(logs) if M else np.zeros(0)])
     log_w_max = np.concatenate([[0.0], logs.max(axis=1) if M else np.zeros(0)])
     b1 = (1.0 + beta) / beta
-    series: dict[str, np.ndarray] = {
-        "m_plus": m_plus,
-        "m_minus": m_minus,
-        "log_zero": np.full(K, -np.inf),
-        "log_floor": np.full(K, lnN - L),
-        "log_phi": log_phi,
-        "log_upper": log_upper(N, beta, m_plus, m_minus),
-        "m_minus_sharp": 1.0 + (1.0 + beta) * m_plus,
-        "m_minus_cap": b1 + (1.0 + beta) * m_plus,
-        "total_cap": b1 + (2.0 + beta) * m_plus,
-        "log_w_max": log_w_max,
-        "log_cap": np.full(K, L + lnN),
-        "zero": np.zeros(K),
-    }
+    # for extreme β (≳1e300, or subnormal) some bounds exceed the float range: +inf is their correct rounding
+    with np.errstate(over="ignore"):
+        series: dict[str, np.ndarray] = {
+            "m_plus": m_plus,
+            "m_minus": m_minus,
+            "log_zero": np.full(K, -np.inf),
+            "log_floor": np.full(K, lnN - L),
+            "log_phi": log_phi,
+            "log_upper": log_upper(N, beta, m_plus, m_minus),
+            "m_minus_sharp": 1.0 + (1.0 + beta) * m_plus,
+            "m_minus_cap": b1 + (1.0 + beta) * m_plus,
+            "total_cap": b1 + (2.0 + beta) * m_plus,
+            "log_w_max": log_w_max,
+            "log_cap": np.full(K, L + lnN),
+            "zero": np.zeros(K),
+        }
     constants: dict[str, Any] = {"N": N, "beta": beta, "log_base": L, "threshold": N,
                                  "bound_formula": r"\frac{1+\beta}{\beta} + (2+\beta)\,k\,(1 + \log_{1+\beta} N)",
                                  "per_variable_promotions_cap": _per_variable_cap(beta, N)}

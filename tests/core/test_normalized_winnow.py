@@ -234,11 +234,13 @@ def test_sign_of_tiny_weights_is_computed_in_log_space():
 
 # ---------------------------------------------------------------- long runs
 def _quiet_run(*args, **kw):
+    """The run (learner and proof) with every floating-point exception raised, then the shared check."""
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         with np.errstate(all="raise"):
             tr = olc_core.run("normalized_winnow", *args, **kw)
-            viol = tr.proof.violations()
+            tr.proof
+        viol = tr.proof.violations()
     return tr, viol
 
 

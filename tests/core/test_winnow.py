@@ -319,7 +319,7 @@ def test_million_rounds_with_a_weight_far_below_the_smallest_float():
         with np.errstate(all="raise"):
             tr = olc_core.run("winnow", s.X, s.y, beta=1e6, comparator=s.comparator)
             p = tr.proof
-            viol = p.violations()
+        viol = p.violations()
     elapsed = time.perf_counter() - t0
     assert tr.n_mistakes == 63 and tr.mistakes[-1] == 62
     lw = tr.log_weights_at(tr.T)
