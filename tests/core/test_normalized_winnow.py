@@ -195,6 +195,23 @@ def test_no_positive_margin_over_the_simplex_is_certified():
     assert np.isnan(p.series["kl_upper"]).all()
 
 
+def test_found_comparators():
+    # one feature always agrees with y: the best vertex e_r (margin exactly 1) beats the game's average
+    s = olc_core.streams.sparse_simplex(T=300, N=9, k=1, seed=5)
+    tr = olc_core.run("normalized_winnow", s.X, s.y)
+    r = int(np.flatnonzero(s.comparator)[0])
+    assert tr.info["comparator_source"].startswith("best single feature") and tr.info["vertex"] == r
+    p = tr.proof
+    assert p.constants["delta"] == 1.0 and p.failed_assumptions == [] and p.violations() == []
+    # a majority of 3: the matrix game finds a u with a positive margin, certified from above
+    s = olc_core.streams.sparse_simplex(T=400, N=7, k=3, seed=6)
+    tr = olc_core.run("normalized_winnow", s.X, s.y)
+    p = tr.proof
+    assert tr.info["comparator_source"] == "simplex margin"
+    assert 0 < p.constants["delta"] <= tr.info["simplex_margin_upper"] + 1e-12
+    assert p.failed_assumptions == [] and p.violations() == [] and tr.n_mistakes <= p.mistake_bound
+
+
 # ---------------------------------------------------------------- inputs and log-space decisions
 def test_rejects_entries_outside_the_unit_box():
     X = np.array([[0.5, -0.5], [0.2, 1.5], [0.0, 1.0]])

@@ -197,6 +197,8 @@ def test_sandwich_holds_on_disjunction_streams(N, k, T, beta, seed, given_compar
     assert tr.n_mistakes < p.constants["mistake_bound_sharp"]
     if given_comparator:
         assert p.constants["k"] == k
+    else:
+        assert "greedy" in tr.info["comparator_method"] and tr.info["comparator_source"].startswith("consistent")
     # every state's potential is within its sandwich (checked directly as well)
     assert np.all(p.series["log_phi"] <= p.series["log_upper"] + 1e-9)
     assert np.all(p.series["log_phi"] > p.series["log_floor"] - 1e-9)
