@@ -1,0 +1,195 @@
+"""Data a student brings: an uploaded CSV of labelled points, or points clicked onto the canvas.
+
+Every problem becomes a :class:`DataError` with a message for the page (shown with
+``st.error``, as plain text); nothing from a file is ever rendered as HTML.
+
+>>> X, y, notes = parse_points_csv(b"x1,x2,label\\n0.5,1,1\\n-1,0.2,-1\\n")
+>>> X.tolist(), y.tolist(), notes
+([[0.5, 1.0], [-1.0, 0.2]], [1.0, -1.0], [])
+>>> parse_points_csv(b"x1,x2,label\\n0.5,abc,1\\n")
+Traceback (most recent call last):
+...
+olc_ui.data.DataError: row 2, column 'x2': 'abc' is not a number
+>>> decode_points(encode_points(np.array([[0.1, -0.25]]), np.array([-1.0])))
+(array([[ 0.1 , -0.25]]), array([-1.]))
+"""
+from __future__ import annotations
+
+import csv
+import io
+import math
+
+import numpy as np
+
+__all__ = ["DataError", "parse_points_csv", "encode_points", "decode_points", "MAX_UPLOAD_BYTES", "MAX_ROWS",
+           "MAX_CLICKED", "trace_csv"]
+
+MAX_UPLOAD_BYTES = 1_000_000
+MAX_ROWS = 10_000
+MAX_CLICKED = 300
+LABEL_NAMES = ("label", "y", "class", "target")
+
+
+class DataError(ValueError):
+    """A problem with the student's data, worded for the page."""
+
+
+def _shown(s: str, n: int = 40) -> str:
+    s = s.strip()
+    return repr(s if len(s) <= n else s[:n] + "…")
+
+
+def parse_points_csv(raw: bytes, *, dims: tuple[int, ...] = (2, 3), max_rows: int = MAX_ROWS
+                     ) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """Points (x1, x2[, x3]) and labels from a CSV file.
+
+    A header row is optional (``x1,x2,label``; the label column may be called label,
+    y, class or target); without one, the last column is the label. Labels must be
+    −1/+1 (0/1 is accepted and read as −1/+1, with a note). Returns ``(X, y, notes)``.
+    """
+    if raw is None or len(raw) == 0:
+        raise DataError("the file is empty")
+    if len(raw) > MAX_UPLOAD_BYTES:
+        raise DataError(f"the file is {len(raw) / 1e6:.1f} MB; the limit is {MAX_UPLOAD_BYTES / 1e6:.0f} MB "
+                        f"(at most {max_rows:,} rows)")
+    if b"\x00" in raw[:4096]:
+        raise DataError("this is not a text (CSV) file")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise DataError("the file is not UTF-8 text; save it as a CSV (comma-separated values) file") from None
+    try:
+        dialect = csv.Sniffer().sniff(text[:2048], delimiters=",;\t")
+        delim = dialect.delimiter
+    except csv.Error:
+        delim = ","
+    rows = [r for r in csv.reader(io.StringIO(text), delimiter=delim) if any(c.strip() for c in r)]
+    if not rows:
+        raise DataError("the file has no rows")
+    first = [c.strip() for c in rows[0]]
+
+    def numeric(c: str) -> bool:
+        try:
+            float(c)
+            return True
+        except ValueError:
+            return False
+
+    if all(numeric(c) for c in first):
+        header = None
+        width = len(first)
+        if width - 1 not in dims:
+            raise DataError(f"expected {' or '.join(str(d + 1) for d in dims)} columns (x1, x2[, x3], label); "
+                            f"the first row has {width}")
+        names = [f"x{i + 1}" for i in range(width - 1)] + ["label"]
+        body = rows
+        line0 = 1
+    else:
+        header = [c.lower() for c in first]
+        lab = [i for i, c in enumerate(header) if c in LABEL_NAMES]
+        if not lab:
+            raise DataError("no label column: name it 'label' (or y, class, target), e.g. a header "
+                            "x1,x2,label")
+        li = lab[0]
+        feats = [i for i in range(len(header)) if i != li]
+        if len(feats) not in dims:
+            raise DataError(f"expected {' or '.join(str(d) for d in dims)} feature columns besides the label; "
+                            f"found {len(feats)} ({', '.join(_shown(first[i], 15) for i in feats) or 'none'})")
+        names = [first[i] for i in feats] + [first[li]]
+        order = feats + [li]
+        body = [[r[i] if i < len(r) else "" for i in order] + ([] if len(r) <= len(header) else ["…"])
+                for r in rows[1:]]
+        width = len(order)
+        line0 = 2
+    if not body:
+        raise DataError("the file has a header but no data rows")
+    if len(body) > max_rows:
+        raise DataError(f"the file has {len(body):,} rows; the limit is {max_rows:,}")
+    vals = np.empty((len(body), width))
+    for r, row in enumerate(body):
+        if len(row) != width:
+            raise DataError(f"row {r + line0} has {len(row)} fields; expected {width}")
+        for c, cell in enumerate(row):
+            cell = cell.strip()
+            if cell == "":
+                raise DataError(f"row {r + line0}, column {_shown(names[c], 15)}: empty cell")
+            try:
+                v = float(cell)
+            except ValueError:
+                raise DataError(f"row {r + line0}, column {_shown(names[c], 15)}: {_shown(cell)} is not a number") \
+                    from None
+            if not math.isfinite(v):
+                raise DataError(f"row {r + line0}, column {_shown(names[c], 15)}: {_shown(cell)} is not a finite "
+                                "number (NaN or infinity)")
+            vals[r, c] = v
+    X, y = vals[:, :-1].copy(), vals[:, -1].copy()
+    notes: list[str] = []
+    labels = set(np.unique(y).tolist())
+    if labels <= {0.0, 1.0} and 0.0 in labels:
+        y = np.where(y == 1.0, 1.0, -1.0)
+        notes.append("labels 0/1 were read as −1/+1")
+        labels = set(np.unique(y).tolist())
+    if not labels <= {-1.0, 1.0}:
+        bad = sorted(labels - {-1.0, 1.0})[:3]
+        raise DataError(f"labels must be −1 or +1 (or 0/1); found {', '.join(f'{b:g}' for b in bad)}")
+    if len(labels) < 2:
+        raise DataError(f"every label is {int(next(iter(labels))):+d}: a classifier needs both classes")
+    if np.abs(X).max() > 1e6:
+        raise DataError("coordinates above 10⁶ in size: rescale the data")
+    if (np.abs(X).sum(axis=1) == 0).all():
+        raise DataError("every point is at the origin")
+    return X, y, notes
+
+
+def encode_points(X: np.ndarray, y: np.ndarray) -> str:
+    """Clicked points as a short URL value: ``x,y,label;…`` (3 decimals)."""
+    return ";".join(f"{a:.3g},{b:.3g},{int(lab):d}" for (a, b), lab in zip(np.round(X, 3), y))
+
+
+def decode_points(s: str) -> tuple[np.ndarray, np.ndarray]:
+    """Inverse of :func:`encode_points`; DataError on anything malformed."""
+    if not s:
+        return np.zeros((0, 2)), np.zeros(0)
+    parts = s.split(";")
+    if len(parts) > MAX_CLICKED:
+        raise DataError(f"at most {MAX_CLICKED} clicked points")
+    X, y = [], []
+    for i, p in enumerate(parts):
+        f = p.split(",")
+        try:
+            a, b, lab = float(f[0]), float(f[1]), int(f[2])
+        except (ValueError, IndexError):
+            raise DataError(f"clicked point {i + 1} is malformed ({_shown(p, 20)})") from None
+        if lab not in (-1, 1) or not (math.isfinite(a) and math.isfinite(b)) or max(abs(a), abs(b)) > 100:
+            raise DataError(f"clicked point {i + 1} is out of range ({_shown(p, 20)})")
+        X.append((a, b))
+        y.append(float(lab))
+    return np.array(X, dtype=float), np.array(y, dtype=float)
+
+
+def trace_csv(trace, X: np.ndarray, y: np.ndarray) -> str:
+    """The run, one row per round: the example, the learner's state and the proof's numbers."""
+    T, d = X.shape
+    out = io.StringIO()
+    w = csv.writer(out)
+    M_before = trace.mistakes_before_each_round()
+    cols = ["round"] + [f"x{j + 1}" for j in range(d)] + ["y", "score_w_dot_x", "prediction", "mistake",
+                                                           "mistakes_so_far"]
+    cm = trace.columns.get("comparator_margin") if "comparator_margin" in trace.columns else None
+    if cm is not None:
+        cols.append("comparator_margin")
+    cols += [f"w{j + 1}_after" for j in range(d)]
+    w.writerow(cols)
+    score = trace.columns["score"]
+    pred = trace.predictions
+    flag = trace.columns["is_mistake"]
+    hist = trace.history
+    for t in range(T):
+        wt = hist.raw_at(t + 1)
+        row = [t + 1] + [f"{v:.17g}" for v in X[t]] + [int(y[t]), f"{score[t]:.17g}", int(pred[t]),
+                                                       int(flag[t]), int(M_before[t + 1])]
+        if cm is not None:
+            row.append(f"{cm[t]:.17g}")
+        row += [f"{v:.17g}" for v in wt]
+        w.writerow(row)
+    return out.getvalue()

@@ -1,0 +1,78 @@
+"""Uploaded CSVs and clicked points: good files parse, every bad one gets a clear message."""
+import numpy as np
+import pytest
+
+import olc_core
+from olc_ui.data import (MAX_UPLOAD_BYTES, DataError, decode_points, encode_points, parse_points_csv,
+                         trace_csv)
+
+
+def test_header_optional_and_label_column_anywhere():
+    X, y, notes = parse_points_csv(b"label;x1;x2\n1;0.5;1\n-1;-1;0.2\n")
+    assert X.tolist() == [[0.5, 1.0], [-1.0, 0.2]] and y.tolist() == [1, -1] and notes == []
+    X, y, _ = parse_points_csv(b"0.5,1,1\n-1,0.2,-1\n0,0,1\n")
+    assert X.shape == (3, 2) and y.tolist() == [1, -1, 1]
+    X, y, _ = parse_points_csv(b"x1,x2,x3,y\n1,2,3,1\n3,2,1,-1\n")
+    assert X.shape == (2, 3)
+    X, y, notes = parse_points_csv(b"x1,x2,label\n1,2,1\n3,2,0\n")
+    assert y.tolist() == [1, -1] and "0/1" in notes[0]
+
+
+@pytest.mark.parametrize("raw,message", [
+    (b"", "empty"),
+    (b"x1,x2,label\n", "no data rows"),
+    (b"x1,x2,label\n1,nan,1\n2,2,-1\n", "NaN"),
+    (b"x1,x2,label\n1,inf,1\n2,2,-1\n", "finite"),
+    (b"x1,x2,label\n1,,1\n2,2,-1\n", "empty cell"),
+    (b"x1,x2,label\n1,hello,1\n2,2,-1\n", "'hello' is not a number"),
+    (b"a,b,c,d,e\n1,2,3,4,5\n", "label column"),
+    (b"x1,label\n1,1\n2,-1\n", "feature columns"),
+    (b"1,2,3,4,5\n", "columns"),
+    (b"x1,x2,label\n1,2,1\n3,4,1\n", "both classes"),
+    (b"x1,x2,label\n1,2,2\n3,4,-1\n", "labels must be"),
+    (b"x1,x2,label\n1,2,1\n3,4\n", "row 3, column .label.: empty cell"),
+    (b"1,2,1\n3,4\n", "row 2 has 2 fields"),
+    (b"\x89PNG\r\n\x1a\n\x00\x00", "not a text"),
+    (b"\xff\xfe\xfa", "UTF-8"),
+    (b"x1,x2,label\n" + b"1,2,1\n" * (MAX_UPLOAD_BYTES // 6 + 10), "limit"),
+    (b"x1,x2,label\n1e9,2,1\n3,4,-1\n", "rescale"),
+])
+def test_bad_files_get_a_clear_message(raw, message):
+    with pytest.raises(DataError, match=message):
+        parse_points_csv(raw)
+
+
+def test_html_in_a_file_is_quoted_not_interpreted():
+    with pytest.raises(DataError) as e:
+        parse_points_csv(b"x1,x2,label\n<script>alert(1)</script>,2,1\n3,4,-1\n")
+    assert "'<script>alert(1)</script>' is not a number" in str(e.value)  # plain text; the page never renders HTML
+
+
+def test_too_many_rows():
+    raw = b"x1,x2,label\n" + b"1,2,1\n" * 10_001
+    with pytest.raises(DataError, match="10,001 rows"):
+        parse_points_csv(raw)
+
+
+def test_clicked_points_round_trip_and_reject_garbage():
+    X = np.array([[0.123456, -0.5], [1.0, 2.0]])
+    y = np.array([1.0, -1.0])
+    X2, y2 = decode_points(encode_points(X, y))
+    np.testing.assert_allclose(X2, np.round(X, 3), atol=1e-3)
+    assert y2.tolist() == [1, -1]
+    for bad in ["1,2", "1,2,3", "a,b,1", "1,2,1;" * 400, "1e9,0,1"]:
+        with pytest.raises(DataError):
+            decode_points(bad)
+    assert decode_points("")[0].shape == (0, 2)
+
+
+def test_trace_csv_has_one_row_per_round_with_the_run_numbers():
+    s = olc_core.streams.separable(T=30, d=2, gamma=0.1, seed=0)
+    tr = olc_core.run("perceptron", s.X, s.y, comparator=s.comparator)
+    lines = trace_csv(tr, s.X, s.y).strip().splitlines()
+    assert len(lines) == 31
+    head = lines[0].split(",")
+    assert head[:4] == ["round", "x1", "x2", "y"] and "w2_after" in head
+    last = dict(zip(head, lines[-1].split(",")))
+    assert int(last["mistakes_so_far"]) == tr.n_mistakes
+    assert float(last["w1_after"]) == tr.weights_at(tr.T)[0]
