@@ -100,7 +100,7 @@ def test_eta_max_separates_positive_and_negative_c(delta, frac):
 
 
 # ---------------------------------------------------------------- the theorem on good streams
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(N=st.integers(1, 30), k=st.sampled_from([1, 3, 5]), T=st.integers(1, 300), seed=st.integers(0, 10**6),
        pass_delta=st.booleans())
 def test_sandwich_holds_on_pm1_majority_streams(N, k, T, seed, pass_delta):
@@ -119,7 +119,7 @@ def test_sandwich_holds_on_pm1_majority_streams(N, k, T, seed, pass_delta):
     assert np.all(p.series["kl"] >= -1e-12)
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(N=st.integers(1, 20), k=st.integers(1, 4), T=st.integers(1, 250), delta=st.floats(0.05, 0.6),
        eta_frac=st.one_of(st.none(), st.floats(0.05, 0.98)), seed=st.integers(0, 10**6))
 def test_sandwich_holds_on_continuous_streams_for_any_admissible_eta(N, k, T, delta, eta_frac, seed):
@@ -135,7 +135,7 @@ def test_sandwich_holds_on_continuous_streams_for_any_admissible_eta(N, k, T, de
     assert tr.n_mistakes <= p.mistake_bound
 
 
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(N=st.integers(2, 12), T=st.integers(20, 200), seed=st.integers(0, 10**6), factor=st.floats(1.05, 20.0))
 def test_eta_too_large_fails_the_learning_rate_assumption(N, T, seed, factor):
     s = simplex_continuous(T=T, N=N, k=1, delta=0.2, seed=seed)
@@ -148,7 +148,7 @@ def test_eta_too_large_fails_the_learning_rate_assumption(N, T, seed, factor):
 
 
 # ---------------------------------------------------------------- broken assumptions
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(N=st.integers(2, 15), k=st.sampled_from([1, 3]), T=st.integers(5, 200), seed=st.integers(0, 10**6),
        extra=st.floats(0.01, 0.3))
 def test_margin_below_delta_names_the_rounds(N, k, T, seed, extra):
@@ -167,7 +167,7 @@ def test_margin_below_delta_names_the_rounds(N, k, T, seed, extra):
     assert [v for v in p.violations() if v.name in ALGORITHMIC] == []
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(N=st.integers(2, 12), T=st.integers(5, 200), noise=st.floats(0.05, 0.4), seed=st.integers(0, 10**6))
 def test_label_noise_names_the_flipped_rounds(N, T, noise, seed):
     s = simplex_continuous(T=T, N=N, k=2 if N >= 2 else 1, delta=0.1, seed=seed, noise=noise)

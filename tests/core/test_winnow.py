@@ -159,7 +159,7 @@ def test_exact_greater_against_fractions():
 
 
 # ---------------------------------------------------------------- exactness against Fractions
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(N=st.integers(1, 8), T=st.integers(1, 60), beta=st.sampled_from([1.0, 0.5, 0.25, 3.0, 1.0 / 3.0, 2.0]),
        seed=st.integers(0, 2**32 - 1), dtype=st.sampled_from(["float", "uint8", "bool"]))
 def test_matches_exact_rational_winnow_on_any_data(N, T, beta, seed, dtype):
@@ -178,7 +178,7 @@ def test_matches_exact_rational_winnow_on_any_data(N, T, beta, seed, dtype):
 
 
 # ---------------------------------------------------------------- the theorem on good streams
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(N=st.integers(1, 24), k=st.integers(1, 4), T=st.integers(1, 300),
        beta=st.one_of(st.sampled_from([1.0, 0.5, 2.0]), st.floats(1e-3, 1e3)),
        seed=st.integers(0, 10**6), given_comparator=st.booleans())
@@ -205,7 +205,7 @@ def test_sandwich_holds_on_disjunction_streams(N, k, T, beta, seed, given_compar
 
 
 # ---------------------------------------------------------------- broken assumptions
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(N=st.integers(2, 16), k=st.integers(1, 3), T=st.integers(5, 200), noise=st.floats(0.05, 0.5),
        beta=st.sampled_from([1.0, 0.5, 4.0]), seed=st.integers(0, 10**6))
 def test_label_noise_names_the_flipped_rounds(N, k, T, noise, beta, seed):
