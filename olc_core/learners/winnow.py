@@ -106,6 +106,7 @@ def exact_greater(exponents: np.ndarray, P: int, Q: int, N: int) -> bool:
 
     With ``d_j = e_j − e_min`` and ``D = e_max − e_min``:
     ``Σ_j (P/Q)^{e_j} = (P/Q)^{e_min} · I / Q^D`` where ``I = Σ_j P^{d_j} Q^{D−d_j}`` is an integer.
+    The integers have about ``(|e_min| + D)·log₂ max(P, Q)`` bits; this runs only on near-ties.
 
     >>> exact_greater(np.array([1, 1]), 2, 1, 4), exact_greater(np.array([1, 1, -1]), 2, 1, 4)
     (False, True)
