@@ -16,7 +16,6 @@ from olc_core.hypotheses import (HalfPlanes, MonotoneConjunctions, MonotoneDisju
 from olc_core.streams.experts import experts, target_concept
 from tests.core.cases_experts import naive_halving
 
-LN2 = math.log(2)
 
 
 def test_hand_worked_thresholds():
