@@ -123,7 +123,7 @@ def run(X, y, params: dict[str, Any]) -> Trace:
     y = as_labels(y, "pm1", n, NAME)
     Xh = normalize(X)
     comparator = params["comparator"]
-    info: dict[str, Any] = {"normalized": True, "examples": Xh}
+    info: dict[str, Any] = {"normalized": True, "examples": Xh, "labels": y}
     if comparator is not None:
         wstar = as_vector(comparator, d, NAME, "comparator")
         nrm = float(np.sqrt(np.sum(wstar * wstar)))

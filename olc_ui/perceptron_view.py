@@ -1,0 +1,714 @@
+"""Step-viewer specs for the Perceptron lessons (pure: a trace and its stream in, a JSON-ready dict out).
+
+Everything drawn comes from the run: the points and labels of the stream, the
+weights after every mistake (``trace.weights_at``), the proof's series and its own
+per-state checks (``proof.check_matrix()``). Nothing is computed here that the
+core did not compute, except drawing geometry (where a line w·x = 0 crosses the
+view, how to scale arrows to fit).
+
+Main figure (d = 2: the plane; d = 3: a 3-D view; larger d: the weight vector as
+bars): points by label as not-yet-seen / seen / current, the rounds that were
+mistakes ringed, the comparator w* with its margin band, the current hyperplane
+and the five before it, and at a mistake the vectors w_t, y_t·x_t, w_{t+1} tip to
+tail. Sandwiches against the mistake count M: proof A (norm potential) and B
+(cosine potential) when the data meet the theorem's assumptions, otherwise the
+TD_γ proof and the hinge-loss proof, which need no assumption on the data.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from .viewer import jsonable
+
+__all__ = ["perceptron_spec", "margin_perceptron_spec", "clip_line", "COLORS"]
+
+COLORS = {
+    "pos": "#1f6fb4", "neg": "#d43a2f", "pos_faint": "#a9c6e3", "neg_faint": "#efb3ad",
+    "wstar": "#2ca02c", "band": "rgba(44,160,44,0.10)", "w": "#111111", "old": "#9a9a9a",
+    "wt": "#6b6b6b", "yx": "#ff8c00", "wnext": "#2a9d3f", "mistake": "#000000", "margin": "#b15fd8",
+    "bad": "#e377c2", "lower": "#9467bd", "inner": "#2ca02c", "norm": "#111111", "upper": "#d62728",
+}
+ND = 5  # decimals kept for plotted coordinates
+
+
+# ------------------------------------------------------------------------------------------ geometry
+
+def clip_line(w: np.ndarray, L: float, offset: float = 0.0) -> list[list[float]] | None:
+    """Endpoints of the line ``w·x = offset·‖w‖`` inside the square [-L, L]², as [[x0, x1], [y0, y1]].
+
+    >>> clip_line(np.array([1.0, 0.0]), 2.0)
+    [[0.0, 0.0], [2.0, -2.0]]
+    """
+    w = np.asarray(w, dtype=float)
+    n = float(math.hypot(w[0], w[1]))
+    if n == 0.0 or not math.isfinite(n):
+        return None
+    u = w / n
+    p0 = u * offset                      # a point on the line
+    dvec = np.array([-u[1], u[0]])       # its direction
+    ts = []
+    for i in range(2):
+        if abs(dvec[i]) > 1e-15:
+            ts += [(-L - p0[i]) / dvec[i], (L - p0[i]) / dvec[i]]
+    ts = sorted(ts)
+    if len(ts) < 2:
+        return None
+    lo, hi = ts[len(ts) // 2 - 1], ts[len(ts) // 2]
+    a, b = p0 + lo * dvec, p0 + hi * dvec
+    if np.any(np.abs(a) > L * (1 + 1e-9)) or np.any(np.abs(b) > L * (1 + 1e-9)):
+        return None
+    return [[round(float(a[0]), ND), round(float(b[0]), ND)], [round(float(a[1]), ND), round(float(b[1]), ND)]]
+
+
+def _band(w: np.ndarray, gamma: float, L: float) -> tuple[list, list] | None:
+    """The polygon between the lines ⟨w*, x⟩ = ±γ inside the view (for a fill)."""
+    a = clip_line(w, L, gamma)
+    b = clip_line(w, L, -gamma)
+    if a is None or b is None:
+        return None
+    xs = [a[0][0], a[0][1], b[0][1], b[0][0], a[0][0]]
+    ys = [a[1][0], a[1][1], b[1][1], b[1][0], a[1][0]]
+    return xs, ys
+
+
+def _plane3(w: np.ndarray, L: float) -> list[list[float]] | None:
+    """Four corners of the plane w·x = 0 within the cube [-L, L]³ (x, y, z lists)."""
+    w = np.asarray(w, dtype=float)
+    n = float(np.linalg.norm(w))
+    if n == 0.0 or not math.isfinite(n):
+        return None
+    u = w / n
+    a = np.cross(u, [1.0, 0.0, 0.0] if abs(u[0]) < 0.9 else [0.0, 1.0, 0.0])
+    a /= np.linalg.norm(a)
+    b = np.cross(u, a)
+    c = [(s * a + t * b) * L * 1.2 for s, t in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+    return [[round(float(p[i]), ND) for p in c] for i in range(3)]
+
+
+# ------------------------------------------------------------------------------------------ pieces
+
+def _holds(proof, links: list[tuple[str, str]]) -> list:
+    """Per state: 1 if every link holds, 0 if one fails, None while a side is undefined (NaN)."""
+    mat = proof.check_matrix()
+    bad = np.zeros(proof.K, dtype=bool)
+    defined = np.ones(proof.K, dtype=bool)
+    for lo, hi in links:
+        name = next(n for n in mat if n.split(" ")[0] == lo and n.split(" ")[-1] == hi)
+        bad |= mat[name]
+        defined &= np.isfinite(proof.series[lo]) & np.isfinite(proof.series[hi])
+    return [None if not d else (0 if b else 1) for b, d in zip(bad.tolist(), defined.tolist())]
+
+
+def _state(a, fmt: str = ".4g") -> dict:
+    return {"by": "state", "data": np.asarray(a, dtype=float), "fmt": fmt}
+
+
+def _const(v, fmt: str = ".4g") -> dict:
+    return {"const": float(v) if v is not None else None, "fmt": fmt}
+
+
+def _pts(name, color, symbol, size, opacity=1.0, legend=True, line=None, group=None):
+    mk = {"color": color, "symbol": symbol, "size": size, "opacity": opacity}
+    if line:
+        mk["line"] = line
+    t = {"type": "scatter", "mode": "markers", "name": name, "x": [], "y": [], "marker": mk,
+         "showlegend": legend, "hoverinfo": "skip"}
+    if group:
+        t["legendgroup"] = group
+    return t
+
+
+def _line(name, color, width, dash="solid", legend=True, opacity=1.0, x=None, y=None):
+    return {"type": "scatter", "mode": "lines", "name": name, "x": x or [], "y": y or [], "showlegend": legend,
+            "line": {"color": color, "width": width, "dash": dash}, "opacity": opacity, "hoverinfo": "skip"}
+
+
+def _arrow(name, color, width=3):
+    return {"type": "scatter", "mode": "lines+markers", "name": name, "x": [], "y": [], "hoverinfo": "skip",
+            "line": {"color": color, "width": width},
+            "marker": {"symbol": "arrow", "angleref": "previous", "size": [0, 15], "color": color}}
+
+
+def _seg(x0, y0, x1, y1) -> tuple[list, list]:
+    return [round(float(x0), ND), round(float(x1), ND)], [round(float(y0), ND), round(float(y1), ND)]
+
+
+def _layout2(L: float, height_hint: str = "") -> dict:
+    axis = {"range": [-L, L], "zeroline": True, "zerolinecolor": "#d9d9d9", "gridcolor": "#efefef",
+            "fixedrange": True, "tickfont": {"size": 13}}
+    return {
+        "xaxis": {**axis, "title": {"text": "x₁"}},
+        "yaxis": {**axis, "title": {"text": "x₂"}, "scaleanchor": "x", "scaleratio": 1},
+        "margin": {"l": 50, "r": 10, "t": 10, "b": 45},
+        "legend": {"orientation": "h", "y": 1.01, "yanchor": "bottom", "x": 0, "font": {"size": 13}},
+        "font": {"size": 14}, "plot_bgcolor": "#ffffff", "paper_bgcolor": "#ffffff",
+    }
+
+
+def _weights_by_state(trace) -> np.ndarray:
+    """(K, d): the weights in every state (state k: after the k-th mistake)."""
+    h = trace.history
+    return np.vstack([np.asarray(h.initial, dtype=float)[None, :], np.asarray(h.snapshots, dtype=float)])
+
+
+# ------------------------------------------------------------------------------------------ main figures
+
+def _main_2d(trace, X, y, *, wstar, gamma_band, highlight, highlight_name, L, W, title, band_fn=None):
+    T = trace.T
+    mistakes = np.asarray(trace.mistakes)
+    K = W.shape[0]
+    pos, neg = np.flatnonzero(y > 0), np.flatnonzero(y <= 0)
+    arrays: dict[str, Any] = {
+        "r_pos": pos, "x_pos": X[pos, 0].round(ND), "y_pos": X[pos, 1].round(ND),
+        "r_neg": neg, "x_neg": X[neg, 0].round(ND), "y_neg": X[neg, 1].round(ND),
+        "r_mis": mistakes, "x_mis": X[mistakes, 0].round(ND), "y_mis": X[mistakes, 1].round(ND),
+    }
+    hp = [clip_line(W[k], L) for k in range(K)]
+    arrays["hp_x"] = [h[0] if h else None for h in hp]
+    arrays["hp_y"] = [h[1] if h else None for h in hp]
+    if band_fn is not None:  # the margin perceptron's ±γ/2 band around the current hyperplane
+        bands = [band_fn(W[k]) for k in range(K)]
+        arrays["bd_x"] = [b[0] if b else None for b in bands]
+        arrays["bd_y"] = [b[1] if b else None for b in bands]
+    # the current w as an arrow from the origin, and the update at a mistake, scaled together to fit
+    wx, wy, aw_x, aw_y, ax_x, ax_y, an_x, an_y, scale = [], [], [], [], [], [], [], [], []
+    for k in range(K):
+        n = float(np.hypot(*W[k]))
+        s = min(1.0, 0.9 * L / n) if n > 0 else 1.0
+        xs, ys = _seg(0, 0, *(s * W[k]))
+        wx.append(xs)
+        wy.append(ys)
+    for k in range(1, K):
+        w0, w1 = W[k - 1], W[k]
+        s = min(1.0, 0.9 * L / max(np.hypot(*w0), np.hypot(*w1), np.hypot(*(w1 - w0)), 1e-300))
+        scale.append(s)
+        for (xs, ys), (ox, oy) in ((_seg(0, 0, *(s * w0)), (aw_x, aw_y)),
+                                   (_seg(*(s * w0), *(s * w1)), (ax_x, ax_y)),
+                                   (_seg(0, 0, *(s * w1)), (an_x, an_y))):
+            ox.append(xs)
+            oy.append(ys)
+    arrays.update(w_x=wx, w_y=wy, aw_x=aw_x, aw_y=aw_y, ax_x=ax_x, ax_y=ax_y, an_x=an_x, an_y=an_y)
+
+    data = [
+        _pts("not seen yet, y = +1", COLORS["pos_faint"], "circle", 6, 0.6, group="pos"),       # 0
+        _pts("not seen yet, y = −1", COLORS["neg_faint"], "x", 6, 0.7, group="neg"),            # 1
+        _pts("seen, y = +1", COLORS["pos"], "circle", 7, 0.95, group="pos"),                   # 2
+        _pts("seen, y = −1", COLORS["neg"], "x", 7, 0.95, group="neg"),                        # 3
+    ]
+    static = []
+    if wstar is not None:
+        band = _band(wstar, gamma_band, L) if gamma_band and gamma_band > 0 else None
+        if band is not None:
+            static.append({"type": "scatter", "mode": "lines", "name": f"margin band |⟨w*,x⟩| < γ",
+                           "x": band[0], "y": band[1], "fill": "toself", "fillcolor": COLORS["band"],
+                           "line": {"width": 0}, "hoverinfo": "skip"})
+        star = clip_line(wstar, L)
+        if star is not None:
+            static.append(_line("w*·x = 0 (comparator)", COLORS["wstar"], 2, "dash", x=star[0], y=star[1]))
+            u = np.asarray(wstar, dtype=float) / np.linalg.norm(wstar) * 0.35 * L
+            xs, ys = _seg(0, 0, *u)
+            static.append({**_arrow("w* (unit)", COLORS["wstar"], 2), "x": xs, "y": ys,
+                           "marker": {"symbol": "arrow", "angleref": "previous", "size": [0, 12],
+                                      "color": COLORS["wstar"]}})
+    if highlight is not None and len(highlight):
+        hx, hy, hs, ht = highlight
+        static.append({"type": "scatter", "mode": "markers", "name": highlight_name, "x": hx, "y": hy,
+                       "text": ht, "hovertemplate": "%{text}<extra></extra>",
+                       "marker": {"symbol": "circle-open", "size": hs, "color": COLORS["bad"],
+                                  "line": {"width": 2.5, "color": COLORS["bad"]}}})
+    data += static
+    i0 = len(data)
+    dyn_specs = [
+        (_pts("mistake rounds so far", COLORS["mistake"], "circle-open", 11, 0.8,
+              line={"width": 1.5, "color": COLORS["mistake"]}),
+         {"op": "rows_before", "rounds": "r_mis", "x": "x_mis", "y": "y_mis"}),
+        (_line("earlier w·x = 0", COLORS["old"], 1.5, "dot", opacity=0.8), {"op": "state_window", "x": "hp_x",
+                                                                              "y": "hp_y", "back": 5}),
+    ]
+    if band_fn is not None:
+        dyn_specs.append(({"type": "scatter", "mode": "lines", "name": "band ±γ/2 around w·x = 0",
+                           "x": [], "y": [], "fill": "toself", "fillcolor": "rgba(177,95,216,0.12)",
+                           "line": {"width": 1, "color": COLORS["margin"], "dash": "dot"}, "hoverinfo": "skip"},
+                          {"op": "state", "x": "bd_x", "y": "bd_y"}))
+    dyn_specs += [
+        (_line("w·x = 0 (the learner)", COLORS["w"], 3.5), {"op": "state", "x": "hp_x", "y": "hp_y"}),
+        ({**_arrow("w", COLORS["w"], 1.5), "opacity": 0.5}, {"op": "state", "x": "w_x", "y": "w_y"}),
+        (_arrow("wₜ (before)", COLORS["wt"]), {"op": "on_mistake", "x": "aw_x", "y": "aw_y"}),
+        (_arrow("yₜ·xₜ (the update)", COLORS["yx"]), {"op": "on_mistake", "x": "ax_x", "y": "ax_y"}),
+        (_arrow("wₜ₊₁ (after)", COLORS["wnext"]), {"op": "on_mistake", "x": "an_x", "y": "an_y"}),
+        (_pts("current, y = +1", COLORS["pos"], "circle", 18, 1.0, legend=False,
+              line={"color": "#000", "width": 2.5}),
+         {"op": "row_current", "rounds": "r_pos", "x": "x_pos", "y": "y_pos"}),
+        (_pts("current, y = −1", COLORS["neg"], "x", 18, 1.0, legend=False, line={"color": "#000", "width": 1.5}),
+         {"op": "row_current", "rounds": "r_neg", "x": "x_neg", "y": "y_neg"}),
+    ]
+    dynamic = [
+        {"trace": 0, "op": "rows_all", "render": "canvas", "rounds": "r_pos", "x": "x_pos", "y": "y_pos"},
+        {"trace": 1, "op": "rows_all", "render": "canvas", "rounds": "r_neg", "x": "x_neg", "y": "y_neg"},
+        {"trace": 2, "op": "rows_before", "render": "canvas", "rounds": "r_pos", "x": "x_pos", "y": "y_pos"},
+        {"trace": 3, "op": "rows_before", "render": "canvas", "rounds": "r_neg", "x": "x_neg", "y": "y_neg"},
+    ]
+    for i, (tr, op) in enumerate(dyn_specs):
+        data.append(tr)
+        dynamic.append({"trace": i0 + i, **op})
+    fig = {"id": "main", "title": title, "height": 600, "figure": {"data": data, "layout": _layout2(L)},
+           "config": {"displayModeBar": False}, "dynamic": dynamic}
+    return fig, arrays, scale
+
+
+def _main_3d(trace, X, y, *, wstar, L, W, title):
+    mistakes = np.asarray(trace.mistakes)
+    K = W.shape[0]
+    pos, neg = np.flatnonzero(y > 0), np.flatnonzero(y <= 0)
+    arrays: dict[str, Any] = {}
+    for nm, idx in (("pos", pos), ("neg", neg), ("mis", mistakes)):
+        arrays[f"r_{nm}"] = idx
+        for j, c in enumerate("xyz"):
+            arrays[f"{c}_{nm}"] = X[idx, j].round(ND)
+    planes = [_plane3(W[k], L) for k in range(K)]
+    for j, c in enumerate("xyz"):
+        arrays[f"pl_{c}"] = [p[j] if p else None for p in planes]
+    ax_w = {c: [] for c in "xyz"}
+    for k in range(K):
+        n = float(np.linalg.norm(W[k]))
+        s = min(1.0, 0.9 * L / n) if n > 0 else 1.0
+        for j, c in enumerate("xyz"):
+            ax_w[c].append([0.0, round(float(s * W[k][j]), ND)])
+    for c in "xyz":
+        arrays[f"w_{c}"] = ax_w[c]
+
+    def p3(name, color, symbol, size, opacity=1.0, legend=True):
+        return {"type": "scatter3d", "mode": "markers", "name": name, "x": [], "y": [], "z": [],
+                "marker": {"color": color, "symbol": symbol, "size": size, "opacity": opacity},
+                "showlegend": legend, "hoverinfo": "skip"}
+    data = [
+        p3("not seen yet, y = +1", COLORS["pos_faint"], "circle", 2.5, 0.5),
+        p3("not seen yet, y = −1", COLORS["neg_faint"], "x", 2.5, 0.6),
+        p3("seen, y = +1", COLORS["pos"], "circle", 3.5),
+        p3("seen, y = −1", COLORS["neg"], "x", 3.5),
+        p3("mistake rounds so far", COLORS["mistake"], "circle-open", 6),
+        {"type": "mesh3d", "name": "w·x = 0 (the learner)", "x": [], "y": [], "z": [], "i": [0, 0], "j": [1, 2],
+         "k": [2, 3], "color": "#555555", "opacity": 0.35, "showlegend": True, "hoverinfo": "skip"},
+        {"type": "scatter3d", "mode": "lines", "name": "w", "x": [], "y": [], "z": [],
+         "line": {"color": COLORS["w"], "width": 6}, "hoverinfo": "skip"},
+        p3("current example", "#ffbf00", "diamond", 9, legend=True),
+    ]
+    arrays["r_all"] = np.arange(trace.T)
+    for j, c in enumerate("xyz"):
+        arrays[f"{c}_all"] = X[:, j].round(ND)
+    dynamic = [
+        {"trace": 0, "op": "rows_from", "rounds": "r_pos", "x": "x_pos", "y": "y_pos", "z": "z_pos"},
+        {"trace": 1, "op": "rows_from", "rounds": "r_neg", "x": "x_neg", "y": "y_neg", "z": "z_neg"},
+        {"trace": 2, "op": "rows_before", "rounds": "r_pos", "x": "x_pos", "y": "y_pos", "z": "z_pos"},
+        {"trace": 3, "op": "rows_before", "rounds": "r_neg", "x": "x_neg", "y": "y_neg", "z": "z_neg"},
+        {"trace": 4, "op": "rows_before", "rounds": "r_mis", "x": "x_mis", "y": "y_mis", "z": "z_mis"},
+        {"trace": 5, "op": "state", "x": "pl_x", "y": "pl_y", "z": "pl_z"},
+        {"trace": 6, "op": "state", "x": "w_x", "y": "w_y", "z": "w_z"},
+        {"trace": 7, "op": "row_current", "rounds": "r_all", "x": "x_all", "y": "y_all", "z": "z_all"},
+    ]
+    if wstar is not None:
+        p = _plane3(np.asarray(wstar, dtype=float), L)
+        if p is not None:
+            data.append({"type": "mesh3d", "name": "w*·x = 0 (comparator)", "x": p[0], "y": p[1], "z": p[2],
+                         "i": [0, 0], "j": [1, 2], "k": [2, 3], "color": COLORS["wstar"], "opacity": 0.18,
+                         "showlegend": True, "hoverinfo": "skip"})
+    rng = [-L, L]
+    layout = {"scene": {"xaxis": {"range": rng, "title": {"text": "x₁"}}, "yaxis": {"range": rng, "title": {"text": "x₂"}},
+                        "zaxis": {"range": rng, "title": {"text": "x₃"}}, "aspectmode": "cube"},
+              "margin": {"l": 0, "r": 0, "t": 10, "b": 0}, "font": {"size": 14},
+              "legend": {"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 0, "font": {"size": 13}},
+              "uirevision": "keep"}
+    fig = {"id": "main", "title": title, "height": 600, "figure": {"data": data, "layout": layout},
+           "config": {"displayModeBar": False}, "dynamic": dynamic}
+    return fig, arrays
+
+
+def _main_bars(trace, *, wstar, W, title):
+    K, d = W.shape
+    idx = list(range(1, d + 1))
+    arrays = {"bar_x": [idx] * K, "bar_y": [W[k].round(ND) for k in range(K)]}
+    data = [{"type": "bar", "name": "w (the learner)", "x": idx, "y": [0] * d, "marker": {"color": COLORS["w"]},
+             "hoverinfo": "x+y"}]
+    if wstar is not None:
+        data.append({"type": "scatter", "mode": "markers", "name": "w* (comparator, unit)", "x": idx,
+                     "y": np.asarray(wstar, dtype=float).round(ND), "marker": {"color": COLORS["wstar"],
+                                                                              "symbol": "line-ew-open", "size": 26,
+                                                                              "line": {"width": 3}}})
+    top = float(np.abs(W).max()) if W.size else 1.0
+    layout = {"xaxis": {"title": {"text": "coordinate i"}, "dtick": 1, "fixedrange": True},
+              "yaxis": {"title": {"text": "wᵢ"}, "range": [-1.05 * max(top, 1.0), 1.05 * max(top, 1.0)],
+                        "fixedrange": True},
+              "margin": {"l": 50, "r": 10, "t": 10, "b": 45}, "font": {"size": 14},
+              "legend": {"orientation": "h", "y": 1.01, "yanchor": "bottom", "x": 0}}
+    fig = {"id": "main", "title": title, "height": 420, "figure": {"data": data, "layout": layout},
+           "config": {"displayModeBar": False}, "dynamic": [{"trace": 0, "op": "state", "x": "bar_x", "y": "bar_y"}]}
+    return fig, arrays
+
+
+# ------------------------------------------------------------------------------------------ sandwiches
+
+def _sandwich(fig_id, title, proof, keys, names, colors, arrays, *, bound=None, bound_label="",
+              smooth=None, x_extent=None):
+    """Curves of ``keys`` against M, markers at the current state, and the bound as a vertical line.
+
+    ``smooth``: {key: callable(M array) -> values} for the proven bounds, drawn as
+    functions of M up to the crossing (so the student sees where they must meet).
+    """
+    K = proof.K
+    M = np.arange(K, dtype=float)
+    arrays[f"{fig_id}_M"] = list(range(K))
+    x_hi = max(float(K - 1), 1.0)
+    if x_extent is not None and math.isfinite(x_extent):
+        x_hi = max(x_hi, x_extent)
+    data, dyn = [], []
+    vals_all = []
+    for key, name, color in zip(keys, names, colors):
+        v = proof.series[key]
+        if smooth and key in smooth:
+            xs = np.linspace(0, x_hi, 300)
+            ys = smooth[key](xs)
+            data.append({"type": "scatter", "mode": "lines", "name": name, "x": xs.round(ND), "y": ys.round(ND),
+                         "line": {"color": color, "width": 2.5, "dash": "dash"},
+                         "hovertemplate": f"{name}<br>M = %{{x:.1f}}: %{{y:.5g}}<extra></extra>"})
+            vals_all.append(ys)
+        else:
+            mode = "lines+markers" if K <= 60 else "lines"
+            data.append({"type": "scatter", "mode": mode, "name": name, "x": M, "y": v.round(ND),
+                         "line": {"color": color, "width": 2.5}, "marker": {"size": 5},
+                         "hovertemplate": f"{name}<br>M = %{{x}}: %{{y:.6g}}<extra></extra>"})
+            vals_all.append(v)
+    for i, (key, name, color) in enumerate(zip(keys, names, colors)):
+        arrays[f"{fig_id}_{key}"] = proof.series[key].round(ND)
+        data.append({"type": "scatter", "mode": "markers", "name": name, "showlegend": False, "x": [], "y": [],
+                     "marker": {"color": color, "size": 13, "line": {"color": "#fff", "width": 2}},
+                     "hovertemplate": f"{name} now: %{{y:.6g}}<extra></extra>"})
+        dyn.append({"trace": len(keys) + i, "op": "point_state", "x": f"{fig_id}_M", "y": f"{fig_id}_{key}"})
+    fin = np.concatenate([np.asarray(v, dtype=float)[np.isfinite(v)] for v in vals_all] + [np.zeros(1)])
+    lo, hi = float(fin.min()), float(fin.max())
+    pad = 0.06 * (hi - lo or 1.0)
+    shapes, annotations = [], []
+    if bound is not None and math.isfinite(bound):
+        if bound <= x_hi * 1.001:
+            data.append({"type": "scatter", "mode": "lines", "name": bound_label, "x": [bound, bound],
+                         "y": [lo - pad, hi + pad], "line": {"color": "#444", "width": 1.5, "dash": "dot"},
+                         "hovertemplate": f"{bound_label} = {bound:.6g}<extra></extra>"})
+        else:
+            annotations.append({"x": 1, "xref": "paper", "y": 1, "yref": "paper", "xanchor": "right",
+                                "yanchor": "top", "showarrow": False, "font": {"size": 13},
+                                "text": f"{bound_label} = {bound:.4g} →"})
+    layout = {
+        "xaxis": {"title": {"text": "mistakes M"}, "range": [-0.02 * x_hi, x_hi * 1.03], "gridcolor": "#efefef",
+                  "tickfont": {"size": 13}},
+        "yaxis": {"range": [lo - pad, hi + pad], "gridcolor": "#efefef", "tickfont": {"size": 13}},
+        "margin": {"l": 55, "r": 10, "t": 10, "b": 45},
+        "legend": {"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0, "font": {"size": 13}},
+        "font": {"size": 14}, "plot_bgcolor": "#ffffff", "paper_bgcolor": "#ffffff", "shapes": shapes,
+        "annotations": annotations, "hovermode": "closest",
+    }
+    return {"id": fig_id, "title": title, "height": 320, "figure": {"data": data, "layout": layout},
+            "config": {"displayModeBar": False}, "dynamic": dyn}
+
+
+def _extent(bound: float | None, K: int) -> float | None:
+    """How far right to draw the proven bounds: to their crossing, unless that is far beyond the run."""
+    if bound is None or not math.isfinite(bound):
+        return None
+    return bound * 1.08 if bound <= max(25.0, 6.0 * (K - 1)) else None
+
+
+# ------------------------------------------------------------------------------------------ the spec
+
+def perceptron_spec(trace, X, y, *, run_id: str, position: int = 0, title: str = "", use: str | None = None,
+                    view: float | None = None) -> dict:
+    """The viewer spec for a Perceptron run on ``(X, y)``.
+
+    ``use``: "separable" (proofs A and B) or "nonseparable" (TD_γ and hinge proofs);
+    default: separable when its assumptions hold.
+    """
+    X = np.asarray(X, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    T, d = X.shape
+    if T != trace.T:
+        raise ValueError("X does not match the trace")
+    proof = trace.proof
+    mode = use or ("separable" if proof.applies else "nonseparable")
+    W = _weights_by_state(trace)
+    K = W.shape[0]
+    mistakes = np.asarray(trace.mistakes, dtype=np.int64)
+    R = float(proof.constants["radius"])
+    L = float(view) if view else max(1e-9, 1.12 * R)
+    arrays: dict[str, Any] = {}
+
+    if mode == "separable":
+        sp = proof
+        wstar = trace.info.get("comparator")
+        gband = proof.constants.get("gamma") or 0.0
+        fa = proof.failed_assumptions
+        hl = None
+        hl_name = ""
+        if fa and len(fa[0].rounds) and d == 2:
+            r = np.asarray(fa[0].rounds)[:2000]
+            hl = (X[r, 0].round(ND), X[r, 1].round(ND), [14] * len(r),
+                  [f"round {int(t) + 1}: assumption fails here" for t in r])
+            hl_name = "rounds where the assumption fails"
+    else:
+        sp = trace.proofs["nonseparable"]
+        wstar = sp.constants.get("comparator")
+        gband = sp.constants["gamma"]
+        hinge = np.asarray(sp.constants["hinge"])
+        r = np.flatnonzero(hinge > 0)[:3000]
+        hl = None
+        hl_name = "hinge: max(0, γ − y⟨w*,x⟩) > 0"
+        if len(r) and d == 2:
+            h = hinge[r]
+            size = (8 + 22 * np.sqrt(h / max(float(h.max()), 1e-300))).round(1)
+            hl = (X[r, 0].round(ND), X[r, 1].round(ND), size,
+                  [f"round {int(t) + 1}: hinge {hv:.4g}" for t, hv in zip(r, h)])
+
+    title = title or "The stream and the Perceptron's hyperplane"
+    if d == 2:
+        main, a, scales = _main_2d(trace, X, y, wstar=wstar, gamma_band=gband, highlight=hl,
+                                   highlight_name=hl_name, L=L, W=W, title=title)
+    elif d == 3:
+        main, a = _main_3d(trace, X, y, wstar=wstar, L=L, W=W, title=title)
+        scales = None
+    else:
+        main, a = _main_bars(trace, wstar=wstar, W=W, title=title)
+        scales = None
+    arrays.update(a)
+
+    figures = [main]
+    S = sp.series
+    ledger_lines = []
+    if mode == "separable":
+        g = proof.constants.get("gamma")
+        bound = proof.mistake_bound
+        ok_g = g is not None and g > 0 and math.isfinite(R) and R > 0
+        ext = _extent(R * R / (g * g), K) if ok_g else None
+        smooth_a = {"M_gamma": (lambda m: m * g), "sqrtM_R": (lambda m: np.sqrt(m) * R)} if ok_g and ext else None
+        figures.append(_sandwich(
+            "sandwich_A", "Proof A (norm potential): Mγ ≤ ⟨w*,w⟩ ≤ ‖w‖ ≤ √M·R", proof,
+            ["M_gamma", "inner", "norm", "sqrtM_R"], ["Mγ", "⟨w*, w⟩", "‖w‖", "√M·R"],
+            [COLORS["lower"], COLORS["inner"], COLORS["norm"], COLORS["upper"]], arrays,
+            bound=(R * R / (g * g)) if ok_g else None, bound_label="R²/γ²", smooth=smooth_a, x_extent=ext))
+        smooth_b = {"cos_lower": (lambda m: np.sqrt(m) * g / R), "one": (lambda m: np.ones_like(m))} \
+            if ok_g and ext else None
+        figures.append(_sandwich(
+            "sandwich_B", "Proof B (cosine potential): √M·γ/R ≤ cos∠(w, w*) ≤ 1", proof,
+            ["cos_lower", "cosine", "one"], ["√M·γ/R", "cos∠(w, w*)", "1"],
+            [COLORS["lower"], COLORS["inner"], COLORS["upper"]], arrays,
+            bound=(R * R / (g * g)) if ok_g else None, bound_label="R²/γ²", smooth=smooth_b, x_extent=ext))
+        vals = {"M": _state(np.arange(K), "d"), "gamma": _const(g, ".4g"), "R": _const(R, ".4g"),
+                "Mg": _state(S["M_gamma"]), "inner": _state(S["inner"]), "norm": _state(S["norm"]),
+                "sMR": _state(S["sqrtM_R"]), "cl": _state(S["cos_lower"]), "cos": _state(S["cosine"])}
+        reasons = {ch.name: ch.reasons for ch in proof.chains}
+        rA = reasons["norm potential (A)"]
+        rB = reasons["cosine potential (B)"]
+        ledger_lines += [
+            {"latex": r"M\gamma = {M}\cdot{gamma} = {Mg} \;\le\; \langle w^*, w\rangle = {inner}",
+             "values": {k: vals[k] for k in ("M", "gamma", "Mg", "inner")},
+             "holds": {"by": "state", "data": _holds(proof, [("M_gamma", "inner")])}, "reason": "A. " + rA[0]},
+            {"latex": r"\langle w^*, w\rangle = {inner} \;\le\; \lVert w\rVert = {norm}",
+             "values": {k: vals[k] for k in ("inner", "norm")},
+             "holds": {"by": "state", "data": _holds(proof, [("inner", "norm")])}, "reason": "A. " + rA[1]},
+            {"latex": r"\lVert w\rVert = {norm} \;\le\; \sqrt{M}\,R = \sqrt{{M}}\cdot{R} = {sMR}",
+             "values": {k: vals[k] for k in ("norm", "M", "R", "sMR")},
+             "holds": {"by": "state", "data": _holds(proof, [("norm", "sqrtM_R")])}, "reason": "A. " + rA[2]},
+            {"latex": r"\sqrt{M}\,\gamma/R = {cl} \;\le\; \cos\angle(w, w^*) = {cos} \;\le\; 1",
+             "values": {k: vals[k] for k in ("cl", "cos")},
+             "holds": {"by": "state", "data": _holds(proof, [("cos_lower", "cosine"), ("cosine", "one")])},
+             "reason": "B. " + rB[0] + "; " + rB[1]},
+        ]
+        if bound is not None:
+            ledger_lines.append({
+                "latex": r"M\gamma \le \sqrt{M}R \;\Rightarrow\; M = {M} \;\le\; R^2/\gamma^2 = {bound}",
+                "values": {"M": vals["M"], "bound": _const(bound, ".5g")},
+                "holds": {"by": "state", "data": _holds(proof, [("M", "mistake_bound")])},
+                "reason": "the outer bounds cross at M = R²/γ²: no run can make more mistakes"})
+        else:
+            why = "; ".join(f"{a.name}: {a.detail}" for a in proof.failed_assumptions)
+            ledger_lines.append({"latex": r"M \le R^2/\gamma^2 \;\text{does not apply}",
+                                 "reason": f"an assumption of the theorem fails ({why})"})
+    else:
+        hp = trace.proofs["hinge"]
+        g = sp.constants["gamma"]
+        bound = sp.mistake_bound
+        ext = _extent(bound, K)
+        figures.append(_sandwich(
+            "sandwich_A", f"TD_γ proof (γ = {g:.3g}): γM − TD_γ ≤ ⟨w*,w⟩ ≤ ‖w‖ ≤ √M·R", sp,
+            ["td_lower", "inner", "norm", "sqrtM_R"], ["γM − TD_γ", "⟨w*, w⟩", "‖w‖", "√M·R"],
+            [COLORS["lower"], COLORS["inner"], COLORS["norm"], COLORS["upper"]], arrays,
+            bound=bound, bound_label="R²/γ² + 2TD_γ/γ", x_extent=ext))
+        figures.append(_sandwich(
+            "sandwich_B", "Hinge-loss proof, u = w*/γ: M − L(u) ≤ ⟨u,w⟩ ≤ ‖u‖‖w‖ ≤ ‖u‖R√M", hp,
+            ["hinge_lower", "inner_u", "norm_u", "upper_u"], ["M − L(u)", "⟨u, w⟩", "‖u‖‖w‖", "‖u‖R√M"],
+            [COLORS["lower"], COLORS["inner"], COLORS["norm"], COLORS["upper"]], arrays,
+            bound=hp.mistake_bound, bound_label="L + a√L + a²", x_extent=_extent(hp.mistake_bound, K)))
+        vals = {"M": _state(np.arange(K), "d"), "gamma": _const(g, ".4g"), "R": _const(R, ".4g"),
+                "TD": _state(S["TD"]), "lo": _state(S["td_lower"]), "inner": _state(S["inner"]),
+                "norm": _state(S["norm"]), "sMR": _state(S["sqrtM_R"]),
+                "hl": _state(hp.series["hinge_lower"]), "iu": _state(hp.series["inner_u"]),
+                "nu": _state(hp.series["norm_u"]), "uu": _state(hp.series["upper_u"]), "L": _state(hp.series["L"])}
+        rT = sp.chains[0].reasons
+        ledger_lines += [
+            {"latex": r"\gamma M - \mathrm{TD}_\gamma = {gamma}\cdot{M} - {TD} = {lo} \;\le\; "
+                      r"\langle w^*, w\rangle = {inner}",
+             "values": {k: vals[k] for k in ("gamma", "M", "TD", "lo", "inner")},
+             "holds": {"by": "state", "data": _holds(sp, [("td_lower", "inner")])}, "reason": rT[0]},
+            {"latex": r"\langle w^*, w\rangle = {inner} \;\le\; \lVert w\rVert = {norm} \;\le\; "
+                      r"\sqrt{M}\,R = {sMR}",
+             "values": {k: vals[k] for k in ("inner", "norm", "sMR")},
+             "holds": {"by": "state", "data": _holds(sp, [("inner", "norm"), ("norm", "sqrtM_R")])},
+             "reason": f"{rT[1]}; {rT[2]}"},
+            {"latex": r"M = {M} \;\le\; R^2/\gamma^2 + (2/\gamma)\,\mathrm{TD}_\gamma = {bound}",
+             "values": {"M": vals["M"], "bound": _const(bound, ".5g")},
+             "holds": {"by": "state", "data": _holds(sp, [("M", "mistake_bound")])},
+             "reason": "solve γM − TD ≤ R√M for M (TD_γ over the whole run)"},
+            {"latex": r"M - L(u) = {hl} \;\le\; \langle u, w\rangle = {iu} \;\le\; \lVert u\rVert\lVert w\rVert "
+                      r"= {nu} \;\le\; \lVert u\rVert R\sqrt{M} = {uu}",
+             "values": {k: vals[k] for k in ("hl", "iu", "nu", "uu")},
+             "holds": {"by": "state", "data": _holds(hp, [("hinge_lower", "inner_u"), ("inner_u", "norm_u"),
+                                                          ("norm_u", "upper_u")])},
+             "reason": "hinge-loss form [002] with u = w*/γ"},
+            {"latex": r"M = {M} \;\le\; L(u) + a\sqrt{L(u)} + a^2 = {hb}",
+             "values": {"M": vals["M"], "hb": _const(hp.mistake_bound, ".5g")},
+             "holds": {"by": "state", "data": _holds(hp, [("M", "mistake_bound")])},
+             "reason": f"a = ‖u‖R = {hp.constants['a']:.4g}, L(u) = {hp.constants['L']:.4g} over the whole run"},
+        ]
+    ledger = {"title": "Proof ledger at this round", "lines": ledger_lines}
+
+    # caption
+    score = np.asarray(trace.columns["score"])
+    pred = np.asarray(trace.predictions)
+    is_m = np.asarray(trace.columns["is_mistake"]).astype(int)
+    cvals = {
+        "y": {"by": "round", "data": np.where(y > 0, 1, -1), "fmt": "+d"},
+        "score": {"by": "round", "data": score, "fmt": "+.4g"},
+        "yhat": {"by": "round", "data": (np.sign(pred).astype(int) + 1), "fmt": "text",
+                 "labels": ["−1", "0 (on the line: a mistake)", "+1"]},
+        "what": {"by": "round", "data": is_m, "fmt": "text", "labels": ["correct, no update",
+                                                                          "MISTAKE → w ← w + y·x"]},
+    }
+    template = "Round {t} of {T}: y = {y}, w·x = {score}, ŷ = {yhat} → {what}. Mistakes so far M = {k}."
+    if scales is not None:
+        cvals["scale"] = {"by": "round", "data": _scale_per_round(mistakes, scales, T), "fmt": "text",
+                          "labels": ["", " (arrows drawn at reduced scale)"]}
+        template = template[:-1] + "{scale}."
+    caption = {"template": template, "start": "Round 0 of {T}: nothing seen yet, w = 0. Press Next or Play.",
+               "values": cvals}
+    side = [f["id"] for f in figures[1:]] + ["ledger"]
+    spec = {
+        "version": 1, "run_id": run_id, "T": int(T), "position": int(position), "url_param": "t",
+        "breaks": mistakes + 1, "mistake_rounds": mistakes, "arrays": arrays, "figures": figures,
+        "ledger": ledger, "caption": caption,
+        "layout": {"columns": [["main"], side], "widths": [1.1, 1]},
+        "speed": int(max(2, min(500, T // 30))),
+    }
+    return jsonable(spec)
+
+
+def _scale_per_round(mistakes: np.ndarray, scales: list[float], T: int) -> np.ndarray:
+    out = np.zeros(T, dtype=int)
+    for m, s in zip(mistakes, scales):
+        out[m] = 1 if s < 0.999 else 0
+    return out
+
+
+def margin_perceptron_spec(trace, *, run_id: str, position: int = 0, title: str = "") -> dict:
+    """The viewer spec for a Margin Perceptron run (2-D, examples normalised to the unit circle)."""
+    Xh = np.asarray(trace.info["examples"], dtype=float)
+    n, d = Xh.shape
+    if d != 2:
+        raise ValueError("the Margin Perceptron lesson draws 2-D data")
+    ex = np.asarray(trace.columns["example"])
+    X = Xh[ex]
+    p = trace.proof
+    gamma = float(trace.info["gamma"])
+    y_ex = None
+    # labels per presentation: from the sign convention of the run (y·x was added at updates)
+    y = np.asarray(trace.info["labels"], dtype=float)[ex]
+    _ = y_ex
+    W = _weights_by_state(trace)
+    K = W.shape[0]
+    L = 1.15
+    wstar = trace.info.get("comparator")
+    hl = None
+    fa = p.failed_assumptions
+    if fa and len(fa[0].rounds):
+        bad_ex = np.unique(ex[np.asarray(fa[0].rounds)])
+        hl = (Xh[bad_ex, 0].round(ND), Xh[bad_ex, 1].round(ND), [14] * len(bad_ex),
+              [f"example {int(i) + 1}: margin below γ" for i in bad_ex])
+
+    def band(w):
+        nw = float(np.hypot(*w))
+        if nw == 0:
+            return None
+        return _band(w, gamma / 2, L)
+
+    main, arrays, scales = _main_2d(trace, X, y, wstar=wstar, gamma_band=gamma if wstar is not None else 0.0,
+                                    highlight=hl, highlight_name="examples with margin below γ", L=L, W=W,
+                                    title=title or "Margin Perceptron on the unit circle", band_fn=band)
+    kind = np.asarray(trace.columns["kind"])
+    mm = np.flatnonzero(kind == 1)
+    arrays["r_mm"] = mm
+    arrays["x_mm"] = X[mm, 0].round(ND)
+    arrays["y_mm"] = X[mm, 1].round(ND)
+    main["figure"]["data"].append(_pts("margin mistakes so far", COLORS["margin"], "diamond-open", 13,
+                                       line={"width": 2, "color": COLORS["margin"]}))
+    main["dynamic"].append({"trace": len(main["figure"]["data"]) - 1, "op": "rows_before", "rounds": "r_mm",
+                            "x": "x_mm", "y": "y_mm"})
+    S = p.series
+    bound = p.mistake_bound
+    figures = [main]
+    figures.append(_sandwich(
+        "sandwich_A", "Uγ ≤ ⟨w*,w⟩ ≤ ‖w‖ ≤ 1 + 2/γ + 3Uγ/4 (U: updates, the first included)", p,
+        ["U_gamma", "inner", "norm", "norm_upper"], ["Uγ", "⟨w*, w⟩", "‖w‖", "1 + 2/γ + 3Uγ/4"],
+        [COLORS["lower"], COLORS["inner"], COLORS["norm"], COLORS["upper"]], arrays,
+        bound=bound, bound_label="12/γ²", x_extent=_extent(bound, K)))
+    r = p.chains[0].reasons
+    vals = {"U": _state(np.arange(K), "d"), "gamma": _const(gamma), "Ug": _state(S["U_gamma"]),
+            "inner": _state(S["inner"]), "norm": _state(S["norm"]), "up": _state(S["norm_upper"])}
+    lines = [
+        {"latex": r"U\gamma = {U}\cdot{gamma} = {Ug} \;\le\; \langle w^*, w\rangle = {inner}",
+         "values": {k: vals[k] for k in ("U", "gamma", "Ug", "inner")},
+         "holds": {"by": "state", "data": _holds(p, [("U_gamma", "inner")])}, "reason": r[0]},
+        {"latex": r"\langle w^*, w\rangle = {inner} \;\le\; \lVert w\rVert = {norm}",
+         "values": {k: vals[k] for k in ("inner", "norm")},
+         "holds": {"by": "state", "data": _holds(p, [("inner", "norm")])}, "reason": r[1]},
+        {"latex": r"\lVert w\rVert = {norm} \;\le\; 1 + 2/\gamma + 3U\gamma/4 = {up}",
+         "values": {k: vals[k] for k in ("norm", "up")},
+         "holds": {"by": "state", "data": _holds(p, [("norm", "norm_upper")])}, "reason": r[2]},
+    ]
+    if bound is not None:
+        lines.append({"latex": r"U = {U} \;\le\; 12/\gamma^2 = {bound}",
+                      "values": {"U": vals["U"], "bound": _const(bound, ".5g")},
+                      "holds": {"by": "state", "data": _holds(p, [("M", "mistake_bound")])},
+                      "reason": "Uγ ≤ 1 + 2/γ + 3Uγ/4 gives U ≤ 4/γ + 8/γ² ≤ 12/γ² (γ ≤ 1)"})
+    else:
+        lines.append({"latex": r"U \le 12/\gamma^2 \;\text{does not apply}",
+                      "reason": "; ".join(a.detail for a in p.failed_assumptions)})
+    score = np.asarray(trace.columns["score"])
+    kinds = ["correct", "MARGIN MISTAKE (|s| < γ/2) → update", "MISTAKE → update", "first example: w = y·x"]
+    caption = {
+        "template": "Presentation {t} of {T} (pass {pass}, example {ex}): y = {y}, s = w·x/‖w‖ = {s} → {what}. "
+                    "Updates so far U = {k}.",
+        "start": "Nothing seen yet. Press Next or Play.",
+        "values": {"pass": {"by": "round", "data": np.asarray(trace.columns["pass"]) + 1, "fmt": "d"},
+                   "ex": {"by": "round", "data": ex + 1, "fmt": "d"},
+                   "y": {"by": "round", "data": np.where(y > 0, 1, -1), "fmt": "+d"},
+                   "s": {"by": "round", "data": score, "fmt": "+.4f"},
+                   "what": {"by": "round", "data": kind.astype(int), "fmt": "text", "labels": kinds}},
+    }
+    _ = scales
+    mistakes = np.asarray(trace.mistakes, dtype=np.int64)
+    spec = {
+        "version": 1, "run_id": run_id, "T": int(trace.T), "position": int(position), "url_param": "t",
+        "breaks": mistakes + 1, "mistake_rounds": mistakes, "extra_stops": {"margin mistake": mm},
+        "arrays": arrays, "figures": figures, "ledger": {"title": "Proof ledger at this round", "lines": lines},
+        "caption": caption, "layout": {"columns": [["main"], ["sandwich_A", "ledger"]], "widths": [1.1, 1]},
+        "speed": int(max(2, min(300, trace.T // 30))),
+    }
+    return jsonable(spec)
