@@ -263,3 +263,19 @@ def test_long_run_ten_thousand_experts_hundred_thousand_rounds():
         assert p.series["log_phi"][-1] < -100 or update == "on_mistake"   # Φ far below float range's comfort
         assert tr.history.nbytes < 200 * 2**20                      # no T×N copy
         assert took < 60
+
+
+def test_history_paths_agree(monkeypatch):
+    # on_mistake keeps snapshots after each mistake while they fit the budget, else checkpoints replayed
+    # from the advice with the learner's own update: both must give the same weights at every round
+    import olc_core.learners.weighted_majority as wm
+    s = experts(T=120, N=10, error_rates=np.linspace(0.2, 0.5, 10), seed=2, exact=False, groups=3)
+    for update in ("on_mistake", "every_round"):
+        a = olc_core.run("weighted_majority", s.X, s.y, beta=0.6, update=update)
+        assert 5 < a.n_mistakes < 115                              # mistake and non-mistake rounds
+        monkeypatch.setattr(wm, "HISTORY_BUDGET", 200)             # 200 bytes: 5 snapshots at most
+        b = olc_core.run("weighted_majority", s.X, s.y, beta=0.6, update=update)
+        monkeypatch.undo()
+        assert type(b.history.counts_history).__name__ == "CheckpointHistory"
+        for t in range(121):
+            np.testing.assert_array_equal(a.log_weights_at(t), b.log_weights_at(t), err_msg=f"round {t}")
