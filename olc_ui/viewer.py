@@ -38,7 +38,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-__all__ = ["viewer", "validate_spec", "jsonable", "position_from_query", "minimal_spec",
+__all__ = ["viewer", "validate_spec", "jsonable", "start_position", "position_from_query", "minimal_spec",
            "ensure_static_assets", "OPS", "FORMAT_RE"]
 
 _LOG = logging.getLogger(__name__)
@@ -419,6 +419,25 @@ def position_from_query(T: int, param: str = "t", default: int = 0) -> int:
     return max(0, min(T, p))
 
 
+def start_position(key: str, T: int, param: str = "t") -> int:
+    """Where a viewer should open a (new) run: the position :func:`viewer` last returned for
+    ``key`` in this session, else the URL's ``?t=…`` (a shared link), else 0; clamped to [0, T].
+
+    After the first run of a session the URL is not a source: the browser rewrites it
+    with ``history.replaceState``, which Streamlit's ``st.query_params`` does not see.
+    """
+    import streamlit as st
+
+    last = st.session_state.get(_last_key(key))
+    if _is_int(last):
+        return max(0, min(T, int(last)))
+    return position_from_query(T, param)
+
+
+def _last_key(key: str) -> str:
+    return f"_olc_viewer_last::{key}"
+
+
 def minimal_spec(T: int = 10, mistakes: list[int] | None = None, run_id: str = "demo") -> dict:
     """A small valid spec (one figure with a current-round marker, a one-line ledger), for tests and docs."""
     mistakes = sorted(mistakes or [])
@@ -593,9 +612,9 @@ def viewer(spec: dict, *, key: str) -> int:
     result = _component()(key=key, data={"spec": data_spec, "assets": _assets()},
                           on_position_change=functools.partial(_touch, pin_key))
     state = result.get("position") if hasattr(result, "get") else None
-    if pin["touched"] and _is_int(state):
-        return max(0, min(T, int(state)))
-    return int(pin["position"])
+    current = max(0, min(T, int(state))) if pin["touched"] and _is_int(state) else int(pin["position"])
+    st.session_state[_last_key(key)] = current
+    return current
 
 
 # Copy the assets as soon as the module is imported inside a running app, so the

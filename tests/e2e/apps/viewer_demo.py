@@ -19,7 +19,7 @@ if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
 import olc_core  # noqa: E402
-from olc_ui.viewer import position_from_query, viewer  # noqa: E402
+from olc_ui.viewer import start_position, viewer  # noqa: E402
 from perceptron_spec import build_spec  # noqa: E402
 
 st.set_page_config(page_title="viewer demo", layout="wide")
@@ -49,7 +49,7 @@ kind = kind if kind in ("separable", "noisy") else "separable"
 seed = st.selectbox("Seed", [0, 1, 2], index=[0, 1, 2].index(_int("seed", 0, 0, 2)), key="seed")
 
 spec = spec_for(kind, T, seed)
-p0 = position_from_query(T, "t")
+p0 = start_position("viewer", T, "t")   # the viewer's last position, else the URL's ?t=
 if p0 != spec["position"]:
     spec = {**spec, "position": p0}
 position = viewer(spec, key="viewer")
