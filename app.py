@@ -7,8 +7,13 @@ import streamlit as st
 
 st.set_page_config(page_title="olc · online linear classification", page_icon="➗", layout="wide")
 
-PAGES = [
-    st.Page("pages/home.py", title="Home: the online protocol", icon="🏠", default=True, url_path="home"),
-]
+PAGES = {
+    "Start": [
+        st.Page("pages/home.py", title="Home: the online protocol", icon="🏠", default=True, url_path="home"),
+    ],
+    "Linear classifiers": [
+        st.Page("pages/perceptron.py", title="Perceptron", icon="📐", url_path="perceptron"),
+    ],
+}
 
 st.navigation(PAGES).run()

@@ -215,7 +215,7 @@ def link_bad_numpy(a: np.ndarray, b: np.ndarray, tol: float, scale_floor: float,
     Linear series: ``a − b > tol·max(|a|, |b|, scale_floor)`` (a plain ``a − b > 0``
     when that scale is infinite). Log series: ``a − b > tol``.
     """
-    with np.errstate(invalid="ignore", over="ignore"):
+    with np.errstate(invalid="ignore", over="ignore", under="ignore"):
         diff = a - b
         if log:
             return diff > tol

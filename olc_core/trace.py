@@ -116,7 +116,7 @@ class Trace:
 
     def __init__(self, *, algorithm: str, params: dict[str, Any], T: int, d: int, mistakes: np.ndarray,
                  predictions: np.ndarray | Callable[[], np.ndarray], history: SnapshotHistory | CheckpointHistory,
-                 weight_kind: str = "linear", log_base: float | None = None,
+                 weight_kind: str = "linear", log_base: float | None = None, base: float | None = None,
                  columns: dict[str, Any] | None = None, proofs: dict[str, Any] | None = None,
                  primary: str | None = None, info: dict[str, Any] | None = None):
         self.algorithm = algorithm
@@ -129,7 +129,8 @@ class Trace:
         if weight_kind not in ("linear", "log", "exponent"):
             raise ValueError(weight_kind)
         self.weight_kind = weight_kind
-        self.log_base = log_base  # for "exponent": weights = exp(k * log_base)
+        self.log_base = log_base  # for "exponent": weights = exp(k * log_base) ...
+        self.base = base          # ... computed as base ** k when the base is given (2 ** 3 is exactly 8)
         cols: dict[str, Any] = {"is_mistake": self._is_mistake}
         cols.update(columns or {})
         self.columns = LazyMap(cols)
@@ -185,7 +186,9 @@ class Trace:
         raw = self.history.raw_at(self._check_t(t))
         if self.weight_kind == "linear":
             return raw.astype(np.float64, copy=False)
-        with np.errstate(over="ignore", under="ignore"):
+        with np.errstate(over="ignore", under="ignore", divide="ignore"):
+            if self.weight_kind == "exponent" and self.base is not None:
+                return np.power(float(self.base), raw.astype(np.float64))
             return np.exp(self.log_weights_at(t))
 
     def log_weights_at(self, t: int) -> np.ndarray:

@@ -21,8 +21,13 @@ def _wkey(page: str, s: Setting) -> str:
     return f"{page}__{s.key}"
 
 
-def bind(page: str, settings: list[Setting], *, container=None, show: set[str] | None = None) -> dict[str, Any]:
-    """Create the widgets for ``settings`` (only those in ``show``, when given) and return every value."""
+def bind(page: str, settings: list[Setting], *, container=None, show=None) -> dict[str, Any]:
+    """Create the widgets for ``settings`` and return every value.
+
+    ``show``: the keys to draw widgets for (a set, or a function of the current values
+    returning one); the others keep their values without a widget. Call once per group
+    and run: a widget's key cannot be written after the widget is drawn.
+    """
     keys = [_wkey(page, s) for s in settings]
     flag = f"__{page}__from_url"
     if not st.session_state.get(flag) or any(k not in st.session_state for k in keys):
@@ -32,6 +37,8 @@ def bind(page: str, settings: list[Setting], *, container=None, show: set[str] |
         st.session_state[flag] = True
         st.session_state[f"__{page}__problems"] = bad
     box = container if container is not None else st
+    if callable(show):
+        show = set(show({s.key: st.session_state[k] for s, k in zip(settings, keys)}))
     out: dict[str, Any] = {}
     for s, k in zip(settings, keys):
         if show is not None and s.key not in show:

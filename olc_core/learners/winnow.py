@@ -308,4 +308,4 @@ def run(X, y, params: dict[str, Any]) -> Trace:
     columns: dict[str, Any] = {"log_score": log_score, "score": score_col, "exact_decision": exact_col}
     return Trace(algorithm=NAME, params=params, T=T, d=N, mistakes=mistakes, predictions=pred,
                  history=SnapshotHistory(np.zeros(N, dtype=np.int64), mistakes, S), weight_kind="exponent",
-                 log_base=L, columns=columns, proofs={"potential": proof}, primary="potential", info=info)
+                 log_base=L, base=1.0 + beta, columns=columns, proofs={"potential": proof}, primary="potential", info=info)

@@ -3,9 +3,24 @@
 Each generator returns a :class:`Stream` with the examples, the labels in the
 learner's convention, and the comparator the data were planted around (w*, u,
 the target concept, …) so a proof can use the truth rather than a fit.
-"""
-from .base import Stream, reorder
-from .linear import noisy, separable, sparse_disjunction, sparse_simplex, tight_perceptron
 
-__all__ = ["Stream", "reorder", "separable", "noisy", "sparse_disjunction", "sparse_simplex",
-           "tight_perceptron"]
+* linear learners: :func:`separable`, :func:`noisy`, :func:`tight_perceptron`,
+  :func:`sparse_disjunction` (Winnow), :func:`sparse_simplex` and
+  :func:`simplex_continuous` (exponentiated update), :func:`winnow_demotion_chain`;
+* experts: :func:`experts` (chosen error rates), :func:`adversary` (labels against
+  the weighted majority), :func:`target_concept` (Halving's classes);
+* Boolean concepts: :func:`conjunction`, :func:`decision_list`,
+  :func:`conjunction_adversary` / :class:`ConjunctionAdversary`;
+* :func:`reorder`: the ordering control ("generated", "margin", "random").
+"""
+from .base import ORDERS, Stream, reorder
+from .boolean import (ConjunctionAdversary, conjunction, conjunction_adversary, constant_predictor, decision_list,
+                      elimination_predictor)
+from .experts import adversary, experts, target_concept
+from .linear import noisy, separable, sparse_disjunction, sparse_simplex, tight_perceptron
+from .winnow_extra import simplex_continuous, winnow_demotion_chain
+
+__all__ = ["Stream", "reorder", "ORDERS", "separable", "noisy", "sparse_disjunction", "sparse_simplex",
+           "tight_perceptron", "simplex_continuous", "winnow_demotion_chain", "experts", "adversary",
+           "target_concept", "conjunction", "decision_list", "conjunction_adversary", "ConjunctionAdversary",
+           "elimination_predictor", "constant_predictor"]

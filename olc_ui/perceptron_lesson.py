@@ -1,0 +1,322 @@
+"""The Perceptron lesson: its settings, data sources, cached runs and the panels around the viewer.
+
+The page script (pages/perceptron.py) reads like the four moves of every page:
+settings from the URL, a cached core run, a spec built by pure functions, render.
+"""
+from __future__ import annotations
+
+import hashlib
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import streamlit as st
+
+import olc_core
+
+from . import data as olc_data
+from .config import Setting
+from .perceptron_view import perceptron_spec
+
+__all__ = ["SETTINGS", "PAGE", "Data", "load_data", "run_perceptron", "spec_for", "bound_curve",
+           "assumption_panel", "nonseparable_panel", "downloads", "click_canvas"]
+
+PAGE = "perceptron"
+SOURCES = ("generated", "tight", "upload", "click")
+SETTINGS = [
+    Setting("data", "Data", "choice", "generated", options=SOURCES,
+            extra={"labels": {"generated": "Generated", "tight": "Tight instance (M = d)",
+                              "upload": "Upload a CSV", "click": "Click points"}}),
+    Setting("d", "Dimension d", "int", 2, lo=2, hi=3, step=1, help="2: the plane; 3: a 3-D view"),
+    Setting("gamma", "Margin γ", "float", 0.1, lo=0.01, hi=0.5, step=0.01,
+            help="no point is closer than γ to the planted separator w*"),
+    Setting("R", "Radius R", "float", 1.0, lo=0.5, hi=5.0, step=0.5, help="every point has ‖x‖ ≤ R"),
+    Setting("T", "Rounds T", "int", 200, lo=1, hi=10_000, step=1),
+    Setting("noise", "Label noise", "float", 0.0, lo=0.0, hi=0.3, step=0.01,
+            help="each label flipped with this probability: the data stop being separable"),
+    Setting("seed", "Seed", "int", 0, lo=0, hi=1_000_000, step=1, extra={"widget": "number"}),
+    Setting("order", "Order of the stream", "choice", "generated", options=("generated", "margin", "random"),
+            extra={"labels": {"generated": "as generated", "margin": "hardest first (smallest margin)",
+                              "random": "shuffled"}, "widget": "select"}),
+    Setting("cmp", "Comparator w*", "choice", "planted", options=("planted", "max-margin"),
+            extra={"labels": {"planted": "the planted w*", "max-margin": "the max-margin separator"},
+                   "horizontal": True},
+            help="the unit vector the proof compares the learner with"),
+    Setting("td", "Tight instance: d", "int", 10, lo=1, hi=30, step=1),
+    Setting("pts", "Clicked points", "text", ""),
+]
+#: The TD_γ settings (their own group: drawn only when the data are not separable).
+TD_SETTINGS = [
+    Setting("gbest", "Use the γ with the smallest TD bound", "bool", True),
+    Setting("gtd", "γ for the TD_γ bound", "float", 0.05, lo=0.005, hi=2.0, step=0.005),
+]
+_BY_KEY = {s.key: s for s in SETTINGS}
+
+
+@dataclass(frozen=True)
+class Data:
+    X: np.ndarray
+    y: np.ndarray
+    comparator: np.ndarray | None
+    label: str          # what the data are, for titles
+    key: str            # identifies the data (for caching and run ids)
+    notes: tuple[str, ...] = ()
+    flipped: np.ndarray | None = None
+
+
+def visible(v: dict[str, Any]) -> set[str]:
+    """The settings whose widgets make sense for the current data source (``pts`` has no widget)."""
+    src = v["data"]
+    common = {"data"}
+    if src == "generated":
+        return common | {"d", "gamma", "R", "T", "noise", "seed", "order", "cmp"}
+    if src == "tight":
+        return common | {"td"}
+    return common
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def _generated(d: int, gamma: float, R: float, T: int, noise: float, seed: int, order: str):
+    return olc_core.streams.separable(T=T, d=d, gamma=gamma, radius=R, seed=seed, noise=noise, order=order)
+
+
+def load_data(v: dict[str, Any], upload: bytes | None) -> Data:
+    """The stream for these settings; ``DataError`` with a message for the page when the data are unusable."""
+    src = v["data"]
+    if src == "generated":
+        if v["gamma"] >= v["R"]:
+            raise olc_data.DataError(f"the margin γ = {v['gamma']:g} must be smaller than the radius R = {v['R']:g}")
+        s = _generated(int(v["d"]), float(v["gamma"]), float(v["R"]), int(v["T"]), float(v["noise"]),
+                       int(v["seed"]), v["order"])
+        key = f"gen-d{v['d']}-g{v['gamma']:g}-R{v['R']:g}-T{v['T']}-n{v['noise']:g}-s{v['seed']}-{v['order']}"
+        cmp = s.comparator if v["cmp"] == "planted" else None
+        lab = (f"generated: T = {v['T']}, d = {v['d']}, γ = {v['gamma']:g}, R = {v['R']:g}"
+               + (f", {v['noise']:.0%} label noise" if v["noise"] else ""))
+        return Data(s.X, s.y, cmp, lab, key + f"-{v['cmp']}", flipped=s.info.get("flipped"))
+    if src == "tight":
+        s = olc_core.streams.tight_perceptron(int(v["td"]))
+        return Data(s.X, s.y, s.comparator, f"the tight instance in d = {v['td']}: x_t = e_t, y_t = +1",
+                    f"tight-{v['td']}")
+    if src == "upload":
+        if upload is None:
+            raise olc_data.DataError("choose a CSV file with columns x1, x2 (optional x3) and label (−1/+1)")
+        X, y, notes = olc_data.parse_points_csv(upload)
+        h = hashlib.blake2b(upload, digest_size=8).hexdigest()
+        return Data(X, y, None, f"your file ({len(y)} points, d = {X.shape[1]})", f"upload-{h}", tuple(notes))
+    if src == "click":
+        X, y = olc_data.decode_points(v["pts"])
+        if len(y) == 0:
+            raise olc_data.DataError("click on the canvas below to add points (choose the label first)")
+        h = hashlib.blake2b(v["pts"].encode(), digest_size=8).hexdigest()
+        return Data(X, y, None, f"your {len(y)} clicked point(s)", f"click-{h}")
+    raise olc_data.DataError(f"unknown data source {src!r}")
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def _run(key: str, _X: np.ndarray, _y: np.ndarray, _cmp, gamma: float | None):
+    kw = {} if _cmp is None else {"comparator": _cmp}
+    if gamma is not None:
+        kw["gamma"] = gamma
+    return olc_core.run("perceptron", _X, _y, **kw)
+
+
+def run_perceptron(data: Data, gamma: float | None = None):
+    """The cached core run (``gamma``: the γ the TD proof uses; None: measured / best)."""
+    return _run(data.key, data.X, data.y, data.comparator, gamma)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _spec(run_id: str, _trace, _X, _y, use: str | None, title: str) -> dict:
+    return perceptron_spec(_trace, _X, _y, run_id=run_id, title=title, use=use)
+
+
+def spec_for(data: Data, trace, *, gamma_td: float | None, use: str | None = None) -> dict:
+    rid = f"{data.key}-td{gamma_td}-{use}"
+    return _spec(rid, trace, data.X, data.y, use, f"Perceptron on {data.label}")
+
+
+def bound_curve(proof_ns, radius: float, margins: np.ndarray, gammas: np.ndarray) -> dict[str, np.ndarray]:
+    """The TD_γ and hinge-form bounds as functions of γ, for the chosen comparator (pure)."""
+    td = np.array([np.maximum(0.0, g - margins).sum() for g in gammas])
+    R = radius
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        tdb = R * R / gammas ** 2 + 2 * td / gammas
+        L = td / gammas
+        a = R / gammas
+        hb = L + a * np.sqrt(L) + a * a
+    return {"gamma": gammas, "TD": td, "td_bound": tdb, "hinge_bound": hb}
+
+
+# ------------------------------------------------------------------------------------------ panels
+
+def _rounds_text(rounds: np.ndarray, n: int = 8) -> str:
+    shown = ", ".join(str(int(r) + 1) for r in rounds[:n])
+    return shown + (f", … ({len(rounds)} in all)" if len(rounds) > n else "")
+
+
+def assumption_panel(trace, data: Data) -> None:
+    """Is the theorem applicable to these data? The measured constants and the verdict."""
+    p = trace.proof
+    c = p.constants
+    info = trace.info
+    with st.container(border=True):
+        st.markdown("#### Assumptions and constants of this run")
+        src = info.get("comparator_source")
+        how = {"given": "given (the planted w*)" if data.comparator is not None else "given",
+               "max-margin": "the max-margin separator through the origin (Wolfe's minimum-norm point; "
+                             f"certified within {info.get('max_margin_gap', 0):.1e} of the best margin)",
+               None: "none: no separator through the origin exists"}.get(src, str(src))
+        cols = st.columns(4)
+        cols[0].metric("Mistakes M (whole run)", f"{trace.n_mistakes}")
+        R = c.get("radius")
+        cols[1].metric("Radius R = max‖xₜ‖", f"{R:.4g}" if R is not None else "—")
+        g = c.get("gamma")
+        cols[2].metric("Margin γ = min yₜ⟨w*,xₜ⟩", f"{g:.4g}" if g is not None else "—")
+        b = p.mistake_bound
+        cols[3].metric("Bound R²/γ²", f"{b:.5g}" if b is not None else "does not apply")
+        st.markdown(f"Comparator $w^*$: {how}.")
+        if p.applies:
+            st.success(f"Every round has $y_t\\langle w^*, x_t\\rangle \\ge \\gamma = {g:.4g} > 0$ and "
+                       f"$\\lVert x_t\\rVert \\le R = {R:.4g}$: the theorem applies, so the Perceptron makes at most "
+                       f"$R^2/\\gamma^2 = {b:.5g}$ mistakes on **any** ordering of these points. It made "
+                       f"**{trace.n_mistakes}**.")
+        else:
+            for a in p.failed_assumptions:
+                st.error(f"The theorem $M \\le R^2/\\gamma^2$ **does not apply**: {a.detail}. "
+                         f"Offending rounds: {_rounds_text(np.asarray(a.rounds))} (ringed in pink on the chart).")
+            st.info("Without separability no bound of the form R²/γ² can hold (a noisy label can be repeated "
+                    "forever). The TD_γ bound below needs no assumption on the data.")
+        for note in data.notes:
+            st.caption(note)
+
+
+def nonseparable_panel(trace_ns, data: Data, gamma_used: float, best: tuple[float, float]) -> None:
+    """The TD_γ analysis: the bound as a function of γ, the γ used, the best γ."""
+    import plotly.graph_objects as go
+
+    ns = trace_ns.proofs["nonseparable"]
+    hp = trace_ns.proofs["hinge"]
+    c = ns.constants
+    R = c["radius"]
+    margins = data.y * (data.X @ np.asarray(c["comparator"], dtype=float))
+    g_best, b_best = best
+    hi = max(3 * g_best, 1.5 * gamma_used, 0.05 * R)
+    gammas = np.geomspace(max(hi / 400, 1e-4), hi, 300)
+    curve = bound_curve(ns, R, margins, gammas)
+    fig = go.Figure()
+    fig.add_scatter(x=curve["gamma"], y=curve["td_bound"], name="R²/γ² + 2·TD_γ/γ", mode="lines")
+    fig.add_scatter(x=curve["gamma"], y=curve["hinge_bound"], name="L + a√L + a² (u = w*/γ)", mode="lines",
+                    line={"dash": "dash"})
+    fig.add_scatter(x=[gamma_used], y=[ns.mistake_bound], mode="markers", name=f"γ used = {gamma_used:.4g}",
+                    marker={"size": 12, "color": "#111"})
+    fig.add_scatter(x=[g_best], y=[b_best], mode="markers", name=f"best γ = {g_best:.4g}",
+                    marker={"size": 12, "symbol": "star", "color": "#d62728"})
+    fig.add_hline(y=trace_ns.n_mistakes, line_dash="dot", annotation_text=f"mistakes made M = {trace_ns.n_mistakes}")
+    ymax = float(np.nanmin([curve["td_bound"].max(), 50 * max(trace_ns.n_mistakes, 1) + 10]))
+    fig.update_layout(height=360, margin={"l": 50, "r": 10, "t": 30, "b": 45},
+                      xaxis={"title": "γ (the margin asked of the comparator)", "type": "log"},
+                      yaxis={"title": "mistake bound", "range": [0, ymax]},
+                      legend={"orientation": "h", "y": 1.08, "x": 0})
+    with st.container(border=True):
+        st.markdown("#### Non-separable data: the TD_γ bound [004] and the hinge-loss bound [002]")
+        st.markdown(
+            f"For **any** unit $w^*$ and **any** $\\gamma > 0$, with "
+            f"$\\mathrm{{TD}}_\\gamma = \\sum_t \\max(0, \\gamma - y_t\\langle w^*, x_t\\rangle)$ (how far the points "
+            f"would have to move to be separated with margin $\\gamma$): "
+            f"$\\gamma M - \\mathrm{{TD}}_\\gamma \\le \\langle w^*, w\\rangle \\le \\lVert w\\rVert \\le R\\sqrt M$, "
+            f"so $M \\le R^2/\\gamma^2 + (2/\\gamma)\\,\\mathrm{{TD}}_\\gamma$. Here $w^*$ is "
+            f"{'the planted separator' if data.comparator is not None else 'a soft-margin fit'}; with "
+            f"$\\gamma = {gamma_used:.4g}$: $\\mathrm{{TD}}_\\gamma = {c['TD']:.4g}$, bound "
+            f"$= {ns.mistake_bound:.5g}$ (solving the quadratic exactly: {c['bound_quadratic']:.5g}); "
+            f"hinge form with $u = w^*/\\gamma$: $L(u) = {hp.constants['L']:.4g}$, bound $= {hp.mistake_bound:.5g}$. "
+            f"The Perceptron made **{trace_ns.n_mistakes}** mistakes.")
+        st.plotly_chart(fig, key="td_curve", config={"displayModeBar": False})
+        st.caption(f"The smallest TD bound for this w* is {b_best:.5g}, at γ = {g_best:.4g}. The points with a "
+                   f"positive hinge term are ringed on the chart, larger for a larger term.")
+
+
+def downloads(trace, data: Data, spec: dict, position: int) -> None:
+    cols = st.columns(2)
+    key = data.key
+
+    @st.cache_data(max_entries=8, show_spinner=False)
+    def _csv(k: str) -> str:
+        return olc_data.trace_csv(trace, data.X, data.y)
+
+    cols[0].download_button("Download the trace (CSV)", data=lambda: _csv(key), file_name="perceptron_trace.csv",
+                            mime="text/csv", on_click="ignore", key="dl_csv")
+    cols[1].download_button("Download the figure at this round (HTML)",
+                            data=lambda: figure_html(spec, position), file_name=f"perceptron_round_{position}.html",
+                            mime="text/html", on_click="ignore", key="dl_html")
+
+
+def figure_html(spec: dict, position: int) -> str:
+    """A standalone HTML page with the main chart and the sandwiches as they are at ``position``."""
+    import plotly.graph_objects as go
+    import plotly.io as pio
+
+    from .snapshot import figures_at
+
+    parts = [f"<h2>{_esc(spec['figures'][0].get('title', ''))} — round {position} of {spec['T']}</h2>"]
+    for i, fig in enumerate(figures_at(spec, position)):
+        parts.append(pio.to_html(go.Figure(fig), full_html=False, include_plotlyjs=(i == 0)))
+    return "<!doctype html><html><head><meta charset='utf-8'><title>olc figure</title></head><body>" + \
+        "".join(parts) + "</body></html>"
+
+
+def _esc(s: str) -> str:
+    import html
+    return html.escape(s)
+
+
+def click_canvas(v: dict[str, Any]) -> None:
+    """A chart to click points onto (a grid of invisible targets), the label to give them, and a reset."""
+    import plotly.graph_objects as go
+
+    from .state import set_value
+
+    X, y = olc_data.decode_points(v["pts"])
+    g = np.linspace(-1, 1, 41)
+    gx, gy = np.meshgrid(g, g)
+    fig = go.Figure()
+    fig.add_scatter(x=gx.ravel(), y=gy.ravel(), mode="markers", name="click to add",
+                    marker={"size": 14, "color": "rgba(0,0,0,0.02)"}, hoverinfo="x+y", showlegend=False)
+    for lab, color, sym in ((1, "#1f6fb4", "circle"), (-1, "#d43a2f", "x")):
+        m = y == lab
+        fig.add_scatter(x=X[m, 0], y=X[m, 1], mode="markers", name=f"y = {lab:+d}",
+                        marker={"size": 11, "color": color, "symbol": sym})
+    fig.update_layout(height=420, margin={"l": 40, "r": 10, "t": 10, "b": 40}, clickmode="event+select",
+                      xaxis={"range": [-1.05, 1.05], "zeroline": True},
+                      yaxis={"range": [-1.05, 1.05], "scaleanchor": "x", "zeroline": True}, dragmode=False)
+    c1, c2 = st.columns([3, 1])
+    with c2:
+        label = st.radio("Label of the next point", [1, -1], format_func=lambda b: f"{b:+d}", key="click_label")
+        if st.button("Remove the last point", disabled=len(y) == 0):
+            set_value(PAGE, SETTINGS, "pts", olc_data.encode_points(X[:-1], y[:-1]))
+            st.rerun()
+        if st.button("Clear all points", disabled=len(y) == 0):
+            set_value(PAGE, SETTINGS, "pts", "")
+            st.rerun()
+        st.caption(f"{len(y)} point(s); at most {olc_data.MAX_CLICKED}.")
+    with c1:
+        ev = st.plotly_chart(fig, key=f"click_canvas_{len(y)}", on_select="rerun", selection_mode="points",
+                             config={"displayModeBar": False})
+    pts = (ev or {}).get("selection", {}).get("points", []) if isinstance(ev, dict) else \
+        getattr(getattr(ev, "selection", None), "points", []) or []
+    new = [(p["x"], p["y"]) for p in pts if p.get("curve_number", p.get("curveNumber")) == 0]
+    if new and len(y) < olc_data.MAX_CLICKED:
+        px, py = new[0]
+        X2 = np.vstack([X, [[float(px), float(py)]]])
+        y2 = np.append(y, float(label))
+        set_value(PAGE, SETTINGS, "pts", olc_data.encode_points(X2, y2))
+        st.rerun()
+
+
+def best_gamma_for(trace_ns) -> tuple[float, float]:
+    c = trace_ns.proofs["nonseparable"].constants
+    return float(c["best_gamma"]), float(c["best_bound"])
+
+
+def finite(x) -> bool:
+    return x is not None and math.isfinite(x)

@@ -1,0 +1,86 @@
+"""Lesson: the Perceptron and its mistake bound M ≤ R²/γ², step by step."""
+import streamlit as st
+
+from olc_ui import perceptron_lesson as L
+from olc_ui import state
+from olc_ui.data import DataError
+from olc_ui.viewer import position_from_query, viewer
+
+st.title("The Perceptron and its mistake bound")
+st.markdown(
+    "On a mistake the Perceptron adds $y_t x_t$ to $w$. Two quantities tell the proof: $\\langle w^*, w\\rangle$ "
+    "grows by at least $\\gamma$ per mistake, while $\\lVert w\\rVert$ grows by at most $R^2$ in square. "
+    "Step through the run and watch the **sandwich** $M\\gamma \\le \\langle w^*, w\\rangle \\le \\lVert w\\rVert "
+    "\\le \\sqrt{M}R$ close in: the outer curves cross at $M = R^2/\\gamma^2$, so no run can make more mistakes."
+)
+
+# 1. settings, from the URL
+with st.sidebar:
+    st.header("Data")
+    v = state.bind(L.PAGE, L.SETTINGS, show=L.visible)
+    src = v["data"]
+    upload = None
+    if src == "upload":
+        f = st.file_uploader("CSV file: x1, x2 (x3), label", type=["csv", "txt"], key="perceptron_upload",
+                             help="labels −1/+1 (or 0/1); at most 10,000 rows and 1 MB")
+        upload = f.getvalue() if f is not None else None
+for problem in state.problems(L.PAGE) + state.problems(L.PAGE + "_td"):
+    st.warning(f"A setting in the link was not valid: {problem}.")
+ALL = L.SETTINGS + L.TD_SETTINGS
+
+if src == "click":
+    st.subheader("Click points onto the canvas")
+    L.click_canvas(v)
+
+# 2. the data and the cached core run
+try:
+    data = L.load_data(v, upload)
+except DataError as exc:
+    st.error(f"These data cannot be used: {exc}.")
+    state.write_url(ALL, {**v, **state.bind(L.PAGE + "_td", L.TD_SETTINGS, show=set())})
+    st.stop()
+
+trace = L.run_perceptron(data)
+separable = trace.proof.applies
+gamma_td = None
+trace_td = None
+with st.sidebar:
+    if not separable:
+        st.header("TD_γ bound")
+    g = state.bind(L.PAGE + "_td", L.TD_SETTINGS, show=set() if separable else (
+        lambda cur: {"gbest"} if cur["gbest"] else {"gbest", "gtd"}))
+v.update(g)
+if not separable:
+    best = L.best_gamma_for(trace)
+    gamma_td = None if g["gbest"] else float(g["gtd"])
+    trace_td = L.run_perceptron(data, gamma_td) if gamma_td is not None else trace
+
+# 3. the spec (pure), 4. render
+shown = trace_td if trace_td is not None else trace
+spec = L.spec_for(data, shown, gamma_td=gamma_td, use="separable" if separable else "nonseparable")
+spec = {**spec, "position": position_from_query(spec["T"], "t")}
+position = viewer(spec, key="perceptron_viewer")
+state.write_url(ALL, v, {"t": str(position)})
+
+L.assumption_panel(trace, data)
+if not separable:
+    L.nonseparable_panel(trace_td, data, trace_td.proofs["nonseparable"].constants["gamma"], best)
+with st.expander("The proof in five steps, with this run's numbers"):
+    c = trace.proof.constants
+    st.markdown(
+        "1. **Potential.** Track $\\langle w^*, w\\rangle$ and $\\lVert w\\rVert$; both change only on mistakes.\n"
+        "2. **Lower bound.** A mistake adds $y_t\\langle w^*, x_t\\rangle \\ge \\gamma$ to $\\langle w^*, w\\rangle$, "
+        "so after $M$ mistakes $\\langle w^*, w\\rangle \\ge M\\gamma$.\n"
+        "3. **Upper bound.** A mistake adds $\\lVert x_t\\rVert^2 + 2y_t\\langle w, x_t\\rangle \\le R^2$ to "
+        "$\\lVert w\\rVert^2$ (the middle term is $\\le 0$ exactly because it was a mistake), so "
+        "$\\lVert w\\rVert \\le \\sqrt{M}R$.\n"
+        "4. **Combine** with Cauchy–Schwarz, $\\langle w^*, w\\rangle \\le \\lVert w\\rVert$ for a unit $w^*$: "
+        "$M\\gamma \\le \\sqrt{M}R$.\n"
+        "5. **Solve:** $M \\le R^2/\\gamma^2$"
+        + (f" $= {c['radius']:.4g}^2/{c['gamma']:.4g}^2 = {trace.proof.mistake_bound:.5g}$ here."
+           if trace.proof.mistake_bound is not None else " — not for these data (see the assumptions above).")
+        + "\n\nProof B divides the same two facts: $\\cos\\angle(w, w^*) = \\langle w^*, w\\rangle/\\lVert w\\rVert "
+        "\\ge \\sqrt{M}\\gamma/R$, and a cosine is at most 1. The **tight instance** ($x_t = e_t$) attains the "
+        "bound: every round is a mistake and $M = d = R^2/\\gamma^2$."
+    )
+L.downloads(shown, data, spec, position)
