@@ -13,6 +13,7 @@ PAGES = {
     ],
     "Linear classifiers": [
         st.Page("pages/perceptron.py", title="Perceptron", icon="📐", url_path="perceptron"),
+        st.Page("pages/margin_perceptron.py", title="Margin Perceptron", icon="📏", url_path="margin-perceptron"),
     ],
 }
 

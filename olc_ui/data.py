@@ -21,7 +21,7 @@ import math
 
 import numpy as np
 
-__all__ = ["DataError", "parse_points_csv", "encode_points", "decode_points", "MAX_UPLOAD_BYTES", "MAX_ROWS",
+__all__ = ["DataError", "NeedsInput", "parse_points_csv", "encode_points", "decode_points", "MAX_UPLOAD_BYTES", "MAX_ROWS",
            "MAX_CLICKED", "trace_csv"]
 
 MAX_UPLOAD_BYTES = 1_000_000
@@ -32,6 +32,10 @@ LABEL_NAMES = ("label", "y", "class", "target")
 
 class DataError(ValueError):
     """A problem with the student's data, worded for the page."""
+
+
+class NeedsInput(DataError):
+    """Nothing to run yet: the student still has to give the data (not an error)."""
 
 
 def _shown(s: str, n: int = 40) -> str:

@@ -100,14 +100,14 @@ def load_data(v: dict[str, Any], upload: bytes | None) -> Data:
                     f"tight-{v['td']}")
     if src == "upload":
         if upload is None:
-            raise olc_data.DataError("choose a CSV file with columns x1, x2 (optional x3) and label (−1/+1)")
+            raise olc_data.NeedsInput("choose a CSV file with columns x1, x2 (optional x3) and label (−1/+1)")
         X, y, notes = olc_data.parse_points_csv(upload)
         h = hashlib.blake2b(upload, digest_size=8).hexdigest()
         return Data(X, y, None, f"your file ({len(y)} points, d = {X.shape[1]})", f"upload-{h}", tuple(notes))
     if src == "click":
         X, y = olc_data.decode_points(v["pts"])
         if len(y) == 0:
-            raise olc_data.DataError("click on the canvas below to add points (choose the label first)")
+            raise olc_data.NeedsInput("click on the canvas below to add points (choose the label first)")
         h = hashlib.blake2b(v["pts"].encode(), digest_size=8).hexdigest()
         return Data(X, y, None, f"your {len(y)} clicked point(s)", f"click-{h}")
     raise olc_data.DataError(f"unknown data source {src!r}")
@@ -236,19 +236,19 @@ def nonseparable_panel(trace_ns, data: Data, gamma_used: float, best: tuple[floa
                    f"positive hinge term are ringed on the chart, larger for a larger term.")
 
 
-def downloads(trace, data: Data, spec: dict, position: int) -> None:
+def downloads(trace, data: Data, spec: dict, position: int, name: str = "perceptron",
+              X: np.ndarray | None = None, y: np.ndarray | None = None) -> None:
+    """Download buttons: the trace as CSV and the figures at this round as a standalone HTML page.
+
+    Both files are built only when clicked (deferred)."""
     cols = st.columns(2)
-    key = data.key
-
-    @st.cache_data(max_entries=8, show_spinner=False)
-    def _csv(k: str) -> str:
-        return olc_data.trace_csv(trace, data.X, data.y)
-
-    cols[0].download_button("Download the trace (CSV)", data=lambda: _csv(key), file_name="perceptron_trace.csv",
-                            mime="text/csv", on_click="ignore", key="dl_csv")
+    X = data.X if X is None else X
+    y = data.y if y is None else y
+    cols[0].download_button("Download the trace (CSV)", data=lambda: olc_data.trace_csv(trace, X, y),
+                            file_name=f"{name}_trace.csv", mime="text/csv", on_click="ignore", key=f"{name}_dl_csv")
     cols[1].download_button("Download the figure at this round (HTML)",
-                            data=lambda: figure_html(spec, position), file_name=f"perceptron_round_{position}.html",
-                            mime="text/html", on_click="ignore", key="dl_html")
+                            data=lambda: figure_html(spec, position), file_name=f"{name}_round_{position}.html",
+                            mime="text/html", on_click="ignore", key=f"{name}_dl_html")
 
 
 def figure_html(spec: dict, position: int) -> str:
@@ -270,8 +270,9 @@ def _esc(s: str) -> str:
     return html.escape(s)
 
 
-def click_canvas(v: dict[str, Any]) -> None:
+def click_canvas(v: dict[str, Any], page: str = PAGE, settings: list[Setting] | None = None) -> None:
     """A chart to click points onto (a grid of invisible targets), the label to give them, and a reset."""
+    settings = SETTINGS if settings is None else settings
     import plotly.graph_objects as go
 
     from .state import set_value
@@ -291,16 +292,17 @@ def click_canvas(v: dict[str, Any]) -> None:
                       yaxis={"range": [-1.05, 1.05], "scaleanchor": "x", "zeroline": True}, dragmode=False)
     c1, c2 = st.columns([3, 1])
     with c2:
-        label = st.radio("Label of the next point", [1, -1], format_func=lambda b: f"{b:+d}", key="click_label")
-        if st.button("Remove the last point", disabled=len(y) == 0):
-            set_value(PAGE, SETTINGS, "pts", olc_data.encode_points(X[:-1], y[:-1]))
+        label = st.radio("Label of the next point", [1, -1], format_func=lambda b: f"{b:+d}",
+                         key=f"{page}_click_label")
+        if st.button("Remove the last point", disabled=len(y) == 0, key=f"{page}_click_undo"):
+            set_value(page, settings, "pts", olc_data.encode_points(X[:-1], y[:-1]))
             st.rerun()
-        if st.button("Clear all points", disabled=len(y) == 0):
-            set_value(PAGE, SETTINGS, "pts", "")
+        if st.button("Clear all points", disabled=len(y) == 0, key=f"{page}_click_clear"):
+            set_value(page, settings, "pts", "")
             st.rerun()
         st.caption(f"{len(y)} point(s); at most {olc_data.MAX_CLICKED}.")
     with c1:
-        ev = st.plotly_chart(fig, key=f"click_canvas_{len(y)}", on_select="rerun", selection_mode="points",
+        ev = st.plotly_chart(fig, key=f"{page}_click_canvas_{len(y)}", on_select="rerun", selection_mode="points",
                              config={"displayModeBar": False})
     pts = (ev or {}).get("selection", {}).get("points", []) if isinstance(ev, dict) else \
         getattr(getattr(ev, "selection", None), "points", []) or []
@@ -309,7 +311,7 @@ def click_canvas(v: dict[str, Any]) -> None:
         px, py = new[0]
         X2 = np.vstack([X, [[float(px), float(py)]]])
         y2 = np.append(y, float(label))
-        set_value(PAGE, SETTINGS, "pts", olc_data.encode_points(X2, y2))
+        set_value(page, settings, "pts", olc_data.encode_points(X2, y2))
         st.rerun()
 
 

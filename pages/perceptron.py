@@ -3,7 +3,7 @@ import streamlit as st
 
 from olc_ui import perceptron_lesson as L
 from olc_ui import state
-from olc_ui.data import DataError
+from olc_ui.data import DataError, NeedsInput
 from olc_ui.viewer import position_from_query, viewer
 
 st.title("The Perceptron and its mistake bound")
@@ -30,13 +30,14 @@ ALL = L.SETTINGS + L.TD_SETTINGS
 
 if src == "click":
     st.subheader("Click points onto the canvas")
-    L.click_canvas(v)
+    L.click_canvas(v, L.PAGE, L.SETTINGS)
 
 # 2. the data and the cached core run
 try:
     data = L.load_data(v, upload)
-except DataError as exc:
-    st.error(f"These data cannot be used: {exc}.")
+except DataError as exc:  # NeedsInput: nothing given yet; otherwise the data are unusable
+    (st.info if isinstance(exc, NeedsInput) else st.error)(
+        f"To start: {exc}." if isinstance(exc, NeedsInput) else f"These data cannot be used: {exc}.")
     state.write_url(ALL, {**v, **state.bind(L.PAGE + "_td", L.TD_SETTINGS, show=set())})
     st.stop()
 

@@ -8,9 +8,10 @@ mistake* (prediction 0) if ``s ∈ (−γ/2, γ/2)``; update ``w ← w + y x`` o
 or a margin mistake, i.e. whenever ``y·s < γ/2``. (If ever ``w = 0``, s is taken as
 0: a margin mistake.)
 
-``passes`` runs the learner over the data set that many times (``None``: until a
-pass makes no update — guaranteed within ``12/γ² + 1`` passes when the data have
-margin γ; capped at 10⁶ presentations otherwise). The trace's rounds are the
+``passes`` runs the learner over the data set that many times, stopping early after
+a pass without an update (``None``: until a pass makes no update — guaranteed within
+``12/γ² + 1`` passes when the data have margin γ, so it stops there, or after 10⁶
+presentations, if not). The trace's rounds are the
 presentations; ``columns["example"]`` says which example each one showed.
 
 >>> import numpy as np, olc_core
@@ -65,7 +66,9 @@ def _loop(Xh: np.ndarray, y: np.ndarray, gamma: float, passes: int | None):
     start = 1                      # within the current pass
     done_passes, converged = 0, False
     total = 1
-    max_passes = passes if passes is not None else None
+    # "until a pass makes no update": the theorem guarantees it within 12/γ² + 1 passes when the
+    # data have margin γ; if that many passes still update, the assumption fails: stop there
+    max_passes = passes if passes is not None else int(math.ceil(12.0 / gamma ** 2)) + 1
     while True:
         pass_updates = 1 if done_passes == 0 else 0
         i = start

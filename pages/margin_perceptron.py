@@ -1,0 +1,84 @@
+"""Lesson: the Margin Perceptron — updates on margin mistakes too, and finds a separator of margin ≥ γ/2."""
+import numpy as np
+import streamlit as st
+
+from olc_ui import margin_lesson as L
+from olc_ui import state
+from olc_ui.data import DataError, NeedsInput
+from olc_ui.viewer import position_from_query, viewer
+
+st.title("The Margin Perceptron")
+st.markdown(
+    "Examples are scaled to $\\lVert x\\rVert = 1$ and $w_1 = y_1 x_1$. With $s = \\langle w, x\\rangle/\\lVert w\\rVert$, "
+    "the learner predicts $+$ if $s \\ge \\gamma/2$, $-$ if $s \\le -\\gamma/2$, and calls a **margin mistake** "
+    "when $s$ falls in the band $(-\\gamma/2, \\gamma/2)$; on either kind of mistake $w \\leftarrow w + yx$. "
+    "If the data have margin $\\gamma$, each update adds at least $\\gamma$ to $\\langle w^*, w\\rangle$ while "
+    "$\\lVert w\\rVert$ grows by at most $3\\gamma/4$ once it is large, so there are at most $12/\\gamma^2$ "
+    "updates — and cycling through the data stops with a separator of margin at least $\\gamma/2$."
+)
+
+with st.sidebar:
+    st.header("Data")
+    v = state.bind(L.PAGE, L.SETTINGS, show=L.visible)
+    upload = None
+    if v["data"] == "upload":
+        f = st.file_uploader("CSV file: x1, x2, label", type=["csv", "txt"], key="margin_upload",
+                             help="labels −1/+1 (or 0/1); at most 10,000 rows and 1 MB")
+        upload = f.getvalue() if f is not None else None
+for problem in state.problems(L.PAGE):
+    st.warning(f"A setting in the link was not valid: {problem}.")
+if v["data"] == "click":
+    st.subheader("Click points onto the canvas")
+    L.click_canvas(v, L.PAGE, L.SETTINGS)
+
+try:
+    data = L.load_data(v, upload)
+    trace = L.run_margin(data, float(v["gamma_alg"]), L.passes_for(v, len(data.y)))
+except DataError as exc:  # NeedsInput: nothing given yet; otherwise the data are unusable
+    (st.info if isinstance(exc, NeedsInput) else st.error)(
+        f"To start: {exc}." if isinstance(exc, NeedsInput) else f"These data cannot be used: {exc}.")
+    state.write_url(L.SETTINGS, v)
+    st.stop()
+except ValueError as exc:  # an out-of-range parameter, reported by the core
+    st.error(str(exc))
+    state.write_url(L.SETTINGS, v)
+    st.stop()
+
+spec = L.spec_for(data, trace, v)
+spec = {**spec, "position": position_from_query(spec["T"], "t")}
+position = viewer(spec, key="margin_viewer")
+state.write_url(L.SETTINGS, v, {"t": str(position)})
+
+info = trace.info
+p = trace.proof
+with st.container(border=True):
+    st.markdown("#### What the run did")
+    cols = st.columns(5)
+    cols[0].metric("Passes over the data", f"{info['passes_run']}")
+    cols[1].metric("Updates U (the first included)", f"{trace.n_mistakes}")
+    kind = np.asarray(trace.columns["kind"])
+    cols[2].metric("of which margin mistakes", f"{int((kind == 1).sum())}")
+    cols[3].metric("Bound 12/γ²", f"{p.mistake_bound:.5g}" if p.mistake_bound is not None else "does not apply")
+    fm = info["final_margin"]
+    cols[4].metric("Final margin min y⟨w,x⟩/‖w‖", f"{fm:.4f}")
+    g = info["gamma"]
+    if info["converged"]:
+        st.success(f"The last pass made no update: every example now has $y\\langle w, x\\rangle/\\lVert w\\rVert "
+                   f"\\ge \\gamma/2 = {g / 2:.4g}$ — the final margin is {fm:.4f}"
+                   + (f" (the data's own margin is {p.constants['measured_margin']:.4g})."
+                      if p.constants.get("measured_margin") is not None else "."))
+    else:
+        st.info(f"Stopped after {info['passes_run']} pass(es) with updates still happening: the final margin "
+                f"{fm:.4f} is not yet guaranteed to reach γ/2 = {g / 2:.4g}. Choose "
+                "'until a pass makes no update'.")
+    if p.applies:
+        st.markdown(f"The data have margin {p.constants['measured_margin']:.4g} ≥ γ = {g:.4g} for the comparator "
+                    f"$w^*$ ({info.get('comparator_source')}): the theorem applies, $U \\le 12/\\gamma^2 = "
+                    f"{p.mistake_bound:.5g}$ (solving exactly, $U \\le 4/\\gamma + 8/\\gamma^2 = "
+                    f"{p.constants['bound_tight']:.5g}$). The run made **{trace.n_mistakes}** updates.")
+    else:
+        for a in p.failed_assumptions:
+            st.error(f"The theorem **does not apply**: {a.detail}. The sandwich's lower bound may then fail — "
+                     "watch the ledger.")
+ex = np.asarray(trace.columns["example"])
+L.downloads(trace, data, spec, position, name="margin_perceptron", X=info["examples"][ex], y=info["labels"][ex])
