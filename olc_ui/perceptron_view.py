@@ -17,6 +17,7 @@ TD_γ proof and the hinge-loss proof, which need no assumption on the data.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 import numpy as np
@@ -100,6 +101,19 @@ def _holds(proof, links: list[tuple[str, str]]) -> list:
         bad |= mat[name]
         defined &= np.isfinite(proof.series[lo]) & np.isfinite(proof.series[hi])
     return [None if not d else (0 if b else 1) for b, d in zip(bad.tolist(), defined.tolist())]
+
+
+def _ledger(lines: list[dict]) -> list[dict]:
+    """Ledger lines written with «name» placeholders, as the viewer wants them: ``{v_name}``
+    (a prefix no LaTeX command argument can clash with, e.g. \\sqrt{M} or \\mathrm{TD})."""
+    out = []
+    for line in lines:
+        line = dict(line)
+        line["latex"] = re.sub(r"«([A-Za-z_][A-Za-z0-9_]*)»", r"{v_\1}", line["latex"])
+        if "values" in line:
+            line["values"] = {f"v_{k}": v for k, v in line["values"].items()}
+        out.append(line)
+    return out
 
 
 def _state(a, fmt: str = ".4g") -> dict:
@@ -508,23 +522,23 @@ def perceptron_spec(trace, X, y, *, run_id: str, position: int = 0, title: str =
         rA = reasons["norm potential (A)"]
         rB = reasons["cosine potential (B)"]
         ledger_lines += [
-            {"latex": r"M\gamma = {M}\cdot{gamma} = {Mg} \;\le\; \langle w^*, w\rangle = {inner}",
+            {"latex": r"M\gamma = «M»\cdot«gamma» = «Mg» \;\le\; \langle w^*, w\rangle = «inner»",
              "values": {k: vals[k] for k in ("M", "gamma", "Mg", "inner")},
              "holds": {"by": "state", "data": _holds(proof, [("M_gamma", "inner")])}, "reason": "A. " + rA[0]},
-            {"latex": r"\langle w^*, w\rangle = {inner} \;\le\; \lVert w\rVert = {norm}",
+            {"latex": r"\langle w^*, w\rangle = «inner» \;\le\; \lVert w\rVert = «norm»",
              "values": {k: vals[k] for k in ("inner", "norm")},
              "holds": {"by": "state", "data": _holds(proof, [("inner", "norm")])}, "reason": "A. " + rA[1]},
-            {"latex": r"\lVert w\rVert = {norm} \;\le\; \sqrt{M}\,R = \sqrt{{M}}\cdot{R} = {sMR}",
+            {"latex": r"\lVert w\rVert = «norm» \;\le\; \sqrt{M}\,R = \sqrt{«M»}\cdot«R» = «sMR»",
              "values": {k: vals[k] for k in ("norm", "M", "R", "sMR")},
              "holds": {"by": "state", "data": _holds(proof, [("norm", "sqrtM_R")])}, "reason": "A. " + rA[2]},
-            {"latex": r"\sqrt{M}\,\gamma/R = {cl} \;\le\; \cos\angle(w, w^*) = {cos} \;\le\; 1",
+            {"latex": r"\sqrt{M}\,\gamma/R = «cl» \;\le\; \cos\angle(w, w^*) = «cos» \;\le\; 1",
              "values": {k: vals[k] for k in ("cl", "cos")},
              "holds": {"by": "state", "data": _holds(proof, [("cos_lower", "cosine"), ("cosine", "one")])},
              "reason": "B. " + rB[0] + "; " + rB[1]},
         ]
         if bound is not None:
             ledger_lines.append({
-                "latex": r"M\gamma \le \sqrt{M}R \;\Rightarrow\; M = {M} \;\le\; R^2/\gamma^2 = {bound}",
+                "latex": r"M\gamma \le \sqrt{M}R \;\Rightarrow\; M = «M» \;\le\; R^2/\gamma^2 = «bound»",
                 "values": {"M": vals["M"], "bound": _const(bound, ".5g")},
                 "holds": {"by": "state", "data": _holds(proof, [("M", "mistake_bound")])},
                 "reason": "the outer bounds cross at M = R²/γ²: no run can make more mistakes"})
@@ -554,31 +568,31 @@ def perceptron_spec(trace, X, y, *, run_id: str, position: int = 0, title: str =
                 "nu": _state(hp.series["norm_u"]), "uu": _state(hp.series["upper_u"]), "L": _state(hp.series["L"])}
         rT = sp.chains[0].reasons
         ledger_lines += [
-            {"latex": r"\gamma M - \mathrm{TD}_\gamma = {gamma}\cdot{M} - {TD} = {lo} \;\le\; "
-                      r"\langle w^*, w\rangle = {inner}",
+            {"latex": r"\gamma M - \mathrm{TD}_\gamma = «gamma»\cdot«M» - «TD» = «lo» \;\le\; "
+                      r"\langle w^*, w\rangle = «inner»",
              "values": {k: vals[k] for k in ("gamma", "M", "TD", "lo", "inner")},
              "holds": {"by": "state", "data": _holds(sp, [("td_lower", "inner")])}, "reason": rT[0]},
-            {"latex": r"\langle w^*, w\rangle = {inner} \;\le\; \lVert w\rVert = {norm} \;\le\; "
-                      r"\sqrt{M}\,R = {sMR}",
+            {"latex": r"\langle w^*, w\rangle = «inner» \;\le\; \lVert w\rVert = «norm» \;\le\; "
+                      r"\sqrt{M}\,R = «sMR»",
              "values": {k: vals[k] for k in ("inner", "norm", "sMR")},
              "holds": {"by": "state", "data": _holds(sp, [("inner", "norm"), ("norm", "sqrtM_R")])},
              "reason": f"{rT[1]}; {rT[2]}"},
-            {"latex": r"M = {M} \;\le\; R^2/\gamma^2 + (2/\gamma)\,\mathrm{TD}_\gamma = {bound}",
+            {"latex": r"M = «M» \;\le\; R^2/\gamma^2 + (2/\gamma)\,\mathrm{TD}_\gamma = «bound»",
              "values": {"M": vals["M"], "bound": _const(bound, ".5g")},
              "holds": {"by": "state", "data": _holds(sp, [("M", "mistake_bound")])},
              "reason": "solve γM − TD ≤ R√M for M (TD_γ over the whole run)"},
-            {"latex": r"M - L(u) = {hl} \;\le\; \langle u, w\rangle = {iu} \;\le\; \lVert u\rVert\lVert w\rVert "
-                      r"= {nu} \;\le\; \lVert u\rVert R\sqrt{M} = {uu}",
+            {"latex": r"M - L(u) = «hl» \;\le\; \langle u, w\rangle = «iu» \;\le\; \lVert u\rVert\lVert w\rVert "
+                      r"= «nu» \;\le\; \lVert u\rVert R\sqrt{M} = «uu»",
              "values": {k: vals[k] for k in ("hl", "iu", "nu", "uu")},
              "holds": {"by": "state", "data": _holds(hp, [("hinge_lower", "inner_u"), ("inner_u", "norm_u"),
                                                           ("norm_u", "upper_u")])},
              "reason": "hinge-loss form [002] with u = w*/γ"},
-            {"latex": r"M = {M} \;\le\; L(u) + a\sqrt{L(u)} + a^2 = {hb}",
+            {"latex": r"M = «M» \;\le\; L(u) + a\sqrt{L(u)} + a^2 = «hb»",
              "values": {"M": vals["M"], "hb": _const(hp.mistake_bound, ".5g")},
              "holds": {"by": "state", "data": _holds(hp, [("M", "mistake_bound")])},
              "reason": f"a = ‖u‖R = {hp.constants['a']:.4g}, L(u) = {hp.constants['L']:.4g} over the whole run"},
         ]
-    ledger = {"title": "Proof ledger at this round", "lines": ledger_lines}
+    ledger = {"title": "Proof ledger at this round", "lines": _ledger(ledger_lines)}
 
     # caption
     score = np.asarray(trace.columns["score"])
@@ -672,18 +686,18 @@ def margin_perceptron_spec(trace, *, run_id: str, position: int = 0, title: str 
     vals = {"U": _state(np.arange(K), "d"), "gamma": _const(gamma), "Ug": _state(S["U_gamma"]),
             "inner": _state(S["inner"]), "norm": _state(S["norm"]), "up": _state(S["norm_upper"])}
     lines = [
-        {"latex": r"U\gamma = {U}\cdot{gamma} = {Ug} \;\le\; \langle w^*, w\rangle = {inner}",
+        {"latex": r"U\gamma = «U»\cdot«gamma» = «Ug» \;\le\; \langle w^*, w\rangle = «inner»",
          "values": {k: vals[k] for k in ("U", "gamma", "Ug", "inner")},
          "holds": {"by": "state", "data": _holds(p, [("U_gamma", "inner")])}, "reason": r[0]},
-        {"latex": r"\langle w^*, w\rangle = {inner} \;\le\; \lVert w\rVert = {norm}",
+        {"latex": r"\langle w^*, w\rangle = «inner» \;\le\; \lVert w\rVert = «norm»",
          "values": {k: vals[k] for k in ("inner", "norm")},
          "holds": {"by": "state", "data": _holds(p, [("inner", "norm")])}, "reason": r[1]},
-        {"latex": r"\lVert w\rVert = {norm} \;\le\; 1 + 2/\gamma + 3U\gamma/4 = {up}",
+        {"latex": r"\lVert w\rVert = «norm» \;\le\; 1 + 2/\gamma + 3U\gamma/4 = «up»",
          "values": {k: vals[k] for k in ("norm", "up")},
          "holds": {"by": "state", "data": _holds(p, [("norm", "norm_upper")])}, "reason": r[2]},
     ]
     if bound is not None:
-        lines.append({"latex": r"U = {U} \;\le\; 12/\gamma^2 = {bound}",
+        lines.append({"latex": r"U = «U» \;\le\; 12/\gamma^2 = «bound»",
                       "values": {"U": vals["U"], "bound": _const(bound, ".5g")},
                       "holds": {"by": "state", "data": _holds(p, [("M", "mistake_bound")])},
                       "reason": "Uγ ≤ 1 + 2/γ + 3Uγ/4 gives U ≤ 4/γ + 8/γ² ≤ 12/γ² (γ ≤ 1)"})
@@ -707,7 +721,7 @@ def margin_perceptron_spec(trace, *, run_id: str, position: int = 0, title: str 
     spec = {
         "version": 1, "run_id": run_id, "T": int(trace.T), "position": int(position), "url_param": "t",
         "breaks": mistakes + 1, "mistake_rounds": mistakes, "extra_stops": {"margin mistake": mm},
-        "arrays": arrays, "figures": figures, "ledger": {"title": "Proof ledger at this round", "lines": lines},
+        "arrays": arrays, "figures": figures, "ledger": {"title": "Proof ledger at this round", "lines": _ledger(lines)},
         "caption": caption, "layout": {"columns": [["main"], ["sandwich_A", "ledger"]], "widths": [1.1, 1]},
         "speed": int(max(2, min(300, trace.T // 30))),
     }
