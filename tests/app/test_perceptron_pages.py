@@ -1,0 +1,148 @@
+"""AppTest over the Perceptron lessons: real content from the run, deep links, widgets mirrored in the URL."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import olc_core
+from olc_ui.snapshot import ledger_at
+from tests.conftest import ROOT
+
+PERCEPTRON = str(ROOT / "pages" / "perceptron.py")
+MARGIN = str(ROOT / "pages" / "margin_perceptron.py")
+
+
+def _open(path: str, **query) -> AppTest:
+    at = AppTest.from_file(path, default_timeout=90)
+    for k, v in query.items():
+        at.query_params[k] = str(v)
+    return at.run()
+
+
+def _spec(at: AppTest) -> dict:
+    [comp] = at.get("bidi_component")
+    return json.loads(comp.proto.json)["spec"]
+
+
+def _metric(at: AppTest, label: str) -> str:
+    for m in at.metric:
+        if m.label == label:
+            return m.value
+    raise AssertionError(f"no metric {label!r}: {[m.label for m in at.metric]}")
+
+
+def _text(at: AppTest) -> str:
+    return " ".join([m.value for m in at.markdown] + [e.value for e in at.success] + [e.value for e in at.error]
+                    + [e.value for e in at.info])
+
+
+def test_default_run_numbers_come_from_the_core():
+    at = _open(PERCEPTRON)
+    assert not at.exception
+    assert at.title[0].value == "The Perceptron and its mistake bound"
+    s = olc_core.streams.separable(T=200, d=2, gamma=0.1, radius=1.0, seed=0)
+    tr = olc_core.run("perceptron", s.X, s.y, comparator=s.comparator)
+    assert _metric(at, "Mistakes M (whole run)") == str(tr.n_mistakes)
+    assert _metric(at, "Bound R²/γ²") == f"{tr.proof.mistake_bound:.5g}"
+    assert "the theorem applies" in _text(at)
+    spec = _spec(at)
+    assert spec["T"] == 200 and spec["mistake_rounds"] == tr.mistakes.tolist()
+    assert [f["id"] for f in spec["figures"]] == ["main", "sandwich_A", "sandwich_B"]
+    assert len(spec["ledger"]["lines"]) == 5
+    # every setting and the position are in the URL
+    q = at.query_params
+    assert q["gamma"] == "0.1" and q["seed"] == "0" and q["t"] == "0" and q["data"] == "generated"
+
+
+def test_deep_link_opens_the_same_run_at_the_same_round():
+    at = _open(PERCEPTRON, seed=3, noise=0.1, gamma=0.2, T=300, t=37)
+    assert not at.exception
+    spec = _spec(at)
+    assert spec["position"] == 37 and spec["T"] == 300
+    s = olc_core.streams.separable(T=300, d=2, gamma=0.2, radius=1.0, seed=3, noise=0.1)
+    flipped = np.flatnonzero(s.info["flipped"])
+    err = " ".join(e.value for e in at.error)
+    assert "does not apply" in err and f"{flipped[0] + 1}," in err      # 1-based rounds in the message
+    assert "TD_γ bound" in _text(at) or "TD" in _text(at)
+    assert "TD_γ proof" in spec["figures"][1]["title"]
+    assert at.query_params["t"] == "37" and at.query_params["seed"] == "3"
+
+
+def test_widget_changes_are_mirrored_in_the_url():
+    at = _open(PERCEPTRON)
+    at.slider(key="perceptron__T").set_value(500).run()
+    at.slider(key="perceptron__gamma").set_value(0.25).run()
+    assert at.query_params["T"] == "500" and at.query_params["gamma"] == "0.25"
+    assert _spec(at)["T"] == 500
+    at.radio(key="perceptron__data").set_value("tight").run()
+    assert at.query_params["data"] == "tight"
+    assert _spec(at)["figures"][0]["figure"]["data"][0]["type"] == "bar"
+    assert _metric(at, "Mistakes M (whole run)") == "10" and _metric(at, "Bound R²/γ²") == "10"
+
+
+def test_bad_values_in_a_link_are_reported_and_replaced():
+    at = _open(PERCEPTRON, gamma="abc", T=99999, order="sideways")
+    assert not at.exception
+    warnings = " ".join(w.value for w in at.warning)
+    assert "gamma must be a number" in warnings and "T must be between 1 and 10000" in warnings
+    assert "order must be one of" in warnings
+    assert _spec(at)["T"] == 200 and at.query_params["gamma"] == "0.1"
+
+
+def test_three_d_and_clicked_points():
+    at = _open(PERCEPTRON, d=3, T=150)
+    assert not at.exception
+    types = {t["type"] for t in _spec(at)["figures"][0]["figure"]["data"]}
+    assert "scatter3d" in types and "mesh3d" in types
+    at = _open(PERCEPTRON, data="click", pts="0.5,0.2,1;-0.4,0.3,-1;0.1,-0.6,1")
+    assert not at.exception
+    assert _spec(at)["T"] == 3
+    assert any(c.label == "Label of the next point" for c in at.radio)
+
+
+def test_waiting_for_an_upload_is_information_not_an_error():
+    at = _open(PERCEPTRON, data="upload")
+    assert not at.exception and not at.error
+    assert "choose a CSV file" in " ".join(i.value for i in at.info)
+
+
+def test_td_gamma_slider_sets_the_bound():
+    at = _open(PERCEPTRON, noise=0.1, gbest=0, gtd=0.08)
+    assert not at.exception
+    spec = _spec(at)
+    assert "γ = 0.08" in spec["figures"][1]["title"]
+    s = olc_core.streams.separable(T=200, d=2, gamma=0.1, radius=1.0, seed=0, noise=0.1)
+    tr = olc_core.run("perceptron", s.X, s.y, comparator=s.comparator, gamma=0.08)
+    b = tr.proofs["nonseparable"].mistake_bound
+    assert any(f"{b:.5g}" in line["latex"] for line in ledger_at(spec, spec["T"]))
+    at.toggle(key="perceptron_td__gbest").set_value(True).run()
+    assert at.query_params["gbest"] == "1"
+    assert "γ = 0.08" not in _spec(at)["figures"][1]["title"]
+
+
+def test_extreme_sliders_give_a_message_not_a_traceback():
+    at = _open(PERCEPTRON, gamma=0.5, R=0.5)
+    assert not at.exception
+    assert "must be smaller than the radius" in " ".join(e.value for e in at.error)
+    at = _open(PERCEPTRON, T=1)
+    assert not at.exception and _spec(at)["T"] == 1
+
+
+def test_margin_perceptron_page():
+    at = _open(MARGIN, T=40, gamma=0.25, gamma_alg=0.25)
+    assert not at.exception
+    s = olc_core.streams.separable(T=40, d=2, gamma=0.25, radius=1.0, seed=0)
+    tr = olc_core.run("margin_perceptron", s.X, s.y, gamma=0.25, comparator=s.comparator, passes=None)
+    assert _metric(at, "Updates U (the first included)") == str(tr.n_mistakes)
+    assert _metric(at, "Final margin min y⟨w,x⟩/‖w‖") == f"{tr.info['final_margin']:.4f}"
+    assert "The last pass made no update" in _text(at)
+    spec = _spec(at)
+    assert spec["T"] == tr.T and "margin mistake" in spec["extra_stops"]
+    at = _open(MARGIN, T=40, gamma=0.2, gamma_alg=0.9)
+    assert "does not apply" in " ".join(e.value for e in at.error)
+    at.toggle(key="margin__until").set_value(False).run()
+    at.slider(key="margin__passes").set_value(2).run()
+    assert at.query_params["passes"] == "2" and at.query_params["until"] == "0"
