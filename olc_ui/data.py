@@ -171,29 +171,45 @@ def decode_points(s: str) -> tuple[np.ndarray, np.ndarray]:
     return np.array(X, dtype=float), np.array(y, dtype=float)
 
 
-def trace_csv(trace, X: np.ndarray, y: np.ndarray) -> str:
-    """The run, one row per round: the example, the learner's state and the proof's numbers."""
-    T, d = X.shape
+def trace_csv(trace, X: np.ndarray | None = None, y: np.ndarray | None = None, max_weights: int = 64) -> str:
+    """The run, one row per round: the example (when given), the label, the learner's prediction,
+    whether it erred, the mistake count, every per-round column of the trace, and the weights
+    after the round (the first ``max_weights`` of them)."""
+    T = trace.T
     out = io.StringIO()
     w = csv.writer(out)
     M_before = trace.mistakes_before_each_round()
-    cols = ["round"] + [f"x{j + 1}" for j in range(d)] + ["y", "score_w_dot_x", "prediction", "mistake",
-                                                           "mistakes_so_far"]
-    cm = trace.columns.get("comparator_margin") if "comparator_margin" in trace.columns else None
-    if cm is not None:
-        cols.append("comparator_margin")
+    cols = ["round"]
+    if X is not None:
+        X = np.asarray(X)
+        cols += [f"x{j + 1}" for j in range(X.shape[1])]
+    if y is not None:
+        cols.append("y")
+    cols += ["prediction", "mistake", "mistakes_so_far"]
+    extra = []
+    for name in trace.columns:
+        if name == "is_mistake":
+            continue
+        col = np.asarray(trace.columns[name])
+        if col.shape == (T,) and col.dtype.kind in "biuf":
+            extra.append((name, col))
+    cols += [name for name, _ in extra]
+    d = min(trace.d, max_weights)
     cols += [f"w{j + 1}_after" for j in range(d)]
     w.writerow(cols)
-    score = trace.columns["score"]
-    pred = trace.predictions
+    pred = np.asarray(trace.predictions)
     flag = trace.columns["is_mistake"]
-    hist = trace.history
+
+    def num(v) -> str:
+        return f"{v:.17g}" if isinstance(v, float) else str(v)
     for t in range(T):
-        wt = hist.raw_at(t + 1)
-        row = [t + 1] + [f"{v:.17g}" for v in X[t]] + [int(y[t]), f"{score[t]:.17g}", int(pred[t]),
-                                                       int(flag[t]), int(M_before[t + 1])]
-        if cm is not None:
-            row.append(f"{cm[t]:.17g}")
-        row += [f"{v:.17g}" for v in wt]
+        row = [t + 1]
+        if X is not None:
+            row += [num(float(v)) for v in X[t]]
+        if y is not None:
+            row.append(num(float(y[t])) if float(y[t]) != int(y[t]) else int(y[t]))
+        row += [num(pred[t].item()), int(flag[t]), int(M_before[t + 1])]
+        row += [num(col[t].item()) for _, col in extra]
+        row += [num(float(v)) for v in trace.weights_at(t + 1)[:d]]
         w.writerow(row)
     return out.getvalue()

@@ -15,6 +15,7 @@ import streamlit as st
 
 import olc_core
 
+from . import common
 from . import data as olc_data
 from .config import Setting
 from .perceptron_view import perceptron_spec
@@ -150,11 +151,6 @@ def bound_curve(proof_ns, radius: float, margins: np.ndarray, gammas: np.ndarray
 
 # ------------------------------------------------------------------------------------------ panels
 
-def _rounds_text(rounds: np.ndarray, n: int = 8) -> str:
-    shown = ", ".join(str(int(r) + 1) for r in rounds[:n])
-    return shown + (f", … ({len(rounds)} in all)" if len(rounds) > n else "")
-
-
 def assumption_panel(trace, data: Data) -> None:
     """Is the theorem applicable to these data? The measured constants and the verdict."""
     p = trace.proof
@@ -184,7 +180,7 @@ def assumption_panel(trace, data: Data) -> None:
         else:
             for a in p.failed_assumptions:
                 st.error(f"The theorem $M \\le R^2/\\gamma^2$ **does not apply**: {a.detail}. "
-                         f"Offending rounds: {_rounds_text(np.asarray(a.rounds))} (ringed in pink on the chart).")
+                         f"Offending rounds: {common.rounds_text(np.asarray(a.rounds))} (ringed in pink on the chart).")
             st.info("Without separability no bound of the form R²/γ² can hold (a noisy label can be repeated "
                     "forever). The TD_γ bound below needs no assumption on the data.")
         for note in data.notes:
@@ -238,36 +234,7 @@ def nonseparable_panel(trace_ns, data: Data, gamma_used: float, best: tuple[floa
 
 def downloads(trace, data: Data, spec: dict, position: int, name: str = "perceptron",
               X: np.ndarray | None = None, y: np.ndarray | None = None) -> None:
-    """Download buttons: the trace as CSV and the figures at this round as a standalone HTML page.
-
-    Both files are built only when clicked (deferred)."""
-    cols = st.columns(2)
-    X = data.X if X is None else X
-    y = data.y if y is None else y
-    cols[0].download_button("Download the trace (CSV)", data=lambda: olc_data.trace_csv(trace, X, y),
-                            file_name=f"{name}_trace.csv", mime="text/csv", on_click="ignore", key=f"{name}_dl_csv")
-    cols[1].download_button("Download the figure at this round (HTML)",
-                            data=lambda: figure_html(spec, position), file_name=f"{name}_round_{position}.html",
-                            mime="text/html", on_click="ignore", key=f"{name}_dl_html")
-
-
-def figure_html(spec: dict, position: int) -> str:
-    """A standalone HTML page with the main chart and the sandwiches as they are at ``position``."""
-    import plotly.graph_objects as go
-    import plotly.io as pio
-
-    from .snapshot import figures_at
-
-    parts = [f"<h2>{_esc(spec['figures'][0].get('title', ''))} — round {position} of {spec['T']}</h2>"]
-    for i, fig in enumerate(figures_at(spec, position)):
-        parts.append(pio.to_html(go.Figure(fig), full_html=False, include_plotlyjs=(i == 0)))
-    return "<!doctype html><html><head><meta charset='utf-8'><title>olc figure</title></head><body>" + \
-        "".join(parts) + "</body></html>"
-
-
-def _esc(s: str) -> str:
-    import html
-    return html.escape(s)
+    common.downloads(trace, spec, position, name, data.X if X is None else X, data.y if y is None else y)
 
 
 def click_canvas(v: dict[str, Any], page: str = PAGE, settings: list[Setting] | None = None) -> None:

@@ -76,3 +76,19 @@ def test_trace_csv_has_one_row_per_round_with_the_run_numbers():
     last = dict(zip(head, lines[-1].split(",")))
     assert int(last["mistakes_so_far"]) == tr.n_mistakes
     assert float(last["w1_after"]) == tr.weights_at(tr.T)[0]
+
+
+def test_trace_csv_for_an_expert_learner_and_the_figure_html():
+    from olc_ui.common import figure_html
+    from olc_ui.perceptron_view import perceptron_spec
+    s = olc_core.streams.experts(T=40, N=5, error_rates=[0.1, 0.3, 0.3, 0.5, 0.5], seed=0)
+    tr = olc_core.run("weighted_majority", s.X, s.y, beta=0.5)
+    lines = trace_csv(tr, None, s.y).strip().splitlines()
+    head = lines[0].split(",")
+    assert len(lines) == 41 and head[:5] == ["round", "y", "prediction", "mistake", "mistakes_so_far"]
+    assert "w5_after" in head
+    p = olc_core.streams.separable(T=30, d=2, gamma=0.1, seed=0)
+    pt = olc_core.run("perceptron", p.X, p.y, comparator=p.comparator)
+    page = figure_html(perceptron_spec(pt, p.X, p.y, run_id="x"), 7)
+    assert page.startswith("<!doctype html>") and "round 7 of 30" in page and "Plotly.newPlot" in page
+    assert "Proof ledger" in page
