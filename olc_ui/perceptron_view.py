@@ -17,22 +17,18 @@ TD_γ proof and the hinge-loss proof, which need no assumption on the data.
 from __future__ import annotations
 
 import math
-import re
 from typing import Any
 
 import numpy as np
 
+from .spec_tools import COLORS, const as _const, holds as _holds, ledger as _ledger, line_trace as _line
+from .spec_tools import arrow_trace as _arrow, points_trace as _pts, sandwich_figure as _sandwich
+from .spec_tools import by_state as _state
 from .viewer import jsonable
 
-__all__ = ["perceptron_spec", "margin_perceptron_spec", "clip_line", "COLORS"]
+__all__ = ["perceptron_spec", "margin_perceptron_spec", "clip_line"]
 
-COLORS = {
-    "pos": "#1f6fb4", "neg": "#d43a2f", "pos_faint": "#a9c6e3", "neg_faint": "#efb3ad",
-    "wstar": "#2ca02c", "band": "rgba(44,160,44,0.10)", "w": "#111111", "old": "#9a9a9a",
-    "wt": "#6b6b6b", "yx": "#ff8c00", "wnext": "#2a9d3f", "mistake": "#000000", "margin": "#b15fd8",
-    "bad": "#e377c2", "lower": "#9467bd", "inner": "#2ca02c", "norm": "#111111", "upper": "#d62728",
-}
-ND = 5  # decimals kept for plotted coordinates
+from .spec_tools import ND  # noqa: E402  (decimals kept for plotted coordinates)
 
 
 # ------------------------------------------------------------------------------------------ geometry
@@ -41,7 +37,7 @@ def clip_line(w: np.ndarray, L: float, offset: float = 0.0) -> list[list[float]]
     """Endpoints of the line ``w·x = offset·‖w‖`` inside the square [-L, L]², as [[x0, x1], [y0, y1]].
 
     >>> clip_line(np.array([1.0, 0.0]), 2.0)
-    [[0.0, 0.0], [2.0, -2.0]]
+    [[0.0, 0.0], [-2.0, 2.0]]
     """
     w = np.asarray(w, dtype=float)
     n = float(math.hypot(w[0], w[1]))
@@ -90,61 +86,6 @@ def _plane3(w: np.ndarray, L: float) -> list[list[float]] | None:
 
 
 # ------------------------------------------------------------------------------------------ pieces
-
-def _holds(proof, links: list[tuple[str, str]]) -> list:
-    """Per state: 1 if every link holds, 0 if one fails, None while a side is undefined (NaN)."""
-    mat = proof.check_matrix()
-    bad = np.zeros(proof.K, dtype=bool)
-    defined = np.ones(proof.K, dtype=bool)
-    for lo, hi in links:
-        name = next(n for n in mat if n.split(" ")[0] == lo and n.split(" ")[-1] == hi)
-        bad |= mat[name]
-        defined &= np.isfinite(proof.series[lo]) & np.isfinite(proof.series[hi])
-    return [None if not d else (0 if b else 1) for b, d in zip(bad.tolist(), defined.tolist())]
-
-
-def _ledger(lines: list[dict]) -> list[dict]:
-    """Ledger lines written with «name» placeholders, as the viewer wants them: ``{v_name}``
-    (a prefix no LaTeX command argument can clash with, e.g. \\sqrt{M} or \\mathrm{TD})."""
-    out = []
-    for line in lines:
-        line = dict(line)
-        line["latex"] = re.sub(r"«([A-Za-z_][A-Za-z0-9_]*)»", r"{v_\1}", line["latex"])
-        if "values" in line:
-            line["values"] = {f"v_{k}": v for k, v in line["values"].items()}
-        out.append(line)
-    return out
-
-
-def _state(a, fmt: str = ".4g") -> dict:
-    return {"by": "state", "data": np.asarray(a, dtype=float), "fmt": fmt}
-
-
-def _const(v, fmt: str = ".4g") -> dict:
-    return {"const": float(v) if v is not None else None, "fmt": fmt}
-
-
-def _pts(name, color, symbol, size, opacity=1.0, legend=True, line=None, group=None):
-    mk = {"color": color, "symbol": symbol, "size": size, "opacity": opacity}
-    if line:
-        mk["line"] = line
-    t = {"type": "scatter", "mode": "markers", "name": name, "x": [], "y": [], "marker": mk,
-         "showlegend": legend, "hoverinfo": "skip"}
-    if group:
-        t["legendgroup"] = group
-    return t
-
-
-def _line(name, color, width, dash="solid", legend=True, opacity=1.0, x=None, y=None):
-    return {"type": "scatter", "mode": "lines", "name": name, "x": x or [], "y": y or [], "showlegend": legend,
-            "line": {"color": color, "width": width, "dash": dash}, "opacity": opacity, "hoverinfo": "skip"}
-
-
-def _arrow(name, color, width=3):
-    return {"type": "scatter", "mode": "lines+markers", "name": name, "x": [], "y": [], "hoverinfo": "skip",
-            "line": {"color": color, "width": width},
-            "marker": {"symbol": "arrow", "angleref": "previous", "size": [0, 15], "color": color}}
-
 
 def _seg(x0, y0, x1, y1) -> tuple[list, list]:
     return [round(float(x0), ND), round(float(x1), ND)], [round(float(y0), ND), round(float(y1), ND)]
@@ -363,68 +304,6 @@ def _main_bars(trace, *, wstar, W, title):
 
 
 # ------------------------------------------------------------------------------------------ sandwiches
-
-def _sandwich(fig_id, title, proof, keys, names, colors, arrays, *, bound=None, bound_label="",
-              smooth=None, x_extent=None):
-    """Curves of ``keys`` against M, markers at the current state, and the bound as a vertical line.
-
-    ``smooth``: {key: callable(M array) -> values} for the proven bounds, drawn as
-    functions of M up to the crossing (so the student sees where they must meet).
-    """
-    K = proof.K
-    M = np.arange(K, dtype=float)
-    arrays[f"{fig_id}_M"] = list(range(K))
-    x_hi = max(float(K - 1), 1.0)
-    if x_extent is not None and math.isfinite(x_extent):
-        x_hi = max(x_hi, x_extent)
-    data, dyn = [], []
-    vals_all = []
-    for key, name, color in zip(keys, names, colors):
-        v = proof.series[key]
-        if smooth and key in smooth:
-            xs = np.linspace(0, x_hi, 300)
-            ys = smooth[key](xs)
-            data.append({"type": "scatter", "mode": "lines", "name": name, "x": xs.round(ND), "y": ys.round(ND),
-                         "line": {"color": color, "width": 2.5, "dash": "dash"},
-                         "hovertemplate": f"{name}<br>M = %{{x:.1f}}: %{{y:.5g}}<extra></extra>"})
-            vals_all.append(ys)
-        else:
-            mode = "lines+markers" if K <= 60 else "lines"
-            data.append({"type": "scatter", "mode": mode, "name": name, "x": M, "y": v.round(ND),
-                         "line": {"color": color, "width": 2.5}, "marker": {"size": 5},
-                         "hovertemplate": f"{name}<br>M = %{{x}}: %{{y:.6g}}<extra></extra>"})
-            vals_all.append(v)
-    for i, (key, name, color) in enumerate(zip(keys, names, colors)):
-        arrays[f"{fig_id}_{key}"] = proof.series[key].round(ND)
-        data.append({"type": "scatter", "mode": "markers", "name": name, "showlegend": False, "x": [], "y": [],
-                     "marker": {"color": color, "size": 13, "line": {"color": "#fff", "width": 2}},
-                     "hovertemplate": f"{name} now: %{{y:.6g}}<extra></extra>"})
-        dyn.append({"trace": len(keys) + i, "op": "point_state", "x": f"{fig_id}_M", "y": f"{fig_id}_{key}"})
-    fin = np.concatenate([np.asarray(v, dtype=float)[np.isfinite(v)] for v in vals_all] + [np.zeros(1)])
-    lo, hi = float(fin.min()), float(fin.max())
-    pad = 0.06 * (hi - lo or 1.0)
-    shapes, annotations = [], []
-    if bound is not None and math.isfinite(bound):
-        if bound <= x_hi * 1.001:
-            data.append({"type": "scatter", "mode": "lines", "name": bound_label, "x": [bound, bound],
-                         "y": [lo - pad, hi + pad], "line": {"color": "#444", "width": 1.5, "dash": "dot"},
-                         "hovertemplate": f"{bound_label} = {bound:.6g}<extra></extra>"})
-        else:
-            annotations.append({"x": 1, "xref": "paper", "y": 1, "yref": "paper", "xanchor": "right",
-                                "yanchor": "top", "showarrow": False, "font": {"size": 13},
-                                "text": f"{bound_label} = {bound:.4g} →"})
-    layout = {
-        "xaxis": {"title": {"text": "mistakes M"}, "range": [-0.02 * x_hi, x_hi * 1.03], "gridcolor": "#efefef",
-                  "tickfont": {"size": 13}},
-        "yaxis": {"range": [lo - pad, hi + pad], "gridcolor": "#efefef", "tickfont": {"size": 13}},
-        "margin": {"l": 55, "r": 10, "t": 10, "b": 45},
-        "legend": {"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0, "font": {"size": 13}},
-        "font": {"size": 14}, "plot_bgcolor": "#ffffff", "paper_bgcolor": "#ffffff", "shapes": shapes,
-        "annotations": annotations, "hovermode": "closest",
-    }
-    return {"id": fig_id, "title": title, "height": 320, "figure": {"data": data, "layout": layout},
-            "config": {"displayModeBar": False}, "dynamic": dyn}
-
 
 def _extent(bound: float | None, K: int) -> float | None:
     """How far right to draw the proven bounds: to their crossing, unless that is far beyond the run."""

@@ -1,0 +1,161 @@
+"""Building blocks for step-viewer specs (pure functions, JSON-ready dicts): value sources for the
+ledger and caption, the ledger's «name» placeholders, per-state ✓/✗ from a proof's own checks,
+plotly trace dicts, and the sandwich chart (a proof's series against the mistake count).
+
+Every lesson's spec builder uses these, so the pages look and behave alike.
+
+>>> ledger([{"latex": r"\\sqrt{M} = «M»", "values": {"M": const(4)}}])[0]["latex"]
+'\\\\sqrt{M} = {v_M}'
+"""
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+import numpy as np
+
+__all__ = ["COLORS", "ND", "ledger", "holds", "by_state", "by_round", "by_position", "const", "points_trace",
+           "line_trace", "arrow_trace", "sandwich_figure"]
+
+COLORS = {
+    "pos": "#1f6fb4", "neg": "#d43a2f", "pos_faint": "#a9c6e3", "neg_faint": "#efb3ad",
+    "wstar": "#2ca02c", "band": "rgba(44,160,44,0.10)", "w": "#111111", "old": "#9a9a9a",
+    "wt": "#6b6b6b", "yx": "#ff8c00", "wnext": "#2a9d3f", "mistake": "#000000", "margin": "#b15fd8",
+    "bad": "#e377c2", "lower": "#9467bd", "inner": "#2ca02c", "norm": "#111111", "upper": "#d62728",
+}
+ND = 5  # decimals kept for plotted coordinates
+
+
+def holds(proof, links: list[tuple[str, str]]) -> list:
+    """Per state: 1 if every link holds, 0 if one fails, None while a side is undefined (NaN)."""
+    mat = proof.check_matrix()
+    bad = np.zeros(proof.K, dtype=bool)
+    defined = np.ones(proof.K, dtype=bool)
+    for lo, hi in links:
+        name = next(n for n in mat if n.split(" ")[0] == lo and n.split(" ")[-1] == hi)
+        bad |= mat[name]
+        defined &= np.isfinite(proof.series[lo]) & np.isfinite(proof.series[hi])
+    return [None if not d else (0 if b else 1) for b, d in zip(bad.tolist(), defined.tolist())]
+
+
+def ledger(lines: list[dict]) -> list[dict]:
+    """Ledger lines written with «name» placeholders, as the viewer wants them: ``{v_name}``
+    (a prefix no LaTeX command argument can clash with, e.g. \\sqrt{M} or \\mathrm{TD})."""
+    out = []
+    for line in lines:
+        line = dict(line)
+        line["latex"] = re.sub(r"«([A-Za-z_][A-Za-z0-9_]*)»", r"{v_\1}", line["latex"])
+        if "values" in line:
+            line["values"] = {f"v_{k}": v for k, v in line["values"].items()}
+        out.append(line)
+    return out
+
+
+def by_state(a, fmt: str = ".4g") -> dict:
+    """A ledger/caption value that changes with the learner's state (one entry per state)."""
+    return {"by": "state", "data": np.asarray(a, dtype=float), "fmt": fmt}
+
+
+def by_round(a, fmt: str = ".4g", labels: list[str] | None = None) -> dict:
+    """A value of the current round (one entry per round; blank before round 1)."""
+    out = {"by": "round", "data": np.asarray(a), "fmt": "text" if labels else fmt}
+    if labels:
+        out["labels"] = labels
+    return out
+
+
+def by_position(a, fmt: str = ".4g") -> dict:
+    """A value per position p = 0 … T (after p rounds)."""
+    return {"by": "position", "data": np.asarray(a, dtype=float), "fmt": fmt}
+
+
+def const(v, fmt: str = ".4g") -> dict:
+    """A value that does not change during the run."""
+    return {"const": float(v) if v is not None else None, "fmt": fmt}
+
+
+def points_trace(name, color, symbol, size, opacity=1.0, legend=True, line=None, group=None):
+    mk = {"color": color, "symbol": symbol, "size": size, "opacity": opacity}
+    if line:
+        mk["line"] = line
+    t = {"type": "scatter", "mode": "markers", "name": name, "x": [], "y": [], "marker": mk,
+         "showlegend": legend, "hoverinfo": "skip"}
+    if group:
+        t["legendgroup"] = group
+    return t
+
+
+def line_trace(name, color, width, dash="solid", legend=True, opacity=1.0, x=None, y=None):
+    return {"type": "scatter", "mode": "lines", "name": name, "x": x or [], "y": y or [], "showlegend": legend,
+            "line": {"color": color, "width": width, "dash": dash}, "opacity": opacity, "hoverinfo": "skip"}
+
+
+def arrow_trace(name, color, width=3):
+    return {"type": "scatter", "mode": "lines+markers", "name": name, "x": [], "y": [], "hoverinfo": "skip",
+            "line": {"color": color, "width": width},
+            "marker": {"symbol": "arrow", "angleref": "previous", "size": [0, 15], "color": color}}
+
+
+def sandwich_figure(fig_id, title, proof, keys, names, colors, arrays, *, bound=None, bound_label="",
+              smooth=None, x_extent=None):
+    """Curves of ``keys`` against M, markers at the current state, and the bound as a vertical line.
+
+    ``smooth``: {key: callable(M array) -> values} for the proven bounds, drawn as
+    functions of M up to the crossing (so the student sees where they must meet).
+    """
+    K = proof.K
+    M = np.arange(K, dtype=float)
+    arrays[f"{fig_id}_M"] = list(range(K))
+    x_hi = max(float(K - 1), 1.0)
+    if x_extent is not None and math.isfinite(x_extent):
+        x_hi = max(x_hi, x_extent)
+    data, dyn = [], []
+    vals_all = []
+    for key, name, color in zip(keys, names, colors):
+        v = proof.series[key]
+        if smooth and key in smooth:
+            xs = np.linspace(0, x_hi, 300)
+            ys = smooth[key](xs)
+            data.append({"type": "scatter", "mode": "lines", "name": name, "x": xs.round(ND), "y": ys.round(ND),
+                         "line": {"color": color, "width": 2.5, "dash": "dash"},
+                         "hovertemplate": f"{name}<br>M = %{{x:.1f}}: %{{y:.5g}}<extra></extra>"})
+            vals_all.append(ys)
+        else:
+            mode = "lines+markers" if K <= 60 else "lines"
+            data.append({"type": "scatter", "mode": mode, "name": name, "x": M, "y": v.round(ND),
+                         "line": {"color": color, "width": 2.5}, "marker": {"size": 5},
+                         "hovertemplate": f"{name}<br>M = %{{x}}: %{{y:.6g}}<extra></extra>"})
+            vals_all.append(v)
+    for i, (key, name, color) in enumerate(zip(keys, names, colors)):
+        arrays[f"{fig_id}_{key}"] = proof.series[key].round(ND)
+        data.append({"type": "scatter", "mode": "markers", "name": name, "showlegend": False, "x": [], "y": [],
+                     "marker": {"color": color, "size": 13, "line": {"color": "#fff", "width": 2}},
+                     "hovertemplate": f"{name} now: %{{y:.6g}}<extra></extra>"})
+        dyn.append({"trace": len(keys) + i, "op": "point_state", "x": f"{fig_id}_M", "y": f"{fig_id}_{key}"})
+    fin = np.concatenate([np.asarray(v, dtype=float)[np.isfinite(v)] for v in vals_all] + [np.zeros(1)])
+    lo, hi = float(fin.min()), float(fin.max())
+    pad = 0.06 * (hi - lo or 1.0)
+    shapes, annotations = [], []
+    if bound is not None and math.isfinite(bound):
+        if bound <= x_hi * 1.001:
+            data.append({"type": "scatter", "mode": "lines", "name": bound_label, "x": [bound, bound],
+                         "y": [lo - pad, hi + pad], "line": {"color": "#444", "width": 1.5, "dash": "dot"},
+                         "hovertemplate": f"{bound_label} = {bound:.6g}<extra></extra>"})
+        else:
+            annotations.append({"x": 1, "xref": "paper", "y": 1, "yref": "paper", "xanchor": "right",
+                                "yanchor": "top", "showarrow": False, "font": {"size": 13},
+                                "text": f"{bound_label} = {bound:.4g} →"})
+    layout = {
+        "xaxis": {"title": {"text": "mistakes M"}, "range": [-0.02 * x_hi, x_hi * 1.03], "gridcolor": "#efefef",
+                  "tickfont": {"size": 13}},
+        "yaxis": {"range": [lo - pad, hi + pad], "gridcolor": "#efefef", "tickfont": {"size": 13}},
+        "margin": {"l": 55, "r": 10, "t": 10, "b": 45},
+        "legend": {"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0, "font": {"size": 13}},
+        "font": {"size": 14}, "plot_bgcolor": "#ffffff", "paper_bgcolor": "#ffffff", "shapes": shapes,
+        "annotations": annotations, "hovermode": "closest",
+    }
+    return {"id": fig_id, "title": title, "height": 320, "figure": {"data": data, "layout": layout},
+            "config": {"displayModeBar": False}, "dynamic": dyn}
+
+
