@@ -3,6 +3,7 @@ import numpy as np
 import streamlit as st
 
 import olc_core
+from olc_ui.lessons import available
 
 st.title("Online linear classification")
 st.markdown(
@@ -53,4 +54,5 @@ st.markdown(
 )
 
 st.subheader("Lessons")
-st.markdown("Open a lesson from the menu on the left.")
+for section, script, title, icon, path, summary in available()[1:]:
+    st.page_link(script, label=f"**{title}** — {summary}", icon=icon)

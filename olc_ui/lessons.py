@@ -1,0 +1,27 @@
+"""The lessons of the app, in reading order (the router and the home page both read this table)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: (section, script, title, icon, url path, one-line summary)
+LESSONS = [
+    ("Start", "pages/home.py", "Home: the online protocol", "🏠", "home",
+     "the protocol and a live run"),
+    ("Linear classifiers", "pages/perceptron.py", "Perceptron", "📐", "perceptron",
+     "M ≤ R²/γ²: the norm and cosine sandwiches; non-separable data and the TD_γ bound"),
+    ("Linear classifiers", "pages/margin_perceptron.py", "Margin Perceptron", "📏", "margin-perceptron",
+     "updates on margin mistakes, ≤ 12/γ² of them, and stops with margin ≥ γ/2"),
+    ("Expert advice", "pages/experts.py", "Weighted Majority, RWM, Halving", "🗳️", "experts",
+     "multiplicative weights on experts' advice, the log-scale sandwich"),
+    ("Expert advice", "pages/halving.py", "Halving: the version space", "✂️", "halving",
+     "the version space halves at each mistake: M ≤ log₂|H|"),
+    ("Mistake-bound model", "pages/boolean_concepts.py", "Conjunctions and decision lists", "🔣", "boolean",
+     "elimination, the level algorithm, and the adversary game"),
+]
+
+
+def available() -> list[tuple]:
+    """The lessons whose page exists (a lesson appears once its page is there)."""
+    return [row for row in LESSONS if (ROOT / row[1]).exists()]
