@@ -1,0 +1,529 @@
+"""The mistake-bound lesson ([004] §2): settings, cached runs, panels, and the two adversary games.
+
+The page script (pages/boolean_concepts.py) has four parts, chosen with ``mode``:
+the conjunction learner and the decision-list learner (settings from the URL → a
+cached core run → a spec from :mod:`olc_ui.boolean_view` → the step viewer), and two
+games played with ordinary widgets whose moves live in the URL, so a link replays them:
+
+* *play the adversary* — the student picks each example and its label; our
+  elimination learner (the core's run) answers; ``moves`` holds ``bits:label,…``;
+* *be the learner* — the core's :class:`ConjunctionAdversary` shows the examples and
+  labels each one against the student's prediction; ``preds`` holds the predictions.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import re
+from typing import Any
+
+import numpy as np
+import streamlit as st
+
+import olc_core
+from olc_core.streams import ConjunctionAdversary, conjunction_adversary, constant_predictor, elimination_predictor
+
+from . import common
+from .boolean_view import assumption_text, bits, conjunction_spec, decision_list_spec, learner_game_spec, pretty
+from .config import Setting
+from .state import set_value
+
+__all__ = ["PAGE", "MODE_SETTINGS", "CONJ_SETTINGS", "DL_SETTINGS", "ADV_SETTINGS", "LRN_SETTINGS", "GROUPS",
+           "conj_visible", "dl_visible", "conj_data", "dl_data", "run_conj", "run_dl", "conj_spec_for",
+           "dl_spec_for", "conj_panel", "dl_panel", "parse_moves", "encode_moves", "parse_preds", "replay",
+           "adversary_game", "adversary_controls", "learner_game", "MAX_MOVES", "SettingError"]
+
+PAGE = "boolean"
+MODES = ("conj", "dl", "adversary", "learner")
+MODE_SETTINGS = [
+    Setting("mode", "Part of the lesson", "choice", "conj", options=MODES,
+            extra={"labels": {"conj": "① Conjunction learner", "dl": "② Decision-list learner",
+                              "adversary": "③ Play the adversary", "learner": "④ Be the learner"},
+                   "horizontal": True}),
+]
+CONJ_SETTINGS = [
+    Setting("cdata", "Examples", "choice", "generated", options=("generated", "adversary"),
+            extra={"labels": {"generated": "random, labelled by a target conjunction",
+                              "adversary": "the [004] adversary sequence (n examples)"}}),
+    Setting("n", "Variables n", "int", 5, lo=1, hi=12, step=1),
+    Setting("k", "Literals in the target, k", "int", 2, lo=0, hi=12, step=1,
+            help="each on its own variable, so k ≤ n"),
+    Setting("neg", "Target may use negated literals", "bool", True),
+    Setting("prate", "Share of positive examples", "float", 0.5, lo=0.0, hi=1.0, step=0.05,
+            help="on this share of the rounds the target's literals are made true; false negatives only come "
+                 "from positive examples"),
+    Setting("T", "Rounds T", "int", 40, lo=1, hi=1000, step=1),
+    Setting("noise", "Label noise", "float", 0.0, lo=0.0, hi=0.3, step=0.01,
+            help="each label flipped with this probability: the labels stop being a conjunction's"),
+    Setting("seed", "Seed", "int", 0, lo=0, hi=1_000_000, step=1, extra={"widget": "number"}),
+]
+DL_SETTINGS = [
+    Setting("dn", "Variables n", "int", 3, lo=1, hi=8, step=1, help="the learner keeps 4n + 2 rules"),
+    Setting("L", "Rules in the target list, L", "int", 3, lo=1, hi=9, step=1,
+            help="the final True → b counted; each earlier rule uses its own variable, so L ≤ n + 1"),
+    Setting("dT", "Rounds T", "int", 60, lo=1, hi=1000, step=1),
+    Setting("cover", "Examples", "choice", "rule", options=("rule", "uniform"),
+            extra={"labels": {"rule": "each rule of the target decides about as often",
+                              "uniform": "uniform bits (rule i decides with probability 2⁻ⁱ)"}}),
+    Setting("tie", "Which firing rule the learner reads", "choice", "first", options=("first", "majority"),
+            extra={"labels": {"first": "the first in the order x₁→1, x₁→0, ¬x₁→1, …",
+                              "majority": "the majority of the level's firing rules"}}),
+    Setting("dnoise", "Label noise", "float", 0.0, lo=0.0, hi=0.3, step=0.01,
+            help="each label flipped with this probability: the labels may stop being a decision list's"),
+    Setting("dseed", "Seed", "int", 0, lo=0, hi=1_000_000, step=1, extra={"widget": "number"}),
+]
+ADV_SETTINGS = [
+    Setting("an", "Variables n", "int", 4, lo=1, hi=10, step=1),
+    Setting("moves", "Your moves", "text", "", extra={"max_len": 2000}),
+]
+LRN_SETTINGS = [
+    Setting("ln", "Variables n", "int", 5, lo=1, hi=10, step=1),
+    Setting("preds", "Your predictions", "text", "", extra={"max_len": 64}),
+]
+#: the settings group of each part of the lesson (bound under PAGE_<mode>)
+GROUPS = {"conj": CONJ_SETTINGS, "dl": DL_SETTINGS, "adversary": ADV_SETTINGS, "learner": LRN_SETTINGS}
+MAX_MOVES = 60
+
+
+class SettingError(ValueError):
+    """Settings that do not go together (e.g. more target literals than variables): a message, not a traceback."""
+
+
+def conj_visible(v: dict[str, Any]) -> set[str]:
+    if v["cdata"] == "adversary":
+        return {"cdata", "n"}
+    return {s.key for s in CONJ_SETTINGS}
+
+
+def dl_visible(v: dict[str, Any]) -> set[str]:
+    return {s.key for s in DL_SETTINGS}
+
+
+# ------------------------------------------------------------------------------------------ data and runs
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def _conj_stream(n: int, k: int, neg: bool, prate: float, T: int, noise: float, seed: int):
+    return olc_core.streams.conjunction(T=T, n=n, k=k, seed=seed, negated=neg, positive_rate=prate, noise=noise)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _adversary_stream(n: int):
+    return conjunction_adversary(n, elimination_predictor)
+
+
+def conj_data(v: dict[str, Any]):
+    """(stream, key, label) for the conjunction learner's settings; SettingError when they clash."""
+    n = int(v["n"])
+    if v["cdata"] == "adversary":
+        s = _adversary_stream(n)
+        return s, f"cadv-{n}", f"the [004] adversary sequence, n = {n}"
+    k = int(v["k"])
+    if k > n:
+        raise SettingError(f"the target cannot have k = {k} literals over n = {n} variables: each literal uses its "
+                           f"own variable, so k ≤ n = {n}. Lower k or raise n")
+    s = _conj_stream(n, k, bool(v["neg"]), float(v["prate"]), int(v["T"]), float(v["noise"]), int(v["seed"]))
+    key = (f"cgen-n{n}-k{k}-g{int(v['neg'])}-p{v['prate']:g}-T{v['T']}-z{v['noise']:g}-s{v['seed']}")
+    lab = f"T = {v['T']} random examples, n = {n}" + (f", {v['noise']:.0%} label noise" if v["noise"] else "")
+    return s, key, lab
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def _run(key: str, algorithm: str, _X, _y, _cmp, tie: str | None = None):
+    kw: dict[str, Any] = {} if _cmp is None else {"comparator": _cmp}
+    if tie is not None:
+        kw["tie"] = tie
+    return olc_core.run(algorithm, _X, _y, **kw)
+
+
+def run_conj(stream, key: str, comparator=True):
+    """The cached elimination run; the proof's target is the stream's (``comparator=True``) or found."""
+    cmp = stream.comparator if comparator is True else comparator
+    return _run(key + ("" if comparator is True else "-found"), "conjunction", stream.X, stream.y, cmp)
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def _dl_stream(n: int, L: int, T: int, cover: str, noise: float, seed: int):
+    return olc_core.streams.decision_list(T=T, n=n, L=L, seed=seed, coverage=cover, noise=noise)
+
+
+def dl_data(v: dict[str, Any]):
+    n, L = int(v["dn"]), int(v["L"])
+    if L > n + 1:
+        raise SettingError(f"a target list of L = {L} rules needs L − 1 = {L - 1} rules on distinct variables, but "
+                           f"n = {n} variables allow at most L = n + 1 = {n + 1}. Lower L or raise n")
+    s = _dl_stream(n, L, int(v["dT"]), v["cover"], float(v["dnoise"]), int(v["dseed"]))
+    key = f"dl-n{n}-L{L}-T{v['dT']}-{v['cover']}-z{v['dnoise']:g}-s{v['dseed']}"
+    lab = f"T = {v['dT']} examples, n = {n}" + (f", {v['dnoise']:.0%} label noise" if v["dnoise"] else "")
+    return s, key, lab
+
+
+def run_dl(stream, key: str, tie: str):
+    return _run(key + f"-{tie}", "decision_list", stream.X, stream.y, stream.comparator, tie)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _conj_spec(run_id: str, _trace, _X, _y, _flipped, title: str) -> dict:
+    return conjunction_spec(_trace, _X, _y, run_id=run_id, title=title, flipped=_flipped)
+
+
+def conj_spec_for(stream, trace, key: str, label: str, position: int) -> dict:
+    spec = _conj_spec(key, trace, stream.X, stream.y, stream.info.get("flipped"), f"Elimination on {label}")
+    return {**spec, "position": position}
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _dl_spec(run_id: str, _trace, _X, _y, _flipped, title: str) -> dict:
+    return decision_list_spec(_trace, _X, _y, run_id=run_id, title=title, flipped=_flipped)
+
+
+def dl_spec_for(stream, trace, key: str, label: str, position: int) -> dict:
+    spec = _dl_spec(key + f"-{trace.info['tie']}", trace, stream.X, stream.y, stream.info.get("flipped"),
+                    f"The level algorithm on {label}")
+    return {**spec, "position": position}
+
+
+# ------------------------------------------------------------------------------------------ panels
+
+def _assumptions(proof, bound_text: str) -> None:
+    why = "; and ".join(assumption_text(a, proof) for a in proof.failed_assumptions)
+    st.error(f"The theorem {bound_text} **is not claimed** for these labels: {why}. The ledger marks with ✗ "
+             "the links of the proof that then fail.")
+
+
+def conj_panel(trace, stream) -> None:
+    """What the elimination run did, the target and the verdict of the theorem."""
+    p = trace.proof
+    c = p.constants
+    n = c["n"]
+    with st.container(border=True):
+        st.markdown("#### What the run did")
+        cols = st.columns(4)
+        cols[0].metric("Mistakes M (whole run)", f"{trace.n_mistakes}")
+        cols[1].metric("False negatives M⁺", f"{c['false_negatives']}")
+        cols[2].metric("False positives (no consistent conjunction)", f"{c['false_positives']}")
+        cols[3].metric("Bound n + 1", f"{p.mistake_bound:.0f}" if p.mistake_bound is not None else "not claimed")
+        h_final = [pretty(s) for s in olc_core.learners.conjunction.hypothesis_literals(trace, trace.T)]
+        st.markdown(f"Target $c$ = **{pretty(str(c['target']))}** ({c['comparator_source'] or 'none'}, "
+                    f"$|c| = {c['target_size']}$). Final hypothesis $h$ = **{' ∧ '.join(h_final) or 'True'}** "
+                    f"({len(h_final)} literal(s)).")
+        if p.applies:
+            st.success(f"Every label is the target's, so the learner never makes a false positive and makes at "
+                       f"most $n + 1 - |c| = {c['bound_tight']:.0f} \\le n + 1 = {n + 1}$ mistakes on **any** "
+                       f"ordering of any examples. It made **{trace.n_mistakes}**.")
+        else:
+            _assumptions(p, "M ≤ n + 1")
+            fp = trace.info.get("no_consistent_conjunction_rounds")
+            if fp is not None and len(fp):
+                st.warning(f"False positive on round(s) {common.rounds_text(fp)}: h(x) = 1 but y = 0. h is the most "
+                           "specific conjunction true on the positives so far, so **no conjunction is consistent** "
+                           "with these labels. The learner keeps going with h and never updates on a false positive.")
+        noise = stream.info.get("flipped")
+        if noise is not None and np.any(noise):
+            st.caption(f"Labels flipped by the noise: rounds {common.rounds_text(np.flatnonzero(noise))}.")
+
+
+def dl_panel(trace, stream) -> None:
+    p = trace.proof
+    c = p.constants
+    with st.container(border=True):
+        st.markdown("#### What the run did")
+        cols = st.columns(4)
+        cols[0].metric("Mistakes M (whole run)", f"{trace.n_mistakes}")
+        phi = p.series["Phi"][-1]
+        cols[1].metric("Potential Φ (rule-levels fallen)", f"{phi:.0f}")
+        cols[2].metric("Rules 4n + 2", f"{c['rules']}")
+        cols[3].metric("Bound (4n+2)(L+1)", f"{p.mistake_bound:.0f}" if p.mistake_bound is not None else "not claimed")
+        target = c.get("target")
+        if target is not None:
+            st.markdown(f"Target list ($L = {c['L']}$, the final True → b counted): **{pretty(str(target))}** "
+                        f"({trace.info.get('comparator_source')}). It is drawn ringed in green; the green bar under "
+                        "target rule i marks level i, below which it never falls.")
+        if p.applies:
+            st.success(f"The labels are the target list's: $M \\le \\Phi_t \\le (4n+2)L = {c['bound_tight']} \\le "
+                       f"(4n+2)(L+1) = {p.mistake_bound:.0f}$ on **any** sequence. The run made "
+                       f"**{trace.n_mistakes}** mistakes; the rules fell {phi:.0f} levels in all.")
+        else:
+            _assumptions(p, "M ≤ (4n+2)(L+1)")
+        st.caption(f"Tie rule: {c['tie']!r}. " + p.notes[1])
+
+
+# ------------------------------------------------------------------------------------------ play the adversary
+
+_MOVE = re.compile(r"^([01]+):([01])$")
+
+
+def parse_moves(text: str, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``"1001:1,0110:0"`` → (X, y); ValueError naming the bad move."""
+    text = (text or "").strip()
+    if not text:
+        return np.zeros((0, n)), np.zeros(0)
+    X, y = [], []
+    for i, tok in enumerate(text.split(",")):
+        mt = _MOVE.match(tok.strip())
+        if not mt:
+            raise ValueError(f"move {i + 1} ({tok[:20]!r}) is not an example and a label like '1001:1'")
+        if len(mt.group(1)) != n:
+            raise ValueError(f"move {i + 1} has {len(mt.group(1))} bits but n = {n}")
+        X.append([float(b) for b in mt.group(1)])
+        y.append(float(mt.group(2)))
+    if len(y) > MAX_MOVES:
+        raise ValueError(f"{len(y)} moves; a game keeps at most {MAX_MOVES}")
+    return np.array(X), np.array(y)
+
+
+def encode_moves(X, y) -> str:
+    return ",".join(f"{bits(x)}:{int(v)}" for x, v in zip(X, y))
+
+
+def _bit_key(i: int) -> str:
+    return f"{PAGE}_adv_bit{i}"
+
+
+def _set_moves(text: str) -> None:
+    set_value(f"{PAGE}_adversary", ADV_SETTINGS, "moves", text)
+
+
+def _add_move(n: int, X, y, label: int) -> None:
+    x = [1.0 if st.session_state.get(_bit_key(i), False) else 0.0 for i in range(n)]
+    _set_moves(encode_moves(list(X) + [x], list(y) + [label]))
+
+
+def _fill_next(n: int, i: int) -> None:
+    for j in range(n):
+        st.session_state[_bit_key(j)] = j != i
+
+
+def _play_sequence(n: int) -> None:
+    s = _adversary_stream(n)
+    _set_moves(encode_moves(s.X, s.y))
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _game_run(key: str, _X, _y):
+    return olc_core.run("conjunction", _X, _y)
+
+
+def adversary_game(v: dict[str, Any], start_position) -> tuple[Any, dict | None, int, np.ndarray, np.ndarray]:
+    """The student picks examples and labels against our elimination learner: the state of the game.
+
+    Returns (trace or None, spec or None, position, X, y); the page mounts the viewer, then
+    :func:`adversary_controls`. ``start_position(T)``: where the viewer opens a new game state.
+    """
+    n = int(v["an"])
+    first = (v["moves"] or "").split(",")[0].split(":")[0].strip()
+    if first and re.fullmatch(r"[01]+", first) and len(first) != n:
+        st.info(f"Your moves were examples of {len(first)} bits; with n = {n} a new game starts.")
+        _set_moves("")
+        v = {**v, "moves": ""}
+    try:
+        X, y = parse_moves(v["moves"], n)
+    except ValueError as exc:
+        st.warning(f"The moves in the link could not be read: {exc}. The game starts over.")
+        _set_moves("")
+        X, y = np.zeros((0, n)), np.zeros(0)
+    T = len(y)
+    trace = spec = None
+    position = 0
+    st.markdown(
+        f"You choose each example $x \\in \\{{0,1\\}}^{{{n}}}$ **and** its label; the elimination learner "
+        f"predicts first. Force as many mistakes as you can — the theorem says it makes at most "
+        f"$n + 1 = {n + 1}$ as long as **some** conjunction labels your examples the way you did.")
+    if not T:
+        st.info("No move yet. The learner starts with all 2n literals, so h(x) = 0 on every x: label your first "
+                "example 1 to force a mistake.")
+        return trace, spec, position, X, y
+    trace = _game_run(encode_moves(X, y), X, y)
+    M = trace.n_mistakes
+    cols = st.columns(4)
+    cols[0].metric("Your moves", f"{T}")
+    cols[1].metric("Mistakes forced M", f"{M}")
+    cols[2].metric("Bound n + 1", f"{n + 1}" if trace.proof.applies else "not claimed")
+    cols[3].metric("Lower bound n (any learner)", f"{n}")
+    if trace.proof.applies:
+        c = trace.proof.constants
+        if M >= n + 1:
+            st.success(f"You forced **n + 1 = {M}** mistakes: the bound is tight for this learner, and no "
+                       "sequence labelled by a conjunction can force more.")
+        elif M >= n:
+            st.success(f"You forced **n = {M}** mistakes, as the [004] adversary does against any deterministic "
+                       f"learner. One more is possible against this learner (at most n + 1 = {n + 1}).")
+        st.info(f"Your labels are consistent: {pretty(str(c['target']))} (the most specific conjunction true on "
+                "your positives) labels every example the way you did, so the bound stands.")
+    else:
+        det = "; ".join(assumption_text(a, trace.proof) for a in trace.proof.failed_assumptions)
+        st.warning(f"**No conjunction labels your examples this way** — {det}. The theorem's assumption fails, "
+                   f"so $M \\le n + 1$ is not claimed any more (the learner's false positives are exactly the "
+                   f"'no consistent conjunction' rounds).")
+    spec = conj_spec_for_game(trace, X, y, n)
+    position = start_position(T)
+    return trace, {**spec, "position": position}, position, X, y
+
+
+def adversary_controls(n: int, X, y) -> None:
+    """The next move (bits, then a label button), undo, and the [004] sequence as a suggestion."""
+    T = len(y)
+    with st.container(border=True):
+        st.markdown("#### Your next move")
+        bcols = st.columns(n)
+        for i in range(n):
+            bcols[i].checkbox(pretty(f"x{i + 1}"), key=_bit_key(i))
+        x = np.array([1.0 if st.session_state.get(_bit_key(i), False) else 0.0 for i in range(n)])
+        yhat = int(elimination_predictor(x, X, y))
+        st.markdown(f"On $x = {bits(x)}$ the learner predicts $\\hat y = {yhat}$. "
+                    f"Label it **{1 - yhat}** to force a mistake.")
+        c1, c2, c3 = st.columns(3)
+        full = T >= MAX_MOVES
+        c1.button(f"Label 1 (positive){' — a mistake' if yhat == 0 else ''}", key=f"{PAGE}_adv_lab1",
+                  on_click=_add_move, args=(n, X, y, 1), disabled=full, type="primary" if yhat == 0 else "secondary")
+        c2.button(f"Label 0 (negative){' — a mistake' if yhat == 1 else ''}", key=f"{PAGE}_adv_lab0",
+                  on_click=_add_move, args=(n, X, y, 0), disabled=full, type="primary" if yhat == 1 else "secondary")
+        c3.button("Undo the last move", key=f"{PAGE}_adv_undo", disabled=T == 0,
+                  on_click=_set_moves, args=(encode_moves(X[:-1], y[:-1]),))
+        if full:
+            st.caption(f"A game keeps at most {MAX_MOVES} moves: undo or start over.")
+    with st.container(border=True):
+        st.markdown("#### The [004] adversary, one click away")
+        seq = ", ".join(bits(np.arange(n) != i) for i in range(n))
+        st.markdown(f"Example $i$ has every bit set but bit $i$: {seq}. Label each the opposite of the learner's "
+                    "prediction: any deterministic learner makes $n$ mistakes on these $n$ examples, and the labels "
+                    "are a (monotone) conjunction's.")
+        d1, d2, d3 = st.columns(3)
+        if T < n:
+            d1.button(f"Fill in example {T + 1} of the sequence", key=f"{PAGE}_adv_fill", on_click=_fill_next,
+                      args=(n, T))
+        d2.button(f"Play the whole sequence ({n} moves)", key=f"{PAGE}_adv_seq", on_click=_play_sequence, args=(n,))
+        d3.button("Start over", key=f"{PAGE}_adv_reset", on_click=_set_moves, args=("",), disabled=T == 0)
+        st.caption("Can you force n + 1? Hint: begin with the all-zeros example, labelled 1.")
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _game_spec(run_id: str, _trace, _X, _y) -> dict:
+    return conjunction_spec(_trace, _X, _y, run_id=run_id, title="Your examples against the elimination learner")
+
+
+def conj_spec_for_game(trace, X, y, n: int) -> dict:
+    return _game_spec(f"adv-{n}-{encode_moves(X, y)}", trace, X, y)
+
+
+# ------------------------------------------------------------------------------------------ be the learner
+
+def parse_preds(text: str, n: int) -> str:
+    """The predictions so far as a string of 0/1, at most n of them; ValueError otherwise."""
+    text = (text or "").strip()
+    if not re.fullmatch(r"[01]*", text):
+        raise ValueError(f"predictions must be 0s and 1s (got {text[:20]!r})")
+    if len(text) > n:
+        raise ValueError(f"{len(text)} predictions for a game of n = {n} rounds")
+    return text
+
+
+def replay(n: int, preds: str) -> dict[str, Any]:
+    """The game so far, replayed through the core's ConjunctionAdversary."""
+    adv = ConjunctionAdversary(n)
+    targets = [adv.target()]
+    for p in preds:
+        adv.play(int(p))
+        targets.append(adv.target())
+    s = adv.stream()
+    X, labels = s.X, s.y.astype(int)
+    agree = [int(np.sum(targets[k](X[:k]) == labels[:k])) if k else 0 for k in range(len(targets))]
+    return {"adv": adv, "X": X, "labels": labels, "preds": [int(p) for p in preds], "targets": targets,
+            "agree": agree, "next": None if adv.done else adv.next_example()}
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def others(n: int) -> dict[str, int]:
+    """Mistakes of other deterministic learners against the same adversary (the core's conjunction_adversary)."""
+    out = {}
+    s = conjunction_adversary(n, elimination_predictor)
+    out["the elimination learner"] = int(olc_core.run("conjunction", s.X, s.y).n_mistakes)
+    for b in (0, 1):
+        out[f"always predict {b}"] = int(conjunction_adversary(n, constant_predictor(b)).info["forced_mistakes"])
+    return out
+
+
+def _set_preds(text: str) -> None:
+    set_value(f"{PAGE}_learner", LRN_SETTINGS, "preds", text)
+
+
+def game_csv(g: dict[str, Any]) -> str:
+    out = io.StringIO()
+    w = csv.writer(out)
+    n = g["adv"].n
+    w.writerow(["round"] + [f"x{j + 1}" for j in range(n)] + ["your_prediction", "label", "mistake",
+                                                              "mistakes_so_far", "target_so_far"])
+    M = 0
+    for i, (x, p, lab) in enumerate(zip(g["X"], g["preds"], g["labels"])):
+        M += int(p != lab)
+        w.writerow([i + 1] + [int(v) for v in x] + [p, int(lab), int(p != lab), M, str(g["targets"][i + 1])])
+    return out.getvalue()
+
+
+def learner_game(v: dict[str, Any], start_position) -> tuple[dict, int, dict[str, Any], str]:
+    """The student predicts; the adversary of [004] labels. Returns (spec, position, game, the predictions)."""
+    n = int(v["ln"])
+    try:
+        preds = parse_preds(v["preds"], n)
+    except ValueError as exc:
+        st.warning(f"The predictions in the link could not be used: {exc}. The game starts over.")
+        _set_preds("")
+        preds = ""
+    played = st.session_state.get(f"{PAGE}_lrn_n")
+    st.session_state[f"{PAGE}_lrn_n"] = n
+    if preds and played is not None and played != n:
+        st.info(f"n changed from {played} to {n}: a new game starts.")
+        _set_preds("")
+        preds = ""
+    g = replay(n, preds)
+    adv = g["adv"]
+    T = adv.round
+    st.markdown(
+        f"The app is the adversary of [004]. It shows you $n = {n}$ examples, one at a time — example $i$ has every "
+        "bit set but bit $i$ — and you predict its label. Then it reveals the label, and it always chooses the "
+        "**opposite** of your prediction. That is no cheating: it builds the target as it goes (put $x_i$ in when "
+        "you say 1, leave it out when you say 0), and the target labels every example shown exactly as revealed.")
+    cols = st.columns(3)
+    cols[0].metric("Rounds played", f"{T} of {n}")
+    cols[1].metric("Your mistakes M", f"{adv.mistakes}")
+    cols[2].metric("Target so far", pretty(str(adv.target())))
+    if not adv.done:
+        with st.container(border=True):
+            x = g["next"]
+            st.markdown(f"#### Example {T + 1} of {n}: $x = {bits(x)}$")
+            st.markdown(" ".join(f"${pretty(f'x{j + 1}')} = {int(x[j])}$" for j in range(n))
+                        + " — what is its label?")
+            b1, b2, b3 = st.columns(3)
+            b1.button("Predict 1 (positive)", key=f"{PAGE}_lrn_p1", on_click=_set_preds, args=(preds + "1",),
+                      type="primary")
+            b2.button("Predict 0 (negative)", key=f"{PAGE}_lrn_p0", on_click=_set_preds, args=(preds + "0",),
+                      type="primary")
+            b3.button("Start over", key=f"{PAGE}_lrn_reset", on_click=_set_preds, args=("",), disabled=T == 0)
+    if T:
+        last = T - 1
+        st.markdown(f"Round {T}: you predicted **{g['preds'][last]}**, the label is **{g['labels'][last]}** — "
+                    f"{'a mistake' if g['preds'][last] != g['labels'][last] else 'correct'}.")
+    oth = others(n)
+    if adv.done:
+        st.success(f"The adversary forced **{adv.mistakes} mistakes in {n} rounds**, and every label is that of the "
+                   f"conjunction c = {pretty(str(adv.target()))}. Whatever you had predicted, the same would happen: "
+                   f"**no deterministic learner can be guaranteed fewer than n = {n} mistakes**.")
+        st.markdown("Against the same adversary: " + "; ".join(f"{k}: **{v} mistakes**" for k, v in oth.items())
+                    + f". The elimination learner's upper bound is n + 1 = {n + 1}: it is optimal within one.")
+        st.button("Play again", key=f"{PAGE}_lrn_again", on_click=_set_preds, args=("",))
+    spec = learner_game_spec(n, g["X"], g["preds"], g["labels"], [str(pretty(str(c))) for c in g["targets"]],
+                             g["agree"], run_id=f"lrn-{n}-{preds}", next_example=g["next"],
+                             elimination_mistakes=oth["the elimination learner"])
+    position = start_position(T)
+    spec = {**spec, "position": position}
+    return spec, position, g, preds
+
+
+def game_downloads(spec: dict, position: int, g: dict[str, Any]) -> None:
+    """The game as CSV (one row per round) and the figure at this round (HTML), built when clicked."""
+    cols = st.columns(2)
+    cols[0].download_button("Download the game (CSV)", data=lambda: game_csv(g), file_name="boolean_learner_game.csv",
+                            mime="text/csv", on_click="ignore", key=f"{PAGE}_lrn_dl_csv")
+    cols[1].download_button("Download the figure at this round (HTML)",
+                            data=lambda: common.figure_html(spec, position),
+                            file_name=f"boolean_learner_game_round_{position}.html", mime="text/html",
+                            on_click="ignore", key=f"{PAGE}_lrn_dl_html")

@@ -1,0 +1,111 @@
+"""Lesson: the mistake-bound model ([004] §2) — conjunctions, decision lists, and the adversary's lower bound."""
+import streamlit as st
+
+from olc_ui import boolean_lesson as L
+from olc_ui import common, state
+from olc_ui.viewer import position_from_query, viewer
+
+st.title("The mistake-bound model: conjunctions and decision lists")
+st.markdown(
+    "A learner **learns a class C in the mistake-bound model** if, for every target $c \\in C$ and **every** "
+    "ordering of examples labelled by $c$ — even one chosen by an adversary — it makes at most "
+    "$p(n, \\mathrm{size}(c))$ mistakes, a polynomial. Conjunctions over $n$ bits: at most $n + 1$ "
+    "(elimination), and no deterministic learner can be guaranteed fewer than $n$. Decision lists of length $L$: "
+    "at most $(4n+2)(L+1)$ (the level algorithm)."
+)
+
+# 1. settings, from the URL: the part of the lesson, then that part's settings
+m = state.bind(L.PAGE + "_mode", L.MODE_SETTINGS)
+mode = m["mode"]
+SHOW = {"conj": L.conj_visible, "dl": L.dl_visible, "adversary": {"an"}, "learner": {"ln"}}
+with st.sidebar:
+    st.header({"conj": "Conjunction learner", "dl": "Decision-list learner", "adversary": "Play the adversary",
+               "learner": "Be the learner"}[mode])
+    vals = {name: state.bind(f"{L.PAGE}_{name}", group, show=SHOW[name] if name == mode else set())
+            for name, group in L.GROUPS.items()}
+v = vals[mode]
+for group in ["_mode"] + [f"_{name}" for name in L.GROUPS]:
+    for problem in state.problems(L.PAGE + group):
+        st.warning(f"A setting in the link was not valid: {problem}.")
+SETTINGS = L.MODE_SETTINGS + L.GROUPS[mode]
+
+# where a viewer opens: a shared link's ?t= on the first run, else the start (a run) or the latest move (a game)
+previous_mode = st.session_state.get(f"{L.PAGE}_previous_mode")
+st.session_state[f"{L.PAGE}_previous_mode"] = mode
+
+
+def start_position(T: int, default: int = 0) -> int:
+    if previous_mode is None:
+        return position_from_query(T, "t", default)
+    if previous_mode != mode:
+        return default
+    return position_from_query(T, "t", default) if default == 0 else default
+
+
+if mode in ("conj", "dl"):
+    # 2. the data and the cached core run
+    try:
+        stream, key, label = (L.conj_data if mode == "conj" else L.dl_data)(v)
+        trace = L.run_conj(stream, key) if mode == "conj" else L.run_dl(stream, key, v["tie"])
+    except ValueError as exc:  # settings that do not go together (L.SettingError), or the core's own check
+        st.error(f"These settings do not go together: {exc}.")
+        state.write_url(SETTINGS, {**m, **v})
+        st.stop()
+    # 3. the spec (pure), 4. render
+    spec = (L.conj_spec_for if mode == "conj" else L.dl_spec_for)(stream, trace, key, label,
+                                                                 start_position(trace.T))
+    position = viewer(spec, key=f"{L.PAGE}_{mode}_viewer")
+    state.write_url(SETTINGS, {**m, **v}, {"t": str(position)})
+    if mode == "conj":
+        L.conj_panel(trace, stream)
+        c = trace.proof.constants
+        with st.expander("The proof in four steps, with this run's numbers"):
+            st.markdown(
+                "1. **Invariant $c \\subseteq h$.** $h$ starts with all $2n$ literals and only ever loses literals "
+                "that are 0 on a *positive* example; every literal of $c$ is 1 on every positive example.\n"
+                "2. **No false positive.** If $h(x) = 1$ then every literal of $h$, hence of $c$, is 1 on $x$: "
+                "$c(x) = 1$. So every mistake is a false negative ($M = M^+$).\n"
+                "3. **Counting literals.** The first false negative leaves exactly the $n$ literals true on $x$ "
+                "(one per variable); each later one removes at least one more (some literal of $h$ was 0 on $x$), "
+                "never one of $c$: $|c| \\le |h_t| \\le n - (M - 1)$.\n"
+                f"4. **Solve:** $M \\le n + 1 - |c| = {c['n']} + 1 - {c['target_size']} = {c['bound_tight']:.0f} "
+                f"\\le n + 1 = {c['n'] + 1}$.\n\n"
+                "**Lower bound** (parts ③ and ④): on the $n$ examples with every bit set but one, an adversary "
+                "answering the opposite of any deterministic learner's prediction forces $n$ mistakes, and its "
+                "labels are a monotone conjunction's. So $n \\le$ (best mistake bound) $\\le n + 1$.")
+        common.downloads(trace, spec, position, "boolean_conjunction", stream.X, stream.y)
+    else:
+        L.dl_panel(trace, stream)
+        c = trace.proof.constants
+        with st.expander("The proof in four steps, with this run's numbers"):
+            st.markdown(
+                "1. **Potential.** $\\Phi_t = \\sum_r (\\mathrm{level}_r - 1)$ counts the levels fallen so far. "
+                "On a mistake, the rule the prediction was read from fired and was wrong, so it falls: "
+                "$M \\le \\Phi_t$.\n"
+                "2. **Target rule $i$ never goes below level $i$.** It falls only from a level where it fires "
+                "and is wrong; then an earlier target rule $k < i$ also fires, and (induction) sits on level "
+                "$\\le k$, so it would have been read first — the level was $\\le k \\le i - 1$.\n"
+                "3. **No rule goes below level $L + 1$.** The final rule True → $B_L$ always fires and stays on "
+                "level $\\le L$, so rules fall only from levels $\\le L$.\n"
+                "4. **Sum the caps:** $\\Phi_t \\le \\sum_r (\\mathrm{cap}_r - 1) \\le (4n+2)L \\le (4n+2)(L+1)$"
+                + (f" $= {4 * c['n'] + 2} \\cdot {c['L'] + 1} = {trace.proof.mistake_bound:.0f}$ here."
+                   if trace.proof.mistake_bound is not None else " — not claimed for these labels.")
+                + "\n\nThe notes count $L$ without the final True rule; we count it (so each rule falls at most "
+                "$L$ levels, one fewer than the notes say): either way the bound holds.")
+        common.downloads(trace, spec, position, "boolean_decision_list", stream.X, stream.y)
+
+elif mode == "adversary":
+    trace, spec, position, X, y = L.adversary_game(v, lambda T: start_position(T, T))
+    if spec is not None:
+        position = viewer(spec, key=f"{L.PAGE}_adversary_viewer")
+    state.write_url(SETTINGS, {**m, **v, "moves": L.encode_moves(X, y)},
+                    {"t": str(position)} if spec is not None else None)
+    L.adversary_controls(int(v["an"]), X, y)
+    if trace is not None:
+        common.downloads(trace, spec, position, "boolean_adversary_game", X, y)
+
+else:
+    spec, position, game, preds = L.learner_game(v, lambda T: start_position(T, T))
+    position = viewer(spec, key=f"{L.PAGE}_learner_viewer")
+    state.write_url(SETTINGS, {**m, **v, "preds": preds}, {"t": str(position)})
+    L.game_downloads(spec, position, game)
