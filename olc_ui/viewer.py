@@ -8,11 +8,13 @@ position; the browser reports it only when stepping pauses.
     import olc_ui.viewer as ov
     p = ov.viewer(spec, key="perceptron")       # 0 … spec["T"]
 
-Assets: plotly.js (from the installed ``plotly`` package) and KaTeX (vendored in
-``olc_ui/assets/katex``) are copied at import time into ``static/olc/`` next to the
-app's main script and served by Streamlit's static file serving
-(``.streamlit/config.toml``: ``[server] enableStaticServing = true``), so the
-browser loads each once per page and caches it.
+Assets: plotly.js (the full bundle from the installed ``plotly`` package, and the
+vendored basic bundle ``olc_ui/assets/plotly``, 4x smaller, used when every trace is a
+scatter, bar or pie) and KaTeX (vendored in ``olc_ui/assets/katex``) are copied at
+import time into ``static/olc/`` next to the app's main script and served by
+Streamlit's static file serving (``.streamlit/config.toml``:
+``[server] enableStaticServing = true``), so the browser loads each once per page and
+caches it.
 
 >>> spec = minimal_spec(T=3, mistakes=[1])
 >>> validate_spec(spec) is None
@@ -45,6 +47,10 @@ _LOG = logging.getLogger(__name__)
 
 ASSET_DIR = Path(__file__).resolve().parent / "assets"
 KATEX_VERSION = "0.19.1"
+#: The vendored plotly.js basic bundle (scatter, bar, pie): used when a spec needs no
+#: other trace type and the installed plotly package ships the same plotly.js version.
+PLOTLY_BASIC_VERSION = "4.1.1"
+BASIC_TRACE_TYPES = frozenset({"scatter", "bar", "pie"})
 #: Sub-folder of the app's ``static/`` folder that this module fills.
 STATIC_SUBDIR = "olc"
 COMPONENT_NAME = "olc_step_viewer"
@@ -68,6 +74,12 @@ _OP_KEYS = {
 FORMAT_RE = re.compile(r"^([+\- ]?)(,?)(?:\.(\d+))?([dfeg%]?)$")
 _NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _BUILTINS = ("t", "T", "k")
+#: LaTeX commands whose argument is text or a symbol's name, never a number: a value
+#: named like their argument is a clash (``\mathrm{TD}`` with a value ``TD``).
+_TEXT_COMMANDS = ("mathrm", "text", "textrm", "textbf", "textit", "textsf", "texttt", "mathit", "mathbf",
+                  "mathsf", "mathtt", "mathcal", "mathbb", "mathfrak", "mathscr", "operatorname",
+                  "boldsymbol", "mbox", "label", "begin", "end")
+_CLASH_RE = re.compile(r"\\(" + "|".join(_TEXT_COMMANDS) + r")\s*\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
 # --------------------------------------------------------------------------- validation
@@ -321,6 +333,11 @@ def validate_spec(spec: Any) -> None:
             if "reason" in line and not isinstance(line["reason"], str):
                 _fail(f"{path}.reason", "must be a string (plain text)")
             _values(line.get("values", {}), f"{path}.values", T, K)
+            names = set(line.get("values", {})) | set(_BUILTINS)
+            for m in _CLASH_RE.finditer(line["latex"]):
+                if m.group(2) in names:
+                    _fail(f"{path}.latex", f"\\{m.group(1)}{{{m.group(2)}}} would show the value {m.group(2)!r}: "
+                                           "every {name} of a value (or of t, T, k) is replaced; rename the value")
             if "holds" in line and line["holds"] is not None:
                 _source(line["holds"], f"{path}.holds", T, K, holds=True)
 
@@ -495,45 +512,54 @@ def ensure_static_assets(app_dir: str | os.PathLike) -> dict[str, str]:
     URLs are relative to the Streamlit server's base URL (``app/static/…``). Files are
     named by version, so a new plotly or KaTeX gets a new URL (no stale browser cache).
     """
-    plotly_src, plotly_ver = _plotly_js()
     root = Path(app_dir) / "static" / STATIC_SUBDIR
-    katex_dir = f"katex-{KATEX_VERSION}"
-    _copy_if_stale(plotly_src, root / f"plotly-{plotly_ver}.min.js")
+    urls = _asset_urls()
+    plotly_src, _ = _plotly_js()
+    _copy_if_stale(plotly_src, root / Path(urls["plotly"]).name)
+    if "plotly_basic" in urls:
+        _copy_if_stale(ASSET_DIR / "plotly" / f"plotly-basic-{PLOTLY_BASIC_VERSION}.min.js",
+                       root / Path(urls["plotly_basic"]).name)
     ksrc = ASSET_DIR / "katex"
     for f in [ksrc / "katex.min.js", ksrc / "katex.min.css", *sorted((ksrc / "fonts").glob("*.woff2"))]:
-        _copy_if_stale(f, root / katex_dir / f.relative_to(ksrc))
+        _copy_if_stale(f, root / f"katex-{KATEX_VERSION}" / f.relative_to(ksrc))
+    return urls
+
+
+def _asset_urls() -> dict[str, str]:
+    """Where the browser finds each asset, relative to the server's base URL."""
+    _, plotly_ver = _plotly_js()
     base = f"app/static/{STATIC_SUBDIR}"
-    return {"plotly": f"{base}/plotly-{plotly_ver}.min.js",
-            "katex_js": f"{base}/{katex_dir}/katex.min.js",
-            "katex_css": f"{base}/{katex_dir}/katex.min.css"}
+    urls = {"plotly": f"{base}/plotly-{plotly_ver}.min.js",
+            "katex_js": f"{base}/katex-{KATEX_VERSION}/katex.min.js",
+            "katex_css": f"{base}/katex-{KATEX_VERSION}/katex.min.css"}
+    if plotly_ver == PLOTLY_BASIC_VERSION:
+        urls["plotly_basic"] = f"{base}/plotly-basic-{PLOTLY_BASIC_VERSION}.min.js"
+    return urls
 
 
 _ASSETS_BY_DIR: dict[str, dict[str, str]] = {}
 
 
-def _main_script_dir() -> str | None:
-    try:
-        from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
-    except ImportError:  # pragma: no cover
-        return None
-    ctx = get_script_run_ctx(suppress_warning=True)
-    path = getattr(ctx, "main_script_path", None) if ctx is not None else None
+def _served_app_dir() -> str | None:
+    """The folder of the script ``streamlit run`` serves (its ``static/`` is what the
+    browser gets at ``app/static/``); None without a server (AppTest, a bare import)."""
+    from streamlit import config as st_config
+
+    path = getattr(st_config, "_main_script_path", None)
     return str(Path(path).resolve().parent) if path else None
 
 
 def _assets() -> dict[str, str]:
-    app_dir = _main_script_dir() or os.getcwd()
+    app_dir = _served_app_dir()
+    if app_dir is None:  # nothing serves static files here: copy nothing
+        return _asset_urls()
     got = _ASSETS_BY_DIR.get(app_dir)
     if got is None:
         try:
             got = ensure_static_assets(app_dir)
         except OSError as exc:  # read-only deployment: the browser will say what is missing
             _LOG.warning("olc_ui.viewer: could not copy plotly.js / KaTeX into %s/static: %s", app_dir, exc)
-            _, ver = _plotly_js()
-            base = f"app/static/{STATIC_SUBDIR}"
-            got = {"plotly": f"{base}/plotly-{ver}.min.js",
-                   "katex_js": f"{base}/katex-{KATEX_VERSION}/katex.min.js",
-                   "katex_css": f"{base}/katex-{KATEX_VERSION}/katex.min.css"}
+            got = _asset_urls()
         _ASSETS_BY_DIR[app_dir] = got
     return got
 
@@ -609,7 +635,11 @@ def viewer(spec: dict, *, key: str) -> int:
     # The data sent stays identical while run_id does (so the browser does not even
     # re-parse it): the position in it is the one this run started at.
     data_spec = spec if spec["position"] == pin["position"] else {**spec, "position": pin["position"]}
-    result = _component()(key=key, data={"spec": data_spec, "assets": _assets()},
+    assets = _assets()
+    types = {t.get("type", "scatter") for f in spec["figures"] for t in f["figure"]["data"]}
+    chosen = {"plotly": assets["plotly_basic"] if "plotly_basic" in assets and types <= BASIC_TRACE_TYPES
+              else assets["plotly"], "katex_js": assets["katex_js"], "katex_css": assets["katex_css"]}
+    result = _component()(key=key, data={"spec": data_spec, "assets": chosen},
                           on_position_change=functools.partial(_touch, pin_key))
     state = result.get("position") if hasattr(result, "get") else None
     current = max(0, min(T, int(state))) if pin["touched"] and _is_int(state) else int(pin["position"])
@@ -617,9 +647,9 @@ def viewer(spec: dict, *, key: str) -> int:
     return current
 
 
-# Copy the assets as soon as the module is imported inside a running app, so the
-# first page load does not wait for the copy.
-if _main_script_dir() is not None:  # pragma: no cover - depends on the runtime
+# Copy the assets as soon as the module is imported by a served app, so the first
+# page load does not wait for the copy.
+if _served_app_dir() is not None:  # pragma: no cover - depends on the runtime
     try:
         _assets()
     except Exception as exc:  # never break an import over a copy

@@ -34,17 +34,24 @@ function libCache() {
   return window.__olcViewerLibs;
 }
 
+// A UMD bundle (plotly.js, KaTeX) defines window[globalName]: the object it defined is
+// captured on load, and a global defined before by someone else is put back, so two
+// bundles (plotly's basic and full builds) or another component's copy can coexist.
 function loadScript(url, globalName) {
   const cache = libCache();
   if (cache[url]) return cache[url];
   cache[url] = new Promise((resolve, reject) => {
-    if (window[globalName]) { resolve(window[globalName]); return; }
     const el = document.createElement("script");
     el.src = url;
     el.async = true;
-    el.onload = () => (window[globalName] ? resolve(window[globalName])
-      : reject(new Error(`${url} loaded but did not define window.${globalName}`)));
+    el.onload = () => {
+      const mine = window[globalName];
+      if (!mine || mine === before) { reject(new Error(`${url} loaded but did not define window.${globalName}`)); return; }
+      if (before !== undefined) window[globalName] = before;
+      resolve(mine);
+    };
     el.onerror = () => reject(new Error(`could not load ${url}`));
+    const before = window[globalName];
     document.head.appendChild(el);
   });
   cache[url].catch(() => { delete cache[url]; });  // allow a retry on the next build
@@ -66,11 +73,53 @@ function loadCss(url) {
   return cache[url];
 }
 
+// Plotly.animate (redraw: false) re-runs doCalcdata over every trace of the figure, and
+// that calls PlotSchema.findArrayAttributes for each: a crawl of the trace type's whole
+// attribute schema (about 0.6 ms a trace, 12 ms a step for the demo's two figures). Its
+// result depends only on the trace's module and on which of its (nested) values are
+// arrays, so it is memoised on exactly that. Applied once, to the plotly.js this
+// component loaded; skipped if that function is missing (another plotly.js version).
+function memoiseFindArrayAttributes(Plotly) {
+  const PS = Plotly && Plotly.PlotSchema;
+  if (!PS || typeof PS.findArrayAttributes !== "function" || PS.__olcMemo) return;
+  const original = PS.findArrayAttributes;
+  const memo = new Map();
+  const isArr = (v) => Array.isArray(v) || (ArrayBuffer.isView(v) && !(v instanceof DataView));
+  const isObj = (v) => Object.prototype.toString.call(v) === "[object Object]";
+  const shape = (obj, path, out, depth) => {
+    if (depth > 10) { out.push(`${path}…${out.length}`); return; }
+    for (const key of Object.keys(obj)) {
+      if (key.charCodeAt(0) === 95) continue;  // "_": private, not in the schema
+      const v = obj[key];
+      if (isArr(v)) {
+        out.push(path + key);
+        if (Array.isArray(v) && v.length && isObj(v[0]))
+          v.forEach((item, i) => { if (isObj(item)) shape(item, `${path}${key}[${i}].`, out, depth + 1); });
+      } else if (isObj(v)) shape(v, `${path}${key}.`, out, depth + 1);
+    }
+  };
+  PS.findArrayAttributes = function (trace) {
+    if (!isObj(trace)) return original.apply(this, arguments);
+    const parts = [String(trace.type), trace._module ? "m" : "-"];
+    shape(trace, "", parts, 0);
+    const key = parts.join("|");
+    let found = memo.get(key);
+    if (!found) {
+      found = original.apply(this, arguments);
+      if (memo.size > 1000) memo.clear();
+      memo.set(key, found.slice());
+      return found;
+    }
+    return found.slice();
+  };
+  PS.__olcMemo = true;
+}
+
 function loadLibs(assets) {
   const base = serverBase();
   const abs = (path) => new URL(path, base).href;
   return {
-    plotly: loadScript(abs(assets.plotly), "Plotly"),
+    plotly: loadScript(abs(assets.plotly), "Plotly").then((P) => { memoiseFindArrayAttributes(P); return P; }),
     katex: Promise.all([loadScript(abs(assets.katex_js), "katex"), loadCss(abs(assets.katex_css))])
       .then(([katex]) => katex),
   };
@@ -145,6 +194,51 @@ function stripZeros(s) {
   return s.indexOf(".") < 0 ? s : s.replace(/0+$/, "").replace(/\.$/, "");
 }
 
+// Python rounds an exact tie (a binary value exactly halfway, like 0.125 to 2
+// decimals) to even; JavaScript's toFixed / toExponential round it up. Returns the
+// integer nearest a·10^k (a BigInt) when a·10^k is exactly halfway, else null.
+// Decided exactly: a = M·2^E with M odd, so 2·a·10^k is an odd integer only if E+k+1 = 0.
+function tieToEven(a, k) {
+  if (!(a > 0) || !Number.isFinite(a)) return null;
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, a);
+  const hi = view.getUint32(0), lo = view.getUint32(4), bits = (hi >>> 20) & 0x7ff;
+  let M = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo), E = -1074;
+  if (bits) { M |= 1n << 52n; E = bits - 1075; }
+  while ((M & 1n) === 0n) { M >>= 1n; E += 1; }
+  if (E + k + 1 !== 0) return null;
+  let twice;  // 2·a·10^k, odd
+  if (k >= 0) twice = M * 5n ** BigInt(k);
+  else {
+    const d = 5n ** BigInt(-k);
+    if (M % d !== 0n) return null;
+    twice = M / d;
+  }
+  const fl = (twice - 1n) / 2n;
+  return fl % 2n === 0n ? fl : fl + 1n;
+}
+
+function digitsWithPoint(n, prec) {  // 1234, 2 -> "12.34"
+  let d = String(n);
+  if (prec === 0) return d;
+  while (d.length <= prec) d = "0" + d;
+  return `${d.slice(0, d.length - prec)}.${d.slice(d.length - prec)}`;
+}
+
+function toFixedPy(a, prec) {
+  const n = tieToEven(a, prec);
+  return n === null ? a.toFixed(prec) : digitsWithPoint(n, prec);
+}
+
+function toExponentialPy(a, prec) {  // JS form: "1.50e+5"
+  const js = a.toExponential(prec);
+  let exp = +js.split("e")[1];
+  let n = tieToEven(a, prec - exp);
+  if (n === null) return js;
+  if (String(n).length > prec + 1) { n /= 10n; exp += 1; }
+  return `${digitsWithPoint(n, prec)}e${exp < 0 ? "-" : "+"}${Math.abs(exp)}`;
+}
+
 function pyExp(s) {  // JS "1.5e+5" -> Python "1.5e+05"
   const [m, e] = s.split("e");
   const sign = e[0] === "-" ? "-" : "+";
@@ -155,12 +249,12 @@ function pyExp(s) {  // JS "1.5e+5" -> Python "1.5e+05"
 function pyG(a, prec) {
   const p = prec === 0 ? 1 : prec;
   if (a === 0) return "0";
-  const exp = +a.toExponential(p - 1).split("e")[1];
+  const exp = +toExponentialPy(a, p - 1).split("e")[1];
   if (exp < -4 || exp >= p) {
-    const [m, e] = pyExp(a.toExponential(p - 1)).split("e");
+    const [m, e] = pyExp(toExponentialPy(a, p - 1)).split("e");
     return `${stripZeros(m)}e${e}`;
   }
-  return stripZeros(a.toFixed(Math.max(0, p - 1 - exp)));
+  return stripZeros(toFixedPy(a, Math.max(0, p - 1 - exp)));
 }
 
 function groupThousands(s) {
@@ -178,9 +272,9 @@ function formatNumber(v, fmt) {
   let s;
   switch (type) {
     case "d": s = String(Math.round(a)); break;
-    case "f": s = a.toFixed(prec === null ? 6 : prec); break;
-    case "e": s = pyExp(a.toExponential(prec === null ? 6 : prec)); break;
-    case "%": s = (a * 100).toFixed(prec === null ? 6 : prec) + "%"; break;
+    case "f": s = toFixedPy(a, prec === null ? 6 : prec); break;
+    case "e": s = pyExp(toExponentialPy(a, prec === null ? 6 : prec)); break;
+    case "%": s = toFixedPy(a * 100, prec === null ? 6 : prec) + "%"; break;  // Python too multiplies first
     default: s = prec === null && type === "" ? String(a) : pyG(a, prec === null ? 6 : prec);
   }
   if (comma) s = groupThousands(s);
@@ -280,12 +374,14 @@ class Viewer {
     this.root.tabIndex = 0;
     this.root.setAttribute("role", "group");
     this.root.setAttribute("aria-label", "Step viewer");
+    this.root.olcViewer = this;  // for diagnostics (bench/ui_latency.py)
     this.parent.appendChild(this.root);
     this.setStateValue = null;
     this.runId = null;
     this.buildToken = 0;
     this.p = 0;
     this.playing = false;
+    this.immediate = false;
     this.lastReported = null;
     this.reportTimer = null;
     this.urlTimer = null;
@@ -308,6 +404,8 @@ class Viewer {
   // ---------------------------------------------------------------- build
   async build(spec, assets) {
     const token = ++this.buildToken;
+    this.timing = { build: performance.now() };  // ms since navigation start (bench/ui_latency.py)
+    const libs = loadLibs(assets);  // first: plotly.js is the long pole of a first load
     this.pause(false);
     this.teardownFigures();
     this.ready = false;
@@ -323,7 +421,6 @@ class Viewer {
     this.renderCaption();
     this.mirrorUrl(true);
     let katex, Plotly;
-    const libs = loadLibs(assets);
     try {
       [Plotly, katex] = await Promise.all([libs.plotly, libs.katex]);
     } catch (err) {
@@ -331,6 +428,7 @@ class Viewer {
       return;
     }
     if (token !== this.buildToken) return;
+    this.timing.libs = performance.now();
     this.Plotly = Plotly;
     this.katex = katex;
     try {
@@ -340,8 +438,10 @@ class Viewer {
       return;
     }
     if (token !== this.buildToken) return;
+    this.timing.plotted = performance.now();
     this.ready = true;
     this.renderNow();
+    this.timing.ready = performance.now();
     this.root.dataset.ready = "true";
     // a new run that starts elsewhere than the position Python last heard of
     if (this.lastReported !== null && this.p !== this.lastReported) this.scheduleReport();
@@ -373,7 +473,11 @@ class Viewer {
       const l = el("span", "olc-label", label);
       l.setAttribute("aria-hidden", "true");
       if (glyphAfter) b.append(l, g); else b.append(g, l);
-      b.addEventListener("click", () => { if (b.getAttribute("aria-disabled") !== "true") onClick(); });
+      b.addEventListener("click", () => {
+        if (b.getAttribute("aria-disabled") === "true") return;
+        this.immediate = true;  // a click draws at once (no wait for the next frame)
+        try { onClick(); } finally { this.immediate = false; }
+      });
       this.buttons[name] = b;
       return b;
     };
@@ -753,7 +857,8 @@ class Viewer {
     p = clamp(Math.round(p), 0, this.T);
     if (p === this.p) return;
     this.p = p;
-    if (immediate) this.renderNow(); else this.scheduleRender();
+    // scrubbing and held keys fire faster than frames: those are drawn once per frame
+    if (immediate || this.immediate) this.renderNow(); else this.scheduleRender();
     this.mirrorUrl(false);
     if (!this.playing) this.scheduleReport();
   }
@@ -967,6 +1072,10 @@ class Viewer {
     this.root.remove();
   }
 }
+
+// For tests (tests/ui/test_viewer_spec.py runs these under node): the formatter must
+// print exactly what Python's format() prints.
+export const _testing = { formatNumber, formatValue, lowerBound, upperBound };
 
 export default function (component) {
   const { data, parentElement, setStateValue } = component;

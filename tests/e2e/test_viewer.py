@@ -185,9 +185,7 @@ def test_rerun_keeps_position_new_run_rebuilds(page, url):
 
     # a new run (another seed): rebuilt, and it opens at the position in the URL
     old_run = page.get_attribute(VIEWER, "data-run-id")
-    page.get_by_role("combobox", name="Seed").focus()
-    page.keyboard.press("ArrowDown")  # opens the list (a click after a rerun only focuses it)
-    page.get_by_role("listbox", name="Seed").get_by_role("option", name="1", exact=True).click()
+    page.get_by_role("radiogroup", name="Seed").get_by_text("1", exact=True).click()
     page.wait_for_function("r => document.querySelector('.olc-viewer').dataset.runId !== r", arg=old_run)
     page.wait_for_selector(f'{VIEWER}[data-ready="true"]')
     assert page.get_attribute(VIEWER, "data-run-id").endswith("seed1")

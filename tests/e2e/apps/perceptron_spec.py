@@ -57,6 +57,11 @@ def _holds(proof, links: list[str], lhs_rhs: list[tuple[str, str]]) -> list:
     return [None if not d else (0 if b else 1) for b, d in zip(bad.tolist(), defined.tolist())]
 
 
+def _sig(a: np.ndarray, digits: int = 10) -> list:
+    """Values to ``digits`` significant digits (the ledger prints at most ~6): a smaller spec."""
+    return [None if not np.isfinite(x) else float(f"{x:.{digits}g}") for x in np.asarray(a, dtype=float)]
+
+
 def _arrow(x0, y0, x1, y1) -> tuple[list, list]:
     return [round(float(x0), ND), round(float(x1), ND)], [round(float(y0), ND), round(float(y1), ND)]
 
@@ -207,23 +212,25 @@ def build_spec(trace, X: np.ndarray, y: np.ndarray, *, run_id: str, position: in
     # ---------------------------------------------------------------- ledger
     reasons = proof.chains[0].reasons
     g = float(proof.constants["gamma"])
-    state = lambda a, fmt: {"by": "state", "data": a, "fmt": fmt}  # noqa: E731
-    vals = {"M": state(list(range(K)), "d"), "gamma": {"const": g, "fmt": ".3g"},
+    state = lambda a, fmt: {"by": "state", "data": _sig(a), "fmt": fmt}  # noqa: E731
+    # {k} (built in: the state index) is M for the Perceptron; a value named M would also
+    # replace the symbol in \sqrt{M} (every {name} of a value is substituted)
+    vals = {"gamma": {"const": g, "fmt": ".3g"},
             "lo": state(S[lower], ".4g"), "inner": state(S["inner"], ".4g"), "norm": state(S["norm"], ".4g"),
             "sMR": state(S["sqrtM_R"], ".4g"), "R": {"const": float(proof.constants["radius"]), "fmt": ".3g"}}
     if separable:
-        first = {"latex": r"M\gamma = {M}\cdot{gamma} = {lo} \;\le\; \langle w^*, w\rangle = {inner}",
-                 "values": {k: vals[k] for k in ("M", "gamma", "lo", "inner")}}
+        first = {"latex": r"M\gamma = {k}\cdot{gamma} = {lo} \;\le\; \langle w^*, w\rangle = {inner}",
+                 "values": {k: vals[k] for k in ("gamma", "lo", "inner")}}
     else:
-        vals["TD"] = state(S["TD"], ".4g")
-        first = {"latex": r"\gamma M - \mathrm{TD}_\gamma = {gamma}\cdot{M} - {TD} = {lo} \;\le\; "
+        vals["td"] = state(S["TD"], ".4g")
+        first = {"latex": r"\gamma M - \mathrm{TD}_\gamma = {gamma}\cdot{k} - {td} = {lo} \;\le\; "
                           r"\langle w^*, w\rangle = {inner}",
-                 "values": {k: vals[k] for k in ("M", "gamma", "TD", "lo", "inner")}}
+                 "values": {k: vals[k] for k in ("gamma", "td", "lo", "inner")}}
     first.update(holds={"by": "state", "data": _holds(proof, [f"{lower} ≤ inner"], [(lower, "inner")])},
                  reason=reasons[0])
     second = {"latex": r"\langle w^*, w\rangle = {inner} \;\le\; \lVert w\rVert = {norm} \;\le\; "
-                       r"\sqrt{M}\,R = \sqrt{{M}}\cdot{R} = {sMR}",
-              "values": {k: vals[k] for k in ("inner", "norm", "M", "R", "sMR")},
+                       r"\sqrt{M}\,R = \sqrt{{k}}\cdot{R} = {sMR}",
+              "values": {k: vals[k] for k in ("inner", "norm", "R", "sMR")},
               "holds": {"by": "state", "data": _holds(proof, ["inner ≤ norm", "norm ≤ sqrtM_R"],
                                                       [("inner", "norm"), ("norm", "sqrtM_R")])},
               "reason": f"{reasons[1]}; {reasons[2]}"}
@@ -248,6 +255,6 @@ def build_spec(trace, X: np.ndarray, y: np.ndarray, *, run_id: str, position: in
         "breaks": breaks, "mistake_rounds": mistakes, "arrays": arrays,
         "figures": [main, sandwich], "ledger": ledger, "caption": caption,
         "layout": {"columns": [["main"], ["sandwich", "ledger"]], "widths": [1.15, 1]},
-        "speed": max(5, min(500, T // 30)),
+        "speed": 10 if T <= 600 else 200,
     }
     return jsonable(spec)

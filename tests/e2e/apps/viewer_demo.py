@@ -46,7 +46,7 @@ def spec_for(kind: str, T: int, seed: int) -> dict:
 T = _int("T", 300, 1, 100_000)
 kind = st.query_params.get("data", "separable")
 kind = kind if kind in ("separable", "noisy") else "separable"
-seed = st.selectbox("Seed", [0, 1, 2], index=[0, 1, 2].index(_int("seed", 0, 0, 2)), key="seed")
+seed = st.radio("Seed", [0, 1, 2], index=_int("seed", 0, 0, 2), key="seed", horizontal=True)
 
 spec = spec_for(kind, T, seed)
 p0 = start_position("viewer", T, "t")   # the viewer's last position, else the URL's ?t=

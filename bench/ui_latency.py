@@ -1,0 +1,276 @@
+#!/usr/bin/env python3
+"""What a step costs in a real (headless) Chromium: the step viewer against Streamlit's floor.
+
+    .venv/bin/python bench/ui_latency.py                  # ~2-3 minutes on 2 cores
+    .venv/bin/python bench/ui_latency.py --clicks 60 --json bench-out.json
+
+Measured, with Debian's Chromium driven by Playwright (see tests/e2e/stbrowser.py):
+
+* floor: bench/apps/floor_app.py, one button and one small plotly chart redrawn per
+  click (a server rerun + st.plotly_chart). Click -> the new chart drawn.
+* viewer: tests/e2e/apps/viewer_demo.py at T = 10^4 on noisy data (2071 mistakes).
+  "Next mistake" click -> caption, main chart (gd.data of the hyperplane), sandwich
+  marker and ledger all show the new state.
+  Both: from the click event (capture phase, in the page) to the first animation frame
+  after the DOM reached the new state, then a task (i.e. after that frame's paint).
+  Clicks are at a human pace: the next one waits until the previous one's server
+  rerun (the floor's, or the viewer's debounced position report) has finished.
+  Rounds of 10 clicks alternate between the two apps.
+* play: frames drawn per second (position changes, one per rendered frame) while
+  playing at 200 rounds/s, from t = 0 and from t = 8000.
+* first load: navigation -> charts drawn (floor: the plotly chart's SVG; viewer: all
+  figures, ledger and point canvas drawn), fresh browser context (empty cache) each
+  time, server warmed by one throwaway load, loads alternating.
+
+Prints a table with the ratios to the floor and the targets (click median <= 1.5x,
+p95 <= 2x, play >= 20 fps, first load <= 1.5x). Starts and stops its own servers.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "e2e"))
+sys.path.insert(0, str(ROOT))
+from stbrowser import INSTRUMENT_JS, StreamlitServer, launch_kwargs, mark, percentile, wait_for_rerun  # noqa: E402
+
+FLOOR_APP = ROOT / "bench" / "apps" / "floor_app.py"
+VIEWER_APP = ROOT / "tests" / "e2e" / "apps" / "viewer_demo.py"
+
+#: Resolves when ``cond`` (a JS expression) holds, checked on every DOM mutation and
+#: every frame; returns the time it first held and the time after the next frame's paint.
+WAIT_COND_JS = r"""
+async ({cond, args, timeout_ms}) => {
+  const check = new Function('args', `return (${cond});`);
+  const t0 = performance.now();
+  const ok = () => { try { return !!check(args); } catch (e) { return false; } };
+  let tDone = null;
+  await new Promise((resolve, reject) => {
+    const finish = () => { tDone = performance.now(); mo.disconnect(); resolve(); };
+    const mo = new MutationObserver(() => { if (tDone === null && ok()) finish(); });
+    if (ok()) { tDone = performance.now(); resolve(); return; }
+    mo.observe(document.documentElement, {subtree: true, childList: true, attributes: true, characterData: true});
+    const tick = () => {
+      if (tDone !== null) return;
+      if (ok()) finish();
+      else if (performance.now() - t0 > timeout_ms) { mo.disconnect(); reject(new Error('timeout: ' + cond)); }
+      else requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  await new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
+  const clicks = (window.__stProbe ? window.__stProbe.actions : []).filter(a => a[1] === 'click');
+  return {done: tDone, painted: performance.now(), click: clicks.length ? clicks[clicks.length - 1][0] : null};
+}
+"""
+
+FLOOR_DRAWN = ("[...document.querySelectorAll('[data-testid=stPlotlyChart] .gtitle')]"
+               ".some(e => e.textContent === args.title)")
+
+VIEWER_STATE = r"""(() => {
+  const v = document.querySelector('.olc-viewer');
+  if (!v || v.dataset.ready !== 'true' || v.dataset.position !== String(args.p)) return false;
+  if (!v.querySelector('.olc-caption').textContent.startsWith(`Round ${args.p} of`)) return false;
+  const main = v.querySelector('.olc-plot[data-figure-id=main]');
+  const sw = v.querySelector('.olc-plot[data-figure-id=sandwich]');
+  if (JSON.stringify([main.data[6].x, main.data[6].y, main.data[8].x, main.data[8].y]) === args.main_before)
+    return false;
+  if (sw.data[4].x[0] !== args.k) return false;
+  return v.querySelector('.olc-ledger').textContent !== args.ledger_before;
+})()"""
+
+VIEWER_READY = ("(() => { const v = document.querySelector('.olc-viewer');"
+                " return !!v && v.dataset.ready === 'true' && !!v.querySelector('canvas.olc-points'); })()")
+FLOOR_READY = ("!![...document.querySelectorAll('[data-testid=stPlotlyChart] .gtitle')]"
+               ".find(e => e.textContent === 'click 0')")
+
+PLAY_JS = r"""
+async (ms) => {
+  const v = document.querySelector('.olc-viewer');
+  let changes = 0;
+  const mo = new MutationObserver(recs => { for (const r of recs) if (r.attributeName === 'data-position') changes++; });
+  mo.observe(v, {attributes: true, attributeFilter: ['data-position']});
+  const frames = [];
+  let on = true;
+  const tick = (ts) => { frames.push(ts); if (on) requestAnimationFrame(tick); };
+  requestAnimationFrame(tick);
+  const p0 = +v.dataset.position, t0 = performance.now();
+  await new Promise(r => setTimeout(r, ms));
+  on = false; mo.disconnect();
+  const dt = (performance.now() - t0) / 1000, p1 = +v.dataset.position;
+  const iv = frames.slice(1).map((t, i) => t - frames[i]).sort((a, b) => a - b);
+  const q = (x) => iv.length ? iv[Math.min(iv.length - 1, Math.floor(x * iv.length))] : null;
+  return {fps: changes / dt, rounds_per_s: (p1 - p0) / dt, p0, p1, frame_ms_median: q(0.5), frame_ms_p95: q(0.95),
+          frames_over_50ms: iv.filter(x => x > 50).length, frames: iv.length};
+}
+"""
+
+
+def wait_cond(page, cond: str, args: dict | None = None, timeout_ms: int = 60_000) -> dict:
+    try:
+        return page.evaluate(WAIT_COND_JS, {"cond": cond, "args": args or {}, "timeout_ms": timeout_ms})
+    except Exception:
+        print("state at timeout:", page.evaluate("""() => { const v = document.querySelector('.olc-viewer');
+            return v ? {pos: v.dataset.position, ready: v.dataset.ready,
+                        caption: v.querySelector('.olc-caption').textContent} : document.title; }"""), args)
+        raise
+
+
+def new_page(browser, url: str, *, viewport=(1280, 900)):
+    ctx = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+    ctx.add_init_script(INSTRUMENT_JS)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    page.goto(url)
+    return page
+
+
+def stats(xs: list[float]) -> dict:
+    return {"n": len(xs), "median": statistics.median(xs) if xs else None, "p95": percentile(xs, 95),
+            "min": min(xs) if xs else None, "max": max(xs) if xs else None}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--clicks", type=int, default=30, help="clicks per app (default 30, in rounds of 10)")
+    ap.add_argument("--loads", type=int, default=3, help="first loads per app (default 3)")
+    ap.add_argument("--play-seconds", type=float, default=4.0)
+    ap.add_argument("--T", type=int, default=10_000)
+    ap.add_argument("--data", default="noisy", choices=["noisy", "separable"])
+    ap.add_argument("--json", help="also write the raw numbers here")
+    args = ap.parse_args()
+
+    import numpy as np
+
+    import olc_core
+    from playwright.sync_api import sync_playwright
+
+    if args.data == "noisy":
+        s = olc_core.streams.noisy(T=args.T, d=2, gamma=0.05, noise=0.1, seed=0)
+    else:
+        s = olc_core.streams.separable(T=args.T, d=2, gamma=0.05, seed=0)
+    mistakes = olc_core.run("perceptron", s.X, s.y, comparator=s.comparator).mistakes
+    query = f"?T={args.T}&data={args.data}"
+    out: dict = {"T": args.T, "data": args.data, "mistakes": int(len(mistakes))}
+
+    py = str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv" / "bin" / "python").exists() else sys.executable
+    with StreamlitServer(FLOOR_APP, cwd=ROOT, python=py) as floor_srv, \
+            StreamlitServer(VIEWER_APP, cwd=ROOT, python=py) as viewer_srv, sync_playwright() as pw:
+        browser = pw.chromium.launch(**launch_kwargs())
+        out["browser"] = f"chromium {browser.version}"
+        floor_url, viewer_url = floor_srv.url + "/", viewer_srv.url + "/" + query
+        print(f"{out['browser']}; viewer demo {query} ({len(mistakes)} mistakes)", flush=True)
+
+        # ---------------------------------------------------------------- warm-up + first loads
+        for url, ready in ((floor_url, FLOOR_READY), (viewer_url + "&t=0", VIEWER_READY)):
+            p = new_page(browser, url)
+            wait_cond(p, ready, timeout_ms=180_000)
+            p.context.close()
+        loads = {"floor": [], "viewer": []}
+        for _ in range(args.loads):
+            for name, url, ready in (("floor", floor_url, FLOOR_READY), ("viewer", viewer_url + "&t=0", VIEWER_READY)):
+                p = new_page(browser, url)
+                r = wait_cond(p, ready, timeout_ms=120_000)
+                loads[name].append(r["painted"])  # ms since navigation start
+                p.context.close()
+        out["first_load_ms"] = {k: stats(v) for k, v in loads.items()}
+        print("first loads (ms):", {k: [round(x) for x in v] for k, v in loads.items()}, flush=True)
+
+        # ---------------------------------------------------------------- clicks
+        floor = new_page(browser, floor_url)
+        wait_cond(floor, FLOOR_READY, timeout_ms=120_000)
+        viewer = new_page(browser, viewer_url + "&t=0")
+        wait_cond(viewer, VIEWER_READY, timeout_ms=120_000)
+        lat = {"floor": [], "viewer": []}
+        report_rerun = []
+        n_floor = 0
+        p = 0
+        rounds = max(1, args.clicks // 10)
+        for _ in range(rounds):
+            floor.bring_to_front()
+            for _ in range(10):
+                n_floor += 1
+                since = mark(floor)
+                floor.get_by_role("button", name="Redraw").click()
+                r = wait_cond(floor, FLOOR_DRAWN, {"title": f"click {n_floor}"})
+                lat["floor"].append(r["painted"] - r["click"])
+                wait_for_rerun(floor, since, quiet_ms=100)
+            viewer.bring_to_front()
+            for _ in range(10):
+                j = int(np.searchsorted(mistakes, p, side="left"))  # next mistake round >= p (0-based)
+                target = int(mistakes[j]) + 1
+                k = int(np.searchsorted(mistakes, target - 1, side="right"))
+                before = viewer.evaluate("""() => ({
+                    main: (d => JSON.stringify([d[6].x, d[6].y, d[8].x, d[8].y]))(
+                        document.querySelector('.olc-plot[data-figure-id=main]').data),
+                    ledger: document.querySelector('.olc-ledger').textContent})""")
+                since = mark(viewer)
+                viewer.get_by_role("button", name="Next mistake", exact=True).click()
+                r = wait_cond(viewer, VIEWER_STATE, {"p": target, "k": k, "main_before": before["main"],
+                                                     "ledger_before": before["ledger"]})
+                lat["viewer"].append(r["painted"] - r["click"])
+                # the debounced report to Python: one rerun once stepping paused
+                w = wait_for_rerun(viewer, since, run_start_ms=3000, quiet_ms=100)
+                if w.get("t_done") and w.get("t_run_start"):
+                    report_rerun.append(w["t_done"] - w["t_run_start"])
+                p = target
+        out["click_ms"] = {k: stats(v) for k, v in lat.items()}
+        out["report_rerun_ms"] = stats(report_rerun)
+        print("click latencies (ms):", {k: [round(x) for x in v] for k, v in lat.items()}, flush=True)
+
+        # ---------------------------------------------------------------- play
+        plays = {}
+        for start in (0, 8000):
+            if start > args.T - 1000:
+                continue
+            pg = new_page(browser, viewer_url + f"&t={start}")
+            wait_cond(pg, VIEWER_READY, timeout_ms=120_000)
+            pg.get_by_role("combobox", name="Speed").select_option("200")
+            pg.get_by_role("button", name="Play", exact=True).click()
+            plays[f"from_t{start}"] = pg.evaluate(PLAY_JS, int(args.play_seconds * 1000))
+            pg.get_by_role("button", name="Pause", exact=True).click()
+            if pg.errors:
+                out.setdefault("console_errors", []).extend(pg.errors)
+            pg.context.close()
+        out["play"] = plays
+        for pg in (floor, viewer):
+            if pg.errors:
+                out.setdefault("console_errors", []).extend(pg.errors)
+        browser.close()
+
+    # ---------------------------------------------------------------- report
+    c, lo = out["click_ms"], out["first_load_ms"]
+    rows = [
+        ("click -> redrawn, median (ms)", c["floor"]["median"], c["viewer"]["median"], "<= 1.5x"),
+        ("click -> redrawn, p95 (ms)", c["floor"]["p95"], c["viewer"]["p95"], "<= 2x"),
+        ("first load -> charts drawn, median (ms)", lo["floor"]["median"], lo["viewer"]["median"], "<= 1.5x"),
+    ]
+    print()
+    print(f"| measure | floor | viewer T={args.T} {args.data} | ratio | target |")
+    print("|---|---|---|---|---|")
+    for name, f, v, target in rows:
+        print(f"| {name} | {f:.0f} | {v:.0f} | {v / f:.2f}x | {target} |")
+    for key, r in out["play"].items():
+        print(f"| play at 200 rounds/s, {key.replace('_', ' ')}: frames/s | - | {r['fps']:.1f} "
+              f"(frame median {r['frame_ms_median']:.1f} ms, p95 {r['frame_ms_p95']:.1f} ms) | - | >= 20 |")
+    rr = out["report_rerun_ms"]
+    if rr["n"]:
+        print(f"\nviewer's position report (one rerun when stepping pauses, spec re-sent): "
+              f"median {rr['median']:.0f} ms, p95 {rr['p95']:.0f} ms (off the click path)")
+    if out.get("console_errors"):
+        print("console errors:", out["console_errors"])
+    if args.json:
+        Path(args.json).write_text(json.dumps(out, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,272 @@
+"""The step viewer's Python side: spec validation, JSON helpers, static assets, the mount.
+
+The browser side is tested in tests/e2e/test_viewer.py; here the viewer's number
+formatter (olc_ui/assets/viewer.js) is also run under node, when node is installed,
+against Python's format().
+"""
+from __future__ import annotations
+
+import copy
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import olc_core
+from olc_ui import viewer as ov
+from tests.conftest import ROOT
+
+sys.path.insert(0, str(ROOT / "tests" / "e2e" / "apps"))
+from perceptron_spec import build_spec  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def perceptron_spec() -> dict:
+    s = olc_core.streams.separable(T=120, d=2, gamma=0.05, seed=0)
+    tr = olc_core.run("perceptron", s.X, s.y, comparator=s.comparator)
+    return build_spec(tr, s.X, s.y, run_id="p-120")
+
+
+@pytest.fixture(scope="module")
+def noisy_spec() -> dict:
+    s = olc_core.streams.noisy(T=400, d=2, gamma=0.05, noise=0.1, seed=0)
+    tr = olc_core.run("perceptron", s.X, s.y, comparator=s.comparator)
+    return build_spec(tr, s.X, s.y, run_id="n-400")
+
+
+def test_valid_specs_pass(perceptron_spec, noisy_spec):
+    ov.validate_spec(ov.minimal_spec())
+    ov.validate_spec(ov.minimal_spec(T=0))
+    ov.validate_spec(perceptron_spec)
+    ov.validate_spec(noisy_spec)
+    json.dumps(perceptron_spec, allow_nan=False)  # plain JSON, no NaN
+
+
+def test_perceptron_spec_is_the_runs_data(perceptron_spec):
+    """The demo spec carries the run's own numbers: breaks = mistakes + 1, ledger per state."""
+    s = olc_core.streams.separable(T=120, d=2, gamma=0.05, seed=0)
+    tr = olc_core.run("perceptron", s.X, s.y, comparator=s.comparator)
+    assert perceptron_spec["mistake_rounds"] == tr.mistakes.tolist()
+    assert perceptron_spec["breaks"] == (tr.mistakes + 1).tolist()
+    K = tr.n_mistakes + 1
+    line = perceptron_spec["ledger"]["lines"][0]
+    assert line["values"]["inner"]["data"] == pytest.approx(tr.proof.series["inner"].tolist())
+    assert line["holds"]["data"] == [1] * K  # separable data: the proof's checks hold at every state
+    w = tr.weights_at(int(tr.mistakes[0]) + 1)
+    hx, hy = perceptron_spec["arrays"]["hp_x"][1], perceptron_spec["arrays"]["hp_y"][1]
+    # the hyperplane of state 1 is perpendicular to w and through the origin
+    assert w[0] * hx[0] + w[1] * hy[0] == pytest.approx(0, abs=1e-3)
+    assert w[0] * hx[1] + w[1] * hy[1] == pytest.approx(0, abs=1e-3)
+
+
+def _set(spec: dict, path: str, value) -> dict:
+    spec = copy.deepcopy(spec)
+    keys = path.split("/")
+    cur = spec
+    for k in keys[:-1]:
+        cur = cur[int(k)] if isinstance(cur, list) else cur[k]
+    last = keys[-1]
+    if value is _DEL:
+        del cur[last]
+    elif isinstance(cur, list):
+        cur[int(last)] = value
+    else:
+        cur[last] = value
+    return spec
+
+
+_DEL = object()
+
+BAD = [
+    # (path, new value, part of the message)
+    ("run_id", _DEL, "run_id: is missing"),
+    ("run_id", "", "run_id: must be a non-empty string"),
+    ("version", 2, "version: must be 1"),
+    ("T", -1, "T: must be an integer >= 0"),
+    ("T", True, "T: must be an integer"),
+    ("position", 11, "position: must be an integer in [0, T=10]"),
+    ("position", 1.5, "position: must be an integer"),
+    ("url_param", "t&x", "url_param"),
+    ("breaks", [5, 3], "breaks: must be sorted strictly ascending"),
+    ("breaks", [11], "breaks[0]: must be an integer in [0, 10]"),
+    ("mistake_rounds", [10], "mistake_rounds[0]: must be an integer in [0, 9]"),
+    ("extra_stops", {"mistake": [1]}, "extra_stops"),
+    ("extra_stops", {"margin mistake": [3, 3]}, "sorted strictly"),
+    ("speed", 0, "speed"),
+    ("colour", "red", "unknown key(s) ['colour']"),
+    ("arrays/x", (1, 2), "arrays['x']: must be a list"),
+    ("figures/0/id", "ledger", "figures[0].id"),
+    ("figures/0/height", 10, "figures[0].height"),
+    ("figures/0/figure", {"layout": {}}, "figures[0].figure"),
+    ("figures/0/dynamic/0/op", "rows_after", "dynamic[0].op: must be one of"),
+    ("figures/0/dynamic/0/trace", 1, "dynamic[0].trace: must be a trace index in [0, 1)"),
+    ("figures/0/dynamic/0/x", "nope", "names array 'nope'"),
+    ("figures/0/dynamic/0/render", "canvas", "'canvas' is for rows_before, rows_from, rows_all only"),
+    ("figures/0/dynamic/0/op", "rows_all", "rows_all (a static point layer) needs render 'canvas'"),
+    ("figures/0/dynamic/0/back", 3, "unknown key(s) ['back']"),
+    ("arrays/y", [0.0] * 9, "must have one entry per row of 'r' (10)"),
+    ("arrays/r", list(range(9, -1, -1)), "must be sorted ascending"),
+    ("ledger/lines/0/values/M/data", [0], "by 'state' needs 2 entries"),
+    ("ledger/lines/0/values/M/fmt", ".4x", "fmt"),
+    ("ledger/lines/0/values/M/by", "time", "by: must be 'state', 'position' or 'round'"),
+    ("ledger/lines/0/values/t", {"const": 1}, "'t' is a built-in name"),
+    ("ledger/lines/0/holds/data", [1, 2], "must be 1 (holds), 0 (fails) or None"),
+    ("ledger/lines/0/latex", "", "latex: must be a non-empty string"),
+    ("ledger/lines/0/latex", r"\mathrm{M} = {M}", r"\mathrm{M} would show the value 'M'"),
+    ("ledger/lines/0/latex", r"\text{k} \le {M}", r"\text{k} would show the value 'k'"),
+    ("ledger/lines/0/values/M", {"const": 1, "by": "state", "data": [0, 1]}, "not both"),
+    ("ledger/lines/0/values/M/labels", ["a"], "label indices in [0, 1)"),
+    ("caption/values", {"n": {"by": "round", "data": [1]}}, "by 'round' needs 10 entries (T)"),
+    ("caption/template", 3, "caption"),
+    ("layout/columns", [["main"]], "not placed: ['ledger']"),
+    ("layout/columns", [["main", "ledger", "main"]], "placed more than once"),
+    ("layout/columns", [["main", "ledger", "other"]], "'other' is not a figure id"),
+    ("layout/widths", [1, 2], "layout.widths"),
+]
+
+
+@pytest.mark.parametrize("path,value,message", BAD, ids=[b[0] + ":" + b[2][:30] for b in BAD])
+def test_malformed_spec_raises(path, value, message):
+    spec = _set(ov.minimal_spec(T=10, mistakes=[4]), path, value)
+    with pytest.raises(ValueError, match="viewer spec") as exc:
+        ov.validate_spec(spec)
+    assert message in str(exc.value)
+
+
+def test_op_shapes(perceptron_spec):
+    spec = perceptron_spec
+    K = len(spec["breaks"]) + 1
+    # state arrays: one entry per state
+    bad = _set(spec, "arrays/hp_x", spec["arrays"]["hp_x"][:-1])
+    with pytest.raises(ValueError, match=rf"needs {K} entries \(one per state\)"):
+        ov.validate_spec(bad)
+    # on_mistake: one entry per break
+    bad = _set(spec, "arrays/ax_x", spec["arrays"]["ax_x"] + [None])
+    with pytest.raises(ValueError, match="one per entry of breaks"):
+        ov.validate_spec(bad)
+    # point_state: flat, one per state
+    bad = _set(spec, "arrays/s_norm", spec["arrays"]["s_norm"][:2])
+    with pytest.raises(ValueError, match="one per state"):
+        ov.validate_spec(bad)
+    # a trace driven twice
+    dyn = spec["figures"][0]["dynamic"]
+    bad = _set(spec, "figures/0/dynamic", dyn + [dict(dyn[-1])])
+    with pytest.raises(ValueError, match="already driven"):
+        ov.validate_spec(bad)
+    # a state entry that is not a list
+    bad = _set(spec, "arrays/hp_y", [3.0] * K)
+    with pytest.raises(ValueError, match=r"hp_y'\]\[0\]: must be a list"):
+        ov.validate_spec(bad)
+
+
+def test_not_json_is_a_value_error():
+    spec = ov.minimal_spec()
+    spec["arrays"]["y"] = [float("nan")] * 10
+    with pytest.raises(ValueError, match="NaN or infinity"):
+        ov._dump(spec)
+    spec["arrays"]["y"] = np.zeros(10)
+    with pytest.raises(ValueError, match="jsonable"):
+        ov._dump(spec)
+    with pytest.raises(ValueError, match="must be a dict"):
+        ov.validate_spec([1, 2])
+
+
+def test_jsonable():
+    out = ov.jsonable({"a": np.array([1.5, np.nan, np.inf]), "b": np.arange(3), "c": (np.float32(2.0), True),
+                       "d": np.bool_(True), "e": [np.int64(7), None, "x"]}, ndigits=3)
+    assert out == {"a": [1.5, None, None], "b": [0, 1, 2], "c": [2.0, True], "d": True, "e": [7, None, "x"]}
+    assert json.dumps(out, allow_nan=False)
+    assert type(out["b"][0]) is int
+
+
+def test_ensure_static_assets(tmp_path):
+    urls = ov.ensure_static_assets(tmp_path)
+    assert urls["plotly"].startswith("app/static/olc/plotly-") and urls["plotly"].endswith(".min.js")
+    for url in urls.values():
+        f = tmp_path / url.removeprefix("app/")
+        assert f.is_file() and f.stat().st_size > 1000, url
+    plotly_file = tmp_path / urls["plotly"].removeprefix("app/")
+    assert plotly_file.read_bytes()[:200] == ov._plotly_js()[0].read_bytes()[:200]
+    fonts = list((tmp_path / "static/olc" / f"katex-{ov.KATEX_VERSION}" / "fonts").glob("*.woff2"))
+    assert len(fonts) == 20
+    # the stylesheet's woff2 fonts are all there
+    css = (tmp_path / urls["katex_css"].removeprefix("app/")).read_text()
+    wanted = {p.split("/")[-1] for p in __import__("re").findall(r"url\((fonts/[^)]+\.woff2)\)", css)}
+    assert wanted == {f.name for f in fonts}
+    mtime = plotly_file.stat().st_mtime_ns
+    ov.ensure_static_assets(tmp_path)  # already there: not copied again
+    assert plotly_file.stat().st_mtime_ns == mtime
+
+
+APP = '''
+import streamlit as st
+from olc_ui import viewer as ov
+spec = ov.minimal_spec(T=10, mistakes=[2, 5], run_id=st.session_state.get("run", "a"))
+spec["position"] = st.session_state.get("p0", 3)
+if st.session_state.get("broken"):
+    spec["breaks"] = [5, 2]
+p = ov.viewer(spec, key="v")
+st.write(f"position={p}")
+'''
+
+
+def test_viewer_mounts_in_apptest():
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_string(APP, default_timeout=30).run()
+    assert not at.exception
+    assert at.markdown[-1].value == "position=3"
+    # same run, another initial position: the run's first position stands
+    at.session_state["p0"] = 7
+    at.run()
+    assert at.markdown[-1].value == "position=3"
+    # a new run starts at its own position
+    at.session_state["run"] = "b"
+    at.run()
+    assert at.markdown[-1].value == "position=7"
+    at.session_state["broken"] = True
+    at.run()
+    assert at.exception and "breaks: must be sorted strictly ascending" in at.exception[0].message
+
+
+NODE = shutil.which("node")
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_js_number_format_matches_python(tmp_path):
+    rng = np.random.default_rng(0)
+    cases = []
+    fmts = [".4g", ".3g", ".1g", ".6g", ".3f", "+.3f", ".0f", ".2e", "+.4g", ",.2f", " .2f", "g", ".3%"]
+    for _ in range(3000):
+        v = float(rng.choice([-1, 1]) * 10 ** rng.uniform(-7, 9))
+        r = rng.random()
+        if r < 0.3:
+            v = float(np.round(v, int(rng.integers(0, 8))))
+        elif r < 0.5:  # exact binary ties (0.125, 2.5, …): Python rounds them to even
+            v = float(rng.integers(-4000, 4000)) / 2 ** int(rng.integers(0, 12))
+        cases.append([v, str(rng.choice(fmts))])
+    cases += [[float(x), f] for x in (0.125, 0.375, 2.5, 0.03125, 9.5, 0.0, 1e-5, 123456.0, 1e21 / 3)
+              for f in (".2f", ".0f", ".3g", ".1g", ".0e", ".2e")]
+    cases += [[int(n), f] for n in (0, 7, -12, 1234567, 10 ** 12) for f in ("d", "+d", ",d")]
+    cases = [c for c in cases if not (c[1].endswith("%") and abs(c[0]) > 1e6)]
+    script = tmp_path / "fmt.mjs"
+    script.write_text("const m = await import(process.argv[2]);\n"
+                      "const cases = JSON.parse(await new Promise(r => { let s = '';"
+                      " process.stdin.on('data', d => s += d); process.stdin.on('end', () => r(s)); }));\n"
+                      "console.log(JSON.stringify(cases.map(([v, f]) => m._testing.formatNumber(v, f))));\n")
+    js = (ROOT / "olc_ui" / "assets" / "viewer.js").as_uri()
+    out = subprocess.run([NODE, str(script), js], input=json.dumps(cases), capture_output=True, text=True,
+                         timeout=60, check=True)
+    got = json.loads(out.stdout)
+    mismatches = [(v, f, g, format(v, f)) for (v, f), g in zip(cases, got) if g != format(v, f)]
+    assert not mismatches, mismatches[:10]
+
+
+def test_spec_doc_lists_every_op():
+    doc = (ROOT / "docs" / "viewer-spec.md").read_text()
+    for op in ov.OPS:
+        assert f"`{op}" in doc, op
