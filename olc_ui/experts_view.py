@@ -1,0 +1,712 @@
+r"""Step-viewer specs for the Experts lesson (pure: a trace and its advice in, a JSON-ready dict out).
+
+Weighted Majority, Randomised Weighted Majority and Halving run on the same expert
+advice ``X`` (T × N, ±1) and labels ``y``. Everything drawn comes from the run:
+the learner's (log) weights ``trace.log_weights_at(p)``, its predictions and
+per-round columns (``wrong_fraction``, ``F``, ``chosen_expert``, ``vote``), the
+proof's series (``proof.series``: natural logs of the potential and its bounds)
+and the proof's own per-state checks (``proof.check_matrix()``). The view only
+converts natural logs to powers of ten for the axes and draws.
+
+Figures (ids):
+
+* ``weights`` — the experts' weights as bars on a log scale (a bar hangs from the
+  bottom of the axis up to ``w_i``), with the potential ``Φ_t = Σ w_i``, its upper
+  bound and the best expert's lower bound drawn on the same axis: the whole
+  sandwich at the current round. Weights that are only ever 0 or 1 (Halving, β = 0,
+  η = 1) are drawn on a linear axis: the version space.
+* ``advice`` — the advice matrix as a heat map (rows: experts, plus the label and
+  the learner's prediction; pale cells are wrong advice), the current round marked.
+* ``mistakes`` — cumulative mistakes of the learner against the best expert so far
+  and the theorem's running bound; for RWM also the expected mistakes ``Σ F_t`` and
+  the band of realised mistakes over many seeded runs.
+* ``sandwich`` — the proof's chain in log scale against the mistake count (the
+  expected mistake count for RWM), with the proven bounds drawn to where they must
+  cross: the mistake bound.
+
+Positions: ``p`` rounds processed (0 … T). States (``breaks``) are the positions
+where the weights change, so the per-state weight bars stay small; every other
+value is given per position or per round.
+
+>>> log_ticks(-6.2, 0.4)[1]
+['10⁻⁶', '10⁻⁵', '10⁻⁴', '10⁻³', '10⁻²', '10⁻¹', '1']
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from .spec_tools import COLORS, ledger as _ledger
+from .viewer import jsonable
+
+__all__ = ["experts_spec", "log_ticks", "weight_breaks", "ALG_NAMES", "LN10"]
+
+LN10 = math.log(10.0)
+ALG_NAMES = {"weighted_majority": "Weighted Majority", "randomized_weighted_majority": "Randomised Weighted Majority",
+             "halving": "Halving"}
+#: decimals kept for log10 values drawn (0.001 of a decade: far below a pixel)
+LD = 3
+EXPERT_COLOR = "#7f9fbf"
+BEST_COLOR = "#2ca02c"
+ADVICE_COLORS = {  # heat map: says −1 / +1, right (strong) or wrong (pale)
+    -2: "#c0392b", -1: "#f3c1bb", 1: "#b9d3ec", 2: "#1f6fb4"}
+_SUP = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+# ------------------------------------------------------------------------------------------ small helpers
+
+def _pow10_text(k: int) -> str:
+    if k == 0:
+        return "1"
+    if k == 1:
+        return "10"
+    return "10" + str(k).translate(_SUP)
+
+
+def _num_text(v: float) -> str:
+    s = f"{v:.3g}"
+    return s if "e" not in s else _pow10_text(int(round(math.log10(v))))
+
+
+def log_ticks(lo: float, hi: float, max_ticks: int = 7) -> tuple[list[float], list[str]]:
+    """Tick positions and labels for an axis that shows log₁₀ of positive values in [lo, hi].
+
+    Over more than about a decade: powers of ten (every 1, 2, 5, 10, … decades so that at
+    most ``max_ticks`` show), labelled 1, 10, 10⁻³, …; over less: the values 1, 2, 5 × 10ᵏ
+    (or 1 … 9 × 10ᵏ) written as numbers.
+
+    >>> log_ticks(0, 1.5)
+    ([0.0, 1.0], ['1', '10'])
+    >>> log_ticks(-0.2, 0.75)[1]
+    ['1', '2', '5']
+    """
+    if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo:
+        return [], []
+    span = hi - lo
+    if span <= 1.3:
+        for mants in ((1, 2, 5), (1, 2, 3, 4, 5, 6, 7, 8, 9)):
+            vals = [math.log10(m) + e for e in range(math.floor(lo) - 1, math.ceil(hi) + 1) for m in mants]
+            vals = [round(v, 6) for v in vals if lo - 1e-9 <= v <= hi + 1e-9]
+            if len(vals) >= 2:
+                break
+        return vals, [_num_text(10 ** v) for v in vals]
+    step = 1
+    for s in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000):
+        step = s
+        if span / s <= max_ticks:
+            break
+    k0, k1 = math.ceil(lo / step), math.floor(hi / step)
+    ks = [k * step for k in range(k0, k1 + 1)]
+    return [float(k) for k in ks], [_pow10_text(k) for k in ks]
+
+
+def _l10(a) -> np.ndarray:
+    """Natural logs → log₁₀, rounded for drawing; −inf (a zero weight) stays −inf (None in JSON)."""
+    return (np.asarray(a, dtype=np.float64) / LN10).round(LD) + 0.0  # + 0.0: no −0
+
+
+def _finite(*arrays) -> np.ndarray:
+    vals = [np.asarray(a, dtype=np.float64).ravel() for a in arrays]
+    v = np.concatenate(vals) if vals else np.zeros(0)
+    return v[np.isfinite(v)]
+
+
+def _per_position(proof, T: int) -> np.ndarray:
+    """Index of the proof state in force at each position p = 0 … T."""
+    return np.searchsorted(proof.state_rounds, np.arange(T + 1), side="right") - 1
+
+
+def _state_holds(proof, links) -> np.ndarray:
+    """Per proof state: 1 where every link holds, 0 where one fails, −1 where a side is NaN (undefined).
+
+    From the proof's own checks (``proof.check_matrix()``, as ``spec_tools.holds``), except that an
+    infinite side counts as a value (a zero weight, an empty version space: ``1 ≤ |H_t| = 0`` fails)."""
+    mat = proof.check_matrix()
+    bad = np.zeros(proof.K, dtype=bool)
+    undefined = np.zeros(proof.K, dtype=bool)
+    for lo, hi in links:
+        name = next(n for n in mat if n.split(" ")[0] == lo and n.split(" ")[-1] == hi)
+        bad |= mat[name]
+        undefined |= np.isnan(proof.series[lo]) | np.isnan(proof.series[hi])
+    return np.where(undefined, -1, np.where(bad, 0, 1))
+
+
+def _listed(h: np.ndarray) -> list:
+    return [None if v < 0 else int(v) for v in h.tolist()]
+
+
+def _pos_holds(proof, links, T: int) -> list:
+    """Per position p = 0 … T: 1 / 0 / None."""
+    return _listed(_state_holds(proof, links)[_per_position(proof, T)])
+
+
+def _round_holds(proof, links, T: int) -> list:
+    """Per round (a link checked in the state before the round, e.g. a one-round step): 1 / 0 / None."""
+    return _listed(_state_holds(proof, links)[_per_position(proof, T)[:T]])
+
+
+def _sig(a, n: int = 6) -> np.ndarray:
+    """Values rounded to ``n`` significant digits (short JSON; the ledger shows at most 5)."""
+    a = np.asarray(a, dtype=np.float64)
+    out = a.copy()
+    fin = np.isfinite(a) & (a != 0)
+    if fin.any():
+        v = a[fin]
+        mag = np.floor(np.log10(np.abs(v)))
+        scale = 10.0 ** (n - 1 - mag)
+        out[fin] = np.round(v * scale) / scale
+    return out + 0.0  # no −0
+
+
+def _pos(a, fmt: str = ".4g") -> dict:
+    return {"by": "position", "data": _sig(a, 5), "fmt": fmt}
+
+
+def _rnd(a, fmt: str = ".4g", labels: list[str] | None = None) -> dict:
+    a = np.asarray(a)
+    out = {"by": "round", "data": _sig(a, 5) if a.dtype.kind == "f" else a, "fmt": "text" if labels else fmt}
+    if labels:
+        out["labels"] = labels
+    return out
+
+
+def _const(v, fmt: str = ".4g") -> dict:
+    return {"const": None if v is None or not math.isfinite(float(v)) else float(v), "fmt": fmt}
+
+
+def _axis(title: str, **kw) -> dict:
+    return {"title": {"text": title}, "gridcolor": "#ececec", "tickfont": {"size": 13}, "fixedrange": True, **kw}
+
+
+def _layout(**kw) -> dict:
+    base = {"margin": {"l": 62, "r": 12, "t": 8, "b": 48}, "font": {"size": 14}, "plot_bgcolor": "#ffffff",
+            "paper_bgcolor": "#ffffff", "hovermode": "closest",
+            "legend": {"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0, "font": {"size": 12.5}}}
+    base.update(kw)
+    return base
+
+
+def _binary(trace) -> bool:
+    """Weights only ever 0 or 1: Halving, WM with β = 0, RWM with η = 1."""
+    if trace.algorithm == "halving":
+        return True
+    return float(trace.info.get("beta", 0.5)) == 0.0
+
+
+def weight_breaks(trace) -> tuple[list[int], list[np.ndarray]]:
+    """Positions where the weights change, and the weights (natural logs; 0/1 for Halving) in each state."""
+    get = trace.weights_at if trace.algorithm == "halving" else trace.log_weights_at
+    prev = np.asarray(get(0), dtype=np.float64)
+    states = [prev]
+    breaks = []
+    for p in range(1, trace.T + 1):
+        cur = np.asarray(get(p), dtype=np.float64)
+        if not np.array_equal(cur, prev):
+            breaks.append(p)
+            states.append(cur)
+            prev = cur
+    return breaks, states
+
+
+def _range(vals: np.ndarray, top: float | None = None, pad_frac: float = 0.07, min_pad: float = 0.12):
+    lo = float(vals.min()) if vals.size else 0.0
+    hi = float(vals.max()) if vals.size else 1.0
+    if top is not None:
+        hi = max(hi, top)
+    pad = max(min_pad, pad_frac * (hi - lo))
+    return lo - pad, hi + pad
+
+
+# ------------------------------------------------------------------------------------------ figures
+
+def _weights_figure(trace, breaks, states, proof, M_pos, i_star: int, N: int, arrays: dict) -> dict:
+    K = len(states)
+    xs = list(range(1, N + 1))
+    colors = [BEST_COLOR if i == i_star else EXPERT_COLOR for i in range(N)]
+    arrays["wb_x"] = [xs] * K
+    binary = _binary(trace)
+    if binary:
+        arrays["wb_y"] = [np.where(np.asarray(s) > 0 if trace.algorithm == "halving" else np.isfinite(s), 1, 0)
+                          for s in states]
+        data = [{"type": "bar", "name": "weight wᵢ (1: still in the version space)", "x": xs, "y": [0] * N,
+                 "marker": {"color": colors}, "hovertemplate": "expert %{x}: w = %{y}<extra></extra>"}]
+        layout = _layout(xaxis=_axis("expert i", range=[0.4, N + 0.6], dtick=1 if N <= 25 else 5),
+                         yaxis=_axis("weight wᵢ", range=[0, 1.15], tickvals=[0, 1]), bargap=0.15)
+        title = ("Weights: 1 while an expert is consistent, 0 once removed (the version space)"
+                 if trace.algorithm == "halving" else "Weights: β = 0 removes an expert at its first penalty")
+        return {"id": "weights", "title": title, "height": 300, "figure": {"data": data, "layout": layout},
+                "config": {"displayModeBar": False}, "dynamic": [{"trace": 0, "op": "state", "x": "wb_x",
+                                                                   "y": "wb_y"}]}
+    S = proof.series
+    T = trace.T
+    L = [_l10(s) for s in states]
+    phi10 = _l10(S["log_phi"])
+    up10 = _l10(S["upper"])
+    lo10 = _l10(S["lower_best"])
+    fin = _finite(*L, phi10, up10, lo10)
+    ybot, ytop = _range(fin, top=math.log10(N))
+    arrays["wb_y"] = [np.round(np.where(np.isfinite(l), l - ybot, 0.0), LD) for l in L]
+    # Φ_t and its upper bound change only where the weights (and M) do: one segment per state
+    first_pos = np.concatenate([[0], np.asarray(breaks, dtype=np.int64)])
+    seg_x = [0.5, N + 0.5]
+    arrays["phi_x"] = [seg_x] * K
+    arrays["phi_y"] = [[phi10[p], phi10[p]] if np.isfinite(phi10[p]) else None for p in first_pos]
+    arrays["up_x"] = [seg_x] * K
+    arrays["up_y"] = [[up10[p], up10[p]] for p in first_pos]
+    # the best expert's lower bound β^{m_{i*}} changes on every round i* is wrong: one point per position
+    arrays["lo_x"] = [i_star + 1] * (T + 1)
+    arrays["l10_lower_best"] = lo10[_per_position(proof, T)]
+    algo = trace.algorithm
+    lname = "lower β^m(i*)" if algo == "weighted_majority" else "lower (1−η)^m(i*)"
+    uname = "upper N((1+β)/2)^M" if algo == "weighted_majority" else "upper N·e^(−η ΣF)"
+    data = [
+        {"type": "bar", "name": "wᵢ", "x": xs, "y": [0] * N, "base": round(ybot, LD),
+         "marker": {"color": colors}, "hoverinfo": "skip", "showlegend": True},
+        {"type": "scatter", "mode": "lines", "name": "Φ = Σ wᵢ", "x": [], "y": [],
+         "line": {"color": COLORS["w"], "width": 3}, "hovertemplate": "Φₜ: 10^%{y:.3f}<extra></extra>"},
+        {"type": "scatter", "mode": "lines", "name": uname, "x": [], "y": [],
+         "line": {"color": COLORS["upper"], "width": 2.5, "dash": "dash"},
+         "hovertemplate": "upper bound: 10^%{y:.3f}<extra></extra>"},
+        {"type": "scatter", "mode": "markers", "name": lname, "x": [], "y": [],
+         "marker": {"symbol": "line-ew", "size": max(10, min(40, 420 // max(N, 1))), "color": COLORS["lower"],
+                    "line": {"width": 4, "color": COLORS["lower"]}},
+         "hovertemplate": "lower bound: 10^%{y:.3f}<extra></extra>"},
+    ]
+    tv, tt = log_ticks(ybot, ytop)
+    layout = _layout(xaxis=_axis("expert i (green: i*, the best expert of the run)", range=[0.4, N + 0.6],
+                                 dtick=1 if N <= 25 else 5),
+                     yaxis=_axis("weight (log scale)", range=[ybot, ytop], tickvals=tv, ticktext=tt), bargap=0.15)
+    dyn = [{"trace": 0, "op": "state", "x": "wb_x", "y": "wb_y"},
+           {"trace": 1, "op": "state", "x": "phi_x", "y": "phi_y"},
+           {"trace": 2, "op": "state", "x": "up_x", "y": "up_y"},
+           {"trace": 3, "op": "point_position", "x": "lo_x", "y": "l10_lower_best"}]
+    return {"id": "weights", "title": "Expert weights after the round, log scale",
+            "height": 330, "figure": {"data": data, "layout": layout}, "config": {"displayModeBar": False},
+            "dynamic": dyn}
+
+
+def _advice_figure(trace, A: np.ndarray, y: np.ndarray, i_star: int, arrays: dict) -> dict:
+    T, N = A.shape
+    plus = A > 0
+    right = plus == (y[:, None] > 0)
+    z_exp = np.where(plus, 1, -1) * np.where(right, 2, 1)          # ±2 right, ±1 wrong
+    pred = np.asarray(trace.predictions)
+    z_lab = np.where(y > 0, 2, -2)
+    z_pred = np.where(pred > 0, 1, -1) * np.where(pred == np.where(y > 0, 1, -1), 2, 1)
+    rows = ["label yₜ", "learner ŷₜ"] + [f"expert {i + 1}" + (" ★" if i == i_star else "") for i in range(N)]
+    ys = [0, 1] + list(range(3, N + 3))        # a blank row (2) between the learner and the experts
+    z = [z_lab.tolist(), z_pred.tolist(), [None] * T] + z_exp.T.tolist()
+    cs = [[0.0, ADVICE_COLORS[-2]], [0.2, ADVICE_COLORS[-2]], [0.2, ADVICE_COLORS[-1]], [0.45, ADVICE_COLORS[-1]],
+          [0.45, "#ffffff"], [0.55, "#ffffff"], [0.55, ADVICE_COLORS[1]], [0.8, ADVICE_COLORS[1]],
+          [0.8, ADVICE_COLORS[2]], [1.0, ADVICE_COLORS[2]]]
+    step = 1 if N <= 20 else (2 if N <= 40 else 5)
+    keep = [0, 1] + [2 + i for i in range(N) if i == 0 or (i + 1) % step == 0 or i == i_star]
+    heat = {"type": "heatmap", "name": "advice", "x": list(range(1, T + 1)), "y": list(range(N + 3)), "z": z,
+            "zmin": -2.5, "zmax": 2.5, "colorscale": cs, "xgap": 0 if T > 150 else 1, "ygap": 1 if N <= 30 else 0,
+            "hovertemplate": "round %{x}<extra></extra>",
+            "colorbar": {"tickvals": [-2, -1, 1, 2], "ticktext": ["−1, right", "−1, wrong", "+1, wrong", "+1, right"],
+                         "thickness": 12, "len": 1.0, "outlinewidth": 0, "tickfont": {"size": 12}}}
+    # the current round: an outlined bar around its column (a bar, not a line: with a non-scatter
+    # dynamic trace the viewer restyles instead of animating, and the heat map stays drawn)
+    arrays["adv_cur_x"] = list(range(T + 1))
+    arrays["adv_cur_y"] = [N + 3] * (T + 1)
+    cur = {"type": "bar", "name": "current round", "x": [], "y": [], "base": -0.5, "width": 1.0,
+           "marker": {"color": "rgba(0,0,0,0.06)", "line": {"color": "#111111", "width": 2.5}},
+           "showlegend": False, "hoverinfo": "skip"}
+    layout = _layout(
+        xaxis=_axis("round t", range=[0.5, T + 0.5], showgrid=False, zeroline=False),
+        yaxis={"range": [N + 2.5, -0.5], "tickvals": [ys[i] for i in keep], "ticktext": [rows[i] for i in keep],
+               "tickfont": {"size": 12 if N <= 30 else 11}, "fixedrange": True, "showgrid": False,
+               "zeroline": False},
+        margin={"l": 92, "r": 8, "t": 8, "b": 48}, showlegend=False, barmode="overlay")
+    height = int(min(560, max(240, 90 + 15 * (N + 3))))
+    return {"id": "advice", "title": "Advice per round (pale: wrong); outlined: the current round",
+            "height": height, "figure": {"data": [heat, cur], "layout": layout}, "config": {"displayModeBar": False},
+            "dynamic": [{"trace": 1, "op": "point_position", "x": "adv_cur_x", "y": "adv_cur_y"}]}
+
+
+def _mistakes_figure(trace, proof, M_pos, arrays: dict, band=None) -> dict:
+    T = trace.T
+    algo = trace.algorithm
+    S = proof.series
+    x = np.arange(T + 1)
+    idx = _per_position(proof, T)
+    arrays["mk_t"] = x
+    arrays["mk_M"] = M_pos
+    data, dyn, tops = [], [], [float(M_pos[-1])]
+    if band is not None:
+        r = np.asarray(band.rounds)
+        lo, mid, hi = (np.asarray(band.band[i], dtype=float) for i in range(3))
+        q = band.quantiles
+        data += [
+            {"type": "scatter", "mode": "lines", "name": f"realised, {q[0]:.0%}", "x": r, "y": lo.round(2),
+             "line": {"width": 0}, "showlegend": False, "hoverinfo": "skip"},
+            {"type": "scatter", "mode": "lines", "name": f"{q[0]:.0%}–{q[2]:.0%} of {len(band.seeds)} runs",
+             "x": r, "y": hi.round(2), "fill": "tonexty", "fillcolor": "rgba(255,140,0,0.22)", "line": {"width": 0},
+             "hovertemplate": "95%% of runs ≤ %{y} by round %{x}<extra></extra>".replace("%%", "%")},
+            {"type": "scatter", "mode": "lines", "name": "median run", "x": r, "y": mid.round(2),
+             "line": {"color": "#ff8c00", "width": 1.5, "dash": "dot"}, "hoverinfo": "skip"},
+        ]
+        tops.append(float(hi.max()))
+    series = [("mk_M", "learner M", COLORS["w"], 3, "solid")]
+    if algo == "randomized_weighted_majority":
+        arrays["mk_EM"] = np.asarray(S["expected_M"], dtype=float).round(4)
+        series.append(("mk_EM", "E[M] = Σ Fₜ", "#ff8c00", 3, "solid"))
+        tops.append(float(S["expected_M"][-1]))
+    if "m_star" in S:
+        arrays["mk_ms"] = np.asarray(S["m_star"], dtype=float)[idx]
+        series.append(("mk_ms", "best expert m*ₜ", BEST_COLOR, 2.5, "solid"))
+        tops.append(float(S["m_star"][-1]))
+    if "running_bound" in S:
+        rb = np.asarray(S["running_bound"], dtype=float)[idx]
+        arrays["mk_rb"] = _sig(rb, 5)
+        what = "E[M]" if algo == "randomized_weighted_majority" else "M"
+        series.append(("mk_rb", f"bound on {what} (m*ₜ so far)", COLORS["upper"], 2, "dash"))
+    top = max(tops) * 1.15 + 1.0
+    bound = proof.mistake_bound
+    if "running_bound" in S:
+        rbf = _finite(S["running_bound"])
+        if rbf.size and rbf.max() <= 4.0 * top:
+            top = max(top, float(rbf.max()) * 1.05)
+    elif bound is not None and bound <= 4.0 * top:
+        top = max(top, bound * 1.1)
+    for i, (key, name, color, width, dash) in enumerate(series):
+        data.append({"type": "scatter", "mode": "lines", "name": name, "x": arrays["mk_t"], "y": arrays[key],
+                     "line": {"color": color, "width": width, "dash": dash},
+                     "hovertemplate": f"{name}<br>after %{{x}} rounds: %{{y:.4g}}<extra></extra>"})
+    n_static = len(data)
+    for i, (key, name, color, width, dash) in enumerate(series):
+        data.append({"type": "scatter", "mode": "markers", "name": name, "x": [], "y": [], "showlegend": False,
+                     "marker": {"color": color, "size": 11, "line": {"color": "#fff", "width": 2}},
+                     "hovertemplate": f"{name} now: %{{y:.4g}}<extra></extra>"})
+        dyn.append({"trace": len(data) - 1, "op": "point_position", "x": "mk_t", "y": key})
+    ann = []
+    if algo == "halving" and bound is not None:
+        data.insert(n_static, {"type": "scatter", "mode": "lines", "name": f"bound log₂|H| = {bound:.4g}",
+                               "x": [0, T], "y": [bound, bound],
+                               "line": {"color": COLORS["upper"], "width": 2, "dash": "dash"}, "hoverinfo": "skip"})
+        for d in dyn:
+            d["trace"] += 1
+        top = max(top, bound * 1.1)
+    if bound is not None and bound > top:
+        ann.append({"x": 1, "xref": "paper", "y": 1, "yref": "paper", "xanchor": "right", "yanchor": "top",
+                    "showarrow": False, "font": {"size": 13}, "text": f"bound = {bound:.4g} ↑ (off the chart)"})
+    data.append({"type": "scatter", "mode": "lines", "name": "current round", "x": [], "y": [], "showlegend": False,
+                 "line": {"color": "#888888", "width": 1.5, "dash": "dot"}, "hoverinfo": "skip"})
+    dyn.append({"trace": len(data) - 1, "op": "vline_position", "y": [0, round(top, 3)]})
+    layout = _layout(xaxis=_axis("rounds so far", range=[0, max(T, 1)]),
+                     yaxis=_axis("cumulative mistakes", range=[0, round(top, 3)]), annotations=ann)
+    return {"id": "mistakes", "title": "Cumulative mistakes: learner and best expert",
+            "height": 330, "figure": {"data": data, "layout": layout}, "config": {"displayModeBar": False},
+            "dynamic": dyn}
+
+
+def _sandwich_figure(trace, proof, M_pos, N: int, arrays: dict) -> dict:
+    """The proof's chain (log scale) against the mistake count, with the proven bounds to their crossing."""
+    T = trace.T
+    algo = trace.algorithm
+    S = proof.series
+    idx = _per_position(proof, T)
+    c = proof.constants
+    if algo == "weighted_majority":
+        beta = float(c["beta"])
+        x = np.asarray(M_pos, dtype=float)
+        x_title = "mistakes M"
+        paths = [("lower_best", "β^m(i*)", COLORS["lower"]), ("log_w_best", "w(i*)", BEST_COLOR),
+                 ("log_phi", "Φ", COLORS["w"])]
+        slope = math.log((1.0 + beta) / 2.0)
+        upper_name = "N((1+β)/2)^M"
+        lower_final = float(S["lower_best"][-1])
+        lower_name = f"β^m*, m* = {int(c['m_star'])}"
+        bound_label = "M ≤ (ln N + m* ln(1/β)) / ln(2/(1+β))"
+    elif algo == "randomized_weighted_majority":
+        eta = float(c["eta"])
+        x = np.asarray(S["expected_M"], dtype=float)
+        x_title = "expected mistakes E[M] = Σ Fₜ"
+        paths = [("lower_best", "w(i*) = (1−η)^m(i*)", COLORS["lower"]), ("log_phi", "Φ", COLORS["w"])]
+        slope = -eta
+        upper_name = "N·e^(−η ΣF)"
+        lower_final = float(S["lower_best"][-1])
+        lower_name = f"(1−η)^m*, m* = {int(c['m_star'])}"
+        bound_label = "E[M] ≤ (ln N + m* ln(1/(1−η))) / η"
+    else:
+        x = np.asarray(M_pos, dtype=float)
+        x_title = "mistakes M"
+        paths = [("log_size", "|Hₜ|", COLORS["w"])]
+        slope = -math.log(2.0)
+        upper_name = "|H|/2^M"
+        lower_final = 0.0
+        lower_name = "1"
+        bound_label = "M ≤ log₂|H|"
+    bound = proof.mistake_bound
+    x_end = float(x[-1]) if x.size else 0.0
+    x_hi = max(x_end, 1.0)
+    far = False
+    if bound is not None and math.isfinite(bound):
+        if bound <= max(25.0, 6.0 * max(x_end, 1.0)):
+            x_hi = max(x_hi, bound * 1.08)
+        else:
+            far = True
+    x_hi *= 1.03
+    arrays["sw_x"] = x.round(4)
+    data, dyn = [], []
+    vals = []
+    for key, name, color in paths:
+        v10 = _l10(np.asarray(S[key], dtype=float)[idx])
+        arrays[f"l10_{key}"] = v10
+        vals.append(v10)
+        data.append({"type": "scatter", "mode": "lines", "name": name, "x": arrays["sw_x"], "y": v10,
+                     "line": {"color": color, "width": 2.5}, "hovertemplate": f"{name}: 10^%{{y:.3f}}<extra></extra>"})
+    xs = np.linspace(0.0, x_hi, 200)
+    up = (math.log(N) + slope * xs) / LN10
+    arrays["l10_upper"] = _l10(np.asarray(S["upper"], dtype=float)[idx])
+    data.append({"type": "scatter", "mode": "lines", "name": upper_name, "x": xs.round(4), "y": up.round(LD),
+                 "line": {"color": COLORS["upper"], "width": 2.5, "dash": "dash"},
+                 "hovertemplate": f"{upper_name}<br>at %{{x:.1f}}: 10^%{{y:.3f}}<extra></extra>"})
+    lf = lower_final / LN10 if math.isfinite(lower_final) else None
+    if lf is not None:
+        data.append({"type": "scatter", "mode": "lines", "name": lower_name, "x": [0, round(x_hi, 4)],
+                     "y": [round(lf, LD), round(lf, LD)], "line": {"color": COLORS["lower"], "width": 2, "dash": "dot"},
+                     "hovertemplate": f"{lower_name}: 10^%{{y:.3f}}<extra></extra>"})
+    fin = _finite(*vals, up, [lf] if lf is not None else [])
+    ylo, yhi = _range(fin, top=math.log10(N))
+    ann = []
+    if bound is not None and math.isfinite(bound) and not far:
+        data.append({"type": "scatter", "mode": "lines", "name": f"bound = {bound:.4g}", "x": [bound, bound],
+                     "y": [round(ylo, LD), round(yhi, LD)], "line": {"color": "#444", "width": 1.5, "dash": "dot"},
+                     "hovertemplate": f"{bound_label} = {bound:.6g}<extra></extra>"})
+    elif bound is not None and far:
+        ann.append({"x": 1, "xref": "paper", "y": 0, "yref": "paper", "xanchor": "right", "yanchor": "bottom",
+                    "showarrow": False, "font": {"size": 13},
+                    "text": f"the curves cross at the bound {bound:.4g} →"})
+    else:
+        ann.append({"x": 1, "xref": "paper", "y": 0, "yref": "paper", "xanchor": "right", "yanchor": "bottom",
+                    "showarrow": False, "font": {"size": 13}, "text": "no bound: an assumption fails"})
+    for key, name, color in paths + [("upper", upper_name, COLORS["upper"])]:
+        data.append({"type": "scatter", "mode": "markers", "name": name, "x": [], "y": [], "showlegend": False,
+                     "marker": {"color": color, "size": 12, "line": {"color": "#fff", "width": 2}},
+                     "hovertemplate": f"{name} now: 10^%{{y:.3f}}<extra></extra>"})
+        dyn.append({"trace": len(data) - 1, "op": "point_position", "x": "sw_x", "y": f"l10_{key}"})
+    tv, tt = log_ticks(ylo, yhi)
+    layout = _layout(xaxis=_axis(x_title, range=[-0.02 * x_hi, x_hi]),
+                     yaxis=_axis("log scale", range=[ylo, yhi], tickvals=tv, ticktext=tt), annotations=ann)
+    title = {"weighted_majority": "Sandwich β^m* ≤ w(i*) ≤ Φ ≤ N((1+β)/2)^M against M",
+             "randomized_weighted_majority": "Sandwich (1−η)^m* ≤ Φ ≤ N·e^(−η ΣF) against E[M]",
+             "halving": "Sandwich 1 ≤ |Hₜ| ≤ |H|/2^M against M"}[algo]
+    return {"id": "sandwich", "title": title, "height": 360, "figure": {"data": data, "layout": layout},
+            "config": {"displayModeBar": False}, "dynamic": dyn}
+
+
+# ------------------------------------------------------------------------------------------ ledger
+
+def _ledger_lines(trace, proof, M_pos, N: int) -> list[dict]:
+    T = trace.T
+    S = proof.series
+    algo = trace.algorithm
+    idx = _per_position(proof, T)
+    c = proof.constants
+    reasons = {ch.name: ch.reasons for ch in proof.chains}
+    P = lambda key, fmt=".4g": _pos(np.asarray(S[key], dtype=float)[idx], fmt)  # noqa: E731
+    Mv = _pos(M_pos, "d")
+    lines: list[dict] = []
+    if algo in ("weighted_majority", "randomized_weighted_majority"):
+        wm = algo == "weighted_majority"
+        r0 = reasons["potential, best expert i*"]
+        par = r"\beta" if wm else r"(1-\eta)"
+        lines += [
+            {"latex": r"m_{i^*}\ln " + par + r" = «lo» \;\le\; \ln w_{i^*} = «lwb»",
+             "values": {"lo": P("lower_best"), "lwb": P("log_w_best")},
+             "holds": {"by": "position", "data": _pos_holds(proof, [("lower_best", "log_w_best")], T)},
+             "reason": r0[0]},
+            {"latex": r"\ln w_{i^*} = «lwb» \;\le\; \ln\Phi_t = «lphi»",
+             "values": {"lwb": P("log_w_best"), "lphi": P("log_phi")},
+             "holds": {"by": "position", "data": _pos_holds(proof, [("log_w_best", "log_phi")], T)},
+             "reason": r0[1]},
+        ]
+        if wm:
+            lines.append({
+                "latex": r"\ln\Phi_t = «lphi» \;\le\; \ln {«N»} + {«M»}\,\ln\tfrac{1+{«beta»}}{2} = «up»",
+                "values": {"lphi": P("log_phi"), "N": _const(N, "d"), "M": Mv, "beta": _const(c["beta"]),
+                           "up": P("upper")},
+                "holds": {"by": "position", "data": _pos_holds(proof, [("log_phi", "upper")], T)}, "reason": r0[2]})
+            r1 = reasons["every expert: lower"][0]
+            lines.append({
+                "latex": r"\max_i \ln w_i = «lwm» \le \ln\Phi_t, \quad \min_i (m_i - p_i) = «slack» \ge 0",
+                "values": {"lwm": P("log_w_max"), "slack": P("slack", "d")},
+                "holds": {"by": "position", "data": _pos_holds(proof, [("log_w_max", "log_phi"), ("zero", "slack")], T)},
+                "reason": "every expert i (p_i = its penalties, m_i = its mistakes): " + r1})
+            lines.append({
+                "latex": r"\ln\Phi_{t+1} - \ln\Phi_t = «step» \;\le\; \mathbb{1}[\text{mistake}]\,"
+                         r"\ln\tfrac{1+\beta}{2} = «sb»",
+                "values": {"step": _rnd(np.asarray(S["step"], dtype=float)[:T]),
+                           "sb": _rnd(np.asarray(S["step_bound"], dtype=float)[:T])},
+                "holds": {"by": "round", "data": _round_holds(proof, [("step", "step_bound")], T)},
+                "reason": "this round: " + reasons["one round"][0]})
+        else:
+            lines.append({
+                "latex": r"\ln\Phi_t = «lphi» \;\le\; \ln {«N»} - {«eta»}\textstyle\sum_{s<t} F_s = «up»",
+                "values": {"lphi": P("log_phi"), "N": _const(N, "d"), "eta": _const(c["eta"]), "up": P("upper")},
+                "holds": {"by": "position", "data": _pos_holds(proof, [("log_phi", "upper")], T)}, "reason": r0[2]})
+            lines.append({
+                "latex": r"F_t = «F»:\;\; \ln\Phi_{t+1} = «nxt» \;=\; \ln\Phi_t + \ln(1 - \eta F_t) = «pred»",
+                "values": {"F": _rnd(np.asarray(S["F"], dtype=float)[:T]),
+                           "nxt": _rnd(np.asarray(S["log_phi_next"], dtype=float)[:T]),
+                           "pred": _rnd(np.asarray(S["log_phi_pred"], dtype=float)[:T])},
+                "holds": {"by": "round", "data": _round_holds(
+                    proof, [("log_phi_next", "log_phi_pred"), ("log_phi_pred", "log_phi_next")], T)},
+                "reason": "this round (Φ before it): " + reasons["potential step (≤)"][0]})
+        what = "M_t" if wm else r"\mathbb{E}[M_t]"
+        bkey = "M" if wm else "expected_M"
+        rb_tex = (r"\frac{\ln N + m^*_t\ln(1/\beta)}{\ln(2/(1+\beta))}" if wm else
+                  r"\frac{\ln N + m^*_t\ln(1/(1-\eta))}{\eta}")
+        lines.append({
+            "latex": what + r" = «cur» \;\le\; " + rb_tex + r" = «rb» \quad (m^*_t = «ms»)",
+            "values": {"cur": Mv if wm else P("expected_M"), "rb": P("running_bound"), "ms": P("m_star", "d")},
+            "holds": {"by": "position", "data": _pos_holds(proof, [(bkey, "running_bound")], T)},
+            "reason": reasons["running bound"][0]})
+        bound = proof.mistake_bound
+        if bound is not None:
+            f_tex = (r"\frac{\ln {«N»} + {«mstar»}\ln(1/{«beta»})}{\ln(2/(1+{«beta»}))}" if wm else
+                     r"\frac{\ln {«N»} + {«mstar»}\ln(1/(1-{«eta»}))}{{«eta»}}")
+            vals = {"cur": Mv if wm else P("expected_M"), "N": _const(N, "d"), "mstar": _const(c["m_star"], "d"),
+                    "bound": _const(bound, ".5g")}
+            vals.update({"beta": _const(c["beta"])} if wm else {"eta": _const(c["eta"])})
+            lines.append({
+                "latex": ("M" if wm else r"\mathbb{E}[M]") + r" = «cur» \;\le\; " + f_tex + r" = «bound»",
+                "values": vals,
+                "holds": {"by": "position", "data": _pos_holds(proof, [(bkey, "mistake_bound")], T)},
+                "reason": "the theorem with m* of the whole run: the lower and upper curves cross here"
+                          + ("" if wm else "; it bounds the expected count, not one run's realised M")})
+        else:
+            why = "; ".join(a.detail for a in proof.failed_assumptions)
+            lines.append({"latex": r"\text{the bound on }" + ("M" if wm else r"\mathbb{E}[M]") +
+                                   r"\text{ does not apply}", "reason": why})
+        ef = trace.proofs["eta_form"]
+        if ef.mistake_bound is not None:
+            tex = r"2(1+\eta)m^* + \frac{2\ln N}{\eta}" if wm else r"(1+\eta)m^* + \frac{\ln N}{\eta}"
+            lines.append({
+                "latex": ("M" if wm else r"\mathbb{E}[M]") + r" = «cur» \;\le\; " + tex
+                + r" = «b2» \quad (\eta = «eta» \le \tfrac12)",
+                "values": {"cur": Mv if wm else P("expected_M"), "b2": _const(ef.mistake_bound, ".5g"),
+                           "eta": _const(c["eta"])},
+                "holds": {"by": "position", "data": _pos_holds(ef, [(bkey, "mistake_bound")], T)},
+                "reason": "the η form (uses ln(1/(1−η)) ≤ η + η², true for η ≤ ½)"})
+    else:  # halving
+        r0 = reasons["version space"]
+        lines += [
+            {"latex": r"1 \;\le\; |H_t| = «size»", "values": {"size": P("size", "d")},
+             "holds": {"by": "position", "data": _pos_holds(proof, [("zero", "log_size")], T)}, "reason": r0[0]},
+            {"latex": r"|H_t| = «size» \;\le\; |H|/2^{M} = {«N»}/2^{«M»} = «ub»",
+             "values": {"size": P("size", "d"), "N": _const(N, "d"), "M": Mv, "ub": P("upper_size")},
+             "holds": {"by": "position", "data": _pos_holds(proof, [("log_size", "upper")], T)}, "reason": r0[1]},
+        ]
+        bound = proof.mistake_bound
+        if bound is not None:
+            lines.append({"latex": r"M = «M» \;\le\; \log_2 |H| = \log_2 {«N»} = «bound»",
+                          "values": {"M": Mv, "N": _const(N, "d"), "bound": _const(bound, ".4g")},
+                          "holds": {"by": "position", "data": _pos_holds(proof, [("M", "mistake_bound")], T)},
+                          "reason": "|H|/2^M ≥ 1 forces M ≤ log₂|H|"})
+        else:
+            why = "; ".join(a.detail for a in proof.failed_assumptions)
+            lines.append({"latex": r"M \le \log_2|H| \;\text{does not apply}", "reason": why})
+    return _ledger(lines)
+
+
+# ------------------------------------------------------------------------------------------ caption
+
+def _caption(trace, A: np.ndarray, y: np.ndarray, M_pos, proof) -> dict:
+    T, N = A.shape
+    algo = trace.algorithm
+    plus = (A > 0).sum(axis=1)
+    is_m = np.asarray(trace.columns["is_mistake"]).astype(int)
+    vals: dict[str, Any] = {
+        "np": _rnd(plus, "d"),
+        "y": _rnd(np.where(y > 0, 1, -1), "+d"),
+        "yhat": _rnd(np.where(np.asarray(trace.predictions) > 0, 1, -1), "+d"),
+        "M": _pos(M_pos, "d"),
+    }
+    if algo == "weighted_majority":
+        upd = trace.info["update"]
+        vals["wf"] = _rnd(np.asarray(trace.columns["wrong_fraction"], dtype=float), ".3f")
+        if upd == "on_mistake":
+            labels = ["correct: no update", "MISTAKE → the wrong experts' weights × β"]
+        else:
+            labels = ["correct; the wrong experts' weights × β", "MISTAKE → the wrong experts' weights × β"]
+        vals["what"] = _rnd(is_m, labels=labels)
+        idx = _per_position(proof, T)
+        vals["ms"] = _pos(np.asarray(proof.series["m_star"], dtype=float)[idx], "d")
+        template = ("Round {t} of {T}: {np} of " + str(N) + " experts say +1, label y = {y}. The wrong experts "
+                    "held {wf} of the weight; the weighted vote says ŷ = {yhat} → {what}. "
+                    "Mistakes so far M = {M}; best expert so far m* = {ms}.")
+    elif algo == "randomized_weighted_majority":
+        ch = np.asarray(trace.columns["chosen_expert"])
+        vals["F"] = _rnd(np.asarray(trace.columns["F"], dtype=float), ".3f")
+        vals["ch"] = _rnd(np.where(ch >= 0, ch + 1, 0), "d")
+        vals["what"] = _rnd(is_m, labels=["correct", "MISTAKE"])
+        vals["EM"] = _pos(np.asarray(proof.series["expected_M"], dtype=float), ".2f")
+        template = ("Round {t} of {T}: {np} of " + str(N) + " experts say +1, label y = {y}. The wrong experts "
+                    "hold Fₜ = {F} of the weight (the chance of a mistake). Drew expert {ch}: ŷ = {yhat} → {what}; "
+                    "every wrong expert's weight × (1 − η). Mistakes so far M = {M}, expected E[M] = {EM}.")
+    else:
+        size = np.asarray(trace.columns["version_space_size"])
+        alive_plus = np.array([int(((trace.weights_at(t) > 0) & (A[t] > 0)).sum()) for t in range(T)])
+        vals["hp"] = _rnd(alive_plus, "d")
+        vals["hs"] = _rnd(size, "d")
+        idx = _per_position(proof, T)
+        vals["size"] = _pos(np.asarray(proof.series["size"], dtype=float)[idx], "d")
+        labels = (["correct: no change", "MISTAKE → the wrong experts leave the version space"]
+                  if trace.info["update"] == "on_mistake" else
+                  ["correct; the wrong experts leave the version space",
+                   "MISTAKE → the wrong experts leave the version space"])
+        vals["what"] = _rnd(is_m, labels=labels)
+        template = ("Round {t} of {T}: {hp} of the {hs} experts in the version space say +1, label y = {y}; "
+                    "the majority says ŷ = {yhat} → {what}. Now |H| = {size}; mistakes so far M = {M}.")
+    start = {"weighted_majority": "Round 0 of {T}: every weight is 1, Φ = N = " + str(N) + ". Press Next or Play.",
+             "randomized_weighted_majority": "Round 0 of {T}: every weight is 1, Φ = N = " + str(N) +
+             ". Press Next or Play.",
+             "halving": "Round 0 of {T}: all " + str(N) + " experts are in the version space. Press Next or Play."}
+    return {"template": template, "start": start[algo], "values": vals}
+
+
+# ------------------------------------------------------------------------------------------ the spec
+
+def experts_spec(trace, X, y, *, run_id: str, band=None, position: int = 0) -> dict:
+    """The viewer spec for a Weighted Majority, RWM or Halving run on the advice ``X`` (T × N) and labels ``y``.
+
+    ``band``: for RWM, the :class:`~olc_core.learners.randomized_weighted_majority.RealisedMistakes`
+    of many seeded runs on the same advice (drawn as a band on the mistakes chart).
+    """
+    A = np.asarray(X)
+    y = np.asarray(y, dtype=np.float64)
+    T, N = A.shape
+    if T != trace.T or N != trace.d:
+        raise ValueError("the advice does not match the trace")
+    if trace.algorithm not in ALG_NAMES:
+        raise ValueError(f"not an expert-advice learner: {trace.algorithm}")
+    proof = trace.proof
+    M_pos = trace.mistakes_before_each_round()
+    i_star = int(trace.info.get("best_expert", -1))
+    if i_star < 0:  # Halving: a consistent expert if any, else the one with fewest mistakes
+        m = (A > 0) != (y[:, None] > 0)
+        i_star = int(np.argmin(m.sum(axis=0)))
+    breaks, states = weight_breaks(trace)
+    arrays: dict[str, Any] = {}
+    figures = [
+        _weights_figure(trace, breaks, states, proof, M_pos, i_star, N, arrays),
+        _sandwich_figure(trace, proof, M_pos, N, arrays),
+        _advice_figure(trace, A, y, i_star, arrays),
+        _mistakes_figure(trace, proof, M_pos, arrays, band),
+    ]
+    mistakes = np.asarray(trace.mistakes, dtype=np.int64)
+    spec = {
+        "version": 1, "run_id": run_id, "T": int(T), "position": int(position), "url_param": "t",
+        "breaks": breaks, "mistake_rounds": mistakes, "arrays": arrays, "figures": figures,
+        "ledger": {"title": "Proof ledger at this round (natural logarithms)",
+                   "lines": _ledger_lines(trace, proof, M_pos, N)},
+        "caption": _caption(trace, A, y, M_pos, proof),
+        "layout": {"columns": [["weights", "advice", "mistakes"], ["sandwich", "ledger"]], "widths": [1, 1]},
+        "speed": int(max(2, min(200, T // 25))),
+    }
+    return jsonable(spec)

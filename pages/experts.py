@@ -1,0 +1,49 @@
+"""Lesson: learning from expert advice — Weighted Majority, Randomised Weighted Majority and Halving."""
+import streamlit as st
+
+from olc_ui import experts_lesson as L
+from olc_ui import state
+from olc_ui.data import DataError
+from olc_ui.viewer import position_from_query, viewer
+
+st.title("Learning from expert advice")
+
+# 1. settings, from the URL
+with st.sidebar:
+    st.header("Learner")
+    v = state.bind(L.PAGE, L.LEARNER_SETTINGS, show=L.visible_learner)
+    st.header("Expert advice")
+    v.update(state.bind(L.DATA_PAGE, L.DATA_SETTINGS, show=L.visible_data))
+st.markdown(L.INTRO[v["alg"]])
+for problem in state.problems(L.PAGE) + state.problems(L.DATA_PAGE):
+    st.warning(f"A setting in the link was not valid: {problem}.")
+if v["data"] == "experts":
+    st.button("Show the worst case: labels chosen against the weighted majority (the adversary)",
+              on_click=L.show_adversary, key="experts_adversary_button", icon="😈")
+
+# 2. the advice and the cached core run
+try:
+    adv = L.load_advice(v)
+    trace = L.run_learner(v, adv)
+    band = L.band_for(v, adv)
+except (DataError, ValueError) as exc:  # unusable settings, or a parameter the core refuses
+    st.error(f"These settings cannot be run: {exc}.")
+    state.write_url(L.SETTINGS, v)
+    st.stop()
+
+for kind, text in L.notes(v, adv, trace):
+    getattr(st, kind)(text)
+if not trace.proof.applies and v["data"] == "experts":
+    st.button("Give expert 1 no mistakes (best error rate 0, no label noise)", on_click=L.give_perfect_expert,
+              key="experts_perfect_button")
+
+# 3. the spec (pure), 4. render
+spec = L.spec_for(v, adv, trace, band)
+spec = {**spec, "position": position_from_query(spec["T"], "t")}
+position = viewer(spec, key="experts_viewer")
+state.write_url(L.SETTINGS, v, {"t": str(position)})
+
+L.summary_panel(v, adv, trace, band)
+L.comparison_panel(v, adv)
+L.proof_steps(v, trace)
+L.downloads(trace, adv, spec, position)
