@@ -1,0 +1,42 @@
+"""Lesson: Halving — the version space shrinks by half at every mistake, so M ≤ log₂|H|."""
+import streamlit as st
+
+from olc_ui import halving_lesson as L
+from olc_ui import state
+from olc_ui.viewer import start_position, viewer
+
+st.title("Halving: the version space")
+st.markdown(
+    "A finite class $H$ of hypotheses, one of which (the target $h^*$) labels the stream. Halving keeps the "
+    "**version space** $H_t$ — the hypotheses not yet caught out — and predicts the **majority vote** of $H_t$. "
+    "On a mistake the majority was wrong, so at least half of $H_t$ leaves. Step through the run and watch "
+    "$1 \\le |H_t| \\le |H|/2^M$: the two bounds meet at $M = \\log_2|H|$, so no stream labelled by a hypothesis "
+    "of $H$ can force more mistakes."
+)
+
+# 1. settings, from the URL
+with st.sidebar:
+    st.header("Class and stream")
+    v = state.bind(L.PAGE, L.SETTINGS, show=L.visible)
+for problem in state.problems(L.PAGE):
+    st.warning(f"A setting in the link was not valid: {problem}.")
+
+# 2. the cached core run
+try:
+    run = L.load_run(v)
+except ValueError as exc:  # the core refuses a class or stream it cannot run, and says why
+    st.error(f"This run cannot be made: {exc}.")
+    state.write_url(L.SETTINGS, v)
+    st.stop()
+
+# 3. the spec (pure), 4. render
+spec = L.spec_for(run)
+spec = {**spec, "position": start_position("halving_viewer", spec["T"])}
+position = viewer(spec, key="halving_viewer")
+state.write_url(L.SETTINGS, v, {"t": str(position)})
+
+L.assumption_panel(run)
+L.dimensions_panel(v, run)
+with st.expander("The proof in four steps, with this run's numbers"):
+    L.proof_steps(run)
+L.downloads(run, spec, position)
