@@ -170,7 +170,8 @@ def assumption_panel(trace, data: Data) -> None:
         g = c.get("gamma")
         cols[2].metric("Margin γ = min yₜ⟨w*,xₜ⟩", f"{g:.4g}" if g is not None else "—")
         b = p.mistake_bound
-        cols[3].metric("Bound R²/γ²", f"{b:.5g}" if b is not None else "does not apply")
+        cols[3].metric("Bound R²/γ²", f"{b:.5g}" if b is not None else "n/a",
+                       help=None if b is not None else "the theorem's assumptions fail on these data")
         st.markdown(f"Comparator $w^*$: {how}.")
         if p.applies:
             st.success(f"Every round has $y_t\\langle w^*, x_t\\rangle \\ge \\gamma = {g:.4g} > 0$ and "
@@ -209,7 +210,7 @@ def nonseparable_panel(trace_ns, data: Data, gamma_used: float, best: tuple[floa
     fig.add_scatter(x=[g_best], y=[b_best], mode="markers", name=f"best γ = {g_best:.4g}",
                     marker={"size": 12, "symbol": "star", "color": "#d62728"})
     fig.add_hline(y=trace_ns.n_mistakes, line_dash="dot", annotation_text=f"mistakes made M = {trace_ns.n_mistakes}")
-    ymax = float(np.nanmin([curve["td_bound"].max(), 50 * max(trace_ns.n_mistakes, 1) + 10]))
+    ymax = float(min(np.nanmax(curve["td_bound"]), 4 * max(b_best, trace_ns.n_mistakes, 1)))
     fig.update_layout(height=360, margin={"l": 50, "r": 10, "t": 30, "b": 45},
                       xaxis={"title": "γ (the margin asked of the comparator)", "type": "log"},
                       yaxis={"title": "mistake bound", "range": [0, ymax]},

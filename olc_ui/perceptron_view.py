@@ -148,8 +148,8 @@ def _main_2d(trace, X, y, *, wstar, gamma_band, highlight, highlight_name, L, W,
     arrays.update(w_x=wx, w_y=wy, aw_x=aw_x, aw_y=aw_y, ax_x=ax_x, ax_y=ax_y, an_x=an_x, an_y=an_y)
 
     data = [
-        _pts("not seen yet, y = +1", COLORS["pos_faint"], "circle", 6, 0.6, group="pos"),       # 0
-        _pts("not seen yet, y = −1", COLORS["neg_faint"], "x", 6, 0.7, group="neg"),            # 1
+        _pts("not seen yet, y = +1", COLORS["pos_faint"], "circle", 6, 0.6, legend=False, group="pos"),  # 0
+        _pts("not seen yet, y = −1", COLORS["neg_faint"], "x", 6, 0.7, legend=False, group="neg"),       # 1
         _pts("seen, y = +1", COLORS["pos"], "circle", 7, 0.95, group="pos"),                   # 2
         _pts("seen, y = −1", COLORS["neg"], "x", 7, 0.95, group="neg"),                        # 3
     ]
@@ -165,22 +165,24 @@ def _main_2d(trace, X, y, *, wstar, gamma_band, highlight, highlight_name, L, W,
             static.append(_line("w*·x = 0 (comparator)", COLORS["wstar"], 2, "dash", x=star[0], y=star[1]))
             u = np.asarray(wstar, dtype=float) / np.linalg.norm(wstar) * 0.35 * L
             xs, ys = _seg(0, 0, *u)
-            static.append({**_arrow("w* (unit)", COLORS["wstar"], 2), "x": xs, "y": ys,
+            static.append({**_arrow("w* (unit)", COLORS["wstar"], 2), "x": xs, "y": ys, "showlegend": False,
                            "marker": {"symbol": "arrow", "angleref": "previous", "size": [0, 12],
                                       "color": COLORS["wstar"]}})
     if highlight is not None and len(highlight):
         hx, hy, hs, ht = highlight
-        static.append({"type": "scatter", "mode": "markers", "name": highlight_name, "x": hx, "y": hy,
+        static.insert(0, {"type": "scatter", "mode": "markers", "name": highlight_name, "x": hx, "y": hy,
                        "text": ht, "hovertemplate": "%{text}<extra></extra>",
+                       "opacity": 0.55,
                        "marker": {"symbol": "circle-open", "size": hs, "color": COLORS["bad"],
-                                  "line": {"width": 2.5, "color": COLORS["bad"]}}})
+                                  "line": {"width": 1.5, "color": COLORS["bad"]}}})
     data += static
     i0 = len(data)
     dyn_specs = [
         (_pts("mistake rounds so far", COLORS["mistake"], "circle-open", 11, 0.8,
               line={"width": 1.5, "color": COLORS["mistake"]}),
          {"op": "rows_before", "rounds": "r_mis", "x": "x_mis", "y": "y_mis"}),
-        (_line("earlier w·x = 0", COLORS["old"], 1.5, "dot", opacity=0.8), {"op": "state_window", "x": "hp_x",
+        (_line("earlier w·x = 0", COLORS["old"], 1.5, "dot", opacity=0.8, legend=False), {"op": "state_window",
+                                                                                          "x": "hp_x",
                                                                               "y": "hp_y", "back": 5}),
     ]
     if band_fn is not None:
@@ -190,7 +192,8 @@ def _main_2d(trace, X, y, *, wstar, gamma_band, highlight, highlight_name, L, W,
                           {"op": "state", "x": "bd_x", "y": "bd_y"}))
     dyn_specs += [
         (_line("w·x = 0 (the learner)", COLORS["w"], 3.5), {"op": "state", "x": "hp_x", "y": "hp_y"}),
-        ({**_arrow("w", COLORS["w"], 1.5), "opacity": 0.5}, {"op": "state", "x": "w_x", "y": "w_y"}),
+        ({**_arrow("w", COLORS["w"], 1.5), "opacity": 0.5, "showlegend": False}, {"op": "state", "x": "w_x",
+                                                                                  "y": "w_y"}),
         (_arrow("wₜ (before)", COLORS["wt"]), {"op": "on_mistake", "x": "aw_x", "y": "aw_y"}),
         (_arrow("yₜ·xₜ (the update)", COLORS["yx"]), {"op": "on_mistake", "x": "ax_x", "y": "ax_y"}),
         (_arrow("wₜ₊₁ (after)", COLORS["wnext"]), {"op": "on_mistake", "x": "an_x", "y": "an_y"}),
@@ -357,7 +360,7 @@ def perceptron_spec(trace, X, y, *, run_id: str, position: int = 0, title: str =
         hl_name = "hinge: max(0, γ − y⟨w*,x⟩) > 0"
         if len(r) and d == 2:
             h = hinge[r]
-            size = (8 + 22 * np.sqrt(h / max(float(h.max()), 1e-300))).round(1)
+            size = (7 + 13 * np.sqrt(h / max(float(h.max()), 1e-300))).round(1)
             hl = (X[r, 0].round(ND), X[r, 1].round(ND), size,
                   [f"round {int(t) + 1}: hinge {hv:.4g}" for t, hv in zip(r, h)])
 

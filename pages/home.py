@@ -2,9 +2,12 @@
 import numpy as np
 import streamlit as st
 
+from olc_ui import page
+
 import olc_core
 from olc_ui.lessons import available
 
+page.setup("Online linear classification")
 st.title("Online linear classification")
 st.markdown(
     "Every lesson here runs a learner **round by round** and checks, at every round, each "

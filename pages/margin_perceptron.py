@@ -3,10 +3,11 @@ import numpy as np
 import streamlit as st
 
 from olc_ui import margin_lesson as L
-from olc_ui import state
+from olc_ui import page, state
 from olc_ui.data import DataError, NeedsInput
 from olc_ui.viewer import position_from_query, viewer
 
+page.setup("Margin Perceptron")
 st.title("The Margin Perceptron")
 st.markdown(
     "Examples are scaled to $\\lVert x\\rVert = 1$ and $w_1 = y_1 x_1$. With $s = \\langle w, x\\rangle/\\lVert w\\rVert$, "

@@ -2,10 +2,11 @@
 import streamlit as st
 
 from olc_ui import perceptron_lesson as L
-from olc_ui import state
+from olc_ui import page, state
 from olc_ui.data import DataError, NeedsInput
 from olc_ui.viewer import position_from_query, viewer
 
+page.setup("Perceptron")
 st.title("The Perceptron and its mistake bound")
 st.markdown(
     "On a mistake the Perceptron adds $y_t x_t$ to $w$. Two quantities tell the proof: $\\langle w^*, w\\rangle$ "
