@@ -200,7 +200,7 @@ def conj_panel(trace, stream) -> None:
         cols = st.columns(4)
         cols[0].metric("Mistakes M (whole run)", f"{trace.n_mistakes}")
         cols[1].metric("False negatives M⁺", f"{c['false_negatives']}")
-        cols[2].metric("False positives (no consistent conjunction)", f"{c['false_positives']}")
+        cols[2].metric("False positives M⁻", f"{c['false_positives']}", help="each one means: no consistent conjunction")
         cols[3].metric("Bound n + 1", f"{p.mistake_bound:.0f}" if p.mistake_bound is not None else "not claimed")
         h_final = [pretty(s) for s in olc_core.learners.conjunction.hypothesis_literals(trace, trace.T)]
         st.markdown(f"Target $c$ = **{pretty(str(c['target']))}** ({c['comparator_source'] or 'none'}, "
@@ -490,8 +490,8 @@ def learner_game(v: dict[str, Any], start_position) -> tuple[dict, int, dict[str
         with st.container(border=True):
             x = g["next"]
             st.markdown(f"#### Example {T + 1} of {n}: $x = {bits(x)}$")
-            st.markdown(" ".join(f"${pretty(f'x{j + 1}')} = {int(x[j])}$" for j in range(n))
-                        + " — what is its label?")
+            st.markdown(", ".join(f"${pretty(f'x{j + 1}')} = {int(x[j])}$" for j in range(n))
+                        + ". What is its label?")
             b1, b2, b3 = st.columns(3)
             b1.button("Predict 1 (positive)", key=f"{PAGE}_lrn_p1", on_click=_set_preds, args=(preds + "1",),
                       type="primary")

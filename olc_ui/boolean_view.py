@@ -234,12 +234,12 @@ def conjunction_spec(trace, X, y, *, run_id: str, position: int = 0, title: str 
          "values": {k: vals[k] for k in ("cs", "hs")},
          "holds": {"by": "state", "data": holds(proof, [("c_size", "h_size")])},
          "reason": r["literal count |h|"][0]},
-        {"latex": r"|h_t| = «hs» \;\le\; 2n - n\,[M^+ \ge 1] - (M^+ - 1)_+ = «hu» \quad (n = «n»,\ M^+ = «Mfn»)",
-         "values": {k: vals[k] for k in ("hs", "hu", "n", "Mfn")},
+        {"latex": r"|h_t| = «hs» \;\le\; 2n - n\,[M^+ \ge 1] - (M^+ - 1)_+ = «hu»",
+         "values": {k: vals[k] for k in ("hs", "hu")},
          "holds": {"by": "state", "data": holds(proof, [("h_size", "h_upper")])},
          "reason": r["literal count |h|"][1]},
-        {"latex": r"M = «M» \;\le\; M^+ = «Mfn» \quad (\text{false positives } M^- = «Mfp»)",
-         "values": {k: vals[k] for k in ("M", "Mfn", "Mfp")},
+        {"latex": r"M = «M» \;\le\; M^+ = «Mfn»",
+         "values": {k: vals[k] for k in ("M", "Mfn")},
          "holds": {"by": "state", "data": holds(proof, [("M", "M_fn")])},
          "reason": r["no false positive"][0]},
         {"latex": r"M^+ = «Mfn» \;\le\; n + 1 - |c| = «bc» \;\le\; n + 1 = «n1»",
@@ -285,7 +285,7 @@ def conjunction_spec(trace, X, y, *, run_id: str, position: int = 0, title: str 
         "version": 1, "run_id": run_id, "T": int(T), "position": int(position), "url_param": "t",
         "breaks": m + 1, "mistake_rounds": m, "arrays": arrays, "figures": [main, sandwich],
         "ledger": {"title": "Proof ledger at this round", "lines": ledger(lines)}, "caption": caption,
-        "layout": {"columns": [["main", "sandwich"], ["ledger"]], "widths": [1.25, 1]},
+        "layout": {"columns": [["main", "ledger"], ["sandwich"]], "widths": [1.5, 1]},
         "speed": int(max(1, min(60, T // 20))),
     }
     if fp_rounds.size:
@@ -602,11 +602,11 @@ def learner_game_spec(n: int, X, predictions, labels, targets: list, agree: list
     if T == n:
         done[-1] = 1 if M[-1] >= n else 0
     lines = [
-        {"latex": r"M = «M» \;=\; t = «t»",
+        {"latex": r"M = «M» \;=\; t = {t}",
          "values": {"M": by_state(M, "d")},
          "holds": {"by": "state", "data": [int(M[k] == k) for k in range(K)]},
          "reason": "every revealed round is a mistake: the label is the opposite of your prediction"},
-        {"latex": r"c_t = «c»:\; c_t(x_i) = y_i \text{ on } «ag» \text{ of the } t = «t» \text{ rounds}",
+        {"latex": r"c_t = «c»:\; c_t(x_i) = y_i \text{ on } «ag» \text{ of the } t = {t} \text{ rounds}",
          "values": {"c": {"by": "state", "data": ti, "fmt": "text", "labels": tl}, "ag": by_state(agree[:K], "d")},
          "holds": {"by": "state", "data": [int(agree[k] == k) for k in range(K)]},
          "reason": "the target: x_i for each round i you predicted 1 (that example, with bit i = 0, is "
