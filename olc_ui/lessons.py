@@ -5,19 +5,20 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-#: (section, script, title, icon, url path, one-line summary)
+#: (section, script, title, icon, url path, one-line summary). The url path is the script's file
+#: stem: a deep link opened on a fresh server is first resolved against the pages/ folder.
 LESSONS = [
     ("Start", "pages/home.py", "Home: the online protocol", ":material/home:", "home",
      "the protocol and a live run"),
     ("Linear classifiers", "pages/perceptron.py", "Perceptron", ":material/show_chart:", "perceptron",
      "M ≤ R²/γ²: the norm and cosine sandwiches; non-separable data and the TD_γ bound"),
-    ("Linear classifiers", "pages/margin_perceptron.py", "Margin Perceptron", ":material/straighten:", "margin-perceptron",
+    ("Linear classifiers", "pages/margin_perceptron.py", "Margin Perceptron", ":material/straighten:", "margin_perceptron",
      "updates on margin mistakes, ≤ 12/γ² of them, and stops with margin ≥ γ/2"),
     ("Expert advice", "pages/experts.py", "Weighted Majority, RWM, Halving", ":material/groups:", "experts",
      "multiplicative weights on experts' advice, the log-scale sandwich"),
     ("Expert advice", "pages/halving.py", "Halving: the version space", ":material/content_cut:", "halving",
      "the version space halves at each mistake: M ≤ log₂|H|"),
-    ("Mistake-bound model", "pages/boolean_concepts.py", "Conjunctions and decision lists", ":material/functions:", "boolean",
+    ("Mistake-bound model", "pages/boolean_concepts.py", "Conjunctions and decision lists", ":material/functions:", "boolean_concepts",
      "elimination, the level algorithm, and the adversary game"),
 ]
 
