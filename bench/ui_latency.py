@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
@@ -159,7 +160,8 @@ def main() -> int:
         s = olc_core.streams.separable(T=args.T, d=2, gamma=0.05, seed=0)
     mistakes = olc_core.run("perceptron", s.X, s.y, comparator=s.comparator).mistakes
     query = f"?T={args.T}&data={args.data}"
-    out: dict = {"T": args.T, "data": args.data, "mistakes": int(len(mistakes))}
+    out: dict = {"T": args.T, "data": args.data, "mistakes": int(len(mistakes)),
+                 "cpus": os.cpu_count(), "loadavg_start": os.getloadavg()}
 
     py = str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv" / "bin" / "python").exists() else sys.executable
     with StreamlitServer(FLOOR_APP, cwd=ROOT, python=py) as floor_srv, \
@@ -247,6 +249,7 @@ def main() -> int:
         browser.close()
 
     # ---------------------------------------------------------------- report
+    out["loadavg_end"] = os.getloadavg()
     c, lo = out["click_ms"], out["first_load_ms"]
     rows = [
         ("click -> redrawn, median (ms)", c["floor"]["median"], c["viewer"]["median"], "<= 1.5x"),
@@ -265,6 +268,8 @@ def main() -> int:
     if rr["n"]:
         print(f"\nviewer's position report (one rerun when stepping pauses, spec re-sent): "
               f"median {rr['median']:.0f} ms, p95 {rr['p95']:.0f} ms (off the click path)")
+    print(f"machine: {out['cpus']} CPUs, load average {out['loadavg_start'][0]:.1f} at the start, "
+          f"{out['loadavg_end'][0]:.1f} at the end (other processes share it: numbers vary)")
     if out.get("console_errors"):
         print("console errors:", out["console_errors"])
     if args.json:

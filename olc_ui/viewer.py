@@ -147,7 +147,7 @@ def _source(src: Any, path: str, T: int, K: int, *, holds: bool = False) -> None
                                            f"(got {v!r})")
     if holds:
         for i, v in enumerate(data):
-            if v not in (0, 1, None) or isinstance(v, float) and v not in (0.0, 1.0):
+            if v not in (0, 1, None):  # True / False / 1.0 / 0.0 compare equal and are accepted
                 _fail(f"{path}.data[{i}]", f"must be 1 (holds), 0 (fails) or None (not defined) (got {v!r})")
 
 

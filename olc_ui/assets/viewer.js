@@ -414,7 +414,9 @@ class Viewer {
     this.T = spec.T;
     this.p = clamp(Math.round(spec.position || 0), 0, this.T);
     this.prepare(spec);
+    const hadFocus = this.root.contains(document.activeElement);
     this.buildDom(spec);
+    if (hadFocus) this.root.focus({ preventScroll: true });  // the keys keep working after a new run
     this.root.dataset.runId = String(spec.run_id);
     this.root.dataset.ready = "false";
     this.renderControls();
