@@ -1,0 +1,247 @@
+"""AppTest over the mistake-bound lesson: numbers from the core, deep links, widgets and game moves in the URL."""
+from __future__ import annotations
+
+import json
+
+from streamlit.testing.v1 import AppTest
+
+import olc_core
+from olc_core.streams import conjunction_adversary, constant_predictor, elimination_predictor
+from olc_ui.snapshot import caption_at, ledger_at
+from tests.conftest import ROOT
+
+PAGE = str(ROOT / "pages" / "boolean_concepts.py")
+
+
+def _open(**query) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=90)
+    for k, v in query.items():
+        at.query_params[k] = str(v)
+    return at.run()
+
+
+def _spec(at: AppTest) -> dict:
+    [comp] = at.get("bidi_component")
+    return json.loads(comp.proto.json)["spec"]
+
+
+def _metric(at: AppTest, label: str) -> str:
+    for m in at.metric:
+        if m.label == label:
+            return m.value
+    raise AssertionError(f"no metric {label!r}: {[m.label for m in at.metric]}")
+
+
+def _text(at: AppTest) -> str:
+    return " ".join([m.value for m in at.markdown] + [e.value for e in at.success] + [e.value for e in at.error]
+                    + [e.value for e in at.info] + [e.value for e in at.warning])
+
+
+def _click(at: AppTest, key: str) -> AppTest:
+    return at.button(key=key).click().run()
+
+
+# ------------------------------------------------------------------------------------------ the learners
+
+def test_default_conjunction_run_comes_from_the_core():
+    at = _open()
+    assert not at.exception
+    assert at.title[0].value == "The mistake-bound model: conjunctions and decision lists"
+    s = olc_core.streams.conjunction(T=40, n=5, k=2, seed=0, negated=True, positive_rate=0.5)
+    tr = olc_core.run("conjunction", s.X, s.y, comparator=s.comparator)
+    assert _metric(at, "Mistakes M (whole run)") == str(tr.n_mistakes)
+    assert _metric(at, "False negatives M⁺") == str(tr.n_mistakes) and _metric(at, "False positives M⁻") == "0"
+    assert _metric(at, "Bound n + 1") == "6"
+    assert "the learner never makes a false positive" in _text(at)
+    spec = _spec(at)
+    assert spec["T"] == 40 and spec["mistake_rounds"] == tr.mistakes.tolist()
+    target = {t["name"]: t for t in spec["figures"][0]["figure"]["data"]}["in the target c"]
+    assert len(target["x"]) == s.comparator.size == 2
+    q = at.query_params
+    assert q["mode"] == "conj" and q["n"] == "5" and q["k"] == "2" and q["seed"] == "0" and q["t"] == "0"
+    assert {d.label for d in at.get("download_button")} == {"Download the trace (CSV)",
+                                                             "Download the figure at this round (HTML)"}
+
+
+def test_deep_link_opens_the_decision_list_run_at_the_round():
+    at = _open(mode="dl", dn=4, L=3, dT=100, dseed=5, tie="majority", t=17)
+    assert not at.exception
+    s = olc_core.streams.decision_list(T=100, n=4, L=3, seed=5)
+    tr = olc_core.run("decision_list", s.X, s.y, comparator=s.comparator, tie="majority")
+    spec = _spec(at)
+    assert spec["position"] == 17 and spec["T"] == 100 and spec["mistake_rounds"] == tr.mistakes.tolist()
+    assert _metric(at, "Mistakes M (whole run)") == str(tr.n_mistakes)
+    assert _metric(at, "Bound (4n+2)(L+1)") == str(18 * 4)
+    assert f"M = {tr.mistakes_before(17)}" in ledger_at(spec, 17)[0]["latex"]
+    q = at.query_params
+    assert q["t"] == "17" and q["tie"] == "majority" and q["dn"] == "4" and "n" not in q   # only this part's settings
+
+
+def test_widget_changes_are_mirrored_in_the_url():
+    at = _open()
+    at.slider(key="boolean_conj__n").set_value(7).run()
+    at.slider(key="boolean_conj__T").set_value(120).run()
+    assert at.query_params["n"] == "7" and at.query_params["T"] == "120"
+    assert _spec(at)["T"] == 120
+    assert len(_spec(at)["figures"][0]["figure"]["layout"]["xaxis"]["tickvals"]) == 14     # 2n literal columns
+    at.radio(key="boolean_mode__mode").set_value("dl").run()
+    assert at.query_params["mode"] == "dl" and at.query_params["dn"] == "3"
+    assert "Potential Φ (rule-levels fallen)" in [m.label for m in at.metric]
+    at.radio(key="boolean_mode__mode").set_value("conj").run()              # the conjunction settings survive
+    assert at.query_params["n"] == "7" and at.query_params["T"] == "120"
+
+
+def test_adversary_data_force_n_mistakes_on_our_learner():
+    at = _open(cdata="adversary", n=6)
+    assert not at.exception
+    assert _metric(at, "Mistakes M (whole run)") == "6" and _spec(at)["T"] == 6
+    assert "FALSE NEGATIVE" in caption_at(_spec(at), 1)
+
+
+def test_bad_values_in_a_link_are_reported_and_replaced():
+    at = _open(n="abc", T=99999, mode="conj", neg="maybe")
+    assert not at.exception
+    warnings = " ".join(w.value for w in at.warning)
+    assert "n must be a whole number" in warnings and "T must be between 1 and 1000" in warnings
+    assert "neg must be 0 or 1" in warnings
+    assert _spec(at)["T"] == 40 and at.query_params["n"] == "5"
+    at = _open(mode="sideways")
+    assert "mode must be one of" in " ".join(w.value for w in at.warning) and at.query_params["mode"] == "conj"
+
+
+def test_settings_that_do_not_go_together_give_a_message():
+    at = _open(n=2, k=5)
+    assert not at.exception and not at.get("bidi_component")
+    assert "k ≤ n = 2" in " ".join(e.value for e in at.error)
+    at = _open(mode="dl", dn=2, L=6)
+    assert not at.exception
+    assert "at most L = n + 1 = 3" in " ".join(e.value for e in at.error)
+    assert at.query_params["L"] == "6"                                         # the link still says what was asked
+
+
+def test_extremes_n_1_and_t_1():
+    for q in ({"n": 1, "k": 1, "T": 1}, {"n": 1, "k": 0, "T": 1}, {"mode": "dl", "dn": 1, "L": 1, "dT": 1},
+              {"mode": "dl", "dn": 1, "L": 2, "dT": 1}, {"mode": "adversary", "an": 1}, {"mode": "learner", "ln": 1}):
+        at = _open(**q)
+        assert not at.exception and not at.error, q
+        if q.get("mode") in (None, "dl"):
+            assert _spec(at)["T"] == 1
+
+
+def test_noise_makes_no_consistent_conjunction_an_outcome():
+    at = _open(noise=0.2)
+    assert not at.exception
+    s = olc_core.streams.conjunction(T=40, n=5, k=2, seed=0, noise=0.2)
+    tr = olc_core.run("conjunction", s.X, s.y, comparator=s.comparator)
+    fp = tr.info["no_consistent_conjunction_rounds"]
+    assert _metric(at, "Bound n + 1") == "not claimed" and _metric(at, "False positives M⁻") == str(len(fp))
+    err = " ".join(e.value for e in at.error)
+    assert "is not claimed" in err and f"{fp[0] + 1}" in err
+    assert f"False positive on round(s) {fp[0] + 1}" in " ".join(w.value for w in at.warning)
+    spec = _spec(at)
+    assert spec["extra_stops"]["false positive"] == fp.tolist()
+    at = _open(mode="dl", dnoise=0.2)
+    assert _metric(at, "Bound (4n+2)(L+1)") == "not claimed" and "is not claimed" in " ".join(e.value for e in at.error)
+
+
+# ------------------------------------------------------------------------------------------ play the adversary
+
+def test_the_004_sequence_in_one_click_forces_n_mistakes():
+    at = _open(mode="adversary", an=4)
+    assert not at.exception and "No move yet" in _text(at)
+    at = _click(at, "boolean_adv_seq")
+    s = conjunction_adversary(4, elimination_predictor)
+    assert at.query_params["moves"] == ",".join(
+        "".join(str(int(b)) for b in x) + f":{int(v)}" for x, v in zip(s.X, s.y))
+    assert at.query_params["moves"] == "0111:1,1011:1,1101:1,1110:1"
+    assert _metric(at, "Mistakes forced M") == "4" and _metric(at, "Bound n + 1") == "5"
+    assert "You forced **n = 4** mistakes" in _text(at)
+    spec = _spec(at)
+    assert spec["T"] == 4 and spec["position"] == 4 and spec["mistake_rounds"] == [0, 1, 2, 3]
+    assert ledger_at(spec, 4)[-1]["latex"] == "M = 4 \\;\\le\\; n + 1 = 5"
+    at = _click(at, "boolean_adv_undo")
+    assert _metric(at, "Mistakes forced M") == "3" and at.query_params["moves"].count(",") == 2
+
+
+def test_picking_bits_and_a_label_and_forcing_n_plus_1():
+    at = _open(mode="adversary", an=3)
+    at = _click(at, "boolean_adv_lab1")                                      # 000 labelled 1: a false negative
+    assert at.query_params["moves"] == "000:1" and _metric(at, "Mistakes forced M") == "1"
+    for bits in ("100", "110", "111"):
+        for i, b in enumerate(bits):
+            at.checkbox(key=f"boolean_adv_bit{i}").set_value(b == "1")
+        at.run()
+        assert f"On $x = {bits}$ the learner predicts $\\hat y = 0$" in _text(at)
+        at = _click(at, "boolean_adv_lab1")
+    assert at.query_params["moves"] == "000:1,100:1,110:1,111:1"
+    assert _metric(at, "Mistakes forced M") == "4" and "the bound is tight" in _text(at)
+    # a link with these moves replays the same game
+    again = _open(mode="adversary", an=3, moves="000:1,100:1,110:1,111:1")
+    assert _metric(again, "Mistakes forced M") == "4" and _spec(again)["T"] == 4
+
+
+def test_fill_in_the_next_example_of_the_sequence():
+    at = _open(mode="adversary", an=4, moves="0111:1")
+    at = _click(at, "boolean_adv_fill")
+    assert [at.checkbox(key=f"boolean_adv_bit{i}").value for i in range(4)] == [True, False, True, True]
+    assert "On $x = 1011$" in _text(at)
+
+
+def test_labels_no_conjunction_can_give_are_reported():
+    at = _open(mode="adversary", an=3, moves="000:1,100:0,100:1")
+    assert not at.exception
+    warn = " ".join(w.value for w in at.warning)
+    assert "No conjunction labels your examples this way" in warn and "round(s) 2" in warn
+    assert _metric(at, "Bound n + 1") == "not claimed"
+    assert "not claimed" in ledger_at(_spec(at), 3)[-1]["latex"]
+
+
+def test_bad_or_stale_moves_start_a_new_game():
+    at = _open(mode="adversary", an=3, moves="0a0:1")
+    assert not at.exception and "could not be read" in " ".join(w.value for w in at.warning)
+    assert at.query_params["moves"] == ""
+    at = _open(mode="adversary", an=3, moves="000:1")
+    at.slider(key="boolean_adversary__an").set_value(5).run()
+    assert "a new game starts" in _text(at) and at.query_params["moves"] == ""
+
+
+# ------------------------------------------------------------------------------------------ be the learner
+
+def test_be_the_learner_any_predictions_make_n_mistakes():
+    at = _open(mode="learner", ln=4)
+    assert not at.exception
+    assert "Example 1 of 4" in _text(at) and _metric(at, "Your mistakes M") == "0"
+    for k in ("boolean_lrn_p1", "boolean_lrn_p0", "boolean_lrn_p0", "boolean_lrn_p1"):
+        at = _click(at, k)
+    assert at.query_params["preds"] == "1001"
+    assert _metric(at, "Your mistakes M") == "4" and _metric(at, "Rounds played") == "4 of 4"
+    assert _metric(at, "Target so far") == "x₁ ∧ x₄"
+    ok = " ".join(s.value for s in at.success)
+    assert "forced **4 mistakes in 4 rounds**" in ok and "x₁ ∧ x₄" in ok
+    others = {"the elimination learner": conjunction_adversary(4, elimination_predictor).info["forced_mistakes"],
+              "always predict 0": conjunction_adversary(4, constant_predictor(0)).info["forced_mistakes"]}
+    for name, m in others.items():
+        assert f"{name}: **{m} mistakes**" in _text(at)
+    spec = _spec(at)
+    assert spec["T"] == 4 and all(r["holds"] is True for r in ledger_at(spec, 4))
+    assert not [b for b in at.button if b.key == "boolean_lrn_p1"]           # the game is over
+    at = _click(at, "boolean_lrn_again")
+    assert at.query_params["preds"] == "" and _metric(at, "Your mistakes M") == "0"
+
+
+def test_be_the_learner_link_replays_the_game():
+    at = _open(mode="learner", ln=5, preds="011", t=2)
+    assert not at.exception
+    assert _metric(at, "Your mistakes M") == "3" and _metric(at, "Target so far") == "x₂ ∧ x₃"
+    spec = _spec(at)
+    assert spec["T"] == 3 and spec["position"] == 2                          # the link's round
+    assert "Example 4 of 5" in _text(at) and "$x = 11101$" in _text(at)
+    at = _open(mode="learner", ln=3, preds="01012")
+    assert "could not be used" in " ".join(w.value for w in at.warning) and at.query_params["preds"] == ""
+
+
+def test_be_the_learner_new_n_starts_a_new_game():
+    at = _open(mode="learner", ln=4, preds="10")
+    at.slider(key="boolean_learner__ln").set_value(6).run()
+    assert "a new game starts" in _text(at) and at.query_params["preds"] == ""
+    assert _metric(at, "Rounds played") == "0 of 6" and "$x = 011111$" in _text(at)
