@@ -58,7 +58,7 @@ DATA_SETTINGS = [
             help="expert 1 errs at this rate; 0 gives a perfect expert (m* = 0, as Halving needs)"),
     Setting("worst", "Error rate of the worst expert", "float", 0.45, lo=0.0, hi=1.0, step=0.01,
             help="the rates go evenly from the best expert (1) to the worst (N)"),
-    Setting("errors", "How experts err", "choice", "exact", options=("exact", "independent", "correlated"),
+    Setting("errors", "How experts err", "choice", "correlated", options=("exact", "independent", "correlated"),
             extra={"labels": {"exact": "exactly rate × T rounds each (m known)",
                               "independent": "independently each round",
                               "correlated": "in correlated groups (the crowd can be wrong together)"},

@@ -148,25 +148,28 @@ def _round_holds(proof, links, T: int) -> list:
 
 
 def _sig(a, n: int = 6) -> np.ndarray:
-    """Values rounded to ``n`` significant digits (short JSON; the ledger shows at most 5)."""
+    """Values rounded to ``n`` significant digits, exactly as ``format(v, f".{n}g")`` rounds (short JSON)."""
     a = np.asarray(a, dtype=np.float64)
-    out = a.copy()
-    fin = np.isfinite(a) & (a != 0)
-    if fin.any():
-        v = a[fin]
-        mag = np.floor(np.log10(np.abs(v)))
-        scale = 10.0 ** (n - 1 - mag)
-        out[fin] = np.round(v * scale) / scale
-    return out + 0.0  # no −0
+    return np.array([float(f"{v:.{n}g}") + 0.0 if math.isfinite(v) else v for v in a.tolist()], dtype=np.float64)
+
+
+def _shown(a, fmt: str) -> np.ndarray:
+    """Values rounded to what the format shows (so the browser's rounding cannot differ from Python's)."""
+    a = np.asarray(a, dtype=np.float64)
+    if fmt.endswith("g"):
+        return _sig(a, int(fmt[fmt.index(".") + 1:-1]) if "." in fmt else 6)
+    if fmt.endswith("f"):
+        return np.round(a, int(fmt[fmt.index(".") + 1:-1])) + 0.0
+    return a + 0.0
 
 
 def _pos(a, fmt: str = ".4g") -> dict:
-    return {"by": "position", "data": _sig(a, 5), "fmt": fmt}
+    return {"by": "position", "data": _shown(a, fmt), "fmt": fmt}
 
 
 def _rnd(a, fmt: str = ".4g", labels: list[str] | None = None) -> dict:
     a = np.asarray(a)
-    out = {"by": "round", "data": _sig(a, 5) if a.dtype.kind == "f" else a, "fmt": "text" if labels else fmt}
+    out = {"by": "round", "data": _shown(a, fmt) if a.dtype.kind == "f" else a, "fmt": "text" if labels else fmt}
     if labels:
         out["labels"] = labels
     return out
@@ -263,7 +266,7 @@ def _weights_figure(trace, breaks, states, proof, M_pos, i_star: int, N: int, ar
     uname = "upper N((1+β)/2)^M" if algo == "weighted_majority" else "upper N·e^(−η ΣF)"
     data = [
         {"type": "bar", "name": "wᵢ", "x": xs, "y": [0] * N, "base": round(ybot, LD),
-         "marker": {"color": colors}, "hoverinfo": "skip", "showlegend": True},
+         "marker": {"color": colors}, "hoverinfo": "skip", "showlegend": False},
         {"type": "scatter", "mode": "lines", "name": "Φ = Σ wᵢ", "x": [], "y": [],
          "line": {"color": COLORS["w"], "width": 3}, "hovertemplate": "Φₜ: 10^%{y:.3f}<extra></extra>"},
         {"type": "scatter", "mode": "lines", "name": uname, "x": [], "y": [],
@@ -490,7 +493,10 @@ def _sandwich_figure(trace, proof, M_pos, N: int, arrays: dict) -> dict:
                      "hovertemplate": f"{name} now: 10^%{{y:.3f}}<extra></extra>"})
         dyn.append({"trace": len(data) - 1, "op": "point_position", "x": "sw_x", "y": f"l10_{key}"})
     tv, tt = log_ticks(ylo, yhi)
-    layout = _layout(xaxis=_axis(x_title, range=[-0.02 * x_hi, x_hi]),
+    xa = _axis(x_title, range=[-0.02 * x_hi, x_hi])
+    if algo != "randomized_weighted_majority" and x_hi <= 12:
+        xa["dtick"] = 1  # mistakes are whole numbers
+    layout = _layout(xaxis=xa,
                      yaxis=_axis("log scale", range=[ylo, yhi], tickvals=tv, ticktext=tt), annotations=ann)
     title = {"weighted_majority": "Sandwich β^m* ≤ w(i*) ≤ Φ ≤ N((1+β)/2)^M against M",
              "randomized_weighted_majority": "Sandwich (1−η)^m* ≤ Φ ≤ N·e^(−η ΣF) against E[M]",

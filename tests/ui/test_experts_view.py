@@ -1,0 +1,294 @@
+"""The Experts lesson's viewer specs, tested as data: what a student sees at a round is the run's."""
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+import olc_core
+from olc_core.learners.randomized_weighted_majority import realised_mistakes
+from olc_ui.experts_view import LN10, experts_spec, log_ticks, weight_breaks
+from olc_ui.snapshot import caption_at, figures_at, ledger_at
+from olc_ui.viewer import validate_spec
+
+
+def _fig(spec: dict, fid: str, p: int) -> dict:
+    i = [f["id"] for f in spec["figures"]].index(fid)
+    return figures_at(spec, p)[i]
+
+
+def _by_name(fig: dict, name: str, markers: bool | None = None) -> dict:
+    hits = [t for t in fig["data"] if t.get("name") == name
+            and (markers is None or (t.get("mode") == "markers") == markers)]
+    assert hits, f"no trace named {name!r} in {[t.get('name') for t in fig['data']]}"
+    return hits[0]
+
+
+def _g(v: float, fmt: str = ".4g") -> str:
+    """A number as the ledger writes it (−0 shows as 0)."""
+    return format(float(v) + 0.0, fmt)
+
+
+def _stream(**kw):
+    args = dict(T=300, N=10, error_rates=np.linspace(0.1, 0.45, 10), seed=0, exact=False, groups=2)
+    args.update(kw)
+    return olc_core.streams.experts(**args)
+
+
+@pytest.fixture(scope="module")
+def wm():
+    s = _stream()
+    tr = olc_core.run("weighted_majority", s.X, s.y, beta=0.5, update="on_mistake")
+    return s, tr, experts_spec(tr, s.X, s.y, run_id="wm")
+
+
+@pytest.fixture(scope="module")
+def rwm():
+    s = _stream()
+    tr = olc_core.run("randomized_weighted_majority", s.X, s.y, eta=0.3, seed=4)
+    band = realised_mistakes(s.X, s.y, seeds=40, eta=0.3)
+    return s, tr, band, experts_spec(tr, s.X, s.y, run_id="rwm", band=band)
+
+
+def test_spec_is_valid_and_follows_the_run(wm):
+    s, tr, spec = wm
+    validate_spec(spec)
+    assert spec["T"] == 300 and spec["mistake_rounds"] == tr.mistakes.tolist()
+    assert [f["id"] for f in spec["figures"]] == ["weights", "sandwich", "advice", "mistakes"]
+    # states are exactly the positions where the weights change: after each mistake ([001] updates)
+    assert spec["breaks"] == (tr.mistakes + 1).tolist()
+    json.dumps(spec, allow_nan=False)
+
+
+def test_weight_bars_are_the_runs_log_weights(wm):
+    s, tr, spec = wm
+    i_star = tr.info["best_expert"]
+    for p in (0, int(tr.mistakes[3]) + 1, 157, tr.T):
+        bars = _fig(spec, "weights", p)["data"][0]
+        assert bars["type"] == "bar" and bars["x"] == list(range(1, 11))
+        drawn = np.asarray(bars["y"]) + bars["base"]                 # bars hang from the axis bottom
+        assert drawn == pytest.approx(tr.log_weights_at(p) / LN10, abs=2e-3)
+        assert bars["marker"]["color"][i_star] != bars["marker"]["color"][(i_star + 1) % 10]
+    # the weights only move on a mistake: the bars at a correct round equal those just before it
+    correct = next(t for t in range(50, 300) if t not in set(tr.mistakes.tolist()))
+    assert _fig(spec, "weights", correct + 1)["data"][0]["y"] == _fig(spec, "weights", correct)["data"][0]["y"]
+
+
+def test_potential_and_its_bounds_on_the_weights_chart(wm):
+    s, tr, spec = wm
+    S = tr.proof.series
+    i_star = tr.info["best_expert"]
+    for p in (0, int(tr.mistakes[5]) + 1, 200):
+        fig = _fig(spec, "weights", p)
+        phi = _by_name(fig, "Φ = Σ wᵢ")
+        assert phi["y"][0] == pytest.approx(S["log_phi"][p] / LN10, abs=2e-3) == phi["y"][1]
+        up = _by_name(fig, "upper N((1+β)/2)^M")
+        assert up["y"][0] == pytest.approx(S["upper"][p] / LN10, abs=2e-3)
+        lo = _by_name(fig, "lower β^m(i*)")
+        assert lo["x"] == [i_star + 1] and lo["y"][0] == pytest.approx(S["lower_best"][p] / LN10, abs=2e-3)
+        assert lo["y"][0] <= phi["y"][0] <= up["y"][0] + 1e-3             # the sandwich, drawn
+    tv = fig["layout"]["yaxis"]["tickvals"]
+    assert len(tv) >= 3 and fig["layout"]["yaxis"]["ticktext"][-1] in ("1", "10")
+
+
+def test_advice_heat_map_marks_wrong_advice_and_the_current_round(wm):
+    s, tr, spec = wm
+    fig = _fig(spec, "advice", 42)
+    heat, cur = fig["data"]
+    z = np.array([[np.nan if v is None else v for v in row] for row in heat["z"]], dtype=float)
+    assert z.shape == (13, 300)
+    advice = s.X.T
+    wrong = advice != s.y[None, :]
+    assert np.array_equal(np.sign(z[3:]), advice)                   # blue +1, red −1
+    assert np.array_equal(np.abs(z[3:]) == 1, wrong)                 # pale = wrong
+    assert np.array_equal(np.sign(z[0]), s.y)                        # the label row
+    assert np.array_equal(np.sign(z[1]), tr.predictions)             # the learner's row
+    assert np.array_equal(np.abs(z[1]) == 1, np.isin(np.arange(300), tr.mistakes))
+    assert cur["type"] == "bar" and cur["x"] == [42]                 # the current column is outlined
+    ticks = dict(zip(fig["layout"]["yaxis"]["tickvals"], fig["layout"]["yaxis"]["ticktext"]))
+    assert ticks[3 + tr.info["best_expert"]].endswith("★")
+
+
+def test_sandwich_markers_and_the_crossing_at_the_bound(wm):
+    s, tr, spec = wm
+    p_ = tr.proof
+    S = p_.series
+    M = tr.mistakes_before_each_round()
+    for p in (0, int(tr.mistakes[-1]) + 1, tr.T):
+        fig = _fig(spec, "sandwich", p)
+        marks = {t["name"]: t for t in fig["data"] if t.get("mode") == "markers"}
+        assert marks["Φ"]["x"] == [M[p]] and marks["Φ"]["y"][0] == pytest.approx(S["log_phi"][p] / LN10, abs=2e-3)
+        assert marks["β^m(i*)"]["y"][0] == pytest.approx(S["lower_best"][p] / LN10, abs=2e-3)
+        assert marks["N((1+β)/2)^M"]["y"][0] == pytest.approx(S["upper"][p] / LN10, abs=2e-3)
+    bound = p_.mistake_bound
+    vline = _by_name(fig, f"bound = {bound:.4g}")
+    assert vline["x"] == [bound, bound]
+    # the proven upper line and the whole run's lower level meet exactly at the bound
+    up = _by_name(fig, "N((1+β)/2)^M", markers=False)
+    lo = _by_name(fig, f"β^m*, m* = {p_.constants['m_star']}")
+    y_up_at_bound = np.interp(bound, up["x"], up["y"])
+    assert y_up_at_bound == pytest.approx(lo["y"][0], abs=0.02)
+    assert max(up["x"]) > bound > M[-1]
+
+
+def test_ledger_numbers_and_marks_come_from_the_proof(wm):
+    s, tr, spec = wm
+    p_ = tr.proof
+    S = p_.series
+    checks = p_.check_matrix()
+    for p in (0, int(tr.mistakes[2]) + 1, tr.T):
+        lines = ledger_at(spec, p)
+        assert _g(S["lower_best"][p]) in lines[0]["latex"] and _g(S["log_w_best"][p]) in lines[0]["latex"]
+        assert lines[0]["holds"] is (not checks["lower_best ≤ log_w_best"][p])
+        assert _g(S["log_phi"][p]) in lines[2]["latex"] and _g(S["upper"][p]) in lines[2]["latex"]
+        assert all(line["holds"] in (True, None) for line in lines)   # data meeting the theorem: no ✗
+        final = next(line for line in lines if f"{p_.mistake_bound:.5g}" in line["latex"])
+        assert f"M = {tr.mistakes_before(p)}" in final["latex"]
+    # the one-round step: defined only once a round was played
+    assert ledger_at(spec, 0)[4]["holds"] is None
+    m = int(tr.mistakes[4])
+    step = ledger_at(spec, m + 1)[4]
+    assert step["holds"] is True and _g(S["step_bound"][m]) in step["latex"]
+
+
+def test_caption_says_what_happened_this_round(wm):
+    s, tr, spec = wm
+    assert "every weight is 1" in caption_at(spec, 0)
+    m = int(tr.mistakes[1])
+    cap = caption_at(spec, m + 1)
+    assert f"Round {m + 1} of 300" in cap and "MISTAKE" in cap
+    assert f"{int((s.X[m] > 0).sum())} of 10 experts say +1" in cap
+    assert f"{tr.columns['wrong_fraction'][m]:.3f}" in cap and f"M = {tr.mistakes_before(m + 1)}" in cap
+    ok = next(t for t in range(300) if t not in set(tr.mistakes.tolist()))
+    assert "correct: no update" in caption_at(spec, ok + 1)
+
+
+def test_every_round_update_changes_the_weights_on_every_round_with_a_wrong_expert():
+    s = _stream(T=120)
+    tr = olc_core.run("weighted_majority", s.X, s.y, beta=0.7, update="every_round")
+    spec = experts_spec(tr, s.X, s.y, run_id="er")
+    validate_spec(spec)
+    some_wrong = (s.X != s.y[:, None]).any(axis=1)
+    assert spec["breaks"] == (np.flatnonzero(some_wrong) + 1).tolist()
+    p = 77
+    assert np.asarray(_fig(spec, "weights", p)["data"][0]["y"]) + _fig(spec, "weights", p)["data"][0]["base"] \
+        == pytest.approx(tr.log_weights_at(p) / LN10, abs=2e-3)
+    assert "correct; the wrong experts' weights × β" in caption_at(spec, next(
+        t + 1 for t in range(120) if t not in set(tr.mistakes.tolist())))
+
+
+def test_rwm_expected_mistakes_band_and_sandwich(rwm):
+    s, tr, band, spec = rwm
+    validate_spec(spec)
+    S = tr.proof.series
+    fig = _fig(spec, "mistakes", 150)
+    hi = _by_name(fig, "5%–95% of 40 runs")
+    assert hi["x"] == band.rounds.tolist() and hi["y"] == pytest.approx(band.band[2].tolist(), abs=0.01)
+    lo = fig["data"][0]
+    assert lo["y"] == pytest.approx(band.band[0].tolist(), abs=0.01)
+    em = _by_name(fig, "E[M] = Σ Fₜ", markers=True)
+    assert em["x"] == [150] and em["y"][0] == pytest.approx(S["expected_M"][150], abs=1e-3)
+    me = _by_name(fig, "learner M", markers=True)
+    assert me["y"] == [tr.mistakes_before(150)]
+    # the sandwich runs against the expected mistakes, and crosses at the bound on E[M]
+    sw = _fig(spec, "sandwich", 150)
+    phi = next(t for t in sw["data"] if t.get("name") == "Φ" and t.get("mode") == "markers")
+    assert phi["x"][0] == pytest.approx(S["expected_M"][150], abs=1e-3)
+    assert _by_name(sw, f"bound = {tr.proof.mistake_bound:.4g}")["x"][0] == pytest.approx(tr.proof.mistake_bound)
+    lines = ledger_at(spec, 150)
+    assert all(line["holds"] in (True, None) for line in lines)
+    assert any(f"{tr.proof.mistake_bound:.5g}" in line["latex"] for line in lines)
+    cap = caption_at(spec, 150)
+    assert f"Drew expert {int(tr.columns['chosen_expert'][149]) + 1}" in cap
+    assert f"{tr.columns['F'][149]:.3f}" in cap
+
+
+def test_halving_on_the_same_advice_draws_the_version_space():
+    s = _stream(error_rates=np.r_[0.0, np.linspace(0.2, 0.45, 7)], N=8, exact=True, groups=None)
+    tr = olc_core.run("halving", s.X, s.y)
+    spec = experts_spec(tr, s.X, s.y, run_id="h")
+    validate_spec(spec)
+    assert tr.proof.applies
+    for p in (0, int(tr.mistakes[0]) + 1, tr.T):
+        bars = _fig(spec, "weights", p)["data"][0]
+        assert bars["y"] == tr.weights_at(p).astype(int).tolist()       # 1: still in the version space
+        lines = ledger_at(spec, p)
+        size = int(tr.weights_at(p).sum())
+        assert f"|H_t| = {size}" in lines[0]["latex"] and lines[0]["holds"] is True
+    assert "\\log_2 {8} = 3" in ledger_at(spec, tr.T)[-1]["latex"]
+    assert "experts in the version space" in caption_at(spec, 5)
+
+
+def test_no_perfect_expert_shows_the_failure_not_a_bound():
+    s = _stream(T=200)
+    tr = olc_core.run("halving", s.X, s.y)
+    spec = experts_spec(tr, s.X, s.y, run_id="hf")
+    validate_spec(spec)
+    assert tr.proof.mistake_bound is None
+    lines = ledger_at(spec, tr.T)
+    assert "does not apply" in lines[-1]["latex"]
+    assert lines[0]["holds"] is False and "|H_t| = 0" in lines[0]["latex"]     # 1 ≤ |H_t| = 0 fails: ✗
+    sw = _fig(spec, "sandwich", tr.T)
+    assert any("no bound" in a["text"] for a in sw["layout"]["annotations"])
+    # WM with β = 0 is the same learner: no bound either, and nothing undefined breaks the spec
+    tw = olc_core.run("weighted_majority", s.X, s.y, beta=0.0)
+    spec = experts_spec(tw, s.X, s.y, run_id="b0")
+    validate_spec(spec)
+    json.dumps(spec, allow_nan=False)
+    assert "does not apply" in [line for line in ledger_at(spec, 200) if "does not apply" in line["latex"]][0]["latex"]
+    assert _fig(spec, "weights", 200)["layout"]["yaxis"]["range"] == [0, 1.15]
+
+
+def test_adversary_nearly_reaches_the_bound():
+    a = olc_core.streams.adversary(T=400, N=16, beta=0.5)
+    tr = olc_core.run("weighted_majority", a.X, a.y, beta=0.5)
+    spec = experts_spec(tr, a.X, a.y, run_id="adv")
+    assert tr.n_mistakes == 400 and spec["mistake_rounds"] == list(range(400))
+    b = tr.proof.mistake_bound
+    assert 0.75 * b <= tr.n_mistakes <= b
+    # in log scale Φ falls at most a quarter faster than its upper bound N((1+β)/2)^M
+    sw = _fig(spec, "sandwich", 400)
+    marks = {t["name"]: t["y"][0] for t in sw["data"] if t.get("mode") == "markers"}
+    assert marks["Φ"] <= marks["N((1+β)/2)^M"]
+    assert marks["N((1+β)/2)^M"] - marks["Φ"] < 0.25 * abs(marks["N((1+β)/2)^M"] - math.log10(16))
+    assert ledger_at(spec, 400)[6]["holds"] is True
+
+
+@pytest.mark.parametrize("alg,kw,N,T", [
+    ("weighted_majority", {"beta": 0.99}, 10, 50),
+    ("weighted_majority", {"beta": 0.01, "update": "every_round"}, 10, 50),
+    ("weighted_majority", {"beta": 0.5}, 1, 30),
+    ("weighted_majority", {"beta": 0.5}, 5, 1),
+    ("randomized_weighted_majority", {"eta": 0.01, "seed": 0}, 10, 60),
+    ("randomized_weighted_majority", {"eta": 1.0, "seed": 0}, 10, 60),
+    ("halving", {}, 1, 1),
+])
+def test_extreme_settings_build_valid_specs(alg, kw, N, T):
+    s = olc_core.streams.experts(T=T, N=N, error_rates=0.2, seed=1)
+    tr = olc_core.run(alg, s.X, s.y, **kw)
+    band = realised_mistakes(s.X, s.y, seeds=10, eta=kw["eta"]) if "eta" in kw else None
+    spec = experts_spec(tr, s.X, s.y, run_id="x", band=band)
+    validate_spec(spec)
+    json.dumps(spec, allow_nan=False)
+    for p in (0, T):
+        figures_at(spec, p)
+        assert len(ledger_at(spec, p)) >= 3 and caption_at(spec, p)
+
+
+def test_weight_breaks_and_log_ticks():
+    s = _stream(T=60)
+    tr = olc_core.run("weighted_majority", s.X, s.y, beta=0.5)
+    breaks, states = weight_breaks(tr)
+    assert breaks == (tr.mistakes + 1).tolist() and len(states) == len(breaks) + 1
+    for lo, hi in [(-6.2, 0.4), (-0.2, 0.75), (-400.0, 1.0), (-0.12, 0.12), (0.0, 1.7)]:
+        vals, text = log_ticks(lo, hi)
+        assert len(vals) >= 2 and len(vals) == len(text) and vals == sorted(vals)
+        assert all(lo - 1e-9 <= v <= hi + 1e-9 for v in vals)
+        for v, t in zip(vals, text):                    # each label names the value 10^v
+            if "⁻" in t or t.startswith("10"):
+                continue
+            assert float(t) == pytest.approx(10 ** v, rel=0.02)
+    assert log_ticks(-6.2, 0.4)[1][0] == "10⁻⁶" and log_ticks(0.0, 0.0) == ([], [])
+    assert math.isclose(LN10, math.log(10))
