@@ -7,7 +7,6 @@ settings from the URL, a cached core run, a spec built by pure functions
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -279,10 +278,12 @@ def notes(v: dict[str, Any], adv: Advice, trace) -> list[tuple[str, str]]:
                                 "η close to 0 makes ln N/η large." if alg == "rwm" and v["eta"] <= 0.1 else "")))
     if alg == "wm" and 0 < v["beta"] <= 0.05:
         out.append(("info", f"β = {v['beta']:g} is close to 0: one penalty nearly removes an expert, as Halving "
-                            "does; the bound grows like m*·ln(1/β)."))
+                            "does; the m*·ln(1/β) term makes the bound large"
+                            + (f" ({b:.4g} here)." if b is not None else ".")))
     if alg == "rwm" and v["eta"] <= 0.05:
-        out.append(("info", f"η = {v['eta']:g} is close to 0: the weights barely move, RWM draws nearly uniformly "
-                            f"and the ln N/η term of the bound is {math.log(N) / v['eta']:.4g}."))
+        out.append(("info", f"η = {v['eta']:g} is close to 0: the weights barely move, RWM draws nearly uniformly, "
+                            "and the ln N/η term makes the bound large"
+                            + (f" ({b:.4g} here)." if b is not None else ".")))
     if N == 1:
         out.append(("info", "With one expert the learner just copies it: M = m* and ln N = 0 in the bound."))
     if T == 1:
@@ -322,8 +323,8 @@ def summary_panel(v: dict[str, Any], adv: Advice, trace, band) -> None:
                 cols[3].metric("Bound on M", _fmt_bound(p.mistake_bound))
         if p.applies:
             if alg == "wm":
-                st.success(f"With N = {c['N']}, β = {c['beta']:g} and m* = {c['m_star']} (expert {c['best_expert'] + 1}"
-                           f"), the theorem promises $M \\le \\frac{{\\ln N + m^*\\ln(1/\\beta)}}{{\\ln(2/(1+\\beta))}} = "
+                st.success(f"With N = {c['N']}, β = {c['beta']:g} and m* = {c['m_star']} "
+                           f"(expert {c['best_expert'] + 1}), the theorem promises $M \\le \\frac{{\\ln N + m^*\\ln(1/\\beta)}}{{\\ln(2/(1+\\beta))}} = "
                            f"{p.mistake_bound:.5g}$ on **any** such advice. The run made **{trace.n_mistakes}**.")
             elif alg == "rwm":
                 lo, hi = (float(band.band[0, -1]), float(band.band[2, -1])) if band is not None else (None, None)

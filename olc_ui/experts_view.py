@@ -541,7 +541,8 @@ def _ledger_lines(trace, proof, M_pos, N: int) -> list[dict]:
             lines.append({
                 "latex": r"\max_i \ln w_i = «lwm» \le \ln\Phi_t, \quad \min_i (m_i - p_i) = «slack» \ge 0",
                 "values": {"lwm": P("log_w_max"), "slack": P("slack", "d")},
-                "holds": {"by": "position", "data": _pos_holds(proof, [("log_w_max", "log_phi"), ("zero", "slack")], T)},
+                "holds": {"by": "position",
+                          "data": _pos_holds(proof, [("log_w_max", "log_phi"), ("zero", "slack")], T)},
                 "reason": "every expert i (p_i = its penalties, m_i = its mistakes): " + r1})
             lines.append({
                 "latex": r"\ln\Phi_{t+1} - \ln\Phi_t = «step» \;\le\; \mathbb{1}[\text{mistake}]\,"
