@@ -22,7 +22,7 @@ from . import common
 from .config import Setting
 from .halving_view import halving_spec, votes_drawn
 
-__all__ = ["PAGE", "SETTINGS", "visible", "hypothesis_class", "Run", "load_run", "spec_for", "dimensions_for",
+__all__ = ["PAGE", "SETTINGS", "visible", "hypothesis_class", "adversary_stream", "Run", "load_run", "spec_for", "dimensions_for",
            "DIMENSIONS_MAX_H", "assumption_panel", "dimensions_panel", "proof_steps", "downloads"]
 
 PAGE = "halving"
@@ -35,6 +35,11 @@ SETTINGS = [
             help="half-planes: K normal directions 360°/K apart; thresholds: K values spread over [0, 1]"),
     Setting("n", "Number of bits n (|H| = 2ⁿ)", "int", 5, lo=1, hi=10, step=1,
             help="one hypothesis per set S of variables: x ↦ ∧ (or ∨) of the x_j, j ∈ S"),
+    Setting("stream", "Stream", "choice", "random", options=("random", "adversary"),
+            extra={"labels": {"random": "random instances, a random target",
+                              "adversary": "an adversary: a mistake on every round it can"}},
+            help="the adversary picks the instance that splits Hₜ most evenly and labels it against the vote, "
+                 "for as long as some hypothesis agrees; then a target among the survivors labels the rest"),
     Setting("T", "Rounds T", "int", 50, lo=1, hi=500, step=1),
     Setting("noise", "Label noise", "float", 0.0, lo=0.0, hi=0.3, step=0.01,
             help="each label flipped with this probability: then usually no hypothesis of H is consistent "
@@ -55,7 +60,7 @@ DIMENSIONS_CORE_REFUSES = 256
 def visible(v: dict[str, Any]) -> set[str]:
     """The settings whose widgets make sense for the chosen class."""
     size = {"K"} if v["cls"] in ("halfplanes", "thresholds") else {"n"}
-    return {"cls", "T", "noise", "update", "seed"} | size
+    return {"cls", "stream", "T", "update", "seed"} | size | ({"noise"} if v["stream"] == "random" else set())
 
 
 def hypothesis_class(cls: str, K: int, n: int) -> HypothesisClass:
@@ -85,32 +90,86 @@ class Run:
     trace: Any
     consistent: np.ndarray  # per position p = 0 … T: hypotheses agreeing with the first p labels
     label: str
+    forced: int | None = None  # adversary: the rounds it made Halving err on (the first ones)
 
 
 def run_key(v: dict[str, Any]) -> str:
     size = f"K{v['K']}" if v["cls"] in ("halfplanes", "thresholds") else f"n{v['n']}"
-    return f"{v['cls']}-{size}-T{v['T']}-e{float(v['noise']):g}-s{v['seed']}-{v['update']}"
+    noise = 0.0 if v["stream"] == "adversary" else float(v["noise"])
+    return f"{v['cls']}-{size}-{v['stream']}-T{v['T']}-e{noise:g}-s{v['seed']}-{v['update']}"
+
+
+def adversary_stream(H: HypothesisClass, T: int, seed: int = 0):
+    """A realisable stream on which Halving errs on every round while it can (a greedy adversary [001]).
+
+    Each round the adversary picks, among the class's natural domain (every behaviour of H on an
+    instance), one that splits the version space most evenly, and labels it *against* Halving's vote
+    (the vote's rule: +1 when at least half say +1). The hypotheses that agree with that label (the
+    minority, at most half) form the new version space, so every such round is a mistake and
+    Halving's version space is exactly the adversary's. When no instance splits the survivors any more,
+    one of them is the target and labels the remaining rounds (random instances, as
+    ``olc_core.streams.experts.target_concept`` draws them). Same arguments ⇒ same stream.
+
+    Returns ``(X, y, target, forced)``: ``forced`` is the number of adversarial rounds (the first ones).
+    """
+    D = H.natural_domain()
+    labels = H.predict(D, np.arange(H.size)) > 0          # |D| × |H|: who says +1 where
+    rng = np.random.default_rng([seed, 29])
+    alive = np.arange(H.size)
+    rows: list[int] = []
+    ys: list[int] = []
+    while len(rows) < T and alive.size >= 2:
+        plus = labels[:, alive]
+        n_plus = plus.sum(axis=1)
+        says_plus = 2 * n_plus >= alive.size              # Halving's prediction on each instance
+        minority = np.where(says_plus, alive.size - n_plus, n_plus)
+        best = int(minority.max())
+        if best == 0:                                     # the survivors agree everywhere
+            break
+        cands = np.flatnonzero(minority == best)
+        j = int(cands[rng.integers(cands.size)])
+        label = -1 if says_plus[j] else 1
+        alive = alive[plus[j] == (label > 0)]
+        rows.append(j)
+        ys.append(label)
+    target = int(alive[rng.integers(alive.size)])
+    X = D[rows].reshape(len(rows), H.dim)
+    y = np.asarray(ys, dtype=float)
+    if len(rows) < T:
+        rest = target_concept(H, T=T - len(rows), seed=seed, target=target)
+        X = np.vstack([X, rest.X])
+        y = np.concatenate([y, rest.y])
+    return X, y, target, len(rows)
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
-def _load(cls: str, K: int, n: int, T: int, noise: float, seed: int, update: str) -> Run:
+def _load(cls: str, K: int, n: int, stream: str, T: int, noise: float, seed: int, update: str) -> Run:
     H = hypothesis_class(cls, K, n)
-    s = target_concept(H, T=T, seed=seed, noise=noise)
-    trace = olc_core.run("halving", s.X, s.y, hypotheses=H, update=update)
+    forced = None
+    if stream == "adversary":
+        X, y, target, forced = adversary_stream(H, T, seed)
+        flipped = np.zeros(T, dtype=bool)
+        noise = 0.0
+    else:
+        s = target_concept(H, T=T, seed=seed, noise=noise)
+        X, y, target, flipped = s.X, s.y, int(s.comparator), np.asarray(s.info["flipped"])
+    trace = olc_core.run("halving", X, y, hypotheses=H, update=update)
     # the hypotheses consistent with every label so far are exactly the version space of the same
     # stream pruned on every round (olc_core.learners.halving): a second core run gives their count
-    every = trace if update == "every_round" else olc_core.run("halving", s.X, s.y, hypotheses=H,
+    every = trace if update == "every_round" else olc_core.run("halving", X, y, hypotheses=H,
                                                               update="every_round")
-    v = {"cls": cls, "K": K, "n": n, "T": T, "noise": noise, "seed": seed, "update": update}
+    v = {"cls": cls, "K": K, "n": n, "stream": stream, "T": T, "noise": noise, "seed": seed, "update": update}
     size = f"K = {K}" if cls in ("halfplanes", "thresholds") else f"n = {n}"
-    label = f"{H.size} {H.name} ({size}), T = {T}" + (f", {noise:.0%} label noise" if noise else "")
-    return Run(run_key(v), H, s.X, s.y, int(s.comparator), s.info["description"], np.asarray(s.info["flipped"]),
-               trace, every.proof.per_round("size"), label)
+    label = (f"{H.size} {H.name} ({size}), T = {T}" + (f", {noise:.0%} label noise" if noise else "")
+             + (", adversarial stream" if forced is not None else ""))
+    return Run(run_key(v), H, X, y, target, H.describe(target), flipped, trace, every.proof.per_round("size"),
+               label, forced)
 
 
 def load_run(v: dict[str, Any]) -> Run:
     """The cached stream and core run for these settings (ValueError with the core's message if refused)."""
-    return _load(v["cls"], int(v["K"]), int(v["n"]), int(v["T"]), float(v["noise"]), int(v["seed"]), v["update"])
+    return _load(v["cls"], int(v["K"]), int(v["n"]), v["stream"], int(v["T"]), float(v["noise"]), int(v["seed"]),
+                 v["update"])
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
@@ -158,8 +217,16 @@ def assumption_panel(run: Run) -> None:
         cols[2].metric("Mistakes M (whole run)", f"{tr.n_mistakes}")
         cols[3].metric("|H_T| at the end", f"{int(sizes[-1])}")
         cols[4].metric("Consistent with every label", f"{c['n_consistent']}")
-        st.markdown(f"Target $h^*$: **{run.target_text}** (hypothesis {run.target + 1} of {c['H_size']}, drawn "
-                    f"from the seed). Ties of the vote (and an empty version space) predict $+1$.")
+        if run.forced is None:
+            st.markdown(f"Target $h^*$: **{run.target_text}** (hypothesis {run.target + 1} of {c['H_size']}, drawn "
+                        f"from the seed). Ties of the vote (and an empty version space) predict $+1$.")
+        else:
+            st.markdown(
+                f"**Adversarial stream.** On each of the first **{run.forced}** rounds the adversary showed the "
+                "instance that splits $H_t$ most evenly and gave it the label the majority did *not* vote for: "
+                f"Halving erred every time and kept only the minority. Then a survivor, **{run.target_text}**, "
+                "became the target and labels the rest — so the stream is realisable and the theorem applies. "
+                "Ties of the vote predict $+1$.")
         if p.applies:
             st.success(
                 f"Realisable: the target labels every round, so it is never removed and $|H_t| \\ge 1$ throughout. "
@@ -220,8 +287,12 @@ def dimensions_panel(v: dict[str, Any], run: Run) -> None:
             f" ({d.n_distinct} distinct hypotheses, {d.n_points} points).")
         tr = run.trace
         if tr.proof.applies:
-            st.markdown(f"This run: $M = {tr.n_mistakes} \\le M_{{\\mathrm{{Halving}}}}(H) = {d.halving}$ — a random "
-                        "stream is rarely the worst one.")
+            if run.forced is not None:
+                how = ("the adversary attained Halving's worst case" if tr.n_mistakes == d.halving else
+                       "a greedy adversary (most even split each round) need not reach the worst case")
+            else:
+                how = "a random stream is rarely the worst one; choose the adversary's stream to see it"
+            st.markdown(f"This run: $M = {tr.n_mistakes} \\le M_{{\\mathrm{{Halving}}}}(H) = {d.halving}$ — {how}.")
 
 
 def proof_steps(run: Run) -> None:

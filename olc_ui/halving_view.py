@@ -175,7 +175,8 @@ def _hypothesis_layer(arrays: dict, data: list, dyn: list, trace, hx: np.ndarray
     alive = {**_pts("in the version space Hₜ", ALIVE, symbol, size, 1.0, group="alive"), **hover}
     stay_tr = {**_pts("in the version space Hₜ", ALIVE, symbol, size, 1.0, legend=False, group="alive"), **hover,
                "x": np.round(hx[stay], ND), "y": np.round(hy[stay], ND), "text": [texts[i] for i in stay]}
-    now = _pts("removed at this round", NOW, "x-thin-open" if symbol == "line-ns-open" else "x", size * 1.15,
+    thin = symbol == "line-ns-open"
+    now = _pts("removed at this round", NOW, "x-thin-open" if thin else "x", size * (0.6 if thin else 1.1),
                1.0, line={"width": 2.5, "color": NOW})
     data += [gone, alive, stay_tr, now]
     dyn += [{"trace": base, "op": "rows_before", "rounds": "h_r", "x": "h_x", "y": "h_y"},
@@ -240,14 +241,15 @@ def _main_halfplanes(trace, X, y, H: HalfPlanes, target: int | None, arrays: dic
     if target is not None:
         u = np.array([math.cos(ang[target]), math.sin(ang[target])])
         L = 1.55
-        data.append(_line("target's boundary ⟨u*, x⟩ = 0", TARGET, 2, "dash",
+        data.append(_line("target's boundary ⟨u*, x⟩ = 0", TARGET, 2, "dash", legend=False,
                           x=[round(-L * u[1], ND), round(L * u[1], ND)], y=[round(L * u[0], ND), round(-L * u[0], ND)]))
-        data.append({**_pts("target h* (its normal u*)", TARGET, "star", 20, 1.0,
+        data.append({**_pts("target h* (normal u*, dashed: its boundary)", TARGET, "star", 20, 1.0,
                             line={"color": "#ffffff", "width": 1}),
                      "x": [round(RING * 1.13 * u[0], ND)], "y": [round(RING * 1.13 * u[1], ND)]})
     _points_layer(arrays, data, dyn, X, y, T)
     _hypothesis_layer(arrays, data, dyn, trace, hx, hy, texts, symbol="circle", size=9 if H.size <= 120 else 6)
     data.append({"type": "scatter", "mode": "lines+markers", "name": "xₜ (the current instance)", "x": [], "y": [],
+                 "showlegend": False,
                  "line": {"color": "#333333", "width": 2.5}, "hoverinfo": "skip",
                  "marker": {"symbol": "arrow", "angleref": "previous", "size": [0, 14], "color": "#333333"}})
     dyn.append({"trace": len(data) - 1, "op": "state", "x": "xarr_x", "y": "xarr_y"})
@@ -268,10 +270,10 @@ def _points_layer(arrays: dict, data: list, dyn: list, X: np.ndarray, y: np.ndar
                   r_neg=neg, x_neg=np.round(xs[neg], ND), y_neg=np.round(ys[neg], ND))
     base = len(data)
     data += [
-        _pts("not seen yet, y = +1", COLORS["pos_faint"], "circle", 7, 0.6, group="pos"),
-        _pts("not seen yet, y = −1", COLORS["neg_faint"], "x", 7, 0.7, group="neg"),
-        _pts("seen, y = +1", COLORS["pos"], "circle", 8, 0.95, group="pos"),
-        _pts("seen, y = −1", COLORS["neg"], "x", 8, 0.95, group="neg"),
+        _pts("not seen yet, y = +1", COLORS["pos_faint"], "circle", 7, 0.6, legend=False, group="pos"),
+        _pts("not seen yet, y = −1", COLORS["neg_faint"], "x", 7, 0.7, legend=False, group="neg"),
+        _pts("y = +1 (faint: not seen yet)", COLORS["pos"], "circle", 8, 0.95, group="pos"),
+        _pts("y = −1", COLORS["neg"], "x", 8, 0.95, group="neg"),
         _pts("current, y = +1", COLORS["pos"], "circle", 18, 1.0, legend=False, line={"color": "#000", "width": 2.5}),
         _pts("current, y = −1", COLORS["neg"], "x", 18, 1.0, legend=False, line={"color": "#000", "width": 1.5}),
     ]
@@ -342,6 +344,7 @@ def _main_thresholds(trace, X, y, H: Thresholds, target: int | None, arrays: dic
                   "ticktext": ["thresholds θ", "instances x"], "tickfont": {"size": 14}, "showgrid": False,
                   "zeroline": False},
         "margin": {"l": 100, "r": 10, "t": 10, "b": 45}, **_common_layout()}
+    layout["legend"] = {**layout["legend"], "y": -0.3}
     return {"data": data, "layout": layout, "dynamic": dyn}
 
 
@@ -395,7 +398,6 @@ def _main_grid(trace, X, y, H: MonotoneConjunctions | MonotoneDisjunctions, targ
     else:  # bit strings (variable j first) keep the ticks short
         xt = ["".join("1" if (c >> j) & 1 else "0" for j in range(a)) for c in range(nc)]
         yt = ["".join("1" if (r >> j) & 1 else "0" for j in range(n - a)) for r in range(nr)]
-    op = "∧" if isinstance(H, MonotoneConjunctions) else "∨"
     layout = {
         "xaxis": {"range": [-0.7, nc - 0.3], "tickvals": list(range(nc)), "ticktext": xt, "fixedrange": True,
                   "title": {"text": f"variables of S among x0…x{a - 1}" + ("" if n <= 6 else " (bit j = xj ∈ S)")},
@@ -404,16 +406,15 @@ def _main_grid(trace, X, y, H: MonotoneConjunctions | MonotoneDisjunctions, targ
         "yaxis": {"range": [nr - 0.4, -1.5], "tickvals": list(range(nr)), "ticktext": yt, "fixedrange": True,
                   "title": {"text": f"… among x{a}…x{n - 1}" if n > a else ""}, "showgrid": False,
                   "zeroline": False, "tickfont": {"size": 13 if nr <= 16 else 10}},
-        "margin": {"l": 70, "r": 10, "t": 10, "b": 60 if nc <= 8 else 90}, **_common_layout(),
-        "annotations": [{"x": 1, "xref": "paper", "y": 0, "yref": "paper", "yanchor": "top", "xanchor": "right",
-                         "yshift": -8 if nc <= 8 else -40, "showarrow": False, "font": {"size": 12, "color": "#555"},
-                         "text": f"cell S = h_S(x) = {op}_{{j ∈ S}} xⱼ"}],
+        "margin": {"l": 70, "r": 10, "t": 10, "b": 10}, **_common_layout(),
     }
+    layout["legend"] = {**layout["legend"], "y": -0.14 if nc <= 8 else -0.3}
     return {"data": data, "layout": layout, "dynamic": dyn}
 
 
 def _common_layout() -> dict:
-    return {"legend": {"orientation": "h", "y": 1.01, "yanchor": "bottom", "x": 0, "font": {"size": 13}},
+    return {"legend": {"orientation": "h", "y": -0.02, "yanchor": "top", "x": 0, "font": {"size": 13},
+                       "itemsizing": "constant"},
             "font": {"size": 14}, "plot_bgcolor": "#ffffff", "paper_bgcolor": "#ffffff", "hovermode": "closest"}
 
 
@@ -462,8 +463,9 @@ def _size_figure(proof, arrays: dict) -> dict:
                   "tickfont": {"size": 13}, "fixedrange": True},
         "yaxis": {"type": "log", "range": [math.log10(y_lo), math.log10(Hs * 1.6)], "gridcolor": "#efefef",
                   "tickvals": ticks, "ticktext": ["0 (empty)"] + [str(v) for v in ticks[1:]],
-                  "title": {"text": "hypotheses (log scale)"}, "tickfont": {"size": 13}, "fixedrange": True},
-        "margin": {"l": 70, "r": 10, "t": 10, "b": 45},
+                  "title": {"text": "|Hₜ|, log scale", "standoff": 4}, "tickfont": {"size": 13},
+                  "fixedrange": True},
+        "margin": {"l": 95, "r": 10, "t": 10, "b": 45},
         "legend": {"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0, "font": {"size": 13}},
         "font": {"size": 14}, "plot_bgcolor": "#ffffff", "paper_bgcolor": "#ffffff", "hovermode": "closest",
     }
@@ -511,8 +513,12 @@ def halving_spec(trace, X: np.ndarray, y: np.ndarray, H: HypothesisClass, *, run
     else:
         raise ValueError(f"the Halving lesson draws half-planes, thresholds, monotone conjunctions or "
                          f"disjunctions; got {type(H).__name__}")
-    main_fig = {"id": "main", "title": title or f"Halving over {H.size} {H.name}",
-                "height": 560 if isinstance(H, HalfPlanes) else (430 if isinstance(H, Thresholds) else 540),
+    title = title or f"Halving over {H.size} {H.name}"
+    if isinstance(H, (MonotoneConjunctions, MonotoneDisjunctions)):
+        op = "∧" if isinstance(H, MonotoneConjunctions) else "∨"
+        title += f" — the cell of S is h_S(x) = {op} of the xⱼ, j ∈ S"
+    main_fig = {"id": "main", "title": title,
+                "height": 660 if isinstance(H, HalfPlanes) else (500 if isinstance(H, Thresholds) else 640),
                 "figure": {"data": main["data"], "layout": main["layout"]}, "config": {"displayModeBar": False},
                 "dynamic": main["dynamic"]}
     figures = [main_fig, _size_figure(proof, arrays)]
@@ -533,11 +539,11 @@ def halving_spec(trace, X: np.ndarray, y: np.ndarray, H: HypothesisClass, *, run
     ]
     bound = proof.mistake_bound
     if bound is not None:
-        lines.append({"latex": r"1 \le \frac{|H|}{2^{M}} \;\Rightarrow\; M = «M» \;\le\; \log_2|H| = «bound»",
+        lines.append({"latex": r"M = «M» \;\le\; \log_2|H| = «bound»",
                       "values": {"M": vals["M"], "bound": {"const": bound, "fmt": ".4g"}},
                       "holds": {"by": "state", "data": per_position_holds(proof, "M", "mistake_bound")},
-                      "reason": "the two bounds on |Hₜ| cross at M = log₂|H|: no realisable stream can force more "
-                                "mistakes"})
+                      "reason": "1 ≤ |H|/2^M means 2^M ≤ |H|: the two bounds on |Hₜ| cross at M = log₂|H|, so no "
+                                "realisable stream can force more mistakes"})
     else:
         a = proof.failed_assumptions[0]
         when = f" (from round {int(a.rounds[0]) + 1})" if len(a.rounds) else ""
@@ -548,10 +554,11 @@ def halving_spec(trace, X: np.ndarray, y: np.ndarray, H: HypothesisClass, *, run
         a = proof.assumptions[0]
         empty = int(a.rounds[0]) if (not a.holds and len(a.rounds)) else None
         ok = [1 if empty is None or p <= empty else 0 for p in range(T + 1)]
-        lines.append({"latex": r"\#\{h \in H \text{ agreeing with every label so far}\} = «cons» \;\ge\; 1",
+        lines.append({"latex": r"|C_t| = «cons» \;\ge\; 1",
                       "values": {"cons": {"by": "state", "data": np.asarray(consistent), "fmt": "d"}},
                       "holds": {"by": "state", "data": ok},
-                      "reason": "realisability, the theorem's assumption: some h ∈ H labels every round correctly"})
+                      "reason": "Cₜ: the hypotheses of H that agree with every label so far. Realisability (the "
+                                "theorem's assumption) asks for one that agrees with all of them"})
     ledger = {"title": "Proof ledger at this round", "lines": _ledger(lines)}
 
     # ---------------------------------------------------------------- caption
@@ -594,7 +601,7 @@ def halving_spec(trace, X: np.ndarray, y: np.ndarray, H: HypothesisClass, *, run
         "version": 1, "run_id": run_id, "T": int(T), "position": int(position), "url_param": "t",
         "breaks": np.arange(1, T + 1), "mistake_rounds": mistakes, "extra_stops": stops,
         "arrays": arrays, "figures": figures, "ledger": ledger, "caption": caption,
-        "layout": {"columns": [["main"], ["sandwich", "ledger"]], "widths": [1.15, 1]},
+        "layout": {"columns": [["main"], ["sandwich", "ledger"]], "widths": [1.3, 1]},
         "speed": int(max(1, min(60, T // 25))),
     }
     return jsonable(spec)

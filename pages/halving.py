@@ -2,9 +2,10 @@
 import streamlit as st
 
 from olc_ui import halving_lesson as L
-from olc_ui import state
+from olc_ui import page, state
 from olc_ui.viewer import start_position, viewer
 
+page.setup("Halving")
 st.title("Halving: the version space")
 st.markdown(
     "A finite class $H$ of hypotheses, one of which (the target $h^*$) labels the stream. Halving keeps the "
