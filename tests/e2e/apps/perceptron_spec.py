@@ -67,7 +67,7 @@ def _arrow(x0, y0, x1, y1) -> tuple[list, list]:
 
 
 def build_spec(trace, X: np.ndarray, y: np.ndarray, *, run_id: str, position: int = 0, title: str = "",
-               view: float = 1.12, curve_points: int = 600) -> dict:
+               view: float = 1.12, curve_points: int = 300) -> dict:
     """The viewer spec for a Perceptron ``trace`` on the 2-D stream ``(X, y)``."""
     X = np.asarray(X, dtype=np.float64)
     y = np.asarray(y)
