@@ -22,8 +22,8 @@ from . import common
 from .config import Setting
 from .halving_view import halving_spec, votes_drawn
 
-__all__ = ["PAGE", "SETTINGS", "visible", "hypothesis_class", "adversary_stream", "Run", "load_run", "spec_for", "dimensions_for",
-           "DIMENSIONS_MAX_H", "assumption_panel", "dimensions_panel", "proof_steps", "downloads"]
+__all__ = ["PAGE", "SETTINGS", "visible", "hypothesis_class", "adversary_stream", "Run", "load_run", "spec_for",
+           "dimensions_for", "DIMENSIONS_MAX_H", "assumption_panel", "dimensions_panel", "proof_steps", "downloads"]
 
 PAGE = "halving"
 CLASSES = ("halfplanes", "thresholds", "conj", "disj")
@@ -213,7 +213,8 @@ def assumption_panel(run: Run) -> None:
         st.markdown("#### What the run did, and does the theorem apply?")
         cols = st.columns(5)
         cols[0].metric("|H| (hypotheses)", f"{c['H_size']}")
-        cols[1].metric("Bound log₂|H|", f"{c['log2_H']:.4g}" if p.mistake_bound is not None else "does not apply")
+        cols[1].metric("Bound log₂|H|", f"{c['log2_H']:.4g}" if p.mistake_bound is not None else "n/a",
+                       help=None if p.applies else "does not apply: no hypothesis of H agrees with every label")
         cols[2].metric("Mistakes M (whole run)", f"{tr.n_mistakes}")
         cols[3].metric("|H_T| at the end", f"{int(sizes[-1])}")
         cols[4].metric("Consistent with every label", f"{c['n_consistent']}")
@@ -246,8 +247,9 @@ def assumption_panel(run: Run) -> None:
             empty = np.flatnonzero(sizes == 0)
             if empty.size:
                 k = int(empty[0])
+                how = "on every round" if tr.params["update"] == "every_round" else "on mistakes"
                 st.markdown(
-                    f"Halving's own version space (pruned {'on every round' if tr.params['update'] == 'every_round' else 'on mistakes'}) "
+                    f"Halving's own version space (pruned {how}) "
                     f"became empty after round **{int(p.state_rounds[k])}**, after {int(p.n_mistakes[k])} mistakes; "
                     f"from then on the vote is a tie, it predicts $+1$ and errs on every negative label "
                     f"({tr.n_mistakes} mistakes in all). The ledger marks $1 \\le |H_t|$ with ✗ from there.")

@@ -438,7 +438,8 @@ def _size_figure(proof, arrays: dict) -> dict:
     ]
     ok = size > 0
     data.append({"type": "scatter", "mode": "lines+markers" if proof.K <= 80 else "lines", "name": "|Hₜ| (measured)",
-                 "x": M.tolist(), "y": [int(s) if s > 0 else None for s in size], "line": {"color": "#111111", "width": 2.5},
+                 "x": M.tolist(), "y": [int(s) if s > 0 else None for s in size],
+                 "line": {"color": "#111111", "width": 2.5},
                  "marker": {"size": 6}, "hovertemplate": "M = %{x}: |Hₜ| = %{y}<extra></extra>", "connectgaps": False})
     if (~ok).any():
         data.append({**_pts("version space empty (|Hₜ| = 0)", COLORS["neg"], "x", 9, 1.0),

@@ -112,7 +112,7 @@ def test_noisy_labels_name_the_round_where_no_hypothesis_is_left():
     assert "does not apply" in err and f"round **{int(a.rounds[0]) + 1}**" in err
     flipped = np.flatnonzero(s.info["flipped"])
     assert f"rounds {flipped[0] + 1}," in err
-    assert _metric(at, "Bound log₂|H|") == "does not apply"
+    assert _metric(at, "Bound log₂|H|") == "n/a"
     assert _metric(at, "Consistent with every label") == "0"
     spec = _spec(at)
     assert "does not apply" in ledger_at(spec, spec["T"])[2]["latex"]

@@ -159,7 +159,8 @@ def test_caption_gives_the_vote_of_the_run(planes):
     cap = caption_at(spec, m + 1)
     assert f"Vote of the {alive.size} hypotheses in Hₜ: {plus} say +1, {alive.size - plus} say −1" in cap
     assert "MISTAKE" in cap and f"mistakes M = 2" in cap
-    assert caption_at(spec, 0).startswith("Round 0 of 60: nothing seen yet") and "(32 hypotheses)" in caption_at(spec, 0)
+    start = caption_at(spec, 0)
+    assert start.startswith("Round 0 of 60: nothing seen yet") and "(32 hypotheses)" in start
 
 
 def test_noisy_labels_fail_where_the_consistent_set_empties(noisy):
