@@ -220,7 +220,7 @@ def _main_halfplanes(trace, X, y, H: HalfPlanes, target: int | None, arrays: dic
         ay_.append([0.0, round(float(X[r, 1]), ND)])
     arrays.update(vote_x=vx, vote_y=vy, xarr_x=ax_, xarr_y=ay_)
     data.append({"type": "scatter", "mode": "lines", "name": "directions voting +1 on xₜ (within 90°)",
-                 "x": [], "y": [], "fill": "toself", "fillcolor": PLUS_FILL, "line": {"width": 0},
+                 "x": [], "y": [], "fill": "toself", "fillcolor": PLUS_FILL, "line": {"width": 0, "shape": "spline"},
                  "hoverinfo": "skip"})
     dyn.append({"trace": len(data) - 1, "op": "state", "x": "vote_x", "y": "vote_y"})
     # the arc spanned by the version space after this round
@@ -580,15 +580,15 @@ def halving_spec(trace, X: np.ndarray, y: np.ndarray, H: HypothesisClass, *, run
         "minus": {"by": "round", "data": n_before - n_plus, "fmt": "d"},
         "yhat": {"by": "round", "data": np.where(pred > 0, 1, -1), "fmt": "+d"},
         "what": {"by": "round", "data": what, "fmt": "text",
-                 "labels": ["correct: Hₜ unchanged", "MISTAKE: the majority was wrong and leaves Hₜ",
+                 "labels": ["correct: nothing removed", "MISTAKE: the majority was wrong and leaves",
                             "correct; the hypotheses that disagreed with yₜ are pruned",
-                            "MISTAKE: Hₜ is empty, the vote 0 : 0 is a tie → +1"]},
+                            "MISTAKE: the version space is empty, the vote 0 : 0 is a tie → +1"]},
         "rm": {"by": "round", "data": removed, "fmt": "d"},
         "size": {"by": "state", "data": S["size"], "fmt": "d"},
         "M": {"by": "state", "data": Mp, "fmt": "d"},
     }
-    template = ("Round {t} of {T}: " + xtpl + ", yₜ = {y}. Vote of the {n} hypotheses in Hₜ: {plus} say +1, "
-                "{minus} say −1 → ŷ = {yhat}: {what}. Removed {rm}; now |Hₜ| = {size}, mistakes M = {M}.")
+    template = ("Round {t} of {T}: " + xtpl + ", yₜ = {y}. Vote of the version space (|Hₜ| = {n}): {plus} for +1, "
+                "{minus} for −1 → ŷ = {yhat}: {what}. Removed {rm}, left {size}; mistakes M = {M}.")
     caption = {"template": template, "values": cvals,
                "start": f"Round 0 of {{T}}: nothing seen yet; the version space is all of H ({Hs} hypotheses). "
                         "Press Next or Play."}

@@ -157,8 +157,10 @@ def test_caption_gives_the_vote_of_the_run(planes):
     alive = np.flatnonzero(tr.weights_at(m) > 0)
     plus = int((H.predict(s.X[m:m + 1], alive)[0] > 0).sum())
     cap = caption_at(spec, m + 1)
-    assert f"Vote of the {alive.size} hypotheses in Hₜ: {plus} say +1, {alive.size - plus} say −1" in cap
-    assert "MISTAKE" in cap and f"mistakes M = 2" in cap
+    assert f"Vote of the version space (|Hₜ| = {alive.size}): {plus} for +1, {alive.size - plus} for −1" in cap
+    after = int(tr.weights_at(m + 1).sum())
+    assert f"Removed {alive.size - after}, left {after}; mistakes M = 2." in cap
+    assert "MISTAKE" in cap
     start = caption_at(spec, 0)
     assert start.startswith("Round 0 of 60: nothing seen yet") and "(32 hypotheses)" in start
 
@@ -184,7 +186,7 @@ def test_noisy_labels_fail_where_the_consistent_set_empties(noisy):
     assert _by_name(sand, "|Hₜ| now")["y"] == [hv.EMPTY_Y]
     assert "version space empty (|Hₜ| = 0)" in [t["name"] for t in sand["data"]]
     m = next(int(r) for r in tr.mistakes if r >= p0)
-    assert "Hₜ is empty, the vote 0 : 0 is a tie → +1" in caption_at(spec, m + 1)
+    assert "the version space is empty, the vote 0 : 0 is a tie → +1" in caption_at(spec, m + 1)
 
 
 def test_thresholds_line_band_interval_and_target():
