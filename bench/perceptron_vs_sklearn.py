@@ -135,7 +135,6 @@ def main() -> int:
                 print(f"{row['stream']:<10} {T:>8} {d:>5} {M:>8} {med['sklearn'] * 1e3:>11.1f} " +
                       " ".join(f"{med[e] * 1e3:>14.1f} {med['sklearn'] / med[e]:>6.2f}" for e in engines),
                       flush=True)
-                del s, X, y, fns
     cc = compile_cost() if _accel.available() else {}
     if cc:
         print(f"\nfirst call in a fresh process (import + tiny run): numba cold (compiling) {cc['cold']:.2f} s, "

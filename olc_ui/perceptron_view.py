@@ -112,7 +112,6 @@ def _weights_by_state(trace) -> np.ndarray:
 # ------------------------------------------------------------------------------------------ main figures
 
 def _main_2d(trace, X, y, *, wstar, gamma_band, highlight, highlight_name, L, W, title, band_fn=None):
-    T = trace.T
     mistakes = np.asarray(trace.mistakes)
     K = W.shape[0]
     pos, neg = np.flatnonzero(y > 0), np.flatnonzero(y <= 0)
@@ -157,7 +156,7 @@ def _main_2d(trace, X, y, *, wstar, gamma_band, highlight, highlight_name, L, W,
     if wstar is not None:
         band = _band(wstar, gamma_band, L) if gamma_band and gamma_band > 0 else None
         if band is not None:
-            static.append({"type": "scatter", "mode": "lines", "name": f"margin band |⟨w*,x⟩| < γ",
+            static.append({"type": "scatter", "mode": "lines", "name": "margin band |⟨w*,x⟩| < γ",
                            "x": band[0], "y": band[1], "fill": "toself", "fillcolor": COLORS["band"],
                            "line": {"width": 0}, "hoverinfo": "skip"})
         star = clip_line(wstar, L)

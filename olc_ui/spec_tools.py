@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
-
 import numpy as np
 
 __all__ = ["COLORS", "ND", "ledger", "holds", "by_state", "by_round", "by_position", "const", "points_trace",

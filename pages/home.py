@@ -57,5 +57,5 @@ st.markdown(
 )
 
 st.subheader("Lessons")
-for section, script, title, icon, path, summary in available()[1:]:
+for _section, script, title, icon, _path, summary in available()[1:]:
     st.page_link(script, label=f"**{title}** — {summary}", icon=icon)
