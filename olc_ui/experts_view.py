@@ -33,7 +33,10 @@ value is given per position or per round.
 """
 from __future__ import annotations
 
+import base64
 import math
+import struct
+import zlib
 from typing import Any
 
 import numpy as np
@@ -41,7 +44,7 @@ import numpy as np
 from .spec_tools import COLORS, ledger as _ledger
 from .viewer import jsonable
 
-__all__ = ["experts_spec", "log_ticks", "weight_breaks", "ALG_NAMES", "LN10"]
+__all__ = ["experts_spec", "log_ticks", "weight_breaks", "advice_classes", "png_data_uri", "ALG_NAMES", "LN10"]
 
 LN10 = math.log(10.0)
 ALG_NAMES = {"weighted_majority": "Weighted Majority", "randomized_weighted_majority": "Randomised Weighted Majority",
@@ -213,6 +216,31 @@ def weight_breaks(trace) -> tuple[list[int], list[np.ndarray]]:
     return breaks, states
 
 
+def _steps(x, y) -> tuple[list, list]:
+    """A step function drawn with line shape "hv": only the points where it changes (and the last)."""
+    x, y = np.asarray(x), np.asarray(y, dtype=float)
+    if y.size == 0:
+        return [], []
+    keep = np.ones(y.size, dtype=bool)
+    keep[1:] = (y[1:] != y[:-1]) & ~(np.isnan(y[1:]) & np.isnan(y[:-1]))
+    keep[-1] = True
+    return x[keep].tolist(), y[keep].tolist()
+
+
+def _thin(x, y, max_points: int = 700) -> tuple[list, list]:
+    """A path without repeated points, evenly thinned to at most ``max_points`` (the last one kept)."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    if y.size == 0:
+        return [], []
+    keep = np.ones(y.size, dtype=bool)
+    keep[1:] = ~((x[1:] == x[:-1]) & ((y[1:] == y[:-1]) | (np.isnan(y[1:]) & np.isnan(y[:-1]))))
+    keep[-1] = True
+    idx = np.flatnonzero(keep)
+    if idx.size > max_points:
+        idx = np.unique(np.r_[idx[np.linspace(0, idx.size - 1, max_points).round().astype(int)], idx[-1]])
+    return x[idx].tolist(), y[idx].tolist()
+
+
 def _range(vals: np.ndarray, top: float | None = None, pad_frac: float = 0.07, min_pad: float = 0.12):
     lo = float(vals.min()) if vals.size else 0.0
     hi = float(vals.max()) if vals.size else 1.0
@@ -290,44 +318,95 @@ def _weights_figure(trace, breaks, states, proof, M_pos, i_star: int, N: int, ar
             "dynamic": dyn}
 
 
-def _advice_figure(trace, A: np.ndarray, y: np.ndarray, i_star: int, arrays: dict) -> dict:
+def png_data_uri(index_rows: np.ndarray, palette: list[str]) -> str:
+    """A palette PNG (8-bit indices into ``palette``, "#rrggbb") as a data: URI (zlib only, no imaging library)."""
+    rows = np.ascontiguousarray(index_rows, dtype=np.uint8)
+    h, w = rows.shape
+    up = np.empty_like(rows)
+    up[0] = rows[0]
+    up[1:] = rows[1:] - rows[:-1]                       # PNG filter "Up" (mod 256): repeated rows become zeros
+    raw = np.hstack([np.full((h, 1), 2, dtype=np.uint8), up]).tobytes()
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    plte = b"".join(bytes.fromhex(c[1:]) for c in palette)
+    png = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 3, 0, 0, 0))
+           + chunk(b"PLTE", plte) + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b""))
+    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+
+
+#: heat map classes → palette index (the blank row between the learner and the experts is white)
+_CLASSES = (-2, -1, 1, 2)
+_WHITE = 4
+
+
+def advice_classes(trace, A: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """(N + 3, T) cell classes: ±2 says ±1 and is right, ±1 says ±1 and is wrong; rows: the label, the
+    learner's prediction, a blank row (0), then the experts."""
     T, N = A.shape
     plus = A > 0
     right = plus == (y[:, None] > 0)
-    z_exp = np.where(plus, 1, -1) * np.where(right, 2, 1)          # ±2 right, ±1 wrong
+    z_exp = np.where(plus, 1, -1) * np.where(right, 2, 1)
     pred = np.asarray(trace.predictions)
     z_lab = np.where(y > 0, 2, -2)
     z_pred = np.where(pred > 0, 1, -1) * np.where(pred == np.where(y > 0, 1, -1), 2, 1)
+    return np.vstack([z_lab, z_pred, np.zeros(T, dtype=int), z_exp.T]).astype(np.int8)
+
+
+def _advice_figure(trace, A: np.ndarray, y: np.ndarray, i_star: int, arrays: dict) -> dict:
+    """The advice matrix as an image (drawn once; the viewer then only moves the current-round marker)."""
+    T, N = A.shape
+    z = advice_classes(trace, A, y)
+    idx = np.full(z.shape, _WHITE, dtype=np.uint8)
+    for i, c in enumerate(_CLASSES):
+        idx[z == c] = i
+    # crisp cells when the browser scales the image: each cell a block of pixels, a white line between rows
+    kx = max(1, -(-1200 // T))
+    cell, gap = (10, 2) if N <= 30 else (6, 1)
+    block = np.full((z.shape[0], cell + gap, T), _WHITE, dtype=np.uint8)
+    block[:, :cell, :] = idx[:, None, :]
+    pix = np.repeat(block.reshape(-1, T), kx, axis=1)
+    palette = [ADVICE_COLORS[c] for c in _CLASSES] + ["#ffffff"]
     rows = ["label yₜ", "learner ŷₜ"] + [f"expert {i + 1}" + (" ★" if i == i_star else "") for i in range(N)]
     ys = [0, 1] + list(range(3, N + 3))        # a blank row (2) between the learner and the experts
-    z = [z_lab.tolist(), z_pred.tolist(), [None] * T] + z_exp.T.tolist()
-    cs = [[0.0, ADVICE_COLORS[-2]], [0.2, ADVICE_COLORS[-2]], [0.2, ADVICE_COLORS[-1]], [0.45, ADVICE_COLORS[-1]],
-          [0.45, "#ffffff"], [0.55, "#ffffff"], [0.55, ADVICE_COLORS[1]], [0.8, ADVICE_COLORS[1]],
-          [0.8, ADVICE_COLORS[2]], [1.0, ADVICE_COLORS[2]]]
     step = 1 if N <= 20 else (2 if N <= 40 else 5)
     keep = [0, 1] + [2 + i for i in range(N) if i == 0 or (i + 1) % step == 0 or i == i_star]
-    heat = {"type": "heatmap", "name": "advice", "x": list(range(1, T + 1)), "y": list(range(N + 3)), "z": z,
-            "zmin": -2.5, "zmax": 2.5, "colorscale": cs, "xgap": 0 if T > 150 else 1, "ygap": 1 if N <= 30 else 0,
-            "hovertemplate": "round %{x}<extra></extra>",
-            "colorbar": {"tickvals": [-2, -1, 1, 2], "ticktext": ["−1, right", "−1, wrong", "+1, wrong", "+1, right"],
-                         "thickness": 12, "len": 1.0, "outlinewidth": 0, "tickfont": {"size": 12}}}
-    # the current round: an outlined bar around its column (a bar, not a line: with a non-scatter
-    # dynamic trace the viewer restyles instead of animating, and the heat map stays drawn)
-    arrays["adv_cur_x"] = list(range(T + 1))
-    arrays["adv_cur_y"] = [N + 3] * (T + 1)
-    cur = {"type": "bar", "name": "current round", "x": [], "y": [], "base": -0.5, "width": 1.0,
-           "marker": {"color": "rgba(0,0,0,0.06)", "line": {"color": "#111111", "width": 2.5}},
-           "showlegend": False, "hoverinfo": "skip"}
+    image = {"source": png_data_uri(pix, palette), "xref": "x", "yref": "y", "x": 0.5, "y": -0.5, "sizex": T,
+             "sizey": N + 3, "sizing": "stretch", "xanchor": "left", "yanchor": "top", "layer": "below"}
+    legend = [{"type": "scatter", "mode": "markers", "name": name, "x": [None], "y": [None], "hoverinfo": "skip",
+               "marker": {"symbol": "square", "size": 13, "color": ADVICE_COLORS[c]}}
+              for c, name in ((2, "says +1, right"), (1, "+1, wrong"), (-2, "says −1, right"), (-1, "−1, wrong"))]
+    pad = max(0.7, 0.06 * (N + 3))             # room inside the axes for the ▼ / ▲ markers
+    top, bottom = -0.5 - pad / 2, N + 2.5 + pad / 2
+    arrays["adv_x"] = list(range(T + 1))
+    arrays["adv_top"] = [round(top, 3)] * (T + 1)
+    arrays["adv_bottom"] = [round(bottom, 3)] * (T + 1)
+    cur = [
+        {"type": "scatter", "mode": "lines", "name": "current round", "x": [], "y": [], "showlegend": False,
+         "line": {"color": "rgba(0,0,0,0.5)", "width": 1.2}, "hoverinfo": "skip"},
+        {"type": "scatter", "mode": "markers", "name": "current round ▼", "x": [], "y": [], "showlegend": False,
+         "marker": {"symbol": "triangle-down", "size": 12, "color": "#111111"},
+         "hovertemplate": "round %{x}<extra></extra>"},
+        {"type": "scatter", "mode": "markers", "name": "current round ▲", "x": [], "y": [], "showlegend": False,
+         "marker": {"symbol": "triangle-up", "size": 12, "color": "#111111"},
+         "hoverinfo": "skip"},
+    ]
+    data = legend + cur
+    n0 = len(legend)
     layout = _layout(
         xaxis=_axis("round t", range=[0.5, T + 0.5], showgrid=False, zeroline=False),
-        yaxis={"range": [N + 2.5, -0.5], "tickvals": [ys[i] for i in keep], "ticktext": [rows[i] for i in keep],
+        yaxis={"range": [N + 2.5 + pad, -0.5 - pad], "tickvals": [ys[i] for i in keep], "ticktext": [rows[i] for i in keep],
                "tickfont": {"size": 12 if N <= 30 else 11}, "fixedrange": True, "showgrid": False,
                "zeroline": False},
-        margin={"l": 92, "r": 8, "t": 8, "b": 48}, showlegend=False, barmode="overlay")
-    height = int(min(560, max(240, 90 + 15 * (N + 3))))
-    return {"id": "advice", "title": "Advice per round (pale: wrong); outlined: the current round",
-            "height": height, "figure": {"data": [heat, cur], "layout": layout}, "config": {"displayModeBar": False},
-            "dynamic": [{"trace": 1, "op": "point_position", "x": "adv_cur_x", "y": "adv_cur_y"}]}
+        images=[image], margin={"l": 92, "r": 12, "t": 22, "b": 48})
+    layout["legend"] = {**layout["legend"], "y": 1.06}
+    height = int(min(600, max(260, 120 + 15 * (N + 3))))
+    return {"id": "advice", "title": "The advice, round by round (pale: wrong); ▼ the current round",
+            "height": height, "figure": {"data": data, "layout": layout}, "config": {"displayModeBar": False},
+            "dynamic": [{"trace": n0, "op": "vline_position", "y": [-0.5, N + 2.5]},
+                        {"trace": n0 + 1, "op": "point_position", "x": "adv_x", "y": "adv_top"},
+                        {"trace": n0 + 2, "op": "point_position", "x": "adv_x", "y": "adv_bottom"}]}
 
 
 def _mistakes_figure(trace, proof, M_pos, arrays: dict, band=None) -> dict:
@@ -376,8 +455,10 @@ def _mistakes_figure(trace, proof, M_pos, arrays: dict, band=None) -> dict:
     elif bound is not None and bound <= 4.0 * top:
         top = max(top, bound * 1.1)
     for i, (key, name, color, width, dash) in enumerate(series):
-        data.append({"type": "scatter", "mode": "lines", "name": name, "x": arrays["mk_t"], "y": arrays[key],
-                     "line": {"color": color, "width": width, "dash": dash},
+        smooth = key == "mk_EM"
+        lx, ly = _thin(x, arrays[key], 600) if smooth else _steps(x, arrays[key])
+        data.append({"type": "scatter", "mode": "lines", "name": name, "x": lx, "y": ly,
+                     "line": {"color": color, "width": width, "dash": dash, "shape": "linear" if smooth else "hv"},
                      "hovertemplate": f"{name}<br>after %{{x}} rounds: %{{y:.4g}}<extra></extra>"})
     n_static = len(data)
     for i, (key, name, color, width, dash) in enumerate(series):
@@ -460,7 +541,8 @@ def _sandwich_figure(trace, proof, M_pos, N: int, arrays: dict) -> dict:
         v10 = _l10(np.asarray(S[key], dtype=float)[idx])
         arrays[f"l10_{key}"] = v10
         vals.append(v10)
-        data.append({"type": "scatter", "mode": "lines", "name": name, "x": arrays["sw_x"], "y": v10,
+        px, py = _thin(arrays["sw_x"], v10)
+        data.append({"type": "scatter", "mode": "lines", "name": name, "x": px, "y": py,
                      "line": {"color": color, "width": 2.5}, "hovertemplate": f"{name}: 10^%{{y:.3f}}<extra></extra>"})
     xs = np.linspace(0.0, x_hi, 200)
     up = (math.log(N) + slope * xs) / LN10

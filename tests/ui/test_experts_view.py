@@ -93,22 +93,60 @@ def test_potential_and_its_bounds_on_the_weights_chart(wm):
     assert len(tv) >= 3 and fig["layout"]["yaxis"]["ticktext"][-1] in ("1", "10")
 
 
+def _decode_png(uri: str) -> tuple[np.ndarray, list[str]]:
+    """The palette PNG the view writes (8-bit indices, filter "Up"): (indices, palette)."""
+    import base64
+    import struct
+    import zlib
+
+    raw = base64.b64decode(uri.split(",", 1)[1])
+    assert raw[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, chunks = 8, {}
+    while pos < len(raw):
+        n, = struct.unpack(">I", raw[pos:pos + 4])
+        kind, data = raw[pos + 4:pos + 8], raw[pos + 8:pos + 8 + n]
+        assert struct.unpack(">I", raw[pos + 8 + n:pos + 12 + n])[0] == zlib.crc32(kind + data) & 0xFFFFFFFF
+        chunks[kind] = chunks.get(kind, b"") + data
+        pos += 12 + n
+    w, h = struct.unpack(">II", chunks[b"IHDR"][:8])
+    rows = np.frombuffer(zlib.decompress(chunks[b"IDAT"]), dtype=np.uint8).reshape(h, w + 1)
+    assert (rows[:, 0] == 2).all()
+    pix = np.cumsum(rows[:, 1:].astype(np.int64), axis=0) % 256          # undo "Up"
+    plte = chunks[b"PLTE"]
+    palette = ["#" + plte[i:i + 3].hex() for i in range(0, len(plte), 3)]
+    return pix, palette
+
+
 def test_advice_heat_map_marks_wrong_advice_and_the_current_round(wm):
     s, tr, spec = wm
     fig = _fig(spec, "advice", 42)
-    heat, cur = fig["data"]
-    z = np.array([[np.nan if v is None else v for v in row] for row in heat["z"]], dtype=float)
-    assert z.shape == (13, 300)
-    advice = s.X.T
-    wrong = advice != s.y[None, :]
-    assert np.array_equal(np.sign(z[3:]), advice)                   # blue +1, red −1
-    assert np.array_equal(np.abs(z[3:]) == 1, wrong)                 # pale = wrong
-    assert np.array_equal(np.sign(z[0]), s.y)                        # the label row
-    assert np.array_equal(np.sign(z[1]), tr.predictions)             # the learner's row
-    assert np.array_equal(np.abs(z[1]) == 1, np.isin(np.arange(300), tr.mistakes))
-    assert cur["type"] == "bar" and cur["x"] == [42]                 # the current column is outlined
+    [img] = fig["layout"]["images"]
+    assert (img["x"], img["sizex"], img["y"], img["sizey"]) == (0.5, 300, -0.5, 13)
+    pix, palette = _decode_png(img["source"])
+    h, w = pix.shape
+    row_h, col_w = h // 13, w // 300
+    colors = np.array(palette)[pix[row_h // 2::row_h, col_w // 2::col_w]]     # the centre of every cell
+    assert colors.shape == (13, 300)
+    legend = {t["name"]: t["marker"]["color"] for t in fig["data"] if t.get("showlegend", True) and t["x"] == [None]}
+    strong = np.where(s.X.T > 0, legend["says +1, right"], legend["says −1, right"])
+    pale = np.where(s.X.T > 0, legend["+1, wrong"], legend["−1, wrong"])
+    wrong = s.X.T != s.y[None, :]
+    assert np.array_equal(colors[3:], np.where(wrong, pale, strong))        # experts: pale = wrong
+    assert np.array_equal(colors[0], np.where(s.y > 0, legend["says +1, right"], legend["says −1, right"]))
+    mis = np.isin(np.arange(300), tr.mistakes)
+    pred_plus = tr.predictions > 0
+    want = np.where(pred_plus, np.where(mis, legend["+1, wrong"], legend["says +1, right"]),
+                    np.where(mis, legend["−1, wrong"], legend["says −1, right"]))
+    assert np.array_equal(colors[1], want)                                  # the learner's row
+    assert set(colors[2]) == {"#ffffff"}                                    # the blank row
+    line = _by_name(fig, "current round")
+    assert line["x"] == [42, 42]                                            # the current column is marked
+    assert _by_name(fig, "current round ▼")["x"] == [42]
+    assert _fig(spec, "advice", 0)["data"][-2]["x"] == [0]                  # before round 1: left of the image
     ticks = dict(zip(fig["layout"]["yaxis"]["tickvals"], fig["layout"]["yaxis"]["ticktext"]))
     assert ticks[3 + tr.info["best_expert"]].endswith("★")
+    # every trace is a scatter: the viewer can animate it, and the basic plotly bundle draws it
+    assert {t["type"] for f in spec["figures"] for t in f["figure"]["data"]} <= {"scatter", "bar"}
 
 
 def test_sandwich_markers_and_the_crossing_at_the_bound(wm):
