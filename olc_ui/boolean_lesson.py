@@ -339,6 +339,8 @@ def adversary_game(v: dict[str, Any], start_position) -> tuple[Any, dict | None,
     cols[1].metric("Mistakes forced M", f"{M}")
     cols[2].metric("Bound n + 1", f"{n + 1}" if trace.proof.applies else "not claimed")
     cols[3].metric("Lower bound n (any learner)", f"{n}")
+    st.progress(min(1.0, M / (n + 1)), text=f"Mistakes forced: M = {M} of the n + 1 = {n + 1} the theorem allows"
+                + ("" if trace.proof.applies else " (not claimed: see below)"))
     if trace.proof.applies:
         c = trace.proof.constants
         if M >= n + 1:

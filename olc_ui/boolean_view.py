@@ -297,7 +297,7 @@ def conjunction_spec(trace, X, y, *, run_id: str, position: int = 0, title: str 
 
 def rule_x(r: int) -> float:
     """Where rule r sits: the column of its condition literal, →1 left of centre, →0 right."""
-    return r // 2 + (-0.22 if r % 2 == 0 else 0.22)
+    return r // 2 + (-0.24 if r % 2 == 0 else 0.24)
 
 
 def rule_levels(trace) -> np.ndarray:
@@ -325,8 +325,8 @@ def decision_list_spec(trace, X, y, *, run_id: str, position: int = 0, title: st
     Ltarget = proof.constants.get("L")
     deepest = int(max(LV.max(), (Ltarget + 1) if Ltarget else 1))
     cols = 2 * n + 1
-    size = _marker_size(2 * cols, most=28.0)
-    font = _font_size(2 * cols)
+    size = float(max(11.0, min(28.0, 0.42 * 600.0 / (cols + 1.5))))   # two rules side by side per column
+    font = 15 if size >= 24 else 13 if size >= 17 else 11
     xs = [round(rule_x(r), 3) for r in range(R)]
     outs = [1 - r % 2 for r in range(R)]
     arrays: dict[str, Any] = {"rl_x": [xs] * K, "rl_y": [LV[k].tolist() for k in range(K)]}
@@ -447,6 +447,8 @@ def decision_list_spec(trace, X, y, *, run_id: str, position: int = 0, title: st
         "sandwich", "M ≤ Φₜ = Σᵣ (levelᵣ − 1) ≤ Σᵣ (capᵣ − 1) against the mistakes M", proof,
         ["M", "Phi", "cap_sum"], ["M", "Φₜ", "Σ(capᵣ − 1)"], [COLORS["lower"], COLORS["inner"], COLORS["upper"]],
         arrays, bound=proof.mistake_bound, bound_label="(4n+2)(L+1)")
+    for note in sandwich["figure"]["layout"]["annotations"]:   # "bound = … →" off the Σ(cap − 1) line at the top
+        note.update(y=0.62, yanchor="middle")
 
     vals = {"M": by_state(np.arange(K), "d"), "Phi": by_state(S["Phi"], "d"), "cap": by_state(S["cap_sum"], "d"),
             "tight": by_state(S["tight"], "d"), "nb": by_state(S["notes_bound"], "d"),
@@ -514,7 +516,7 @@ def decision_list_spec(trace, X, y, *, run_id: str, position: int = 0, title: st
         "version": 1, "run_id": run_id, "T": int(T), "position": int(position), "url_param": "t",
         "breaks": m + 1, "mistake_rounds": m, "arrays": arrays, "figures": [main, sandwich],
         "ledger": {"title": "Proof ledger at this round", "lines": ledger(lines)}, "caption": caption,
-        "layout": {"columns": [["main"], ["sandwich", "ledger"]], "widths": [1.35, 1]},
+        "layout": {"columns": [["main"], ["sandwich", "ledger"]], "widths": [round(1.3 + 0.08 * max(0, n - 3), 2), 1]},
         "speed": int(max(1, min(60, T // 20))),
     }
     return jsonable(spec)

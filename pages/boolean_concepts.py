@@ -2,9 +2,10 @@
 import streamlit as st
 
 from olc_ui import boolean_lesson as L
-from olc_ui import common, state
+from olc_ui import common, page, state
 from olc_ui.viewer import position_from_query, viewer
 
+page.setup("Conjunctions and decision lists")
 st.title("The mistake-bound model: conjunctions and decision lists")
 st.markdown(
     "A learner **learns a class C in the mistake-bound model** if, for every target $c \\in C$ and **every** "
