@@ -380,9 +380,12 @@ def _main_grid(trace, X, y, H: MonotoneConjunctions | MonotoneDisjunctions, targ
     _hypothesis_layer(arrays, data, dyn, trace, col.astype(float), row.astype(float), texts,
                       symbol="square", size=size)
     if target is not None:
-        data.append({**_pts(f"target h*: {H.describe(target)}", TARGET, "star", size * 0.9, 1.0,
-                            line={"color": "#ffffff", "width": 1}),
-                     "x": [int(col[target])], "y": [int(row[target])]})
+        # drawn by the viewer like the hypothesis layer (one point per position, always the same): the viewer
+        # draws static traces beneath every dynamic one, and the star must stay on top of its cell
+        arrays.update(tg_x=[int(col[target])] * (T + 1), tg_y=[int(row[target])] * (T + 1))
+        data.append(_pts(f"target h*: {H.describe(target)}", TARGET, "star", size * 0.9, 1.0,
+                         line={"color": "#ffffff", "width": 1}))
+        dyn.append({"trace": len(data) - 1, "op": "point_state", "x": "tg_x", "y": "tg_y"})
     # the current instance and its label, written above the grid
     lab = [f"xₜ = {_bits(X[r])}   yₜ = {'+1' if y[r] > 0 else '−1'}" for r in range(T)]
     arrays.update(cx=[None] + [(nc - 1) / 2] * T, cy=[None] + [-0.95] * T, ctext=[None] + lab)
