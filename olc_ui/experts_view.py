@@ -73,7 +73,7 @@ def _num_text(v: float) -> str:
     return s if "e" not in s else _pow10_text(int(round(math.log10(v))))
 
 
-def log_ticks(lo: float, hi: float, max_ticks: int = 7) -> tuple[list[float], list[str]]:
+def log_ticks(lo: float, hi: float, max_ticks: int = 7, twos: bool = False) -> tuple[list[float], list[str]]:
     """Tick positions and labels for an axis that shows log₁₀ of positive values in [lo, hi].
 
     Over more than about a decade: powers of ten (every 1, 2, 5, 10, … decades so that at
@@ -84,9 +84,17 @@ def log_ticks(lo: float, hi: float, max_ticks: int = 7) -> tuple[list[float], li
     ([0.0, 1.0], ['1', '10'])
     >>> log_ticks(-0.2, 0.75)[1]
     ['1', '2', '5']
+    >>> log_ticks(-0.1, 1.3, twos=True)[1]       # counts that halve: powers of two
+    ['1', '2', '4', '8', '16']
     """
     if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo:
         return [], []
+    if twos:
+        l2 = math.log10(2.0)
+        k0, k1 = math.ceil(lo / l2 - 1e-9), math.floor(hi / l2 + 1e-9)
+        step = max(1, -(-(k1 - k0 + 1) // max_ticks))
+        ks = list(range(k0, k1 + 1, step))
+        return [round(k * l2, 6) for k in ks], [str(2 ** k) if k >= 0 else "2" + str(k).translate(_SUP) for k in ks]
     span = hi - lo
     if span <= 1.3:
         for mants in ((1, 2, 5), (1, 2, 3, 4, 5, 6, 7, 8, 9)):
@@ -574,7 +582,7 @@ def _sandwich_figure(trace, proof, M_pos, N: int, arrays: dict) -> dict:
                      "marker": {"color": color, "size": 12, "line": {"color": "#fff", "width": 2}},
                      "hovertemplate": f"{name} now: 10^%{{y:.3f}}<extra></extra>"})
         dyn.append({"trace": len(data) - 1, "op": "point_position", "x": "sw_x", "y": f"l10_{key}"})
-    tv, tt = log_ticks(ylo, yhi)
+    tv, tt = log_ticks(ylo, yhi, twos=algo == "halving")
     xa = _axis(x_title, range=[-0.02 * x_hi, x_hi])
     if algo != "randomized_weighted_majority" and x_hi <= 12:
         xa["dtick"] = 1  # mistakes are whole numbers

@@ -256,6 +256,7 @@ def test_halving_on_the_same_advice_draws_the_version_space():
         size = int(tr.weights_at(p).sum())
         assert f"|H_t| = {size}" in lines[0]["latex"] and lines[0]["holds"] is True
     assert "\\log_2 {8} = 3" in ledger_at(spec, tr.T)[-1]["latex"]
+    assert _fig(spec, "sandwich", 0)["layout"]["yaxis"]["ticktext"] == ["1", "2", "4", "8"]
     assert "experts in the version space" in caption_at(spec, 5)
 
 
@@ -329,4 +330,6 @@ def test_weight_breaks_and_log_ticks():
                 continue
             assert float(t) == pytest.approx(10 ** v, rel=0.02)
     assert log_ticks(-6.2, 0.4)[1][0] == "10⁻⁶" and log_ticks(0.0, 0.0) == ([], [])
+    vals, text = log_ticks(-0.1, math.log10(40), twos=True)           # Halving: |H_t| halves
+    assert text == ["1", "2", "4", "8", "16", "32"] and vals[3] == pytest.approx(math.log10(8))
     assert math.isclose(LN10, math.log(10))
