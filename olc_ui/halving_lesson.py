@@ -228,6 +228,9 @@ def assumption_panel(run: Run) -> None:
                 f"Halving erred every time and kept only the minority. Then a survivor, **{run.target_text}**, "
                 "became the target and labels the rest — so the stream is realisable and the theorem applies. "
                 "Ties of the vote predict $+1$.")
+        if c["H_size"] == 1:
+            st.info("|H| = 1: there is nothing to learn. The only hypothesis casts the whole vote, so Halving "
+                    "predicts with it from the first round; on labels it fits, M ≤ log₂1 = 0.")
         if p.applies:
             st.success(
                 f"Realisable: the target labels every round, so it is never removed and $|H_t| \\ge 1$ throughout. "

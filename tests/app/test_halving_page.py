@@ -142,6 +142,7 @@ def test_extreme_settings_give_a_page_not_a_traceback(query, size):
     assert _metric(at, "|H| (hypotheses)") == str(size)
     assert _metric(at, "Bound log₂|H|") == f"{math.log2(size):.4g}"
     assert _spec(at)["T"] == int(query.get("T", 50))
+    assert ("nothing to learn" in " ".join(i.value for i in at.info)) is (size == 1)
 
 
 def test_huge_classes_show_the_cores_refusal_or_say_why_not():
