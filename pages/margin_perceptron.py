@@ -5,7 +5,7 @@ import streamlit as st
 from olc_ui import margin_lesson as L
 from olc_ui import page, state
 from olc_ui.data import DataError, NeedsInput
-from olc_ui.viewer import position_from_query, viewer
+from olc_ui.viewer import start_position, viewer
 
 page.setup("Margin Perceptron")
 st.title("The Margin Perceptron")
@@ -46,7 +46,7 @@ except ValueError as exc:  # an out-of-range parameter, reported by the core
     st.stop()
 
 spec = L.spec_for(data, trace, v)
-spec = {**spec, "position": position_from_query(spec["T"], "t")}
+spec = {**spec, "position": start_position("margin_viewer", spec["T"])}
 position = viewer(spec, key="margin_viewer")
 state.write_url(L.SETTINGS, v, {"t": str(position)})
 

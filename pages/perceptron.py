@@ -4,7 +4,7 @@ import streamlit as st
 from olc_ui import perceptron_lesson as L
 from olc_ui import page, state
 from olc_ui.data import DataError, NeedsInput
-from olc_ui.viewer import position_from_query, viewer
+from olc_ui.viewer import start_position, viewer
 
 page.setup("Perceptron")
 st.title("The Perceptron and its mistake bound")
@@ -60,7 +60,7 @@ if not separable:
 # 3. the spec (pure), 4. render
 shown = trace_td if trace_td is not None else trace
 spec = L.spec_for(data, shown, gamma_td=gamma_td, use="separable" if separable else "nonseparable")
-spec = {**spec, "position": position_from_query(spec["T"], "t")}
+spec = {**spec, "position": start_position("perceptron_viewer", spec["T"])}
 position = viewer(spec, key="perceptron_viewer")
 state.write_url(ALL, v, {"t": str(position)})
 
