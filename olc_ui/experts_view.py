@@ -569,7 +569,9 @@ def _sandwich_figure(trace, proof, M_pos, N: int, arrays: dict) -> dict:
     if bound is not None and math.isfinite(bound) and not far:
         data.append({"type": "scatter", "mode": "lines", "name": f"bound = {bound:.4g}", "x": [bound, bound],
                      "y": [round(ylo, LD), round(yhi, LD)], "line": {"color": "#444", "width": 1.5, "dash": "dot"},
-                     "hovertemplate": f"{bound_label} = {bound:.6g}<extra></extra>"})
+                     "showlegend": False, "hovertemplate": f"{bound_label} = {bound:.6g}<extra></extra>"})
+        ann.append({"x": bound, "xref": "x", "y": 1, "yref": "paper", "xanchor": "right", "yanchor": "top",
+                    "showarrow": False, "font": {"size": 13}, "text": f"bound {bound:.4g} ", "bgcolor": "#ffffff"})
     elif bound is not None and far:
         ann.append({"x": 1, "xref": "paper", "y": 0, "yref": "paper", "xanchor": "right", "yanchor": "bottom",
                     "showarrow": False, "font": {"size": 13},
@@ -591,7 +593,7 @@ def _sandwich_figure(trace, proof, M_pos, N: int, arrays: dict) -> dict:
     title = {"weighted_majority": "Sandwich β^m* ≤ w(i*) ≤ Φ ≤ N((1+β)/2)^M against M",
              "randomized_weighted_majority": "Sandwich (1−η)^m* ≤ Φ ≤ N·e^(−η ΣF) against E[M]",
              "halving": "Sandwich 1 ≤ |Hₜ| ≤ |H|/2^M against M"}[algo]
-    return {"id": "sandwich", "title": title, "height": 360, "figure": {"data": data, "layout": layout},
+    return {"id": "sandwich", "title": title, "height": 380, "figure": {"data": data, "layout": layout},
             "config": {"displayModeBar": False}, "dynamic": dyn}
 
 
