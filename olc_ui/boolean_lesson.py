@@ -349,8 +349,9 @@ def adversary_game(v: dict[str, Any], start_position) -> tuple[Any, dict | None,
         elif M >= n:
             st.success(f"You forced **n = {M}** mistakes, as the [004] adversary does against any deterministic "
                        f"learner. One more is possible against this learner (at most n + 1 = {n + 1}).")
-        st.info(f"Your labels are consistent: {pretty(str(c['target']))} (the most specific conjunction true on "
-                "your positives) labels every example the way you did, so the bound stands.")
+        tgt = pretty(str(c["target"])) if c["target"].size else "True (the empty conjunction)"
+        st.info(f"Your labels are consistent: c = {tgt}, the most specific conjunction true on your positives, "
+                "labels every example the way you did, so the bound stands.")
     else:
         det = "; ".join(assumption_text(a, trace.proof) for a in trace.proof.failed_assumptions)
         st.warning(f"**No conjunction labels your examples this way** — {det}. The theorem's assumption fails, "
@@ -372,12 +373,18 @@ def adversary_controls(n: int, X, y) -> None:
         x = np.array([1.0 if st.session_state.get(_bit_key(i), False) else 0.0 for i in range(n)])
         yhat = int(elimination_predictor(x, X, y))
         st.markdown(f"On $x = {bits(x)}$ the learner predicts $\\hat y = {yhat}$. "
-                    f"Label it **{1 - yhat}** to force a mistake.")
+                    + ("Label it **1** to force a mistake (a false negative: it will cross out the literals of h "
+                       "that are 0 on x)." if yhat == 0 else
+                       "Label it **0** to force a mistake — but that is a **false positive**: $h(x) = 1$ means every "
+                       "conjunction true on your positives is true on $x$, so **no conjunction would be consistent** "
+                       "with your labels, and the bound would no longer be claimed. On labels a conjunction gives, "
+                       "this learner errs only on positives."))
         c1, c2, c3 = st.columns(3)
         full = T >= MAX_MOVES
         c1.button(f"Label 1 (positive){' — a mistake' if yhat == 0 else ''}", key=f"{PAGE}_adv_lab1",
                   on_click=_add_move, args=(n, X, y, 1), disabled=full, type="primary" if yhat == 0 else "secondary")
-        c2.button(f"Label 0 (negative){' — a mistake' if yhat == 1 else ''}", key=f"{PAGE}_adv_lab0",
+        c2.button(f"Label 0 (negative){' — a mistake, no consistent conjunction' if yhat == 1 else ''}",
+                  key=f"{PAGE}_adv_lab0",
                   on_click=_add_move, args=(n, X, y, 0), disabled=full, type="primary" if yhat == 1 else "secondary")
         c3.button("Undo the last move", key=f"{PAGE}_adv_undo", disabled=T == 0,
                   on_click=_set_moves, args=(encode_moves(X[:-1], y[:-1]),))

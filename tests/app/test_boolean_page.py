@@ -175,6 +175,11 @@ def test_picking_bits_and_a_label_and_forcing_n_plus_1():
         at = _click(at, "boolean_adv_lab1")
     assert at.query_params["moves"] == "000:1,100:1,110:1,111:1"
     assert _metric(at, "Mistakes forced M") == "4" and "the bound is tight" in _text(at)
+    # h is now empty: it says 1 on everything, and a 0 label forces a mistake only by leaving the conjunctions
+    assert "$\\hat y = 1$" in _text(at) and "no conjunction would be consistent" in _text(at)
+    at = _click(at, "boolean_adv_lab0")
+    assert _metric(at, "Mistakes forced M") == "5" and _metric(at, "Bound n + 1") == "not claimed"
+    assert "No conjunction labels your examples this way" in " ".join(w.value for w in at.warning)
     # a link with these moves replays the same game
     again = _open(mode="adversary", an=3, moves="000:1,100:1,110:1,111:1")
     assert _metric(again, "Mistakes forced M") == "4" and _spec(again)["T"] == 4

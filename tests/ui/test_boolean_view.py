@@ -300,3 +300,34 @@ def test_learner_game_at_the_start():
     assert spec["T"] == 0
     cells = figures_at(spec, 0)[0]["data"][0]
     assert cells["text"] == ["0", "1", "1", "?", "?"]
+
+
+# ------------------------------------------------------------------------------------------ downloads
+
+def test_downloads_share_the_perceptron_components(conj, dl):
+    from olc_ui.common import figure_html
+    from olc_ui.data import trace_csv
+
+    s, tr, spec = conj
+    p = int(tr.mistakes[1]) + 1
+    html = figure_html(spec, p)
+    assert f"round {p} of {tr.T}" in html and "Proof ledger at this round" in html and "✓" in html
+    assert "FALSE NEGATIVE" in html
+    rows = trace_csv(tr, s.X, s.y).strip().splitlines()
+    assert len(rows) == tr.T + 1 and rows[0].startswith("round,x1,")
+    assert "false_literals" in rows[0] and "w12_after" in rows[0]            # the 2n literals of h after the round
+    last = rows[-1].split(",")
+    assert [float(v) for v in last[-12:]] == tr.weights_at(tr.T).tolist()
+    s2, tr2, spec2 = dl
+    rows = trace_csv(tr2, s2.X, s2.y).strip().splitlines()
+    assert "level" in rows[0].split(",") and "rule" in rows[0].split(",") and len(rows) == tr2.T + 1
+
+
+def test_learner_game_csv():
+    from olc_ui.boolean_lesson import game_csv, replay
+
+    g = replay(3, "10")
+    rows = game_csv(g).strip().splitlines()
+    assert rows[0] == "round,x1,x2,x3,your_prediction,label,mistake,mistakes_so_far,target_so_far"
+    assert rows[1] == "1,0,1,1,1,0,1,1,x1" and rows[2] == "2,1,0,1,0,1,1,2,x1"
+    assert g["agree"] == [0, 1, 2] and g["next"].tolist() == [1, 1, 0]
