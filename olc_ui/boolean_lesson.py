@@ -28,10 +28,11 @@ from .boolean_view import assumption_text, bits, conjunction_spec, decision_list
 from .config import Setting
 from .state import set_value
 
-__all__ = ["PAGE", "MODE_SETTINGS", "CONJ_SETTINGS", "DL_SETTINGS", "ADV_SETTINGS", "LRN_SETTINGS", "GROUPS",
-           "conj_visible", "dl_visible", "conj_data", "dl_data", "run_conj", "run_dl", "conj_spec_for",
-           "dl_spec_for", "conj_panel", "dl_panel", "parse_moves", "encode_moves", "parse_preds", "replay",
-           "adversary_game", "adversary_controls", "learner_game", "MAX_MOVES", "SettingError"]
+__all__ = ["ADV_SETTINGS", "CONJ_SETTINGS", "DL_SETTINGS", "GROUPS", "LRN_SETTINGS", "MAX_MOVES", "MODE_SETTINGS",
+           "PAGE", "SettingError", "adversary_controls", "adversary_game", "conj_data", "conj_panel",
+           "conj_spec_for", "conj_visible", "dl_data", "dl_panel", "dl_spec_for", "dl_visible", "encode_moves",
+           "game_csv", "game_downloads", "learner_game", "others", "parse_moves", "parse_preds", "replay", "run_conj",
+           "run_dl"]
 
 PAGE = "boolean"
 MODES = ("conj", "dl", "adversary", "learner")
@@ -200,7 +201,8 @@ def conj_panel(trace, stream) -> None:
         cols = st.columns(4)
         cols[0].metric("Mistakes M (whole run)", f"{trace.n_mistakes}")
         cols[1].metric("False negatives M⁺", f"{c['false_negatives']}")
-        cols[2].metric("False positives M⁻", f"{c['false_positives']}", help="each one means: no consistent conjunction")
+        cols[2].metric("False positives M⁻", f"{c['false_positives']}",
+                       help="each one means: no consistent conjunction")
         cols[3].metric("Bound n + 1", f"{p.mistake_bound:.0f}" if p.mistake_bound is not None else "not claimed")
         h_final = [pretty(s) for s in olc_core.learners.conjunction.hypothesis_literals(trace, trace.T)]
         st.markdown(f"Target $c$ = **{pretty(str(c['target']))}** ({c['comparator_source'] or 'none'}, "

@@ -27,8 +27,8 @@ from .common import rounds_text
 from .spec_tools import COLORS, by_state, const, holds, ledger, sandwich_figure
 from .viewer import jsonable
 
-__all__ = ["pretty", "bits", "assumption_text", "conjunction_spec", "decision_list_spec", "learner_game_spec", "rule_x",
-           "literal_states", "rule_levels"]
+__all__ = ["assumption_text", "bits", "conjunction_spec", "decision_list_spec", "learner_game_spec",
+           "literal_states", "pretty", "rule_levels", "rule_x"]
 
 _SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
@@ -267,8 +267,8 @@ def conjunction_spec(trace, X, y, *, run_id: str, position: int = 0, title: str 
     xi, xl = _labels([bits(X[t]) for t in range(T)])
     what = ["correct, h unchanged", "FALSE NEGATIVE → cross out the literals that are 0 on xₜ",
             "FALSE POSITIVE → no consistent conjunction (h unchanged)",
-            "correct, h unchanged (a noisy label)", "FALSE NEGATIVE on a noisy label → cross out the literals "
-                                                    "that are 0 on xₜ",
+            "correct, h unchanged (a noisy label)",
+            "FALSE NEGATIVE on a noisy label → cross out the literals that are 0 on xₜ",
             "FALSE POSITIVE on a noisy label → no consistent conjunction (h unchanged)"]
     caption = {
         "template": "Round {t} of {T}: xₜ = {x}, yₜ = {y}. {nf} literal(s) of h are 0 on xₜ, so h(xₜ) = {yhat} "
@@ -445,8 +445,8 @@ def decision_list_spec(trace, X, y, *, run_id: str, position: int = 0, title: st
 
     sandwich = sandwich_figure(
         "sandwich", "M ≤ Φₜ = Σᵣ (levelᵣ − 1) ≤ Σᵣ (capᵣ − 1) against the mistakes M", proof,
-        ["M", "Phi", "cap_sum"], ["M", "Φₜ", "Σ(capᵣ − 1)"], [COLORS["lower"], COLORS["inner"], COLORS["upper"]],
-        arrays, bound=proof.mistake_bound, bound_label="(4n+2)(L+1)")
+        ["M", "Phi", "cap_sum"], ["M", "Φₜ", "Σ(capᵣ − 1)"],
+        [COLORS["lower"], COLORS["inner"], COLORS["upper"]], arrays, bound=proof.mistake_bound, bound_label="(4n+2)(L+1)")
     for note in sandwich["figure"]["layout"]["annotations"]:   # "bound = … →" off the Σ(cap − 1) line at the top
         note.update(y=0.62, yanchor="middle")
 
@@ -501,8 +501,8 @@ def decision_list_spec(trace, X, y, *, run_id: str, position: int = 0, title: st
                        f"level {lvl[t] + 1}") if fell[t] else "correct, nothing moves" for t in range(T)])
     ni, nl = _labels(["" if not noisy[t] else " (a noisy label)" for t in range(T)])
     caption = {
-        "template": "Round {t} of {T}: xₜ = {x}, yₜ = {y}{noisy}. The first level with a firing rule is level {lvl}; "
-                    "it reads {rule}, so ŷ = {yhat} → {what}. Mistakes so far M = {k}.",
+        "template": "Round {t} of {T}: xₜ = {x}, yₜ = {y}{noisy}. The first level with a firing rule is "
+                    "level {lvl}; it reads {rule}, so ŷ = {yhat} → {what}. Mistakes so far M = {k}.",
         "start": "Round 0 of {T}: all 4n+2 = " + str(R) + " rules on level 1. Press Next or Play.",
         "values": {"x": {"by": "round", "data": xi, "fmt": "text", "labels": xl},
                    "y": {"by": "round", "data": (y != 0).astype(int), "fmt": "d"},

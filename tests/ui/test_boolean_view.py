@@ -10,8 +10,15 @@ import olc_core
 from olc_core.learners.decision_list import fallen, levels_at
 from olc_core.proofs.boolean import literal_truth, rule_name
 from olc_core.streams import ConjunctionAdversary, conjunction_adversary, elimination_predictor
-from olc_ui.boolean_view import (assumption_text, bits, conjunction_spec, decision_list_spec, learner_game_spec,
-                                 pretty, rule_x)
+from olc_ui.boolean_view import (
+    assumption_text,
+    bits,
+    conjunction_spec,
+    decision_list_spec,
+    learner_game_spec,
+    pretty,
+    rule_x,
+)
 from olc_ui.snapshot import caption_at, figures_at, ledger_at, state_index
 from olc_ui.viewer import validate_spec
 
@@ -73,7 +80,7 @@ def conj():
 
 
 def test_conjunction_spec_follows_the_run(conj):
-    s, tr, spec = conj
+    _, tr, spec = conj
     validate_spec(spec)
     assert spec["T"] == 60 and spec["mistake_rounds"] == tr.mistakes.tolist()
     assert spec["breaks"] == (tr.mistakes + 1).tolist()
@@ -112,7 +119,7 @@ def test_crossed_out_now_are_the_literals_of_h_that_are_0_on_x(conj):
 
 
 def test_ledger_and_sandwich_are_the_proofs_numbers(conj):
-    s, tr, spec = conj
+    _, tr, spec = conj
     proof = tr.proof
     checks = proof.check_matrix()
     for p in (0, int(tr.mistakes[0]) + 1, int(tr.mistakes[-1]) + 1, tr.T):
@@ -265,7 +272,7 @@ def _game(n: int, preds: str):
 
 def test_learner_game_spec_every_round_a_mistake_and_the_target_agrees():
     n = 4
-    adv, s, targets, agree = _game(n, "1001")
+    _, s, targets, agree = _game(n, "1001")
     spec = learner_game_spec(n, s.X, [1, 0, 0, 1], s.y.astype(int), targets, agree, run_id="g",
                              elimination_mistakes=4)
     validate_spec(spec)
@@ -318,7 +325,7 @@ def test_downloads_share_the_perceptron_components(conj, dl):
     assert "false_literals" in rows[0] and "w12_after" in rows[0]            # the 2n literals of h after the round
     last = rows[-1].split(",")
     assert [float(v) for v in last[-12:]] == tr.weights_at(tr.T).tolist()
-    s2, tr2, spec2 = dl
+    s2, tr2, _ = dl
     rows = trace_csv(tr2, s2.X, s2.y).strip().splitlines()
     assert "level" in rows[0].split(",") and "rule" in rows[0].split(",") and len(rows) == tr2.T + 1
 
