@@ -47,11 +47,11 @@ def test_deep_link_next_mistake_redraws_and_the_url_follows(page, url, run):
     page.goto(f"{url}/experts?alg=wm&beta={BETA}&N={N}&T={T}&seed={SEED}&t={START}")
     page.wait_for_selector(f'{VIEWER}[data-ready="true"]', timeout=90_000)
     expect(caption(page)).to_contain_text(f"Round {START} of {T}")
-    # every chart is drawn, the heat map included
+    # every chart is drawn, the advice matrix (an image under the axes) included
     for fid in ("weights", "sandwich", "advice", "mistakes"):
         page.wait_for_selector(f'.olc-plot[data-figure-id="{fid}"] .main-svg')
     page.wait_for_function("""() => document.querySelectorAll(
-        '.olc-plot[data-figure-id="advice"] .heatmaplayer image').length === 1""")
+        '.olc-plot[data-figure-id="advice"] .imagelayer image').length === 1""")
     bars_before = page.evaluate(
         """() => Array.from(document.querySelector('.olc-plot[data-figure-id="weights"]').data[0].y)""")
     phi_before = trace_by_name(page, "sandwich", "Φ", "markers")
@@ -78,8 +78,11 @@ def test_deep_link_next_mistake_redraws_and_the_url_follows(page, url, run):
     }""")
     assert bars["y"] != bars_before
     assert np.asarray(bars["y"]) + bars["base"] == pytest.approx(tr.log_weights_at(target) / np.log(10), abs=2e-3)
-    # the heat map's current-round outline moved to this round's column
-    assert trace_by_name(page, "advice", "current round")["x"] == [target]
+    # the advice matrix marks this round's column, and stays drawn after the step
+    assert trace_by_name(page, "advice", "current round")["x"] == [target, target]
+    assert trace_by_name(page, "advice", "current round ▼")["x"] == [target]
+    assert page.evaluate("""() => document.querySelectorAll(
+        '.olc-plot[data-figure-id="advice"] .imagelayer image').length""") == 1
     assert page.inner_text(f"{VIEWER} .olc-ledger") != ledger_before
     marks = page.locator(f"{VIEWER} .olc-ledger .olc-mark").all_inner_texts()
     assert marks and set(marks) == {"✓"}
