@@ -20,7 +20,7 @@ from . import data as olc_data
 from .config import Setting
 from .perceptron_view import perceptron_spec
 
-__all__ = ["SETTINGS", "PAGE", "Data", "load_data", "run_perceptron", "spec_for", "bound_curve",
+__all__ = ["SETTINGS", "PAGE", "Data", "load_data", "run_perceptron", "spec_for",
            "assumption_panel", "nonseparable_panel", "downloads", "click_canvas"]
 
 PAGE = "perceptron"
@@ -137,18 +137,6 @@ def spec_for(data: Data, trace, *, gamma_td: float | None, use: str | None = Non
     return _spec(rid, trace, data.X, data.y, use, f"Perceptron on {data.label}")
 
 
-def bound_curve(proof_ns, radius: float, margins: np.ndarray, gammas: np.ndarray) -> dict[str, np.ndarray]:
-    """The TD_γ and hinge-form bounds as functions of γ, for the chosen comparator (pure)."""
-    td = np.array([np.maximum(0.0, g - margins).sum() for g in gammas])
-    R = radius
-    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
-        tdb = R * R / gammas ** 2 + 2 * td / gammas
-        L = td / gammas
-        a = R / gammas
-        hb = L + a * np.sqrt(L) + a * a
-    return {"gamma": gammas, "TD": td, "td_bound": tdb, "hinge_bound": hb}
-
-
 # ------------------------------------------------------------------------------------------ panels
 
 def assumption_panel(trace, data: Data) -> None:
@@ -188,49 +176,27 @@ def assumption_panel(trace, data: Data) -> None:
             st.caption(note)
 
 
-def nonseparable_panel(trace_ns, data: Data, gamma_used: float, best: tuple[float, float]) -> None:
-    """The TD_γ analysis: the bound as a function of γ, the γ used, the best γ."""
-    import plotly.graph_objects as go
-
+def nonseparable_panel(trace_ns, data: Data) -> None:
+    """The TD_γ analysis in words and numbers (its chart, the bound against γ, is in the viewer)."""
     ns = trace_ns.proofs["nonseparable"]
     hp = trace_ns.proofs["hinge"]
     c = ns.constants
-    R = c["radius"]
-    margins = data.y * (data.X @ np.asarray(c["comparator"], dtype=float))
-    g_best, b_best = best
-    hi = max(3 * g_best, 1.5 * gamma_used, 0.05 * R)
-    gammas = np.geomspace(max(hi / 400, 1e-4), hi, 300)
-    curve = bound_curve(ns, R, margins, gammas)
-    fig = go.Figure()
-    fig.add_scatter(x=curve["gamma"], y=curve["td_bound"], name="R²/γ² + 2·TD_γ/γ", mode="lines")
-    fig.add_scatter(x=curve["gamma"], y=curve["hinge_bound"], name="L + a√L + a² (u = w*/γ)", mode="lines",
-                    line={"dash": "dash"})
-    fig.add_scatter(x=[gamma_used], y=[ns.mistake_bound], mode="markers", name=f"γ used = {gamma_used:.4g}",
-                    marker={"size": 12, "color": "#111"})
-    fig.add_scatter(x=[g_best], y=[b_best], mode="markers", name=f"best γ = {g_best:.4g}",
-                    marker={"size": 12, "symbol": "star", "color": "#d62728"})
-    fig.add_hline(y=trace_ns.n_mistakes, line_dash="dot", annotation_text=f"mistakes made M = {trace_ns.n_mistakes}")
-    ymax = float(min(np.nanmax(curve["td_bound"]), 4 * max(b_best, trace_ns.n_mistakes, 1)))
-    fig.update_layout(height=360, margin={"l": 50, "r": 10, "t": 30, "b": 45},
-                      xaxis={"title": "γ (the margin asked of the comparator)", "type": "log"},
-                      yaxis={"title": "mistake bound", "range": [0, ymax]},
-                      legend={"orientation": "h", "y": 1.08, "x": 0})
     with st.container(border=True):
         st.markdown("#### Non-separable data: the TD_γ bound [004] and the hinge-loss bound [002]")
         st.markdown(
             f"For **any** unit $w^*$ and **any** $\\gamma > 0$, with "
-            f"$\\mathrm{{TD}}_\\gamma = \\sum_t \\max(0, \\gamma - y_t\\langle w^*, x_t\\rangle)$ (how far the points "
-            f"would have to move to be separated with margin $\\gamma$): "
+            f"$\\mathrm{{TD}}_\\gamma = \\sum_t \\max(0, \\gamma - y_t\\langle w^*, x_t\\rangle)$ (how far the "
+            f"points would have to move to be separated with margin $\\gamma$): "
             f"$\\gamma M - \\mathrm{{TD}}_\\gamma \\le \\langle w^*, w\\rangle \\le \\lVert w\\rVert \\le R\\sqrt M$, "
             f"so $M \\le R^2/\\gamma^2 + (2/\\gamma)\\,\\mathrm{{TD}}_\\gamma$. Here $w^*$ is "
             f"{'the planted separator' if data.comparator is not None else 'a soft-margin fit'}; with "
-            f"$\\gamma = {gamma_used:.4g}$: $\\mathrm{{TD}}_\\gamma = {c['TD']:.4g}$, bound "
+            f"$\\gamma = {c['gamma']:.4g}$: $\\mathrm{{TD}}_\\gamma = {c['TD']:.4g}$, bound "
             f"$= {ns.mistake_bound:.5g}$ (solving the quadratic exactly: {c['bound_quadratic']:.5g}); "
             f"hinge form with $u = w^*/\\gamma$: $L(u) = {hp.constants['L']:.4g}$, bound $= {hp.mistake_bound:.5g}$. "
             f"The Perceptron made **{trace_ns.n_mistakes}** mistakes.")
-        st.plotly_chart(fig, key="td_curve", config={"displayModeBar": False})
-        st.caption(f"The smallest TD bound for this w* is {b_best:.5g}, at γ = {g_best:.4g}. The points with a "
-                   f"positive hinge term are ringed on the chart, larger for a larger term.")
+        st.caption(f"The smallest TD bound for this w* is {c['best_bound']:.5g}, at γ = {c['best_gamma']:.4g}: "
+                   "the chart under the main chart draws the bound for every γ. The points with a positive hinge "
+                   "term are ringed on the main chart, larger for a larger term.")
 
 
 def downloads(trace, data: Data, spec: dict, position: int, name: str = "perceptron",

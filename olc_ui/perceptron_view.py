@@ -23,10 +23,10 @@ import numpy as np
 
 from .spec_tools import COLORS, const as _const, holds as _holds, ledger as _ledger, line_trace as _line
 from .spec_tools import arrow_trace as _arrow, points_trace as _pts, sandwich_figure as _sandwich
-from .spec_tools import by_state as _state
+from .spec_tools import by_state as _state, sig
 from .viewer import jsonable
 
-__all__ = ["perceptron_spec", "margin_perceptron_spec", "clip_line"]
+__all__ = ["perceptron_spec", "margin_perceptron_spec", "clip_line", "chords"]
 
 from .spec_tools import ND  # noqa: E402  (decimals kept for plotted coordinates)
 
@@ -58,6 +58,26 @@ def clip_line(w: np.ndarray, L: float, offset: float = 0.0) -> list[list[float]]
     if np.any(np.abs(a) > L * (1 + 1e-9)) or np.any(np.abs(b) > L * (1 + 1e-9)):
         return None
     return [[round(float(a[0]), ND), round(float(b[0]), ND)], [round(float(a[1]), ND), round(float(b[1]), ND)]]
+
+
+def chords(W: np.ndarray, L: float) -> tuple[np.ndarray, np.ndarray]:
+    """For each row w of W, the chord of w·x = 0 through the square [-L, L]² (vectorised):
+    x and y arrays of shape (K, 2); NaN (no line) where w = 0.
+
+    >>> chords(np.array([[1.0, 0.0], [0.0, 0.0]]), 2.0)[1].tolist()
+    [[2.0, -2.0], [nan, nan]]
+    """
+    W = np.asarray(W, dtype=float)
+    n = np.hypot(W[:, 0], W[:, 1])
+    ok = (n > 0) & np.isfinite(n)
+    safe = np.where(ok, n, 1.0)
+    d = np.stack([-W[:, 1] / safe, W[:, 0] / safe], axis=1)       # unit direction of the line
+    with np.errstate(divide="ignore"):
+        t = L / np.maximum(np.abs(d[:, 0]), np.abs(d[:, 1]))       # where it leaves the square
+    ends = (d * np.where(ok, t, np.nan)[:, None]).round(ND)
+    x = np.stack([ends[:, 0], -ends[:, 0]], axis=1)
+    y = np.stack([ends[:, 1], -ends[:, 1]], axis=1)
+    return x, y
 
 
 def _band(w: np.ndarray, gamma: float, L: float) -> tuple[list, list] | None:
@@ -120,31 +140,30 @@ def _main_2d(trace, X, y, *, wstar, gamma_band, highlight, highlight_name, L, W,
         "r_neg": neg, "x_neg": X[neg, 0].round(ND), "y_neg": X[neg, 1].round(ND),
         "r_mis": mistakes, "x_mis": X[mistakes, 0].round(ND), "y_mis": X[mistakes, 1].round(ND),
     }
-    hp = [clip_line(W[k], L) for k in range(K)]
-    arrays["hp_x"] = [h[0] if h else None for h in hp]
-    arrays["hp_y"] = [h[1] if h else None for h in hp]
+    hx, hy = chords(W, L)
+    arrays["hp_x"], arrays["hp_y"] = hx, hy
     if band_fn is not None:  # the margin perceptron's ±γ/2 band around the current hyperplane
         bands = [band_fn(W[k]) for k in range(K)]
         arrays["bd_x"] = [b[0] if b else None for b in bands]
         arrays["bd_y"] = [b[1] if b else None for b in bands]
     # the current w as an arrow from the origin, and the update at a mistake, scaled together to fit
-    wx, wy, aw_x, aw_y, ax_x, ax_y, an_x, an_y, scale = [], [], [], [], [], [], [], [], []
-    for k in range(K):
-        n = float(np.hypot(*W[k]))
-        s = min(1.0, 0.9 * L / n) if n > 0 else 1.0
-        xs, ys = _seg(0, 0, *(s * W[k]))
-        wx.append(xs)
-        wy.append(ys)
-    for k in range(1, K):
-        w0, w1 = W[k - 1], W[k]
-        s = min(1.0, 0.9 * L / max(np.hypot(*w0), np.hypot(*w1), np.hypot(*(w1 - w0)), 1e-300))
-        scale.append(s)
-        for (xs, ys), (ox, oy) in ((_seg(0, 0, *(s * w0)), (aw_x, aw_y)),
-                                   (_seg(*(s * w0), *(s * w1)), (ax_x, ax_y)),
-                                   (_seg(0, 0, *(s * w1)), (an_x, an_y))):
-            ox.append(xs)
-            oy.append(ys)
-    arrays.update(w_x=wx, w_y=wy, aw_x=aw_x, aw_y=aw_y, ax_x=ax_x, ax_y=ax_y, an_x=an_x, an_y=an_y)
+    n = np.hypot(W[:, 0], W[:, 1])
+    with np.errstate(divide="ignore"):
+        s = np.where(n > 0, np.minimum(1.0, 0.9 * L / np.where(n > 0, n, 1.0)), 1.0)
+    tip = (W * s[:, None]).round(ND)
+    zero = np.zeros(K)
+    arrays["w_x"] = np.stack([zero, tip[:, 0]], axis=1)
+    arrays["w_y"] = np.stack([zero, tip[:, 1]], axis=1)
+    w0, w1 = W[:-1], W[1:]
+    big = np.maximum.reduce([np.hypot(w0[:, 0], w0[:, 1]), np.hypot(w1[:, 0], w1[:, 1]),
+                             np.hypot(*(w1 - w0).T), np.full(K - 1, 1e-300)])
+    sc = np.minimum(1.0, 0.9 * L / big)
+    a0, a1 = (w0 * sc[:, None]).round(ND), (w1 * sc[:, None]).round(ND)
+    z = np.zeros(K - 1)
+    arrays["aw_x"], arrays["aw_y"] = np.stack([z, a0[:, 0]], 1), np.stack([z, a0[:, 1]], 1)
+    arrays["ax_x"], arrays["ax_y"] = np.stack([a0[:, 0], a1[:, 0]], 1), np.stack([a0[:, 1], a1[:, 1]], 1)
+    arrays["an_x"], arrays["an_y"] = np.stack([z, a1[:, 0]], 1), np.stack([z, a1[:, 1]], 1)
+    scale = sc.tolist()
 
     data = [
         _pts("not seen yet, y = +1", COLORS["pos_faint"], "circle", 6, 0.6, legend=False, group="pos"),  # 0
@@ -442,6 +461,7 @@ def perceptron_spec(trace, X, y, *, run_id: str, position: int = 0, title: str =
             ["hinge_lower", "inner_u", "norm_u", "upper_u"], ["M − L(u)", "⟨u, w⟩", "‖u‖‖w‖", "‖u‖R√M"],
             [COLORS["lower"], COLORS["inner"], COLORS["norm"], COLORS["upper"]], arrays,
             bound=hp.mistake_bound, bound_label="L + a√L + a²", x_extent=_extent(hp.mistake_bound, K)))
+        figures.append(_td_curve_figure(sp, trace.n_mistakes))
         vals = {"M": _state(np.arange(K), "d"), "gamma": _const(g, ".4g"), "R": _const(R, ".4g"),
                 "TD": _state(S["TD"]), "lo": _state(S["td_lower"]), "inner": _state(S["inner"]),
                 "norm": _state(S["norm"]), "sMR": _state(S["sqrtM_R"]),
@@ -481,7 +501,7 @@ def perceptron_spec(trace, X, y, *, run_id: str, position: int = 0, title: str =
     is_m = np.asarray(trace.columns["is_mistake"]).astype(int)
     cvals = {
         "y": {"by": "round", "data": np.where(y > 0, 1, -1), "fmt": "+d"},
-        "score": {"by": "round", "data": score, "fmt": "+.4g"},
+        "score": {"by": "round", "data": sig(score), "fmt": "+.4g"},
         "yhat": {"by": "round", "data": (np.sign(pred).astype(int) + 1), "fmt": "text",
                  "labels": ["−1", "0 (on the line: a mistake)", "+1"]},
         "what": {"by": "round", "data": is_m, "fmt": "text", "labels": ["correct, no update",
@@ -494,15 +514,52 @@ def perceptron_spec(trace, X, y, *, run_id: str, position: int = 0, title: str =
         template = template[:-1] + "{scale}."
     caption = {"template": template, "start": "Round 0 of {T}: nothing seen yet, w = 0. Press Next or Play.",
                "values": cvals}
-    side = [f["id"] for f in figures[1:]] + ["ledger"]
+    side = [f["id"] for f in figures[1:] if f["id"] != "td_curve"] + ["ledger"]
+    left = ["main"] + [f["id"] for f in figures if f["id"] == "td_curve"]
     spec = {
         "version": 1, "run_id": run_id, "T": int(T), "position": int(position), "url_param": "t",
         "breaks": mistakes + 1, "mistake_rounds": mistakes, "arrays": arrays, "figures": figures,
         "ledger": ledger, "caption": caption,
-        "layout": {"columns": [["main"], side], "widths": [1.1, 1]},
+        "layout": {"columns": [left, side], "widths": [1.1, 1]},
         "speed": int(max(2, min(500, T // 30))),
     }
     return jsonable(spec)
+
+
+def _td_curve_figure(ns, n_mistakes: int) -> dict:
+    """The TD_γ bound and the hinge-form bound as functions of γ (static), with the γ used and the best γ."""
+    from olc_core.proofs.perceptron import td_bounds
+
+    c = ns.constants
+    g_used, g_best, b_best = float(c["gamma"]), float(c["best_gamma"]), float(c["best_bound"])
+    hi = max(3 * g_best, 1.5 * g_used, 0.05 * c["radius"])
+    gammas = np.geomspace(max(hi / 400, 1e-4), hi, 300)
+    cur = td_bounds(np.asarray(c["margins"]), c["radius"], gammas)
+    ymax = float(min(np.nanmax(cur["td_bound"]), 4 * max(b_best, n_mistakes, 1)))
+    data = [
+        {"type": "scatter", "mode": "lines", "name": "R²/γ² + 2·TD_γ/γ", "x": gammas.round(6),
+         "y": sig(cur["td_bound"], 6), "line": {"color": COLORS["upper"], "width": 2.5},
+         "hovertemplate": "γ = %{x:.4g}: bound %{y:.5g}<extra></extra>"},
+        {"type": "scatter", "mode": "lines", "name": "L + a√L + a² (u = w*/γ)", "x": gammas.round(6),
+         "y": sig(cur["hinge_bound"], 6), "line": {"color": COLORS["lower"], "width": 2, "dash": "dash"},
+         "hovertemplate": "γ = %{x:.4g}: hinge bound %{y:.5g}<extra></extra>"},
+        {"type": "scatter", "mode": "lines", "name": f"mistakes made M = {n_mistakes}", "x": [gammas[0], gammas[-1]],
+         "y": [n_mistakes, n_mistakes], "line": {"color": "#444", "width": 1.5, "dash": "dot"}, "hoverinfo": "skip"},
+        {"type": "scatter", "mode": "markers", "name": f"γ used = {g_used:.4g}", "x": [g_used],
+         "y": [ns.mistake_bound], "marker": {"size": 12, "color": "#111"},
+         "hovertemplate": "γ used %{x:.4g}: bound %{y:.5g}<extra></extra>"},
+        {"type": "scatter", "mode": "markers", "name": f"best γ = {g_best:.4g}", "x": [g_best], "y": [b_best],
+         "marker": {"size": 14, "symbol": "star", "color": COLORS["upper"]},
+         "hovertemplate": "best γ %{x:.4g}: bound %{y:.5g}<extra></extra>"},
+    ]
+    layout = {"xaxis": {"title": {"text": "γ, the margin asked of the comparator w*"}, "type": "log",
+                        "gridcolor": "#efefef"},
+              "yaxis": {"title": {"text": "mistake bound"}, "range": [0, ymax], "gridcolor": "#efefef"},
+              "margin": {"l": 55, "r": 10, "t": 10, "b": 45}, "font": {"size": 14},
+              "legend": {"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0, "font": {"size": 12}},
+              "plot_bgcolor": "#ffffff", "paper_bgcolor": "#ffffff"}
+    return {"id": "td_curve", "title": "Which γ gives the smallest bound? (the same run, every γ)", "height": 330,
+            "figure": {"data": data, "layout": layout}, "config": {"displayModeBar": False}, "dynamic": []}
 
 
 def _scale_per_round(mistakes: np.ndarray, scales: list[float], T: int) -> np.ndarray:

@@ -13,7 +13,7 @@ import math
 import re
 import numpy as np
 
-__all__ = ["COLORS", "ND", "ledger", "holds", "by_state", "by_round", "by_position", "const", "points_trace",
+__all__ = ["COLORS", "ND", "sig", "decimate", "ledger", "holds", "by_state", "by_round", "by_position", "const", "points_trace",
            "line_trace", "arrow_trace", "sandwich_figure"]
 
 COLORS = {
@@ -50,14 +50,32 @@ def ledger(lines: list[dict]) -> list[dict]:
     return out
 
 
+SIG = 7  # significant digits sent for displayed numbers (they are shown with at most 6)
+
+
+def sig(a, digits: int = SIG) -> np.ndarray:
+    """Floats rounded to ``digits`` significant digits (NaN/inf kept): shorter JSON, same display.
+
+    >>> sig(np.array([1234.56789123, -0.000123456789123, np.nan]), 4).tolist()
+    [1235.0, -0.0001235, nan]
+    """
+    a = np.asarray(a, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mag = np.floor(np.log10(np.abs(a)))
+        scale = np.where(np.isfinite(mag), 10.0 ** (digits - 1 - np.where(np.isfinite(mag), mag, 0)), 1.0)
+        out = np.round(a * scale) / scale
+    return np.where(np.isfinite(a) & (a != 0) & np.isfinite(out), out, a)
+
+
 def by_state(a, fmt: str = ".4g") -> dict:
     """A ledger/caption value that changes with the learner's state (one entry per state)."""
-    return {"by": "state", "data": np.asarray(a, dtype=float), "fmt": fmt}
+    return {"by": "state", "data": sig(a), "fmt": fmt}
 
 
 def by_round(a, fmt: str = ".4g", labels: list[str] | None = None) -> dict:
     """A value of the current round (one entry per round; blank before round 1)."""
-    out = {"by": "round", "data": np.asarray(a), "fmt": "text" if labels else fmt}
+    a = np.asarray(a)
+    out = {"by": "round", "data": sig(a) if a.dtype.kind == "f" else a, "fmt": "text" if labels else fmt}
     if labels:
         out["labels"] = labels
     return out
@@ -65,7 +83,7 @@ def by_round(a, fmt: str = ".4g", labels: list[str] | None = None) -> dict:
 
 def by_position(a, fmt: str = ".4g") -> dict:
     """A value per position p = 0 … T (after p rounds)."""
-    return {"by": "position", "data": np.asarray(a, dtype=float), "fmt": fmt}
+    return {"by": "position", "data": sig(a), "fmt": fmt}
 
 
 def const(v, fmt: str = ".4g") -> dict:
@@ -95,6 +113,26 @@ def arrow_trace(name, color, width=3):
             "marker": {"symbol": "arrow", "angleref": "previous", "size": [0, 15], "color": color}}
 
 
+def decimate(x: np.ndarray, y: np.ndarray, n_max: int) -> tuple[np.ndarray, np.ndarray]:
+    """At most ~n_max points of a curve, keeping each bucket's first, lowest and highest point
+    (the drawn shape survives; the markers at the current state stay exact).
+
+    >>> decimate(np.arange(10.0), np.arange(10.0), 100)[0].tolist() == list(range(10))
+    True
+    """
+    if len(x) <= n_max:
+        return x, y
+    edges = np.linspace(0, len(x), n_max // 3 + 1).astype(int)
+    keep = {0, len(x) - 1}
+    yy = np.where(np.isnan(y), np.inf, y)
+    for a, b in zip(edges[:-1], edges[1:]):
+        if b > a:
+            keep.update((int(a), int(a + np.argmin(yy[a:b])), int(a + np.argmax(np.where(np.isnan(y[a:b]),
+                                                                                       -np.inf, y[a:b])))))
+    idx = np.array(sorted(keep))
+    return x[idx], y[idx]
+
+
 def sandwich_figure(fig_id, title, proof, keys, names, colors, arrays, *, bound=None, bound_label="",
               smooth=None, x_extent=None):
     """Curves of ``keys`` against M, markers at the current state, and the bound as a vertical line.
@@ -121,7 +159,8 @@ def sandwich_figure(fig_id, title, proof, keys, names, colors, arrays, *, bound=
             vals_all.append(ys)
         else:
             mode = "lines+markers" if K <= 60 else "lines"
-            data.append({"type": "scatter", "mode": mode, "name": name, "x": M, "y": v.round(ND),
+            cx, cy = decimate(M, v, 900)
+            data.append({"type": "scatter", "mode": mode, "name": name, "x": cx, "y": cy.round(ND),
                          "line": {"color": color, "width": 2.5}, "marker": {"size": 5},
                          "hovertemplate": f"{name}<br>M = %{{x}}: %{{y:.6g}}<extra></extra>"})
             vals_all.append(v)

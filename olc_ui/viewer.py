@@ -394,6 +394,9 @@ def jsonable(obj: Any, ndigits: int | None = None) -> Any:
     """``obj`` as plain JSON data: numpy arrays and scalars to lists / Python numbers,
     tuples to lists, NaN and ±inf to None; floats rounded to ``ndigits`` when given.
 
+    Numeric arrays are converted whole (vectorised), not element by element: a
+    lesson's spec holds ~10⁵ numbers and is rebuilt whenever its run changes.
+
     >>> import numpy as np
     >>> jsonable({"a": np.array([1.23456, np.nan]), "b": (np.int64(3), np.inf)}, ndigits=2)
     {'a': [1.23, None], 'b': [3, None]}
@@ -403,12 +406,24 @@ def jsonable(obj: Any, ndigits: int | None = None) -> Any:
     except ImportError:  # pragma: no cover - numpy is a dependency
         np = None
     if np is not None and isinstance(obj, np.ndarray):
-        if obj.dtype.kind in "fc" or obj.dtype == object:
+        if obj.dtype.kind == "f":
+            a = np.round(obj, ndigits) if ndigits is not None else obj
+            finite = np.isfinite(a)
+            if finite.all():
+                return a.tolist()
+            out = a.astype(object)
+            out[~finite] = None
+            return out.tolist()
+        if obj.dtype.kind in "c" or obj.dtype == object:
             return [jsonable(v, ndigits) for v in obj.tolist()]
         return obj.tolist()
     if isinstance(obj, dict):
         return {str(k): jsonable(v, ndigits) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
+        if obj and all(type(v) is float for v in obj):  # a plain list of floats: one pass
+            if ndigits is not None:
+                return [round(v, ndigits) if math.isfinite(v) else None for v in obj]
+            return [v if math.isfinite(v) else None for v in obj]
         return [jsonable(v, ndigits) for v in obj]
     if isinstance(obj, bool) or obj is None or isinstance(obj, str):
         return obj

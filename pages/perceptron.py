@@ -53,7 +53,6 @@ with st.sidebar:
         lambda cur: {"gbest"} if cur["gbest"] else {"gbest", "gtd"}))
 v.update(g)
 if not separable:
-    best = L.best_gamma_for(trace)
     gamma_td = None if g["gbest"] else float(g["gtd"])
     trace_td = L.run_perceptron(data, gamma_td) if gamma_td is not None else trace
 
@@ -66,7 +65,7 @@ state.write_url(ALL, v, {"t": str(position)})
 
 L.assumption_panel(trace, data)
 if not separable:
-    L.nonseparable_panel(trace_td, data, trace_td.proofs["nonseparable"].constants["gamma"], best)
+    L.nonseparable_panel(trace_td, data)
 with st.expander("The proof in five steps, with this run's numbers"):
     c = trace.proof.constants
     st.markdown(

@@ -28,7 +28,8 @@ import numpy as np
 
 from .base import Assumption, Chain, Proof
 
-__all__ = ["separable_proof", "nonseparable_proof", "hinge_proof", "best_gamma", "td_bound", "hinge_bound"]
+__all__ = ["separable_proof", "nonseparable_proof", "hinge_proof", "best_gamma", "td_bound", "td_bounds",
+           "hinge_bound"]
 
 LABELS = {
     "M_gamma": r"M\gamma",
@@ -172,6 +173,27 @@ def hinge_bound(L: float, a: float) -> float:
     return L + a * math.sqrt(max(L, 0.0)) + a * a
 
 
+def td_bounds(cmargin: np.ndarray, radius: float, gammas: np.ndarray) -> dict[str, np.ndarray]:
+    """For each γ in ``gammas``: TD_γ, the TD bound R²/γ² + 2TD_γ/γ, and the hinge-form bound
+    L + a√L + a² with u = w*/γ (L = TD_γ/γ, a = R/γ), for these margins y_t⟨w*, x_t⟩.
+
+    >>> td_bounds(np.array([0.5, -0.1]), 1.0, np.array([0.5]))["TD"].tolist()
+    [0.6]
+    """
+    m = np.sort(np.asarray(cmargin, dtype=np.float64))
+    S = np.concatenate([[0.0], np.cumsum(m)])
+    g = np.asarray(gammas, dtype=np.float64)
+    k = np.searchsorted(m, g, side="left")          # margins below γ
+    td = np.maximum(0.0, k * g - S[k])
+    R = float(radius)
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        tdb = R * R / g ** 2 + 2.0 * td / g
+        L = td / g
+        a = R / g
+        hb = L + a * np.sqrt(L) + a * a
+    return {"gamma": g, "TD": td, "td_bound": tdb, "hinge_bound": hb}
+
+
 def best_gamma(cmargin: np.ndarray, radius: float) -> tuple[float, float]:
     """The γ > 0 minimising ``R²/γ² + (2/γ)·TD_γ`` for these margins ``y_t⟨w*, x_t⟩``, and that bound.
 
@@ -229,7 +251,7 @@ def nonseparable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray, norm2
     bg, bb = best_gamma(cmargin, R)
     constants = {"radius": R, "gamma": g, "TD": td_total, "bound_quadratic": td_bound_quadratic(g, td_total, R),
                  "best_gamma": bg, "best_bound": bb, "bound_formula": r"R^2/\gamma^2 + (2/\gamma)\,\mathrm{TD}_\gamma",
-                 "hinge": np.maximum(0.0, g - cmargin), **comparator_info}
+                 "hinge": np.maximum(0.0, g - cmargin), "margins": np.asarray(cmargin), **comparator_info}
     scale = _scale(max(R * max(1, K - 1), g * max(1, K - 1), td_total))
     chains = (Chain("TD potential", ("td_lower", "inner", "norm", "sqrtM_R"), scale=scale,
                     reasons=("each mistake adds y_t⟨w*,x_t⟩ ≥ γ − max(0, γ − y_t⟨w*,x_t⟩) to ⟨w*,w⟩",
