@@ -385,7 +385,7 @@ def _advice_figure(trace, A: np.ndarray, y: np.ndarray, i_star: int, arrays: dic
     legend = [{"type": "scatter", "mode": "markers", "name": name, "x": [None], "y": [None], "hoverinfo": "skip",
                "marker": {"symbol": "square", "size": 13, "color": ADVICE_COLORS[c]}}
               for c, name in ((2, "says +1, right"), (1, "+1, wrong"), (-2, "says −1, right"), (-1, "−1, wrong"))]
-    pad = max(0.7, 0.06 * (N + 3))             # room inside the axes for the ▼ / ▲ markers
+    pad = 0.6 + 0.015 * (N + 3)                # room inside the axes for the ▼ / ▲ markers
     top, bottom = -0.5 - pad / 2, N + 2.5 + pad / 2
     arrays["adv_x"] = list(range(T + 1))
     arrays["adv_top"] = [round(top, 3)] * (T + 1)
@@ -409,7 +409,7 @@ def _advice_figure(trace, A: np.ndarray, y: np.ndarray, i_star: int, arrays: dic
                "zeroline": False},
         images=[image], margin={"l": 92, "r": 12, "t": 22, "b": 48})
     layout["legend"] = {**layout["legend"], "y": 1.06}
-    height = int(min(600, max(260, 120 + 15 * (N + 3))))
+    height = int(min(860, max(260, 130 + (15 if N <= 30 else 13) * (N + 3))))  # rows stay readable
     return {"id": "advice", "title": "The advice, round by round (pale: wrong); ▼ the current round",
             "height": height, "figure": {"data": data, "layout": layout}, "config": {"displayModeBar": False},
             "dynamic": [{"trace": n0, "op": "vline_position", "y": [-0.5, N + 2.5]},
