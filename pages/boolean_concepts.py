@@ -3,7 +3,7 @@ import streamlit as st
 
 from olc_ui import boolean_lesson as L
 from olc_ui import common, page, state
-from olc_ui.viewer import position_from_query, viewer
+from olc_ui.viewer import position_from_query, start_position, viewer
 
 page.setup("Conjunctions and decision lists")
 st.title("The mistake-bound model: conjunctions and decision lists")
@@ -30,17 +30,19 @@ for group in ["_mode"] + [f"_{name}" for name in L.GROUPS]:
         st.warning(f"A setting in the link was not valid: {problem}.")
 SETTINGS = L.MODE_SETTINGS + L.GROUPS[mode]
 
-# where a viewer opens: a shared link's ?t= on the first run, else the start (a run) or the latest move (a game)
+# where a viewer opens: a shared link's ?t= on the first run; then, for a new run, where the student was
+# (as on the Perceptron lesson); for a new game state, the latest move; after switching parts, the start
 previous_mode = st.session_state.get(f"{L.PAGE}_previous_mode")
 st.session_state[f"{L.PAGE}_previous_mode"] = mode
+VIEWER = f"{L.PAGE}_{mode}_viewer"
 
 
-def start_position(T: int, default: int = 0) -> int:
+def opens_at(T: int, default: int = 0) -> int:
     if previous_mode is None:
         return position_from_query(T, "t", default)
     if previous_mode != mode:
         return default
-    return position_from_query(T, "t", default) if default == 0 else default
+    return start_position(VIEWER, T) if default == 0 else default
 
 
 if mode in ("conj", "dl"):
@@ -53,9 +55,8 @@ if mode in ("conj", "dl"):
         state.write_url(SETTINGS, {**m, **v})
         st.stop()
     # 3. the spec (pure), 4. render
-    spec = (L.conj_spec_for if mode == "conj" else L.dl_spec_for)(stream, trace, key, label,
-                                                                 start_position(trace.T))
-    position = viewer(spec, key=f"{L.PAGE}_{mode}_viewer")
+    spec = (L.conj_spec_for if mode == "conj" else L.dl_spec_for)(stream, trace, key, label, opens_at(trace.T))
+    position = viewer(spec, key=VIEWER)
     state.write_url(SETTINGS, {**m, **v}, {"t": str(position)})
     if mode == "conj":
         L.conj_panel(trace, stream)
@@ -96,9 +97,9 @@ if mode in ("conj", "dl"):
         common.downloads(trace, spec, position, "boolean_decision_list", stream.X, stream.y)
 
 elif mode == "adversary":
-    trace, spec, position, X, y = L.adversary_game(v, lambda T: start_position(T, T))
+    trace, spec, position, X, y = L.adversary_game(v, lambda T: opens_at(T, T))
     if spec is not None:
-        position = viewer(spec, key=f"{L.PAGE}_adversary_viewer")
+        position = viewer(spec, key=VIEWER)
     state.write_url(SETTINGS, {**m, **v, "moves": L.encode_moves(X, y)},
                     {"t": str(position)} if spec is not None else None)
     L.adversary_controls(int(v["an"]), X, y)
@@ -106,7 +107,7 @@ elif mode == "adversary":
         common.downloads(trace, spec, position, "boolean_adversary_game", X, y)
 
 else:
-    spec, position, game, preds = L.learner_game(v, lambda T: start_position(T, T))
-    position = viewer(spec, key=f"{L.PAGE}_learner_viewer")
+    spec, position, game, preds = L.learner_game(v, lambda T: opens_at(T, T))
+    position = viewer(spec, key=VIEWER)
     state.write_url(SETTINGS, {**m, **v, "preds": preds}, {"t": str(position)})
     L.game_downloads(spec, position, game)

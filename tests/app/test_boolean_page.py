@@ -75,6 +75,10 @@ def test_deep_link_opens_the_decision_list_run_at_the_round():
     assert f"M = {tr.mistakes_before(17)}" in ledger_at(spec, 17)[0]["latex"]
     q = at.query_params
     assert q["t"] == "17" and q["tie"] == "majority" and q["dn"] == "4" and "n" not in q   # only this part's settings
+    at.slider(key="boolean_dl__dT").set_value(120).run()                    # a new run opens where the student was
+    assert _spec(at)["T"] == 120 and _spec(at)["position"] == 17
+    at.radio(key="boolean_mode__mode").set_value("conj").run()              # another part starts at round 0
+    assert _spec(at)["position"] == 0 and at.query_params["t"] == "0"
 
 
 def test_widget_changes_are_mirrored_in_the_url():
