@@ -403,7 +403,8 @@ def _advice_figure(trace, A: np.ndarray, y: np.ndarray, i_star: int, arrays: dic
     data = legend + cur
     n0 = len(legend)
     layout = _layout(
-        xaxis=_axis("round t", range=[0.5, T + 0.5], showgrid=False, zeroline=False),
+        xaxis=_axis("round t", range=[0.5, T + 0.5], showgrid=False, zeroline=False,
+                    **({"dtick": 1} if T <= 12 else {})),
         yaxis={"range": [N + 2.5 + pad, -0.5 - pad], "tickvals": [ys[i] for i in keep], "ticktext": [rows[i] for i in keep],
                "tickfont": {"size": 12 if N <= 30 else 11}, "fixedrange": True, "showgrid": False,
                "zeroline": False},
@@ -488,7 +489,7 @@ def _mistakes_figure(trace, proof, M_pos, arrays: dict, band=None) -> dict:
     data.append({"type": "scatter", "mode": "lines", "name": "current round", "x": [], "y": [], "showlegend": False,
                  "line": {"color": "#888888", "width": 1.5, "dash": "dot"}, "hoverinfo": "skip"})
     dyn.append({"trace": len(data) - 1, "op": "vline_position", "y": [0, round(top, 3)]})
-    layout = _layout(xaxis=_axis("rounds so far", range=[0, max(T, 1)]),
+    layout = _layout(xaxis=_axis("rounds so far", range=[0, max(T, 1)], **({"dtick": 1} if T <= 12 else {})),
                      yaxis=_axis("cumulative mistakes", range=[0, round(top, 3)]), annotations=ann)
     return {"id": "mistakes", "title": "Cumulative mistakes: learner and best expert",
             "height": 330, "figure": {"data": data, "layout": layout}, "config": {"displayModeBar": False},
