@@ -16,7 +16,11 @@ Figures (ids):
   sandwich at the current round. Weights that are only ever 0 or 1 (Halving, β = 0,
   η = 1) are drawn on a linear axis: the version space.
 * ``advice`` — the advice matrix as a heat map (rows: experts, plus the label and
-  the learner's prediction; pale cells are wrong advice), the current round marked.
+  the learner's prediction; pale cells are wrong advice), the current round marked
+  ▼ ▲. The matrix is a palette PNG under the axes (drawn once), so every trace is a
+  scatter or a bar: the viewer animates the markers without redrawing the matrix
+  (a plotly heatmap trace is cleared by the viewer's ``Plotly.animate``, and needs
+  the full plotly bundle).
 * ``mistakes`` — cumulative mistakes of the learner against the best expert so far
   and the theorem's running bound; for RWM also the expected mistakes ``Σ F_t`` and
   the band of realised mistakes over many seeded runs.
