@@ -111,9 +111,9 @@ def resolve_comparator(X: np.ndarray, y: np.ndarray, comparator, algorithm: str)
         info.update(comparator_source="max-margin", comparator=mm.w, max_margin_gap=mm.gap)
         return mm.w, info
     info.update(comparator_source=None, comparator=None, certificate_rounds=mm.support,
-                separability_detail=(f"not linearly separable through the origin: no unit vector classifies "
-                                     f"rounds {', '.join(str(int(r)) for r in mm.support[:8])} all correctly "
-                                     f"with a margin above {mm.upper:.2g}"))
+                separability_detail=(f"the data are not linearly separable through the origin: no unit vector "
+                                     f"classifies the {len(mm.support)} certificate rounds (the assumption's "
+                                     f"rounds) all correctly with a margin above {mm.upper:.2g}"))
     return None, info
 
 
