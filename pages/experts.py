@@ -4,7 +4,7 @@ import streamlit as st
 from olc_ui import experts_lesson as L
 from olc_ui import state
 from olc_ui.data import DataError
-from olc_ui.viewer import position_from_query, viewer
+from olc_ui.viewer import start_position, viewer
 
 st.title("Learning from expert advice")
 
@@ -39,7 +39,7 @@ if not trace.proof.applies and v["data"] == "experts":
 
 # 3. the spec (pure), 4. render
 spec = L.spec_for(v, adv, trace, band)
-spec = {**spec, "position": position_from_query(spec["T"], "t")}
+spec = {**spec, "position": start_position("experts_viewer", spec["T"])}
 position = viewer(spec, key="experts_viewer")
 state.write_url(L.SETTINGS, v, {"t": str(position)})
 
