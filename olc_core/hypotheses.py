@@ -424,7 +424,7 @@ def dimensions(hypotheses: HypothesisClass | np.ndarray, domain: Any = None, *, 
     if h > max_distinct:
         raise ValueError(f"dimensions: {h} distinct hypotheses on this domain exceed the brute-force cap of "
                          f"{max_distinct}; use a smaller class or domain")
-    P = sorted({int(sum(1 << r for r in np.flatnonzero(rows[:, j] > 0))) for j in range(rows.shape[1])})
+    P = sorted({int(sum(1 << int(r) for r in np.flatnonzero(rows[:, j] > 0))) for j in range(rows.shape[1])})
     full = (1 << h) - 1
     budget = _Budget(max_steps, "opt(H) and M_Halving")
     opt = _ldim(P, full, budget) if h > 1 else 0

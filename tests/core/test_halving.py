@@ -186,6 +186,8 @@ def _brute_ldim(L):
     (MonotoneConjunctions(3), (3, 3, 3)), (MonotoneConjunctions(4), (4, 4, 4)),
     (MonotoneDisjunctions(4), (4, 4, 4)), (Thresholds.grid(7), (1, 2, 2)), (Thresholds.grid(8), (1, 3, 3)),
     (Thresholds.grid(31), (1, 4, 4)), (HalfPlanes(4), (2, 2, 2)), (HalfPlanes(8), (2, 3, 3)),
+    # 64 or more distinct hypotheses: bit masks beyond 63 bits (a numpy int64 shift used to overflow)
+    (Thresholds.grid(70), (1, 6, 6)), (Thresholds.grid(256), (1, 8, 8)),
 ])
 def test_dimensions_known_values_and_chain(H, known):
     d = dimensions(H)
