@@ -2,10 +2,11 @@
 import streamlit as st
 
 from olc_ui import experts_lesson as L
-from olc_ui import state
+from olc_ui import page, state
 from olc_ui.data import DataError
 from olc_ui.viewer import start_position, viewer
 
+page.setup("Learning from expert advice")
 st.title("Learning from expert advice")
 
 # 1. settings, from the URL
@@ -19,7 +20,7 @@ for problem in state.problems(L.PAGE) + state.problems(L.DATA_PAGE):
     st.warning(f"A setting in the link was not valid: {problem}.")
 if v["data"] == "experts":
     st.button("Show the worst case: labels chosen against the weighted majority (the adversary)",
-              on_click=L.show_adversary, key="experts_adversary_button", icon="😈")
+              on_click=L.show_adversary, key="experts_adversary_button", icon=":material/swords:")
 
 # 2. the advice and the cached core run
 try:
