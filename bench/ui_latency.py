@@ -8,7 +8,8 @@ Measured, with Debian's Chromium driven by Playwright (see tests/e2e/stbrowser.p
 
 * floor: bench/apps/floor_app.py, one button and one small plotly chart redrawn per
   click (a server rerun + st.plotly_chart). Click -> the new chart drawn.
-* viewer: tests/e2e/apps/viewer_demo.py at T = 10^4 on noisy data (2071 mistakes).
+* viewer: the Perceptron lesson page (app.py, /perceptron; ``--app demo``: the test demo
+  tests/e2e/apps/viewer_demo.py) at T = 10^4 on noisy data (2071 mistakes).
   "Next mistake" click -> caption, main chart (gd.data of the hyperplane), sandwich
   marker and ledger all show the new state.
   Both: from the click event (capture phase, in the page) to the first animation frame
@@ -73,14 +74,26 @@ async ({cond, args, timeout_ms}) => {
 FLOOR_DRAWN = ("[...document.querySelectorAll('[data-testid=stPlotlyChart] .gtitle')]"
                ".some(e => e.textContent === args.title)")
 
+#: the dynamic traces that must show the new state, found by name (demo app / lesson page)
+NAMES = {
+    "demo": {"hyper": "w·x = 0", "update": "yₜxₜ", "sandwich": "sandwich"},
+    "lesson": {"hyper": "w·x = 0 (the learner)", "update": "yₜ·xₜ (the update)", "sandwich": "sandwich_A"},
+}
+
+MAIN_SNAPSHOT = r"""(a) => {
+  const d = document.querySelector('.olc-plot[data-figure-id=main]').data;
+  const h = d.find(t => t.name === a.hyper), u = d.find(t => t.name === a.update);
+  return JSON.stringify([h.x, h.y, u.x, u.y]);
+}"""
+
 VIEWER_STATE = r"""(() => {
   const v = document.querySelector('.olc-viewer');
   if (!v || v.dataset.ready !== 'true' || v.dataset.position !== String(args.p)) return false;
   if (!v.querySelector('.olc-caption').textContent.startsWith(`Round ${args.p} of`)) return false;
-  const main = v.querySelector('.olc-plot[data-figure-id=main]');
-  const sw = v.querySelector('.olc-plot[data-figure-id=sandwich]');
-  if (JSON.stringify([main.data[6].x, main.data[6].y, main.data[8].x, main.data[8].y]) === args.main_before)
-    return false;
+  const d = v.querySelector('.olc-plot[data-figure-id=main]').data;
+  const h = d.find(t => t.name === args.hyper), u = d.find(t => t.name === args.update);
+  const sw = v.querySelector(`.olc-plot[data-figure-id=${args.sandwich}]`);
+  if (JSON.stringify([h.x, h.y, u.x, u.y]) === args.main_before) return false;
   if (sw.data[4].x[0] !== args.k) return false;
   return v.querySelector('.olc-ledger').textContent !== args.ledger_before;
 })()"""
@@ -146,6 +159,8 @@ def main() -> int:
     ap.add_argument("--play-seconds", type=float, default=4.0)
     ap.add_argument("--T", type=int, default=10_000)
     ap.add_argument("--data", default="noisy", choices=["noisy", "separable"])
+    ap.add_argument("--app", default="lesson", choices=["lesson", "demo"],
+                    help="lesson: the Perceptron lesson page of app.py (default); demo: tests/e2e/apps/viewer_demo.py")
     ap.add_argument("--json", help="also write the raw numbers here")
     args = ap.parse_args()
 
@@ -159,17 +174,23 @@ def main() -> int:
     else:
         s = olc_core.streams.separable(T=args.T, d=2, gamma=0.05, seed=0)
     mistakes = olc_core.run("perceptron", s.X, s.y, comparator=s.comparator).mistakes
-    query = f"?T={args.T}&data={args.data}"
+    names = NAMES[args.app]
+    if args.app == "lesson":
+        app_path = ROOT / "app.py"
+        query = f"perceptron?T={args.T}&gamma=0.05&seed=0&noise={0.1 if args.data == 'noisy' else 0}"
+    else:
+        app_path = VIEWER_APP
+        query = f"?T={args.T}&data={args.data}"
     out: dict = {"T": args.T, "data": args.data, "mistakes": int(len(mistakes)),
                  "cpus": os.cpu_count(), "loadavg_start": os.getloadavg()}
 
     py = str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv" / "bin" / "python").exists() else sys.executable
     with StreamlitServer(FLOOR_APP, cwd=ROOT, python=py) as floor_srv, \
-            StreamlitServer(VIEWER_APP, cwd=ROOT, python=py) as viewer_srv, sync_playwright() as pw:
+            StreamlitServer(app_path, cwd=ROOT, python=py) as viewer_srv, sync_playwright() as pw:
         browser = pw.chromium.launch(**launch_kwargs())
         out["browser"] = f"chromium {browser.version}"
         floor_url, viewer_url = floor_srv.url + "/", viewer_srv.url + "/" + query
-        print(f"{out['browser']}; viewer demo {query} ({len(mistakes)} mistakes)", flush=True)
+        print(f"{out['browser']}; {args.app} {query} ({len(mistakes)} mistakes)", flush=True)
 
         # ---------------------------------------------------------------- warm-up + first loads
         for url, ready in ((floor_url, FLOOR_READY), (viewer_url + "&t=0", VIEWER_READY)):
@@ -210,14 +231,12 @@ def main() -> int:
                 j = int(np.searchsorted(mistakes, p, side="left"))  # next mistake round >= p (0-based)
                 target = int(mistakes[j]) + 1
                 k = int(np.searchsorted(mistakes, target - 1, side="right"))
-                before = viewer.evaluate("""() => ({
-                    main: (d => JSON.stringify([d[6].x, d[6].y, d[8].x, d[8].y]))(
-                        document.querySelector('.olc-plot[data-figure-id=main]').data),
-                    ledger: document.querySelector('.olc-ledger').textContent})""")
+                before = {"main": viewer.evaluate(MAIN_SNAPSHOT, names),
+                          "ledger": viewer.evaluate("() => document.querySelector('.olc-ledger').textContent")}
                 since = mark(viewer)
                 viewer.get_by_role("button", name="Next mistake", exact=True).click()
                 r = wait_cond(viewer, VIEWER_STATE, {"p": target, "k": k, "main_before": before["main"],
-                                                     "ledger_before": before["ledger"]})
+                                                     "ledger_before": before["ledger"], **names})
                 lat["viewer"].append(r["painted"] - r["click"])
                 # the debounced report to Python: one rerun once stepping paused
                 w = wait_for_rerun(viewer, since, run_start_ms=3000, quiet_ms=100)

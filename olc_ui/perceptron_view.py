@@ -198,7 +198,7 @@ def _main_2d(trace, X, y, *, wstar, gamma_band, highlight, highlight_name, L, W,
     dyn_specs = [
         (_pts("mistake rounds so far", COLORS["mistake"], "circle-open", 11, 0.8,
               line={"width": 1.5, "color": COLORS["mistake"]}),
-         {"op": "rows_before", "rounds": "r_mis", "x": "x_mis", "y": "y_mis"}),
+         {"op": "rows_before", "render": "canvas", "rounds": "r_mis", "x": "x_mis", "y": "y_mis"}),
         (_line("earlier w·x = 0", COLORS["old"], 1.5, "dot", opacity=0.8, legend=False), {"op": "state_window",
                                                                                           "x": "hp_x",
                                                                               "y": "hp_y", "back": 5}),
@@ -610,8 +610,8 @@ def margin_perceptron_spec(trace, *, run_id: str, position: int = 0, title: str 
     arrays["y_mm"] = X[mm, 1].round(ND)
     main["figure"]["data"].append(_pts("margin mistakes so far", COLORS["margin"], "diamond-open", 13,
                                        line={"width": 2, "color": COLORS["margin"]}))
-    main["dynamic"].append({"trace": len(main["figure"]["data"]) - 1, "op": "rows_before", "rounds": "r_mm",
-                            "x": "x_mm", "y": "y_mm"})
+    main["dynamic"].append({"trace": len(main["figure"]["data"]) - 1, "op": "rows_before", "render": "canvas",
+                            "rounds": "r_mm", "x": "x_mm", "y": "y_mm"})
     S = p.series
     bound = p.mistake_bound
     figures = [main]

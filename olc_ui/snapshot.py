@@ -70,12 +70,10 @@ def apply_op(spec: dict, op: dict, p: int) -> dict[str, list]:
                 parts.extend(v)
             out[key] = parts
         return out
-    if name == "on_mistake":
-        mistake = cur >= 0 and k >= 1 and spec["breaks"][k - 1] == p and \
-            bisect.bisect_left(spec["mistake_rounds"], cur) < len(spec["mistake_rounds"]) and \
-            spec["mistake_rounds"][bisect.bisect_left(spec["mistake_rounds"], cur)] == cur
+    if name == "on_mistake":  # shown when the state changed at the end of round p (p is a break)
+        changed = k >= 1 and spec["breaks"][k - 1] == p
         for key in keys:
-            v = arrays[op[key]][k - 1] if mistake else None
+            v = arrays[op[key]][k - 1] if changed else None
             out[key] = [] if v is None else list(v)
         return out
     if name == "point_state":

@@ -26,14 +26,16 @@ ND = 5  # decimals kept for plotted coordinates
 
 
 def holds(proof, links: list[tuple[str, str]]) -> list:
-    """Per state: 1 if every link holds, 0 if one fails, None while a side is undefined (NaN)."""
+    """Per state: 1 if every link holds, 0 if one fails, None while a side is undefined (NaN).
+
+    ±inf is a value, not "undefined": ln|H_t| = −inf (an empty version space) fails 0 ≤ ln|H_t|."""
     mat = proof.check_matrix()
     bad = np.zeros(proof.K, dtype=bool)
     defined = np.ones(proof.K, dtype=bool)
     for lo, hi in links:
         name = next(n for n in mat if n.split(" ")[0] == lo and n.split(" ")[-1] == hi)
         bad |= mat[name]
-        defined &= np.isfinite(proof.series[lo]) & np.isfinite(proof.series[hi])
+        defined &= ~np.isnan(proof.series[lo]) & ~np.isnan(proof.series[hi])
     return [None if not d else (0 if b else 1) for b, d in zip(bad.tolist(), defined.tolist())]
 
 
@@ -141,9 +143,9 @@ def sandwich_figure(fig_id, title, proof, keys, names, colors, arrays, *, bound=
     functions of M up to the crossing (so the student sees where they must meet).
     """
     K = proof.K
-    M = np.arange(K, dtype=float)
-    arrays[f"{fig_id}_M"] = list(range(K))
-    x_hi = max(float(K - 1), 1.0)
+    M = proof.n_mistakes.astype(float)  # the mistake count in each state (states need not be one per mistake)
+    arrays[f"{fig_id}_M"] = proof.n_mistakes.tolist()
+    x_hi = max(float(M[-1]), 1.0)
     if x_extent is not None and math.isfinite(x_extent):
         x_hi = max(x_hi, x_extent)
     data, dyn = [], []

@@ -677,9 +677,9 @@ class Viewer {
         let lo = 0, hi = rounds.length;
         if (op.op === "rows_before") hi = lowerBound(rounds, r);
         else if (op.op === "rows_from") lo = upperBound(rounds, r);
-        else if (op.op === "row_current") {
+        else if (op.op === "row_current") {  // every row of the current round
           lo = lowerBound(rounds, r);
-          hi = lo < rounds.length && rounds[lo] === r ? lo + 1 : lo;
+          hi = upperBound(rounds, r);
         }
         const out = { lo, hi, x: A[op.x].slice(lo, hi), y: A[op.y].slice(lo, hi) };
         if (op.z) out.z = A[op.z].slice(lo, hi);
@@ -813,7 +813,7 @@ class Viewer {
       let lo = 0, hi = rounds.length;
       if (op.op === "rows_before") hi = lowerBound(rounds, r);
       else if (op.op === "rows_from") lo = upperBound(rounds, r);
-      else if (op.op === "row_current") { lo = lowerBound(rounds, r); hi = lo < hi && rounds[lo] === r ? lo + 1 : lo; }
+      else if (op.op === "row_current") { lo = lowerBound(rounds, r); hi = upperBound(rounds, r); }
       let from = lo;
       if (!full) {
         if (op.op === "rows_all") continue;
