@@ -186,13 +186,23 @@ def _main_2d(trace, X, y, *, wstar, gamma_band, highlight, highlight_name, L, W,
             static.append({**_arrow("w* (unit)", COLORS["wstar"], 2), "x": xs, "y": ys, "showlegend": False,
                            "marker": {"symbol": "arrow", "angleref": "previous", "size": [0, 12],
                                       "color": COLORS["wstar"]}})
-    if highlight is not None and len(highlight):
-        hx, hy, hs, ht = highlight
-        static.insert(0, {"type": "scatter", "mode": "markers", "name": highlight_name, "x": hx, "y": hy,
-                       "text": ht, "hovertemplate": "%{text}<extra></extra>",
-                       "opacity": 0.55,
-                       "marker": {"symbol": "circle-open", "size": hs, "color": COLORS["bad"],
-                                  "line": {"width": 1.5, "color": COLORS["bad"]}}})
+    # highlighted examples (failed assumption, or a positive hinge term: ring size by size class)
+    # are a static layer drawn on the viewer's canvas: thousands of SVG rings would be repainted
+    # with every step of the plot they sit in
+    hl_ops = []
+    if highlight is not None and len(highlight[0]):
+        hr, hx, hy, hc = highlight
+        first = True
+        for c, size in enumerate((9, 14, 20)):
+            m = np.asarray(hc) == c
+            if not m.any():
+                continue
+            arrays[f"hl{c}_r"], arrays[f"hl{c}_x"], arrays[f"hl{c}_y"] = hr[m], hx[m], hy[m]
+            data.append({**_pts(highlight_name, COLORS["bad"], "circle-open", size, 0.6, legend=first,
+                                line={"width": 1.5, "color": COLORS["bad"]}), "legendgroup": "hl"})
+            hl_ops.append({"trace": len(data) - 1, "op": "rows_all", "render": "canvas", "rounds": f"hl{c}_r",
+                           "x": f"hl{c}_x", "y": f"hl{c}_y"})
+            first = False
     data += static
     i0 = len(data)
     dyn_specs = [
@@ -226,6 +236,7 @@ def _main_2d(trace, X, y, *, wstar, gamma_band, highlight, highlight_name, L, W,
         {"trace": 1, "op": "rows_all", "render": "canvas", "rounds": "r_neg", "x": "x_neg", "y": "y_neg"},
         {"trace": 2, "op": "rows_before", "render": "canvas", "rounds": "r_pos", "x": "x_pos", "y": "y_pos"},
         {"trace": 3, "op": "rows_before", "render": "canvas", "rounds": "r_neg", "x": "x_neg", "y": "y_neg"},
+        *hl_ops,
     ]
     for i, (tr, op) in enumerate(dyn_specs):
         data.append(tr)
@@ -364,23 +375,21 @@ def perceptron_spec(trace, X, y, *, run_id: str, position: int = 0, title: str =
         hl = None
         hl_name = ""
         if fa and len(fa[0].rounds) and d == 2:
-            r = np.asarray(fa[0].rounds)[:2000]
-            hl = (X[r, 0].round(ND), X[r, 1].round(ND), [14] * len(r),
-                  [f"round {int(t) + 1}: assumption fails here" for t in r])
+            r = np.asarray(fa[0].rounds)
+            hl = (r, X[r, 0].round(ND), X[r, 1].round(ND), np.ones(len(r), dtype=int))
             hl_name = "rounds where the assumption fails"
     else:
         sp = trace.proofs["nonseparable"]
         wstar = sp.constants.get("comparator")
         gband = sp.constants["gamma"]
         hinge = np.asarray(sp.constants["hinge"])
-        r = np.flatnonzero(hinge > 0)[:3000]
+        r = np.flatnonzero(hinge > 0)
         hl = None
-        hl_name = "hinge: max(0, γ − y⟨w*,x⟩) > 0"
+        hl_name = "hinge max(0, γ − y⟨w*,x⟩) > 0 (larger ring: larger term)"
         if len(r) and d == 2:
             h = hinge[r]
-            size = (7 + 13 * np.sqrt(h / max(float(h.max()), 1e-300))).round(1)
-            hl = (X[r, 0].round(ND), X[r, 1].round(ND), size,
-                  [f"round {int(t) + 1}: hinge {hv:.4g}" for t, hv in zip(r, h)])
+            rel = h / max(float(h.max()), 1e-300)
+            hl = (r, X[r, 0].round(ND), X[r, 1].round(ND), np.digitize(rel, [1 / 3, 2 / 3]))
 
     title = title or "The stream and the Perceptron's hyperplane"
     if d == 2:
@@ -591,8 +600,7 @@ def margin_perceptron_spec(trace, *, run_id: str, position: int = 0, title: str 
     fa = p.failed_assumptions
     if fa and len(fa[0].rounds):
         bad_ex = np.unique(ex[np.asarray(fa[0].rounds)])
-        hl = (Xh[bad_ex, 0].round(ND), Xh[bad_ex, 1].round(ND), [14] * len(bad_ex),
-              [f"example {int(i) + 1}: margin below γ" for i in bad_ex])
+        hl = (bad_ex, Xh[bad_ex, 0].round(ND), Xh[bad_ex, 1].round(ND), np.ones(len(bad_ex), dtype=int))
 
     def band(w):
         nw = float(np.hypot(*w))

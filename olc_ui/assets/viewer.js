@@ -314,6 +314,7 @@ const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 const ROW_OPS = new Set(["rows_before", "rows_from", "row_current", "rows_all"]);
 const EMPTY = { x: [], y: [] };
+const LEDGER_PLAY_INTERVAL_MS = 250;  // ledger refresh while playing (see renderNow)
 
 function pick(arr, i) { return arr && i >= 0 && i < arr.length ? arr[i] : null; }
 
@@ -891,7 +892,14 @@ class Viewer {
     const p = this.p, k = this.k();
     if (this.ready) {
       for (const f of this.figs) this.updateFigure(f, p, k);
-      this.renderLedger(p, k);
+      // While playing, the ledger's KaTeX is typeset a few times a second (nobody reads
+      // numbers at 20+ frames a second, and typesetting every frame would halve the frame
+      // rate); every step, pause and stop draws it at once.
+      const now = performance.now();
+      if (!this.playing || !(now - (this.ledgerAt || 0) < LEDGER_PLAY_INTERVAL_MS)) {
+        this.renderLedger(p, k);
+        this.ledgerAt = now;
+      }
     }
     this.renderCaption();
     this.renderControls();
@@ -1010,6 +1018,7 @@ class Viewer {
     this.playing = false;
     if (this.playRaf !== null) { cancelAnimationFrame(this.playRaf); this.playRaf = null; }
     this.root.dataset.playing = "false";
+    if (this.ready) this.renderLedger(this.p, this.k());
     this.renderControls();
     this.mirrorUrl(true);
     if (report) this.scheduleReport();

@@ -109,8 +109,9 @@ def test_non_separable_run_shows_the_td_proof_and_the_hinge_terms():
     titles = [f["title"] for f in spec["figures"]]
     assert "TD_γ proof" in titles[1] and "Hinge-loss proof" in titles[2]
     main = figures_at(spec, 1)[0]
-    hinge = _by_name(main, "hinge: max(0, γ − y⟨w*,x⟩) > 0")
-    assert len(hinge["x"]) == int(np.sum(np.asarray(ns.constants["hinge"]) > 0))
+    rings = [t for t in main["data"] if t.get("name", "").startswith("hinge max(0, γ − y⟨w*,x⟩) > 0")]
+    assert sum(len(t["x"]) for t in rings) == int(np.sum(np.asarray(ns.constants["hinge"]) > 0))
+    assert [t["marker"]["size"] for t in rings] == sorted(t["marker"]["size"] for t in rings)
     lines = ledger_at(spec, tr.T)
     assert f"{ns.mistake_bound:.5g}" in lines[2]["latex"] and lines[2]["holds"] is True
 
@@ -122,6 +123,7 @@ def test_failed_assumption_rounds_are_highlighted_and_no_bound_in_the_ledger():
     main = figures_at(spec, 0)[0]
     bad = _by_name(main, "rounds where the assumption fails")
     assert len(bad["x"]) == len(tr.proof.failed_assumptions[0].rounds)
+    assert np.allclose(np.c_[bad["x"], bad["y"]], s.X[tr.proof.failed_assumptions[0].rounds], atol=1e-4)
     assert "does not apply" in ledger_at(spec, 0)[-1]["latex"]
 
 
