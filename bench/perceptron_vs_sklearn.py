@@ -100,6 +100,7 @@ def main() -> int:
     ap.add_argument("--budget", type=float, default=30.0, help="seconds per row before cutting repeats")
     ap.add_argument("--no-numpy", action="store_true", help="skip the plain-numpy engine (slow on noisy rows)")
     ap.add_argument("--markdown", type=Path, help="also write the table (markdown) to this file")
+    ap.add_argument("--only", help="only these rows, e.g. 1000000x2 or 100000x100,1000000x2 (T x d)")
     args = ap.parse_args()
 
     Ts = [10 ** 4, 10 ** 5] + ([] if args.quick else [10 ** 6])
@@ -109,9 +110,12 @@ def main() -> int:
     head = (f"{'stream':<10} {'T':>8} {'d':>5} {'M':>8} {'sklearn ms':>11} " +
             " ".join(f"{'olc ' + e + ' ms':>14} {'ratio':>6}" for e in engines))
     print(head)
+    only = {tuple(int(v) for v in r.split("x")) for r in args.only.split(",")} if args.only else None
     for noise in (0.0, 0.1):
         for T in Ts:
             for d in ds:
+                if only is not None and (T, d) not in only:
+                    continue
                 if T * d * 8 > MAX_BYTES:
                     print(f"{'noisy' if noise else 'separable':<10} {T:>8} {d:>5}   skipped (X would be "
                           f"{T * d * 8 / 2**30:.1f} GB)")

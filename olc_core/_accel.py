@@ -60,12 +60,13 @@ def _perceptron_py(X, y, wstar, has_wstar, t0, w, M0, score, cmargin, mis, snaps
     round, the new weights, ⟨w*, w⟩ and ‖w‖² (``inner``/``norm2`` index k+1 for mistake k).
     Returns ``(t_stop, M, r2max, cmin, bad_row)``: ``t_stop < T`` when the snapshot buffers
     are full (the caller grows them and resumes); ``bad_row >= 0`` at a non-finite row of X,
-    ``bad_row = -2 - t`` when the label of round t is not ±1.
+    ``bad_row = -2`` when some label is not ±1 (the caller finds the first).
     """
     T, d = X.shape
     cap = snaps.shape[0]
     M = M0
     bad_row = -1
+    nbad = 0  # labels other than ±1 seen: reported as bad_row = -2 (the caller finds the first)
     if d == 2:  # the lecture-hall case: same arithmetic, the two coordinates in registers
         w0 = w[0]
         w1 = w[1]
@@ -75,7 +76,7 @@ def _perceptron_py(X, y, wstar, has_wstar, t0, w, M0, score, cmargin, mis, snaps
             if M == cap:
                 w[0] = w0
                 w[1] = w1
-                return t, M, r2max, cmin, bad_row
+                return t, M, r2max, cmin, -2 if nbad > 0 else bad_row
             x0 = X[t, 0]
             x1 = X[t, 1]
             s = 0.0
@@ -92,9 +93,7 @@ def _perceptron_py(X, y, wstar, has_wstar, t0, w, M0, score, cmargin, mis, snaps
             if xx > r2max:
                 r2max = xx
             yt = y[t]
-            if yt != 1.0 and yt != -1.0:
-                bad_row = -2 - t
-                break
+            nbad += (yt != 1.0) & (yt != -1.0)  # counted, not branched on: a break here costs 3x
             if has_wstar:
                 c = 0.0
                 c += x0 * a0
@@ -120,10 +119,10 @@ def _perceptron_py(X, y, wstar, has_wstar, t0, w, M0, score, cmargin, mis, snaps
                 M += 1
         w[0] = w0
         w[1] = w1
-        return T, M, r2max, cmin, bad_row
+        return T, M, r2max, cmin, -2 if nbad > 0 and bad_row < 0 else bad_row
     for t in range(t0, T):
         if M == cap:
-            return t, M, r2max, cmin, bad_row
+            return t, M, r2max, cmin, -2 if nbad > 0 else bad_row
         s = 0.0
         xx = 0.0
         c = 0.0
@@ -142,9 +141,7 @@ def _perceptron_py(X, y, wstar, has_wstar, t0, w, M0, score, cmargin, mis, snaps
         if xx > r2max:
             r2max = xx
         yt = y[t]
-        if yt != 1.0 and yt != -1.0:
-            bad_row = -2 - t
-            break
+        nbad += (yt != 1.0) & (yt != -1.0)
         if has_wstar:
             c = yt * c
             cmargin[t] = c
@@ -162,7 +159,7 @@ def _perceptron_py(X, y, wstar, has_wstar, t0, w, M0, score, cmargin, mis, snaps
             inner[M + 1] = a
             norm2[M + 1] = b
             M += 1
-    return T, M, r2max, cmin, bad_row
+    return T, M, r2max, cmin, -2 if nbad > 0 and bad_row < 0 else bad_row
 
 
 def perceptron_kernel():
@@ -179,6 +176,28 @@ def perceptron_kernel():
     return _kernels["perceptron"]
 
 
+def _buffers(cap: int, d: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The per-mistake buffers (rounds, weights, ⟨w*,w⟩, ‖w‖²) carved out of one allocation.
+
+    Fresh memory costs a page fault per 4 KB page on first write (a few µs each on a
+    virtual machine); one block large enough for numpy to back it with huge pages costs
+    a fraction of four separate mid-size arrays.
+    """
+    n = cap * 8 + cap * d * 8 + 2 * (cap + 1) * 8
+    arena = np.empty(n, np.uint8)
+    o = 0
+    mis = arena[o:o + cap * 8].view(np.int64)
+    o += cap * 8
+    snaps = arena[o:o + cap * d * 8].view(np.float64).reshape(cap, d)
+    o += cap * d * 8
+    inner = arena[o:o + (cap + 1) * 8].view(np.float64)
+    o += (cap + 1) * 8
+    norm2 = arena[o:o + (cap + 1) * 8].view(np.float64)
+    inner[0] = 0.0
+    norm2[0] = 0.0
+    return mis, snaps, inner, norm2
+
+
 def perceptron(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None):
     """Run the compiled loop, growing the per-mistake buffers as needed.
 
@@ -191,10 +210,7 @@ def perceptron(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None):
     cap = int(min(T, max(1024, min(T // 4, (256 << 20) // (8 * d)))))  # virtual until written
     score = np.empty(T)
     cmargin = np.empty(T if has else 0)
-    mis = np.empty(cap, np.int64)
-    snaps = np.empty((cap, d))
-    inner = np.zeros(cap + 1)
-    norm2 = np.zeros(cap + 1)
+    mis, snaps, inner, norm2 = _buffers(cap, d)
     w = np.zeros(d)
     t, M, r2, cmin, bad = 0, 0, 0.0, np.inf, -1
     while True:
@@ -202,10 +218,9 @@ def perceptron(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None):
         if t >= T or bad != -1:
             break
         cap *= 2  # buffers full: grow and resume where the loop stopped
-        mis = np.concatenate([mis, np.empty(cap - len(mis), np.int64)])
-        snaps = np.concatenate([snaps, np.empty((cap - len(snaps), d))])
-        inner = np.concatenate([inner, np.zeros(cap + 1 - len(inner))])
-        norm2 = np.concatenate([norm2, np.zeros(cap + 1 - len(norm2))])
+        mis2, snaps2, inner2, norm22 = _buffers(cap, d)
+        mis2[:M], snaps2[:M], inner2[:M + 1], norm22[:M + 1] = mis[:M], snaps[:M], inner[:M + 1], norm2[:M + 1]
+        mis, snaps, inner, norm2 = mis2, snaps2, inner2, norm22
     return score, cmargin, mis[:M], snaps[:M], inner[:M + 1], norm2[:M + 1], r2, cmin, bad
 
 
@@ -264,3 +279,66 @@ def link_bad(a: np.ndarray, b: np.ndarray, tol: float, scale_floor: float, log: 
         _kernels["link_bad"] = k
     return _kernels["link_bad"](np.ascontiguousarray(a), np.ascontiguousarray(b), float(tol), float(scale_floor),
                                 bool(log))
+
+
+def _perceptron_checks_py(inner, normv, g, gR, R, usable, rfinite, bound, tol, scale_a):
+    K = inner.shape[0]
+    out = np.zeros((6, K), np.bool_)
+    nan = np.nan
+    for k in range(K):
+        kf = float(k)
+        norm = normv[k]
+        sqrtk = np.sqrt(kf)
+        Mg = kf * g if usable else nan
+        cl = sqrtk * gR if usable else nan
+        sMR = sqrtk * R if rfinite else nan
+        cosine = inner[k] / norm
+        out[0, k] = _bad1(Mg, inner[k], tol, scale_a)
+        out[1, k] = _bad1(inner[k], norm, tol, scale_a)
+        out[2, k] = _bad1(norm, sMR, tol, scale_a)
+        out[3, k] = _bad1(cl, cosine, tol, 1.0)
+        out[4, k] = _bad1(cosine, 1.0, tol, 1.0)
+        out[5, k] = _bad1(kf, bound, tol, 1.0)
+    return out
+
+
+def _bad1_py(a, b, tol, scale_floor):
+    """One element of link_bad_numpy (linear series)."""
+    diff = a - b
+    sc = abs(a)
+    ab = abs(b)
+    if ab > sc:
+        sc = ab
+    if scale_floor > sc:
+        sc = scale_floor
+    sc = sc * tol
+    if np.isinf(sc):
+        return diff > 0.0
+    return diff > sc
+
+
+def perceptron_checks(inner, norm, g, gR, R, usable, rfinite, bound, tol, scale_a) -> np.ndarray:
+    """The verdict of every link of the Perceptron's proofs A and B (and M ≤ bound) per state,
+    in one compiled pass: rows Mγ≤⟨w*,w⟩, ⟨w*,w⟩≤‖w‖, ‖w‖≤√M·R, √M·γ/R≤cos, cos≤1, M≤bound.
+
+    Each value is the same float expression as the materialised series (olc_core.proofs.perceptron),
+    and each verdict the same formula as :func:`link_bad_numpy`, so the verdicts are identical."""
+    global _bad1
+    if "perceptron_checks" not in _kernels:
+        t0 = time.perf_counter()
+        _bad1 = _numba.njit(inline="always", error_model="numpy")(_bad1_py)
+        try:
+            k = _numba.njit(cache=True, nogil=True, error_model="numpy")(_perceptron_checks_py)
+            k(np.zeros(1), np.zeros(1), 0.1, 0.1, 1.0, True, True, 1.0, 1e-9, 1.0)
+        except Exception:  # no cache locator
+            k = _numba.njit(nogil=True, error_model="numpy")(_perceptron_checks_py)
+            k(np.zeros(1), np.zeros(1), 0.1, 0.1, 1.0, True, True, 1.0, 1e-9, 1.0)
+        _compile_seconds["perceptron_checks"] = time.perf_counter() - t0
+        _kernels["perceptron_checks"] = k
+    return _kernels["perceptron_checks"](np.ascontiguousarray(inner, dtype=np.float64),
+                                         np.ascontiguousarray(norm, dtype=np.float64), float(g), float(gR),
+                                         float(R), bool(usable), bool(rfinite), float(bound), float(tol),
+                                         float(scale_a))
+
+
+_bad1 = _bad1_py

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["MaxMargin", "max_margin", "soft_margin_direction", "consistent_disjunction", "Disjunction",
+__all__ = ["euclid", "unit", "MaxMargin", "max_margin", "soft_margin_direction", "consistent_disjunction", "Disjunction",
            "simplex_margin", "SimplexMargin"]
 
 
@@ -53,6 +53,27 @@ class MaxMargin:
     @property
     def gap(self) -> float:
         return self.upper - self.margin if self.separable else float("nan")
+
+
+def euclid(v: np.ndarray) -> float:
+    """‖v‖ without underflow or overflow of the squares (scaled by max |v_i| first).
+
+    >>> euclid(np.array([3e-170, 4e-170]))
+    5e-170
+    """
+    v = np.asarray(v, dtype=np.float64)
+    s = float(np.max(np.abs(v))) if v.size else 0.0
+    if s == 0.0 or not np.isfinite(s):
+        return s
+    u = v / s
+    return s * float(np.sqrt(u @ u))
+
+
+def unit(v: np.ndarray) -> np.ndarray:
+    """v / ‖v‖, computed so that tiny or huge v still give a unit vector (v ≠ 0)."""
+    v = np.asarray(v, dtype=np.float64)
+    u = v / float(np.max(np.abs(v)))
+    return u / float(np.sqrt(u @ u))
 
 
 def _affine_minimizer(ZS: np.ndarray) -> np.ndarray:
@@ -123,10 +144,10 @@ def max_margin(X: np.ndarray, y: np.ndarray, *, tol: float = 1e-13, max_iter: in
             lam = np.clip(lam, 0.0, None)
             lam /= lam.sum()
         p = lam @ Z(S)
-    upper = float(np.sqrt(p @ p))
+    upper = euclid(p)
     if upper <= zero_tol:
         return MaxMargin(False, None, -np.inf, upper, np.sort(S), it, converged)
-    w = p / upper
+    w = unit(p)
     margin = float(np.min(y * (X @ w)))
     if margin <= 0.0:
         return MaxMargin(False, None, -np.inf, upper, np.sort(S), it, False)

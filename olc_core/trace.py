@@ -131,7 +131,10 @@ class Trace:
         self.weight_kind = weight_kind
         self.log_base = log_base  # for "exponent": weights = exp(k * log_base) ...
         self.base = base          # ... computed as base ** k when the base is given (2 ** 3 is exactly 8)
-        cols: dict[str, Any] = {"is_mistake": self._is_mistake}
+        # a closure over the arrays, not a bound method: a Trace must not reference itself, or
+        # it (and its large arrays) would be freed only by the cyclic garbage collector
+        T_, mistakes_ = self.T, self.mistakes
+        cols: dict[str, Any] = {"is_mistake": lambda: _mistake_flags(T_, mistakes_)}
         cols.update(columns or {})
         self.columns = LazyMap(cols)
         self.proofs = LazyMap(proofs or {})
@@ -150,9 +153,7 @@ class Trace:
         return int(self.mistakes.shape[0])
 
     def _is_mistake(self) -> np.ndarray:
-        flag = np.zeros(self.T, dtype=bool)
-        flag[self.mistakes] = True
-        return flag
+        return _mistake_flags(self.T, self.mistakes)
 
     def mistakes_before(self, t: int) -> int:
         """Number of mistakes on rounds 0 … t-1."""
@@ -207,6 +208,12 @@ class Trace:
     def __repr__(self) -> str:
         return (f"Trace({self.algorithm!r}, T={self.T}, d={self.d}, mistakes={self.n_mistakes}, "
                 f"proof={self._primary!r})")
+
+
+def _mistake_flags(T: int, mistakes: np.ndarray) -> np.ndarray:
+    flag = np.zeros(T, dtype=bool)
+    flag[mistakes] = True
+    return flag
 
 
 def finite_or_none(x: float) -> float | None:

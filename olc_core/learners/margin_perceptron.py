@@ -31,7 +31,7 @@ import numpy as np
 
 from .._numeric import Grow, rowdot, rowsq
 from .._validate import as_labels, as_matrix, as_vector
-from ..comparators import max_margin
+from ..comparators import max_margin, unit
 from ..proofs.base import Assumption, Chain, Proof
 from ..proofs.perceptron import ASSUMPTION_TOL
 from ..trace import SnapshotHistory, Trace
@@ -129,10 +129,9 @@ def run(X, y, params: dict[str, Any]) -> Trace:
     info: dict[str, Any] = {"normalized": True, "examples": Xh, "labels": y}
     if comparator is not None:
         wstar = as_vector(comparator, d, NAME, "comparator")
-        nrm = float(np.sqrt(np.sum(wstar * wstar)))
-        if nrm == 0.0:
+        if not np.any(wstar):
             raise ValueError(f"{NAME}: comparator must be a non-zero vector")
-        wstar = wstar / nrm
+        wstar = unit(wstar)
         info["comparator_source"] = "given"
     else:
         mm = max_margin(Xh, y)

@@ -29,7 +29,7 @@ import numpy as np
 from .. import _accel
 from .._numeric import Grow, rowdot, rowsq
 from .._validate import as_labels, as_matrix, as_vector, bad_label
-from ..comparators import max_margin, soft_margin_direction
+from ..comparators import max_margin, soft_margin_direction, unit
 from ..proofs import perceptron as proofs
 from ..trace import SnapshotHistory, Trace
 
@@ -79,9 +79,22 @@ def perceptron_numba(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None):
     score, cmargin, mis, S, inner, norm2, r2, cmin, bad_row = _accel.perceptron(X, y, wstar)
     if bad_row >= 0:
         raise ValueError(f"{NAME}: X has a NaN or infinite value at round {bad_row}")
-    if bad_row <= -2:
-        bad_label(y, -2 - bad_row, "pm1", NAME)
+    if bad_row == -2:
+        bad_label(y, int(np.flatnonzero(np.abs(y) != 1.0)[0]), "pm1", NAME)
     return score, cmargin, mis, S, inner, norm2, float(r2), float(cmin)
+
+
+def state_norms(norm2: np.ndarray, S: np.ndarray) -> np.ndarray:
+    """‖w‖ in every state from the loop's ‖w‖² (initial state first); where the square left
+    the normal float range (tiny or huge weights) it is recomputed with scaling from the
+    stored weights, so Cauchy–Schwarz is not "violated" by an underflowed square."""
+    norm = np.sqrt(norm2)
+    odd = np.flatnonzero((norm2[1:] < 1e-290) | (norm2[1:] > 1e290))
+    for j in odd:
+        w = S[j]
+        s = float(np.max(np.abs(w)))
+        norm[j + 1] = 0.0 if s == 0.0 else s * float(np.sqrt(rowsq((w / s)[None, :])[0]))
+    return norm
 
 
 def radius(X: np.ndarray, r2: float) -> float:
@@ -100,10 +113,10 @@ def resolve_comparator(X: np.ndarray, y: np.ndarray, comparator, algorithm: str)
     d = X.shape[1]
     if comparator is not None:
         w = as_vector(comparator, d, algorithm, "comparator")
-        n = float(np.sqrt(np.sum(w * w)))
-        if n == 0.0:
+        if not np.any(w):
             raise ValueError(f"{algorithm}: comparator must be a non-zero vector")
-        return w / n, {"comparator_source": "given", "comparator": w / n}
+        u = unit(w)
+        return u, {"comparator_source": "given", "comparator": u}
     mm = max_margin(X, y)
     info: dict[str, Any] = {"comparator_method": mm.method, "max_margin_upper": mm.upper,
                             "max_margin_iterations": mm.iterations, "max_margin_converged": mm.converged}
@@ -131,10 +144,11 @@ def run(X, y, params: dict[str, Any]) -> Trace:
     loop = perceptron_numba if engine == "numba" else perceptron_numpy
     score, cmargin, mistakes, S, inner, norm2, r2, cmin = loop(X, y, wstar)
     R = radius(X, r2)
+    norm = state_norms(norm2, S)
     has = wstar is not None
     cm = cmargin if has else None
     info = dict(cinfo, radius=R, engine=engine)
-    primary = proofs.separable_proof(T=T, mistakes=mistakes, inner=inner if has else None, norm2=norm2, radius=R,
+    primary = proofs.separable_proof(T=T, mistakes=mistakes, inner=inner if has else None, norm=norm, radius=R,
                                      cmargin=cm, gamma=params["gamma"], comparator_info=cinfo,
                                      min_margin=cmin if has else None)
 
@@ -157,12 +171,12 @@ def run(X, y, params: dict[str, Any]) -> Trace:
 
     def nonsep():
         u, cmu, inner_u, ci, g = ns_inputs()
-        return proofs.nonseparable_proof(T=T, mistakes=mistakes, inner=inner_u, norm2=norm2, radius=R,
+        return proofs.nonseparable_proof(T=T, mistakes=mistakes, inner=inner_u, norm=norm, radius=R,
                                          cmargin=cmu, gamma=g, comparator_info=ci)
 
     def hinge():
         u, cmu, inner_u, ci, g = ns_inputs()
-        return proofs.hinge_proof(T=T, mistakes=mistakes, inner=inner_u, norm2=norm2, radius=R,
+        return proofs.hinge_proof(T=T, mistakes=mistakes, inner=inner_u, norm=norm, radius=R,
                                   cmargin=cmu, gamma=g, comparator_info=ci)
 
     columns: dict[str, Any] = {"score": score}

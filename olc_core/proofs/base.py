@@ -21,17 +21,62 @@ assumption fails, never a number the theorem does not give.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable, MutableMapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from .._accel import link_bad
 
-__all__ = ["Chain", "Assumption", "Violation", "Proof", "DEFAULT_TOL"]
+__all__ = ["Chain", "Assumption", "Violation", "Proof", "Series", "DEFAULT_TOL"]
 
 #: Relative tolerance for inequality checks (see spec "Checking inequalities on floats").
 DEFAULT_TOL = 1e-9
+
+
+class Series(MutableMapping):
+    """The proof's series by name: arrays, or zero-argument callables computed on first access.
+
+    A proof over 10⁵–10⁶ states builds a dozen derived series (Mγ, √M·R, cos∠ …); a run
+    whose caller only asks for the verdict (violations, the bound) never pays for them.
+    """
+
+    def __init__(self, K: int, items: dict[str, Any]):
+        self.K = K
+        self._raw: dict[str, Any] = {}
+        for k, v in items.items():
+            self[k] = v
+
+    def _check(self, key: str, v: Any) -> np.ndarray:
+        a = np.asarray(v, dtype=np.float64)
+        if a.shape != (self.K,):
+            raise ValueError(f"series {key!r} has shape {a.shape}, expected ({self.K},)")
+        return a
+
+    def __getitem__(self, key: str) -> np.ndarray:
+        v = self._raw[key]
+        if callable(v):
+            v = self._raw[key] = self._check(key, v())
+        return v
+
+    def __setitem__(self, key: str, v: Any) -> None:
+        self._raw[key] = v if callable(v) else self._check(key, v)
+
+    def __delitem__(self, key: str) -> None:
+        del self._raw[key]
+
+    def __iter__(self):
+        return iter(self._raw)
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+    def __contains__(self, key: object) -> bool:  # without computing the series
+        return key in self._raw
+
+    def is_computed(self, key: str) -> bool:
+        return not callable(self._raw[key])
 
 
 @dataclass(frozen=True)
@@ -62,15 +107,34 @@ class Chain:
         return out
 
 
-@dataclass(frozen=True)
 class Assumption:
-    """Something the theorem needs of the data, and the rounds on which it fails."""
+    """Something the theorem needs of the data, and the rounds on which it fails.
 
-    name: str
-    statement: str
-    holds: bool
-    rounds: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
-    detail: str = ""
+    ``rounds`` may be given as a zero-argument callable: the scan that lists the failing
+    rounds of a 10⁶-round stream then runs only when someone asks for them.
+    """
+
+    __slots__ = ("name", "statement", "holds", "_rounds", "detail")
+
+    def __init__(self, name: str, statement: str, holds: bool, rounds: Any = None, detail: str = ""):
+        self.name = name
+        self.statement = statement
+        self.holds = bool(holds)
+        self._rounds = np.zeros(0, dtype=np.int64) if rounds is None else rounds
+        self.detail = detail
+
+    @property
+    def rounds(self) -> np.ndarray:
+        if callable(self._rounds):
+            self._rounds = np.asarray(self._rounds(), dtype=np.int64)
+        return self._rounds
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Assumption) and (self.name, self.statement, self.holds, self.detail)
+                == (other.name, other.statement, other.holds, other.detail)
+                and np.array_equal(self.rounds, other.rounds))
+
+    __hash__ = None  # mutable cache inside: not hashable
 
     def __repr__(self) -> str:  # short: the rounds array can be long
         n = len(self.rounds)
@@ -114,7 +178,8 @@ class Proof:
                  series: dict[str, np.ndarray], chains: tuple[Chain, ...] = (),
                  assumptions: tuple[Assumption, ...] = (), mistake_bound: float | None = None,
                  constants: dict[str, Any] | None = None, labels: dict[str, str] | None = None,
-                 notes: tuple[str, ...] = (), bound_tol: float = DEFAULT_TOL, bounded: str | None = None):
+                 notes: tuple[str, ...] = (), bound_tol: float = DEFAULT_TOL, bounded: str | None = None,
+                 checker: Callable[[], dict[str, np.ndarray]] | None = None):
         self.name = name
         self.theorem = theorem
         self.T = int(T)
@@ -125,10 +190,7 @@ class Proof:
             raise ValueError("state_rounds must start at round 0")
         if self.n_mistakes.shape != (K,):
             raise ValueError("n_mistakes must have one entry per state")
-        self.series = {k: np.asarray(v, dtype=np.float64) for k, v in series.items()}
-        for k, v in self.series.items():
-            if v.shape != (K,):
-                raise ValueError(f"series {k!r} has shape {v.shape}, expected ({K},)")
+        self.series = Series(K, series)
         self.assumptions = tuple(assumptions)
         self.constants = dict(constants or {})
         self.labels = dict(labels or {})
@@ -142,12 +204,14 @@ class Proof:
         self.bounded = bounded or "M"
         if bounded is None:
             if "M" not in self.series:
-                self.series["M"] = self.n_mistakes.astype(np.float64)
+                nm = self.n_mistakes
+                self.series["M"] = lambda: nm.astype(np.float64)
             self.labels.setdefault("M", "M")
         elif bounded not in self.series:
             raise ValueError(f"bounded series {bounded!r} is not among the series")
         if self.mistake_bound is not None:
-            self.series["mistake_bound"] = np.full(K, self.mistake_bound)
+            b = self.mistake_bound
+            self.series["mistake_bound"] = lambda: np.full(K, b)
             self.labels.setdefault("mistake_bound", "bound")
             chains = chains + (Chain("mistake bound", (self.bounded, "mistake_bound"), scale=1.0,
                                      reasons=("the sandwich closes",)),)
@@ -157,6 +221,10 @@ class Proof:
                     raise ValueError(f"chain {ch.name!r} names unknown series {key!r}")
         self.chains = chains
         self.bound_tol = bound_tol
+        # an optional fused check: {link name: bad mask} at the default tolerance, computed
+        # without materialising the series (it must agree with _link_bad element by element)
+        self._checker = checker
+        self._checked: dict[str, np.ndarray] | None = None
 
     # ------------------------------------------------------------------ lookup
     @property
@@ -190,10 +258,17 @@ class Proof:
 
     def check_matrix(self, tol: float = DEFAULT_TOL) -> dict[str, np.ndarray]:
         """``{link name: (K,) bool array, True where the link fails}``."""
-        out = {}
-        for ch in self.chains:
-            for lo, hi, strict, _ in ch.links():
-                out[self.link_name(lo, hi, strict)] = self._link_bad(ch, lo, hi, tol)
+        if tol == DEFAULT_TOL and self._checked is not None:
+            return self._checked
+        if tol == DEFAULT_TOL and self._checker is not None:
+            out = self._checker()
+        else:
+            out = {}
+            for ch in self.chains:
+                for lo, hi, strict, _ in ch.links():
+                    out[self.link_name(lo, hi, strict)] = self._link_bad(ch, lo, hi, tol)
+        if tol == DEFAULT_TOL:
+            self._checked = out
         return out
 
     def link_name(self, lo: str, hi: str, strict: bool = False) -> str:
@@ -202,12 +277,15 @@ class Proof:
     def violations(self, tol: float = DEFAULT_TOL) -> list[Violation]:
         """Every inequality of the proof that fails, with its round and both sides."""
         out: list[Violation] = []
+        mat = self.check_matrix(tol)
         for ch in self.chains:
             for lo, hi, strict, _ in ch.links():
-                bad = self._link_bad(ch, lo, hi, tol)
-                for k in np.flatnonzero(bad):
-                    out.append(Violation(int(self.state_rounds[k]), self.link_name(lo, hi, strict),
-                                         float(self.series[lo][k]), float(self.series[hi][k]), ch.name))
+                name = self.link_name(lo, hi, strict)
+                bad = np.flatnonzero(mat[name])
+                if bad.size:
+                    a, b = self.series[lo], self.series[hi]
+                    for k in bad:
+                        out.append(Violation(int(self.state_rounds[k]), name, float(a[k]), float(b[k]), ch.name))
         out.sort(key=lambda v: (v.round, v.chain, v.name))
         return out
 
@@ -215,10 +293,11 @@ class Proof:
         """The ledger at round ``t``: every link with both sides and whether it holds."""
         k = self.index(t)
         rows = []
+        mat = self.check_matrix(tol)
         for ch in self.chains:
             for lo, hi, strict, reason in ch.links():
                 a, b = float(self.series[lo][k]), float(self.series[hi][k])
-                bad = bool(self._link_bad(ch, lo, hi, tol)[k])
+                bad = bool(mat[self.link_name(lo, hi, strict)][k])
                 defined = not (np.isnan(a) or np.isnan(b))
                 rows.append({"chain": ch.name, "lhs_key": lo, "rhs_key": hi, "lhs": a, "rhs": b,
                              "strict": strict, "log": ch.log, "reason": reason,

@@ -26,7 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from .base import Assumption, Chain, Proof
+from .. import _accel
+from .base import DEFAULT_TOL, Assumption, Chain, Proof
 
 __all__ = ["separable_proof", "nonseparable_proof", "hinge_proof", "best_gamma", "td_bound", "td_bounds",
            "hinge_bound"]
@@ -52,14 +53,23 @@ LABELS = {
 ASSUMPTION_TOL = 1e-12
 
 
+#: From this many states on, the compiled pass checks the links (fewer: numpy on the series).
+FUSED_CHECK_MIN_STATES = 4096
+
+
 def _scale(x: float) -> float:
     """Size of the terms a chain's series are summed from (sets the check's tolerance)."""
     return x if math.isfinite(x) and x > 0 else 1e-300
 
 
 def _states(T: int, mistakes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    state_rounds = np.concatenate([[0], np.asarray(mistakes, dtype=np.int64) + 1])
-    return state_rounds, np.arange(len(state_rounds), dtype=np.int64)
+    K = len(mistakes) + 1
+    block = np.empty((2, K), dtype=np.int64)
+    state_rounds, k = block
+    state_rounds[0] = 0
+    np.add(mistakes, 1, out=state_rounds[1:])
+    k[:] = np.arange(K)
+    return state_rounds, k
 
 
 def _with_zero(a: np.ndarray | None, K: int) -> np.ndarray:
@@ -72,12 +82,12 @@ def _with_zero(a: np.ndarray | None, K: int) -> np.ndarray:
     return a
 
 
-def separable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray | None, norm2: np.ndarray,
+def separable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray | None, norm: np.ndarray,
                     radius: float, cmargin: np.ndarray | None, gamma: float | None,
                     comparator_info: dict[str, Any], min_margin: float | None = None) -> Proof:
     """Proofs A and B of ``M ≤ R²/γ²``.
 
-    ``inner``/``norm2``: ⟨w*, w⟩ and ‖w‖² in each state (the initial w = 0 first);
+    ``inner``/``norm``: ⟨w*, w⟩ and ‖w‖ in each state (the initial w = 0 first);
     ``cmargin[t] = y_t⟨w*, x_t⟩`` (None when no comparator separates the data);
     ``gamma``: the γ the caller asked the proof to assume (None: the measured
     margin ``min_t cmargin[t]``, or ``min_margin`` when the loop already found it).
@@ -121,22 +131,39 @@ def separable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray | None, n
                                       "every x_t is 0" if R == 0.0 else "‖x_t‖² overflows a float"))
     constants["gamma"] = g
     usable = g is not None and g > 0.0 and 0.0 < R < math.inf
-    norm = np.sqrt(_with_zero(norm2, K))
     inner_s = _with_zero(inner, K)
-    kf = k.astype(np.float64)
-    sqrtk = np.sqrt(kf)
-    nan = np.full(K, np.nan)
-    series = {
-        "M": kf,
-        "M_gamma": kf * g if usable else nan,
-        "inner": inner_s,
-        "norm": norm,
-        "sqrtM_R": sqrtk * R if R < math.inf else nan,
-        "one": np.ones(K),
-    }
-    with np.errstate(divide="ignore", invalid="ignore"):
-        series["cosine"] = inner_s / norm  # 0/0 = NaN for w = 0: not defined, not checked
-        series["cos_lower"] = sqrtk * (g / R) if usable else nan
+    norm_s = _with_zero(norm, K)
+    gR = g / R if usable else math.nan
+    block: list[np.ndarray] = []
+
+    def derived() -> np.ndarray:
+        """Every derived series as a row of one block (one allocation: see _accel._buffers),
+        computed the first time one of them is asked for."""
+        if not block:
+            b = np.empty((7, K))
+            kf, sqrtk, M_gamma, sqrtM_R, one, cosine, cos_lower = b
+            kf[:] = k
+            np.sqrt(kf, out=sqrtk)
+            if usable:
+                np.multiply(kf, g, out=M_gamma)
+                np.multiply(sqrtk, gR, out=cos_lower)
+            else:
+                M_gamma.fill(np.nan)
+                cos_lower.fill(np.nan)
+            if R < math.inf:
+                np.multiply(sqrtk, R, out=sqrtM_R)
+            else:
+                sqrtM_R.fill(np.nan)
+            one.fill(1.0)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                np.divide(inner_s, norm_s, out=cosine)  # 0/0 = NaN for w = 0: not defined, not checked
+            block.append(b)
+        return block[0]
+
+    rows = ("M", "_sqrtk", "M_gamma", "sqrtM_R", "one", "cosine", "cos_lower")
+    series = {name: (lambda i=i: derived()[i]) for i, name in enumerate(rows) if not name.startswith("_")}
+    series["inner"] = inner_s
+    series["norm"] = norm_s
     bound = R * R / (g * g) if usable else None
     constants["delta"] = g / R if usable else None
     constants["bound_formula"] = r"R^2/\gamma^2"
@@ -148,10 +175,24 @@ def separable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray | None, n
         Chain("cosine potential (B)", ("cos_lower", "cosine", "one"), scale=1.0,
               reasons=("divide Mγ ≤ ⟨w*,w⟩ by ‖w‖ ≤ √M·R", "a cosine is at most 1")),
     )
-    return Proof(name="Perceptron, separable data", theorem=r"M \le R^2/\gamma^2", T=T,
-                 state_rounds=state_rounds, n_mistakes=k, series=series, chains=chains,
-                 assumptions=tuple(assumptions), mistake_bound=bound, constants=constants,
-                 labels=dict(LABELS))
+    proof = Proof(name="Perceptron, separable data", theorem=r"M \le R^2/\gamma^2", T=T,
+                  state_rounds=state_rounds, n_mistakes=k, series=series, chains=chains,
+                  assumptions=tuple(assumptions), mistake_bound=bound, constants=constants,
+                  labels=dict(LABELS))
+    if _accel.resolve_engine("auto") == "numba" and K >= FUSED_CHECK_MIN_STATES:
+        # one compiled pass computes every link's verdict from ⟨w*,w⟩ and ‖w‖² without
+        # materialising the derived series (same float operations: identical verdicts)
+        names = [proof.link_name(lo, hi, st) for ch in proof.chains for lo, hi, st, _ in ch.links()]
+        scale_a = proof.chains[0].scale
+        pb = proof.mistake_bound
+
+        def checker() -> dict[str, np.ndarray]:
+            m = _accel.perceptron_checks(inner_s, norm_s, float(g) if usable else math.nan, gR, R, usable,
+                                         R < math.inf, math.nan if pb is None else pb, DEFAULT_TOL, scale_a)
+            rows_ = list(m) if pb is not None else list(m[:5])
+            return dict(zip(names, rows_))
+        proof._checker = checker
+    return proof
 
 
 def td_bound(gamma: float, td: float, radius: float) -> float:
@@ -231,7 +272,7 @@ def _td_prefix(cmargin: np.ndarray, gamma: float, state_rounds: np.ndarray) -> t
     return csum[state_rounds], float(csum[-1])
 
 
-def nonseparable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray, norm2: np.ndarray, radius: float,
+def nonseparable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray, norm: np.ndarray, radius: float,
                        cmargin: np.ndarray, gamma: float, comparator_info: dict[str, Any]) -> Proof:
     """The TD_γ proof of [004] for any unit w* and any γ > 0."""
     state_rounds, k = _states(T, mistakes)
@@ -240,7 +281,7 @@ def nonseparable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray, norm2
     g = float(gamma)
     td_state, td_total = _td_prefix(cmargin, g, state_rounds)
     kf = k.astype(np.float64)
-    norm = np.sqrt(_with_zero(norm2, K))
+    norm = _with_zero(norm, K)
     series = {
         "td_lower": g * kf - td_state,
         "inner": _with_zero(inner, K),
@@ -265,7 +306,7 @@ def nonseparable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray, norm2
                  mistake_bound=td_bound(g, td_total, R), constants=constants, labels=labels)
 
 
-def hinge_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray, norm2: np.ndarray, radius: float,
+def hinge_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray, norm: np.ndarray, radius: float,
                 cmargin: np.ndarray, gamma: float, comparator_info: dict[str, Any]) -> Proof:
     """The hinge-loss proof of [002] for ``u = w*/γ`` (so ‖u‖ = 1/γ, L(u) = TD_γ/γ)."""
     state_rounds, k = _states(T, mistakes)
@@ -277,7 +318,7 @@ def hinge_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray, norm2: np.nd
     csum = np.concatenate([[0.0], np.cumsum(loss)])
     L_state, L_total = csum[state_rounds], float(csum[-1])
     kf = k.astype(np.float64)
-    norm = np.sqrt(_with_zero(norm2, K))
+    norm = _with_zero(norm, K)
     series = {
         "hinge_lower": kf - L_state,
         "inner_u": _with_zero(inner, K) / g,

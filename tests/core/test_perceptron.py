@@ -215,3 +215,32 @@ def test_compiled_loop_grows_its_buffers_and_resumes_exactly(d):
     assert len(a[2]) > 20_000 // 4
     for u, v in zip(a, b):
         np.testing.assert_array_equal(u, v)
+
+
+@pytest.mark.skipif(not _accel.available(), reason="numba not installed")
+@pytest.mark.parametrize("kind", ["separable", "noisy", "gamma_too_big", "tight", "equality"])
+def test_fused_proof_checks_agree_with_the_series_link_by_link(kind, monkeypatch):
+    from olc_core.proofs import perceptron as pp
+    monkeypatch.setattr(pp, "FUSED_CHECK_MIN_STATES", 1)
+    # the compiled verdicts (no series materialised) against link_bad on the materialised series
+    if kind == "tight":
+        s = olc_core.streams.tight_perceptron(5000)
+        kw = {"comparator": s.comparator}
+    elif kind == "equality":  # every mistake on the margin: Mγ = ⟨w*,w⟩ exactly in exact arithmetic
+        s = olc_core.streams.tight_perceptron(4096)
+        kw = {"comparator": s.comparator, "gamma": 1 / np.sqrt(4096)}
+    else:
+        s = olc_core.streams.separable(T=60_000, d=3, gamma=0.01, seed=3, noise=0.2 if kind == "noisy" else 0.0)
+        kw = {"comparator": s.comparator, **({"gamma": 0.9} if kind == "gamma_too_big" else {})}
+    tr = olc_core.run("perceptron", s.X, s.y, **kw)
+    p = tr.proof
+    assert p._checker is not None
+    fused = p.check_matrix()
+    for ch in p.chains:
+        for lo, hi, strict, _ in ch.links():
+            name = p.link_name(lo, hi, strict)
+            np.testing.assert_array_equal(fused[name], p._link_bad(ch, lo, hi, 1e-9), err_msg=name)
+    if kind == "gamma_too_big":
+        assert fused["M_gamma ≤ inner"].any() and p.violations()
+    else:
+        assert p.violations() == []

@@ -3,7 +3,7 @@ the assumptions, and failures are reported (no bound claimed) on streams that br
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
@@ -73,6 +73,7 @@ def test_label_noise_is_reported_and_no_bound_claimed(T, d, seed, noise):
 @given(hnp.arrays(np.float64, st.tuples(st.integers(1, 40), st.integers(1, 4)),
                   elements=st.floats(-5, 5, allow_subnormal=False)),
        st.integers(0, 2**31), st.floats(0.001, 3.0))
+@example(X=np.array([[2.87559221e-161]]), seed=0, gamma=1.0)  # ‖w‖² and the comparator's norm underflow
 def test_arbitrary_data_either_separable_with_bound_or_reported(X, seed, gamma):
     y = np.random.default_rng(seed).choice([-1.0, 1.0], len(X))
     tr = olc_core.run("perceptron", X, y)
