@@ -140,7 +140,13 @@ def new_page(browser, url: str, *, viewport=(1280, 900)):
     ctx.add_init_script(INSTRUMENT_JS)
     page = ctx.new_page()
     errors: list[str] = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    import re
+    noise = re.compile(r"/_stcore/(health|host-config)")  # Streamlit probes these on sub-page URLs: harmless 404s
+
+    def on_console(m):
+        if m.type == "error" and not noise.search((m.location or {}).get("url", "")):
+            errors.append(m.text)
+    page.on("console", on_console)
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.errors = errors
     page.goto(url)
