@@ -182,9 +182,11 @@ def sandwich_figure(fig_id, title, proof, keys, names, colors, arrays, *, bound=
                          "y": [lo - pad, hi + pad], "line": {"color": "#444", "width": 1.5, "dash": "dot"},
                          "hovertemplate": f"{bound_label} = {bound:.6g}<extra></extra>"})
         else:
-            annotations.append({"x": 1, "xref": "paper", "y": 1, "yref": "paper", "xanchor": "right",
-                                "yanchor": "top", "showarrow": False, "font": {"size": 13},
-                                "text": f"{bound_label} = {bound:.4g} →"})
+            # bottom right: the curves of a sandwich rise to the top right
+            annotations.append({"x": 1, "xref": "paper", "y": 0.02, "yref": "paper", "xanchor": "right",
+                                "yanchor": "bottom", "showarrow": False, "font": {"size": 13},
+                                "bgcolor": "rgba(255,255,255,0.85)",
+                                "text": f"the curves cross at {bound_label} = {bound:.4g} →"})
     layout = {
         "xaxis": {"title": {"text": "mistakes M"}, "range": [-0.02 * x_hi, x_hi * 1.03], "gridcolor": "#efefef",
                   "tickfont": {"size": 13}},

@@ -56,7 +56,7 @@ with st.container(border=True):
     st.markdown("#### What the run did")
     cols = st.columns(5)
     cols[0].metric("Passes over the data", f"{info['passes_run']}")
-    cols[1].metric("Updates U (the first included)", f"{trace.n_mistakes}")
+    cols[1].metric("Updates U", f"{trace.n_mistakes}", help="the first example (w₁ = y₁x₁) counts as an update")
     kind = np.asarray(trace.columns["kind"])
     cols[2].metric("of which margin mistakes", f"{int((kind == 1).sum())}")
     cols[3].metric("Bound 12/γ²", f"{p.mistake_bound:.5g}" if p.mistake_bound is not None else "does not apply")
