@@ -1,40 +1,28 @@
 """AppTest over the mistake-bound lesson: numbers from the core, deep links, widgets and game moves in the URL."""
 from __future__ import annotations
 
-import json
 
 from streamlit.testing.v1 import AppTest
 
 import olc_core
 from olc_core.streams import conjunction_adversary, constant_predictor, elimination_predictor
 from olc_ui.snapshot import caption_at, ledger_at
+from tests.app.pagetest import metric, open_page, page_text, viewer_spec
 from tests.conftest import ROOT
 
 PAGE = str(ROOT / "pages" / "boolean_concepts.py")
 
 
-def _open(**query) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=90)
-    for k, v in query.items():
-        at.query_params[k] = str(v)
-    return at.run()
+def _open(**query):
+    return open_page(PAGE, timeout=90, **query)
 
 
-def _spec(at: AppTest) -> dict:
-    [comp] = at.get("bidi_component")
-    return json.loads(comp.proto.json)["spec"]
+_spec = viewer_spec
+_metric = metric
 
 
-def _metric(at: AppTest, label: str) -> str:
-    for m in at.metric:
-        if m.label == label:
-            return m.value
-    raise AssertionError(f"no metric {label!r}: {[m.label for m in at.metric]}")
-
-
-def _text(at: AppTest) -> str:
-    return " ".join([m.value for m in at.markdown] + [e.value for e in at.success] + [e.value for e in at.error]
-                    + [e.value for e in at.info] + [e.value for e in at.warning])
+def _text(at) -> str:
+    return page_text(at, warnings=True)
 
 
 def _click(at: AppTest, key: str) -> AppTest:

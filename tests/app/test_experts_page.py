@@ -2,7 +2,6 @@
 and extreme settings reported as messages (never a traceback)."""
 from __future__ import annotations
 
-import json
 
 import numpy as np
 from streamlit.testing.v1 import AppTest
@@ -11,28 +10,22 @@ import olc_core
 from olc_core.learners.randomized_weighted_majority import realised_mistakes
 from olc_ui.experts_lesson import rates
 from olc_ui.snapshot import ledger_at
+from tests.app.pagetest import metric, open_page, page_text, viewer_spec
 from tests.conftest import ROOT
 
 PAGE = str(ROOT / "pages" / "experts.py")
 
 
-def _open(**query) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=90)
-    for k, v in query.items():
-        at.query_params[k] = str(v)
-    return at.run()
+def _open(**query):
+    return open_page(PAGE, timeout=90, **query)
 
 
-def _spec(at: AppTest) -> dict:
-    [comp] = at.get("bidi_component")
-    return json.loads(comp.proto.json)["spec"]
+_spec = viewer_spec
+_metric = metric
 
 
-def _metric(at: AppTest, label: str) -> str:
-    for m in at.metric:
-        if m.label == label:
-            return m.value
-    raise AssertionError(f"no metric {label!r}: {[m.label for m in at.metric]}")
+def _text(at) -> str:
+    return page_text(at)
 
 
 def _messages(at: AppTest, kind: str) -> str:

@@ -2,44 +2,31 @@
 bad links reported, extreme settings answered with a message."""
 from __future__ import annotations
 
-import json
 import math
 
 import numpy as np
 import pytest
-from streamlit.testing.v1 import AppTest
 
 import olc_core
 from olc_core.hypotheses import HalfPlanes, MonotoneConjunctions, Thresholds, dimensions
 from olc_core.streams.experts import target_concept
 from olc_ui.snapshot import caption_at, ledger_at
+from tests.app.pagetest import metric, open_page, page_text, viewer_spec
 from tests.conftest import ROOT
 
 HALVING = str(ROOT / "pages" / "halving.py")
 
 
-def _open(**query) -> AppTest:
-    at = AppTest.from_file(HALVING, default_timeout=120)
-    for k, v in query.items():
-        at.query_params[k] = str(v)
-    return at.run()
+def _open(**query):
+    return open_page(HALVING, timeout=120, **query)
 
 
-def _spec(at: AppTest) -> dict:
-    [comp] = at.get("bidi_component")
-    return json.loads(comp.proto.json)["spec"]
+_spec = viewer_spec
+_metric = metric
 
 
-def _metric(at: AppTest, label: str) -> str:
-    for m in at.metric:
-        if m.label == label:
-            return m.value
-    raise AssertionError(f"no metric {label!r}: {[m.label for m in at.metric]}")
-
-
-def _text(at: AppTest) -> str:
-    return " ".join([m.value for m in at.markdown] + [e.value for e in at.success] + [e.value for e in at.error]
-                    + [e.value for e in at.info] + [x.value for x in at.latex])
+def _text(at) -> str:
+    return page_text(at, latex=True)
 
 
 def _core(H, T=50, seed=0, noise=0.0, update="on_mistake"):

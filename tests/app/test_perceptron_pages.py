@@ -1,41 +1,22 @@
 """AppTest over the Perceptron lessons: real content from the run, deep links, widgets mirrored in the URL."""
 from __future__ import annotations
 
-import json
-
 import numpy as np
-from streamlit.testing.v1 import AppTest
 
 import olc_core
 from olc_ui.snapshot import ledger_at
+from tests.app.pagetest import metric, open_page, page_text, viewer_spec
 from tests.conftest import ROOT
 
 PERCEPTRON = str(ROOT / "pages" / "perceptron.py")
 MARGIN = str(ROOT / "pages" / "margin_perceptron.py")
 
 
-def _open(path: str, **query) -> AppTest:
-    at = AppTest.from_file(path, default_timeout=90)
-    for k, v in query.items():
-        at.query_params[k] = str(v)
-    return at.run()
+def _open(path: str, **query):
+    return open_page(path, timeout=90, **query)
 
 
-def _spec(at: AppTest) -> dict:
-    [comp] = at.get("bidi_component")
-    return json.loads(comp.proto.json)["spec"]
-
-
-def _metric(at: AppTest, label: str) -> str:
-    for m in at.metric:
-        if m.label == label:
-            return m.value
-    raise AssertionError(f"no metric {label!r}: {[m.label for m in at.metric]}")
-
-
-def _text(at: AppTest) -> str:
-    return " ".join([m.value for m in at.markdown] + [e.value for e in at.success] + [e.value for e in at.error]
-                    + [e.value for e in at.info])
+_spec, _metric, _text = viewer_spec, metric, page_text
 
 
 def test_default_run_numbers_come_from_the_core():

@@ -1,0 +1,45 @@
+"""What every page's AppTest needs: open a page with query parameters, read the step viewer's
+spec, a metric, and the page's text."""
+from __future__ import annotations
+
+import json
+
+from streamlit.testing.v1 import AppTest
+
+from tests.conftest import ROOT
+
+
+def page_path(name: str) -> str:
+    return str(ROOT / "pages" / f"{name}.py")
+
+
+def open_page(path: str, timeout: float = 120, **query) -> AppTest:
+    """Run the page script once with these URL query parameters."""
+    at = AppTest.from_file(path, default_timeout=timeout)
+    for k, v in query.items():
+        at.query_params[k] = str(v)
+    return at.run()
+
+
+def viewer_spec(at: AppTest) -> dict:
+    """The spec the page sent to its (single) step viewer."""
+    [comp] = at.get("bidi_component")
+    return json.loads(comp.proto.json)["spec"]
+
+
+def metric(at: AppTest, label: str) -> str:
+    for m in at.metric:
+        if m.label == label:
+            return m.value
+    raise AssertionError(f"no metric {label!r}: {[m.label for m in at.metric]}")
+
+
+def page_text(at: AppTest, *, latex: bool = False, warnings: bool = False) -> str:
+    """Markdown, success, error and info texts (and LaTeX, warnings when asked), joined."""
+    parts = [m.value for m in at.markdown] + [e.value for e in at.success] + [e.value for e in at.error] \
+        + [e.value for e in at.info]
+    if latex:
+        parts += [x.value for x in at.latex]
+    if warnings:
+        parts += [w.value for w in at.warning]
+    return " ".join(parts)
