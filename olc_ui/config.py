@@ -66,6 +66,12 @@ def decode(s: Setting, raw: str) -> Any:
     if s.kind == "text":
         if len(raw) > s.extra.get("max_len", 4000):
             raise ValueError(f"{s.key} is too long")
+        check = s.extra.get("check")  # e.g. the clicked points' decoder: a bad link is a bad setting
+        if check is not None:
+            try:
+                check(raw)
+            except ValueError as exc:
+                raise ValueError(f"{s.key}: {exc}") from None
         return raw
     raise ValueError(f"unknown setting kind {s.kind!r}")
 
@@ -89,7 +95,7 @@ def url_values(settings: list[Setting], params: dict[str, str]) -> tuple[dict[st
                 out[s.key] = decode(s, params[s.key])
                 continue
             except ValueError as exc:
-                problems.append(f"{exc}; using {encode(s, s.default)}")
+                problems.append(f"{exc}; using {encode(s, s.default) or 'none'}")
         out[s.key] = s.default
     return out, problems
 

@@ -29,7 +29,7 @@ SETTINGS = [
             help="the theorem needs the data to have margin at least this γ"),
     Setting("until", "Cycle until a pass makes no update", "bool", True),
     Setting("passes", "Passes over the data", "int", 1, lo=1, hi=200, step=1),
-    Setting("pts", "Clicked points", "text", ""),
+    Setting("pts", "Clicked points", "text", "", extra={"check": olc_data.decode_points}),
 ]
 
 

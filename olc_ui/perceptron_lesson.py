@@ -45,7 +45,7 @@ SETTINGS = [
                    "horizontal": True},
             help="the unit vector the proof compares the learner with"),
     Setting("td", "Tight instance: d", "int", 10, lo=1, hi=30, step=1),
-    Setting("pts", "Clicked points", "text", ""),
+    Setting("pts", "Clicked points", "text", "", extra={"check": olc_data.decode_points}),
 ]
 #: The TD_γ settings (their own group: drawn only when the data are not separable).
 TD_SETTINGS = [

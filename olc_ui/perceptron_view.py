@@ -627,7 +627,7 @@ def margin_perceptron_spec(trace, *, run_id: str, position: int = 0, title: str 
         "sandwich_A", "Uγ ≤ ⟨w*,w⟩ ≤ ‖w‖ ≤ 1 + 2/γ + 3Uγ/4 (U: updates, the first included)", p,
         ["U_gamma", "inner", "norm", "norm_upper"], ["Uγ", "⟨w*, w⟩", "‖w‖", "1 + 2/γ + 3Uγ/4"],
         [COLORS["lower"], COLORS["inner"], COLORS["norm"], COLORS["upper"]], arrays,
-        bound=bound, bound_label="12/γ²", x_extent=_extent(bound, K)))
+        bound=bound, bound_label="12/γ²", x_extent=_extent(bound, K), x_title="updates U"))
     r = p.chains[0].reasons
     vals = {"U": _state(np.arange(K), "d"), "gamma": _const(gamma), "Ug": _state(S["U_gamma"]),
             "inner": _state(S["inner"]), "norm": _state(S["norm"]), "up": _state(S["norm_upper"])}

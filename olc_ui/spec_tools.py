@@ -136,7 +136,7 @@ def decimate(x: np.ndarray, y: np.ndarray, n_max: int) -> tuple[np.ndarray, np.n
 
 
 def sandwich_figure(fig_id, title, proof, keys, names, colors, arrays, *, bound=None, bound_label="",
-              smooth=None, x_extent=None):
+                    smooth=None, x_extent=None, x_title="mistakes M"):
     """Curves of ``keys`` against M, markers at the current state, and the bound as a vertical line.
 
     ``smooth``: {key: callable(M array) -> values} for the proven bounds, drawn as
@@ -188,7 +188,7 @@ def sandwich_figure(fig_id, title, proof, keys, names, colors, arrays, *, bound=
                                 "bgcolor": "rgba(255,255,255,0.85)",
                                 "text": f"the curves cross at {bound_label} = {bound:.4g} →"})
     layout = {
-        "xaxis": {"title": {"text": "mistakes M"}, "range": [-0.02 * x_hi, x_hi * 1.03], "gridcolor": "#efefef",
+        "xaxis": {"title": {"text": x_title}, "range": [-0.02 * x_hi, x_hi * 1.03], "gridcolor": "#efefef",
                   "tickfont": {"size": 13}},
         "yaxis": {"range": [lo - pad, hi + pad], "gridcolor": "#efefef", "tickfont": {"size": 13}},
         "margin": {"l": 55, "r": 10, "t": 10, "b": 45},

@@ -58,20 +58,27 @@ with st.container(border=True):
     cols[0].metric("Passes over the data", f"{info['passes_run']}")
     cols[1].metric("Updates U", f"{trace.n_mistakes}", help="the first example (w₁ = y₁x₁) counts as an update")
     kind = np.asarray(trace.columns["kind"])
-    cols[2].metric("of which margin mistakes", f"{int((kind == 1).sum())}")
-    cols[3].metric("Bound 12/γ²", f"{p.mistake_bound:.5g}" if p.mistake_bound is not None else "does not apply")
+    cols[2].metric("Margin mistakes", f"{int((kind == 1).sum())}", help="updates where |s| < γ/2")
+    cols[3].metric("Bound 12/γ²", f"{p.mistake_bound:.5g}" if p.mistake_bound is not None else "n/a",
+                   help=None if p.mistake_bound is not None else "the theorem's assumption fails on these data")
     fm = info["final_margin"]
-    cols[4].metric("Final margin min y⟨w,x⟩/‖w‖", f"{fm:.4f}")
+    cols[4].metric("Final margin", f"{fm:.4f}", help="min over the examples of y⟨w, x⟩/‖w‖ for the final w")
     g = info["gamma"]
     if info["converged"]:
         st.success(f"The last pass made no update: every example now has $y\\langle w, x\\rangle/\\lVert w\\rVert "
                    f"\\ge \\gamma/2 = {g / 2:.4g}$ — the final margin is {fm:.4f}"
                    + (f" (the data's own margin is {p.constants['measured_margin']:.4g})."
                       if p.constants.get("measured_margin") is not None else "."))
+    elif v["until"]:
+        st.warning(f"Stopped after {info['passes_run']} pass(es) with updates still happening: that is as many "
+                   f"passes as the theorem could need (12/γ² + 1 when the data have margin γ = {g:.4g}), or the "
+                   f"page's limit of {L.MAX_PRESENTATIONS:,} presentations. The final margin {fm:.4f} is not "
+                   f"guaranteed to reach γ/2 = {g / 2:.4g}"
+                   + (": the data do not have margin γ (see below)." if not p.applies else "."))
     else:
-        st.info(f"Stopped after {info['passes_run']} pass(es) with updates still happening: the final margin "
-                f"{fm:.4f} is not yet guaranteed to reach γ/2 = {g / 2:.4g}. Choose "
-                "'until a pass makes no update'.")
+        st.info(f"Stopped after the {info['passes_run']} pass(es) asked for, with updates still happening: the "
+                f"final margin {fm:.4f} is not yet guaranteed to reach γ/2 = {g / 2:.4g}. Tick 'Cycle until a pass "
+                "makes no update' to let it finish.")
     if p.applies:
         st.markdown(f"The data have margin {p.constants['measured_margin']:.4g} ≥ γ = {g:.4g} for the comparator "
                     f"$w^*$ ({info.get('comparator_source')}): the theorem applies, $U \\le 12/\\gamma^2 = "

@@ -25,8 +25,6 @@ with st.sidebar:
         f = st.file_uploader("CSV file: x1, x2 (x3), label", type=["csv", "txt"], key="perceptron_upload",
                              help="labels −1/+1 (or 0/1); at most 10,000 rows and 1 MB")
         upload = f.getvalue() if f is not None else None
-for problem in state.problems(L.PAGE) + state.problems(L.PAGE + "_td"):
-    st.warning(f"A setting in the link was not valid: {problem}.")
 ALL = L.SETTINGS + L.TD_SETTINGS
 
 if src == "click":
@@ -40,6 +38,8 @@ except DataError as exc:  # NeedsInput: nothing given yet; otherwise the data ar
     (st.info if isinstance(exc, NeedsInput) else st.error)(
         f"To start: {exc}." if isinstance(exc, NeedsInput) else f"These data cannot be used: {exc}.")
     state.write_url(ALL, {**v, **state.bind(L.PAGE + "_td", L.TD_SETTINGS, show=set())})
+    for problem in state.problems(L.PAGE):
+        st.warning(f"A setting in the link was not valid: {problem}.")
     st.stop()
 
 trace = L.run_perceptron(data)
@@ -52,6 +52,8 @@ with st.sidebar:
     g = state.bind(L.PAGE + "_td", L.TD_SETTINGS, show=set() if separable else (
         lambda cur: {"gbest"} if cur["gbest"] else {"gbest", "gtd"}))
 v.update(g)
+for problem in state.problems(L.PAGE) + state.problems(L.PAGE + "_td"):
+    st.warning(f"A setting in the link was not valid: {problem}.")
 if not separable:
     gamma_td = None if g["gbest"] else float(g["gtd"])
     trace_td = L.run_perceptron(data, gamma_td) if gamma_td is not None else trace
