@@ -23,7 +23,7 @@ import numpy as np
 
 from .spec_tools import COLORS, const as _const, holds as _holds, ledger as _ledger, line_trace as _line
 from .spec_tools import arrow_trace as _arrow, points_trace as _pts, sandwich_figure as _sandwich
-from .spec_tools import by_state as _state, sig
+from .spec_tools import by_state as _state, holds_value as _holds_value, proof_value as _pval, sig
 from .viewer import jsonable
 
 __all__ = ["perceptron_spec", "margin_perceptron_spec", "clip_line", "chords"]
@@ -471,35 +471,37 @@ def perceptron_spec(trace, X, y, *, run_id: str, position: int = 0, title: str =
             [COLORS["lower"], COLORS["inner"], COLORS["norm"], COLORS["upper"]], arrays,
             bound=hp.mistake_bound, bound_label="L + a√L + a²", x_extent=_extent(hp.mistake_bound, K)))
         figures.append(_td_curve_figure(sp, trace.n_mistakes))
-        vals = {"M": _state(np.arange(K), "d"), "gamma": _const(g, ".4g"), "R": _const(R, ".4g"),
-                "TD": _state(S["TD"]), "lo": _state(S["td_lower"]), "inner": _state(S["inner"]),
-                "norm": _state(S["norm"]), "sMR": _state(S["sqrtM_R"]),
-                "hl": _state(hp.series["hinge_lower"]), "iu": _state(hp.series["inner_u"]),
-                "nu": _state(hp.series["norm_u"]), "uu": _state(hp.series["upper_u"]), "L": _state(hp.series["L"])}
+        # both proofs are checked before every round (TD_γ grows between mistakes): values per position
+        vals = {"M": _pval(sp, sp.n_mistakes, "d"), "gamma": _const(g, ".4g"), "R": _const(R, ".4g"),
+                "TD": _pval(sp, S["TD"]), "lo": _pval(sp, S["td_lower"]), "inner": _pval(sp, S["inner"]),
+                "norm": _pval(sp, S["norm"]), "sMR": _pval(sp, S["sqrtM_R"]),
+                "hl": _pval(hp, hp.series["hinge_lower"]), "iu": _pval(hp, hp.series["inner_u"]),
+                "nu": _pval(hp, hp.series["norm_u"]), "uu": _pval(hp, hp.series["upper_u"]),
+                "L": _pval(hp, hp.series["L"])}
         rT = sp.chains[0].reasons
         ledger_lines += [
             {"latex": r"\gamma M - \mathrm{TD}_\gamma = «gamma»\cdot«M» - «TD» = «lo» \;\le\; "
                       r"\langle w^*, w\rangle = «inner»",
              "values": {k: vals[k] for k in ("gamma", "M", "TD", "lo", "inner")},
-             "holds": {"by": "state", "data": _holds(sp, [("td_lower", "inner")])}, "reason": rT[0]},
+             "holds": _holds_value(sp, [("td_lower", "inner")]), "reason": rT[0]},
             {"latex": r"\langle w^*, w\rangle = «inner» \;\le\; \lVert w\rVert = «norm» \;\le\; "
                       r"\sqrt{M}\,R = «sMR»",
              "values": {k: vals[k] for k in ("inner", "norm", "sMR")},
-             "holds": {"by": "state", "data": _holds(sp, [("inner", "norm"), ("norm", "sqrtM_R")])},
+             "holds": _holds_value(sp, [("inner", "norm"), ("norm", "sqrtM_R")]),
              "reason": f"{rT[1]}; {rT[2]}"},
             {"latex": r"M = «M» \;\le\; R^2/\gamma^2 + (2/\gamma)\,\mathrm{TD}_\gamma = «bound»",
              "values": {"M": vals["M"], "bound": _const(bound, ".5g")},
-             "holds": {"by": "state", "data": _holds(sp, [("M", "mistake_bound")])},
+             "holds": _holds_value(sp, [("M", "mistake_bound")]),
              "reason": "solve γM − TD ≤ R√M for M (TD_γ over the whole run)"},
             {"latex": r"M - L(u) = «hl» \;\le\; \langle u, w\rangle = «iu» \;\le\; \lVert u\rVert\lVert w\rVert "
                       r"= «nu» \;\le\; \lVert u\rVert R\sqrt{M} = «uu»",
              "values": {k: vals[k] for k in ("hl", "iu", "nu", "uu")},
-             "holds": {"by": "state", "data": _holds(hp, [("hinge_lower", "inner_u"), ("inner_u", "norm_u"),
-                                                          ("norm_u", "upper_u")])},
+             "holds": _holds_value(hp, [("hinge_lower", "inner_u"), ("inner_u", "norm_u"),
+                                        ("norm_u", "upper_u")]),
              "reason": "hinge-loss form [002] with u = w*/γ"},
             {"latex": r"M = «M» \;\le\; L(u) + a\sqrt{L(u)} + a^2 = «hb»",
              "values": {"M": vals["M"], "hb": _const(hp.mistake_bound, ".5g")},
-             "holds": {"by": "state", "data": _holds(hp, [("M", "mistake_bound")])},
+             "holds": _holds_value(hp, [("M", "mistake_bound")]),
              "reason": f"a = ‖u‖R = {hp.constants['a']:.4g}, L(u) = {hp.constants['L']:.4g} over the whole run"},
         ]
     ledger = {"title": "Proof ledger at this round", "lines": _ledger(ledger_lines)}

@@ -13,7 +13,8 @@ import math
 import re
 import numpy as np
 
-__all__ = ["COLORS", "ND", "sig", "decimate", "ledger", "holds", "by_state", "by_round", "by_position", "const", "points_trace",
+__all__ = ["COLORS", "ND", "sig", "decimate", "ledger", "holds", "holds_value", "per_position", "proof_value",
+           "by_state", "by_round", "by_position", "const", "points_trace",
            "line_trace", "arrow_trace", "sandwich_figure"]
 
 COLORS = {
@@ -37,6 +38,22 @@ def holds(proof, links: list[tuple[str, str]]) -> list:
         bad |= mat[name]
         defined &= ~np.isnan(proof.series[lo]) & ~np.isnan(proof.series[hi])
     return [None if not d else (0 if b else 1) for b, d in zip(bad.tolist(), defined.tolist())]
+
+
+def per_position(proof) -> bool:
+    """True when a proof is checked before every round (state k = position k = 0 … T), as the
+    Perceptron's TD_γ and hinge proofs are: their lower bound moves between mistakes."""
+    return proof.K == proof.T + 1 and np.array_equal(proof.state_rounds, np.arange(proof.T + 1))
+
+
+def holds_value(proof, links: list[tuple[str, str]]) -> dict:
+    """A ledger line's ✓/✗ source: per position for a proof checked every round, else per state."""
+    return {"by": "position" if per_position(proof) else "state", "data": holds(proof, links)}
+
+
+def proof_value(proof, a, fmt: str = ".4g") -> dict:
+    """A ledger value from a proof's series (or its mistake counts), indexed as the proof is."""
+    return by_position(a, fmt) if per_position(proof) else by_state(a, fmt)
 
 
 def ledger(lines: list[dict]) -> list[dict]:
@@ -144,6 +161,7 @@ def sandwich_figure(fig_id, title, proof, keys, names, colors, arrays, *, bound=
     """
     K = proof.K
     M = proof.n_mistakes.astype(float)  # the mistake count in each state (states need not be one per mistake)
+    point_op = "point_position" if per_position(proof) else "point_state"  # a state per round: x repeats
     arrays[f"{fig_id}_M"] = proof.n_mistakes.tolist()
     x_hi = max(float(M[-1]), 1.0)
     if x_extent is not None and math.isfinite(x_extent):
@@ -171,7 +189,7 @@ def sandwich_figure(fig_id, title, proof, keys, names, colors, arrays, *, bound=
         data.append({"type": "scatter", "mode": "markers", "name": name, "showlegend": False, "x": [], "y": [],
                      "marker": {"color": color, "size": 13, "line": {"color": "#fff", "width": 2}},
                      "hovertemplate": f"{name} now: %{{y:.6g}}<extra></extra>"})
-        dyn.append({"trace": len(keys) + i, "op": "point_state", "x": f"{fig_id}_M", "y": f"{fig_id}_{key}"})
+        dyn.append({"trace": len(keys) + i, "op": point_op, "x": f"{fig_id}_M", "y": f"{fig_id}_{key}"})
     fin = np.concatenate([np.asarray(v, dtype=float)[np.isfinite(v)] for v in vals_all] + [np.zeros(1)])
     lo, hi = float(fin.min()), float(fin.max())
     pad = 0.06 * (hi - lo or 1.0)

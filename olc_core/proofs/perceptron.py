@@ -11,8 +11,10 @@
   ‖u‖R√M``, so ``M ≤ L(u) + a√L(u) + a²`` with ``a = ‖u‖R``.
 * :func:`best_gamma` — the γ that makes the TD_γ bound smallest for a run.
 
-States are the weight vectors between mistakes: state k (k mistakes so far) is
-in force before rounds ``mistakes[k-1]+1 … mistakes[k]``.
+In the separable proofs the states are the weight vectors between mistakes: state k
+(k mistakes so far) is in force before rounds ``mistakes[k-1]+1 … mistakes[k]``. The
+TD_γ and hinge proofs are checked before every round (state t = 0 … T), because their
+lower bound falls on correct rounds inside the margin band too.
 
 >>> import numpy as np
 >>> g, b = best_gamma(np.array([0.5, 0.5, -0.1]), 1.0)
@@ -265,35 +267,43 @@ def best_gamma(cmargin: np.ndarray, radius: float) -> tuple[float, float]:
     return g, td_bound(g, float(np.sum(np.maximum(0.0, g - m))), radius)
 
 
-def _td_prefix(cmargin: np.ndarray, gamma: float, state_rounds: np.ndarray) -> tuple[np.ndarray, float]:
-    """TD_γ over rounds before each state's first round, and over the whole run."""
-    hinge = np.maximum(0.0, gamma - cmargin)
-    csum = np.concatenate([[0.0], np.cumsum(hinge)])
-    return csum[state_rounds], float(csum[-1])
+def _per_round(T: int, mistakes: np.ndarray, per_state: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """States for a proof checked at every round: state_rounds = 0 … T, the mistakes M_t made on
+    rounds before t, and a per-mistake-state array (initial state first) expanded to every round."""
+    t = np.arange(T + 1, dtype=np.int64)
+    M_t = np.searchsorted(np.asarray(mistakes, dtype=np.int64), t, side="left").astype(np.int64)
+    return t, M_t, np.asarray(per_state, dtype=np.float64)[M_t]
 
 
 def nonseparable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray, norm: np.ndarray, radius: float,
                        cmargin: np.ndarray, gamma: float, comparator_info: dict[str, Any]) -> Proof:
-    """The TD_γ proof of [004] for any unit w* and any γ > 0."""
-    state_rounds, k = _states(T, mistakes)
-    K = len(k)
+    """The TD_γ proof of [004] for any unit w* and any γ > 0, checked at every round.
+
+    TD_γ grows on every round (a point inside the margin band need not be a mistake), so
+    the state here is the round: before round t, γM_t − TD_γ(rounds < t) ≤ ⟨w*, w⟩ —
+    the number the page shows as "TD_γ so far" is the one checked.
+    """
+    K0 = len(mistakes) + 1
     R = float(radius)
     g = float(gamma)
-    td_state, td_total = _td_prefix(cmargin, g, state_rounds)
+    hinge = np.maximum(0.0, g - cmargin)
+    TD = np.concatenate([[0.0], np.cumsum(hinge)])   # TD_γ over rounds before t, t = 0 … T
+    td_total = float(TD[-1])
+    state_rounds, k, inner_t = _per_round(T, mistakes, _with_zero(inner, K0))
+    norm_t = _with_zero(norm, K0)[k]
     kf = k.astype(np.float64)
-    norm = _with_zero(norm, K)
     series = {
-        "td_lower": g * kf - td_state,
-        "inner": _with_zero(inner, K),
-        "norm": norm,
+        "td_lower": g * kf - TD,
+        "inner": inner_t,
+        "norm": norm_t,
         "sqrtM_R": np.sqrt(kf) * R,
-        "TD": td_state,
+        "TD": TD,
     }
     bg, bb = best_gamma(cmargin, R)
     constants = {"radius": R, "gamma": g, "TD": td_total, "bound_quadratic": td_bound_quadratic(g, td_total, R),
                  "best_gamma": bg, "best_bound": bb, "bound_formula": r"R^2/\gamma^2 + (2/\gamma)\,\mathrm{TD}_\gamma",
-                 "hinge": np.maximum(0.0, g - cmargin), "margins": np.asarray(cmargin), **comparator_info}
-    scale = _scale(max(R * max(1, K - 1), g * max(1, K - 1), td_total))
+                 "hinge": hinge, "margins": np.asarray(cmargin), **comparator_info}
+    scale = _scale(max(R * max(1, K0 - 1), g * max(1, K0 - 1), td_total))
     chains = (Chain("TD potential", ("td_lower", "inner", "norm", "sqrtM_R"), scale=scale,
                     reasons=("each mistake adds y_t⟨w*,x_t⟩ ≥ γ − max(0, γ − y_t⟨w*,x_t⟩) to ⟨w*,w⟩",
                              "Cauchy–Schwarz with ‖w*‖ = 1",
@@ -308,30 +318,32 @@ def nonseparable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray, norm:
 
 def hinge_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray, norm: np.ndarray, radius: float,
                 cmargin: np.ndarray, gamma: float, comparator_info: dict[str, Any]) -> Proof:
-    """The hinge-loss proof of [002] for ``u = w*/γ`` (so ‖u‖ = 1/γ, L(u) = TD_γ/γ)."""
-    state_rounds, k = _states(T, mistakes)
-    K = len(k)
+    """The hinge-loss proof of [002] for ``u = w*/γ`` (so ‖u‖ = 1/γ, L(u) = TD_γ/γ), checked at
+    every round: before round t, M_t − L(u; rounds < t) ≤ ⟨u, w⟩ ≤ ‖u‖‖w‖ ≤ ‖u‖R√M_t."""
+    K0 = len(mistakes) + 1
     R = float(radius)
     g = float(gamma)
     unorm = 1.0 / g
     loss = np.maximum(0.0, 1.0 - cmargin / g)
-    csum = np.concatenate([[0.0], np.cumsum(loss)])
-    L_state, L_total = csum[state_rounds], float(csum[-1])
+    L_t = np.concatenate([[0.0], np.cumsum(loss)])   # L(u) over rounds before t, t = 0 … T
+    L_total = float(L_t[-1])
+    state_rounds, k, inner_t = _per_round(T, mistakes, _with_zero(inner, K0))
+    norm_t = _with_zero(norm, K0)[k]
     kf = k.astype(np.float64)
-    norm = _with_zero(norm, K)
     series = {
-        "hinge_lower": kf - L_state,
-        "inner_u": _with_zero(inner, K) / g,
-        "norm_u": unorm * norm,
+        "hinge_lower": kf - L_t,
+        "inner_u": inner_t / g,
+        "norm_u": unorm * norm_t,
         "upper_u": unorm * R * np.sqrt(kf),
-        "L": L_state,
+        "L": L_t,
     }
     a = unorm * R
     constants = {"radius": R, "gamma": g, "u_norm": unorm, "L": L_total, "a": a,
                  "bound_formula": r"L(u) + \lVert u\rVert R\sqrt{L(u)} + \lVert u\rVert^2R^2", **comparator_info}
-    scale = _scale(max(a * max(1, K - 1), K - 1, L_total))
+    scale = _scale(max(a * max(1, K0 - 1), K0 - 1, L_total))
     chains = (Chain("hinge potential", ("hinge_lower", "inner_u", "norm_u", "upper_u"), scale=scale,
-                    reasons=("each mistake adds y_t⟨u,x_t⟩ ≥ 1 − max(0, 1 − y_t⟨u,x_t⟩) to ⟨u,w⟩",
+                    reasons=("each mistake adds y_t⟨u,x_t⟩ ≥ 1 − max(0, 1 − y_t⟨u,x_t⟩) to ⟨u,w⟩ "
+                             "(and L(u) never decreases between mistakes)",
                              "Cauchy–Schwarz", "‖w‖ ≤ R√M")),)
     labels = dict(LABELS, L="L(u)")
     return Proof(name="Perceptron, hinge loss (Orabona)",

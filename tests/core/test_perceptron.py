@@ -244,3 +244,24 @@ def test_fused_proof_checks_agree_with_the_series_link_by_link(kind, monkeypatch
         assert fused["M_gamma ≤ inner"].any() and p.violations()
     else:
         assert p.violations() == []
+
+
+def test_td_and_hinge_proofs_are_checked_before_every_round():
+    # 1-d by hand: w* = (1), γ = 0.5. Rounds: x=1,y=+1 (mistake: ŷ=0), x=0.2,y=+1 (margin 0.2, no mistake),
+    # x=-1,y=+1 (mistake), x=0.1,y=+1 (margin 0.1; w=0 after two mistakes? w=1-1=0 → ŷ=0, a mistake).
+    X = np.array([[1.0], [0.2], [-1.0], [0.1]])
+    y = np.ones(4)
+    tr = olc_core.run("perceptron", X, y, comparator=[1.0], gamma=0.5)
+    assert tr.mistakes.tolist() == [0, 2, 3]
+    ns = tr.proofs["nonseparable"]
+    assert ns.state_rounds.tolist() == [0, 1, 2, 3, 4]
+    assert ns.n_mistakes.tolist() == [0, 1, 1, 2, 3]
+    # hinge max(0, γ − y⟨w*,x⟩) per round: 0, 0.3, 1.5, 0.4 → TD over the rounds before t
+    assert ns.series["TD"] == pytest.approx([0, 0, 0.3, 1.8, 2.2])
+    assert ns.series["td_lower"] == pytest.approx([0, 0.5, 0.2, -0.8, -0.7])
+    assert ns.series["inner"] == pytest.approx([0, 1, 1, 0, 0.1])
+    assert ns.violations() == [] and ns.mistake_bound == pytest.approx(1 / 0.25 + 2 * 2.2 / 0.5)
+    h = tr.proofs["hinge"]                      # u = w*/γ: L(u) = TD/γ
+    assert h.series["L"] == pytest.approx([0, 0, 0.6, 3.6, 4.4])
+    assert h.series["hinge_lower"] == pytest.approx([0, 1, 0.4, -1.6, -1.4])
+    assert h.violations() == []

@@ -171,3 +171,24 @@ def test_clip_line_stays_in_the_view():
         assert np.all(np.abs(pts) <= L + 1e-5)  # coordinates are rounded to 5 decimals
         assert np.abs(pts @ w).max() <= 1e-4 * np.linalg.norm(w) * L
         assert np.linalg.norm(pts[1] - pts[0]) >= L * 2 * 0.999    # a full chord through the origin
+
+
+def test_td_ledger_and_sandwich_move_on_rounds_without_a_mistake():
+    # the TD_γ shown is the one checked: it grows on a correct round inside the margin band
+    s = olc_core.streams.noisy(T=400, d=2, gamma=0.05, noise=0.1, seed=1)
+    tr = olc_core.run("perceptron", s.X, s.y, comparator=s.comparator)
+    ns = tr.proofs["nonseparable"]
+    spec = perceptron_spec(tr, s.X, s.y, run_id="n")
+    hinge = np.asarray(ns.constants["hinge"])
+    is_m = np.zeros(tr.T, bool)
+    is_m[tr.mistakes] = True
+    t = int(np.flatnonzero((hinge > 0) & ~is_m)[0])          # a correct round with a positive hinge term
+    before, after = ledger_at(spec, t), ledger_at(spec, t + 1)  # position p: after p rounds
+    td_b, td_a = (float(np.sum(hinge[:p])) for p in (t, t + 1))
+    assert td_a > td_b
+    assert f"{td_b:.4g}" in before[0]["latex"] and f"{td_a:.4g}" in after[0]["latex"]
+    assert before[0]["holds"] is True and after[0]["holds"] is True
+    sand = figures_at(spec, t + 1)[1]
+    lower_now = [tr_ for tr_ in sand["data"] if tr_.get("showlegend") is False][0]
+    assert lower_now["x"] == [int(np.sum(tr.mistakes < t + 1))]
+    assert lower_now["y"][0] == pytest.approx(ns.constants["gamma"] * lower_now["x"][0] - td_a, abs=1e-4)

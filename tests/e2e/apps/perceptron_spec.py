@@ -46,14 +46,15 @@ def _decimate(x: np.ndarray, y: np.ndarray, n_max: int) -> tuple[np.ndarray, np.
     return x[idx], y[idx]
 
 
-def _holds(proof, links: list[str], lhs_rhs: list[tuple[str, str]]) -> list:
-    """Per state: 1 if every link holds, 0 if one fails, None while a side is undefined (NaN)."""
-    bad = np.zeros(proof.K, dtype=bool)
-    defined = np.ones(proof.K, dtype=bool)
+def _holds(proof, links: list[str], lhs_rhs: list[tuple[str, str]], idx: np.ndarray) -> list:
+    """Per state: 1 if every link holds, 0 if one fails, None while a side is undefined (NaN).
+    ``idx``: the proof's entry for each mistake state (a proof checked every round has T + 1)."""
+    bad = np.zeros(len(idx), dtype=bool)
+    defined = np.ones(len(idx), dtype=bool)
     mat = proof.check_matrix()
     for name, (lo, hi) in zip(links, lhs_rhs):
-        bad |= mat[name]
-        defined &= np.isfinite(proof.series[lo]) & np.isfinite(proof.series[hi])
+        bad |= mat[name][idx]
+        defined &= np.isfinite(proof.series[lo][idx]) & np.isfinite(proof.series[hi][idx])
     return [None if not d else (0 if b else 1) for b, d in zip(bad.tolist(), defined.tolist())]
 
 
@@ -79,7 +80,13 @@ def build_spec(trace, X: np.ndarray, y: np.ndarray, *, run_id: str, position: in
     K = len(breaks) + 1
     proof = trace.proof if trace.proof.applies else trace.proofs["nonseparable"]
     separable = proof is trace.proof
-    if proof.K != K:
+    # this app steps state by state: a proof checked before every round (the TD_γ proof) is read
+    # at the start of each mistake state
+    if proof.K == K:
+        idx = np.arange(K)
+    elif proof.K == T + 1:
+        idx = np.concatenate([[0], breaks])
+    else:
         raise ValueError("the proof's states are not the mistakes of this run")
     L = float(view)
 
@@ -171,7 +178,7 @@ def build_spec(trace, X: np.ndarray, y: np.ndarray, *, run_id: str, position: in
     }
 
     # ---------------------------------------------------------------- sandwich figure
-    S = proof.series
+    S = {key: proof.series[key][idx] for key in proof.series}
     lower = "M_gamma" if separable else "td_lower"
     names = [(lower, "Mγ" if separable else "γM − TD_γ", "#9467bd"), ("inner", "⟨w*, w⟩", "#2ca02c"),
              ("norm", "‖w‖", "#111111"), ("sqrtM_R", "√M·R", "#d62728")]
@@ -226,13 +233,13 @@ def build_spec(trace, X: np.ndarray, y: np.ndarray, *, run_id: str, position: in
         first = {"latex": r"\gamma M - \mathrm{TD}_\gamma = {gamma}\cdot{k} - {td} = {lo} \;\le\; "
                           r"\langle w^*, w\rangle = {inner}",
                  "values": {k: vals[k] for k in ("gamma", "td", "lo", "inner")}}
-    first.update(holds={"by": "state", "data": _holds(proof, [f"{lower} ≤ inner"], [(lower, "inner")])},
+    first.update(holds={"by": "state", "data": _holds(proof, [f"{lower} ≤ inner"], [(lower, "inner")], idx)},
                  reason=reasons[0])
     second = {"latex": r"\langle w^*, w\rangle = {inner} \;\le\; \lVert w\rVert = {norm} \;\le\; "
                        r"\sqrt{M}\,R = \sqrt{{k}}\cdot{R} = {sMR}",
               "values": {k: vals[k] for k in ("inner", "norm", "R", "sMR")},
               "holds": {"by": "state", "data": _holds(proof, ["inner ≤ norm", "norm ≤ sqrtM_R"],
-                                                      [("inner", "norm"), ("norm", "sqrtM_R")])},
+                                                      [("inner", "norm"), ("norm", "sqrtM_R")], idx)},
               "reason": f"{reasons[1]}; {reasons[2]}"}
     ledger = {"title": "Proof ledger" + ("" if separable else f" (TD_γ proof, γ = {g:.3g})"),
               "lines": [first, second]}
