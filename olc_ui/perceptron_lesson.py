@@ -194,7 +194,9 @@ def nonseparable_panel(trace_ns, data: Data) -> None:
             f"$= {ns.mistake_bound:.5g}$ (solving the quadratic exactly: {c['bound_quadratic']:.5g}); "
             f"hinge form with $u = w^*/\\gamma$: $L(u) = {hp.constants['L']:.4g}$, bound $= {hp.mistake_bound:.5g}$. "
             f"The Perceptron made **{trace_ns.n_mistakes}** mistakes.")
-        st.caption(f"The smallest TD bound for this w* is {c['best_bound']:.5g}, at γ = {c['best_gamma']:.4g}: "
+        st.caption(f"The smallest TD bound for this w* over 0 < γ ≤ R is {c['best_bound']:.5g}, at "
+                   f"γ = {c['best_gamma']:.4g} (no unit w* has a margin above R, and beyond R the bound only "
+                   "grows or exceeds 2T − 1): "
                    "the chart under the main chart draws the bound for every γ. The points with a positive hinge "
                    "term are ringed on the main chart, larger for a larger term.")
 

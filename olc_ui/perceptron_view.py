@@ -543,8 +543,11 @@ def _td_curve_figure(ns, n_mistakes: int) -> dict:
 
     c = ns.constants
     g_used, g_best, b_best = float(c["gamma"]), float(c["best_gamma"]), float(c["best_bound"])
-    hi = max(3 * g_best, 1.5 * g_used, 0.05 * c["radius"])
-    gammas = np.geomspace(max(hi / 400, 1e-4), hi, 300)
+    R = float(c["radius"])
+    # γ ∈ (0, R]: no unit w* has a margin above R (a γ asked above R is still drawn)
+    hi = max(R, g_used) if math.isfinite(R) and R > 0 else max(3 * g_best, 1.5 * g_used)
+    lo = max(min(hi / 400, g_used / 2, g_best / 2), hi * 1e-6)
+    gammas = np.geomspace(lo, hi, 300)
     cur = td_bounds(np.asarray(c["margins"]), c["radius"], gammas)
     ymax = float(min(np.nanmax(cur["td_bound"]), 4 * max(b_best, n_mistakes, 1)))
     data = [
@@ -563,13 +566,13 @@ def _td_curve_figure(ns, n_mistakes: int) -> dict:
          "marker": {"size": 14, "symbol": "star", "color": COLORS["upper"]},
          "hovertemplate": "best γ %{x:.4g}: bound %{y:.5g}<extra></extra>"},
     ]
-    layout = {"xaxis": {"title": {"text": "γ, the margin asked of the comparator w*"}, "type": "log",
+    layout = {"xaxis": {"title": {"text": "γ, the margin asked of the comparator w* (up to R)"}, "type": "log",
                         "gridcolor": "#efefef"},
               "yaxis": {"title": {"text": "mistake bound"}, "range": [0, ymax], "gridcolor": "#efefef"},
               "margin": {"l": 55, "r": 10, "t": 10, "b": 45}, "font": {"size": 14},
               "legend": {"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0, "font": {"size": 12}},
               "plot_bgcolor": "#ffffff", "paper_bgcolor": "#ffffff"}
-    return {"id": "td_curve", "title": "Which γ gives the smallest bound? (the same run, every γ)", "height": 330,
+    return {"id": "td_curve", "title": "Which γ gives the smallest bound? (the same run, every γ up to R)", "height": 330,
             "figure": {"data": data, "layout": layout}, "config": {"displayModeBar": False}, "dynamic": []}
 
 

@@ -9,7 +9,7 @@
   solving the quadratic exactly gives the tighter ``bound_quadratic``).
 * :func:`hinge_proof` — [002]: for ``u = w*/γ``, ``M − L(u) ≤ ⟨u, w⟩ ≤ ‖u‖‖w‖ ≤
   ‖u‖R√M``, so ``M ≤ L(u) + a√L(u) + a²`` with ``a = ‖u‖R``.
-* :func:`best_gamma` — the γ that makes the TD_γ bound smallest for a run.
+* :func:`best_gamma` — the γ in (0, R] that makes the TD_γ bound smallest for a run.
 
 In the separable proofs the states are the weight vectors between mistakes: state k
 (k mistakes so far) is in force before rounds ``mistakes[k-1]+1 … mistakes[k]``. The
@@ -19,7 +19,7 @@ lower bound falls on correct rounds inside the margin band too.
 >>> import numpy as np
 >>> g, b = best_gamma(np.array([0.5, 0.5, -0.1]), 1.0)
 >>> round(g, 4), round(b, 4)
-(1.1111, 5.19)
+(1.0, 5.2)
 """
 from __future__ import annotations
 
@@ -238,25 +238,26 @@ def td_bounds(cmargin: np.ndarray, radius: float, gammas: np.ndarray) -> dict[st
 
 
 def best_gamma(cmargin: np.ndarray, radius: float) -> tuple[float, float]:
-    """The γ > 0 minimising ``R²/γ² + (2/γ)·TD_γ`` for these margins ``y_t⟨w*, x_t⟩``, and that bound.
+    """The γ in (0, R] minimising ``R²/γ² + (2/γ)·TD_γ`` for these margins ``y_t⟨w*, x_t⟩``, and that bound.
 
-    On each interval between sorted margins, TD_γ = kγ − S_k, so the bound is a
-    quadratic in 1/γ; its minimum is at an endpoint or at γ = R²/S_k: all such
-    candidates are evaluated.
+    Only 0 < γ ≤ R = max‖x_t‖ is searched: no unit w* has a margin above R, and for γ > R the
+    bound is either larger than at γ = R or larger than 2T − 1 (worthless, as M ≤ T). On each
+    interval between sorted margins, TD_γ = kγ − S_k, so the bound is a quadratic in 1/γ; its
+    minimum is at an endpoint or at γ = R²/S_k: all such candidates up to R are evaluated.
     """
     m = np.sort(np.asarray(cmargin, dtype=np.float64))
-    R2 = float(radius) ** 2
+    R = float(radius)
+    R2 = R * R
+    if not (R > 0 and math.isfinite(R2) and R2 > 0):  # every x_t = 0 (or R² overflows): no scale to search
+        return 1.0, td_bound(1.0, float(np.sum(np.maximum(0.0, 1.0 - m))), radius)
     S = np.concatenate([[0.0], np.cumsum(m)])  # S[k] = sum of the k smallest margins
-    cands = [m[m > 0]]
-    with np.errstate(divide="ignore", invalid="ignore"):
+    cands = [m[m > 0], np.array([R])]
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         stat = np.where(S[1:] > 0, R2 / S[1:], np.nan)
     cands.append(stat[np.isfinite(stat) & (stat > 0)])
     c = np.unique(np.concatenate(cands))
     with np.errstate(over="ignore", under="ignore"):
-        c = c[(c * c > 0) & np.isfinite(c * c)]  # γ² must be a normal float for the bound to mean anything
-    if c.size == 0:  # no positive margin and no positive partial sum: the bound decreases towards 2T
-        g = max(1.0, 1e6 * math.sqrt(R2)) if R2 > 0 else 1.0
-        return g, td_bound(g, float(np.sum(np.maximum(0.0, g - m))), radius)
+        c = c[(c <= R) & (c * c > 0)]  # γ² must be a normal float for the bound to mean anything
     kk = np.searchsorted(m, c, side="left")
     td = kk * c - S[kk]
     with np.errstate(over="ignore", divide="ignore", invalid="ignore"):

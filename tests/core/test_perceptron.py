@@ -162,10 +162,13 @@ def test_best_gamma_matches_a_brute_force_search():
         m = rng.normal(0.3, 0.4, size=int(rng.integers(1, 40)))
         R = float(rng.uniform(0.5, 2))
         g, b = best_gamma(m, R)
-        grid = np.concatenate([np.geomspace(1e-4, 1e3, 20000), m[m > 0]])
+        grid = np.concatenate([np.geomspace(1e-4, R, 20000), m[(m > 0) & (m <= R)]])
         vals = [td_bound(x, float(np.maximum(0, x - m).sum()), R) for x in grid]
         assert b <= min(vals) * (1 + 1e-12)
-        assert b == pytest.approx(td_bound(g, float(np.maximum(0, g - m).sum()), R))
+        assert b == pytest.approx(td_bound(g, float(np.maximum(0, g - m).sum()), R)) and 0 < g <= R
+        # beyond R nothing useful is lost: larger than at γ = R, or above 2T − 1 (and M ≤ T)
+        far = [td_bound(x, float(np.maximum(0, x - m).sum()), R) for x in np.geomspace(R, 1e3 * R, 2000)]
+        assert min(far) >= min(b, 2 * len(m) - 1) * (1 - 1e-12)
 
 
 def test_comparator_is_normalised_and_checked():

@@ -192,3 +192,16 @@ def test_td_ledger_and_sandwich_move_on_rounds_without_a_mistake():
     lower_now = [tr_ for tr_ in sand["data"] if tr_.get("showlegend") is False][0]
     assert lower_now["x"] == [int(np.sum(tr.mistakes < t + 1))]
     assert lower_now["y"][0] == pytest.approx(ns.constants["gamma"] * lower_now["x"][0] - td_a, abs=1e-4)
+
+
+def test_td_curve_spans_gamma_up_to_R_and_marks_the_best():
+    s = olc_core.streams.noisy(T=300, d=2, gamma=0.1, noise=0.1, seed=3, radius=2.0)
+    tr = olc_core.run("perceptron", s.X, s.y, comparator=s.comparator)
+    ns = tr.proofs["nonseparable"]
+    R = ns.constants["radius"]
+    fig = next(f for f in perceptron_spec(tr, s.X, s.y, run_id="c")["figures"] if f["id"] == "td_curve")
+    curve = fig["figure"]["data"][0]
+    assert max(curve["x"]) == pytest.approx(R, rel=1e-6) and min(curve["x"]) > 0
+    best = next(t for t in fig["figure"]["data"] if t["name"].startswith("best γ"))
+    assert 0 < best["x"][0] <= R and best["y"][0] == pytest.approx(ns.constants["best_bound"])
+    assert min(v for v in curve["y"] if v is not None) >= ns.constants["best_bound"] * (1 - 1e-6)
