@@ -623,20 +623,20 @@ def _ledger_lines(trace, proof, M_pos, N: int) -> list[dict]:
              "values": {"lo": P("lower_best"), "lwb": P("log_w_best")},
              "holds": {"by": "position", "data": _pos_holds(proof, [("lower_best", "log_w_best")], T)},
              "reason": r0[0]},
-            {"latex": r"\ln w_{i^*} = «lwb» \;\le\; \ln\Phi_t = «lphi»",
+            {"latex": r"\ln w_{i^*} = «lwb» \;\le\; \ln\Phi_{t+1} = «lphi»",
              "values": {"lwb": P("log_w_best"), "lphi": P("log_phi")},
              "holds": {"by": "position", "data": _pos_holds(proof, [("log_w_best", "log_phi")], T)},
              "reason": r0[1]},
         ]
         if wm:
             lines.append({
-                "latex": r"\ln\Phi_t = «lphi» \;\le\; \ln {«N»} + {«M»}\,\ln\tfrac{1+{«beta»}}{2} = «up»",
+                "latex": r"\ln\Phi_{t+1} = «lphi» \;\le\; \ln {«N»} + {«M»}\,\ln\tfrac{1+{«beta»}}{2} = «up»",
                 "values": {"lphi": P("log_phi"), "N": _const(N, "d"), "M": Mv, "beta": _const(c["beta"]),
                            "up": P("upper")},
                 "holds": {"by": "position", "data": _pos_holds(proof, [("log_phi", "upper")], T)}, "reason": r0[2]})
             r1 = reasons["every expert: lower"][0]
             lines.append({
-                "latex": r"\max_i \ln w_i = «lwm» \le \ln\Phi_t, \quad \min_i (m_i - p_i) = «slack» \ge 0",
+                "latex": r"\max_i \ln w_i = «lwm» \le \ln\Phi_{t+1}, \quad \min_i (m_i - p_i) = «slack» \ge 0",
                 "values": {"lwm": P("log_w_max"), "slack": P("slack", "d")},
                 "holds": {"by": "position",
                           "data": _pos_holds(proof, [("log_w_max", "log_phi"), ("zero", "slack")], T)},
@@ -650,7 +650,7 @@ def _ledger_lines(trace, proof, M_pos, N: int) -> list[dict]:
                 "reason": "this round: " + reasons["one round"][0]})
         else:
             lines.append({
-                "latex": r"\ln\Phi_t = «lphi» \;\le\; \ln {«N»} - {«eta»}\textstyle\sum_{s<t} F_s = «up»",
+                "latex": r"\ln\Phi_{t+1} = «lphi» \;\le\; \ln {«N»} - {«eta»}\textstyle\sum_{s\le t} F_s = «up»",
                 "values": {"lphi": P("log_phi"), "N": _const(N, "d"), "eta": _const(c["eta"]), "up": P("upper")},
                 "holds": {"by": "position", "data": _pos_holds(proof, [("log_phi", "upper")], T)}, "reason": r0[2]})
             lines.append({
@@ -700,9 +700,9 @@ def _ledger_lines(trace, proof, M_pos, N: int) -> list[dict]:
     else:  # halving
         r0 = reasons["version space"]
         lines += [
-            {"latex": r"1 \;\le\; |H_t| = «size»", "values": {"size": P("size", "d")},
+            {"latex": r"1 \;\le\; |H_{t+1}| = «size»", "values": {"size": P("size", "d")},
              "holds": {"by": "position", "data": _pos_holds(proof, [("zero", "log_size")], T)}, "reason": r0[0]},
-            {"latex": r"|H_t| = «size» \;\le\; |H|/2^{M} = {«N»}/2^{«M»} = «ub»",
+            {"latex": r"|H_{t+1}| = «size» \;\le\; |H|/2^{M} = {«N»}/2^{«M»} = «ub»",
              "values": {"size": P("size", "d"), "N": _const(N, "d"), "M": Mv, "ub": P("upper_size")},
              "holds": {"by": "position", "data": _pos_holds(proof, [("log_size", "upper")], T)}, "reason": r0[1]},
         ]
@@ -807,7 +807,7 @@ def experts_spec(trace, X, y, *, run_id: str, band=None, position: int = 0) -> d
     spec = {
         "version": 1, "run_id": run_id, "T": int(T), "position": int(position), "url_param": "t",
         "breaks": breaks, "mistake_rounds": mistakes, "arrays": arrays, "figures": figures,
-        "ledger": {"title": "Proof ledger at this round (natural logarithms)",
+        "ledger": {"title": "Proof ledger after round t (natural logarithms; Φ_{t+1}: the weights after it)",
                    "lines": _ledger_lines(trace, proof, M_pos, N)},
         "caption": _caption(trace, A, y, M_pos, proof),
         "layout": {"columns": [["weights", "advice", "mistakes"], ["sandwich", "ledger"]], "widths": [1, 1]},

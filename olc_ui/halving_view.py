@@ -535,9 +535,9 @@ def halving_spec(trace, X: np.ndarray, y: np.ndarray, H: HypothesisClass, *, run
     vals = {"size": {"by": "state", "data": S["size"], "fmt": "d"}, "M": {"by": "state", "data": Mp, "fmt": "d"},
             "H": {"const": Hs, "fmt": "d"}, "up": {"by": "state", "data": S["upper_size"], "fmt": ".4g"}}
     lines = [
-        {"latex": r"1 \;\le\; |H_t| = «size»", "values": {"size": vals["size"]},
+        {"latex": r"1 \;\le\; |H_{t+1}| = «size»", "values": {"size": vals["size"]},
          "holds": {"by": "state", "data": per_position_holds(proof, "zero", "log_size")}, "reason": reasons[0]},
-        {"latex": r"|H_t| = «size» \;\le\; \frac{|H|}{2^{M}} = \frac{«H»}{2^{«M»}} = «up»",
+        {"latex": r"|H_{t+1}| = «size» \;\le\; \frac{|H|}{2^{M}} = \frac{«H»}{2^{«M»}} = «up»",
          "values": {k: vals[k] for k in ("size", "H", "M", "up")},
          "holds": {"by": "state", "data": per_position_holds(proof, "log_size", "upper")}, "reason": reasons[1]},
     ]
@@ -563,7 +563,8 @@ def halving_spec(trace, X: np.ndarray, y: np.ndarray, H: HypothesisClass, *, run
                       "holds": {"by": "state", "data": ok},
                       "reason": "Cₜ: the hypotheses of H that agree with every label so far. Realisability (the "
                                 "theorem's assumption) asks for one that agrees with all of them"})
-    ledger = {"title": "Proof ledger at this round", "lines": _ledger(lines)}
+    ledger = {"title": "Proof ledger after round t (H_{t+1}: the version space after it)",
+              "lines": _ledger(lines)}
 
     # ---------------------------------------------------------------- caption
     n_before = np.asarray(trace.columns["version_space_size"], dtype=np.int64)

@@ -68,7 +68,7 @@ def test_deep_link_opens_the_same_run_at_the_same_round():
     s, tr = _core(Thresholds.grid(16), T=80, seed=3, update="every_round")
     assert spec["mistake_rounds"] == tr.mistakes.tolist()
     size = int(tr.weights_at(23).sum())
-    assert ledger_at(spec, 23)[0]["latex"].endswith(f"|H_t| = {size}")
+    assert ledger_at(spec, 23)[0]["latex"].endswith(f"|H_{{t+1}}| = {size}")
     assert f"xₜ = {s.X[22, 0]:.3f}" in caption_at(spec, 23)
     q = at.query_params
     assert (q["t"], q["seed"], q["cls"], q["K"], q["update"]) == ("23", "3", "thresholds", "16", "every_round")

@@ -241,6 +241,14 @@ def test_rwm_expected_mistakes_band_and_sandwich(rwm):
     cap = caption_at(spec, 150)
     assert f"Drew expert {int(tr.columns['chosen_expert'][149]) + 1}" in cap
     assert f"{tr.columns['F'][149]:.3f}" in cap
+    # after round t = 150 the ledger's potential is Φ_{t+1} and its bound sums F_1 … F_150 (the caption's F
+    # of round 150 included); the round line relates Φ_{t+1} to Φ_t through that F
+    F = np.asarray(tr.columns["F"], dtype=float)
+    up = math.log(10) - 0.3 * float(np.sum(F[:150]))
+    phi_line = next(line for line in lines if "sum_{s\\le t} F_s" in line["latex"])
+    assert phi_line["latex"].startswith("\\ln\\Phi_{t+1} =") and phi_line["latex"].endswith(_g(up))
+    step = next(line for line in lines if line["latex"].startswith("F_t ="))
+    assert step["latex"].startswith(f"F_t = {_g(F[149])}")
 
 
 def test_halving_on_the_same_advice_draws_the_version_space():
@@ -254,7 +262,7 @@ def test_halving_on_the_same_advice_draws_the_version_space():
         assert bars["y"] == tr.weights_at(p).astype(int).tolist()       # 1: still in the version space
         lines = ledger_at(spec, p)
         size = int(tr.weights_at(p).sum())
-        assert f"|H_t| = {size}" in lines[0]["latex"] and lines[0]["holds"] is True
+        assert f"|H_{{t+1}}| = {size}" in lines[0]["latex"] and lines[0]["holds"] is True
     assert "\\log_2 {8} = 3" in ledger_at(spec, tr.T)[-1]["latex"]
     assert _fig(spec, "sandwich", 0)["layout"]["yaxis"]["ticktext"] == ["1", "2", "4", "8"]
     assert "experts in the version space" in caption_at(spec, 5)
@@ -268,7 +276,7 @@ def test_no_perfect_expert_shows_the_failure_not_a_bound():
     assert tr.proof.mistake_bound is None
     lines = ledger_at(spec, tr.T)
     assert "does not apply" in lines[-1]["latex"]
-    assert lines[0]["holds"] is False and "|H_t| = 0" in lines[0]["latex"]     # 1 ≤ |H_t| = 0 fails: ✗
+    assert lines[0]["holds"] is False and "|H_{t+1}| = 0" in lines[0]["latex"]     # 1 ≤ |H_t| = 0 fails: ✗
     sw = _fig(spec, "sandwich", tr.T)
     assert any("no bound" in a["text"] for a in sw["layout"]["annotations"])
     # WM with β = 0 is the same learner: no bound either, and nothing undefined breaks the spec

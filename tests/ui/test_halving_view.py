@@ -141,7 +141,7 @@ def test_sandwich_marker_and_ledger_follow_the_proof(planes):
         up = _by_name(sand, "|H|/2ᴹ now")
         assert up["y"] == [pytest.approx(32 / 2 ** M)]
         rows = ledger_at(spec, p)
-        assert rows[0]["latex"].endswith(f"|H_t| = {size}") and rows[0]["holds"] is True
+        assert rows[0]["latex"].endswith(f"|H_{{t+1}}| = {size}") and rows[0]["holds"] is True
         assert f"\\frac{{32}}{{2^{{{M}}}}} = {32 / 2 ** M:.4g}" in rows[1]["latex"] and rows[1]["holds"] is True
         assert rows[2]["latex"] == f"M = {M} \\;\\le\\; \\log_2|H| = 5" and rows[2]["holds"] is True
         assert rows[3]["latex"] == "|C_t| = 1 \\;\\ge\\; 1" or p < tr.T          # the target alone at the end
