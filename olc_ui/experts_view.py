@@ -46,7 +46,7 @@ from typing import Any
 import numpy as np
 
 from .spec_tools import COLORS, ledger as _ledger
-from .viewer import jsonable
+from .viewer import jsonable, with_infinities
 
 __all__ = ["experts_spec", "log_ticks", "weight_breaks", "advice_classes", "png_data_uri", "ALG_NAMES", "LN10"]
 
@@ -179,15 +179,23 @@ def _shown(a, fmt: str) -> np.ndarray:
 
 
 def _pos(a, fmt: str = ".4g") -> dict:
-    return {"by": "position", "data": _shown(a, fmt), "fmt": fmt}
+    return {"by": "position", "data": with_infinities(_shown(a, fmt)), "fmt": fmt}
 
 
 def _rnd(a, fmt: str = ".4g", labels: list[str] | None = None) -> dict:
     a = np.asarray(a)
-    out = {"by": "round", "data": _shown(a, fmt) if a.dtype.kind == "f" else a, "fmt": "text" if labels else fmt}
+    out = {"by": "round", "data": with_infinities(_shown(a, fmt)) if a.dtype.kind == "f" else a,
+           "fmt": "text" if labels else fmt}
     if labels:
         out["labels"] = labels
     return out
+
+
+def _phrases(strings: list[str]) -> dict:
+    """A per-round phrase written in Python, sent as labels (the distinct phrases) and indices."""
+    labels: dict[str, int] = {}
+    data = [labels.setdefault(t, len(labels)) for t in strings]
+    return {"by": "round", "data": data, "fmt": "text", "labels": list(labels)}
 
 
 def _const(v, fmt: str = ".4g") -> dict:
@@ -278,7 +286,9 @@ def _weights_figure(trace, breaks, states, proof, M_pos, i_star: int, N: int, ar
         layout = _layout(xaxis=_axis("expert i", range=[0.4, N + 0.6], dtick=1 if N <= 25 else 5),
                          yaxis=_axis("weight wᵢ", range=[0, 1.15], tickvals=[0, 1]), bargap=0.15)
         title = ("Weights: 1 while an expert is consistent, 0 once removed (the version space)"
-                 if trace.algorithm == "halving" else "Weights: β = 0 removes an expert at its first penalty")
+                 if trace.algorithm == "halving" else
+                 "Weights: β = 0 removes an expert at its first penalty" if trace.algorithm == "weighted_majority"
+                 else "Weights: η = 1 removes an expert at its first penalty (its weight × (1 − η) = 0)")
         return {"id": "weights", "title": title, "height": 300, "figure": {"data": data, "layout": layout},
                 "config": {"displayModeBar": False}, "dynamic": [{"trace": 0, "op": "state", "x": "wb_x",
                                                                    "y": "wb_y"}]}
@@ -731,34 +741,41 @@ def _caption(trace, A: np.ndarray, y: np.ndarray, M_pos, proof) -> dict:
         "yhat": _rnd(np.where(np.asarray(trace.predictions) > 0, 1, -1), "+d"),
         "M": _pos(M_pos, "d"),
     }
+    idx = _per_position(proof, T)
+    if algo != "halving":  # Φ > 0 before round t
+        alive = np.isfinite(np.asarray(proof.series["log_phi"], dtype=float)[idx][:T])
     if algo == "weighted_majority":
         upd = trace.info["update"]
-        vals["wf"] = _rnd(np.asarray(trace.columns["wrong_fraction"], dtype=float), ".3f")
+        wf = np.asarray(trace.columns["wrong_fraction"], dtype=float)
+        vals["held"] = _phrases([f"The wrong experts held {f:.3f} of the weight" if a else
+                                 "Every weight is 0 (Φ = 0): the vote is a tie, and ties predict +1"
+                                 for f, a in zip(wf.tolist(), alive.tolist())])
         if upd == "on_mistake":
             labels = ["correct: no update", "MISTAKE → the wrong experts' weights × β"]
         else:
             labels = ["correct; the wrong experts' weights × β", "MISTAKE → the wrong experts' weights × β"]
         vals["what"] = _rnd(is_m, labels=labels)
-        idx = _per_position(proof, T)
         vals["ms"] = _pos(np.asarray(proof.series["m_star"], dtype=float)[idx], "d")
-        template = ("Round {t} of {T}: {np} of " + str(N) + " experts say +1, label y = {y}. The wrong experts "
-                    "held {wf} of the weight; the weighted vote says ŷ = {yhat} → {what}. "
+        template = ("Round {t} of {T}: {np} of " + str(N) + " experts say +1, label y = {y}. {held}; "
+                    "the weighted vote says ŷ = {yhat} → {what}. "
                     "Mistakes so far M = {M}; best expert so far m* = {ms}.")
     elif algo == "randomized_weighted_majority":
         ch = np.asarray(trace.columns["chosen_expert"])
-        vals["F"] = _rnd(np.asarray(trace.columns["F"], dtype=float), ".3f")
-        vals["ch"] = _rnd(np.where(ch >= 0, ch + 1, 0), "d")
+        F = np.asarray(trace.columns["F"], dtype=float)
+        vals["F"] = _phrases([f"The wrong experts hold Fₜ = {f:.3f} of the weight (the chance of a mistake)" if a
+                              else f"Every weight is 0 (Φ = 0): the learner predicts +1, a mistake with chance "
+                                   f"Fₜ = {f:.0f}" for f, a in zip(F.tolist(), alive.tolist())])
+        vals["ch"] = _phrases([f"Drew expert {c + 1}" if c >= 0 else "Nothing to draw" for c in ch.tolist()])
         vals["what"] = _rnd(is_m, labels=["correct", "MISTAKE"])
         vals["EM"] = _pos(np.asarray(proof.series["expected_M"], dtype=float), ".2f")
-        template = ("Round {t} of {T}: {np} of " + str(N) + " experts say +1, label y = {y}. The wrong experts "
-                    "hold Fₜ = {F} of the weight (the chance of a mistake). Drew expert {ch}: ŷ = {yhat} → {what}; "
-                    "every wrong expert's weight × (1 − η). Mistakes so far M = {M}, expected E[M] = {EM}.")
+        template = ("Round {t} of {T}: {np} of " + str(N) + " experts say +1, label y = {y}. {F}. "
+                    "{ch}: ŷ = {yhat} → {what}; every wrong expert's weight × (1 − η). "
+                    "Mistakes so far M = {M}, expected E[M] = {EM}.")
     else:
         size = np.asarray(trace.columns["version_space_size"])
         alive_plus = np.array([int(((trace.weights_at(t) > 0) & (A[t] > 0)).sum()) for t in range(T)])
         vals["hp"] = _rnd(alive_plus, "d")
         vals["hs"] = _rnd(size, "d")
-        idx = _per_position(proof, T)
         vals["size"] = _pos(np.asarray(proof.series["size"], dtype=float)[idx], "d")
         labels = (["correct: no change", "MISTAKE → the wrong experts leave the version space"]
                   if trace.info["update"] == "on_mistake" else

@@ -124,9 +124,11 @@ def _value(spec: dict, src: dict, p: int) -> Any:
     return v
 
 
-def _fmt(v: Any, fmt: str | None) -> str:
+def _fmt(v: Any, fmt: str | None, latex: bool = False) -> str:
     if v is None:
         return "—"
+    if v in ("inf", "-inf"):  # ±∞ tokens of a value source
+        return ({"inf": r"\infty", "-inf": r"-\infty"} if latex else {"inf": "∞", "-inf": "−∞"})[v]
     if fmt in (None, "text") or isinstance(v, str):
         return str(v)
     try:
@@ -135,11 +137,11 @@ def _fmt(v: Any, fmt: str | None) -> str:
         return str(v)
 
 
-def _fill(spec: dict, template: str, values: dict, p: int) -> str:
+def _fill(spec: dict, template: str, values: dict, p: int, latex: bool = False) -> str:
     builtins = {"t": str(p), "T": str(spec["T"]), "k": str(state_index(spec, p))}
     out = template
     for name, src in values.items():
-        out = out.replace("{" + name + "}", _fmt(_value(spec, src, p), src.get("fmt")))
+        out = out.replace("{" + name + "}", _fmt(_value(spec, src, p), src.get("fmt"), latex))
     for name, v in builtins.items():
         out = out.replace("{" + name + "}", v)
     return out
@@ -151,7 +153,7 @@ def ledger_at(spec: dict, p: int) -> list[dict[str, Any]]:
     for line in (spec.get("ledger") or {}).get("lines", []):
         h = line.get("holds")
         holds = None if h is None else _value(spec, h, p)
-        rows.append({"latex": _fill(spec, line["latex"], line.get("values", {}), p),
+        rows.append({"latex": _fill(spec, line["latex"], line.get("values", {}), p, latex=True),
                      "holds": None if holds is None else bool(holds), "reason": line.get("reason", "")})
     return rows
 

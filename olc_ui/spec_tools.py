@@ -13,6 +13,8 @@ import math
 import re
 import numpy as np
 
+from .viewer import with_infinities
+
 __all__ = ["COLORS", "ND", "sig", "decimate", "ledger", "holds", "holds_value", "per_position", "proof_value",
            "by_state", "by_round", "by_position", "const", "points_trace",
            "line_trace", "arrow_trace", "sandwich_figure"]
@@ -88,13 +90,14 @@ def sig(a, digits: int = SIG) -> np.ndarray:
 
 def by_state(a, fmt: str = ".4g") -> dict:
     """A ledger/caption value that changes with the learner's state (one entry per state)."""
-    return {"by": "state", "data": sig(a), "fmt": fmt}
+    return {"by": "state", "data": with_infinities(sig(a)), "fmt": fmt}
 
 
 def by_round(a, fmt: str = ".4g", labels: list[str] | None = None) -> dict:
     """A value of the current round (one entry per round; blank before round 1)."""
     a = np.asarray(a)
-    out = {"by": "round", "data": sig(a) if a.dtype.kind == "f" else a, "fmt": "text" if labels else fmt}
+    out = {"by": "round", "data": with_infinities(sig(a)) if a.dtype.kind == "f" else a,
+           "fmt": "text" if labels else fmt}
     if labels:
         out["labels"] = labels
     return out
@@ -102,12 +105,14 @@ def by_round(a, fmt: str = ".4g", labels: list[str] | None = None) -> dict:
 
 def by_position(a, fmt: str = ".4g") -> dict:
     """A value per position p = 0 … T (after p rounds)."""
-    return {"by": "position", "data": sig(a), "fmt": fmt}
+    return {"by": "position", "data": with_infinities(sig(a)), "fmt": fmt}
 
 
 def const(v, fmt: str = ".4g") -> dict:
     """A value that does not change during the run."""
-    return {"const": float(v) if v is not None else None, "fmt": fmt}
+    v = float(v) if v is not None else None
+    return {"const": v if v is None or math.isfinite(v) or math.isnan(v) else ("inf" if v > 0 else "-inf"),
+            "fmt": fmt}
 
 
 def points_trace(name, color, symbol, size, opacity=1.0, legend=True, line=None, group=None):

@@ -40,7 +40,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-__all__ = ["viewer", "validate_spec", "jsonable", "start_position", "position_from_query", "minimal_spec",
+__all__ = ["viewer", "validate_spec", "jsonable", "with_infinities", "start_position", "position_from_query", "minimal_spec",
            "ensure_static_assets", "OPS", "FORMAT_RE"]
 
 _LOG = logging.getLogger(__name__)
@@ -389,6 +389,27 @@ def _values(values: Any, path: str, T: int, K: int) -> None:
 
 
 # --------------------------------------------------------------------------- helpers for spec builders
+
+INF_TOKENS = ("inf", "-inf")  # a value source's ±∞ (JSON has no infinity): printed ∞ / −∞
+
+
+def with_infinities(a: Any) -> Any:
+    """A value source's data with ±inf kept, as the tokens "inf" / "-inf" (NaN still becomes null):
+    the ledger can then say ln w = −∞ (a weight that reached 0), not "—" (undefined).
+
+    >>> import numpy as np
+    >>> jsonable(with_infinities(np.array([1.5, -np.inf, np.nan, np.inf])))
+    [1.5, '-inf', None, 'inf']
+    """
+    import numpy as np
+    arr = np.asarray(a)
+    if arr.dtype.kind != "f" or not np.isinf(arr).any():
+        return a
+    out = arr.astype(object)
+    out[arr == np.inf] = "inf"
+    out[arr == -np.inf] = "-inf"
+    return out
+
 
 def jsonable(obj: Any, ndigits: int | None = None) -> Any:
     """``obj`` as plain JSON data: numpy arrays and scalars to lists / Python numbers,

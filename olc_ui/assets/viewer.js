@@ -287,6 +287,8 @@ const BLANK = Symbol("blank");  // a "by round" value at p = 0
 // value -> {text, latex}; null / NaN -> a dash, BLANK -> empty
 function formatValue(v, fmt, labels) {
   if (v === BLANK) return { text: "", latex: "" };
+  if (v === "inf" || v === "-inf")  // ±∞ (JSON has no infinity): e.g. ln of a weight that reached 0
+    return v === "inf" ? { text: "∞", latex: "\\infty" } : { text: "−∞", latex: "-\\infty" };
   if (v === null || v === undefined || (typeof v === "number" && !Number.isFinite(v)))
     return { text: "—", latex: "\\text{---}" };
   if (labels && typeof v === "number") v = labels[v] ?? "—";

@@ -341,3 +341,24 @@ def test_weight_breaks_and_log_ticks():
     vals, text = log_ticks(-0.1, math.log10(40), twos=True)           # Halving: |H_t| halves
     assert text == ["1", "2", "4", "8", "16", "32"] and vals[3] == pytest.approx(math.log10(8))
     assert math.isclose(LN10, math.log(10))
+
+
+def test_vanished_weight_is_minus_infinity_and_the_caption_says_nothing_was_drawn():
+    s = olc_core.streams.experts(T=40, N=3, error_rates=np.array([0.4, 0.4, 0.4]), seed=0, exact=False, groups=1)
+    tr = olc_core.run("randomized_weighted_majority", s.X, s.y, eta=1.0, seed=1)
+    spec = experts_spec(tr, s.X, s.y, run_id="eta1")
+    validate_spec(spec)
+    json.dumps(spec, allow_nan=False)
+    lp = np.asarray(tr.proof.series["log_phi"], dtype=float)
+    p0 = int(np.flatnonzero(np.isinf(lp))[0])          # Φ reached 0 in round p0 (after p0 rounds)
+    line = next(x for x in ledger_at(spec, p0) if x["latex"].startswith("\\ln w_{i^*}"))
+    assert line["latex"].endswith("\\ln\\Phi_{t+1} = -\\infty") and line["holds"] is True   # −∞ ≤ −∞, not "—"
+    assert tr.columns["chosen_expert"][p0] == -1
+    cap = caption_at(spec, p0 + 1)
+    assert "Every weight is 0" in cap and "Nothing to draw" in cap and "Drew expert" not in cap
+    assert "η = 1" in _fig(spec, "weights", 0)["layout"]["title"]["text"]
+    tw = olc_core.run("weighted_majority", s.X, s.y, beta=0.0)
+    sw = experts_spec(tw, s.X, s.y, run_id="b0")
+    p1 = int(np.flatnonzero(np.isinf(np.asarray(tw.proof.series["log_phi"], dtype=float)))[0])
+    assert "ties predict +1" in caption_at(sw, p1 + 1) and "held" not in caption_at(sw, p1 + 1)
+    assert "β = 0" in _fig(sw, "weights", 0)["layout"]["title"]["text"]

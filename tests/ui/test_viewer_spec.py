@@ -270,3 +270,19 @@ def test_spec_doc_lists_every_op():
     doc = (ROOT / "docs" / "viewer-spec.md").read_text()
     for op in ov.OPS:
         assert f"`{op}" in doc, op
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_js_prints_infinities_and_undefined_like_the_python_snapshot(tmp_path):
+    from olc_ui.snapshot import _fmt
+    cases = [["inf", ".4g"], ["-inf", ".4g"], [None, ".4g"], [2.5, ".4g"]]
+    script = tmp_path / "val.mjs"
+    script.write_text("const m = await import(process.argv[2]);\n"
+                      "const cases = JSON.parse(process.argv[3]);\n"
+                      "console.log(JSON.stringify(cases.map(([v, f]) => m._testing.formatValue(v, f))));\n")
+    js = (ROOT / "olc_ui" / "assets" / "viewer.js").as_uri()
+    out = subprocess.run([NODE, str(script), js, json.dumps(cases)], capture_output=True, text=True, timeout=60,
+                         check=True)
+    got = json.loads(out.stdout)
+    assert [g["text"] for g in got] == ["∞", "−∞", "—", "2.5"] == [_fmt(v, f) for v, f in cases]
+    assert [g["latex"] for g in got[:2]] == ["\\infty", "-\\infty"] == [_fmt(v, f, latex=True) for v, f in cases[:2]]
