@@ -1,7 +1,11 @@
 """Pieces every lesson page shares: downloads of the trace and the figure, and small text helpers."""
 from __future__ import annotations
 
+import base64
+import functools
 import html
+import re
+from pathlib import Path
 
 import numpy as np
 import streamlit as st
@@ -18,27 +22,59 @@ def rounds_text(rounds, n: int = 8) -> str:
     return shown + (f", … ({len(rounds)} in all)" if len(rounds) > n else "")
 
 
+_KATEX = Path(__file__).parent / "assets" / "katex"
+
+
+@functools.lru_cache(maxsize=1)
+def _katex_inline() -> str:
+    """KaTeX's script and stylesheet, with its fonts inlined (woff2 as data: URIs): the saved page
+    renders the ledger's mathematics offline, with nothing to fetch."""
+    css = (_KATEX / "katex.min.css").read_text(encoding="utf-8")
+
+    def font(m: re.Match) -> str:
+        data = base64.b64encode((_KATEX / "fonts" / f"{m.group(1)}.woff2").read_bytes()).decode("ascii")
+        return f'src:url(data:font/woff2;base64,{data}) format("woff2")'
+
+    css = re.sub(r'src:url\(fonts/([A-Za-z0-9_-]+)\.woff2\) format\("woff2"\)(?:,url\([^)]*\) format\("[a-z]+"\))*',
+                 font, css)
+    js = (_KATEX / "katex.min.js").read_text(encoding="utf-8")
+    return f"<style>{css}</style><script>{js}</script>"
+
+
+_RENDER_TEX = ("<script>document.querySelectorAll('.tex').forEach(function (e) {"
+               "katex.render(e.textContent, e, {throwOnError: false});});</script>")
+
+
 def figure_html(spec: dict, position: int) -> str:
-    """A standalone HTML page (plotly.js inlined) with the viewer's figures as they stand at ``position``."""
+    """A standalone HTML page (plotly.js and KaTeX inlined) with the viewer's figures, caption and proof
+    ledger as they stand at ``position``. Every text from the spec is escaped (titles can hold file names)."""
     import plotly.graph_objects as go
     import plotly.io as pio
 
     from .snapshot import caption_at, figures_at, ledger_at
 
-    title = html.escape(spec["figures"][0].get("title", "")) if spec["figures"] else ""
+    esc = html.escape
+    title = esc(spec["figures"][0].get("title", "")) if spec["figures"] else ""
     parts = [f"<h2>{title} — round {position} of {spec['T']}</h2>",
-             f"<p>{html.escape(caption_at(spec, position))}</p>"]
+             f"<p>{esc(caption_at(spec, position))}</p>"]
     for i, fig in enumerate(figures_at(spec, position)):
+        fig_title = (fig.get("layout", {}).pop("title", None) or {}).get("text", "")
+        if i > 0 and fig_title:  # a heading, not a plotly title (which would sit under the legend)
+            parts.append(f"<h3>{esc(fig_title)}</h3>")
         parts.append(pio.to_html(go.Figure(fig), full_html=False, include_plotlyjs=(i == 0)))
     rows = ledger_at(spec, position)
     if rows:
-        parts.append("<h3>Proof ledger at this round</h3><ul>")
+        ledger_title = (spec.get("ledger") or {}).get("title") or "Proof ledger at this round"
+        parts.append(f"<h3>{esc(ledger_title)}</h3><ul class='ledger'>")
         for r in rows:
             mark = {True: "✓", False: "✗", None: "—"}[r["holds"]]
-            parts.append(f"<li>{mark} <code>{html.escape(r['latex'])}</code> — {html.escape(r['reason'])}</li>")
+            reason = f" — {esc(r['reason'])}" if r["reason"] else ""
+            parts.append(f"<li>{mark} <span class='tex'>{esc(r['latex'])}</span>{reason}</li>")
         parts.append("</ul>")
-    return ("<!doctype html><html><head><meta charset='utf-8'><title>olc figure</title></head><body>"
-            + "".join(parts) + "</body></html>")
+    style = ("<style>body{font-family:system-ui,sans-serif;max-width:1100px;margin:1.5em auto;padding:0 1em}"
+             ".ledger li{margin:.5em 0;list-style:none}.ledger .katex{font-size:1.1em}</style>")
+    return ("<!doctype html><html><head><meta charset='utf-8'><title>olc figure</title>" + style
+            + _katex_inline() + "</head><body>" + "".join(parts) + _RENDER_TEX + "</body></html>")
 
 
 def downloads(trace, spec: dict, position: int, name: str, X: np.ndarray | None = None,

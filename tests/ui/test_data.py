@@ -92,3 +92,8 @@ def test_trace_csv_for_an_expert_learner_and_the_figure_html():
     page = figure_html(perceptron_spec(pt, p.X, p.y, run_id="x"), 7)
     assert page.startswith("<!doctype html>") and "round 7 of 30" in page and "Plotly.newPlot" in page
     assert "Proof ledger" in page
+    # the ledger's LaTeX is rendered by an inlined KaTeX (fonts as data: URIs, nothing fetched)
+    assert "katex.render" in page and "url(fonts/" not in page and page.count("data:font/woff2") >= 10
+    assert page.count("<span class='tex'>") == 5 and "M\\gamma" in page
+    # figure titles are headings, not plotly titles (which would sit under the legend)
+    assert "<h3>Proof A (norm potential)" in page and '"title":{"text":"Proof A' not in page
