@@ -357,8 +357,10 @@ def adversary_game(v: dict[str, Any], start_position) -> tuple[Any, dict | None,
     else:
         det = "; ".join(assumption_text(a, trace.proof) for a in trace.proof.failed_assumptions)
         st.warning(f"**No conjunction labels your examples this way** — {det}. The theorem's assumption fails, "
-                   f"so $M \\le n + 1$ is not claimed any more (the learner's false positives are exactly the "
-                   f"'no consistent conjunction' rounds).")
+                   f"so $M \\le n + 1$ is not claimed any more. Each false positive of the learner proves it "
+                   f"on the spot: every conjunction that labels the positives so far 1 uses only literals of h, "
+                   f"so h(x) = 1 means they all say 1. A negative example can also be shown inconsistent later, "
+                   f"when more positives arrive.")
     spec = conj_spec_for_game(trace, X, y, n)
     position = start_position(T)
     return trace, {**spec, "position": position}, position, X, y
