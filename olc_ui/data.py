@@ -171,10 +171,17 @@ def decode_points(s: str) -> tuple[np.ndarray, np.ndarray]:
     return np.array(X, dtype=float), np.array(y, dtype=float)
 
 
+#: trace columns holding 0-based indices (written 1-based; −1, "none", is written empty)
+INDEX_COLUMNS = frozenset({"example", "pass", "chosen_expert", "rule"})
+
+
 def trace_csv(trace, X: np.ndarray | None = None, y: np.ndarray | None = None, max_weights: int = 64) -> str:
     """The run, one row per round: the example (when given), the label, the learner's prediction,
     whether it erred, the mistake count, every per-round column of the trace, and the weights
-    after the round (the first ``max_weights`` of them)."""
+    after the round (the first ``max_weights`` of them).
+
+    Rounds and the index columns (:data:`INDEX_COLUMNS`: example, pass, chosen expert, rule) count
+    from 1, as the pages do; an index of −1 (e.g. no expert drawn) is left empty."""
     T = trace.T
     out = io.StringIO()
     w = csv.writer(out)
@@ -192,6 +199,8 @@ def trace_csv(trace, X: np.ndarray | None = None, y: np.ndarray | None = None, m
             continue
         col = np.asarray(trace.columns[name])
         if col.shape == (T,) and col.dtype.kind in "biuf":
+            if name in INDEX_COLUMNS and col.dtype.kind in "iu":
+                col = np.where(col >= 0, col + 1, -1)
             extra.append((name, col))
     cols += [name for name, _ in extra]
     d = min(trace.d, max_weights)
@@ -209,7 +218,7 @@ def trace_csv(trace, X: np.ndarray | None = None, y: np.ndarray | None = None, m
         if y is not None:
             row.append(num(float(y[t])) if float(y[t]) != int(y[t]) else int(y[t]))
         row += [num(pred[t].item()), int(flag[t]), int(M_before[t + 1])]
-        row += [num(col[t].item()) for _, col in extra]
+        row += ["" if name in INDEX_COLUMNS and col[t] < 0 else num(col[t].item()) for name, col in extra]
         row += [num(float(v)) for v in trace.weights_at(t + 1)[:d]]
         w.writerow(row)
     return out.getvalue()

@@ -193,7 +193,7 @@ def _margin_assumption(cmargin: np.ndarray, delta_param: float | None, N: int, c
             bad = np.flatnonzero(cmargin <= 0.0)
         ok = bad.size == 0
         detail = "" if ok else (f"{bad.size} round(s) have margin y⟨u,x⟩ below δ = {delta_param:.6g} "
-                                f"(the smallest is {measured:.6g}, at round {int(np.argmin(cmargin))})")
+                                f"(the smallest is {measured:.6g}, at round {int(np.argmin(cmargin)) + 1})")
         return delta, Assumption("margin", statement, ok, bad.astype(np.int64), detail), info
     bad = np.flatnonzero(cmargin <= 0.0)
     ok = measured > 0.0

@@ -260,7 +260,7 @@ def resolve_disjunction(X: np.ndarray, y: np.ndarray, comparator) -> tuple[np.nd
         return rel, {"comparator_source": "given", "comparator": rel, "failing_rounds": bad,
                      "consistency_detail": "" if bad.size == 0 else
                      (f"{bad.size} round(s) have labels that differ from the OR of the given relevant variables "
-                      f"(first: round {int(bad[0])})")}
+                      f"(first: round {int(bad[0]) + 1})")}
     dj = consistent_disjunction(X, y)
     info: dict[str, Any] = {"comparator_method": dj.method}
     if dj.consistent:

@@ -410,7 +410,7 @@ def consistent_decision_list(X: np.ndarray, y: np.ndarray) -> DecisionListFit:
         rounds = np.flatnonzero(both[inv]).astype(np.int64)
         return DecisionListFit(False, None, rounds,
                                f"{int(both.sum())} example(s) appear with both labels (rounds "
-                               f"{', '.join(str(int(r)) for r in rounds[:8])}{', …' if rounds.size > 8 else ''}): "
+                               f"{_rounds_text(rounds)}): "
                                "no function labels them, let alone a decision list")
     ulab = has1
     S = np.ones(m, dtype=bool)
@@ -436,7 +436,7 @@ def consistent_decision_list(X: np.ndarray, y: np.ndarray) -> DecisionListFit:
             rounds = np.flatnonzero(S[inv]).astype(np.int64)
             return DecisionListFit(False, None, rounds,
                                    f"the {int(S.sum())} distinct example(s) on rounds "
-                                   f"{', '.join(str(int(r)) for r in rounds[:8])}{', …' if rounds.size > 8 else ''} "
+                                   f"{_rounds_text(rounds)} "
                                    "contain both labels, and every literal that holds on some of them holds on "
                                    "examples of both labels: no decision list can label them all")
         score = np.where(pure, cov, -1)
@@ -450,7 +450,8 @@ def consistent_decision_list(X: np.ndarray, y: np.ndarray) -> DecisionListFit:
 
 # --------------------------------------------------------------------------- resolving the proof's target
 def _rounds_text(r: np.ndarray) -> str:
-    return ", ".join(str(int(v)) for v in r[:8]) + (", …" if r.size > 8 else "")
+    """0-based rounds as a reader counts them (1-based), as every detail text does."""
+    return ", ".join(str(int(v) + 1) for v in r[:8]) + (", …" if r.size > 8 else "")
 
 
 def resolve_conjunction(X: np.ndarray, y: np.ndarray, comparator: Any, algorithm: str

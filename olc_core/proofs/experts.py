@@ -336,7 +336,7 @@ def halving_proof(*, T: int, H_size: int, mistakes: np.ndarray, change_rounds: n
     rounds = np.zeros(0, dtype=np.int64) if empty_round is None else np.array([empty_round], dtype=np.int64)
     assumption = Assumption(
         "realisable", r"\exists h \in H \text{ consistent with every label}", realisable, rounds,
-        "" if realisable else (f"no hypothesis of H is consistent with the labels of rounds 0 … {empty_round}: "
+        "" if realisable else (f"no hypothesis of H is consistent with the labels of rounds 1 … {empty_round + 1}: "
                                "the version space of consistent hypotheses becomes empty on that round"))
     consts = {"H_size": H_size, "log2_H": math.log2(H_size), "update": update, "n_consistent": n_consistent,
               "bound_formula": r"\log_2 |H|", **(constants or {})}

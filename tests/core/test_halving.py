@@ -73,6 +73,8 @@ def test_not_realisable_reports_the_round_and_gives_no_bound():
     L = H.predict(s.X, np.arange(32))
     first_bad = [int(np.flatnonzero(L[:, h] != s.y)[0]) for h in range(32)]
     assert tr.proof.failed_assumptions[0].rounds.tolist() == [max(first_bad)]
+    # the array is 0-based; the text counts rounds as a reader does
+    assert f"rounds 1 … {max(first_bad) + 1}:" in tr.proof.failed_assumptions[0].detail
     assert tr.proof.mistake_bound is None
     # the empty version space then breaks the lower link 1 ≤ |H_t|, and the ledger says so
     ev = olc_core.run("halving", s.X, s.y, hypotheses=H, update="every_round")

@@ -1,4 +1,7 @@
 """Uploaded CSVs and clicked points: good files parse, every bad one gets a clear message."""
+import csv
+import io
+
 import numpy as np
 import pytest
 
@@ -97,3 +100,17 @@ def test_trace_csv_for_an_expert_learner_and_the_figure_html():
     assert page.count("<span class='tex'>") == 5 and "M\\gamma" in page
     # figure titles are headings, not plotly titles (which would sit under the legend)
     assert "<h3>Proof A (norm potential)" in page and '"title":{"text":"Proof A' not in page
+
+
+def test_trace_csv_index_columns_count_from_one():
+    s = olc_core.streams.experts(T=30, N=3, error_rates=[0.4, 0.4, 0.4], seed=0, exact=False, groups=1)
+    tr = olc_core.run("randomized_weighted_majority", s.X, s.y, eta=1.0, seed=1)
+    rows = list(csv.DictReader(io.StringIO(trace_csv(tr, None, s.y))))
+    ch = np.asarray(tr.columns["chosen_expert"])
+    assert (ch == -1).any() and (ch >= 0).any()              # every weight vanishes partway
+    assert [r["chosen_expert"] for r in rows] == ["" if c < 0 else str(c + 1) for c in ch]
+    X = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.2]])
+    mp = olc_core.run("margin_perceptron", X, np.array([1, 1, -1]), gamma=0.5, passes=3)
+    rows = list(csv.DictReader(io.StringIO(trace_csv(mp))))
+    assert [r["example"] for r in rows[:4]] == ["1", "2", "3", "1"] and rows[0]["pass"] == "1"
+    assert rows[3]["pass"] == "2"
