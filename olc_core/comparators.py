@@ -49,6 +49,7 @@ class MaxMargin:
     converged: bool
     method: str = ("Wolfe's minimum-norm-point algorithm on z_t = y_t x_t "
                    "(homogeneous separator, no bias); certified gap = upper - margin")
+    proved_inseparable: bool = False  # the origin is in the hull of the z_t over ``support`` (up to rounding)
 
     @property
     def gap(self) -> float:
@@ -95,7 +96,8 @@ def max_margin(X: np.ndarray, y: np.ndarray, *, tol: float = 1e-13, max_iter: in
     Rz2 = float(norms2.max())
     empty = np.zeros(0, dtype=np.int64)
     if Rz2 == 0.0:  # every x_t = 0: nothing separates
-        return MaxMargin(False, None, -np.inf, 0.0, np.array([0], dtype=np.int64), 0, True)
+        return MaxMargin(False, None, -np.inf, 0.0, np.array([0], dtype=np.int64), 0, True,
+                         proved_inseparable=True)
     zero_tol = 1e-10 * np.sqrt(Rz2)
     if max_iter is None:
         max_iter = 100 * (d + 1) + 1000
@@ -146,7 +148,7 @@ def max_margin(X: np.ndarray, y: np.ndarray, *, tol: float = 1e-13, max_iter: in
         p = lam @ Z(S)
     upper = euclid(p)
     if upper <= zero_tol:
-        return MaxMargin(False, None, -np.inf, upper, np.sort(S), it, converged)
+        return MaxMargin(False, None, -np.inf, upper, np.sort(S), it, converged, proved_inseparable=True)
     w = unit(p)
     margin = float(np.min(y * (X @ w)))
     if margin <= 0.0:

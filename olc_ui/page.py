@@ -8,12 +8,28 @@ default narrow layout. A page that finds the flag still set clears it and reruns
 so the same request goes through app.py's navigation (the page's url path equals
 its file stem, so the rerun resolves to the same page). The layout is set here too,
 so a page looks the same however it is run (the router, or AppTest on the file).
+Every page also lists, in the sidebar, the lecture notes its bracketed citations
+([000]–[004]) refer to.
 """
 from __future__ import annotations
 
 import streamlit as st
 
-__all__ = ["setup"]
+__all__ = ["SOURCES", "setup"]
+
+SOURCES = (
+    ("[000]", "K. Kitani (lecturer), D. Chen (scribe): *Online Linear Classification*, lecture notes — "
+              "Weighted Majority, Randomised Weighted Majority, the Perceptron and Winnow."),
+    ("[001]", "J. Boyd-Graber (University of Colorado Boulder; slides adapted from M. Mohri): *Online "
+              "Learning* — Halving, Weighted Majority (and why to randomise), the Perceptron."),
+    ("[002]", "F. Orabona: *Introduction to Online Learning* (Boston University, Fall 2019), the lecture on "
+              "online linear classification — the hinge-loss Perceptron bound and the randomised FTRL classifier."),
+    ("[003]", "Lecture notes on learning a perfect committee of experts — the Perceptron, and Winnow with "
+              "normalised weights (the exponentiated update) and its relative-entropy proof."),
+    ("[004]", "M.-F. Balcan: *8803 Machine Learning Theory*, Lecture 3 (19 January 2010) — the mistake-bound "
+              "model, conjunctions, decision lists, the adversary's lower bound, the Perceptron with TD_γ, and the "
+              "Margin Perceptron."),
+)
 
 
 def setup(title: str) -> None:
@@ -25,6 +41,10 @@ def setup(title: str) -> None:
         PagesManager.uses_pages_directory = False
         st.rerun()
     st.set_page_config(page_title=f"{title} · olc", page_icon="➗", layout="wide")
+    with st.sidebar.expander("Sources [000]–[004]", icon=":material/menu_book:"):
+        st.markdown("The bracketed numbers on these pages cite these lecture notes. The maths comes from "
+                    "them; the numbers and every checked inequality come from the run on the page.\n\n"
+                    + "\n".join(f"- **{key}** {text}" for key, text in SOURCES))
 
 
 def _under_server() -> bool:

@@ -156,10 +156,16 @@ def assumption_panel(trace, data: Data) -> None:
         R = c.get("radius")
         cols[1].metric("Radius R = max‖xₜ‖", f"{R:.4g}" if R is not None else "—")
         g = c.get("gamma")
-        cols[2].metric("Margin γ = min yₜ⟨w*,xₜ⟩", f"{g:.4g}" if g is not None else "—")
+        if g is not None and g > 0:
+            cols[2].metric("Margin γ = min yₜ⟨w*,xₜ⟩", f"{g:.4g}")
+        else:  # no positive margin: say so rather than show a "γ" the theorem cannot use
+            cols[2].metric("min yₜ⟨w*,xₜ⟩ (≤ 0: no margin)", f"{g:.4g}" if g is not None else "—",
+                           help="Some point lies on the wrong side of w* or on its hyperplane, so no margin "
+                                "γ > 0 exists for this w*. The TD_γ bound below lets you choose γ instead.")
         b = p.mistake_bound
         cols[3].metric("Bound R²/γ²", f"{b:.5g}" if b is not None else "n/a",
-                       help=None if b is not None else "the theorem's assumptions fail on these data")
+                       help=None if b is not None else "The separable theorem's assumption fails on these data, so it "
+                       "gives no bound; the TD_γ bound below (for any γ > 0) is the one that holds.")
         st.markdown(f"Comparator $w^*$: {how}.")
         if p.applies:
             st.success(f"Every round has $y_t\\langle w^*, x_t\\rangle \\ge \\gamma = {g:.4g} > 0$ and "

@@ -141,7 +141,12 @@ def run(X, y, params: dict[str, Any]) -> Trace:
             info.update(comparator_source="max-margin", max_margin_gap=mm.gap)
         else:
             wstar = None
-            info.update(comparator_source=None, certificate_rounds=mm.support)
+            info.update(comparator_source=None, certificate_rounds=mm.support,
+                        separability_detail="the normalised data are not linearly separable through the origin"
+                        if mm.proved_inseparable else
+                        f"no separator through the origin was found within {mm.iterations} iterations (every unit "
+                        f"vector has a margin of at most {mm.upper:.2g} on the rounds listed); the theorem is not "
+                        "applied")
     gamma = params["gamma"]
     cm = y * rowdot(Xh, wstar) if wstar is not None else None
     if gamma is None:
@@ -186,7 +191,7 @@ def _proof(*, T, updates, S, wstar, cm, gamma, example, info) -> Proof:
     if wstar is None:
         ass = Assumption("margin", r"some unit w^* has y_t\langle w^*, x_t\rangle \ge \gamma for every example",
                          False, np.asarray(info.get("certificate_rounds", []), dtype=np.int64),
-                         "the normalised data are not linearly separable through the origin")
+                         info["separability_detail"])
     else:
         bad_examples = np.flatnonzero(cm < gamma - ASSUMPTION_TOL)  # unit-norm examples: R = 1
         ok = bad_examples.size == 0

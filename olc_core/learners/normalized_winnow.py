@@ -204,7 +204,7 @@ def _margin_assumption(cmargin: np.ndarray, delta_param: float | None, N: int, c
                   f"the smallest margin is {measured:.6g})")
         if cinfo.get("comparator_source") == "simplex margin":
             up = cinfo["simplex_margin_upper"]
-            detail += (f"; no u in the simplex has a margin above {up:.6g} (certificate of the matrix game)"
+            detail += (f"; no u in the simplex has a margin above {up:.6g} (proved by a weighting of the rounds: the minimax value of the margin game)"
                        if up <= 0 else f"; the best margin over the simplex is at most {up:.6g}")
     return (measured if ok else None), Assumption("margin", statement, ok, bad.astype(np.int64), detail), info
 

@@ -124,9 +124,13 @@ def resolve_comparator(X: np.ndarray, y: np.ndarray, comparator, algorithm: str)
         info.update(comparator_source="max-margin", comparator=mm.w, max_margin_gap=mm.gap)
         return mm.w, info
     info.update(comparator_source=None, comparator=None, certificate_rounds=mm.support,
-                separability_detail=(f"the data are not linearly separable through the origin: no unit vector "
-                                     f"classifies the {len(mm.support)} certificate rounds (the assumption's "
-                                     f"rounds) all correctly with a margin above {mm.upper:.2g}"))
+                separability_detail=(
+                    f"the data are not linearly separable through the origin: on the {len(mm.support)} round(s) "
+                    f"listed, every unit vector has a margin of at most {mm.upper:.2g}, so these rounds alone rule "
+                    f"out a separator" if mm.proved_inseparable else
+                    f"no separator through the origin was found within {mm.iterations} iterations: every unit "
+                    f"vector has a margin of at most {mm.upper:.2g} on the {len(mm.support)} round(s) listed, "
+                    f"too small to certify; the theorem is not applied"))
     return None, info
 
 

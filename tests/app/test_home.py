@@ -19,3 +19,24 @@ def test_home_shows_protocol_live_run_and_links_to_every_lesson():
     links = [el.proto.page for el in at.get("page_link")]
     assert len(links) == len(available()) - 1 >= 2
     assert any("perceptron" in p for p in links)
+
+
+def test_every_page_lists_the_sources_its_citations_name():
+    """Each page's sidebar holds the Sources expander, and every bracketed citation a page shows is in it."""
+    import re
+
+    from olc_ui.page import SOURCES
+    keys = {k for k, _ in SOURCES}
+    seen = set()
+    for _, script, _, _, path, _ in available():  # home needs the router (its links name the pages)
+        at = AppTest.from_file(str(ROOT / ("app.py" if path == "home" else script)), default_timeout=120).run()
+        assert not at.exception, script
+        [exp] = [e for e in at.sidebar.expander if e.label.startswith("Sources")]
+        listed = " ".join(m.value for m in exp.markdown)
+        assert all(k in listed for k in keys) and "Kitani" in listed and "Balcan" in listed
+        shown = " ".join([m.value for m in at.markdown] + [h.value for h in at.header] + [s.value for s in at.subheader]
+                         + [c.value for c in at.caption])
+        cited = set(re.findall(r"\[\d{3}\]", shown))
+        assert cited <= keys, (script, cited - keys)
+        seen |= cited
+    assert seen, "no page cites a source: the check above checked nothing"

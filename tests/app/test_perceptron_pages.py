@@ -49,6 +49,12 @@ def test_deep_link_opens_the_same_run_at_the_same_round():
     assert "TD_γ bound" in _text(at) or "TD" in _text(at)
     assert "TD_γ proof" in spec["figures"][1]["title"]
     assert at.query_params["t"] == "37" and at.query_params["seed"] == "3"
+    # no positive margin: the tile names the measured minimum, not a "γ", and the separable bound is n/a
+    tr = olc_core.run("perceptron", s.X, s.y, comparator=s.comparator)
+    low = float(np.min(s.y * (s.X @ s.comparator)))
+    assert low < 0 and _metric(at, "min yₜ⟨w*,xₜ⟩ (≤ 0: no margin)") == f"{low:.4g}"
+    assert _metric(at, "Bound R²/γ²") == "n/a" and tr.proof.mistake_bound is None
+    assert not [m for m in at.metric if m.label.startswith("Margin γ")]
 
 
 def test_widget_changes_are_mirrored_in_the_url():

@@ -114,6 +114,18 @@ def test_numba_engine_reports_nan_row():
     olc_core.run("perceptron", X, np.ones(10), comparator=[1.0, 0.0], engine="numba")
 
 
+def test_max_margin_says_inseparable_only_when_it_proved_it():
+    from olc_core.comparators import max_margin
+    noisy = olc_core.streams.noisy(T=400, d=2, gamma=0.1, noise=0.1, seed=5)
+    mm = max_margin(noisy.X, noisy.y)
+    assert not mm.separable and mm.proved_inseparable and mm.upper < 1e-9
+    # separable data, search cut short before it finds a separator: no verdict of inseparability
+    s = olc_core.streams.separable(T=300, d=5, gamma=0.01, radius=1.0, seed=1)
+    cut = max_margin(s.X, s.y, max_iter=2)
+    assert not cut.separable and not cut.proved_inseparable and cut.upper > 0.01
+    assert max_margin(s.X, s.y).separable
+
+
 def test_non_separable_data_no_bound_and_a_certificate():
     s = olc_core.streams.noisy(T=400, d=2, gamma=0.1, noise=0.1, seed=5)
     tr = olc_core.run("perceptron", s.X, s.y)            # no comparator: look for the max-margin one
