@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from ._validate import as_matrix, check_binary
+from ._words import count
 
 __all__ = ["HypothesisClass", "Thresholds", "HalfPlanes", "MonotoneConjunctions", "MonotoneDisjunctions",
            "Dimensions", "dimensions", "label_matrix"]
@@ -60,7 +61,7 @@ class HypothesisClass:
         A = as_matrix(X, algorithm)
         if A.shape[1] != self.dim:
             raise ValueError(f"{algorithm}: {self.name} needs instances X of shape (T, {self.dim}); "
-                             f"got {A.shape[1]} column(s)")
+                             f"got {count(A.shape[1], 'column')}")
         return A
 
     def predict(self, X: np.ndarray, idx: np.ndarray) -> np.ndarray:  # pragma: no cover - overridden
@@ -176,7 +177,7 @@ class _Monotone(HypothesisClass):
         A = as_matrix(X, algorithm)
         if A.shape[1] != self.n:
             raise ValueError(f"{algorithm}: {self.name} on n = {self.n} bits need instances X of shape (T, {self.n}); "
-                             f"got {A.shape[1]} column(s)")
+                             f"got {count(A.shape[1], 'column')}")
         check_binary(A, algorithm)
         return A
 

@@ -207,7 +207,7 @@ def conj_panel(trace, stream) -> None:
         h_final = [pretty(s) for s in olc_core.learners.conjunction.hypothesis_literals(trace, trace.T)]
         st.markdown(f"Target $c$ = **{pretty(str(c['target']))}** ({c['comparator_source'] or 'none'}, "
                     f"$|c| = {c['target_size']}$). Final hypothesis $h$ = **{' ∧ '.join(h_final) or 'True'}** "
-                    f"({len(h_final)} literal(s)).")
+                    f"({common.count(len(h_final), 'literal')}).")
         if p.applies:
             st.success(f"Every label is the target's, so the learner never makes a false positive and makes at "
                        f"most $n + 1 - |c| = {c['bound_tight']:.0f} \\le n + 1 = {n + 1}$ mistakes on **any** "
@@ -216,7 +216,7 @@ def conj_panel(trace, stream) -> None:
             _assumptions(p, "M ≤ n + 1")
             fp = trace.info.get("no_consistent_conjunction_rounds")
             if fp is not None and len(fp):
-                st.warning(f"False positive on round(s) {common.rounds_text(fp)}: h(x) = 1 but y = 0. h is the most "
+                st.warning(f"False {common.agree(len(fp), 'positive on round', 'positives on rounds')} {common.rounds_text(fp)}: h(x) = 1 but y = 0. h is the most "
                            "specific conjunction true on the positives so far, so **no conjunction is consistent** "
                            "with these labels. The learner keeps going with h and never updates on a false positive.")
         noise = stream.info.get("flipped")

@@ -23,7 +23,7 @@ import numpy as np
 
 from olc_core.proofs.boolean import literal_name, rule_name
 
-from .common import rounds_text
+from .common import agree, count, rounds_text
 from .spec_tools import COLORS, by_state, const, holds, ledger, sandwich_figure
 from .viewer import jsonable
 
@@ -63,19 +63,21 @@ def bits(x) -> str:
 def assumption_text(a, proof) -> str:
     """Why an assumption of the theorem fails, for a student: rounds 1-based, literals with subscripts."""
     r = rounds_text(np.asarray(a.rounds))
+    n = len(a.rounds)
+    rr = f"{agree(n, 'round', 'rounds')} {r}"
     c = proof.constants
     if a.name == "target":
         what = "target list" if "L" in c else "target"
         tgt = c.get("target")
-        return f"the {what} {pretty(str(tgt)) if tgt is not None else ''} labels round(s) {r} differently from y"
+        return f"the {what} {pretty(str(tgt)) if tgt is not None else ''} labels {rr} differently from y"
     if a.name == "consistent" and "most_specific" in c:
-        return (f"no conjunction is consistent with these labels: round(s) {r} are labelled 0 but satisfy "
+        return (f"no conjunction is consistent with these labels: {rr} {agree(n, 'is', 'are')} labelled 0 but satisfy "
                 f"{pretty(str(c['most_specific']))}, the literals true on every positive example, so every "
                 "conjunction that labels the positives 1 labels them 1 too")
     if a.name == "consistent":
-        return (f"no decision list labels rounds {r} as given (Rivest's greedy algorithm finds none, and it finds "
+        return (f"no decision list labels {rr} as given (Rivest's greedy algorithm finds none, and it finds "
                 "one whenever one exists)")
-    return f"{a.name} fails on round(s) {r}"
+    return f"{a.name} fails on {rr}"
 
 
 def _labels(strings: list[str]) -> tuple[list[int], list[str]]:
@@ -271,12 +273,14 @@ def conjunction_spec(trace, X, y, *, run_id: str, position: int = 0, title: str 
             "FALSE NEGATIVE on a noisy label → cross out the literals that are 0 on xₜ",
             "FALSE POSITIVE on a noisy label → no consistent conjunction (h unchanged)"]
     caption = {
-        "template": "Round {t} of {T}: xₜ = {x}, yₜ = {y}. {nf} literal(s) of h are 0 on xₜ, so h(xₜ) = {yhat} "
+        "template": "Round {t} of {T}: xₜ = {x}, yₜ = {y}. {nf} 0 on xₜ, so h(xₜ) = {yhat} "
                     "→ {what}. Mistakes so far M = {k}.",
         "start": "Round 0 of {T}: h holds all 2n literals, so h(x) = 0 for every x. Press Next or Play.",
         "values": {"x": {"by": "round", "data": xi, "fmt": "text", "labels": xl},
                    "y": {"by": "round", "data": (y != 0).astype(int), "fmt": "d"},
-                   "nf": {"by": "round", "data": fl, "fmt": "d"},
+                   "nf": {"by": "round", "data": fl, "fmt": "text",
+                          "labels": [f"{count(k, 'literal')} of h {agree(k, 'is', 'are')}"
+                                     for k in range(int(np.max(fl, initial=0)) + 1)]},
                    "yhat": {"by": "round", "data": pred, "fmt": "d"},
                    "what": {"by": "round", "data": kind, "fmt": "text", "labels": what}},
     }

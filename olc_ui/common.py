@@ -10,6 +10,8 @@ from pathlib import Path
 import numpy as np
 import streamlit as st
 
+from olc_core._words import agree, count  # noqa: F401  (re-exported for the pages)
+
 from . import data as olc_data
 
 __all__ = ["downloads", "figure_html", "rounds_text"]

@@ -10,6 +10,7 @@ import streamlit as st
 import olc_core
 
 from . import data as olc_data
+from .common import count
 from .config import Setting
 from .perceptron_lesson import Data, click_canvas, downloads  # noqa: F401  (shared with the Perceptron page)
 from .perceptron_view import margin_perceptron_spec
@@ -57,14 +58,14 @@ def load_data(v: dict[str, Any], upload: bytes | None) -> Data:
             raise olc_data.NeedsInput("choose a CSV file with columns x1, x2 and label (−1/+1)")
         X, y, notes = olc_data.parse_points_csv(upload, dims=(2,))
         h = hashlib.blake2b(upload, digest_size=8).hexdigest()
-        return Data(X, y, None, f"your file ({len(y)} points)", f"mup-{h}", tuple(notes))
+        return Data(X, y, None, f"your file ({count(len(y), 'point')})", f"mup-{h}", tuple(notes))
     X, y = olc_data.decode_points(v["pts"])
     if len(y) == 0:
         raise olc_data.NeedsInput("click on the canvas below to add points (choose the label first)")
     if (np.hypot(X[:, 0], X[:, 1]) == 0).any():
         raise olc_data.DataError("a point at the origin cannot be normalised to length 1: remove it")
     h = hashlib.blake2b(v["pts"].encode(), digest_size=8).hexdigest()
-    return Data(X, y, None, f"your {len(y)} clicked point(s)", f"mclick-{h}")
+    return Data(X, y, None, f"your {count(len(y), 'clicked point')}", f"mclick-{h}")
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)

@@ -110,7 +110,7 @@ def load_data(v: dict[str, Any], upload: bytes | None) -> Data:
         if len(y) == 0:
             raise olc_data.NeedsInput("click on the canvas below to add points (choose the label first)")
         h = hashlib.blake2b(v["pts"].encode(), digest_size=8).hexdigest()
-        return Data(X, y, None, f"your {len(y)} clicked point(s)", f"click-{h}")
+        return Data(X, y, None, f"your {common.count(len(y), 'clicked point')}", f"click-{h}")
     raise olc_data.DataError(f"unknown data source {src!r}")
 
 
@@ -242,7 +242,7 @@ def click_canvas(v: dict[str, Any], page: str = PAGE, settings: list[Setting] | 
         if st.button("Clear all points", disabled=len(y) == 0, key=f"{page}_click_clear"):
             set_value(page, settings, "pts", "")
             st.rerun()
-        st.caption(f"{len(y)} point(s); at most {olc_data.MAX_CLICKED}.")
+        st.caption(f"{common.count(len(y), 'point')}; at most {olc_data.MAX_CLICKED}.")
     with c1:
         ev = st.plotly_chart(fig, key=f"{page}_click_canvas_{len(y)}", on_select="rerun", selection_mode="points",
                              config={"displayModeBar": False})

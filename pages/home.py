@@ -2,7 +2,7 @@
 import numpy as np
 import streamlit as st
 
-from olc_ui import page
+from olc_ui import common, page
 
 import olc_core
 from olc_ui.lessons import available
@@ -43,14 +43,16 @@ for s in range(t):
         "w_t": f"({w[0]:+.2f}, {w[1]:+.2f})",
         "⟨w_t, x_t⟩": f"{score:+.2f}",
         "ŷ_t": {1: "+1", -1: "−1", 0: "0 (on the line)"}[yhat],
-        "y_t": f"{int(y[s]):+d}",
+        "y_t": {1: "+1", -1: "−1"}[int(y[s])],
         "mistake": "✗ mistake: w ← w + y_t x_t" if trace.columns["is_mistake"][s] else "✓ no update",
     })
 st.dataframe(rows, hide_index=True, width="stretch")
+st.caption("ŷₜ is the sign of ⟨wₜ, xₜ⟩. When ⟨wₜ, xₜ⟩ = 0 (as at round 1, where w₁ = 0) the point is on the "
+           "line w·x = 0 and the Perceptron commits to no label: that counts as a mistake, and it updates.")
 wT = trace.weights_at(t)
 proof = trace.proof
 st.markdown(
-    f"After {t} round(s): **{trace.mistakes_before(t)} mistake(s)**, $w = ({wT[0]:+.2f}, {wT[1]:+.2f})$. "
+    f"After {common.count(t, 'round')}: **{common.count(trace.mistakes_before(t), 'mistake')}**, $w = ({wT[0]:+.2f}, {wT[1]:+.2f})$. "
     f"With the comparator $w^* = (0.8, -0.6)$ these data have margin "
     f"$\\gamma = {proof.constants['gamma']:.2f}$ and radius $R = {proof.constants['radius']:.2f}$, so the "
     f"theorem promises at most $R^2/\\gamma^2 = {proof.mistake_bound:.1f}$ mistakes on *any* ordering."

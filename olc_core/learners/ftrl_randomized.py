@@ -69,6 +69,7 @@ from .._numeric import rowdot, rowsq
 from .._validate import as_labels, as_matrix, as_vector
 from ..proofs import ftrl_randomized as proofs
 from ..trace import CheckpointHistory, Trace
+from .._words import agree, count
 
 __all__ = ["run", "weights_from_theta", "rowwise_dot", "Segmenter", "NORM_SLACK"]
 
@@ -179,7 +180,7 @@ def run(X, y, params: dict[str, Any]) -> Trace:
     if too_long.size:
         t = int(too_long[0])
         raise ValueError(f"{NAME}: every ‖x_t‖ must be at most 1, else (1 + ⟨w, x_t⟩)/2 is not a probability; "
-                         f"round {t} has ‖x_t‖ = {xnorm[t]:.6g} ({too_long.size} round(s) exceed 1)")
+                         f"round {t} has ‖x_t‖ = {xnorm[t]:.6g} ({count(too_long.size, 'round')} {agree(too_long.size, 'exceeds', 'exceed')} 1)")
     alpha = float(params["eta"])
     seed = int(params["seed"])
 

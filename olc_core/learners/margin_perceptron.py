@@ -35,6 +35,7 @@ from ..comparators import max_margin, unit
 from ..proofs.base import Assumption, Chain, Proof
 from ..proofs.perceptron import ASSUMPTION_TOL
 from ..trace import SnapshotHistory, Trace
+from .._words import agree, count
 
 __all__ = ["run", "normalize"]
 
@@ -198,7 +199,7 @@ def _proof(*, T, updates, S, wstar, cm, gamma, example, info) -> Proof:
         rounds = np.flatnonzero(np.isin(example, bad_examples)) if not ok else np.zeros(0, np.int64)
         ass = Assumption("margin", r"y\langle w^*, x\rangle \ge \gamma for every (normalised) example", ok,
                          rounds.astype(np.int64),
-                         "" if ok else (f"{bad_examples.size} example(s) have margin below γ = {gamma:.4g} "
+                         "" if ok else (f"{count(bad_examples.size, 'example')} {agree(bad_examples.size, 'has', 'have')} margin below γ = {gamma:.4g} "
                                         f"(the smallest is {cm.min():.4g})"))
     constants = {"gamma": gamma, "comparator": wstar, "measured_margin": None if cm is None else float(cm.min()),
                  "bound_formula": r"12/\gamma^2", "bound_tight": 4.0 / gamma + 8.0 / gamma ** 2,

@@ -57,6 +57,7 @@ from ..comparators import simplex_margin
 from ..proofs import normalized_winnow as proofs
 from ..proofs.base import Assumption
 from ..trace import SnapshotHistory, Trace
+from .._words import agree, count
 
 __all__ = ["run", "normalized_winnow_loop", "resolve_simplex", "check_unit_box"]
 
@@ -192,7 +193,7 @@ def _margin_assumption(cmargin: np.ndarray, delta_param: float | None, N: int, c
         if bad.size == 0 and delta <= 0.0:
             bad = np.flatnonzero(cmargin <= 0.0)
         ok = bad.size == 0
-        detail = "" if ok else (f"{bad.size} round(s) have margin y⟨u,x⟩ below δ = {delta_param:.6g} "
+        detail = "" if ok else (f"{count(bad.size, 'round')} {agree(bad.size, 'has', 'have')} margin y⟨u,x⟩ below δ = {delta_param:.6g} "
                                 f"(the smallest is {measured:.6g}, at round {int(np.argmin(cmargin)) + 1})")
         return delta, Assumption("margin", statement, ok, bad.astype(np.int64), detail), info
     bad = np.flatnonzero(cmargin <= 0.0)
@@ -200,7 +201,7 @@ def _margin_assumption(cmargin: np.ndarray, delta_param: float | None, N: int, c
     if ok:
         detail = ""
     else:
-        detail = (f"u puts {bad.size} round(s) on the wrong side or on the hyperplane (y⟨u,x⟩ ≤ 0; "
+        detail = (f"u puts {count(bad.size, 'round')} on the wrong side or on the hyperplane (y⟨u,x⟩ ≤ 0; "
                   f"the smallest margin is {measured:.6g})")
         if cinfo.get("comparator_source") == "simplex margin":
             up = cinfo["simplex_margin_upper"]

@@ -32,6 +32,7 @@ from .._validate import as_labels, as_matrix, as_vector, bad_label
 from ..comparators import max_margin, soft_margin_direction, unit
 from ..proofs import perceptron as proofs
 from ..trace import SnapshotHistory, Trace
+from .._words import count
 
 __all__ = ["run", "perceptron_numpy", "perceptron_numba", "resolve_comparator"]
 
@@ -125,11 +126,11 @@ def resolve_comparator(X: np.ndarray, y: np.ndarray, comparator, algorithm: str)
         return mm.w, info
     info.update(comparator_source=None, comparator=None, certificate_rounds=mm.support,
                 separability_detail=(
-                    f"the data are not linearly separable through the origin: on the {len(mm.support)} round(s) "
+                    f"the data are not linearly separable through the origin: on the {count(len(mm.support), 'round')} "
                     f"listed, every unit vector has a margin of at most {mm.upper:.2g}, so these rounds alone rule "
                     f"out a separator" if mm.proved_inseparable else
                     f"no separator through the origin was found within {mm.iterations} iterations: every unit "
-                    f"vector has a margin of at most {mm.upper:.2g} on the {len(mm.support)} round(s) listed, "
+                    f"vector has a margin of at most {mm.upper:.2g} on the {count(len(mm.support), 'round')} listed, "
                     f"too small to certify; the theorem is not applied"))
     return None, info
 

@@ -64,6 +64,7 @@ from .._validate import as_labels, as_matrix, first_bad
 from ..comparators import consistent_disjunction
 from ..proofs import winnow as proofs
 from ..trace import SnapshotHistory, Trace
+from .._words import agree, count
 
 __all__ = ["run", "winnow_loop", "exact_greater", "parse_disjunction", "as_binary_matrix"]
 
@@ -259,7 +260,7 @@ def resolve_disjunction(X: np.ndarray, y: np.ndarray, comparator) -> tuple[np.nd
         bad = np.flatnonzero(_or_of(X, rel) != (y != 0)).astype(np.int64)
         return rel, {"comparator_source": "given", "comparator": rel, "failing_rounds": bad,
                      "consistency_detail": "" if bad.size == 0 else
-                     (f"{bad.size} round(s) have labels that differ from the OR of the given relevant variables "
+                     (f"{count(bad.size, 'round')} {agree(bad.size, 'has', 'have')} labels that differ from the OR of the given relevant variables "
                       f"(first: round {int(bad[0]) + 1})")}
     dj = consistent_disjunction(X, y)
     info: dict[str, Any] = {"comparator_method": dj.method}
@@ -268,10 +269,10 @@ def resolve_disjunction(X: np.ndarray, y: np.ndarray, comparator) -> tuple[np.nd
                     failing_rounds=np.zeros(0, dtype=np.int64), consistency_detail="")
         return dj.relevant, info
     fr = dj.failing_rounds
-    shown = ", ".join(str(int(r)) for r in fr[:8]) + (", …" if fr.size > 8 else "")
+    shown = ", ".join(str(int(r) + 1) for r in fr[:8]) + (", …" if fr.size > 8 else "")
     info.update(comparator_source=None, comparator=None, failing_rounds=fr,
-                consistency_detail=(f"no monotone disjunction is consistent with the labels: positive round(s) "
-                                    f"{shown} have every active variable also active in some negative example"))
+                consistency_detail=(f"no monotone disjunction is consistent with the labels: positive "
+                                    f"{agree(fr.size, 'round', 'rounds')} {shown} {agree(fr.size, 'has', 'have')} every active variable also active in some negative example"))
     return None, info
 
 

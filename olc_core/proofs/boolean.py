@@ -63,6 +63,7 @@ from typing import Any
 import numpy as np
 
 from .base import Assumption, Chain, Proof
+from .._words import agree, count
 
 __all__ = ["Conjunction", "DecisionList", "literal_name", "rule_name", "rule_names", "literal_truth",
            "most_specific_conjunction", "consistent_decision_list", "ConjunctionFit", "DecisionListFit",
@@ -409,7 +410,7 @@ def consistent_decision_list(X: np.ndarray, y: np.ndarray) -> DecisionListFit:
     if both.any():
         rounds = np.flatnonzero(both[inv]).astype(np.int64)
         return DecisionListFit(False, None, rounds,
-                               f"{int(both.sum())} example(s) appear with both labels (rounds "
+                               f"{count(both.sum(), 'example')} {agree(both.sum(), 'appears', 'appear')} with both labels (rounds "
                                f"{_rounds_text(rounds)}): "
                                "no function labels them, let alone a decision list")
     ulab = has1
@@ -435,7 +436,7 @@ def consistent_decision_list(X: np.ndarray, y: np.ndarray) -> DecisionListFit:
         if not pure.any():
             rounds = np.flatnonzero(S[inv]).astype(np.int64)
             return DecisionListFit(False, None, rounds,
-                                   f"the {int(S.sum())} distinct example(s) on rounds "
+                                   f"the {count(S.sum(), 'distinct example')} on rounds "
                                    f"{_rounds_text(rounds)} "
                                    "contain both labels, and every literal that holds on some of them holds on "
                                    "examples of both labels: no decision list can label them all")
@@ -468,7 +469,7 @@ def resolve_conjunction(X: np.ndarray, y: np.ndarray, comparator: Any, algorithm
             "target", r"y_t = c(x_t) \text{ for every round } t \text{ (the labels are the target's)}",
             bad.size == 0, bad,
             "" if bad.size == 0 else
-            f"the target {c} labels {bad.size} round(s) differently from y: {_rounds_text(bad)}"))
+            f"the target {c} labels {count(bad.size, 'round')} differently from y: {_rounds_text(bad)}"))
         info.update(comparator_source="given", comparator=c)
     else:
         c = fit.conjunction
@@ -478,7 +479,8 @@ def resolve_conjunction(X: np.ndarray, y: np.ndarray, comparator: Any, algorithm
         "consistent", r"\text{some conjunction } c \text{ has } y_t = c(x_t) \text{ for every round } t",
         fit.consistent, fit.bad_rounds,
         "" if fit.consistent else (
-            f"no consistent conjunction: round(s) {_rounds_text(fit.bad_rounds)} are labelled 0 but satisfy "
+            f"no consistent conjunction: {agree(len(fit.bad_rounds), 'round', 'rounds')} {_rounds_text(fit.bad_rounds)} "
+            f"{agree(len(fit.bad_rounds), 'is', 'are')} labelled 0 but satisfy "
             f"{fit.conjunction}, the literals true in every positive example, so every conjunction that labels "
             "the positives 1 labels them 1 too")))
     info.update(most_specific=fit.conjunction, consistent=fit.consistent)
@@ -499,7 +501,7 @@ def resolve_decision_list(X: np.ndarray, y: np.ndarray, comparator: Any, algorit
             "target", r"y_t = c(x_t) \text{ for every round } t \text{ (the labels are the target list's)}",
             bad.size == 0, bad,
             "" if bad.size == 0 else
-            f"the target list labels {bad.size} round(s) differently from y: {_rounds_text(bad)}"))
+            f"the target list labels {count(bad.size, 'round')} differently from y: {_rounds_text(bad)}"))
         info.update(comparator_source="given", comparator=c)
     else:
         c = fit.rules

@@ -30,6 +30,7 @@ import numpy as np
 
 from .. import _accel
 from .base import DEFAULT_TOL, Assumption, Chain, Proof
+from .._words import agree, count
 
 __all__ = ["separable_proof", "nonseparable_proof", "hinge_proof", "best_gamma", "td_bound", "td_bounds",
            "hinge_bound"]
@@ -116,13 +117,13 @@ def separable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray | None, n
         if gamma is None:
             ok = measured > 0.0
             bad = np.zeros(0, np.int64) if ok else np.flatnonzero(cmargin <= 0.0)
-            detail = ("" if ok else f"w* puts {len(bad)} round(s) on the wrong side or on the hyperplane "
+            detail = ("" if ok else f"w* puts {count(len(bad), 'round')} on the wrong side or on the hyperplane "
                       "(y⟨w*,x⟩ ≤ 0): the data are not separated by this w*")
         else:
             threshold = g - ASSUMPTION_TOL * R
             ok = measured >= threshold
             bad = np.zeros(0, np.int64) if ok else np.flatnonzero(cmargin < threshold)
-            detail = "" if ok else (f"{len(bad)} round(s) have margin y⟨w*,x⟩ below γ = {g:.6g} "
+            detail = "" if ok else (f"{count(len(bad), 'round')} {agree(len(bad), 'has', 'have')} margin y⟨w*,x⟩ below γ = {g:.6g} "
                                     f"(the smallest is {measured:.6g})")
         assumptions.append(Assumption(
             "margin", r"y_t\langle w^*, x_t\rangle \ge \gamma > 0 for every round t", ok,

@@ -129,7 +129,8 @@ def test_noise_makes_no_consistent_conjunction_an_outcome():
     assert _metric(at, "Bound n + 1") == "not claimed" and _metric(at, "False positives M⁻") == str(len(fp))
     err = " ".join(e.value for e in at.error)
     assert "is not claimed" in err and f"{fp[0] + 1}" in err
-    assert f"False positive on round(s) {fp[0] + 1}" in " ".join(w.value for w in at.warning)
+    lead = f"False positives on rounds {fp[0] + 1}, " if len(fp) > 1 else f"False positive on round {fp[0] + 1}:"
+    assert lead in " ".join(w.value for w in at.warning)
     spec = _spec(at)
     assert spec["extra_stops"]["false positive"] == fp.tolist()
     at = _open(mode="dl", dnoise=0.2)
@@ -188,7 +189,7 @@ def test_labels_no_conjunction_can_give_are_reported():
     at = _open(mode="adversary", an=3, moves="000:1,100:0,100:1")
     assert not at.exception
     warn = " ".join(w.value for w in at.warning)
-    assert "No conjunction labels your examples this way" in warn and "round(s) 2" in warn
+    assert "No conjunction labels your examples this way" in warn and "round 2 is labelled 0" in warn
     assert _metric(at, "Bound n + 1") == "not claimed"
     assert "not claimed" in ledger_at(_spec(at), 3)[-1]["latex"]
 

@@ -13,9 +13,12 @@ def test_home_shows_protocol_live_run_and_links_to_every_lesson():
     # the live example: 6 rounds of the Perceptron, numbers from the run
     df = at.dataframe[0].value
     assert len(df) == 6
-    assert "mistake(s)" in text and "R^2/\\gamma^2" in text
+    assert "2 mistakes" in text and "6 rounds" in text and "R^2/\\gamma^2" in text
     at.slider(key="home_round").set_value(2).run()
     assert len(at.dataframe[0].value) == 2
+    at.slider(key="home_round").set_value(1).run()   # singular nouns for a count of one
+    assert "After 1 round: **1 mistake**" in " ".join(m.value for m in at.markdown)
+    assert list(at.dataframe[0].value["ŷ_t"]) == ["0 (on the line)"]
     links = [el.proto.page for el in at.get("page_link")]
     assert len(links) == len(available()) - 1 >= 2
     assert any("perceptron" in p for p in links)
