@@ -18,6 +18,8 @@ from typing import Any
 
 __all__ = ["state_index", "apply_op", "figures_at", "ledger_at", "caption_at"]
 
+BLANK = object()  # a "by round" value at p = 0 (no round played yet)
+
 
 def state_index(spec: dict, p: int) -> int:
     """k(p): the number of breaks ≤ p."""
@@ -118,13 +120,17 @@ def _value(spec: dict, src: dict, p: int) -> Any:
         elif by == "position":
             v = src["data"][p]
         else:
-            v = src["data"][p - 1] if p >= 1 else None
+            if p == 0:
+                return BLANK
+            v = src["data"][p - 1]
     if v is not None and "labels" in src:
         v = src["labels"][int(v)]
     return v
 
 
 def _fmt(v: Any, fmt: str | None, latex: bool = False) -> str:
+    if v is BLANK:  # a "by round" value before any round: as the viewer prints it
+        return r"\text{n/a}" if latex else ""
     if v is None:
         return "—"
     if v in ("inf", "-inf"):  # ±∞ tokens of a value source
@@ -153,6 +159,7 @@ def ledger_at(spec: dict, p: int) -> list[dict[str, Any]]:
     for line in (spec.get("ledger") or {}).get("lines", []):
         h = line.get("holds")
         holds = None if h is None else _value(spec, h, p)
+        holds = None if holds is BLANK else holds
         rows.append({"latex": _fill(spec, line["latex"], line.get("values", {}), p, latex=True),
                      "holds": None if holds is None else bool(holds), "reason": line.get("reason", "")})
     return rows

@@ -284,9 +284,9 @@ function formatNumber(v, fmt) {
 
 const BLANK = Symbol("blank");  // a "by round" value at p = 0
 
-// value -> {text, latex}; null / NaN -> a dash, BLANK -> empty
+// value -> {text, latex}; null / NaN -> a dash, BLANK -> empty text, "n/a" in a ledger line (no round yet)
 function formatValue(v, fmt, labels) {
-  if (v === BLANK) return { text: "", latex: "" };
+  if (v === BLANK) return { text: "", latex: "\\text{n/a}" };
   if (v === "inf" || v === "-inf")  // ±∞ (JSON has no infinity): e.g. ln of a weight that reached 0
     return v === "inf" ? { text: "∞", latex: "\\infty" } : { text: "−∞", latex: "-\\infty" };
   if (v === null || v === undefined || (typeof v === "number" && !Number.isFinite(v)))
@@ -1088,7 +1088,7 @@ class Viewer {
 
 // For tests (tests/ui/test_viewer_spec.py runs these under node): the formatter must
 // print exactly what Python's format() prints.
-export const _testing = { formatNumber, formatValue, lowerBound, upperBound };
+export const _testing = { BLANK, formatNumber, formatValue, lowerBound, upperBound };
 
 export default function (component) {
   const { data, parentElement, setStateValue } = component;

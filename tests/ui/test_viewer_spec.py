@@ -286,3 +286,20 @@ def test_js_prints_infinities_and_undefined_like_the_python_snapshot(tmp_path):
     got = json.loads(out.stdout)
     assert [g["text"] for g in got] == ["∞", "−∞", "—", "2.5"] == [_fmt(v, f) for v, f in cases]
     assert [g["latex"] for g in got[:2]] == ["\\infty", "-\\infty"] == [_fmt(v, f, latex=True) for v, f in cases[:2]]
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_a_per_round_value_before_any_round_prints_alike_in_js_and_python(tmp_path):
+    """At p = 0 a "by round" value has no round: blank in a caption, "n/a" in a ledger line (not an empty slot)."""
+    from olc_ui.snapshot import BLANK, _fmt, ledger_at
+    script = tmp_path / "blank.mjs"
+    script.write_text("const m = await import(process.argv[2]);\n"
+                      "console.log(JSON.stringify(m._testing.formatValue(m._testing.BLANK, '.4g')));\n")
+    js = (ROOT / "olc_ui" / "assets" / "viewer.js").as_uri()
+    out = subprocess.run([NODE, str(script), js], capture_output=True, text=True, timeout=60, check=True)
+    got = json.loads(out.stdout)
+    assert got == {"text": _fmt(BLANK, ".4g"), "latex": _fmt(BLANK, ".4g", latex=True)} == {"text": "", "latex": "\\text{n/a}"}
+    spec = {"T": 2, "breaks": [], "ledger": {"lines": [{"latex": "d = {v} \\le 1", "values": {"v": {"by": "round", "data": [0.5, 2.0], "fmt": ".2f"}},
+                                                     "holds": {"by": "round", "data": [True, False]}}]}}
+    assert ledger_at(spec, 0) == [{"latex": "d = \\text{n/a} \\le 1", "holds": None, "reason": ""}]
+    assert ledger_at(spec, 2)[0]["holds"] is False and "2.00" in ledger_at(spec, 2)[0]["latex"]
