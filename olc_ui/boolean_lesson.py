@@ -232,7 +232,7 @@ def dl_panel(trace, stream) -> None:
         cols = st.columns(4)
         cols[0].metric("Mistakes M (whole run)", f"{trace.n_mistakes}")
         phi = p.series["Phi"][-1]
-        cols[1].metric("Potential Φ (rule-levels fallen)", f"{phi:.0f}")
+        cols[1].metric("Potential Φ", f"{phi:.0f}", help="rule-levels fallen so far, summed over the rules")
         cols[2].metric("Rules 4n + 2", f"{c['rules']}")
         cols[3].metric("Bound (4n+2)(L+1)", f"{p.mistake_bound:.0f}" if p.mistake_bound is not None else "not claimed")
         target = c.get("target")
@@ -340,7 +340,8 @@ def adversary_game(v: dict[str, Any], start_position) -> tuple[Any, dict | None,
     cols[0].metric("Your moves", f"{T}")
     cols[1].metric("Mistakes forced M", f"{M}")
     cols[2].metric("Bound n + 1", f"{n + 1}" if trace.proof.applies else "not claimed")
-    cols[3].metric("Lower bound n (any learner)", f"{n}")
+    cols[3].metric("Lower bound n", f"{n}",
+                   help="no deterministic learner can be guaranteed fewer mistakes: the adversary forces n on any")
     st.progress(min(1.0, M / (n + 1)), text=f"Mistakes forced: M = {M} of the n + 1 = {n + 1} the theorem allows"
                 + ("" if trace.proof.applies else " (not claimed: see below)"))
     if trace.proof.applies:

@@ -314,9 +314,10 @@ def summary_panel(v: dict[str, Any], adv: Advice, trace, band) -> None:
             cols[2].metric("Consistent experts", f"{c['n_consistent']}")
             cols[3].metric("Bound log₂|H|", _fmt_bound(p.mistake_bound))
         else:
-            cols[1].metric("Best expert's mistakes m*", f"{c['m_star']}")
+            cols[1].metric("Best expert m*", f"{c['m_star']}", help="the mistakes of the best expert over the whole run")
             if alg == "rwm":
-                cols[2].metric("Expected mistakes E[M] = Σ Fₜ", f"{c['expected_mistakes']:.4g}")
+                cols[2].metric("E[M] = Σ Fₜ", f"{c['expected_mistakes']:.4g}",
+                               help="expected mistakes: the sum over rounds of Fₜ, the chance of erring at round t")
                 cols[3].metric("Bound on E[M]", _fmt_bound(p.mistake_bound))
             else:
                 cols[2].metric("Regret M − m*", f"{trace.n_mistakes - c['m_star']}")

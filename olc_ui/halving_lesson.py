@@ -216,8 +216,8 @@ def assumption_panel(run: Run) -> None:
         cols[1].metric("Bound log₂|H|", f"{c['log2_H']:.4g}" if p.mistake_bound is not None else "n/a",
                        help=None if p.applies else "does not apply: no hypothesis of H agrees with every label")
         cols[2].metric("Mistakes M (whole run)", f"{tr.n_mistakes}")
-        cols[3].metric("|H_T| at the end", f"{int(sizes[-1])}")
-        cols[4].metric("Consistent with every label", f"{c['n_consistent']}")
+        cols[3].metric("Left at the end", f"{int(sizes[-1])}", help="|H_{T+1}|: the version space after the last round")
+        cols[4].metric("Consistent", f"{c['n_consistent']}", help="hypotheses of H that agree with every label")
         if run.forced is None:
             st.markdown(f"Target $h^*$: **{run.target_text}** (hypothesis {run.target + 1} of {c['H_size']}, drawn "
                         f"from the seed). Ties of the vote (and an empty version space) predict $+1$.")
