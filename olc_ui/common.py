@@ -47,6 +47,53 @@ _RENDER_TEX = ("<script>document.querySelectorAll('.tex').forEach(function (e) {
                "katex.render(e.textContent, e, {throwOnError: false});});</script>")
 
 
+_INDEX_CHAR = re.compile(r"[^\W_]|\*")  # a letter or digit (any script), or *
+
+
+def index_parts(s: str) -> list:
+    """Light index notation (x_t, Φ_{t+1}, β^{p_i}, 2^M) as strings and ``(tag, parts)`` for sub/sup:
+    the same parse as viewer.js ``indexParts`` (a braced group, or one letter, digit or *)."""
+    out: list = []
+    buf, i = "", 0
+    while i < len(s):
+        c = s[i]
+        if c in "_^" and i + 1 < len(s):
+            inner, nxt = None, i + 1
+            if s[i + 1] == "{":
+                depth, j = 0, i + 1
+                while j < len(s):
+                    if s[j] == "{":
+                        depth += 1
+                    elif s[j] == "}":
+                        depth -= 1
+                        if depth == 0:
+                            break
+                    j += 1
+                if j < len(s):
+                    inner, nxt = s[i + 2:j], j + 1
+            elif _INDEX_CHAR.fullmatch(s[i + 1]):
+                inner, nxt = s[i + 1], i + 2
+            if inner is not None:
+                if buf:
+                    out.append(buf)
+                buf = ""
+                out.append(("sub" if c == "_" else "sup", index_parts(inner)))
+                i = nxt
+                continue
+        buf += c
+        i += 1
+    if buf:
+        out.append(buf)
+    return out
+
+
+def rich_html(s: str) -> str:
+    """``index_parts`` as escaped HTML: text escaped, indices as <sub>/<sup>."""
+    def render(parts) -> str:
+        return "".join(html.escape(p) if isinstance(p, str) else f"<{p[0]}>{render(p[1])}</{p[0]}>" for p in parts)
+    return render(index_parts(s))
+
+
 def figure_html(spec: dict, position: int) -> str:
     """A standalone HTML page (plotly.js and KaTeX inlined) with the viewer's figures, caption and proof
     ledger as they stand at ``position``. Every text from the spec is escaped (titles can hold file names)."""
@@ -67,10 +114,10 @@ def figure_html(spec: dict, position: int) -> str:
     rows = ledger_at(spec, position)
     if rows:
         ledger_title = (spec.get("ledger") or {}).get("title") or "Proof ledger at this round"
-        parts.append(f"<h3>{esc(ledger_title)}</h3><ul class='ledger'>")
+        parts.append(f"<h3>{rich_html(ledger_title)}</h3><ul class='ledger'>")
         for r in rows:
             mark = {True: "✓", False: "✗", None: "—"}[r["holds"]]
-            reason = f" — {esc(r['reason'])}" if r["reason"] else ""
+            reason = f" — {rich_html(r['reason'])}" if r["reason"] else ""
             parts.append(f"<li>{mark} <span class='tex'>{esc(r['latex'])}</span>{reason}</li>")
         parts.append("</ul>")
     style = ("<style>body{font-family:system-ui,sans-serif;max-width:1100px;margin:1.5em auto;padding:0 1em}"

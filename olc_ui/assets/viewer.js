@@ -134,6 +134,55 @@ function el(tag, cls, text) {
   return e;
 }
 
+// Plain text with light index notation (x_t, Φ_{t+1}, β^{p_i}, 2^M) as DOM text and <sub>/<sup>
+// elements: never parsed as HTML. A marker takes a braced group or one letter, digit or *; anything
+// else (an unmatched brace, a marker at the end) stays as it is. olc_ui/common.py rich_html mirrors it.
+const INDEX_CHAR = /[\p{L}\p{N}*]/u;
+function indexParts(s) {
+  const out = [];  // strings, and {tag, parts} for a sub/sup
+  let i = 0, buf = "";
+  while (i < s.length) {
+    const c = s[i];
+    if ((c === "_" || c === "^") && i + 1 < s.length) {
+      let inner = null, next = i + 1;
+      if (s[i + 1] === "{") {
+        let depth = 0, j = i + 1;
+        for (; j < s.length; j++) {
+          if (s[j] === "{") depth++;
+          else if (s[j] === "}" && --depth === 0) break;
+        }
+        if (j < s.length) { inner = s.slice(i + 2, j); next = j + 1; }
+      } else {
+        const ch = String.fromCodePoint(s.codePointAt(i + 1));
+        if (INDEX_CHAR.test(ch)) { inner = ch; next = i + 1 + ch.length; }
+      }
+      if (inner !== null) {
+        if (buf) out.push(buf);
+        buf = "";
+        out.push({ tag: c === "_" ? "sub" : "sup", parts: indexParts(inner) });
+        i = next;
+        continue;
+      }
+    }
+    buf += c;
+    i++;
+  }
+  if (buf) out.push(buf);
+  return out;
+}
+
+function appendRich(parent, s) {
+  appendParts(parent, indexParts(String(s)));
+  return parent;
+}
+
+function appendParts(parent, parts) {
+  for (const part of parts) {
+    if (typeof part === "string") parent.appendChild(document.createTextNode(part));
+    else { const e = document.createElement(part.tag); appendParts(e, part.parts); parent.appendChild(e); }
+  }
+}
+
 // Button icons as SVG paths (a 16 x 16 box): glyph fonts differ between machines.
 const ICONS = {
   first: "M2 2h2.2v12H2z M14 2 5.5 8l8.5 6z",
@@ -576,13 +625,13 @@ class Viewer {
   buildLedger(ledger) {
     const box = el("div", "olc-ledger");
     box.dataset.figureId = "ledger";
-    if (ledger.title) box.appendChild(el("div", "olc-ledger-title", ledger.title));
+    if (ledger.title) box.appendChild(appendRich(el("div", "olc-ledger-title"), ledger.title));
     this.ledgerLines = [];
     for (const line of ledger.lines || []) {
       const row = el("div", "olc-ledger-line");
       const mark = el("span", "olc-mark");
       const math = el("div", "olc-math");
-      const reason = el("div", "olc-reason", line.reason || "");
+      const reason = appendRich(el("div", "olc-reason"), line.reason || "");
       const body = el("div", "olc-ledger-body");
       body.append(math, reason);
       row.append(mark, body);
@@ -1088,7 +1137,7 @@ class Viewer {
 
 // For tests (tests/ui/test_viewer_spec.py runs these under node): the formatter must
 // print exactly what Python's format() prints.
-export const _testing = { BLANK, formatNumber, formatValue, lowerBound, upperBound };
+export const _testing = { BLANK, formatNumber, formatValue, indexParts, lowerBound, upperBound };
 
 export default function (component) {
   const { data, parentElement, setStateValue } = component;

@@ -56,6 +56,9 @@ def test_deep_link_next_mistake_redraws_and_the_url_follows(page, url, run):
         """() => Array.from(document.querySelector('.olc-plot[data-figure-id="weights"]').data[0].y)""")
     phi_before = trace_by_name(page, "sandwich", "Φ", "markers")
     ledger_before = page.inner_text(f"{VIEWER} .olc-ledger")
+    # index notation in the ledger's words is set as sub/superscripts, not shown as "Φ_{t+1}"
+    assert "_{" not in ledger_before and "^{" not in ledger_before
+    assert page.locator(f"{VIEWER} .olc-ledger-title sub").first.inner_text() == "t+1"
 
     page.get_by_role("button", name="Next mistake", exact=True).click()
     m = int(tr.mistakes[np.searchsorted(tr.mistakes, START)])   # first mistake on rounds ≥ START (0-based)

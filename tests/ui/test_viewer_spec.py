@@ -303,3 +303,32 @@ def test_a_per_round_value_before_any_round_prints_alike_in_js_and_python(tmp_pa
                                                      "holds": {"by": "round", "data": [True, False]}}]}}
     assert ledger_at(spec, 0) == [{"latex": "d = \\text{n/a} \\le 1", "holds": None, "reason": ""}]
     assert ledger_at(spec, 2)[0]["holds"] is False and "2.00" in ledger_at(spec, 2)[0]["latex"]
+
+
+INDEX_CASES = ["A. each mistake adds y_t⟨w*,x_t⟩ ≥ γ", "Φ_{t+1} ≤ (1+β)/2·Φ_t", "w_{i*} = β^{p_{i*}} ≥ β^{m_{i*}}",
+               "m*_t = min_i m_{t,i}", "TD_γ over the whole run", "2^M ≤ |H|", "level_r ≤ cap_r", "no marker",
+               "an unmatched _{brace", "a marker at the end_", "x_ y", "<b>not html</b>_{<i>}", "e^{−ηF_t}"]
+
+
+def _py_parts(parts):
+    return [p if isinstance(p, str) else {"tag": p[0], "parts": _py_parts(p[1])} for p in parts]
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_index_notation_parses_alike_in_js_and_python(tmp_path):
+    from olc_ui.common import index_parts
+    script = tmp_path / "idx.mjs"
+    script.write_text("const m = await import(process.argv[2]);\n"
+                      "console.log(JSON.stringify(JSON.parse(process.argv[3]).map(m._testing.indexParts)));\n")
+    js = (ROOT / "olc_ui" / "assets" / "viewer.js").as_uri()
+    out = subprocess.run([NODE, str(script), js, json.dumps(INDEX_CASES)], capture_output=True, text=True,
+                         timeout=60, check=True)
+    assert json.loads(out.stdout) == [_py_parts(index_parts(s)) for s in INDEX_CASES]
+
+
+def test_index_notation_as_html():
+    from olc_ui.common import rich_html
+    assert rich_html("Φ_{t+1} ≤ Φ_t") == "Φ<sub>t+1</sub> ≤ Φ<sub>t</sub>"
+    assert rich_html("w_{i*} = β^{p_{i*}}") == "w<sub>i*</sub> = β<sup>p<sub>i*</sub></sup>"
+    assert rich_html("2^M, an unmatched _{x, the end_") == "2<sup>M</sup>, an unmatched _{x, the end_"
+    assert rich_html("<b>x</b>_{<i>}") == "&lt;b&gt;x&lt;/b&gt;<sub>&lt;i&gt;</sub>"   # text is escaped, never HTML
