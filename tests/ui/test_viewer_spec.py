@@ -235,6 +235,20 @@ def test_viewer_mounts_in_apptest():
 NODE = shutil.which("node")
 
 
+def _viewer_js(tmp_path, expression: str, data=None):
+    """Evaluate ``expression`` under node with ``m._testing`` (viewer.js's test hooks) and ``data`` (JSON) bound;
+    return its JSON value."""
+    script = tmp_path / "eval.mjs"
+    script.write_text("const m = await import(process.argv[2]);\n"
+                      "const data = JSON.parse(await new Promise(r => { let s = '';"
+                      " process.stdin.on('data', d => s += d); process.stdin.on('end', () => r(s)); }));\n"
+                      f"console.log(JSON.stringify({expression}));\n")
+    js = (ROOT / "olc_ui" / "assets" / "viewer.js").as_uri()
+    out = subprocess.run([NODE, str(script), js], input=json.dumps(data), capture_output=True, text=True,
+                         timeout=60, check=True)
+    return json.loads(out.stdout)
+
+
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
 def test_js_number_format_matches_python(tmp_path):
     rng = np.random.default_rng(0)
@@ -252,15 +266,7 @@ def test_js_number_format_matches_python(tmp_path):
               for f in (".2f", ".0f", ".3g", ".1g", ".0e", ".2e")]
     cases += [[int(n), f] for n in (0, 7, -12, 1234567, 10 ** 12) for f in ("d", "+d", ",d")]
     cases = [c for c in cases if not (c[1].endswith("%") and abs(c[0]) > 1e6)]
-    script = tmp_path / "fmt.mjs"
-    script.write_text("const m = await import(process.argv[2]);\n"
-                      "const cases = JSON.parse(await new Promise(r => { let s = '';"
-                      " process.stdin.on('data', d => s += d); process.stdin.on('end', () => r(s)); }));\n"
-                      "console.log(JSON.stringify(cases.map(([v, f]) => m._testing.formatNumber(v, f))));\n")
-    js = (ROOT / "olc_ui" / "assets" / "viewer.js").as_uri()
-    out = subprocess.run([NODE, str(script), js], input=json.dumps(cases), capture_output=True, text=True,
-                         timeout=60, check=True)
-    got = json.loads(out.stdout)
+    got = _viewer_js(tmp_path, "data.map(([v, f]) => m._testing.formatNumber(v, f))", cases)
     mismatches = [(v, f, g, format(v, f)) for (v, f), g in zip(cases, got) if g != format(v, f)]
     assert not mismatches, mismatches[:10]
 
@@ -275,14 +281,7 @@ def test_spec_doc_lists_every_op():
 def test_js_prints_infinities_and_undefined_like_the_python_snapshot(tmp_path):
     from olc_ui.snapshot import _fmt
     cases = [["inf", ".4g"], ["-inf", ".4g"], [None, ".4g"], [2.5, ".4g"]]
-    script = tmp_path / "val.mjs"
-    script.write_text("const m = await import(process.argv[2]);\n"
-                      "const cases = JSON.parse(process.argv[3]);\n"
-                      "console.log(JSON.stringify(cases.map(([v, f]) => m._testing.formatValue(v, f))));\n")
-    js = (ROOT / "olc_ui" / "assets" / "viewer.js").as_uri()
-    out = subprocess.run([NODE, str(script), js, json.dumps(cases)], capture_output=True, text=True, timeout=60,
-                         check=True)
-    got = json.loads(out.stdout)
+    got = _viewer_js(tmp_path, "data.map(([v, f]) => m._testing.formatValue(v, f))", cases)
     assert [g["text"] for g in got] == ["∞", "−∞", "—", "2.5"] == [_fmt(v, f) for v, f in cases]
     assert [g["latex"] for g in got[:2]] == ["\\infty", "-\\infty"] == [_fmt(v, f, latex=True) for v, f in cases[:2]]
 
@@ -291,12 +290,7 @@ def test_js_prints_infinities_and_undefined_like_the_python_snapshot(tmp_path):
 def test_a_per_round_value_before_any_round_prints_alike_in_js_and_python(tmp_path):
     """At p = 0 a "by round" value has no round: blank in a caption, "n/a" in a ledger line (not an empty slot)."""
     from olc_ui.snapshot import BLANK, _fmt, ledger_at
-    script = tmp_path / "blank.mjs"
-    script.write_text("const m = await import(process.argv[2]);\n"
-                      "console.log(JSON.stringify(m._testing.formatValue(m._testing.BLANK, '.4g')));\n")
-    js = (ROOT / "olc_ui" / "assets" / "viewer.js").as_uri()
-    out = subprocess.run([NODE, str(script), js], capture_output=True, text=True, timeout=60, check=True)
-    got = json.loads(out.stdout)
+    got = _viewer_js(tmp_path, "m._testing.formatValue(m._testing.BLANK, '.4g')")
     assert got == {"text": _fmt(BLANK, ".4g"), "latex": _fmt(BLANK, ".4g", latex=True)} == {"text": "", "latex": "\\text{n/a}"}
     spec = {"T": 2, "breaks": [], "ledger": {"lines": [{"latex": "d = {v} \\le 1", "values": {"v": {"by": "round", "data": [0.5, 2.0], "fmt": ".2f"}},
                                                      "holds": {"by": "round", "data": [True, False]}}]}}
@@ -316,13 +310,8 @@ def _py_parts(parts):
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
 def test_index_notation_parses_alike_in_js_and_python(tmp_path):
     from olc_ui.common import index_parts
-    script = tmp_path / "idx.mjs"
-    script.write_text("const m = await import(process.argv[2]);\n"
-                      "console.log(JSON.stringify(JSON.parse(process.argv[3]).map(m._testing.indexParts)));\n")
-    js = (ROOT / "olc_ui" / "assets" / "viewer.js").as_uri()
-    out = subprocess.run([NODE, str(script), js, json.dumps(INDEX_CASES)], capture_output=True, text=True,
-                         timeout=60, check=True)
-    assert json.loads(out.stdout) == [_py_parts(index_parts(s)) for s in INDEX_CASES]
+    got = _viewer_js(tmp_path, "data.map(m._testing.indexParts)", INDEX_CASES)
+    assert got == [_py_parts(index_parts(s)) for s in INDEX_CASES]
 
 
 def test_index_notation_as_html():
