@@ -309,6 +309,15 @@ def rule_levels(trace) -> np.ndarray:
     return np.vstack([np.asarray(trace.weights_at(int(t))) for t in trace.proof.state_rounds]).astype(np.int64)
 
 
+def _dl_bound_note(proof) -> str | None:
+    """Where the decision-list sandwich closes: M ≤ Σ(cap − 1) ≤ (4n+2)L ≤ (4n+2)(L+1) (numbers of this run)."""
+    c, b = proof.constants, proof.mistake_bound
+    if b is None:
+        return None
+    return (f"M ≤ Σ(capᵣ − 1) = {c['cap_sum']} ≤ (4n+2)L = {c['bound_tight']} ≤ (4n+2)(L+1) = {b:.0f}: "
+            "the bound is further right →")
+
+
 def decision_list_spec(trace, X, y, *, run_id: str, position: int = 0, title: str = "",
                        flipped: np.ndarray | None = None) -> dict:
     """The viewer spec for a level-algorithm run on ``(X, y)``."""
@@ -450,7 +459,8 @@ def decision_list_spec(trace, X, y, *, run_id: str, position: int = 0, title: st
     sandwich = sandwich_figure(
         "sandwich", "M ≤ Φₜ = Σᵣ (levelᵣ − 1) ≤ Σᵣ (capᵣ − 1) against the mistakes M", proof,
         ["M", "Phi", "cap_sum"], ["M", "Φₜ", "Σ(capᵣ − 1)"],
-        [COLORS["lower"], COLORS["inner"], COLORS["upper"]], arrays, bound=proof.mistake_bound, bound_label="(4n+2)(L+1)")
+        [COLORS["lower"], COLORS["inner"], COLORS["upper"]], arrays, bound=proof.mistake_bound, bound_label="(4n+2)(L+1)",
+        bound_note=_dl_bound_note(proof))
     for note in sandwich["figure"]["layout"]["annotations"]:   # "bound = … →" off the Σ(cap − 1) line at the top
         note.update(y=0.62, yanchor="middle")
 

@@ -416,14 +416,14 @@ def perceptron_spec(trace, X, y, *, run_id: str, position: int = 0, title: str =
             "sandwich_A", "Proof A (norm potential): Mγ ≤ ⟨w*,w⟩ ≤ ‖w‖ ≤ √M·R", proof,
             ["M_gamma", "inner", "norm", "sqrtM_R"], ["Mγ", "⟨w*, w⟩", "‖w‖", "√M·R"],
             [COLORS["lower"], COLORS["inner"], COLORS["norm"], COLORS["upper"]], arrays,
-            bound=(R * R / (g * g)) if ok_g else None, bound_label="R²/γ²", smooth=smooth_a, x_extent=ext))
+            bound=(R * R / (g * g)) if ok_g else None, bound_label="R²/γ²", smooth=smooth_a, x_extent=ext, crossing=True))
         smooth_b = {"cos_lower": (lambda m: np.sqrt(m) * g / R), "one": (lambda m: np.ones_like(m))} \
             if ok_g and ext else None
         figures.append(_sandwich(
             "sandwich_B", "Proof B (cosine potential): √M·γ/R ≤ cos∠(w, w*) ≤ 1", proof,
             ["cos_lower", "cosine", "one"], ["√M·γ/R", "cos∠(w, w*)", "1"],
             [COLORS["lower"], COLORS["inner"], COLORS["upper"]], arrays,
-            bound=(R * R / (g * g)) if ok_g else None, bound_label="R²/γ²", smooth=smooth_b, x_extent=ext))
+            bound=(R * R / (g * g)) if ok_g else None, bound_label="R²/γ²", smooth=smooth_b, x_extent=ext, crossing=True))
         vals = {"M": _state(np.arange(K), "d"), "gamma": _const(g, ".4g"), "R": _const(R, ".4g"),
                 "Mg": _state(S["M_gamma"]), "inner": _state(S["inner"]), "norm": _state(S["norm"]),
                 "sMR": _state(S["sqrtM_R"]), "cl": _state(S["cos_lower"]), "cos": _state(S["cosine"])}
@@ -632,7 +632,9 @@ def margin_perceptron_spec(trace, *, run_id: str, position: int = 0, title: str 
         "sandwich_A", "Uγ ≤ ⟨w*,w⟩ ≤ ‖w‖ ≤ 1 + 2/γ + 3Uγ/4 (U: updates, the first included)", p,
         ["U_gamma", "inner", "norm", "norm_upper"], ["Uγ", "⟨w*, w⟩", "‖w‖", "1 + 2/γ + 3Uγ/4"],
         [COLORS["lower"], COLORS["inner"], COLORS["norm"], COLORS["upper"]], arrays,
-        bound=bound, bound_label="12/γ²", x_extent=_extent(bound, K), x_title="updates U"))
+        bound=bound, bound_label="12/γ²", x_extent=_extent(bound, K), x_title="updates U",
+        bound_note=None if bound is None else
+        f"the curves cross at U = 4/γ + 8/γ² = {p.constants['bound_tight']:.4g} ≤ 12/γ² = {bound:.4g} →"))
     r = p.chains[0].reasons
     vals = {"U": _state(np.arange(K), "d"), "gamma": _const(gamma), "Ug": _state(S["U_gamma"]),
             "inner": _state(S["inner"]), "norm": _state(S["norm"]), "up": _state(S["norm_upper"])}

@@ -158,11 +158,13 @@ def decimate(x: np.ndarray, y: np.ndarray, n_max: int) -> tuple[np.ndarray, np.n
 
 
 def sandwich_figure(fig_id, title, proof, keys, names, colors, arrays, *, bound=None, bound_label="",
-                    smooth=None, x_extent=None, x_title="mistakes M"):
+                    smooth=None, x_extent=None, x_title="mistakes M", crossing=False, bound_note=None):
     """Curves of ``keys`` against M, markers at the current state, and the bound as a vertical line.
 
     ``smooth``: {key: callable(M array) -> values} for the proven bounds, drawn as
     functions of M up to the crossing (so the student sees where they must meet).
+    ``crossing``: the bound is exactly where the outer curves cross (say so when it is off the
+    chart); otherwise the note names it only as the bound, or says ``bound_note``.
     """
     K = proof.K
     M = proof.n_mistakes.astype(float)  # the mistake count in each state (states need not be one per mistake)
@@ -206,10 +208,11 @@ def sandwich_figure(fig_id, title, proof, keys, names, colors, arrays, *, bound=
                          "hovertemplate": f"{bound_label} = {bound:.6g}<extra></extra>"})
         else:
             # bottom right: the curves of a sandwich rise to the top right
-            annotations.append({"x": 1, "xref": "paper", "y": 0.02, "yref": "paper", "xanchor": "right",
+            text = bound_note or (f"the curves cross at {bound_label} = {bound:.4g} →" if crossing
+                                  else f"the bound {bound_label} = {bound:.4g} is further right →")
+            annotations.append({"x": 0.98, "xref": "paper", "y": 0.07, "yref": "paper", "xanchor": "right",
                                 "yanchor": "bottom", "showarrow": False, "font": {"size": 13},
-                                "bgcolor": "rgba(255,255,255,0.85)",
-                                "text": f"the curves cross at {bound_label} = {bound:.4g} →"})
+                                "bgcolor": "rgba(255,255,255,0.85)", "text": text})
     layout = {
         "xaxis": {"title": {"text": x_title}, "range": [-0.02 * x_hi, x_hi * 1.03], "gridcolor": "#efefef",
                   "tickfont": {"size": 13}},

@@ -338,3 +338,15 @@ def test_learner_game_csv():
     assert rows[0] == "round,x1,x2,x3,your_prediction,label,mistake,mistakes_so_far,target_so_far"
     assert rows[1] == "1,0,1,1,1,0,1,1,x1" and rows[2] == "2,1,0,1,0,1,1,2,x1"
     assert g["agree"] == [0, 1, 2] and g["next"].tolist() == [1, 1, 0]
+
+
+def test_decision_list_note_gives_the_chain_to_the_bound(dl):
+    s, tr, spec = dl
+    c = tr.proof.constants
+    [sand] = [f for f in spec["figures"] if f["id"] == "sandwich"]
+    texts = [a["text"] for a in sand["figure"]["layout"]["annotations"]]
+    cap_sum, tight, b = c["cap_sum"], c["bound_tight"], tr.proof.mistake_bound
+    assert cap_sum == int(tr.proof.series["cap_sum"][-1]) and cap_sum <= tight == (4 * c["n"] + 2) * c["L"] <= b
+    assert b > max(float(tr.n_mistakes), 1.0) * 1.001          # off the chart: the note, not a crossing claim
+    assert texts == [f"M ≤ Σ(capᵣ − 1) = {cap_sum} ≤ (4n+2)L = {tight} ≤ (4n+2)(L+1) = {b:.0f}: "
+                     "the bound is further right →"]

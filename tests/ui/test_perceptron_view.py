@@ -205,3 +205,25 @@ def test_td_curve_spans_gamma_up_to_R_and_marks_the_best():
     best = next(t for t in fig["figure"]["data"] if t["name"].startswith("best γ"))
     assert 0 < best["x"][0] <= R and best["y"][0] == pytest.approx(ns.constants["best_bound"])
     assert min(v for v in curve["y"] if v is not None) >= ns.constants["best_bound"] * (1 - 1e-6)
+
+
+def test_margin_sandwich_note_names_where_the_curves_really_cross():
+    # Uγ and 1 + 2/γ + 3Uγ/4 meet at U = 4/γ + 8/γ², not at the looser 12/γ²
+    s = olc_core.streams.separable(T=50, d=2, gamma=0.2, seed=3)
+    tr = olc_core.run("margin_perceptron", s.X, s.y, gamma=0.2, comparator=s.comparator, passes=None)
+    spec = margin_perceptron_spec(tr, run_id="m")
+    [sand] = [f for f in spec["figures"] if f["id"] == "sandwich_A"]
+    [note] = sand["figure"]["layout"]["annotations"]
+    g = 0.2
+    cross = 4 / g + 8 / g ** 2
+    lo = g * cross
+    hi = 1 + 2 / g + 0.75 * g * cross
+    assert lo == pytest.approx(hi)                           # the crossing really is there
+    assert f"U = 4/γ + 8/γ² = {cross:.4g} ≤ 12/γ² = {12 / g ** 2:.4g}" in note["text"]
+    # the Perceptron's A sandwich: Mγ and √M·R do cross at R²/γ², and the note says so when it is off the chart
+    s2 = olc_core.streams.separable(T=60, d=2, gamma=0.05, seed=0)
+    tr2 = olc_core.run("perceptron", s2.X, s2.y, comparator=s2.comparator)
+    a = [f for f in perceptron_spec(tr2, s2.X, s2.y, run_id="p")["figures"] if f["id"] == "sandwich_A"][0]
+    notes = a["figure"]["layout"]["annotations"]
+    b = tr2.proof.mistake_bound
+    assert all(f"the curves cross at R²/γ² = {b:.4g}" in n["text"] for n in notes)
