@@ -297,7 +297,10 @@ def notes(v: dict[str, Any], adv: Advice, trace) -> list[tuple[str, str]]:
 # ------------------------------------------------------------------------------------------ panels
 
 def _fmt_bound(b) -> str:
-    return f"{b:.5g}" if b is not None else "does not apply"
+    return f"{b:.5g}" if b is not None else "n/a"
+
+
+_NO_BOUND = "the theorem's assumption fails on this advice, so it gives no bound (the box below says why)"
 
 
 def summary_panel(v: dict[str, Any], adv: Advice, trace, band) -> None:
@@ -312,16 +315,19 @@ def summary_panel(v: dict[str, Any], adv: Advice, trace, band) -> None:
         if alg == "halving":
             cols[1].metric("Experts |H| = N", f"{trace.d}")
             cols[2].metric("Consistent experts", f"{c['n_consistent']}")
-            cols[3].metric("Bound log₂|H|", _fmt_bound(p.mistake_bound))
+            cols[3].metric("Bound log₂|H|", _fmt_bound(p.mistake_bound),
+                           help=None if p.mistake_bound is not None else _NO_BOUND)
         else:
             cols[1].metric("Best expert m*", f"{c['m_star']}", help="the mistakes of the best expert over the whole run")
             if alg == "rwm":
                 cols[2].metric("E[M] = Σ Fₜ", f"{c['expected_mistakes']:.4g}",
                                help="expected mistakes: the sum over rounds of Fₜ, the chance of erring at round t")
-                cols[3].metric("Bound on E[M]", _fmt_bound(p.mistake_bound))
+                cols[3].metric("Bound on E[M]", _fmt_bound(p.mistake_bound),
+                           help=None if p.mistake_bound is not None else _NO_BOUND)
             else:
                 cols[2].metric("Regret M − m*", f"{trace.n_mistakes - c['m_star']}")
-                cols[3].metric("Bound on M", _fmt_bound(p.mistake_bound))
+                cols[3].metric("Bound on M", _fmt_bound(p.mistake_bound),
+                           help=None if p.mistake_bound is not None else _NO_BOUND)
         if p.applies:
             if alg == "wm":
                 st.success(f"With N = {c['N']}, β = {c['beta']:g} and m* = {c['m_star']} "

@@ -688,10 +688,11 @@ def _ledger_lines(trace, proof, M_pos, N: int) -> list[dict]:
                     "bound": _const(bound, ".5g")}
             vals.update({"beta": _const(c["beta"])} if wm else {"eta": _const(c["eta"])})
             lines.append({
-                "latex": ("M" if wm else r"\mathbb{E}[M]") + r" = «cur» \;\le\; " + f_tex + r" = «bound»",
+                "latex": what + r" = «cur» \;\le\; " + f_tex + r" = «bound»",
                 "values": vals,
                 "holds": {"by": "position", "data": _pos_holds(proof, [(bkey, "mistake_bound")], T)},
-                "reason": "the theorem with m* of the whole run: the lower and upper curves cross here"
+                "reason": "the theorem with m* of the whole run (so it bounds the mistakes so far, and at the end "
+                          "all of them): the lower and upper curves cross here"
                           + ("" if wm else "; it bounds the expected count, not one run's realised M")})
         else:
             why = "; ".join(a.detail for a in proof.failed_assumptions)
@@ -701,7 +702,7 @@ def _ledger_lines(trace, proof, M_pos, N: int) -> list[dict]:
         if ef.mistake_bound is not None:
             tex = r"2(1+\eta)m^* + \frac{2\ln N}{\eta}" if wm else r"(1+\eta)m^* + \frac{\ln N}{\eta}"
             lines.append({
-                "latex": ("M" if wm else r"\mathbb{E}[M]") + r" = «cur» \;\le\; " + tex
+                "latex": what + r" = «cur» \;\le\; " + tex
                 + r" = «b2» \quad (\eta = «eta» \le \tfrac12)",
                 "values": {"cur": Mv if wm else P("expected_M"), "b2": _const(ef.mistake_bound, ".5g"),
                            "eta": _const(c["eta"])},
@@ -718,7 +719,7 @@ def _ledger_lines(trace, proof, M_pos, N: int) -> list[dict]:
         ]
         bound = proof.mistake_bound
         if bound is not None:
-            lines.append({"latex": r"M = «M» \;\le\; \log_2 |H| = \log_2 {«N»} = «bound»",
+            lines.append({"latex": r"M_t = «M» \;\le\; \log_2 |H| = \log_2 {«N»} = «bound»",
                           "values": {"M": Mv, "N": _const(N, "d"), "bound": _const(bound, ".4g")},
                           "holds": {"by": "position", "data": _pos_holds(proof, [("M", "mistake_bound")], T)},
                           "reason": "|H|/2^M ≥ 1 forces M ≤ log₂|H|"})
@@ -824,7 +825,9 @@ def experts_spec(trace, X, y, *, run_id: str, band=None, position: int = 0) -> d
     spec = {
         "version": 1, "run_id": run_id, "T": int(T), "position": int(position), "url_param": "t",
         "breaks": breaks, "mistake_rounds": mistakes, "arrays": arrays, "figures": figures,
-        "ledger": {"title": "Proof ledger after round t (natural logarithms; Φ_{t+1}: the weights after it)",
+        "ledger": {"title": "Proof ledger after round t (H_{t+1}: the version space after it)"
+                   if trace.algorithm == "halving" else
+                   "Proof ledger after round t (natural logarithms; Φ_{t+1}: the weights after it)",
                    "lines": _ledger_lines(trace, proof, M_pos, N)},
         "caption": _caption(trace, A, y, M_pos, proof),
         "layout": {"columns": [["weights", "advice", "mistakes"], ["sandwich", "ledger"]], "widths": [1, 1]},

@@ -183,7 +183,7 @@ def test_ledger_numbers_and_marks_come_from_the_proof(wm):
         assert _g(S["log_phi"][p]) in lines[2]["latex"] and _g(S["upper"][p]) in lines[2]["latex"]
         assert all(line["holds"] in (True, None) for line in lines)   # data meeting the theorem: no ✗
         final = next(line for line in lines if f"{p_.mistake_bound:.5g}" in line["latex"])
-        assert f"M = {tr.mistakes_before(p)}" in final["latex"]
+        assert f"M_t = {tr.mistakes_before(p)}" in final["latex"]   # the mistakes so far, named M_t
     # the one-round step: defined only once a round was played
     assert ledger_at(spec, 0)[4]["holds"] is None
     m = int(tr.mistakes[4])
