@@ -210,8 +210,8 @@ INTRO = {
            "(ties go to $+1$) and multiplies a wrong expert's weight by $\\beta$. With "
            "$\\Phi_t = \\sum_i w_{t,i}$ the proof is a **sandwich in log scale**: "
            "$\\beta^{m_{i}} \\le w_i \\le \\Phi_t \\le N\\left(\\tfrac{1+\\beta}{2}\\right)^{M}$. The lower "
-           "end stays put while the upper end drops by $\\ln\\tfrac{2}{1+\\beta}$ with each mistake, so they must "
-           "cross: $M \\le \\frac{\\ln N + m^*\\ln(1/\\beta)}{\\ln(2/(1+\\beta))}$."),
+           "end falls only when the best expert errs ($m^*$ times in all), while the upper end drops by "
+           "$\\ln\\tfrac{2}{1+\\beta}$ with each of the learner's mistakes, so they must cross: $M \\le \\frac{\\ln N + m^*\\ln(1/\\beta)}{\\ln(2/(1+\\beta))}$."),
     "rwm": ("The learner follows **one expert drawn with probability** $w_i/\\Phi_t$ and multiplies every wrong "
             "expert's weight by $1-\\eta$. It errs with probability $F_t$, the wrong experts' share of the "
             "weight, and $\\Phi_{t+1} = \\Phi_t(1-\\eta F_t)$. The sandwich "

@@ -652,8 +652,8 @@ def _ledger_lines(trace, proof, M_pos, N: int) -> list[dict]:
                           "data": _pos_holds(proof, [("log_w_max", "log_phi"), ("zero", "slack")], T)},
                 "reason": "every expert i (p_i = its penalties, m_i = its mistakes): " + r1})
             lines.append({
-                "latex": r"\ln\Phi_{t+1} - \ln\Phi_t = «step» \;\le\; \mathbb{1}[\text{mistake}]\,"
-                         r"\ln\tfrac{1+\beta}{2} = «sb»",
+                "latex": r"\ln\Phi_{t+1} - \ln\Phi_t = «step» \;\le\; \ln\tfrac{1+\beta}{2}\text{ on a mistake, else }0"
+                         r" \;=\; «sb»",
                 "values": {"step": _rnd(np.asarray(S["step"], dtype=float)[:T]),
                            "sb": _rnd(np.asarray(S["step_bound"], dtype=float)[:T])},
                 "holds": {"by": "round", "data": _round_holds(proof, [("step", "step_bound")], T)},

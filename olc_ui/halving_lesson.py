@@ -288,7 +288,7 @@ def dimensions_panel(v: dict[str, Any], run: Run) -> None:
             f"- $M_{{\\mathrm{{Halving}}}}(H) = {d.halving}$: Halving's worst case (pruning {upd}), an adversary "
             "choosing instances and labels against its vote while some hypothesis stays consistent.\n"
             f"- $\\log_2|H| = {d.log2_size:.4g}$: the theorem's bound.\n\n"
-            f"Computed by the core (`olc_core.hypotheses.dimensions`) by exhaustive search on the {d.domain}"
+            f"All four numbers are computed for this class by exhaustive search on the {d.domain}"
             f" ({d.n_distinct} distinct hypotheses, {d.n_points} points).")
         tr = run.trace
         if tr.proof.applies:

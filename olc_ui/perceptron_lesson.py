@@ -97,7 +97,7 @@ def load_data(v: dict[str, Any], upload: bytes | None) -> Data:
         return Data(s.X, s.y, cmp, lab, key + f"-{v['cmp']}", flipped=s.info.get("flipped"))
     if src == "tight":
         s = olc_core.streams.tight_perceptron(int(v["td"]))
-        return Data(s.X, s.y, s.comparator, f"the tight instance in d = {v['td']}: x_t = e_t, y_t = +1",
+        return Data(s.X, s.y, s.comparator, f"the tight instance in d = {v['td']}: xₜ = eₜ, yₜ = +1",
                     f"tight-{v['td']}")
     if src == "upload":
         if upload is None:

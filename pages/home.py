@@ -19,7 +19,8 @@ st.subheader("The online protocol")
 st.markdown(
     "For $t = 1, 2, \\dots, T$:\n"
     "1. the learner **receives** an instance $x_t \\in \\mathbb{R}^d$;\n"
-    "2. it **predicts** a label $\\hat y_t \\in \\{-1, +1\\}$;\n"
+    "2. it **predicts** a label $\\hat y_t \\in \\{-1, +1\\}$ (the Perceptron predicts the sign of "
+    "$\\langle w_t, x_t\\rangle$; a point on its line, score $0$, gets no label, which counts as a mistake);\n"
     "3. it **receives** the true label $y_t$ — a *mistake* if $\\hat y_t \\ne y_t$;\n"
     "4. it **updates** its hypothesis.\n\n"
     "No assumption is made about where the examples come from: the guarantees hold for "
@@ -46,7 +47,9 @@ for s in range(t):
         "y_t": {1: "+1", -1: "−1"}[int(y[s])],
         "mistake": "✗ mistake: w ← w + y_t x_t" if trace.columns["is_mistake"][s] else "✓ no update",
     })
-st.dataframe(rows, hide_index=True, width="stretch")
+st.dataframe(rows, hide_index=True, width="stretch",
+             column_config={"ŷ_t": st.column_config.TextColumn(width="medium"),
+                            "mistake": st.column_config.TextColumn(width="large")})
 st.caption("ŷₜ is the sign of ⟨wₜ, xₜ⟩. When ⟨wₜ, xₜ⟩ = 0 (as at round 1, where w₁ = 0) the point is on the "
            "line w·x = 0 and the Perceptron commits to no label: that counts as a mistake, and it updates.")
 wT = trace.weights_at(t)
