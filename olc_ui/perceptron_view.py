@@ -158,6 +158,8 @@ def _main_2d(trace, X, y, *, wstar, gamma_band, highlight, highlight_name, L, W,
     big = np.maximum.reduce([np.hypot(w0[:, 0], w0[:, 1]), np.hypot(w1[:, 0], w1[:, 1]),
                              np.hypot(*(w1 - w0).T), np.full(K - 1, 1e-300)])
     sc = np.minimum(1.0, 0.9 * L / big)
+    w_name = "w, the current weights" + (" (arrows scaled to fit the view)" if (s < 0.999).any() or (sc < 0.999).any()
+                                         else "")
     a0, a1 = (w0 * sc[:, None]).round(ND), (w1 * sc[:, None]).round(ND)
     z = np.zeros(K - 1)
     arrays["aw_x"], arrays["aw_y"] = np.stack([z, a0[:, 0]], 1), np.stack([z, a0[:, 1]], 1)
@@ -175,7 +177,7 @@ def _main_2d(trace, X, y, *, wstar, gamma_band, highlight, highlight_name, L, W,
     if wstar is not None:
         band = _band(wstar, gamma_band, L) if gamma_band and gamma_band > 0 else None
         if band is not None:
-            static.append({"type": "scatter", "mode": "lines", "name": "margin band |⟨w*,x⟩| < γ",
+            static.append({"type": "scatter", "mode": "lines", "name": f"margin band |⟨w*,x⟩| < γ = {gamma_band:.3g}",
                            "x": band[0], "y": band[1], "fill": "toself", "fillcolor": COLORS["band"],
                            "line": {"width": 0}, "hoverinfo": "skip"})
         star = clip_line(wstar, L)
@@ -183,7 +185,7 @@ def _main_2d(trace, X, y, *, wstar, gamma_band, highlight, highlight_name, L, W,
             static.append(_line("w*·x = 0 (comparator)", COLORS["wstar"], 2, "dash", x=star[0], y=star[1]))
             u = np.asarray(wstar, dtype=float) / np.linalg.norm(wstar) * 0.35 * L
             xs, ys = _seg(0, 0, *u)
-            static.append({**_arrow("w* (unit)", COLORS["wstar"], 2), "x": xs, "y": ys, "showlegend": False,
+            static.append({**_arrow("w* (the comparator, a unit vector)", COLORS["wstar"], 2), "x": xs, "y": ys,
                            "marker": {"symbol": "arrow", "angleref": "previous", "size": [0, 12],
                                       "color": COLORS["wstar"]}})
     # highlighted examples (failed assumption, or a positive hinge term: ring size by size class)
@@ -209,7 +211,7 @@ def _main_2d(trace, X, y, *, wstar, gamma_band, highlight, highlight_name, L, W,
         (_pts("mistake rounds so far", COLORS["mistake"], "circle-open", 11, 0.8,
               line={"width": 1.5, "color": COLORS["mistake"]}),
          {"op": "rows_before", "render": "canvas", "rounds": "r_mis", "x": "x_mis", "y": "y_mis"}),
-        (_line("earlier w·x = 0", COLORS["old"], 1.5, "dot", opacity=0.8, legend=False), {"op": "state_window",
+        (_line("earlier w·x = 0 (the last 5)", COLORS["old"], 1.5, "dot", opacity=0.8), {"op": "state_window",
                                                                                           "x": "hp_x",
                                                                               "y": "hp_y", "back": 5}),
     ]
@@ -220,7 +222,7 @@ def _main_2d(trace, X, y, *, wstar, gamma_band, highlight, highlight_name, L, W,
                           {"op": "state", "x": "bd_x", "y": "bd_y"}))
     dyn_specs += [
         (_line("w·x = 0 (the learner)", COLORS["w"], 3.5), {"op": "state", "x": "hp_x", "y": "hp_y"}),
-        ({**_arrow("w", COLORS["w"], 1.5), "opacity": 0.5, "showlegend": False}, {"op": "state", "x": "w_x",
+        ({**_arrow(w_name, COLORS["w"], 1.5), "opacity": 0.5}, {"op": "state", "x": "w_x",
                                                                                   "y": "w_y"}),
         (_arrow("wₜ (before)", COLORS["wt"]), {"op": "on_mistake", "x": "aw_x", "y": "aw_y"}),
         (_arrow("yₜ·xₜ (the update)", COLORS["yx"]), {"op": "on_mistake", "x": "ax_x", "y": "ax_y"}),
@@ -669,8 +671,10 @@ def margin_perceptron_spec(trace, *, run_id: str, position: int = 0, title: str 
                    "s": {"by": "round", "data": score, "fmt": "+.4f"},
                    "what": {"by": "round", "data": kind.astype(int), "fmt": "text", "labels": kinds}},
     }
-    _ = scales
     mistakes = np.asarray(trace.mistakes, dtype=np.int64)
+    caption["values"]["scale"] = {"by": "round", "data": _scale_per_round(mistakes, scales, trace.T), "fmt": "text",
+                                  "labels": ["", " (arrows drawn at reduced scale)"]}
+    caption["template"] = caption["template"][:-1] + "{scale}."
     spec = {
         "version": 1, "run_id": run_id, "T": int(trace.T), "position": int(position), "url_param": "t",
         "breaks": mistakes + 1, "mistake_rounds": mistakes, "extra_stops": {"margin mistake": mm},

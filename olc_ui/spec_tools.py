@@ -22,7 +22,7 @@ __all__ = ["COLORS", "ND", "sig", "decimate", "ledger", "holds", "holds_value", 
 COLORS = {
     "pos": "#1f6fb4", "neg": "#d43a2f", "pos_faint": "#a9c6e3", "neg_faint": "#efb3ad",
     "wstar": "#2ca02c", "band": "rgba(44,160,44,0.10)", "w": "#111111", "old": "#9a9a9a",
-    "wt": "#6b6b6b", "yx": "#ff8c00", "wnext": "#2a9d3f", "mistake": "#000000", "margin": "#b15fd8",
+    "wt": "#6b6b6b", "yx": "#ff8c00", "wnext": "#0a3d91", "mistake": "#000000", "margin": "#b15fd8",
     "bad": "#e377c2", "lower": "#9467bd", "inner": "#2ca02c", "norm": "#111111", "upper": "#d62728",
 }
 ND = 5  # decimals kept for plotted coordinates

@@ -227,3 +227,17 @@ def test_margin_sandwich_note_names_where_the_curves_really_cross():
     notes = a["figure"]["layout"]["annotations"]
     b = tr2.proof.mistake_bound
     assert all(f"the curves cross at R²/γ² = {b:.4g}" in n["text"] for n in notes)
+
+
+def test_every_arrow_on_the_main_chart_is_named_in_the_legend_in_its_own_colour():
+    s = olc_core.streams.noisy(T=200, d=2, gamma=0.1, noise=0.1, seed=3)
+    tr = olc_core.run("perceptron", s.X, s.y, comparator=s.comparator)
+    main = perceptron_spec(tr, s.X, s.y, run_id="n")["figures"][0]
+    arrows = [t for t in main["figure"]["data"] if t.get("marker", {}).get("symbol") == "arrow"]
+    assert len(arrows) == 5 and all(t.get("showlegend", True) for t in arrows)
+    colours = [t["line"]["color"] for t in arrows]
+    assert len(set(colours)) == len(colours)
+    names = [t["name"] for t in arrows]
+    assert any(n.startswith("w* (the comparator") for n in names) and any(n.startswith("w, the current") for n in names)
+    g = tr.proofs["nonseparable"].constants["gamma"]                    # the band is the TD_γ's, and says so
+    assert any(t["name"] == f"margin band |⟨w*,x⟩| < γ = {g:.3g}" for t in main["figure"]["data"])
