@@ -158,8 +158,7 @@ def _main_2d(trace, X, y, *, wstar, gamma_band, highlight, highlight_name, L, W,
     big = np.maximum.reduce([np.hypot(w0[:, 0], w0[:, 1]), np.hypot(w1[:, 0], w1[:, 1]),
                              np.hypot(*(w1 - w0).T), np.full(K - 1, 1e-300)])
     sc = np.minimum(1.0, 0.9 * L / big)
-    w_name = "w, the current weights" + (" (arrows scaled to fit the view)" if (s < 0.999).any() or (sc < 0.999).any()
-                                         else "")
+    w_name = "w (arrows scaled to fit)" if (s < 0.999).any() or (sc < 0.999).any() else "w"
     a0, a1 = (w0 * sc[:, None]).round(ND), (w1 * sc[:, None]).round(ND)
     z = np.zeros(K - 1)
     arrays["aw_x"], arrays["aw_y"] = np.stack([z, a0[:, 0]], 1), np.stack([z, a0[:, 1]], 1)
@@ -185,7 +184,7 @@ def _main_2d(trace, X, y, *, wstar, gamma_band, highlight, highlight_name, L, W,
             static.append(_line("w*·x = 0 (comparator)", COLORS["wstar"], 2, "dash", x=star[0], y=star[1]))
             u = np.asarray(wstar, dtype=float) / np.linalg.norm(wstar) * 0.35 * L
             xs, ys = _seg(0, 0, *u)
-            static.append({**_arrow("w* (the comparator, a unit vector)", COLORS["wstar"], 2), "x": xs, "y": ys,
+            static.append({**_arrow("w* (unit)", COLORS["wstar"], 2), "x": xs, "y": ys,
                            "marker": {"symbol": "arrow", "angleref": "previous", "size": [0, 12],
                                       "color": COLORS["wstar"]}})
     # highlighted examples (failed assumption, or a positive hinge term: ring size by size class)
@@ -211,7 +210,7 @@ def _main_2d(trace, X, y, *, wstar, gamma_band, highlight, highlight_name, L, W,
         (_pts("mistake rounds so far", COLORS["mistake"], "circle-open", 11, 0.8,
               line={"width": 1.5, "color": COLORS["mistake"]}),
          {"op": "rows_before", "render": "canvas", "rounds": "r_mis", "x": "x_mis", "y": "y_mis"}),
-        (_line("earlier w·x = 0 (the last 5)", COLORS["old"], 1.5, "dot", opacity=0.8), {"op": "state_window",
+        (_line("last 5 w·x = 0", COLORS["old"], 1.5, "dot", opacity=0.8), {"op": "state_window",
                                                                                           "x": "hp_x",
                                                                               "y": "hp_y", "back": 5}),
     ]

@@ -238,6 +238,6 @@ def test_every_arrow_on_the_main_chart_is_named_in_the_legend_in_its_own_colour(
     colours = [t["line"]["color"] for t in arrows]
     assert len(set(colours)) == len(colours)
     names = [t["name"] for t in arrows]
-    assert any(n.startswith("w* (the comparator") for n in names) and any(n.startswith("w, the current") for n in names)
+    assert "w* (unit)" in names and any(n == "w" or n == "w (arrows scaled to fit)" for n in names)
     g = tr.proofs["nonseparable"].constants["gamma"]                    # the band is the TD_γ's, and says so
     assert any(t["name"] == f"margin band |⟨w*,x⟩| < γ = {g:.3g}" for t in main["figure"]["data"])
