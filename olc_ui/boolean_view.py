@@ -627,18 +627,18 @@ def learner_game_spec(n: int, X, predictions, labels, targets: list, agree: list
          "holds": {"by": "state", "data": [int(agree[k] == k) for k in range(K)]},
          "reason": "the target: x_i for each round i you predicted 1 (that example, with bit i = 0, is "
                    "negative); a round you predicted 0 leaves x_i out (the example satisfies c: positive)"},
-        {"latex": r"\text{after all } n = «n» \text{ rounds: } M = «M» \;\ge\; n",
+        {"latex": r"M \;\ge\; n = «n» \text{ once all } n \text{ rounds are played (so far } M = «M»\text{)}",
          "values": {"n": const(n, "d"), "M": by_state(M, "d")},
          "holds": {"by": "state", "data": done},
-         "reason": "no deterministic learner makes fewer than n mistakes in the worst case [004]"},
+         "reason": "no deterministic learner makes fewer than n mistakes in the worst case [004]; checked when "
+                   "the game ends"},
     ]
     if elimination_mistakes is not None:
-        lines.append({"latex": r"\text{elimination against the same adversary: } n = «n» \;\le\; M = «Me» "
-                               r"\;\le\; n + 1",
+        lines.append({"latex": r"\text{elimination: } n = «n» \;\le\; M = «Me» \;\le\; n + 1",
                       "values": {"n": const(n, "d"), "Me": const(elimination_mistakes, "d")},
                       "holds": {"by": "state", "data": [int(n <= elimination_mistakes <= n + 1)] * K},
-                      "reason": "our learner is deterministic too: the lower bound n and its upper bound n + 1 "
-                                "meet within one"})
+                      "reason": "the elimination learner against the same adversary: it is deterministic too, "
+                                "and the lower bound n and its upper bound n + 1 meet within one"})
     caption = {
         "template": "After {t} of n = " + str(n) + " rounds: M = {k} mistakes; the target so far c = {c}.",
         "start": "No round played yet: the first example waits for your prediction.",

@@ -1019,6 +1019,7 @@ class Viewer {
     dis("Previous", p === 0);
     dis("Next", p === T);
     dis("Last", p === T);
+    dis("Play", T === 0);  // nothing to play (a game before its first move)
     this.stops.forEach((stop, i) => {
       const prev = i === 0 ? "Previous mistake" : `Previous ${stop.name}`;
       const next = i === 0 ? "Next mistake" : `Next ${stop.name}`;
@@ -1040,7 +1041,7 @@ class Viewer {
   togglePlay() { if (this.playing) this.pause(true); else this.play(); }
 
   play() {
-    if (this.playing || this.T === undefined) return;
+    if (this.playing || this.T === undefined || this.T === 0) return;
     if (this.p >= this.T) this.setPosition(0, { immediate: true });
     this.playing = true;
     this.playAcc = 0;
