@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["rowdot", "rowsq", "logsumexp", "Grow"]
+__all__ = ["rowdot", "rowwise_dot", "rowsq", "logsumexp", "Grow"]
 
 _CHUNK = 1 << 15
 
@@ -29,19 +29,24 @@ def rowdot(A: np.ndarray, v: np.ndarray) -> np.ndarray:
     return out
 
 
-def rowsq(A: np.ndarray) -> np.ndarray:
-    """``[Σ_j A[i, j]² for each row i]``, summed sequentially."""
+def rowwise_dot(A: np.ndarray, B: np.ndarray) -> np.ndarray:
+    """``[Σ_j A[i, j]·B[i, j] for each row i]`` (A, B of one shape), summed sequentially as :func:`rowdot`."""
     n, d = A.shape
     out = np.zeros(n)
     if d <= 16:
         for j in range(d):
-            out += A[:, j] * A[:, j]
+            out += A[:, j] * B[:, j]
         return out
     for a in range(0, n, _CHUNK):
         b = min(n, a + _CHUNK)
-        blk = A[a:b]
-        out[a:b] = np.cumsum(blk * blk, axis=1)[:, -1]
+        out[a:b] = np.cumsum(A[a:b] * B[a:b], axis=1)[:, -1]
+    out += 0.0  # -0.0 -> 0.0, as a loop starting from 0.0 gives
     return out
+
+
+def rowsq(A: np.ndarray) -> np.ndarray:
+    """``[Σ_j A[i, j]² for each row i]``, summed sequentially."""
+    return rowwise_dot(A, A)
 
 
 def logsumexp(a: np.ndarray, axis=None) -> np.ndarray | float:

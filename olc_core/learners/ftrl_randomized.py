@@ -65,13 +65,13 @@ from typing import Any
 
 import numpy as np
 
-from .._numeric import rowdot, rowsq
+from .._numeric import rowdot, rowsq, rowwise_dot
 from .._validate import as_labels, as_matrix, as_vector
 from ..proofs import ftrl_randomized as proofs
 from ..trace import CheckpointHistory, Trace
 from .._words import agree, count
 
-__all__ = ["run", "weights_from_theta", "rowwise_dot", "Segmenter", "NORM_SLACK"]
+__all__ = ["run", "weights_from_theta", "Segmenter", "NORM_SLACK"]
 
 NAME = "ftrl_randomized"
 
@@ -79,19 +79,6 @@ NAME = "ftrl_randomized"
 NORM_SLACK = 1e-9
 
 _MAX_BLOCK_ELEMENTS = 1 << 18  # rows × d per numpy block (bounds the temporaries)
-
-
-def rowwise_dot(A: np.ndarray, B: np.ndarray) -> np.ndarray:
-    """``[Σ_j A[i, j]·B[i, j] for each row i]`` summed left to right (as :func:`olc_core._numeric.rowdot`)."""
-    n, d = A.shape
-    out = np.zeros(n)
-    if d <= 16:
-        for j in range(d):
-            out += A[:, j] * B[:, j]
-        return out
-    out[:] = np.cumsum(A * B, axis=1)[:, -1]
-    out += 0.0  # -0.0 -> 0.0, as a loop starting from 0.0 gives
-    return out
 
 
 def weights_from_theta(theta: np.ndarray, t: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray]:
