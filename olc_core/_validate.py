@@ -22,23 +22,28 @@ def first_bad(mask: np.ndarray) -> int:
     return int(np.flatnonzero(mask.reshape(mask.shape[0], -1).any(axis=1))[0])
 
 
-def as_matrix(X, algorithm: str, *, name: str = "X", check_finite: bool = True) -> np.ndarray:
-    """X as a float64 C-contiguous (T, d) array with T >= 1 and d >= 1."""
+def real_matrix(X, algorithm: str, *, name: str = "X", column: str = "feature") -> np.ndarray:
+    """X as a real numeric (T, d) array in its own dtype, T >= 1 and d >= 1 (``column`` names a column)."""
     try:
         A = np.asarray(X)
     except Exception as exc:  # ragged lists and the like
         raise ValueError(f"{algorithm}: {name} is not a rectangular array ({exc})") from None
-    if A.dtype == object or A.dtype.kind in "USV":
+    if A.dtype == object or A.dtype.kind in "USVMm":
         raise ValueError(f"{algorithm}: {name} must hold numbers, not {A.dtype.name} values")
     if A.ndim != 2:
-        raise ValueError(f"{algorithm}: {name} must be a 2-D array (rounds × features); got shape {A.shape}")
+        raise ValueError(f"{algorithm}: {name} must be a 2-D array (rounds × {column}s); got shape {A.shape}")
     if A.shape[0] == 0:
         raise ValueError(f"{algorithm}: the stream is empty ({name} has 0 rows); give at least one round")
     if A.shape[1] == 0:
-        raise ValueError(f"{algorithm}: {name} has 0 columns; give at least one feature")
+        raise ValueError(f"{algorithm}: {name} has 0 columns; give at least one {column}")
     if A.dtype.kind == "c":
         raise ValueError(f"{algorithm}: {name} must be real, not complex")
-    A = np.ascontiguousarray(A, dtype=np.float64)
+    return A
+
+
+def as_matrix(X, algorithm: str, *, name: str = "X", check_finite: bool = True) -> np.ndarray:
+    """X as a float64 C-contiguous (T, d) array with T >= 1 and d >= 1."""
+    A = np.ascontiguousarray(real_matrix(X, algorithm, name=name), dtype=np.float64)
     if check_finite and not np.isfinite(A).all():
         t = first_bad(~np.isfinite(A))
         raise ValueError(f"{algorithm}: {name} has a NaN or infinite value at round {t}")

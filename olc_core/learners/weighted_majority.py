@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 
 from .._numeric import Grow
-from .._validate import as_labels
+from .._validate import as_labels, real_matrix
 from ..proofs import experts as proofs
 from ..trace import CheckpointHistory, SnapshotHistory, Trace
 
@@ -67,20 +67,7 @@ def advice_matrix(X, algorithm: str, name: str = "X") -> tuple[np.ndarray, tuple
     (``(1, -1)`` for ±1 advice, ``(1, 0)`` for 0/1 or boolean advice). Checked
     block by block: NaN/inf, values other than ±1 / 0/1, a mix of −1 and 0.
     """
-    try:
-        A = np.asarray(X)
-    except Exception as exc:  # ragged lists and the like
-        raise ValueError(f"{algorithm}: {name} is not a rectangular array ({exc})") from None
-    if A.dtype == object or A.dtype.kind in "USVMm":
-        raise ValueError(f"{algorithm}: {name} must hold numbers, not {A.dtype.name} values")
-    if A.ndim != 2:
-        raise ValueError(f"{algorithm}: {name} must be a 2-D array (rounds × experts); got shape {A.shape}")
-    if A.shape[0] == 0:
-        raise ValueError(f"{algorithm}: the stream is empty ({name} has 0 rows); give at least one round")
-    if A.shape[1] == 0:
-        raise ValueError(f"{algorithm}: {name} has 0 columns; give at least one expert")
-    if A.dtype.kind == "c":
-        raise ValueError(f"{algorithm}: {name} must be real, not complex")
+    A = real_matrix(X, algorithm, name=name, column="expert")
     if A.dtype.kind == "b":
         A = A.view(np.uint8)
     A = np.ascontiguousarray(A)

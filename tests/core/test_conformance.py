@@ -121,3 +121,6 @@ def test_bad_input_raises_value_error(case):
         olc_core.run(case.algorithm, X, y, no_such_parameter=1, **params)
     with pytest.raises(ValueError, match="empty"):
         olc_core.run(case.algorithm, X[:0], y[:0], **params)
+    for not_numbers in (X.astype(str), np.zeros(X.shape, dtype="datetime64[s]")):
+        with pytest.raises(ValueError, match="must hold numbers"):
+            olc_core.run(case.algorithm, not_numbers, y, **params)
