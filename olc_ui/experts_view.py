@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from .spec_tools import COLORS, ledger as _ledger
+from .spec_tools import COLORS, ledger as _ledger, position_holds, position_states, state_holds
 from .viewer import jsonable, with_infinities
 
 __all__ = ["experts_spec", "log_ticks", "weight_breaks", "advice_classes", "png_data_uri", "ALG_NAMES", "LN10"]
@@ -128,38 +128,9 @@ def _finite(*arrays) -> np.ndarray:
     return v[np.isfinite(v)]
 
 
-def _per_position(proof, T: int) -> np.ndarray:
-    """Index of the proof state in force at each position p = 0 … T."""
-    return np.searchsorted(proof.state_rounds, np.arange(T + 1), side="right") - 1
-
-
-def _state_holds(proof, links) -> np.ndarray:
-    """Per proof state: 1 where every link holds, 0 where one fails, −1 where a side is NaN (undefined).
-
-    From the proof's own checks (``proof.check_matrix()``, as ``spec_tools.holds``), except that an
-    infinite side counts as a value (a zero weight, an empty version space: ``1 ≤ |H_t| = 0`` fails)."""
-    mat = proof.check_matrix()
-    bad = np.zeros(proof.K, dtype=bool)
-    undefined = np.zeros(proof.K, dtype=bool)
-    for lo, hi in links:
-        name = next(n for n in mat if n.split(" ")[0] == lo and n.split(" ")[-1] == hi)
-        bad |= mat[name]
-        undefined |= np.isnan(proof.series[lo]) | np.isnan(proof.series[hi])
-    return np.where(undefined, -1, np.where(bad, 0, 1))
-
-
-def _listed(h: np.ndarray) -> list:
-    return [None if v < 0 else int(v) for v in h.tolist()]
-
-
-def _pos_holds(proof, links, T: int) -> list:
-    """Per position p = 0 … T: 1 / 0 / None."""
-    return _listed(_state_holds(proof, links)[_per_position(proof, T)])
-
-
 def _round_holds(proof, links, T: int) -> list:
     """Per round (a link checked in the state before the round, e.g. a one-round step): 1 / 0 / None."""
-    return _listed(_state_holds(proof, links)[_per_position(proof, T)[:T]])
+    return [None if v < 0 else v for v in state_holds(proof, links)[position_states(proof)[:T]].tolist()]
 
 
 def _sig(a, n: int = 6) -> np.ndarray:
@@ -310,7 +281,7 @@ def _weights_figure(trace, breaks, states, proof, M_pos, i_star: int, N: int, ar
     arrays["up_y"] = [[up10[p], up10[p]] for p in first_pos]
     # the best expert's lower bound β^{m_{i*}} changes on every round i* is wrong: one point per position
     arrays["lo_x"] = [i_star + 1] * (T + 1)
-    arrays["l10_lower_best"] = lo10[_per_position(proof, T)]
+    arrays["l10_lower_best"] = lo10[position_states(proof)]
     algo = trace.algorithm
     lname = "lower β^m(i*)" if algo == "weighted_majority" else "lower (1−η)^m(i*)"
     uname = "upper N((1+β)/2)^M" if algo == "weighted_majority" else "upper N·e^(−η ΣF)"
@@ -437,7 +408,7 @@ def _mistakes_figure(trace, proof, M_pos, arrays: dict, band=None) -> dict:
     algo = trace.algorithm
     S = proof.series
     x = np.arange(T + 1)
-    idx = _per_position(proof, T)
+    idx = position_states(proof)
     arrays["mk_t"] = x
     arrays["mk_M"] = M_pos
     data, dyn, tops = [], [], [float(M_pos[-1])]
@@ -512,10 +483,9 @@ def _mistakes_figure(trace, proof, M_pos, arrays: dict, band=None) -> dict:
 
 def _sandwich_figure(trace, proof, M_pos, N: int, arrays: dict) -> dict:
     """The proof's chain (log scale) against the mistake count, with the proven bounds to their crossing."""
-    T = trace.T
     algo = trace.algorithm
     S = proof.series
-    idx = _per_position(proof, T)
+    idx = position_states(proof)
     c = proof.constants
     if algo == "weighted_majority":
         beta = float(c["beta"])
@@ -618,7 +588,7 @@ def _ledger_lines(trace, proof, M_pos, N: int) -> list[dict]:
     T = trace.T
     S = proof.series
     algo = trace.algorithm
-    idx = _per_position(proof, T)
+    idx = position_states(proof)
     c = proof.constants
     reasons = {ch.name: ch.reasons for ch in proof.chains}
     P = lambda key, fmt=".4g": _pos(np.asarray(S[key], dtype=float)[idx], fmt)  # noqa: E731
@@ -631,11 +601,11 @@ def _ledger_lines(trace, proof, M_pos, N: int) -> list[dict]:
         lines += [
             {"latex": r"m_{i^*}\ln " + par + r" = «lo» \;\le\; \ln w_{i^*} = «lwb»",
              "values": {"lo": P("lower_best"), "lwb": P("log_w_best")},
-             "holds": {"by": "position", "data": _pos_holds(proof, [("lower_best", "log_w_best")], T)},
+             "holds": {"by": "position", "data": position_holds(proof, [("lower_best", "log_w_best")])},
              "reason": r0[0]},
             {"latex": r"\ln w_{i^*} = «lwb» \;\le\; \ln\Phi_{t+1} = «lphi»",
              "values": {"lwb": P("log_w_best"), "lphi": P("log_phi")},
-             "holds": {"by": "position", "data": _pos_holds(proof, [("log_w_best", "log_phi")], T)},
+             "holds": {"by": "position", "data": position_holds(proof, [("log_w_best", "log_phi")])},
              "reason": r0[1]},
         ]
         if wm:
@@ -643,13 +613,13 @@ def _ledger_lines(trace, proof, M_pos, N: int) -> list[dict]:
                 "latex": r"\ln\Phi_{t+1} = «lphi» \;\le\; \ln {«N»} + {«M»}\,\ln\tfrac{1+{«beta»}}{2} = «up»",
                 "values": {"lphi": P("log_phi"), "N": _const(N, "d"), "M": Mv, "beta": _const(c["beta"]),
                            "up": P("upper")},
-                "holds": {"by": "position", "data": _pos_holds(proof, [("log_phi", "upper")], T)}, "reason": r0[2]})
+                "holds": {"by": "position", "data": position_holds(proof, [("log_phi", "upper")])}, "reason": r0[2]})
             r1 = reasons["every expert: lower"][0]
             lines.append({
                 "latex": r"\max_i \ln w_i = «lwm» \le \ln\Phi_{t+1}, \quad \min_i (m_i - p_i) = «slack» \ge 0",
                 "values": {"lwm": P("log_w_max"), "slack": P("slack", "d")},
                 "holds": {"by": "position",
-                          "data": _pos_holds(proof, [("log_w_max", "log_phi"), ("zero", "slack")], T)},
+                          "data": position_holds(proof, [("log_w_max", "log_phi"), ("zero", "slack")])},
                 "reason": "every expert i (p_i = its penalties, m_i = its mistakes): " + r1})
             lines.append({
                 "latex": r"\ln\Phi_{t+1} - \ln\Phi_t = «step» \;\le\; \ln\tfrac{1+\beta}{2}\text{ on a mistake, else }0"
@@ -662,7 +632,7 @@ def _ledger_lines(trace, proof, M_pos, N: int) -> list[dict]:
             lines.append({
                 "latex": r"\ln\Phi_{t+1} = «lphi» \;\le\; \ln {«N»} - {«eta»}\textstyle\sum_{s\le t} F_s = «up»",
                 "values": {"lphi": P("log_phi"), "N": _const(N, "d"), "eta": _const(c["eta"]), "up": P("upper")},
-                "holds": {"by": "position", "data": _pos_holds(proof, [("log_phi", "upper")], T)}, "reason": r0[2]})
+                "holds": {"by": "position", "data": position_holds(proof, [("log_phi", "upper")])}, "reason": r0[2]})
             lines.append({
                 "latex": r"F_t = «F»:\;\; \ln\Phi_{t+1} = «nxt» \;=\; \ln\Phi_t + \ln(1 - \eta F_t) = «pred»",
                 "values": {"F": _rnd(np.asarray(S["F"], dtype=float)[:T]),
@@ -678,7 +648,7 @@ def _ledger_lines(trace, proof, M_pos, N: int) -> list[dict]:
         lines.append({
             "latex": what + r" = «cur» \;\le\; " + rb_tex + r" = «rb» \quad (m^*_t = «ms»)",
             "values": {"cur": Mv if wm else P("expected_M"), "rb": P("running_bound"), "ms": P("m_star", "d")},
-            "holds": {"by": "position", "data": _pos_holds(proof, [(bkey, "running_bound")], T)},
+            "holds": {"by": "position", "data": position_holds(proof, [(bkey, "running_bound")])},
             "reason": reasons["running bound"][0]})
         bound = proof.mistake_bound
         if bound is not None:
@@ -690,7 +660,7 @@ def _ledger_lines(trace, proof, M_pos, N: int) -> list[dict]:
             lines.append({
                 "latex": what + r" = «cur» \;\le\; " + f_tex + r" = «bound»",
                 "values": vals,
-                "holds": {"by": "position", "data": _pos_holds(proof, [(bkey, "mistake_bound")], T)},
+                "holds": {"by": "position", "data": position_holds(proof, [(bkey, "mistake_bound")])},
                 "reason": "the theorem with m* of the whole run (so it bounds the mistakes so far, and at the end "
                           "all of them): the lower and upper curves cross here"
                           + ("" if wm else "; it bounds the expected count, not one run's realised M")})
@@ -706,22 +676,22 @@ def _ledger_lines(trace, proof, M_pos, N: int) -> list[dict]:
                 + r" = «b2» \quad (\eta = «eta» \le \tfrac12)",
                 "values": {"cur": Mv if wm else P("expected_M"), "b2": _const(ef.mistake_bound, ".5g"),
                            "eta": _const(c["eta"])},
-                "holds": {"by": "position", "data": _pos_holds(ef, [(bkey, "mistake_bound")], T)},
+                "holds": {"by": "position", "data": position_holds(ef, [(bkey, "mistake_bound")])},
                 "reason": "the η form (uses ln(1/(1−η)) ≤ η + η², true for η ≤ ½)"})
     else:  # halving
         r0 = reasons["version space"]
         lines += [
             {"latex": r"1 \;\le\; |H_{t+1}| = «size»", "values": {"size": P("size", "d")},
-             "holds": {"by": "position", "data": _pos_holds(proof, [("zero", "log_size")], T)}, "reason": r0[0]},
+             "holds": {"by": "position", "data": position_holds(proof, [("zero", "log_size")])}, "reason": r0[0]},
             {"latex": r"|H_{t+1}| = «size» \;\le\; |H|/2^{M} = {«N»}/2^{«M»} = «ub»",
              "values": {"size": P("size", "d"), "N": _const(N, "d"), "M": Mv, "ub": P("upper_size")},
-             "holds": {"by": "position", "data": _pos_holds(proof, [("log_size", "upper")], T)}, "reason": r0[1]},
+             "holds": {"by": "position", "data": position_holds(proof, [("log_size", "upper")])}, "reason": r0[1]},
         ]
         bound = proof.mistake_bound
         if bound is not None:
             lines.append({"latex": r"M_t = «M» \;\le\; \log_2 |H| = \log_2 {«N»} = «bound»",
                           "values": {"M": Mv, "N": _const(N, "d"), "bound": _const(bound, ".4g")},
-                          "holds": {"by": "position", "data": _pos_holds(proof, [("M", "mistake_bound")], T)},
+                          "holds": {"by": "position", "data": position_holds(proof, [("M", "mistake_bound")])},
                           "reason": "|H|/2^M ≥ 1 forces M ≤ log₂|H|"})
         else:
             why = "; ".join(a.detail for a in proof.failed_assumptions)
@@ -742,7 +712,7 @@ def _caption(trace, A: np.ndarray, y: np.ndarray, M_pos, proof) -> dict:
         "yhat": _rnd(np.where(np.asarray(trace.predictions) > 0, 1, -1), "+d"),
         "M": _pos(M_pos, "d"),
     }
-    idx = _per_position(proof, T)
+    idx = position_states(proof)
     if algo != "halving":  # Φ > 0 before round t
         alive = np.isfinite(np.asarray(proof.series["log_phi"], dtype=float)[idx][:T])
     if algo == "weighted_majority":

@@ -37,10 +37,10 @@ import numpy as np
 
 from olc_core.hypotheses import HalfPlanes, HypothesisClass, MonotoneConjunctions, MonotoneDisjunctions, Thresholds
 
-from .spec_tools import COLORS, ND, ledger as _ledger, line_trace as _line, points_trace as _pts
+from .spec_tools import COLORS, ND, ledger as _ledger, line_trace as _line, points_trace as _pts, position_holds, position_states
 from .viewer import jsonable
 
-__all__ = ["halving_spec", "votes_drawn", "arc_polyline", "grid_cells", "removal_rounds", "per_position_holds",
+__all__ = ["halving_spec", "votes_drawn", "arc_polyline", "grid_cells", "removal_rounds",
            "VOTE_ROWS_CAP", "RING", "EMPTY_Y"]
 
 #: Colours of the hypotheses (labels keep the site-wide blue +1 / red −1; the target is green like w*).
@@ -72,18 +72,6 @@ def removal_rounds(trace) -> np.ndarray:
     [0, 0, 2, 2]
     """
     return np.asarray(trace.history.removed_before, dtype=np.int64) - 1
-
-
-def per_position_holds(proof, lo: str, hi: str) -> list:
-    """Per position p = 0 … T: 1 if the link ``lo ≤ hi`` of the proof holds in the state after p rounds,
-    0 if it fails, None where a side is NaN (not defined). ±inf counts as defined (ln 0 = −inf is a
-    real failure of ``1 ≤ |H_t|``), unlike :func:`olc_ui.spec_tools.holds`, which blanks it."""
-    mat = proof.check_matrix()
-    name = next(n for n in mat if n.split(" ")[0] == lo and n.split(" ")[-1] == hi)
-    bad = mat[name]
-    defined = ~(np.isnan(proof.series[lo]) | np.isnan(proof.series[hi]))
-    idx = np.searchsorted(proof.state_rounds, np.arange(proof.T + 1), side="right") - 1
-    return [None if not defined[k] else (0 if bad[k] else 1) for k in idx.tolist()]
 
 
 def arc_polyline(angles: np.ndarray, radius: float = RING, max_points: int = 48) -> tuple[list, list] | None:
@@ -451,7 +439,7 @@ def _size_figure(proof, arrays: dict) -> dict:
         data.append({**_line("log₂|H| (the bound)", "#444444", 1.5, "dot", x=[round(log2H, 4)] * 2,
                              y=[y_lo, Hs * 1.6])})
     # current state, per position
-    idx = np.searchsorted(proof.state_rounds, np.arange(proof.T + 1), side="right") - 1
+    idx = position_states(proof)
     arrays["sz_M"] = M[idx].tolist()
     arrays["sz_H"] = [int(s) if s > 0 else EMPTY_Y for s in size[idx]]
     arrays["sz_U"] = [float(v) if v >= y_lo * 0.5 else None for v in proof.series["upper_size"][idx]]
@@ -536,16 +524,16 @@ def halving_spec(trace, X: np.ndarray, y: np.ndarray, H: HypothesisClass, *, run
             "H": {"const": Hs, "fmt": "d"}, "up": {"by": "state", "data": S["upper_size"], "fmt": ".4g"}}
     lines = [
         {"latex": r"1 \;\le\; |H_{t+1}| = «size»", "values": {"size": vals["size"]},
-         "holds": {"by": "state", "data": per_position_holds(proof, "zero", "log_size")}, "reason": reasons[0]},
+         "holds": {"by": "state", "data": position_holds(proof, [("zero", "log_size")])}, "reason": reasons[0]},
         {"latex": r"|H_{t+1}| = «size» \;\le\; \frac{|H|}{2^{M}} = \frac{«H»}{2^{«M»}} = «up»",
          "values": {k: vals[k] for k in ("size", "H", "M", "up")},
-         "holds": {"by": "state", "data": per_position_holds(proof, "log_size", "upper")}, "reason": reasons[1]},
+         "holds": {"by": "state", "data": position_holds(proof, [("log_size", "upper")])}, "reason": reasons[1]},
     ]
     bound = proof.mistake_bound
     if bound is not None:
         lines.append({"latex": r"M = «M» \;\le\; \log_2|H| = «bound»",
                       "values": {"M": vals["M"], "bound": {"const": bound, "fmt": ".4g"}},
-                      "holds": {"by": "state", "data": per_position_holds(proof, "M", "mistake_bound")},
+                      "holds": {"by": "state", "data": position_holds(proof, [("M", "mistake_bound")])},
                       "reason": "1 ≤ |H|/2^M means 2^M ≤ |H|: the two bounds on |Hₜ| cross at M = log₂|H|, so no "
                                 "realisable stream can force more mistakes"})
     else:

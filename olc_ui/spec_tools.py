@@ -28,18 +28,33 @@ COLORS = {
 ND = 5  # decimals kept for plotted coordinates
 
 
-def holds(proof, links: list[tuple[str, str]]) -> list:
-    """Per state: 1 if every link holds, 0 if one fails, None while a side is undefined (NaN).
-
-    ±inf is a value, not "undefined": ln|H_t| = −inf (an empty version space) fails 0 ≤ ln|H_t|."""
+def state_holds(proof, links: list[tuple[str, str]]) -> np.ndarray:
+    """Per state, from the proof's own checks: 1 if every link holds, 0 if one fails, −1 while a side is
+    undefined (NaN). ±inf is a value, not "undefined": ln|H_t| = −inf (an empty version space) fails
+    0 ≤ ln|H_t|."""
     mat = proof.check_matrix()
     bad = np.zeros(proof.K, dtype=bool)
-    defined = np.ones(proof.K, dtype=bool)
+    undefined = np.zeros(proof.K, dtype=bool)
     for lo, hi in links:
         name = next(n for n in mat if n.split(" ")[0] == lo and n.split(" ")[-1] == hi)
         bad |= mat[name]
-        defined &= ~np.isnan(proof.series[lo]) & ~np.isnan(proof.series[hi])
-    return [None if not d else (0 if b else 1) for b, d in zip(bad.tolist(), defined.tolist())]
+        undefined |= np.isnan(proof.series[lo]) | np.isnan(proof.series[hi])
+    return np.where(undefined, -1, np.where(bad, 0, 1))
+
+
+def holds(proof, links: list[tuple[str, str]]) -> list:
+    """:func:`state_holds` as a JSON-ready list (None while undefined)."""
+    return [None if v < 0 else v for v in state_holds(proof, links).tolist()]
+
+
+def position_states(proof) -> np.ndarray:
+    """Index of the proof state in force at each position p = 0 … T (after p rounds)."""
+    return np.searchsorted(proof.state_rounds, np.arange(proof.T + 1), side="right") - 1
+
+
+def position_holds(proof, links: list[tuple[str, str]]) -> list:
+    """:func:`holds` per position p = 0 … T."""
+    return [None if v < 0 else v for v in state_holds(proof, links)[position_states(proof)].tolist()]
 
 
 def per_position(proof) -> bool:
