@@ -627,11 +627,11 @@ def learner_game_spec(n: int, X, predictions, labels, targets: list, agree: list
          "holds": {"by": "state", "data": [int(agree[k] == k) for k in range(K)]},
          "reason": "the target: x_i for each round i you predicted 1 (that example, with bit i = 0, is "
                    "negative); a round you predicted 0 leaves x_i out (the example satisfies c: positive)"},
-        {"latex": r"M \;\ge\; n = «n» \text{ once all } n \text{ rounds are played (so far } M = «M»\text{)}",
-         "values": {"n": const(n, "d"), "M": by_state(M, "d")},
+        {"latex": r"\text{at the end: } M \;\ge\; n = «n»",
+         "values": {"n": const(n, "d")},
          "holds": {"by": "state", "data": done},
-         "reason": "no deterministic learner makes fewer than n mistakes in the worst case [004]; checked when "
-                   "the game ends"},
+         "reason": "no deterministic learner makes fewer than n mistakes in the worst case [004]; checked once "
+                   "all n rounds are played (the line above counts M so far)"},
     ]
     if elimination_mistakes is not None:
         lines.append({"latex": r"\text{elimination: } n = «n» \;\le\; M = «Me» \;\le\; n + 1",
