@@ -631,7 +631,7 @@ def learner_game_spec(n: int, X, predictions, labels, targets: list, agree: list
          "values": {"n": const(n, "d")},
          "holds": {"by": "state", "data": done},
          "reason": "no deterministic learner makes fewer than n mistakes in the worst case [004]; checked once "
-                   "all n rounds are played (the line above counts M so far)"},
+                   "all n rounds are played (the first line counts M so far)"},
     ]
     if elimination_mistakes is not None:
         lines.append({"latex": r"\text{elimination: } n = «n» \;\le\; M = «Me» \;\le\; n + 1",
