@@ -15,7 +15,8 @@ import time
 
 import numpy as np
 
-__all__ = ["available", "resolve_engine", "perceptron_kernel", "perceptron", "link_bad", "link_bad_numpy", "compile_seconds"]
+__all__ = ["available", "resolve_engine", "perceptron_kernel", "perceptron", "threads", "link_bad", "link_bad_numpy",
+           "compile_seconds"]
 
 _kernels: dict[str, object] = {}
 _compile_seconds: dict[str, float] = {}
@@ -53,18 +54,27 @@ def _jit(fn):
         return _numba.njit(nogil=True)(fn)
 
 
-def _perceptron_py(X, y, wstar, has_wstar, t0, w, M0, score, cmargin, mis, snaps, inner, norm2, r2max, cmin):
-    """The Perceptron from round ``t0`` with weights ``w`` (updated in place) and ``M0`` mistakes so far.
+def _perceptron_py(X, y, wstar, has_wstar, t0, t1, w, M0, score, cmargin, mis, snaps, inner, norm, r2max, cmin,
+                   nonpos, nodd):
+    """The Perceptron on rounds ``t0 … t1-1`` with weights ``w`` (updated in place) and ``M0`` mistakes so far.
 
     Writes per round the score ⟨w, x⟩ and the comparator margin y⟨w*, x⟩, and per mistake the
-    round, the new weights, ⟨w*, w⟩ and ‖w‖² (``inner``/``norm2`` index k+1 for mistake k).
-    Returns ``(t_stop, M, r2max, cmin, bad_row)``: ``t_stop < T`` when the snapshot buffers
-    are full (the caller grows them and resumes); ``bad_row >= 0`` at a non-finite row of X,
-    ``bad_row = -2`` when some label is not ±1 (the caller finds the first).
+    round, the new weights, ⟨w*, w⟩ and ‖w‖ (``inner``/``norm`` index k+1 for mistake k).
+    Counts the rounds with y⟨w*, x⟩ ≤ 0 (``nonpos``) and the states whose ‖w‖² left the
+    normal float range (``nodd``: the caller recomputes those norms with scaling).
+    Returns ``(t_stop, M, r2max, cmin, nonpos, nodd, bad_row)``: ``t_stop < t1`` when the
+    snapshot buffers are full (the caller grows them and resumes); ``bad_row >= 0`` at a
+    non-finite row of X, ``bad_row = -2`` when some label is not ±1 (the caller finds the first).
+
+    The ``t < 0`` and ``M < 0`` tests never fire: they tell LLVM the indices are not negative,
+    which compiles out numba's negative-index wraparound on every access (1.5 ms of 7.5 ms
+    at T = 10⁶, d = 2).
     """
-    T, d = X.shape
+    d = X.shape[1]
     cap = snaps.shape[0]
     M = M0
+    if M < 0:
+        return t0, M, r2max, cmin, nonpos, nodd, -3
     bad_row = -1
     nbad = 0  # labels other than ±1 seen: reported as bad_row = -2 (the caller finds the first)
     if d == 2:  # the lecture-hall case: same arithmetic, the two coordinates in registers
@@ -72,11 +82,13 @@ def _perceptron_py(X, y, wstar, has_wstar, t0, w, M0, score, cmargin, mis, snaps
         w1 = w[1]
         a0 = wstar[0]
         a1 = wstar[1]
-        for t in range(t0, T):
+        for t in range(t0, t1):
+            if t < 0:
+                continue
             if M == cap:
                 w[0] = w0
                 w[1] = w1
-                return t, M, r2max, cmin, -2 if nbad > 0 else bad_row
+                return t, M, r2max, cmin, nonpos, nodd, -2 if nbad > 0 else bad_row
             x0 = X[t, 0]
             x1 = X[t, 1]
             s = 0.0
@@ -102,6 +114,7 @@ def _perceptron_py(X, y, wstar, has_wstar, t0, w, M0, score, cmargin, mis, snaps
                 cmargin[t] = c
                 if c < cmin:
                     cmin = c
+                nonpos += c <= 0.0
             if yt * s <= 0.0:
                 w0 = w0 + yt * x0
                 w1 = w1 + yt * x1
@@ -115,14 +128,17 @@ def _perceptron_py(X, y, wstar, has_wstar, t0, w, M0, score, cmargin, mis, snaps
                 b += w0 * w0
                 b += w1 * w1
                 inner[M + 1] = a
-                norm2[M + 1] = b
+                norm[M + 1] = np.sqrt(b)
+                nodd += (b < 1e-290) | (b > 1e290)
                 M += 1
         w[0] = w0
         w[1] = w1
-        return T, M, r2max, cmin, -2 if nbad > 0 and bad_row < 0 else bad_row
-    for t in range(t0, T):
+        return t1, M, r2max, cmin, nonpos, nodd, -2 if nbad > 0 and bad_row < 0 else bad_row
+    for t in range(t0, t1):
+        if t < 0:
+            continue
         if M == cap:
-            return t, M, r2max, cmin, -2 if nbad > 0 else bad_row
+            return t, M, r2max, cmin, nonpos, nodd, -2 if nbad > 0 else bad_row
         s = 0.0
         xx = 0.0
         c = 0.0
@@ -147,6 +163,7 @@ def _perceptron_py(X, y, wstar, has_wstar, t0, w, M0, score, cmargin, mis, snaps
             cmargin[t] = c
             if c < cmin:
                 cmin = c
+            nonpos += c <= 0.0
         if yt * s <= 0.0:
             a = 0.0
             b = 0.0
@@ -157,27 +174,150 @@ def _perceptron_py(X, y, wstar, has_wstar, t0, w, M0, score, cmargin, mis, snaps
                 b += w[j] * w[j]
             mis[M] = t
             inner[M + 1] = a
-            norm2[M + 1] = b
+            norm[M + 1] = np.sqrt(b)
+            nodd += (b < 1e-290) | (b > 1e290)
             M += 1
-    return T, M, r2max, cmin, -2 if nbad > 0 and bad_row < 0 else bad_row
+    return t1, M, r2max, cmin, nonpos, nodd, -2 if nbad > 0 and bad_row < 0 else bad_row
 
 
-def perceptron_kernel():
-    """The compiled Perceptron loop (compiled on first use, cached on disk by numba)."""
-    if "perceptron" not in _kernels:
+def _perceptron_learn_py(X, y, wstar, t0, w, M0, score, mis, snaps, inner, norm, nodd):
+    """The learner's half of :func:`_perceptron_py` (rounds ``t0 … T-1``): the score, the mistakes
+    and the per-mistake records, nothing that depends on the data alone. Same arithmetic, so the
+    same values; rows that are not finite or labels that are not ±1 are the other half's to find
+    (the run is then refused, whatever this half computed after them).
+    Returns ``(t_stop, M, nodd)``, ``t_stop < T`` when the buffers are full."""
+    T, d = X.shape
+    cap = snaps.shape[0]
+    M = M0
+    if M < 0:
+        return t0, M, nodd
+    if d == 2:
+        w0 = w[0]
+        w1 = w[1]
+        a0 = wstar[0]
+        a1 = wstar[1]
+        for t in range(t0, T):
+            if t < 0:
+                continue
+            if M == cap:
+                w[0] = w0
+                w[1] = w1
+                return t, M, nodd
+            x0 = X[t, 0]
+            x1 = X[t, 1]
+            s = 0.0
+            s += x0 * w0
+            s += x1 * w1
+            score[t] = s
+            yt = y[t]
+            if yt * s <= 0.0:
+                w0 = w0 + yt * x0
+                w1 = w1 + yt * x1
+                mis[M] = t
+                snaps[M, 0] = w0
+                snaps[M, 1] = w1
+                a = 0.0
+                a += a0 * w0
+                a += a1 * w1
+                b = 0.0
+                b += w0 * w0
+                b += w1 * w1
+                inner[M + 1] = a
+                norm[M + 1] = np.sqrt(b)
+                nodd += (b < 1e-290) | (b > 1e290)
+                M += 1
+        w[0] = w0
+        w[1] = w1
+        return T, M, nodd
+    for t in range(t0, T):
+        if t < 0:
+            continue
+        if M == cap:
+            return t, M, nodd
+        s = 0.0
+        for j in range(d):
+            s += X[t, j] * w[j]
+        score[t] = s
+        yt = y[t]
+        if yt * s <= 0.0:
+            a = 0.0
+            b = 0.0
+            for j in range(d):
+                w[j] = w[j] + yt * X[t, j]
+                snaps[M, j] = w[j]
+                a += wstar[j] * w[j]
+                b += w[j] * w[j]
+            mis[M] = t
+            inner[M + 1] = a
+            norm[M + 1] = np.sqrt(b)
+            nodd += (b < 1e-290) | (b > 1e290)
+            M += 1
+    return T, M, nodd
+
+
+def _perceptron_data_py(X, y, wstar, has_wstar, t0, cmargin, r2max, cmin, nonpos):
+    """The data's half of :func:`_perceptron_py` (rounds ``t0 … T-1``): finiteness, max ‖x‖², the
+    labels, and the comparator margin y⟨w*, x⟩ with its minimum and the count of rounds ≤ 0.
+    Returns ``(r2max, cmin, nonpos, nbad, bad_row)`` (``bad_row`` the first non-finite row, or -1)."""
+    T, d = X.shape
+    nbad = 0
+    for t in range(t0, T):
+        if t < 0:
+            continue
+        xx = 0.0
+        c = 0.0
+        for j in range(d):
+            xj = X[t, j]
+            xx += xj * xj
+            c += xj * wstar[j]
+        if not np.isfinite(xx):
+            for j in range(d):
+                if not np.isfinite(X[t, j]):
+                    return r2max, cmin, nonpos, nbad, t
+        if xx > r2max:
+            r2max = xx
+        yt = y[t]
+        nbad += (yt != 1.0) & (yt != -1.0)
+        if has_wstar:
+            c = yt * c
+            cmargin[t] = c
+            if c < cmin:
+                cmin = c
+            nonpos += c <= 0.0
+    return r2max, cmin, nonpos, nbad, -1
+
+
+def _warm_args(which: str, d: int) -> tuple:
+    """A one-round call of each Perceptron kernel in d dimensions (compiles its signature)."""
+    X, y, w = np.zeros((1, d)), np.ones(1), np.zeros(d)
+    if which == "perceptron":
+        return (X, y, w, True, 0, 1, np.zeros(d), 0, np.empty(1), np.empty(1), np.empty(1, np.int64),
+                np.empty((1, d)), np.zeros(2), np.zeros(2), 0.0, np.inf, 0, 0)
+    if which == "perceptron_learn":
+        return (X, y, w, 0, np.zeros(d), 0, np.empty(1), np.empty(1, np.int64), np.empty((1, d)), np.zeros(2),
+                np.zeros(2), 0)
+    return (X, y, w, True, 0, np.empty(1), 0.0, np.inf, 0)
+
+
+_PERCEPTRON_KERNELS = {"perceptron": _perceptron_py, "perceptron_learn": _perceptron_learn_py,
+                       "perceptron_data": _perceptron_data_py}
+
+
+def perceptron_kernel(which: str = "perceptron"):
+    """A compiled Perceptron loop (compiled on first use, cached on disk by numba): ``"perceptron"``
+    (one pass does everything), ``"perceptron_learn"`` and ``"perceptron_data"`` (its two halves)."""
+    if which not in _kernels:
         t0 = time.perf_counter()
-        k = _jit(_perceptron_py)
-        # compile (or load from the cache) now, so the first run's timing is the run's own
-        for d in (1, 2):
-            k(np.zeros((1, d)), np.ones(1), np.zeros(d), True, 0, np.zeros(d), 0, np.empty(1), np.empty(1),
-              np.empty(1, np.int64), np.empty((1, d)), np.zeros(2), np.zeros(2), 0.0, np.inf)
-        _compile_seconds["perceptron"] = time.perf_counter() - t0
-        _kernels["perceptron"] = k
-    return _kernels["perceptron"]
+        k = _jit(_PERCEPTRON_KERNELS[which])
+        for d in (1, 2):  # compile (or load from the cache) now, so the first run's timing is the run's own
+            k(*_warm_args(which, d))
+        _compile_seconds[which] = time.perf_counter() - t0
+        _kernels[which] = k
+    return _kernels[which]
 
 
 def _buffers(cap: int, d: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The per-mistake buffers (rounds, weights, ⟨w*,w⟩, ‖w‖²) carved out of one allocation.
+    """The per-mistake buffers (rounds, weights, ⟨w*,w⟩, ‖w‖) carved out of one allocation.
 
     Fresh memory costs a page fault per 4 KB page on first write (a few µs each on a
     virtual machine); one block large enough for numpy to back it with huge pages costs
@@ -192,36 +332,104 @@ def _buffers(cap: int, d: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
     o += cap * d * 8
     inner = arena[o:o + (cap + 1) * 8].view(np.float64)
     o += (cap + 1) * 8
-    norm2 = arena[o:o + (cap + 1) * 8].view(np.float64)
+    norm = arena[o:o + (cap + 1) * 8].view(np.float64)
     inner[0] = 0.0
-    norm2[0] = 0.0
-    return mis, snaps, inner, norm2
+    norm[0] = 0.0
+    return mis, snaps, inner, norm
 
 
-def perceptron(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None):
+#: Rounds the one-pass loop runs before deciding whether to split the rest in two threads.
+SPLIT_PROBE = 1 << 15
+#: Split only when at least this fraction of the probed rounds were mistakes: the loop is
+#: then bound by its serial chain (a mistake changes w, and the next score waits for it),
+#: and the data-only half runs on the other core for free. With few mistakes the one-pass
+#: loop streams X once and is faster than two threads reading it twice.
+SPLIT_MIN_MISTAKE_RATE = 0.02
+
+
+def threads() -> int:
+    """Threads the compiled Perceptron may use: 2 when this process may run on two or more
+    CPUs, else 1; ``OLC_CORE_THREADS=1`` in the environment forces 1."""
+    if os.environ.get("OLC_CORE_THREADS", "") == "1":
+        return 1
+    try:
+        n = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not Linux
+        n = os.cpu_count() or 1
+    return 2 if n >= 2 else 1
+
+
+_pool = None
+
+
+def _worker():
+    global _pool
+    if _pool is None:
+        from concurrent.futures import ThreadPoolExecutor
+        _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="olc-core")
+    return _pool
+
+
+def perceptron(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None, split: bool | None = None):
     """Run the compiled loop, growing the per-mistake buffers as needed.
 
-    Returns ``score, cmargin, mistakes, snapshots, inner, norm2, max‖x‖², min cmargin, bad_row``.
+    The one-pass kernel runs the first :data:`SPLIT_PROBE` rounds. When mistakes were frequent
+    there and two CPUs are available (``split=None``; True/False force it), the rest runs as two
+    halves at once: the learner in this thread, the data-only quantities (finiteness, R, labels,
+    y⟨w*,x⟩) in a worker thread (numba releases the GIL). Every value is the same float
+    expression either way, so the results are identical (tested).
+
+    Returns ``score, cmargin, mistakes, snapshots, inner, norm, max‖x‖², min cmargin,
+    #{t: cmargin ≤ 0}, #odd norms, bad_row``.
     """
-    k = perceptron_kernel()
     T, d = X.shape
     has = wstar is not None
     wv = wstar if has else np.zeros(d)
     cap = int(min(T, max(1024, min(T // 4, (256 << 20) // (8 * d)))))  # virtual until written
     score = np.empty(T)
     cmargin = np.empty(T if has else 0)
-    mis, snaps, inner, norm2 = _buffers(cap, d)
+    mis, snaps, inner, norm = _buffers(cap, d)
     w = np.zeros(d)
-    t, M, r2, cmin, bad = 0, 0, 0.0, np.inf, -1
-    while True:
-        t, M, r2, cmin, bad = k(X, y, wv, has, t, w, M, score, cmargin, mis, snaps, inner, norm2, r2, cmin)
-        if t >= T or bad != -1:
-            break
+    t, M, r2, cmin, nonpos, nodd, bad = 0, 0, 0.0, np.inf, 0, 0, -1
+
+    def grow():
+        nonlocal cap, mis, snaps, inner, norm
         cap *= 2  # buffers full: grow and resume where the loop stopped
-        mis2, snaps2, inner2, norm22 = _buffers(cap, d)
-        mis2[:M], snaps2[:M], inner2[:M + 1], norm22[:M + 1] = mis[:M], snaps[:M], inner[:M + 1], norm2[:M + 1]
-        mis, snaps, inner, norm2 = mis2, snaps2, inner2, norm22
-    return score, cmargin, mis[:M], snaps[:M], inner[:M + 1], norm2[:M + 1], r2, cmin, bad
+        mis2, snaps2, inner2, norm_2 = _buffers(cap, d)
+        mis2[:M], snaps2[:M], inner2[:M + 1], norm_2[:M + 1] = mis[:M], snaps[:M], inner[:M + 1], norm[:M + 1]
+        mis, snaps, inner, norm = mis2, snaps2, inner2, norm_2
+
+    if split is None:
+        split = threads() >= 2 and T > 2 * SPLIT_PROBE
+    t1 = min(T, SPLIT_PROBE) if split else T
+    k = perceptron_kernel()
+    while True:
+        t, M, r2, cmin, nonpos, nodd, bad = k(X, y, wv, has, t, t1, w, M, score, cmargin, mis, snaps, inner, norm,
+                                              r2, cmin, nonpos, nodd)
+        if t >= t1 or bad != -1:
+            break
+        grow()
+    if t < T and bad == -1 and M < SPLIT_MIN_MISTAKE_RATE * t:
+        while True:  # few mistakes: the one pass to the end
+            t, M, r2, cmin, nonpos, nodd, bad = k(X, y, wv, has, t, T, w, M, score, cmargin, mis, snaps, inner,
+                                                  norm, r2, cmin, nonpos, nodd)
+            if t >= T or bad != -1:
+                break
+            grow()
+    elif t < T and bad == -1:
+        learn, data = perceptron_kernel("perceptron_learn"), perceptron_kernel("perceptron_data")
+        fut = _worker().submit(data, X, y, wv, has, t, cmargin, r2, cmin, nonpos)
+        try:
+            while True:
+                t, M, nodd = learn(X, y, wv, t, w, M, score, mis, snaps, inner, norm, nodd)
+                if t >= T:
+                    break
+                grow()
+        finally:
+            r2, cmin, nonpos, nbad, bad = fut.result()
+        if bad == -1 and nbad > 0:
+            bad = -2
+    return score, cmargin, mis[:M], snaps[:M], inner[:M + 1], norm[:M + 1], r2, cmin, nonpos, nodd, bad
 
 
 def link_bad_numpy(a: np.ndarray, b: np.ndarray, tol: float, scale_floor: float, log: bool) -> np.ndarray:
@@ -283,27 +491,37 @@ def link_bad(a: np.ndarray, b: np.ndarray, tol: float, scale_floor: float, log: 
 
 def _perceptron_checks_py(inner, normv, g, gR, R, usable, rfinite, bound, tol, scale_a):
     K = inner.shape[0]
-    out = np.zeros((6, K), np.bool_)
-    nan = np.nan
-    for k in range(K):
-        kf = float(k)
-        norm = normv[k]
-        sqrtk = np.sqrt(kf)
-        Mg = kf * g if usable else nan
-        cl = sqrtk * gR if usable else nan
-        sMR = sqrtk * R if rfinite else nan
-        cosine = inner[k] / norm
-        out[0, k] = _bad1(Mg, inner[k], tol, scale_a)
-        out[1, k] = _bad1(inner[k], norm, tol, scale_a)
-        out[2, k] = _bad1(norm, sMR, tol, scale_a)
-        out[3, k] = _bad1(cl, cosine, tol, 1.0)
-        out[4, k] = _bad1(cosine, 1.0, tol, 1.0)
-        out[5, k] = _bad1(kf, bound, tol, 1.0)
+    out = np.empty((6, K), np.bool_)
+    Rv = R if rfinite else np.nan
+    if usable:
+        for k in range(K):
+            kf = float(k)
+            norm = normv[k]
+            sqrtk = np.sqrt(kf)
+            cosine = inner[k] / norm
+            out[0, k] = _bad1(kf * g, inner[k], tol, scale_a)
+            out[1, k] = _bad1(inner[k], norm, tol, scale_a)
+            out[2, k] = _bad1(norm, sqrtk * Rv, tol, scale_a)
+            out[3, k] = _bad1(sqrtk * gR, cosine, tol, 1.0)
+            out[4, k] = _bad1(cosine, 1.0, tol, 1.0)
+            out[5, k] = _bad1(kf, bound, tol, 1.0)
+    else:  # no usable γ: Mγ and √M·γ/R are NaN, so their links are not checked (False)
+        for k in range(K):
+            kf = float(k)
+            norm = normv[k]
+            cosine = inner[k] / norm
+            out[0, k] = False
+            out[1, k] = _bad1(inner[k], norm, tol, scale_a)
+            out[2, k] = _bad1(norm, np.sqrt(kf) * Rv, tol, scale_a)
+            out[3, k] = False
+            out[4, k] = _bad1(cosine, 1.0, tol, 1.0)
+            out[5, k] = _bad1(kf, bound, tol, 1.0)
     return out
 
 
 def _bad1_py(a, b, tol, scale_floor):
-    """One element of link_bad_numpy (linear series)."""
+    """One element of link_bad_numpy (linear series), without a branch (so the pass vectorises):
+    where the scale is infinite, ``diff > sc`` is False and the verdict is ``diff > 0``."""
     diff = a - b
     sc = abs(a)
     ab = abs(b)
@@ -312,9 +530,7 @@ def _bad1_py(a, b, tol, scale_floor):
     if scale_floor > sc:
         sc = scale_floor
     sc = sc * tol
-    if np.isinf(sc):
-        return diff > 0.0
-    return diff > sc
+    return (diff > sc) | (np.isinf(sc) & (diff > 0.0))
 
 
 def perceptron_checks(inner, norm, g, gR, R, usable, rfinite, bound, tol, scale_a) -> np.ndarray:

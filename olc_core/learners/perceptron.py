@@ -42,9 +42,9 @@ NAME = "perceptron"
 def perceptron_numpy(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None):
     """The Perceptron loop in numpy: margins for a block of upcoming rounds while w is constant.
 
-    Returns ``score, cmargin, mistakes, snapshots, inner, norm2, R², min cmargin`` exactly as the
-    compiled kernel does (``inner``/``norm2`` have the initial state 0 first; ``inner``
-    is all zeros without a comparator).
+    Returns ``score, cmargin, mistakes, snapshots, inner, norm, R², min cmargin, #{t: cmargin ≤ 0}``
+    exactly as the compiled kernel does (``inner``/``norm`` have the initial state 0 first;
+    ``inner`` is all zeros without a comparator).
     """
     T, d = X.shape
     w = np.zeros(d)
@@ -68,21 +68,27 @@ def perceptron_numpy(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None):
         t = i + 1
     S = snaps.array()
     inner = np.concatenate([[0.0], rowdot(S, wstar) if wstar is not None else np.zeros(len(S))])
-    norm2 = np.concatenate([[0.0], rowsq(S)])
+    norm = state_norms(np.concatenate([[0.0], rowsq(S)]), S)
     cmargin = y * rowdot(X, wstar) if wstar is not None else np.zeros(0)
     cmin = float(cmargin.min()) if wstar is not None else np.inf
+    nonpos = int(np.count_nonzero(cmargin <= 0.0))
     r2 = float(rowsq(X).max())
-    return score, cmargin, mis.array(), S, inner, norm2, r2, cmin
+    return score, cmargin, mis.array(), S, inner, norm, r2, cmin, nonpos
 
 
-def perceptron_numba(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None):
-    """The same loop compiled with numba (one pass over X; finiteness checked in the pass)."""
-    score, cmargin, mis, S, inner, norm2, r2, cmin, bad_row = _accel.perceptron(X, y, wstar)
+def perceptron_numba(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None, split: bool | None = None):
+    """The same loop compiled with numba (finiteness and labels checked in the pass; on long runs
+    with frequent mistakes, in two halves on two threads: see :func:`olc_core._accel.perceptron`)."""
+    score, cmargin, mis, S, inner, norm, r2, cmin, nonpos, nodd, bad_row = _accel.perceptron(X, y, wstar, split)
     if bad_row >= 0:
         raise ValueError(f"{NAME}: X has a NaN or infinite value at round {bad_row}")
     if bad_row == -2:
         bad_label(y, int(np.flatnonzero(np.abs(y) != 1.0)[0]), "pm1", NAME)
-    return score, cmargin, mis, S, inner, norm2, float(r2), float(cmin)
+    if bad_row != -1:
+        raise RuntimeError(f"{NAME}: the compiled loop stopped with code {bad_row}")
+    if nodd:  # some ‖w‖² under- or overflowed: the same rescaled norms as the numpy loop
+        norm = state_norms(np.concatenate([[0.0], rowsq(S)]), S)
+    return score, cmargin, mis, S, inner, norm, float(r2), float(cmin), int(nonpos)
 
 
 def state_norms(norm2: np.ndarray, S: np.ndarray) -> np.ndarray:
@@ -147,15 +153,14 @@ def run(X, y, params: dict[str, Any]) -> Trace:
             raise ValueError(f"{NAME}: X has a NaN or infinite value at round {t}")
     wstar, cinfo = resolve_comparator(X, y, params["comparator"], NAME)
     loop = perceptron_numba if engine == "numba" else perceptron_numpy
-    score, cmargin, mistakes, S, inner, norm2, r2, cmin = loop(X, y, wstar)
+    score, cmargin, mistakes, S, inner, norm, r2, cmin, nonpos = loop(X, y, wstar)
     R = radius(X, r2)
-    norm = state_norms(norm2, S)
     has = wstar is not None
     cm = cmargin if has else None
     info = dict(cinfo, radius=R, engine=engine)
     primary = proofs.separable_proof(T=T, mistakes=mistakes, inner=inner if has else None, norm=norm, radius=R,
                                      cmargin=cm, gamma=params["gamma"], comparator_info=cinfo,
-                                     min_margin=cmin if has else None)
+                                     min_margin=cmin if has else None, n_nonpositive=nonpos if has else None)
 
     # the non-separable proofs need some unit w*: the one above, or a soft-margin fit
     def _ns_inputs():

@@ -87,13 +87,16 @@ def _with_zero(a: np.ndarray | None, K: int) -> np.ndarray:
 
 def separable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray | None, norm: np.ndarray,
                     radius: float, cmargin: np.ndarray | None, gamma: float | None,
-                    comparator_info: dict[str, Any], min_margin: float | None = None) -> Proof:
+                    comparator_info: dict[str, Any], min_margin: float | None = None,
+                    n_nonpositive: int | None = None) -> Proof:
     """Proofs A and B of ``M ≤ R²/γ²``.
 
     ``inner``/``norm``: ⟨w*, w⟩ and ‖w‖ in each state (the initial w = 0 first);
     ``cmargin[t] = y_t⟨w*, x_t⟩`` (None when no comparator separates the data);
     ``gamma``: the γ the caller asked the proof to assume (None: the measured
-    margin ``min_t cmargin[t]``, or ``min_margin`` when the loop already found it).
+    margin ``min_t cmargin[t]``, or ``min_margin`` when the loop already found it);
+    ``n_nonpositive``: the number of rounds with ``cmargin[t] ≤ 0`` when the loop already
+    counted them (the rounds themselves are then listed on first access).
     """
     state_rounds, k = _states(T, mistakes)
     K = len(k)
@@ -116,8 +119,17 @@ def separable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray | None, n
         # the scan for failing rounds is needed only when the smallest margin fails
         if gamma is None:
             ok = measured > 0.0
-            bad = np.zeros(0, np.int64) if ok else np.flatnonzero(cmargin <= 0.0)
-            detail = ("" if ok else f"w* puts {count(len(bad), 'round')} on the wrong side or on the hyperplane "
+            if ok:
+                bad: Any = np.zeros(0, np.int64)
+                nbad = 0
+            elif n_nonpositive is not None:
+                cm = cmargin
+                bad = lambda: np.flatnonzero(cm <= 0.0)  # noqa: E731 - listed when asked for
+                nbad = int(n_nonpositive)
+            else:
+                bad = np.flatnonzero(cmargin <= 0.0)
+                nbad = len(bad)
+            detail = ("" if ok else f"w* puts {count(nbad, 'round')} on the wrong side or on the hyperplane "
                       "(y⟨w*,x⟩ ≤ 0): the data are not separated by this w*")
         else:
             threshold = g - ASSUMPTION_TOL * R
@@ -127,7 +139,7 @@ def separable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray | None, n
                                     f"(the smallest is {measured:.6g})")
         assumptions.append(Assumption(
             "margin", r"y_t\langle w^*, x_t\rangle \ge \gamma > 0 for every round t", ok,
-            bad.astype(np.int64), detail))
+            bad if callable(bad) else bad.astype(np.int64), detail))
     if not (0.0 < R < math.inf):
         assumptions.append(Assumption("radius", r"0 < R = \max_t \lVert x_t\rVert < \infty", False,
                                       np.arange(T, dtype=np.int64),

@@ -105,6 +105,79 @@ def test_engines_agree_bit_for_bit(d, with_comparator):
 
 
 @pytest.mark.skipif(not _accel.available(), reason="numba not installed")
+@pytest.mark.parametrize("d", [1, 2, 5, 17])
+@pytest.mark.parametrize("with_comparator", [True, False])
+def test_split_halves_agree_with_the_one_pass_loop(d, with_comparator, monkeypatch):
+    # long noisy runs go to two halves on two threads after a probe: shrink the probe so that
+    # small runs take that path, and compare all three ways value by value
+    monkeypatch.setattr(_accel, "SPLIT_PROBE", 64)
+    monkeypatch.setattr(_accel, "SPLIT_MIN_MISTAKE_RATE", 0.0)
+    rng = np.random.default_rng(100 + d)
+    for trial in range(3):
+        T = int(rng.integers(1, 4000))
+        X = rng.standard_normal((T, d)) * rng.choice([1e-3, 1.0, 1e3])
+        y = rng.choice([-1.0, 1.0], T)
+        if trial == 2:
+            X[rng.random(T) < 0.3] = 0.0
+        w = rng.standard_normal(d) if with_comparator else None
+        a = perceptron_numpy(X, y, w)
+        for split in (True, False):
+            b = perceptron_numba(X, y, w, split=split)
+            for u, v in zip(a, b):
+                np.testing.assert_array_equal(u, v)
+
+
+@pytest.mark.skipif(not _accel.available(), reason="numba not installed")
+def test_split_is_chosen_by_the_mistake_rate(monkeypatch):
+    monkeypatch.setattr(_accel, "threads", lambda: 2)
+    calls = []
+    real = _accel.perceptron_kernel
+    monkeypatch.setattr(_accel, "perceptron_kernel", lambda which="perceptron": calls.append(which) or real(which))
+    T = 4 * _accel.SPLIT_PROBE
+    sep = olc_core.streams.separable(T=T, d=2, gamma=0.05, radius=1.0, seed=0)
+    perceptron_numba(sep.X, sep.y, sep.comparator)
+    assert calls == ["perceptron"]  # a handful of mistakes: the one pass to the end
+    calls.clear()
+    noisy = olc_core.streams.separable(T=T, d=2, gamma=0.05, radius=1.0, seed=0, noise=0.1)
+    out = perceptron_numba(noisy.X, noisy.y, noisy.comparator)
+    assert calls == ["perceptron", "perceptron_learn", "perceptron_data"]
+    for u, v in zip(out, perceptron_numba(noisy.X, noisy.y, noisy.comparator, split=False)):
+        np.testing.assert_array_equal(u, v)
+    monkeypatch.setattr(_accel, "threads", lambda: 1)
+    calls.clear()
+    perceptron_numba(noisy.X, noisy.y, noisy.comparator)
+    assert calls == ["perceptron"]
+
+
+def test_threads_can_be_limited_to_one(monkeypatch):
+    monkeypatch.setenv("OLC_CORE_THREADS", "1")
+    assert _accel.threads() == 1
+
+
+@pytest.mark.skipif(not _accel.available(), reason="numba not installed")
+@pytest.mark.parametrize("split", [True, False])
+def test_bad_rows_and_labels_after_the_probe_are_refused(split, monkeypatch):
+    monkeypatch.setattr(_accel, "SPLIT_PROBE", 64)
+    monkeypatch.setattr(_accel, "SPLIT_MIN_MISTAKE_RATE", 0.0)
+    s = olc_core.streams.separable(T=1000, d=2, gamma=0.05, radius=1.0, seed=3, noise=0.2)
+    X, y = s.X.copy(), s.y.copy()
+    X[700, 0] = np.nan
+    X[900, 1] = np.inf
+    with pytest.raises(ValueError, match="round 700"):
+        perceptron_numba(X, y, s.comparator, split=split)
+    y2 = s.y.copy()
+    y2[500] = 0.0
+    with pytest.raises(ValueError, match="label"):
+        perceptron_numba(s.X, y2, s.comparator, split=split)
+    X[700, 0] = 1e200  # huge but finite: accepted, and R overflows to inf as in numpy
+    a = perceptron_numba(X[:800], y[:800], s.comparator, split=split)
+    with np.errstate(over="ignore"):
+        b = perceptron_numpy(X[:800], y[:800], s.comparator)
+    for u, v in zip(a, b):
+        np.testing.assert_array_equal(u, v)
+
+
+@pytest.mark.skipif(not _accel.available(), reason="numba not installed")
 def test_numba_engine_reports_nan_row():
     X = np.ones((10, 2))
     X[6, 1] = np.inf
@@ -222,11 +295,13 @@ def test_weights_are_stored_only_at_mistakes():
 
 @pytest.mark.skipif(not _accel.available(), reason="numba not installed")
 @pytest.mark.parametrize("d", [2, 3])
-def test_compiled_loop_grows_its_buffers_and_resumes_exactly(d):
+@pytest.mark.parametrize("split", [True, False])
+def test_compiled_loop_grows_its_buffers_and_resumes_exactly(d, split, monkeypatch):
     # 40 % label noise: far more mistakes than the first buffer (T/4 rows) holds
+    monkeypatch.setattr(_accel, "SPLIT_PROBE", 1024)
     s = olc_core.streams.noisy(T=20_000, d=d, gamma=0.01, noise=0.4, seed=d)
     a = perceptron_numpy(s.X, s.y, s.comparator)
-    b = perceptron_numba(s.X, s.y, s.comparator)
+    b = perceptron_numba(s.X, s.y, s.comparator, split=split)
     assert len(a[2]) > 20_000 // 4
     for u, v in zip(a, b):
         np.testing.assert_array_equal(u, v)
@@ -259,6 +334,32 @@ def test_fused_proof_checks_agree_with_the_series_link_by_link(kind, monkeypatch
         assert fused["M_gamma ≤ inner"].any() and p.violations()
     else:
         assert p.violations() == []
+
+
+@pytest.mark.skipif(not _accel.available(), reason="numba not installed")
+@pytest.mark.parametrize("usable", [True, False])
+@pytest.mark.parametrize("rfinite", [True, False])
+def test_compiled_verdicts_match_link_bad_on_special_values(usable, rfinite):
+    # zeros, NaN, ±inf, huge and tiny sides: the branch-free compiled verdict against link_bad_numpy
+    special = np.array([0.0, -0.0, 1.0, -1.0, np.nan, np.inf, -np.inf, 1e308, -1e308, 1e-308, 3.0, 2.9999999999])
+    inner = np.tile(special, len(special))
+    norm = np.repeat(special, len(special))
+    K = len(inner)
+    g, R, bound, tol, scale = 0.3, (2.0 if rfinite else np.inf), 50.0, 1e-9, 7.0
+    gR = g / R if usable else np.nan
+    kf = np.arange(K, dtype=np.float64)
+    sqrtk = np.sqrt(kf)
+    with np.errstate(all="ignore"):
+        mg = kf * g if usable else np.full(K, np.nan)
+        cl = sqrtk * gR if usable else np.full(K, np.nan)
+        smr = sqrtk * R if rfinite else np.full(K, np.nan)
+        cos = inner / norm
+    want = [(mg, inner, scale), (inner, norm, scale), (norm, smr, scale), (cl, cos, 1.0), (cos, np.ones(K), 1.0),
+            (kf, np.full(K, bound), 1.0)]
+    got = _accel.perceptron_checks(inner, norm, g if usable else np.nan, gR, R, usable, rfinite, bound, tol, scale)
+    for row, (a, b, sc) in enumerate(want):
+        np.testing.assert_array_equal(got[row], _accel.link_bad_numpy(a, b, tol, sc, False), err_msg=str(row))
+    assert got.any()  # some of these pairs do fail
 
 
 def test_td_and_hinge_proofs_are_checked_before_every_round():
