@@ -14,7 +14,9 @@ d = 2, 100, 1000, skipping any X larger than ~2 GB. Timed, interleaved, median o
   ``trace.proof.violations()`` — the loop, the per-round score and comparator margin,
   the weights after every mistake, ⟨w*, w⟩ and ‖w‖ per mistake, the assumption scan,
   both sandwiches (proofs A and B) built and every inequality checked at every state;
-  with each engine: numba (the optional compiled loop) and plain numpy;
+  with each engine: numba (the optional compiled loop; on long runs with frequent mistakes
+  its data-only half runs on a second thread), numba-1t (the same, one thread:
+  ``OLC_CORE_THREADS=1``) and plain numpy;
 * scikit-learn: ``Perceptron(fit_intercept=False, shuffle=False, max_iter=1, tol=None,
   eta0=1.0).fit(X, y)``, which records nothing.
 
@@ -54,8 +56,16 @@ def sklearn_fit(X, y):
 
 
 def olc_run(X, y, w, engine):
-    tr = olc_core.run("perceptron", X, y, comparator=w, engine=engine)
-    tr.proof.violations()
+    """engine "numba" (may use a second thread), "numba-1t" (one thread), "numpy"."""
+    one = engine == "numba-1t"
+    if one:
+        os.environ["OLC_CORE_THREADS"] = "1"
+    try:
+        tr = olc_core.run("perceptron", X, y, comparator=w, engine="numba" if one else engine)
+        tr.proof.violations()
+    finally:
+        if one:
+            del os.environ["OLC_CORE_THREADS"]
     return tr
 
 
@@ -74,16 +84,19 @@ def median_times(fns: dict, repeats: int, budget_s: float) -> dict:
 
 
 def compile_cost() -> dict:
-    """numba's first-call cost in fresh processes: cold (empty cache) and warm (cached)."""
+    """numba's first-call cost in fresh processes, cold (empty cache) and warm (cached): import, a
+    tiny run, and every Perceptron kernel compiled (the two halves and the verdict pass too)."""
     code = ("import time, numpy as np; t=time.perf_counter(); import olc_core; "
             "olc_core.run('perceptron', np.ones((3, 2)), np.ones(3), comparator=[1.0, 0.0], engine='numba'); "
+            "from olc_core import _accel; [_accel.perceptron_kernel(k) for k in ('perceptron_learn', 'perceptron_data')]; "
+            "_accel.perceptron_checks(np.zeros(1), np.ones(1), 0.1, 0.1, 1.0, True, True, 1.0, 1e-9, 1.0); "
             "print(time.perf_counter()-t)")
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     out = {}
     cache = ROOT / "olc_core" / "__pycache__"
     for label in ("cold", "warm"):
         if label == "cold" and cache.exists():
-            for f in cache.glob("_accel.*.nb*"):
+            for f in cache.glob("_accel.*.nb[ic]"):
                 f.unlink()
         res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT)
         out[label] = float(res.stdout.strip().splitlines()[-1]) if res.returncode == 0 else float("nan")
@@ -105,7 +118,7 @@ def main() -> int:
 
     Ts = [10 ** 4, 10 ** 5] + ([] if args.quick else [10 ** 6])
     ds = [2, 100, 1000]
-    engines = (["numba"] if _accel.available() else []) + ([] if args.no_numpy else ["numpy"])
+    engines = (["numba", "numba-1t"] if _accel.available() else []) + ([] if args.no_numpy else ["numpy"])
     rows = []
     head = (f"{'stream':<10} {'T':>8} {'d':>5} {'M':>8} {'sklearn ms':>11} " +
             " ".join(f"{'olc ' + e + ' ms':>14} {'ratio':>6}" for e in engines))

@@ -489,33 +489,36 @@ def link_bad(a: np.ndarray, b: np.ndarray, tol: float, scale_floor: float, log: 
                                 bool(log))
 
 
-def _perceptron_checks_py(inner, normv, g, gR, R, usable, rfinite, bound, tol, scale_a):
-    K = inner.shape[0]
-    out = np.empty((6, K), np.bool_)
+def _perceptron_checks_py(inner, normv, g, gR, R, usable, rfinite, bound, tol, scale_a, k0):
+    """The verdicts of the states ``k0 … k0+n-1`` whose ⟨w*,w⟩ and ‖w‖ are ``inner``/``normv``
+    (column i is state k0 + i). The array is made here, so LLVM knows it aliases nothing and
+    vectorises the pass (2× faster than writing into one passed in)."""
+    n = inner.shape[0]
+    out = np.empty((6, n), np.bool_)
     Rv = R if rfinite else np.nan
     if usable:
-        for k in range(K):
-            kf = float(k)
-            norm = normv[k]
+        for i in range(n):
+            kf = float(k0 + i)
+            norm = normv[i]
             sqrtk = np.sqrt(kf)
-            cosine = inner[k] / norm
-            out[0, k] = _bad1(kf * g, inner[k], tol, scale_a)
-            out[1, k] = _bad1(inner[k], norm, tol, scale_a)
-            out[2, k] = _bad1(norm, sqrtk * Rv, tol, scale_a)
-            out[3, k] = _bad1(sqrtk * gR, cosine, tol, 1.0)
-            out[4, k] = _bad1(cosine, 1.0, tol, 1.0)
-            out[5, k] = _bad1(kf, bound, tol, 1.0)
+            cosine = inner[i] / norm
+            out[0, i] = _bad1(kf * g, inner[i], tol, scale_a)
+            out[1, i] = _bad1(inner[i], norm, tol, scale_a)
+            out[2, i] = _bad1(norm, sqrtk * Rv, tol, scale_a)
+            out[3, i] = _bad1(sqrtk * gR, cosine, tol, 1.0)
+            out[4, i] = _bad1(cosine, 1.0, tol, 1.0)
+            out[5, i] = _bad1(kf, bound, tol, 1.0)
     else:  # no usable γ: Mγ and √M·γ/R are NaN, so their links are not checked (False)
-        for k in range(K):
-            kf = float(k)
-            norm = normv[k]
-            cosine = inner[k] / norm
-            out[0, k] = False
-            out[1, k] = _bad1(inner[k], norm, tol, scale_a)
-            out[2, k] = _bad1(norm, np.sqrt(kf) * Rv, tol, scale_a)
-            out[3, k] = False
-            out[4, k] = _bad1(cosine, 1.0, tol, 1.0)
-            out[5, k] = _bad1(kf, bound, tol, 1.0)
+        for i in range(n):
+            kf = float(k0 + i)
+            norm = normv[i]
+            cosine = inner[i] / norm
+            out[0, i] = False
+            out[1, i] = _bad1(inner[i], norm, tol, scale_a)
+            out[2, i] = _bad1(norm, np.sqrt(kf) * Rv, tol, scale_a)
+            out[3, i] = False
+            out[4, i] = _bad1(cosine, 1.0, tol, 1.0)
+            out[5, i] = _bad1(kf, bound, tol, 1.0)
     return out
 
 
@@ -533,28 +536,44 @@ def _bad1_py(a, b, tol, scale_floor):
     return (diff > sc) | (np.isinf(sc) & (diff > 0.0))
 
 
+#: From this many states on, the verdict pass runs as two halves on two threads (when allowed).
+CHECKS_SPLIT_MIN = 1 << 16
+
+
 def perceptron_checks(inner, norm, g, gR, R, usable, rfinite, bound, tol, scale_a) -> np.ndarray:
     """The verdict of every link of the Perceptron's proofs A and B (and M ≤ bound) per state,
     in one compiled pass: rows Mγ≤⟨w*,w⟩, ⟨w*,w⟩≤‖w‖, ‖w‖≤√M·R, √M·γ/R≤cos, cos≤1, M≤bound.
 
     Each value is the same float expression as the materialised series (olc_core.proofs.perceptron),
-    and each verdict the same formula as :func:`link_bad_numpy`, so the verdicts are identical."""
+    and each verdict the same formula as :func:`link_bad_numpy`, so the verdicts are identical.
+    Long proofs are checked in two halves at once (the states are independent)."""
     global _bad1
     if "perceptron_checks" not in _kernels:
         t0 = time.perf_counter()
         _bad1 = _numba.njit(inline="always", error_model="numpy")(_bad1_py)
+        warm = (np.zeros(1), np.zeros(1), 0.1, 0.1, 1.0, True, True, 1.0, 1e-9, 1.0, 0)
         try:
             k = _numba.njit(cache=True, nogil=True, error_model="numpy")(_perceptron_checks_py)
-            k(np.zeros(1), np.zeros(1), 0.1, 0.1, 1.0, True, True, 1.0, 1e-9, 1.0)
+            k(*warm)
         except Exception:  # no cache locator
             k = _numba.njit(nogil=True, error_model="numpy")(_perceptron_checks_py)
-            k(np.zeros(1), np.zeros(1), 0.1, 0.1, 1.0, True, True, 1.0, 1e-9, 1.0)
+            k(*warm)
         _compile_seconds["perceptron_checks"] = time.perf_counter() - t0
         _kernels["perceptron_checks"] = k
-    return _kernels["perceptron_checks"](np.ascontiguousarray(inner, dtype=np.float64),
-                                         np.ascontiguousarray(norm, dtype=np.float64), float(g), float(gR),
-                                         float(R), bool(usable), bool(rfinite), float(bound), float(tol),
-                                         float(scale_a))
+    k = _kernels["perceptron_checks"]
+    inner = np.ascontiguousarray(inner, dtype=np.float64)
+    norm = np.ascontiguousarray(norm, dtype=np.float64)
+    K = inner.shape[0]
+    args = (float(g), float(gR), float(R), bool(usable), bool(rfinite), float(bound), float(tol), float(scale_a))
+    if K >= CHECKS_SPLIT_MIN and threads() >= 2:
+        h = K // 2
+        fut = _worker().submit(k, inner[:h], norm[:h], *args, 0)
+        try:
+            second = k(inner[h:], norm[h:], *args, h)
+        finally:
+            first = fut.result()
+        return np.concatenate([first, second], axis=1)
+    return k(inner, norm, *args, 0)
 
 
 _bad1 = _bad1_py

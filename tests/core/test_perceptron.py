@@ -309,9 +309,13 @@ def test_compiled_loop_grows_its_buffers_and_resumes_exactly(d, split, monkeypat
 
 @pytest.mark.skipif(not _accel.available(), reason="numba not installed")
 @pytest.mark.parametrize("kind", ["separable", "noisy", "gamma_too_big", "tight", "equality"])
-def test_fused_proof_checks_agree_with_the_series_link_by_link(kind, monkeypatch):
+@pytest.mark.parametrize("halves", [True, False])
+def test_fused_proof_checks_agree_with_the_series_link_by_link(kind, halves, monkeypatch):
     from olc_core.proofs import perceptron as pp
     monkeypatch.setattr(pp, "FUSED_CHECK_MIN_STATES", 1)
+    # long proofs are checked in two halves on two threads: force either way
+    monkeypatch.setattr(_accel, "CHECKS_SPLIT_MIN", 2 if halves else 1 << 60)
+    monkeypatch.setattr(_accel, "threads", lambda: 2)
     # the compiled verdicts (no series materialised) against link_bad on the materialised series
     if kind == "tight":
         s = olc_core.streams.tight_perceptron(5000)
@@ -339,7 +343,10 @@ def test_fused_proof_checks_agree_with_the_series_link_by_link(kind, monkeypatch
 @pytest.mark.skipif(not _accel.available(), reason="numba not installed")
 @pytest.mark.parametrize("usable", [True, False])
 @pytest.mark.parametrize("rfinite", [True, False])
-def test_compiled_verdicts_match_link_bad_on_special_values(usable, rfinite):
+@pytest.mark.parametrize("halves", [True, False])
+def test_compiled_verdicts_match_link_bad_on_special_values(usable, rfinite, halves, monkeypatch):
+    monkeypatch.setattr(_accel, "CHECKS_SPLIT_MIN", 2 if halves else 1 << 60)
+    monkeypatch.setattr(_accel, "threads", lambda: 2)
     # zeros, NaN, ±inf, huge and tiny sides: the branch-free compiled verdict against link_bad_numpy
     special = np.array([0.0, -0.0, 1.0, -1.0, np.nan, np.inf, -np.inf, 1e308, -1e308, 1e-308, 3.0, 2.9999999999])
     inner = np.tile(special, len(special))
