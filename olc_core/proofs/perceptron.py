@@ -67,12 +67,10 @@ def _scale(x: float) -> float:
 
 def _states(T: int, mistakes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     K = len(mistakes) + 1
-    block = np.empty((2, K), dtype=np.int64)
-    state_rounds, k = block
+    state_rounds = np.empty(K, dtype=np.int64)
     state_rounds[0] = 0
     np.add(mistakes, 1, out=state_rounds[1:])
-    k[:] = np.arange(K)
-    return state_rounds, k
+    return state_rounds, np.arange(K, dtype=np.int64)
 
 
 def _with_zero(a: np.ndarray | None, K: int) -> np.ndarray:
