@@ -86,11 +86,12 @@ def median_times(fns: dict, repeats: int, budget_s: float) -> dict:
 def compile_cost() -> dict:
     """numba's first-call cost in fresh processes, cold (empty cache) and warm (cached): import, a
     tiny run, and every Perceptron kernel compiled (the two halves and the verdict pass too)."""
-    code = ("import time, numpy as np; t=time.perf_counter(); import olc_core; "
-            "olc_core.run('perceptron', np.ones((3, 2)), np.ones(3), comparator=[1.0, 0.0], engine='numba'); "
-            "from olc_core import _accel; [_accel.perceptron_kernel(k) for k in ('perceptron_learn', 'perceptron_data')]; "
-            "_accel.perceptron_checks(np.zeros(1), np.ones(1), 0.1, 0.1, 1.0, True, True, 1.0, 1e-9, 1.0); "
-            "print(time.perf_counter()-t)")
+    run = ("import time, numpy as np; t=time.perf_counter(); import olc_core; "
+           "olc_core.run('perceptron', np.ones((3, 2)), np.ones(3), comparator=[1.0, 0.0], engine='ENGINE'); ")
+    kernels = ("from olc_core import _accel; "
+               "[_accel.perceptron_kernel(k) for k in ('perceptron_learn', 'perceptron_data')]; "
+               "_accel.perceptron_checks(np.zeros(1), np.ones(1), 0.1, 0.1, 1.0, True, True, 1.0, 1e-9, 1.0); ")
+    code = run.replace("ENGINE", "numba") + kernels + "print(time.perf_counter()-t)"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     out = {}
     cache = ROOT / "olc_core" / "__pycache__"
@@ -100,7 +101,7 @@ def compile_cost() -> dict:
                 f.unlink()
         res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT)
         out[label] = float(res.stdout.strip().splitlines()[-1]) if res.returncode == 0 else float("nan")
-    code_np = code.replace("engine='numba'", "engine='numpy'")
+    code_np = run.replace("ENGINE", "numpy") + "print(time.perf_counter()-t)"
     res = subprocess.run([sys.executable, "-c", code_np], capture_output=True, text=True, env=env, cwd=ROOT)
     out["numpy"] = float(res.stdout.strip().splitlines()[-1]) if res.returncode == 0 else float("nan")
     return out
