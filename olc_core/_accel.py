@@ -54,6 +54,55 @@ def _jit(fn):
         return _numba.njit(nogil=True)(fn)
 
 
+def _record2_py(M, t, w0, w1, a0, a1, mis, snaps, inner, norm):
+    """Record mistake ``M`` at round ``t`` in d = 2, the new weights being (w0, w1): the round,
+    the weights, ⟨w*, w⟩ and ‖w‖. Returns 1 when ‖w‖² left the normal float range (the
+    caller then recomputes that norm with scaling), else 0."""
+    mis[M] = t
+    snaps[M, 0] = w0
+    snaps[M, 1] = w1
+    a = 0.0
+    a += a0 * w0
+    a += a1 * w1
+    b = 0.0
+    b += w0 * w0
+    b += w1 * w1
+    inner[M + 1] = a
+    norm[M + 1] = np.sqrt(b)
+    return (b < 1e-290) | (b > 1e290)
+
+
+def _update_py(M, t, yt, X, w, wstar, mis, snaps, inner, norm):
+    """The update ``w ← w + y_t x_t`` (in place) for mistake ``M`` at round ``t``, recorded as
+    :func:`_record2_py` does (any d)."""
+    a = 0.0
+    b = 0.0
+    for j in range(X.shape[1]):
+        w[j] = w[j] + yt * X[t, j]
+        snaps[M, j] = w[j]
+        a += wstar[j] * w[j]
+        b += w[j] * w[j]
+    mis[M] = t
+    inner[M + 1] = a
+    norm[M + 1] = np.sqrt(b)
+    return (b < 1e-290) | (b > 1e290)
+
+
+_record2 = _record2_py
+_update = _update_py
+_bad1 = None  # compiled helpers, set by _inline_helpers() before a kernel that calls them compiles
+
+
+def _inline_helpers() -> None:
+    """Compile the helpers the kernels call, inlined into them (numba reads these globals when
+    it compiles a kernel)."""
+    global _record2, _update, _bad1
+    if _record2 is _record2_py:
+        _record2 = _numba.njit(inline="always")(_record2_py)
+        _update = _numba.njit(inline="always")(_update_py)
+        _bad1 = _numba.njit(inline="always", error_model="numpy")(_bad1_py)
+
+
 def _perceptron_py(X, y, wstar, has_wstar, t0, t1, w, M0, score, cmargin, mis, snaps, inner, norm, r2max, cmin,
                    nonpos, nodd):
     """The Perceptron on rounds ``t0 … t1-1`` with weights ``w`` (updated in place) and ``M0`` mistakes so far.
@@ -118,18 +167,7 @@ def _perceptron_py(X, y, wstar, has_wstar, t0, t1, w, M0, score, cmargin, mis, s
             if yt * s <= 0.0:
                 w0 = w0 + yt * x0
                 w1 = w1 + yt * x1
-                mis[M] = t
-                snaps[M, 0] = w0
-                snaps[M, 1] = w1
-                a = 0.0
-                a += a0 * w0
-                a += a1 * w1
-                b = 0.0
-                b += w0 * w0
-                b += w1 * w1
-                inner[M + 1] = a
-                norm[M + 1] = np.sqrt(b)
-                nodd += (b < 1e-290) | (b > 1e290)
+                nodd += _record2(M, t, w0, w1, a0, a1, mis, snaps, inner, norm)
                 M += 1
         w[0] = w0
         w[1] = w1
@@ -165,17 +203,7 @@ def _perceptron_py(X, y, wstar, has_wstar, t0, t1, w, M0, score, cmargin, mis, s
                 cmin = c
             nonpos += c <= 0.0
         if yt * s <= 0.0:
-            a = 0.0
-            b = 0.0
-            for j in range(d):
-                w[j] = w[j] + yt * X[t, j]
-                snaps[M, j] = w[j]
-                a += wstar[j] * w[j]
-                b += w[j] * w[j]
-            mis[M] = t
-            inner[M + 1] = a
-            norm[M + 1] = np.sqrt(b)
-            nodd += (b < 1e-290) | (b > 1e290)
+            nodd += _update(M, t, yt, X, w, wstar, mis, snaps, inner, norm)
             M += 1
     return t1, M, r2max, cmin, nonpos, nodd, -2 if nbad > 0 and bad_row < 0 else bad_row
 
@@ -213,18 +241,7 @@ def _perceptron_learn_py(X, y, wstar, t0, w, M0, score, mis, snaps, inner, norm,
             if yt * s <= 0.0:
                 w0 = w0 + yt * x0
                 w1 = w1 + yt * x1
-                mis[M] = t
-                snaps[M, 0] = w0
-                snaps[M, 1] = w1
-                a = 0.0
-                a += a0 * w0
-                a += a1 * w1
-                b = 0.0
-                b += w0 * w0
-                b += w1 * w1
-                inner[M + 1] = a
-                norm[M + 1] = np.sqrt(b)
-                nodd += (b < 1e-290) | (b > 1e290)
+                nodd += _record2(M, t, w0, w1, a0, a1, mis, snaps, inner, norm)
                 M += 1
         w[0] = w0
         w[1] = w1
@@ -240,17 +257,7 @@ def _perceptron_learn_py(X, y, wstar, t0, w, M0, score, mis, snaps, inner, norm,
         score[t] = s
         yt = y[t]
         if yt * s <= 0.0:
-            a = 0.0
-            b = 0.0
-            for j in range(d):
-                w[j] = w[j] + yt * X[t, j]
-                snaps[M, j] = w[j]
-                a += wstar[j] * w[j]
-                b += w[j] * w[j]
-            mis[M] = t
-            inner[M + 1] = a
-            norm[M + 1] = np.sqrt(b)
-            nodd += (b < 1e-290) | (b > 1e290)
+            nodd += _update(M, t, yt, X, w, wstar, mis, snaps, inner, norm)
             M += 1
     return T, M, nodd
 
@@ -308,6 +315,7 @@ def perceptron_kernel(which: str = "perceptron"):
     (one pass does everything), ``"perceptron_learn"`` and ``"perceptron_data"`` (its two halves)."""
     if which not in _kernels:
         t0 = time.perf_counter()
+        _inline_helpers()
         k = _jit(_PERCEPTRON_KERNELS[which])
         for d in (1, 2):  # compile (or load from the cache) now, so the first run's timing is the run's own
             k(*_warm_args(which, d))
@@ -547,10 +555,9 @@ def perceptron_checks(inner, norm, g, gR, R, usable, rfinite, bound, tol, scale_
     Each value is the same float expression as the materialised series (olc_core.proofs.perceptron),
     and each verdict the same formula as :func:`link_bad_numpy`, so the verdicts are identical.
     Long proofs are checked in two halves at once (the states are independent)."""
-    global _bad1
     if "perceptron_checks" not in _kernels:
         t0 = time.perf_counter()
-        _bad1 = _numba.njit(inline="always", error_model="numpy")(_bad1_py)
+        _inline_helpers()
         warm = (np.zeros(1), np.zeros(1), 0.1, 0.1, 1.0, True, True, 1.0, 1e-9, 1.0, 0)
         try:
             k = _numba.njit(cache=True, nogil=True, error_model="numpy")(_perceptron_checks_py)
@@ -575,5 +582,3 @@ def perceptron_checks(inner, norm, g, gR, R, usable, rfinite, bound, tol, scale_
         return np.concatenate([first, second], axis=1)
     return k(inner, norm, *args, 0)
 
-
-_bad1 = _bad1_py
