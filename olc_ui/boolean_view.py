@@ -95,6 +95,26 @@ def _font_size(columns: int) -> int:
     return 15 if columns <= 10 else 13 if columns <= 16 else 11
 
 
+def _run_inputs(trace, X, y):
+    """``X, y`` as arrays (checked against the trace), ``T, n``, the proof, its series, its number
+    of states K and the mistake rounds: what every figure builder here starts from."""
+    X = np.asarray(X)
+    y = np.asarray(y)
+    T, n = X.shape
+    if T != trace.T:
+        raise ValueError("X does not match the trace")
+    proof = trace.proof
+    return X, y, T, n, proof, proof.series, proof.K, np.asarray(trace.mistakes, dtype=np.int64)
+
+
+def _table_layout(xaxis: dict, yaxis: dict, left: int, shapes: list, annotations: list, **extra) -> dict:
+    """The layout the literal table and the level chart share (white, legend below, fixed axes)."""
+    return {"xaxis": xaxis, "yaxis": yaxis, "margin": {"l": left, "r": 10, "t": 40, "b": 10},
+            "legend": {"orientation": "h", "y": -0.02, "yanchor": "top", "x": 0, "font": {"size": 13}},
+            "font": {"size": 14}, "plot_bgcolor": "#ffffff", "paper_bgcolor": "#ffffff", "shapes": shapes,
+            "annotations": annotations, **extra}
+
+
 # ------------------------------------------------------------------------------------------ conjunctions
 
 def literal_states(trace) -> np.ndarray:
@@ -106,15 +126,7 @@ def literal_states(trace) -> np.ndarray:
 def conjunction_spec(trace, X, y, *, run_id: str, position: int = 0, title: str = "",
                      flipped: np.ndarray | None = None) -> dict:
     """The viewer spec for an elimination run on ``(X, y)`` (0/1 examples and labels)."""
-    X = np.asarray(X)
-    y = np.asarray(y)
-    T, n = X.shape
-    if T != trace.T:
-        raise ValueError("X does not match the trace")
-    proof = trace.proof
-    S = proof.series
-    K = proof.K
-    m = np.asarray(trace.mistakes, dtype=np.int64)
+    X, y, T, n, proof, S, K, m = _run_inputs(trace, X, y)
     H = literal_states(trace)                                   # (K, 2n)
     names = [pretty(literal_name(j)) for j in range(2 * n)]
     target = proof.constants.get("target")
@@ -193,17 +205,12 @@ def conjunction_spec(trace, X, y, *, run_id: str, position: int = 0, title: str 
     elif target.size == 0:
         annotations.append({"x": -0.5, "y": 3, "xanchor": "left", "showarrow": False, "font": {"size": 14},
                             "text": "c = True (the empty conjunction: every example is positive)"})
-    layout = {
-        "xaxis": {"range": [-0.6, 2 * n - 0.4], "tickvals": list(range(2 * n)), "ticktext": names, "side": "top",
-                  "showgrid": False, "zeroline": False, "fixedrange": True, "tickfont": {"size": font + 1}},
-        "yaxis": {"range": [0.45, 3.55], "tickvals": [1, 2, 3], "ticktext": ["value on xₜ", "hypothesis h",
-                                                                            "target c"],
-                  "showgrid": False, "zeroline": False, "fixedrange": True, "tickfont": {"size": 14}},
-        "margin": {"l": 110, "r": 10, "t": 40, "b": 10}, "showlegend": True,
-        "legend": {"orientation": "h", "y": -0.02, "yanchor": "top", "x": 0, "font": {"size": 13}},
-        "font": {"size": 14}, "plot_bgcolor": "#ffffff", "paper_bgcolor": "#ffffff", "shapes": shapes,
-        "annotations": annotations,
-    }
+    layout = _table_layout(
+        {"range": [-0.6, 2 * n - 0.4], "tickvals": list(range(2 * n)), "ticktext": names, "side": "top",
+         "showgrid": False, "zeroline": False, "fixedrange": True, "tickfont": {"size": font + 1}},
+        {"range": [0.45, 3.55], "tickvals": [1, 2, 3], "ticktext": ["value on xₜ", "hypothesis h", "target c"],
+         "showgrid": False, "zeroline": False, "fixedrange": True, "tickfont": {"size": 14}},
+        110, shapes, annotations, showlegend=True)
     main = {"id": "main", "title": title or "The literal table: h keeps the literals true on every positive",
             "height": 330, "figure": {"data": data, "layout": layout}, "config": {"displayModeBar": False},
             "dynamic": dynamic}
@@ -323,16 +330,8 @@ def decision_list_spec(trace, X, y, *, run_id: str, position: int = 0, title: st
     """The viewer spec for a level-algorithm run on ``(X, y)``."""
     from olc_core.learners.decision_list import fallen
 
-    X = np.asarray(X)
-    y = np.asarray(y)
-    T, n = X.shape
-    if T != trace.T:
-        raise ValueError("X does not match the trace")
-    proof = trace.proof
-    S = proof.series
-    K = proof.K
+    X, y, T, n, proof, S, K, m = _run_inputs(trace, X, y)
     R = 4 * n + 2
-    m = np.asarray(trace.mistakes, dtype=np.int64)
     LV = rule_levels(trace)                                     # (K, R)
     target = proof.constants.get("target")
     Ltarget = proof.constants.get("L")
@@ -440,18 +439,13 @@ def decision_list_spec(trace, X, y, *, run_id: str, position: int = 0, title: st
         annotations.append({"x": 2 * n + 0.5, "y": Ltarget + 1.5, "xanchor": "right", "yanchor": "top",
                             "showarrow": False, "font": {"size": 13, "color": TARGET},
                             "text": f"no rule goes below level L + 1 = {Ltarget + 1}"})
-    layout = {
-        "xaxis": {"range": [-1.1, 2 * n + 0.6], "tickvals": list(range(2 * n + 1)), "ticktext": names,
-                  "side": "top", "showgrid": False, "zeroline": False, "fixedrange": True,
-                  "tickfont": {"size": font + 1}},
-        "yaxis": {"range": [deepest + (0.9 if Ltarget else 0.6), 0.2], "tickvals": list(range(1, deepest + 1)),
-                  "ticktext": [f"level {lv}" for lv in range(1, deepest + 1)], "showgrid": False,
-                  "zeroline": False, "fixedrange": True, "tickfont": {"size": 14}},
-        "margin": {"l": 70, "r": 10, "t": 40, "b": 10},
-        "legend": {"orientation": "h", "y": -0.02, "yanchor": "top", "x": 0, "font": {"size": 13}},
-        "font": {"size": 14}, "plot_bgcolor": "#ffffff", "paper_bgcolor": "#ffffff", "shapes": shapes,
-        "annotations": annotations,
-    }
+    layout = _table_layout(
+        {"range": [-1.1, 2 * n + 0.6], "tickvals": list(range(2 * n + 1)), "ticktext": names, "side": "top",
+         "showgrid": False, "zeroline": False, "fixedrange": True, "tickfont": {"size": font + 1}},
+        {"range": [deepest + (0.9 if Ltarget else 0.6), 0.2], "tickvals": list(range(1, deepest + 1)),
+         "ticktext": [f"level {lv}" for lv in range(1, deepest + 1)], "showgrid": False, "zeroline": False,
+         "fixedrange": True, "tickfont": {"size": 14}},
+        70, shapes, annotations)
     main = {"id": "main", "title": title or "The levels: every rule starts on level 1 and falls on mistakes",
             "height": int(min(760, 240 + 62 * deepest)), "figure": {"data": data, "layout": layout},
             "config": {"displayModeBar": False}, "dynamic": dynamic}
