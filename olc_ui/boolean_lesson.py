@@ -23,9 +23,10 @@ import streamlit as st
 import olc_core
 from olc_core.streams import ConjunctionAdversary, conjunction_adversary, constant_predictor, elimination_predictor
 
-from . import common
+from . import common, safe
 from .boolean_view import assumption_text, bits, conjunction_spec, decision_list_spec, learner_game_spec, pretty
 from .config import Setting
+from .safe import quote
 from .state import set_value
 
 __all__ = ["ADV_SETTINGS", "CONJ_SETTINGS", "DL_SETTINGS", "GROUPS", "LRN_SETTINGS", "MAX_MOVES", "MODE_SETTINGS",
@@ -187,7 +188,7 @@ def dl_spec_for(stream, trace, key: str, label: str, position: int) -> dict:
 
 def _assumptions(proof, bound_text: str) -> None:
     why = "; and ".join(assumption_text(a, proof) for a in proof.failed_assumptions)
-    st.error(f"The theorem {bound_text} **is not claimed** for these labels: {why}. The ledger marks with ✗ "
+    st.error(f"The theorem {bound_text} **is not claimed** for these labels: {safe.md(why)}. The ledger marks with ✗ "
              "the links of the proof that then fail.")
 
 
@@ -263,7 +264,7 @@ def parse_moves(text: str, n: int) -> tuple[np.ndarray, np.ndarray]:
     for i, tok in enumerate(text.split(",")):
         mt = _MOVE.match(tok.strip())
         if not mt:
-            raise ValueError(f"move {i + 1} ({tok[:20]!r}) is not an example and a label like '1001:1'")
+            raise ValueError(f"move {i + 1} ({quote(tok, 20)}) is not an example and a label like '1001:1'")
         if len(mt.group(1)) != n:
             raise ValueError(f"move {i + 1} has {len(mt.group(1))} bits but n = {n}")
         X.append([float(b) for b in mt.group(1)])
@@ -320,7 +321,7 @@ def adversary_game(v: dict[str, Any], start_position) -> tuple[Any, dict | None,
     try:
         X, y = parse_moves(v["moves"], n)
     except ValueError as exc:
-        st.warning(f"The moves in the link could not be read: {exc}. The game starts over.")
+        safe.notice("warning", "The moves in the link could not be read: ", f"{exc}. The game starts over.")
         _set_moves("")
         X, y = np.zeros((0, n)), np.zeros(0)
     T = len(y)
@@ -357,7 +358,7 @@ def adversary_game(v: dict[str, Any], start_position) -> tuple[Any, dict | None,
                 "labels every example the way you did, so the bound stands.")
     else:
         det = "; ".join(assumption_text(a, trace.proof) for a in trace.proof.failed_assumptions)
-        st.warning(f"**No conjunction labels your examples this way** — {det}. The theorem's assumption fails, "
+        st.warning(f"**No conjunction labels your examples this way** — {safe.md(det)}. The theorem's assumption fails, "
                    f"so $M \\le n + 1$ is not claimed any more. Each false positive of the learner proves it "
                    f"on the spot: every conjunction that labels the positives so far 1 uses only literals of h, "
                    f"so h(x) = 1 means they all say 1. A negative example can also be shown inconsistent later, "
@@ -425,7 +426,7 @@ def parse_preds(text: str, n: int) -> str:
     """The predictions so far as a string of 0/1, at most n of them; ValueError otherwise."""
     text = (text or "").strip()
     if not re.fullmatch(r"[01]*", text):
-        raise ValueError(f"predictions must be 0s and 1s (got {text[:20]!r})")
+        raise ValueError(f"predictions must be 0s and 1s (got {quote(text, 20)})")
     if len(text) > n:
         raise ValueError(f"{len(text)} predictions for a game of n = {n} rounds")
     return text
@@ -479,7 +480,7 @@ def learner_game(v: dict[str, Any], start_position) -> tuple[dict, int, dict[str
     try:
         preds = parse_preds(v["preds"], n)
     except ValueError as exc:
-        st.warning(f"The predictions in the link could not be used: {exc}. The game starts over.")
+        safe.notice("warning", "The predictions in the link could not be used: ", f"{exc}. The game starts over.")
         _set_preds("")
         preds = ""
     played = st.session_state.get(f"{PAGE}_lrn_n")

@@ -21,6 +21,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from .safe import quote
+
 __all__ = ["Setting", "decode", "encode", "url_values", "changed_url"]
 
 
@@ -47,25 +49,25 @@ def decode(s: Setting, raw: str) -> Any:
             v = float(raw) if s.kind == "float" else int(raw)
         except ValueError:
             raise ValueError(f"{s.key} must be a {'number' if s.kind == 'float' else 'whole number'} "
-                             f"(got {raw!r})") from None
+                             f"(got {quote(raw)})") from None
         if isinstance(v, float) and not math.isfinite(v):
-            raise ValueError(f"{s.key} must be finite (got {raw!r})")
+            raise ValueError(f"{s.key} must be finite (got {quote(raw)})")
         if (s.lo is not None and v < s.lo) or (s.hi is not None and v > s.hi):
-            raise ValueError(f"{s.key} must be between {s.lo:g} and {s.hi:g} (got {raw!r})")
+            raise ValueError(f"{s.key} must be between {s.lo:g} and {s.hi:g} (got {quote(raw)})")
         return v
     if s.kind == "choice":
         if raw not in s.options:
-            raise ValueError(f"{s.key} must be one of {', '.join(map(str, s.options))} (got {raw!r})")
+            raise ValueError(f"{s.key} must be one of {', '.join(map(str, s.options))} (got {quote(raw)})")
         return raw
     if s.kind == "bool":
         if raw.lower() in ("1", "true", "yes", "on"):
             return True
         if raw.lower() in ("0", "false", "no", "off"):
             return False
-        raise ValueError(f"{s.key} must be 0 or 1 (got {raw!r})")
+        raise ValueError(f"{s.key} must be 0 or 1 (got {quote(raw)})")
     if s.kind == "text":
         if len(raw) > s.extra.get("max_len", 4000):
-            raise ValueError(f"{s.key} is too long")
+            raise ValueError(f"{s.key} is too long ({len(raw):,} characters; at most {s.extra.get('max_len', 4000):,})")
         check = s.extra.get("check")  # e.g. the clicked points' decoder: a bad link is a bad setting
         if check is not None:
             try:

@@ -21,10 +21,14 @@ import math
 
 import numpy as np
 
+from .safe import quote
+
 __all__ = ["DataError", "NeedsInput", "parse_points_csv", "encode_points", "decode_points", "MAX_UPLOAD_BYTES", "MAX_ROWS",
            "MAX_CLICKED", "trace_csv"]
 
-MAX_UPLOAD_BYTES = 1_000_000
+#: the one upload limit: .streamlit/config.toml's server.maxUploadSize (in MiB, as Streamlit counts) must match
+UPLOAD_LIMIT_MB = 1
+MAX_UPLOAD_BYTES = UPLOAD_LIMIT_MB * 1024 * 1024
 MAX_ROWS = 10_000
 MAX_CLICKED = 300
 LABEL_NAMES = ("label", "y", "class", "target")
@@ -39,8 +43,8 @@ class NeedsInput(DataError):
 
 
 def _shown(s: str, n: int = 40) -> str:
-    s = s.strip()
-    return repr(s if len(s) <= n else s[:n] + "…")
+    """A value from the file, named in a message: cut short, one line, quoted (see olc_ui.safe)."""
+    return quote(s, n)
 
 
 def parse_points_csv(raw: bytes, *, dims: tuple[int, ...] = (2, 3), max_rows: int = MAX_ROWS
@@ -54,7 +58,7 @@ def parse_points_csv(raw: bytes, *, dims: tuple[int, ...] = (2, 3), max_rows: in
     if raw is None or len(raw) == 0:
         raise DataError("the file is empty")
     if len(raw) > MAX_UPLOAD_BYTES:
-        raise DataError(f"the file is {len(raw) / 1e6:.1f} MB; the limit is {MAX_UPLOAD_BYTES / 1e6:.0f} MB "
+        raise DataError(f"the file is {len(raw) / 2**20:.1f} MB; the limit is {UPLOAD_LIMIT_MB} MB "
                         f"(at most {max_rows:,} rows)")
     if b"\x00" in raw[:4096]:
         raise DataError("this is not a text (CSV) file")

@@ -18,7 +18,7 @@ from olc_core.hypotheses import (HalfPlanes, HypothesisClass, MonotoneConjunctio
                                  Thresholds, dimensions)
 from olc_core.streams.experts import target_concept
 
-from . import common
+from . import common, safe
 from .config import Setting
 from .halving_view import halving_spec, votes_drawn
 
@@ -272,7 +272,7 @@ def dimensions_panel(v: dict[str, Any], run: Run) -> None:
         with st.spinner("Exhaustive search for VC(H), opt(H) and Halving's worst case…"):
             d, msg = dimensions_for(v)
         if d is None:
-            st.info(f"Not computed for this class: {msg}.")
+            safe.notice("info", "Not computed for this class: ", f"{msg}.")
             return
         mark = "\\checkmark" if d.holds else "\\times"
         st.latex(f"\\mathrm{{VC}}(H) = {d.vc} \\;\\le\\; \\mathrm{{opt}}(H) = {d.opt} \\;\\le\\; "

@@ -15,7 +15,7 @@ import streamlit as st
 
 import olc_core
 
-from . import common
+from . import common, safe
 from . import data as olc_data
 from .config import Setting
 from .perceptron_view import perceptron_spec
@@ -174,7 +174,7 @@ def assumption_panel(trace, data: Data) -> None:
                        f"**{trace.n_mistakes}**.")
         else:
             for a in p.failed_assumptions:
-                st.error(f"The theorem $M \\le R^2/\\gamma^2$ **does not apply**: {a.detail}. "
+                st.error(f"The theorem $M \\le R^2/\\gamma^2$ **does not apply**: {safe.md(a.detail)}. "
                          f"Offending rounds: {common.rounds_text(np.asarray(a.rounds))} (ringed in pink on the chart).")
             st.info("Without separability no bound of the form R²/γ² can hold (a noisy label can be repeated "
                     "forever). The TD_γ bound below needs no assumption on the data.")

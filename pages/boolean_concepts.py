@@ -2,7 +2,7 @@
 import streamlit as st
 
 from olc_ui import boolean_lesson as L
-from olc_ui import common, page, state
+from olc_ui import common, page, safe, state
 from olc_ui.viewer import position_from_query, start_position, viewer
 
 page.setup("Conjunctions and decision lists")
@@ -27,7 +27,7 @@ with st.sidebar:
 v = vals[mode]
 for group in ["_mode"] + [f"_{name}" for name in L.GROUPS]:
     for problem in state.problems(L.PAGE + group):
-        st.warning(f"A setting in the link was not valid: {problem}.")
+        safe.notice("warning", "A setting in the link was not valid: ", f"{problem}.")
 SETTINGS = L.MODE_SETTINGS + L.GROUPS[mode]
 
 # where a viewer opens: a shared link's ?t= on the first run; then, for a new run, where the student was
@@ -51,7 +51,7 @@ if mode in ("conj", "dl"):
         stream, key, label = (L.conj_data if mode == "conj" else L.dl_data)(v)
         trace = L.run_conj(stream, key) if mode == "conj" else L.run_dl(stream, key, v["tie"])
     except ValueError as exc:  # settings that do not go together (L.SettingError), or the core's own check
-        st.error(f"These settings do not go together: {exc}.")
+        safe.notice("error", "These settings do not go together: ", f"{exc}.")
         state.write_url(SETTINGS, {**m, **v})
         st.stop()
     # 3. the spec (pure), 4. render

@@ -2,7 +2,7 @@
 import streamlit as st
 
 from olc_ui import experts_lesson as L
-from olc_ui import page, state
+from olc_ui import page, safe, state
 from olc_ui.data import DataError
 from olc_ui.viewer import start_position, viewer
 
@@ -17,7 +17,7 @@ with st.sidebar:
     v.update(state.bind(L.DATA_PAGE, L.DATA_SETTINGS, show=L.visible_data))
 st.markdown(L.INTRO[v["alg"]])
 for problem in state.problems(L.PAGE) + state.problems(L.DATA_PAGE):
-    st.warning(f"A setting in the link was not valid: {problem}.")
+    safe.notice("warning", "A setting in the link was not valid: ", f"{problem}.")
 if v["data"] == "experts":
     st.button("Show the worst case: labels chosen against the weighted majority (the adversary)",
               on_click=L.show_adversary, key="experts_adversary_button", icon=":material/swords:")
@@ -28,7 +28,7 @@ try:
     trace = L.run_learner(v, adv)
     band = L.band_for(v, adv)
 except (DataError, ValueError) as exc:  # unusable settings, or a parameter the core refuses
-    st.error(f"These settings cannot be run: {exc}.")
+    safe.notice("error", "These settings cannot be run: ", f"{exc}.")
     state.write_url(L.SETTINGS, v)
     st.stop()
 

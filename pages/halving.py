@@ -2,7 +2,7 @@
 import streamlit as st
 
 from olc_ui import halving_lesson as L
-from olc_ui import page, state
+from olc_ui import page, safe, state
 from olc_ui.viewer import start_position, viewer
 
 page.setup("Halving")
@@ -20,13 +20,13 @@ with st.sidebar:
     st.header("Class and stream")
     v = state.bind(L.PAGE, L.SETTINGS, show=L.visible)
 for problem in state.problems(L.PAGE):
-    st.warning(f"A setting in the link was not valid: {problem}.")
+    safe.notice("warning", "A setting in the link was not valid: ", f"{problem}.")
 
 # 2. the cached core run
 try:
     run = L.load_run(v)
 except ValueError as exc:  # the core refuses a class or stream it cannot run, and says why
-    st.error(f"This run cannot be made: {exc}.")
+    safe.notice("error", "This run cannot be made: ", f"{exc}.")
     state.write_url(L.SETTINGS, v)
     st.stop()
 

@@ -3,7 +3,7 @@ import numpy as np
 import streamlit as st
 
 from olc_ui import margin_lesson as L
-from olc_ui import page, state
+from olc_ui import page, safe, state
 from olc_ui.data import DataError, NeedsInput
 from olc_ui.viewer import start_position, viewer
 
@@ -24,10 +24,10 @@ with st.sidebar:
     upload = None
     if v["data"] == "upload":
         f = st.file_uploader("CSV file: x1, x2, label", type=["csv", "txt"], key="margin_upload",
-                             help="labels −1/+1 (or 0/1); at most 10,000 rows and 1 MB")
+                             help="labels −1/+1 (or 0/1); at most 10,000 rows")
         upload = f.getvalue() if f is not None else None
 for problem in state.problems(L.PAGE):
-    st.warning(f"A setting in the link was not valid: {problem}.")
+    safe.notice("warning", "A setting in the link was not valid: ", f"{problem}.")
 if v["data"] == "click":
     st.subheader("Click points onto the canvas")
     L.click_canvas(v, L.PAGE, L.SETTINGS)
@@ -36,12 +36,12 @@ try:
     data = L.load_data(v, upload)
     trace = L.run_margin(data, float(v["gamma_alg"]), L.passes_for(v, len(data.y)))
 except DataError as exc:  # NeedsInput: nothing given yet; otherwise the data are unusable
-    (st.info if isinstance(exc, NeedsInput) else st.error)(
-        f"To start: {exc}." if isinstance(exc, NeedsInput) else f"These data cannot be used: {exc}.")
+    safe.notice(*(("info", "To start: ") if isinstance(exc, NeedsInput) else ("error", "These data cannot be used: ")),
+                f"{exc}.")
     state.write_url(L.SETTINGS, v)
     st.stop()
 except ValueError as exc:  # an out-of-range parameter, reported by the core
-    st.error(str(exc))
+    safe.notice("error", "These settings cannot be run: ", f"{exc}.")
     state.write_url(L.SETTINGS, v)
     st.stop()
 
@@ -86,7 +86,7 @@ with st.container(border=True):
                     f"{p.constants['bound_tight']:.5g}$). The run made **{trace.n_mistakes}** updates.")
     else:
         for a in p.failed_assumptions:
-            st.error(f"The theorem **does not apply**: {a.detail}. The sandwich's lower bound may then fail — "
+            st.error(f"The theorem **does not apply**: {safe.md(a.detail)}. The sandwich's lower bound may then fail — "
                      "watch the ledger.")
 ex = np.asarray(trace.columns["example"])
 L.downloads(trace, data, spec, position, name="margin_perceptron", X=info["examples"][ex], y=info["labels"][ex])

@@ -2,7 +2,7 @@
 import streamlit as st
 
 from olc_ui import perceptron_lesson as L
-from olc_ui import page, state
+from olc_ui import page, safe, state
 from olc_ui.data import DataError, NeedsInput
 from olc_ui.viewer import start_position, viewer
 
@@ -23,7 +23,7 @@ with st.sidebar:
     upload = None
     if src == "upload":
         f = st.file_uploader("CSV file: x1, x2 (x3), label", type=["csv", "txt"], key="perceptron_upload",
-                             help="labels −1/+1 (or 0/1); at most 10,000 rows and 1 MB")
+                             help="labels −1/+1 (or 0/1); at most 10,000 rows")
         upload = f.getvalue() if f is not None else None
 ALL = L.SETTINGS + L.TD_SETTINGS
 
@@ -35,11 +35,11 @@ if src == "click":
 try:
     data = L.load_data(v, upload)
 except DataError as exc:  # NeedsInput: nothing given yet; otherwise the data are unusable
-    (st.info if isinstance(exc, NeedsInput) else st.error)(
-        f"To start: {exc}." if isinstance(exc, NeedsInput) else f"These data cannot be used: {exc}.")
+    safe.notice(*(("info", "To start: ") if isinstance(exc, NeedsInput) else ("error", "These data cannot be used: ")),
+                f"{exc}.")
     state.write_url(ALL, {**v, **state.bind(L.PAGE + "_td", L.TD_SETTINGS, show=set())})
     for problem in state.problems(L.PAGE):
-        st.warning(f"A setting in the link was not valid: {problem}.")
+        safe.notice("warning", "A setting in the link was not valid: ", f"{problem}.")
     st.stop()
 
 trace = L.run_perceptron(data)
@@ -53,7 +53,7 @@ with st.sidebar:
         lambda cur: {"gbest"} if cur["gbest"] else {"gbest", "gtd"}))
 v.update(g)
 for problem in state.problems(L.PAGE) + state.problems(L.PAGE + "_td"):
-    st.warning(f"A setting in the link was not valid: {problem}.")
+    safe.notice("warning", "A setting in the link was not valid: ", f"{problem}.")
 if not separable:
     gamma_td = None if g["gbest"] else float(g["gtd"])
     trace_td = L.run_perceptron(data, gamma_td) if gamma_td is not None else trace
