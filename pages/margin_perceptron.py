@@ -62,7 +62,10 @@ with st.container(border=True):
     cols[3].metric("Bound 12/γ²", f"{p.mistake_bound:.5g}" if p.mistake_bound is not None else "n/a",
                    help=None if p.mistake_bound is not None else "the theorem's assumption fails on these data")
     fm = info["final_margin"]
-    cols[4].metric("Final margin", f"{fm:.4f}", help="min over the examples of y⟨w, x⟩/‖w‖ for the final w")
+    fm_text = f"{fm:.4f}" if fm is not None else "undefined"
+    cols[4].metric("Final margin", fm_text, help="min over the examples of y⟨w, x⟩/‖w‖ for the final w" + (
+        "" if fm is not None else "; the final w is 0 (its updates cancelled out), so it draws no hyperplane "
+        "and has no margin"))
     g = info["gamma"]
     if info["converged"]:
         st.success(f"The last pass made no update: every example now has $y\\langle w, x\\rangle/\\lVert w\\rVert "
@@ -72,12 +75,12 @@ with st.container(border=True):
     elif v["until"]:
         st.warning(f"Stopped after {info['passes_run']} pass(es) with updates still happening: that is as many "
                    f"passes as the theorem could need (12/γ² + 1 when the data have margin γ = {g:.4g}), or the "
-                   f"page's limit of {L.MAX_PRESENTATIONS:,} presentations. The final margin {fm:.4f} is not "
+                   f"page's limit of {L.MAX_PRESENTATIONS:,} presentations. The final margin ({fm_text}) is not "
                    f"guaranteed to reach γ/2 = {g / 2:.4g}"
                    + (": the data do not have margin γ (see below)." if not p.applies else "."))
     else:
         st.info(f"Stopped after the {info['passes_run']} pass(es) asked for, with updates still happening: the "
-                f"final margin {fm:.4f} is not yet guaranteed to reach γ/2 = {g / 2:.4g}. Tick 'Cycle until a pass "
+                f"final margin ({fm_text}) is not yet guaranteed to reach γ/2 = {g / 2:.4g}. Tick 'Cycle until a pass "
                 "makes no update' to let it finish.")
     if p.applies:
         st.markdown(f"The data have margin {p.constants['measured_margin']:.4g} ≥ γ = {g:.4g} for the comparator "

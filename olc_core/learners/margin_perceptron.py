@@ -114,10 +114,11 @@ def _loop(Xh: np.ndarray, y: np.ndarray, gamma: float, passes: int | None):
     return score, kind, upd.array(), snaps.array(), done_passes, converged
 
 
-def _final_margin(Xh, y, w) -> float:
+def _final_margin(Xh, y, w) -> float | None:
+    """min_t y_t⟨w, x_t⟩/‖w‖ for the final w; None when w = 0 (no hyperplane, so no margin at all)."""
     nw = math.sqrt(float(rowsq(w[None, :])[0]))
     if nw == 0:
-        return -math.inf
+        return None
     return float(np.min(y * rowdot(Xh, w) / nw))
 
 

@@ -132,3 +132,13 @@ def test_margin_perceptron_page():
     at.toggle(key="margin__until").set_value(False).run()
     at.slider(key="margin__passes").set_value(2).run()
     assert at.query_params["passes"] == "2" and at.query_params["until"] == "0"
+
+
+def test_margin_perceptron_final_w_zero_has_no_margin():
+    """Two copies of one point with opposite labels: the updates cancel, the final w is 0 and has no
+    margin at all — the page says 'undefined', never '-inf' (review issue 11 §8)."""
+    at = _open(MARGIN, data="click", pts="1,1,1;1,1,-1", until=0, passes=5)
+    assert not at.exception
+    assert _metric(at, "Final margin") == "undefined"
+    text = _text(at) + " ".join(w.value for w in at.warning)
+    assert "inf" not in text and "undefined" in text

@@ -388,3 +388,12 @@ def test_td_and_hinge_proofs_are_checked_before_every_round():
     assert h.series["L"] == pytest.approx([0, 0, 0.6, 3.6, 4.4])
     assert h.series["hinge_lower"] == pytest.approx([0, 1, 0.4, -1.6, -1.4])
     assert h.violations() == []
+
+
+def test_margin_perceptron_final_w_zero_has_no_margin():
+    """A point and its copy with the opposite label: w = y₁x₁, then the copy's update cancels it. The
+    final w is 0, which has no margin at all (None), not −∞."""
+    tr = olc_core.run("margin_perceptron", [[1.0, 1.0], [1.0, 1.0]], [1, -1], gamma=0.1, passes=4)
+    assert not np.any(tr.weights_at(tr.T))
+    assert tr.info["final_margin"] is None and tr.proof.constants["final_margin"] is None
+    assert not tr.proof.applies
