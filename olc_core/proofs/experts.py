@@ -91,6 +91,12 @@ WM_LABELS = {
 }
 
 
+def _eta_form_running(values: np.ndarray, eta_ok: bool) -> np.ndarray:
+    """The η form's running bound, round by round: for η > ½ it is no bound at all (its derivation
+    uses ln(1/(1−η)) ≤ η + η², false there), so it is undefined (NaN: n/a, never checked as ✗)."""
+    return values if eta_ok else np.full(np.shape(values), np.nan)
+
+
 def weighted_majority_proofs(*, T: int, N: int, beta: float, update: str, mistakes: np.ndarray,
                              log_phi: np.ndarray, m_star: np.ndarray, slack: np.ndarray, min_p: np.ndarray,
                              i_star: int, m_best: np.ndarray, p_best: np.ndarray) -> dict[str, Proof]:
@@ -172,11 +178,11 @@ def weighted_majority_proofs(*, T: int, N: int, beta: float, update: str, mistak
                        state_rounds=state_rounds, n_mistakes=M, series=series, chains=chains,
                        assumptions=(assumption,), mistake_bound=wm_bound(N, m_final, beta),
                        constants=dict(constants), labels=dict(WM_LABELS))
+    eta_ok = eta <= 0.5
     eta_series = dict(series)
-    eta_series["running_eta_bound"] = 2.0 * (1.0 + eta) * mstar_f + 2.0 * math.log(N) / eta
+    eta_series["running_eta_bound"] = _eta_form_running(2.0 * (1.0 + eta) * mstar_f + 2.0 * math.log(N) / eta, eta_ok)
     eta_chains = chains[:-1] + (Chain("running bound", ("M", "running_eta_bound"), scale=1.0,
                                       reasons=("the η form applied to the rounds so far",)),)
-    eta_ok = eta <= 0.5
     eta_assumption = Assumption(
         "eta_at_most_half", r"\eta = 1 - \beta \le \tfrac12", eta_ok, np.zeros(0, dtype=np.int64),
         "" if eta_ok else (f"η = {eta:g} > ½: ln(1/(1−η)) ≤ η + η² (used to reach the η form) needs η ≤ ½; "
@@ -278,11 +284,11 @@ def rwm_proofs(*, T: int, N: int, eta: float, mistakes: np.ndarray, log_phi: np.
                  bounded="expected_M",
                  notes=("mistake_bound bounds the expected number of mistakes Σ F_t, not the realised count M "
                         "of one seeded run",))
+    eta_ok = eta <= 0.5
     eta_series = dict(series)
-    eta_series["running_eta_bound"] = (1.0 + eta) * mstar_f + math.log(N) / eta
+    eta_series["running_eta_bound"] = _eta_form_running((1.0 + eta) * mstar_f + math.log(N) / eta, eta_ok)
     eta_chains = chains[:-1] + (Chain("running bound", ("expected_M", "running_eta_bound"), scale=1.0,
                                       reasons=("the η form applied to the rounds so far",)),)
-    eta_ok = eta <= 0.5
     eta_assumption = Assumption("eta_at_most_half", r"\eta \le \tfrac12", eta_ok, np.zeros(0, dtype=np.int64),
                                 "" if eta_ok else f"η = {eta:g} > ½: ln(1/(1−η)) ≤ η + η² needs η ≤ ½")
     eta_proof = Proof(name="Randomised Weighted Majority (η form)",

@@ -3,6 +3,7 @@ spec, a metric, and the page's text."""
 from __future__ import annotations
 
 import json
+import re
 
 from streamlit.testing.v1 import AppTest
 
@@ -34,12 +35,22 @@ def metric(at: AppTest, label: str) -> str:
     raise AssertionError(f"no metric {label!r}: {[m.label for m in at.metric]}")
 
 
+def unescape(markdown: str) -> str:
+    """What a reader sees of Markdown written through olc_ui.safe.md: its escapes and word joiners gone."""
+    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", markdown).replace("\u2060", "")
+
+
+def shown(at: AppTest, kind: str) -> str:
+    """The texts of every element of one kind (warning, error, info, caption …), as a reader sees them."""
+    return " ".join(unescape(e.value) for e in getattr(at, kind))
+
+
 def page_text(at: AppTest, *, latex: bool = False, warnings: bool = False) -> str:
-    """Markdown, success, error and info texts (and LaTeX, warnings when asked), joined."""
+    """Markdown, success, error and info texts (and LaTeX, warnings when asked), joined; escapes removed."""
     parts = [m.value for m in at.markdown] + [e.value for e in at.success] + [e.value for e in at.error] \
         + [e.value for e in at.info]
     if latex:
         parts += [x.value for x in at.latex]
     if warnings:
         parts += [w.value for w in at.warning]
-    return " ".join(parts)
+    return " ".join(unescape(p) for p in parts)

@@ -7,7 +7,7 @@ from streamlit.testing.v1 import AppTest
 import olc_core
 from olc_core.streams import conjunction_adversary, constant_predictor, elimination_predictor
 from olc_ui.snapshot import caption_at, ledger_at
-from tests.app.pagetest import metric, open_page, page_text, viewer_spec
+from tests.app.pagetest import metric, open_page, page_text, shown, viewer_spec
 from tests.conftest import ROOT
 
 PAGE = str(ROOT / "pages" / "boolean_concepts.py")
@@ -93,21 +93,21 @@ def test_adversary_data_force_n_mistakes_on_our_learner():
 def test_bad_values_in_a_link_are_reported_and_replaced():
     at = _open(n="abc", T=99999, mode="conj", neg="maybe")
     assert not at.exception
-    warnings = " ".join(w.value for w in at.warning)
+    warnings = shown(at, "warning")
     assert "n must be a whole number" in warnings and "T must be between 1 and 1000" in warnings
     assert "neg must be 0 or 1" in warnings
     assert _spec(at)["T"] == 40 and at.query_params["n"] == "5"
     at = _open(mode="sideways")
-    assert "mode must be one of" in " ".join(w.value for w in at.warning) and at.query_params["mode"] == "conj"
+    assert "mode must be one of" in shown(at, "warning") and at.query_params["mode"] == "conj"
 
 
 def test_settings_that_do_not_go_together_give_a_message():
     at = _open(n=2, k=5)
     assert not at.exception and not at.get("bidi_component")
-    assert "k ≤ n = 2" in " ".join(e.value for e in at.error)
+    assert "k ≤ n = 2" in shown(at, "error")
     at = _open(mode="dl", dn=2, L=6)
     assert not at.exception
-    assert "at most L = n + 1 = 3" in " ".join(e.value for e in at.error)
+    assert "at most L = n + 1 = 3" in shown(at, "error")
     assert at.query_params["L"] == "6"                                         # the link still says what was asked
 
 
@@ -127,14 +127,14 @@ def test_noise_makes_no_consistent_conjunction_an_outcome():
     tr = olc_core.run("conjunction", s.X, s.y, comparator=s.comparator)
     fp = tr.info["no_consistent_conjunction_rounds"]
     assert _metric(at, "Bound n + 1") == "not claimed" and _metric(at, "False positives M⁻") == str(len(fp))
-    err = " ".join(e.value for e in at.error)
+    err = shown(at, "error")
     assert "is not claimed" in err and f"{fp[0] + 1}" in err
     lead = f"False positives on rounds {fp[0] + 1}, " if len(fp) > 1 else f"False positive on round {fp[0] + 1}:"
-    assert lead in " ".join(w.value for w in at.warning)
+    assert lead in shown(at, "warning")
     spec = _spec(at)
     assert spec["extra_stops"]["false positive"] == fp.tolist()
     at = _open(mode="dl", dnoise=0.2)
-    assert _metric(at, "Bound (4n+2)(L+1)") == "not claimed" and "is not claimed" in " ".join(e.value for e in at.error)
+    assert _metric(at, "Bound (4n+2)(L+1)") == "not claimed" and "is not claimed" in shown(at, "error")
 
 
 # ------------------------------------------------------------------------------------------ play the adversary
@@ -172,7 +172,7 @@ def test_picking_bits_and_a_label_and_forcing_n_plus_1():
     assert "$\\hat y = 1$" in _text(at) and "no conjunction would be consistent" in _text(at)
     at = _click(at, "boolean_adv_lab0")
     assert _metric(at, "Mistakes forced M") == "5" and _metric(at, "Bound n + 1") == "not claimed"
-    assert "No conjunction labels your examples this way" in " ".join(w.value for w in at.warning)
+    assert "No conjunction labels your examples this way" in shown(at, "warning")
     # a link with these moves replays the same game
     again = _open(mode="adversary", an=3, moves="000:1,100:1,110:1,111:1")
     assert _metric(again, "Mistakes forced M") == "4" and _spec(again)["T"] == 4
@@ -188,7 +188,7 @@ def test_fill_in_the_next_example_of_the_sequence():
 def test_labels_no_conjunction_can_give_are_reported():
     at = _open(mode="adversary", an=3, moves="000:1,100:0,100:1")
     assert not at.exception
-    warn = " ".join(w.value for w in at.warning)
+    warn = shown(at, "warning")
     assert "No conjunction labels your examples this way" in warn and "round 2 is labelled 0" in warn
     assert _metric(at, "Bound n + 1") == "not claimed"
     assert "not claimed" in ledger_at(_spec(at), 3)[-1]["latex"]
@@ -196,7 +196,7 @@ def test_labels_no_conjunction_can_give_are_reported():
 
 def test_bad_or_stale_moves_start_a_new_game():
     at = _open(mode="adversary", an=3, moves="0a0:1")
-    assert not at.exception and "could not be read" in " ".join(w.value for w in at.warning)
+    assert not at.exception and "could not be read" in shown(at, "warning")
     assert at.query_params["moves"] == ""
     at = _open(mode="adversary", an=3, moves="000:1")
     at.slider(key="boolean_adversary__an").set_value(5).run()
@@ -214,7 +214,7 @@ def test_be_the_learner_any_predictions_make_n_mistakes():
     assert at.query_params["preds"] == "1001"
     assert _metric(at, "Your mistakes M") == "4" and _metric(at, "Rounds played") == "4 of 4"
     assert _metric(at, "Target so far") == "x₁ ∧ x₄"
-    ok = " ".join(s.value for s in at.success)
+    ok = shown(at, "success")
     assert "forced **4 mistakes in 4 rounds**" in ok and "x₁ ∧ x₄" in ok
     others = {"the elimination learner": conjunction_adversary(4, elimination_predictor).info["forced_mistakes"],
               "always predict 0": conjunction_adversary(4, constant_predictor(0)).info["forced_mistakes"]}
@@ -235,7 +235,7 @@ def test_be_the_learner_link_replays_the_game():
     assert spec["T"] == 3 and spec["position"] == 2                          # the link's round
     assert "Example 4 of 5" in _text(at) and "$x = 11101$" in _text(at)
     at = _open(mode="learner", ln=3, preds="01012")
-    assert "could not be used" in " ".join(w.value for w in at.warning) and at.query_params["preds"] == ""
+    assert "could not be used" in shown(at, "warning") and at.query_params["preds"] == ""
 
 
 def test_be_the_learner_new_n_starts_a_new_game():

@@ -10,7 +10,7 @@ import olc_core
 from olc_core.learners.randomized_weighted_majority import realised_mistakes
 from olc_ui.experts_lesson import rates
 from olc_ui.snapshot import ledger_at
-from tests.app.pagetest import metric, open_page, page_text, viewer_spec
+from tests.app.pagetest import metric, open_page, page_text, shown, viewer_spec
 from tests.conftest import ROOT
 
 PAGE = str(ROOT / "pages" / "experts.py")
@@ -29,7 +29,7 @@ def _text(at) -> str:
 
 
 def _messages(at: AppTest, kind: str) -> str:
-    return " ".join(e.value for e in getattr(at, kind))
+    return shown(at, kind)
 
 
 def _stream(T=300, N=10, best=0.1, worst=0.45, errors="correlated", groups=2, noise=0.0, seed=0):
@@ -142,7 +142,7 @@ def test_adversary_is_one_click_and_nearly_reaches_the_bound():
     a = olc_core.streams.adversary(T=200, N=10, beta=0.5, update="on_mistake")
     tr = olc_core.run("weighted_majority", a.X, a.y, beta=0.5)
     assert _metric(at, "Bound on M") == f"{tr.proof.mistake_bound:.5g}"
-    assert f"reached {200 / tr.proof.mistake_bound:.0%} of it" in " ".join(c.value for c in at.caption)
+    assert f"reached {200 / tr.proof.mistake_bound:.0%} of it" in shown(at, "caption")
     # the adversary plays against the chosen learner: RWM's weights (every round, β = 1 − η)
     at = _open(alg="rwm", eta=0.25, data="adversary", T=150)
     assert not at.exception

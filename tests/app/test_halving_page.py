@@ -11,7 +11,7 @@ import olc_core
 from olc_core.hypotheses import HalfPlanes, MonotoneConjunctions, Thresholds, dimensions
 from olc_core.streams.experts import target_concept
 from olc_ui.snapshot import caption_at, ledger_at
-from tests.app.pagetest import metric, open_page, page_text, viewer_spec
+from tests.app.pagetest import metric, open_page, page_text, shown, viewer_spec
 from tests.conftest import ROOT
 
 HALVING = str(ROOT / "pages" / "halving.py")
@@ -95,7 +95,7 @@ def test_noisy_labels_name_the_round_where_no_hypothesis_is_left():
     assert not at.exception
     s, tr = _core(HalfPlanes(32), noise=0.2)
     a = tr.proof.failed_assumptions[0]
-    err = " ".join(e.value for e in at.error)
+    err = shown(at, "error")
     assert "does not apply" in err and f"round **{int(a.rounds[0]) + 1}**" in err
     flipped = np.flatnonzero(s.info["flipped"])
     assert f"rounds {flipped[0] + 1}," in err
@@ -112,7 +112,7 @@ def test_noisy_labels_name_the_round_where_no_hypothesis_is_left():
 def test_bad_values_in_a_link_are_reported_and_replaced():
     at = _open(K=0, cls="circles", T="abc", noise=0.9, t=999)
     assert not at.exception
-    warnings = " ".join(w.value for w in at.warning)
+    warnings = shown(at, "warning")
     assert "K must be between 1 and 720" in warnings and "cls must be one of" in warnings
     assert "T must be a whole number" in warnings and "noise must be between 0 and 0.3" in warnings
     spec = _spec(at)
@@ -129,18 +129,18 @@ def test_extreme_settings_give_a_page_not_a_traceback(query, size):
     assert _metric(at, "|H| (hypotheses)") == str(size)
     assert _metric(at, "Bound log₂|H|") == f"{math.log2(size):.4g}"
     assert _spec(at)["T"] == int(query.get("T", 50))
-    assert ("nothing to learn" in " ".join(i.value for i in at.info)) is (size == 1)
+    assert ("nothing to learn" in shown(at, "info")) is (size == 1)
 
 
 def test_huge_classes_show_the_cores_refusal_or_say_why_not():
     at = _open(K=720, T=200)
     assert not at.exception and not at.error
-    info = " ".join(i.value for i in at.info)
+    info = shown(at, "info")
     with pytest.raises(ValueError) as exc:
         dimensions(HalfPlanes(720))
     assert str(exc.value) in info                         # the core's own message
     at = _open(cls="conj", n=7)
-    info = " ".join(i.value for i in at.info)
+    info = shown(at, "info")
     assert "|H| = 128" in info and "at most 63 hypotheses" in info
     assert _metric(at, "|H| (hypotheses)") == "128"
 

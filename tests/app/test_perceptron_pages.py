@@ -5,7 +5,7 @@ import numpy as np
 
 import olc_core
 from olc_ui.snapshot import ledger_at
-from tests.app.pagetest import metric, open_page, page_text, viewer_spec
+from tests.app.pagetest import metric, open_page, page_text, shown, viewer_spec
 from tests.conftest import ROOT
 
 PERCEPTRON = str(ROOT / "pages" / "perceptron.py")
@@ -44,7 +44,7 @@ def test_deep_link_opens_the_same_run_at_the_same_round():
     assert spec["position"] == 37 and spec["T"] == 300
     s = olc_core.streams.separable(T=300, d=2, gamma=0.2, radius=1.0, seed=3, noise=0.1)
     flipped = np.flatnonzero(s.info["flipped"])
-    err = " ".join(e.value for e in at.error)
+    err = shown(at, "error")
     assert "does not apply" in err and f"{flipped[0] + 1}," in err      # 1-based rounds in the message
     assert "TD_γ bound" in _text(at) or "TD" in _text(at)
     assert "TD_γ proof" in spec["figures"][1]["title"]
@@ -72,7 +72,7 @@ def test_widget_changes_are_mirrored_in_the_url():
 def test_bad_values_in_a_link_are_reported_and_replaced():
     at = _open(PERCEPTRON, gamma="abc", T=99999, order="sideways")
     assert not at.exception
-    warnings = " ".join(w.value for w in at.warning)
+    warnings = shown(at, "warning")
     assert "gamma must be a number" in warnings and "T must be between 1 and 10000" in warnings
     assert "order must be one of" in warnings
     assert _spec(at)["T"] == 200 and at.query_params["gamma"] == "0.1"
@@ -92,7 +92,7 @@ def test_three_d_and_clicked_points():
 def test_waiting_for_an_upload_is_information_not_an_error():
     at = _open(PERCEPTRON, data="upload")
     assert not at.exception and not at.error
-    assert "choose a CSV file" in " ".join(i.value for i in at.info)
+    assert "choose a CSV file" in shown(at, "info")
 
 
 def test_td_gamma_slider_sets_the_bound():
@@ -112,7 +112,7 @@ def test_td_gamma_slider_sets_the_bound():
 def test_extreme_sliders_give_a_message_not_a_traceback():
     at = _open(PERCEPTRON, gamma=0.5, R=0.5)
     assert not at.exception
-    assert "must be smaller than the radius" in " ".join(e.value for e in at.error)
+    assert "must be smaller than the radius" in shown(at, "error")
     at = _open(PERCEPTRON, T=1)
     assert not at.exception and _spec(at)["T"] == 1
 
@@ -128,7 +128,7 @@ def test_margin_perceptron_page():
     spec = _spec(at)
     assert spec["T"] == tr.T and "margin mistake" in spec["extra_stops"]
     at = _open(MARGIN, T=40, gamma=0.2, gamma_alg=0.9)
-    assert "does not apply" in " ".join(e.value for e in at.error)
+    assert "does not apply" in shown(at, "error")
     at.toggle(key="margin__until").set_value(False).run()
     at.slider(key="margin__passes").set_value(2).run()
     assert at.query_params["passes"] == "2" and at.query_params["until"] == "0"
@@ -140,5 +140,5 @@ def test_margin_perceptron_final_w_zero_has_no_margin():
     at = _open(MARGIN, data="click", pts="1,1,1;1,1,-1", until=0, passes=5)
     assert not at.exception
     assert _metric(at, "Final margin") == "undefined"
-    text = _text(at) + " ".join(w.value for w in at.warning)
+    text = _text(at) + shown(at, "warning")
     assert "inf" not in text and "undefined" in text

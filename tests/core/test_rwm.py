@@ -161,3 +161,19 @@ def test_long_run_no_underflow():
     assert np.isfinite(p.series["log_phi"]).all() and p.series["log_phi"][-1] < -1000
     assert np.isfinite(tr.log_weights_at(tr.T)).all()
     assert p.series["expected_M"][-1] <= p.mistake_bound
+
+
+@pytest.mark.parametrize("alg,eta", [("randomized_weighted_majority", 1.0), ("randomized_weighted_majority", 0.7),
+                                     ("weighted_majority", 0.8)])
+def test_eta_form_running_bound_is_na_when_eta_above_half(alg, eta):
+    """For η > ½ the η form is no bound (ln(1/(1−η)) ≤ η + η² fails): its running bound is n/a at every
+    round, never a ✗, while the exact form still reports its own verdicts (review issue 11 §8)."""
+    s = experts(T=80, N=6, error_rates=np.linspace(0.2, 0.5, 6), seed=3)
+    kw = {"eta": eta} if alg.startswith("randomized") else {"beta": 1.0 - eta}
+    tr = olc_core.run(alg, s.X, s.y, **kw)
+    ef = tr.proofs["eta_form"]
+    assert not ef.applies and ef.mistake_bound is None
+    assert np.isnan(np.asarray(ef.series["running_eta_bound"], dtype=float)).all()
+    assert not [v for v in ef.violations() if v.chain == "running bound"]
+    small = olc_core.run(alg, s.X, s.y, **({"eta": 0.3} if alg.startswith("randomized") else {"beta": 0.7}))
+    assert np.isfinite(np.asarray(small.proofs["eta_form"].series["running_eta_bound"], dtype=float)).all()
