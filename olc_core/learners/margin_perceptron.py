@@ -207,7 +207,7 @@ def _proof(*, T, updates, S, wstar, cm, gamma, example, info) -> Proof:
                  "final_margin": info["final_margin"], "converged": info["converged"],
                  "passes_run": info["passes_run"]}
     labels = {"U_gamma": r"U\gamma", "inner": r"\langle w^*, w\rangle", "norm": r"\lVert w\rVert",
-              "norm_upper": r"1 + 2/\gamma + 3U\gamma/4"}
+              "norm_upper": r"1 + 2/\gamma + 3U\gamma/4", "M": "U", "mistake_bound": r"12/\gamma^2"}
     chain = Chain("margin perceptron", ("U_gamma", "inner", "norm", "norm_upper"), scale=float(max(1, K - 1)),
                   reasons=("each update (the first included) adds y⟨w*,x⟩ ≥ γ to ⟨w*,w⟩",
                            "Cauchy–Schwarz with ‖w*‖ = 1",

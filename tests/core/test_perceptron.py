@@ -397,3 +397,12 @@ def test_margin_perceptron_final_w_zero_has_no_margin():
     assert not np.any(tr.weights_at(tr.T))
     assert tr.info["final_margin"] is None and tr.proof.constants["final_margin"] is None
     assert not tr.proof.applies
+
+
+def test_margin_perceptron_counts_updates_U():
+    """The Margin Perceptron's theorem bounds the updates U (margin mistakes included): its proof names
+    the count U, never M (review issue 11 §8)."""
+    s = olc_core.streams.separable(T=30, d=2, gamma=0.25, radius=1.0, seed=0)
+    p = olc_core.run("margin_perceptron", s.X, s.y, gamma=0.25, comparator=s.comparator, passes=None).proof
+    assert p.labels["M"] == "U" and p.labels["mistake_bound"] == r"12/\gamma^2"
+    assert p.theorem.startswith("U")
