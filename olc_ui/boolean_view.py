@@ -71,7 +71,7 @@ def assumption_text(a, proof) -> str:
         tgt = c.get("target")
         return f"the {what} {pretty(str(tgt)) if tgt is not None else ''} labels {rr} differently from y"
     if a.name == "consistent" and "most_specific" in c:
-        return (f"no conjunction is consistent with these labels: {rr} {agree(n, 'is', 'are')} labelled 0 but satisfy "
+        return (f"no conjunction is consistent with these labels: {rr} {agree(n, 'is labelled 0 but satisfies', 'are labelled 0 but satisfy')} "
                 f"{pretty(str(c['most_specific']))}, the literals true on every positive example, so every "
                 "conjunction that labels the positives 1 labels them 1 too")
     if a.name == "consistent":

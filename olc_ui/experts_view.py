@@ -754,7 +754,7 @@ def _caption(trace, A: np.ndarray, y: np.ndarray, M_pos, proof) -> dict:
                    "MISTAKE → the wrong experts leave the version space"])
         vals["what"] = _rnd(is_m, labels=labels)
         template = ("Round {t} of {T}: {hp} of the {hs} experts in the version space say +1, label y = {y}; "
-                    "the majority says ŷ = {yhat} → {what}. Now |H| = {size}; mistakes so far M = {M}.")
+                    "the majority says ŷ = {yhat} → {what}. Now |Hₜ₊₁| = {size}; mistakes so far M = {M}.")
     start = {"weighted_majority": "Round 0 of {T}: every weight is 1, Φ = N = " + str(N) + ". Press Next or Play.",
              "randomized_weighted_majority": "Round 0 of {T}: every weight is 1, Φ = N = " + str(N) +
              ". Press Next or Play.",

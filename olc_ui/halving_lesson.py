@@ -282,7 +282,7 @@ def dimensions_panel(v: dict[str, Any], run: Run) -> None:
         st.markdown(
             f"- $\\mathrm{{VC}}(H) = {d.vc}$: the largest set of instances on which $H$ realises all "
             f"$2^{{{d.vc}}}$ labellings. An adversary can label those instances against any learner: "
-            f"every learner errs {d.vc} times.\n"
+            f"every deterministic learner errs {d.vc} times (a randomised one, {d.vc}/2 in expectation).\n"
             f"- $\\mathrm{{opt}}(H) = {d.opt}$ (the Littlestone dimension): the mistakes the **best** deterministic "
             "learner must make against the worst realisable stream.\n"
             f"- $M_{{\\mathrm{{Halving}}}}(H) = {d.halving}$: Halving's worst case (pruning {upd}), an adversary "

@@ -35,7 +35,8 @@ SETTINGS = [
     Setting("R", "Radius R", "float", 1.0, lo=0.5, hi=5.0, step=0.5, help="every point has ‖x‖ ≤ R"),
     Setting("T", "Rounds T", "int", 200, lo=1, hi=10_000, step=1),
     Setting("noise", "Label noise", "float", 0.0, lo=0.0, hi=0.3, step=0.01,
-            help="each label flipped with this probability: the data stop being separable"),
+            help="each label flipped with this probability: the planted w* then errs on the flipped points "
+                 "(another w* may still separate the data: the max-margin comparator searches for one)"),
     Setting("seed", "Seed", "int", 0, lo=0, hi=1_000_000, step=1, extra={"widget": "number"}),
     Setting("order", "Order of the stream", "choice", "generated", options=("generated", "margin", "random"),
             extra={"labels": {"generated": "as generated", "margin": "hardest first (smallest margin)",
@@ -176,10 +177,22 @@ def assumption_panel(trace, data: Data) -> None:
             for a in p.failed_assumptions:
                 st.error(f"The theorem $M \\le R^2/\\gamma^2$ **does not apply**: {safe.md(a.detail)}. "
                          f"Offending rounds: {common.rounds_text(np.asarray(a.rounds))} (ringed in pink on the chart).")
-            st.info("Without separability no bound of the form R²/γ² can hold (a noisy label can be repeated "
-                    "forever). The TD_γ bound below needs no assumption on the data.")
+            st.info(_not_applying_note(src))
         for note in data.notes:
             st.caption(note)
+
+
+def _not_applying_note(src) -> str:
+    """What the failed assumption means for these data: a comparator that fails is not a proof that the
+    data are inseparable; only the max-margin search's certificate is."""
+    if src is None:
+        return ("These data are not linearly separable through the origin, so no bound of the form R²/γ² can "
+                "hold for them (a noisy label can be repeated forever). The TD_γ bound below needs no assumption "
+                "on the data.")
+    return ("The theorem needs some unit w* with a positive margin; the one given here does not separate these "
+            "data, which does not make them inseparable. Choose 'the max-margin separator' as the comparator to "
+            "let the search decide whether another w* separates them. Meanwhile the TD_γ bound below needs no "
+            "assumption on the data.")
 
 
 def nonseparable_panel(trace_ns, data: Data) -> None:

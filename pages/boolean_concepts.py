@@ -69,10 +69,13 @@ if mode in ("conj", "dl"):
                 "$c(x) = 1$. So every mistake is a false negative ($M = M^+$).\n"
                 "3. **Counting literals.** The first false negative leaves exactly the $n$ literals true on $x$ "
                 "(one per variable); each later one removes at least one more (some literal of $h$ was 0 on $x$), "
-                "never one of $c$: $|c| \\le |h_t| \\le n - (M - 1)$.\n"
-                f"4. **Solve:** $M \\le n + 1 - |c| = {c['n']} + 1 - {c['target_size']} = {c['bound_tight']:.0f} "
-                f"\\le n + 1 = {c['n'] + 1}$.\n\n"
-                "**Lower bound** (parts ③ and ④): on the $n$ examples with every bit set but one, an adversary "
+                "never one of $c$: once $M \\ge 1$, $|c| \\le |h_t| \\le n - (M - 1)$ (before the first mistake "
+                "$|h_t| = 2n$).\n"
+                + (f"4. **Solve:** $M \\le n + 1 - |c| = {c['n']} + 1 - {c['target_size']} = {c['bound_tight']:.0f} "
+                   f"\\le n + 1 = {c['n'] + 1}$.\n\n" if trace.proof.mistake_bound is not None else
+                   "4. **Solve:** $M \\le n + 1 - |c|$ — not for these data: the theorem's assumption fails "
+                   "(see above), so steps 1–3 have no consistent $c$ to compare with.\n\n")
+                + "**Lower bound** (parts ③ and ④): on the $n$ examples with every bit set but one, an adversary "
                 "answering the opposite of any deterministic learner's prediction forces $n$ mistakes, and its "
                 "labels are a monotone conjunction's. So $n \\le$ (best mistake bound) $\\le n + 1$.")
         common.downloads(trace, spec, position, "boolean_conjunction", stream.X, stream.y)
@@ -92,8 +95,10 @@ if mode in ("conj", "dl"):
                 "4. **Sum the caps:** $\\Phi_t \\le \\sum_r (\\mathrm{cap}_r - 1) \\le (4n+2)L \\le (4n+2)(L+1)$"
                 + (f" $= {4 * c['n'] + 2} \\cdot {c['L'] + 1} = {trace.proof.mistake_bound:.0f}$ here."
                    if trace.proof.mistake_bound is not None else " — not claimed for these labels.")
-                + "\n\nThe notes count $L$ without the final True rule; we count it (so each rule falls at most "
-                "$L$ levels, one fewer than the notes say): either way the bound holds.")
+                + "\n\nThe length $L$ counts the final rule True → $B_L$, as in the notes' definition ([004] "
+                "Def. 2). The notes let each rule fall $L + 1$ levels; step 3 shows it falls at most $L$ (from "
+                "level 1 to level $L + 1$ at the lowest), so $(4n+2)L$ bounds $M$ too, and the notes' "
+                "$(4n+2)(L+1)$ is one row looser.")
         common.downloads(trace, spec, position, "boolean_decision_list", stream.X, stream.y)
 
 elif mode == "adversary":

@@ -480,7 +480,7 @@ def resolve_conjunction(X: np.ndarray, y: np.ndarray, comparator: Any, algorithm
         fit.consistent, fit.bad_rounds,
         "" if fit.consistent else (
             f"no consistent conjunction: {agree(len(fit.bad_rounds), 'round', 'rounds')} {_rounds_text(fit.bad_rounds)} "
-            f"{agree(len(fit.bad_rounds), 'is', 'are')} labelled 0 but satisfy "
+            f"{agree(len(fit.bad_rounds), 'is labelled 0 but satisfies', 'are labelled 0 but satisfy')} "
             f"{fit.conjunction}, the literals true in every positive example, so every conjunction that labels "
             "the positives 1 labels them 1 too")))
     info.update(most_specific=fit.conjunction, consistent=fit.consistent)

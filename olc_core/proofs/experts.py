@@ -162,11 +162,13 @@ def weighted_majority_proofs(*, T: int, N: int, beta: float, update: str, mistak
     )
     m_final = int(m_best[-1])
     holds = beta > 0 or m_final == 0
+    last = np.zeros(0, dtype=np.int64) if holds else _first_round_all_erred(m_star)
     assumption = Assumption(
-        "beta_or_perfect_expert", r"\beta > 0 \text{ or some expert makes no mistake } (m^* = 0)", holds,
-        np.zeros(0, dtype=np.int64) if holds else _first_round_all_erred(m_star),
+        "beta_or_perfect_expert", r"\beta > 0 \text{ or some expert makes no mistake } (m^* = 0)", holds, last,
         "" if holds else (f"β = 0 (Halving) and every expert errs (m* = {m_final}): ln(1/β) = ∞, the "
-                          "theorem gives no bound; the last perfect expert erred on the round listed"))
+                          "theorem gives no bound"
+                          + (f"; the last perfect expert made its first mistake on round {int(last[0]) + 1}"
+                             if last.size else "")))
     constants: dict[str, Any] = {"N": N, "beta": beta, "eta": eta, "update": update, "m_star": m_final,
                                  "best_expert": int(i_star), "M": int(M[-1]),
                                  "bound_formula": r"\frac{\ln N + m^* \ln(1/\beta)}{\ln(2/(1+\beta))}",

@@ -243,3 +243,27 @@ def test_be_the_learner_new_n_starts_a_new_game():
     at.slider(key="boolean_learner__ln").set_value(6).run()
     assert "a new game starts" in _text(at) and at.query_params["preds"] == ""
     assert _metric(at, "Rounds played") == "0 of 6" and "$x = 011111$" in _text(at)
+
+
+def test_proof_steps_say_what_holds_when():
+    """Step 3's count holds once M ≥ 1; with noise, step 4 says the bound is not for these data; the
+    decision-list note reads the notes' L as they define it ([004] Def. 2) (review issue 11 §8b, c)."""
+    at = _open()
+    text = _text(at)
+    assert "once $M \\ge 1$" in text and "$|h_t| = 2n$" in text
+    assert "not for these data" not in text
+    at = _open(noise=0.2)
+    assert "4. **Solve:** $M \\le n + 1 - |c|$ — not for these data" in _text(at)
+    at = _open(mode="dl")
+    text = _text(at)
+    assert "The notes count $L$ without the final True rule" not in text
+    assert "as in the notes' definition ([004] Def. 2)" in text
+
+
+def test_grammar_of_one_inconsistent_round():
+    """One round labelled 0 that satisfies the most specific conjunction: 'is labelled 0 but satisfies'."""
+    tr = olc_core.run("conjunction", [[1, 1], [1, 1]], [1, 0])
+    [a] = tr.proof.failed_assumptions
+    assert "round 2 is labelled 0 but satisfies" in a.detail, a.detail
+    from olc_ui.boolean_view import assumption_text
+    assert "is labelled 0 but satisfies" in assumption_text(a, tr.proof)

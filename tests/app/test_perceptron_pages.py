@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 import olc_core
+from olc_ui import perceptron_lesson as L
 from olc_ui.snapshot import ledger_at
 from tests.app.pagetest import metric, open_page, page_text, shown, viewer_spec
 from tests.conftest import ROOT
@@ -142,3 +143,18 @@ def test_margin_perceptron_final_w_zero_has_no_margin():
     assert _metric(at, "Final margin") == "undefined"
     text = _text(at) + shown(at, "warning")
     assert "inf" not in text and "undefined" in text
+
+
+def test_a_failing_planted_comparator_is_not_called_inseparability():
+    """T=8, noise=0.2, seed=6: the planted w* errs on a flipped label, yet the max-margin search finds
+    a separator. With the planted w* the page must not say the data are not separable (review issue 11
+    §8a); with the max-margin comparator the theorem applies."""
+    at = _open(PERCEPTRON, T=8, noise=0.2, seed=6, cmp="planted")
+    assert not at.exception
+    said = shown(at, "info") + shown(at, "error")
+    assert "does not make them inseparable" in said and "Without separability" not in said
+    assert "not linearly separable" not in said
+    help_text = next(s.help for s in L.SETTINGS if s.key == "noise")
+    assert "stop being separable" not in help_text
+    at = _open(PERCEPTRON, T=8, noise=0.2, seed=6, cmp="max-margin")
+    assert "the theorem applies" in shown(at, "success")

@@ -279,3 +279,13 @@ def test_history_paths_agree(monkeypatch):
         assert type(b.history.counts_history).__name__ == "CheckpointHistory"
         for t in range(121):
             np.testing.assert_array_equal(a.log_weights_at(t), b.log_weights_at(t), err_msg=f"round {t}")
+
+
+def test_halving_as_wm_names_the_round_the_last_perfect_expert_erred():
+    """β = 0 and every expert errs: the failed assumption names the round (1-based) on which the last
+    expert without a mistake made its first one (review issue 11 §8d)."""
+    X = np.array([[1, 1], [1, -1], [1, 1]])       # expert 2 errs on round 2, expert 1 on round 3
+    y = np.array([1, 1, -1])
+    tr = olc_core.run("weighted_majority", X, y, beta=0.0)
+    [a] = tr.proof.failed_assumptions
+    assert a.rounds.tolist() == [2] and "first mistake on round 3" in a.detail, a.detail
