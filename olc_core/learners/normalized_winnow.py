@@ -15,6 +15,21 @@ log-sum-exp after every update (trace ``weight_kind="log"``), so neither
 largest log weight; rows whose two parts both fall below 2⁻⁹⁰⁰ of the largest
 weight are recomputed from per-row log-sum-exps of ``ln w_i + ln|x_i|``.
 
+**Exact decisions (ties).** ``⟨w, x⟩ = 0`` is decided as exact arithmetic decides it, not by
+rounding. The weights are ``w_i ∝ e^{η r_i}`` with the exact counts ``r_i = Σ_{mistakes} y_s x_{s,i}``
+(integers while mistake rows are in {−1, 0, 1}; with ±1 features and η = ½ ln 2 — the default for
+δ = 1/3 — sums like ``2√2 − 4/√2`` are exactly 0 and frequent). Every float score comes with a
+rigorous bound on its error (rounding of the log weights accumulated over the mistakes, of the
+shift, exp and the dot products); a round whose score is within that bound of 0 is decided exactly
+by :func:`olc_core._exact_exp.exact_sign`, and listed in ``columns["exact_decision"]``. What η is:
+a float within 8 ulps of ``½ ln(a/b)`` (b ≤ 1000; e.g. ``artanh(1/3) = ½ ln 2``, ``artanh 0.6 = ln 2``)
+is read as exactly that number, any other float as itself (a rational); ``info["eta_read_as"]``
+says which. Guarantee: for that η the sign, the tie (recorded as score 0.0, prediction 0) and the
+mistake flag of every round are exactly those of the algorithm in exact arithmetic (the zero test
+is exact by Lindemann–Weierstrass / Capelli; a nonzero sign is certified with ``decimal`` and an
+error bound), assuming IEEE float64 and numpy's exp within 2 ulps. The stored log weights are the
+float ones (they feed the proof, whose checks carry their own tolerance).
+
 **Learning rate.** ``eta`` when given; otherwise ``½ ln((1+δ)/(1−δ)) = artanh δ``
 (the optimum of [003]) with δ the ``delta`` parameter or, when absent, the
 measured margin ``min_t y_t⟨u, x_t⟩`` of the comparator u (δ is capped at
