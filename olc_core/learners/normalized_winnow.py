@@ -15,6 +15,21 @@ log-sum-exp after every update (trace ``weight_kind="log"``), so neither
 largest log weight; rows whose two parts both fall below 2⁻⁹⁰⁰ of the largest
 weight are recomputed from per-row log-sum-exps of ``ln w_i + ln|x_i|``.
 
+**Exact decisions (ties).** ``⟨w, x⟩ = 0`` is decided as exact arithmetic decides it, not by
+rounding. The weights are ``w_i ∝ e^{η r_i}`` with the exact counts ``r_i = Σ_{mistakes} y_s x_{s,i}``
+(integers while mistake rows are in {−1, 0, 1}; with ±1 features and η = ½ ln 2 — the default for
+δ = 1/3 — sums like ``2√2 − 4/√2`` are exactly 0 and frequent). Every float score comes with a
+rigorous bound on its error (rounding of the log weights accumulated over the mistakes, of the
+shift, exp and the dot products); a round whose score is within that bound of 0 is decided exactly
+by :func:`olc_core._exact_exp.exact_sign`, and listed in ``columns["exact_decision"]``. What η is:
+a float within 8 ulps of ``½ ln(a/b)`` (b ≤ 1000; e.g. ``artanh(1/3) = ½ ln 2``, ``artanh 0.6 = ln 2``)
+is read as exactly that number, any other float as itself (a rational); ``info["eta_read_as"]``
+says which. Guarantee: for that η the sign, the tie (recorded as score 0.0, prediction 0) and the
+mistake flag of every round are exactly those of the algorithm in exact arithmetic (the zero test
+is exact by Lindemann–Weierstrass / Capelli; a nonzero sign is certified with ``decimal`` and an
+error bound), assuming IEEE float64 and numpy's exp within 2 ulps. The stored log weights are the
+float ones (they feed the proof, whose checks carry their own tolerance).
+
 **Learning rate.** ``eta`` when given; otherwise ``½ ln((1+δ)/(1−δ)) = artanh δ``
 (the optimum of [003]) with δ the ``delta`` parameter or, when absent, the
 measured margin ``min_t y_t⟨u, x_t⟩`` of the comparator u (δ is capped at
@@ -47,10 +62,12 @@ Hand-worked example, ``N = 2``, ``u = (0.8, 0.2)`` (margin δ = 0.6, so
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
+from .._exact_exp import EtaSpec, exact_sign, exact_value
 from .._numeric import Grow, logsumexp, rowdot
 from .._validate import as_labels, as_matrix, as_vector, first_bad
 from ..comparators import simplex_margin
@@ -66,6 +83,7 @@ NAME = "normalized_winnow"
 _MAX_CELLS = 1 << 21
 _CHUNK = 1 << 16
 _SMALL = 2.0 ** -900
+_U = 2.0 ** -53
 #: η when no δ is known (the theorem does not apply then; any η > 0 runs the algorithm)
 FALLBACK_ETA = 0.5
 
@@ -90,8 +108,17 @@ def _lse_rows(G: np.ndarray) -> np.ndarray:
         return np.log(np.exp(G - safe[:, None]).sum(axis=1)) + safe
 
 
-def _signs(Xb: np.ndarray, lw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """sign(⟨w, x⟩) ∈ {−1, 0, 1} and ⟨w, x⟩ for a block of rows (weights given by their logs)."""
+def _signs(Xb: np.ndarray, lw: np.ndarray, drift: float):
+    """sign(⟨w, x⟩) ∈ {−1, 0, 1}, ⟨w, x⟩, and ``near`` (True where floats cannot vouch for the sign) for
+    a block of rows (weights given by their logs; ``drift`` bounds the error of the log-weight
+    differences ``lw_i − lw_j`` against the exact ``η(r_i − r_j)``).
+
+    Bound for the shifted sum: ``z_i = exp(lw_i − m)`` is within relative ``E = expm1(drift + u·(R + 4))``
+    of the exact ratio (R = max_i |lw_i − m|; subtraction ½ulp, exp ≤ 2 ulp: generous), the sequential
+    dot products add ``γ_N Σ|x_i| z_i``, ``P − Q`` ½ulp, subnormal terms ``N·2⁻¹⁰⁷⁴`` absolute; twice the
+    sum of these is the bound. Rows in the log-sum-exp path get the analogous bound on ``lP − lQ``.
+    """
+    N = lw.shape[0]
     m = float(lw.max())
     with np.errstate(under="ignore"):
         z = np.exp(lw - m)
@@ -99,6 +126,9 @@ def _signs(Xb: np.ndarray, lw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     Q = rowdot(np.maximum(-Xb, 0.0), z)
     sgn = np.sign(P - Q).astype(np.int8)
     score = math.exp(m) * (P - Q)
+    R = m - float(lw.min())
+    E = math.expm1(drift + _U * (R + 4.0))
+    near = np.abs(P - Q) <= 2.0 * ((P + Q) * (E + (N + 2) * _U) * (1.0 + E) + N * 2.0 ** -1070)
     small = np.flatnonzero((P < _SMALL) & (Q < _SMALL))
     if small.size:  # both parts lost in the shift: per-row log-sum-exp of ln w_i + ln|x_i|
         Xs = Xb[small]
@@ -109,43 +139,109 @@ def _signs(Xb: np.ndarray, lw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         both_empty = np.isneginf(lP) & np.isneginf(lQ)
         with np.errstate(invalid="ignore"):
             s = np.where(both_empty, 0, np.sign(lP - lQ))
+            big = np.maximum(np.maximum(np.abs(lP), np.abs(lQ)), np.abs(lw).max())
+            tol = 2.0 * (drift + _U * (N + 16.0) + 8.0 * _U * np.where(np.isfinite(big), big, 0.0))
+            near[small] = ~both_empty & ~(np.abs(lP - lQ) > tol)
         sgn[small] = s.astype(np.int8)
         with np.errstate(under="ignore"):
             score[small] = np.exp(lP) - np.exp(lQ)
-    return sgn, score
+    return sgn, score, near
+
+
+class ExactExponents:
+    """The exact exponent counts ``r_i = Σ_{mistakes s} y_s x_{s,i}`` (``w_i ∝ e^{η r_i}``): int64 while
+    every mistake row lies in {−1, 0, 1}, then Python Fractions (brought up to date only when asked)."""
+
+    def __init__(self, X: np.ndarray, y: np.ndarray):
+        self.X, self.y = X, y
+        self.k = np.zeros(X.shape[1], dtype=np.int64)
+        self.frac: list[Fraction] | None = None
+        self.pending: list[int] = []
+
+    def add(self, i: int) -> None:
+        row = self.X[i]
+        if self.frac is None and not self.pending and np.all((row == 0.0) | (np.abs(row) == 1.0)):
+            self.k += int(self.y[i]) * row.astype(np.int64)
+        else:
+            self.pending.append(i)
+
+    def relative_to(self, j: int) -> list:
+        """``r_i − r_j`` for every i (ints or Fractions)."""
+        if not self.pending and self.frac is None:
+            return (self.k - self.k[j]).tolist()
+        if self.frac is None:
+            self.frac = [Fraction(v) for v in self.k.tolist()]
+        for i in self.pending:
+            yi = int(self.y[i])
+            self.frac = [a + yi * Fraction(b) for a, b in zip(self.frac, self.X[i].tolist())]
+        self.pending = []
+        rj = self.frac[j]
+        return [a - rj for a in self.frac]
+
+
+def _decide_exactly(x: np.ndarray, lw: np.ndarray, ex: ExactExponents, spec: EtaSpec, fsgn: int,
+                    fscore: float) -> tuple[int, float]:
+    """The exact sign of ⟨w, x⟩ and the score to record (0.0 on a tie; the float one when its sign is right)."""
+    j = int(np.argmax(lw))
+    r = ex.relative_to(j)
+    xs = x.tolist()
+    s, digits = exact_sign(xs, r, spec)
+    if s == 0:
+        return 0, 0.0
+    if s == fsgn:
+        return s, fscore
+    v = math.exp(float(lw[j])) * exact_value(xs, r, spec, digits)
+    return s, (v if v != 0.0 and (v > 0) == (s > 0) else math.copysign(5e-324, s))
 
 
 def normalized_winnow_loop(X: np.ndarray, y: np.ndarray, eta: float):
-    """The run: ``(score, predictions, mistakes, log-weight snapshots, ln Z per mistake)``."""
+    """The run: ``(score, predictions, mistakes, log-weight snapshots, ln Z per mistake, exact rounds)``.
+
+    Rounds whose float score is within its error bound of 0 are decided by :func:`_decide_exactly`
+    (``exact rounds``), in order, before the block's first float-decided mistake."""
     T, N = X.shape
+    spec = EtaSpec(eta)
+    ex = ExactExponents(X, y)
     lw = np.full(N, -math.log(N))
+    drift = 0.0
     score = np.empty(T)
     pred = np.empty(T, dtype=np.int8)
-    mis = Grow((), np.int64)
+    mis, exact = Grow((), np.int64), Grow((), np.int64)
     snaps = Grow((N,), np.float64)
     logz = Grow((), np.float64)
     cap = max(64, _MAX_CELLS // N)
     t, B = 0, 64
     while t < T:
         e = min(T, t + B)
-        sgn, sc = _signs(X[t:e], lw)
-        bad = np.flatnonzero(y[t:e] * sgn <= 0)
-        if bad.size == 0:
+        sgn, sc, near = _signs(X[t:e], lw, drift)
+        wrong = np.flatnonzero(~near & (y[t:e] * sgn <= 0))
+        stop = int(wrong[0]) if wrong.size else e - t
+        for j in np.flatnonzero(near[:stop]).tolist():  # near-ties before it: decide exactly, in order
+            sgn[j], sc[j] = _decide_exactly(X[t + j], lw, ex, spec, int(sgn[j]), float(sc[j]))
+            exact.append(t + j)
+            if y[t + j] * sgn[j] <= 0:
+                stop = j
+                break
+        if stop == e - t:
             score[t:e], pred[t:e] = sc, sgn
             t, B = e, min(2 * B, cap)
             continue
-        j = int(bad[0])
-        i = t + j
-        score[t:i + 1], pred[t:i + 1] = sc[:j + 1], sgn[:j + 1]
-        v = lw + (eta * y[i]) * X[i]
+        i = t + stop
+        score[t:i + 1], pred[t:i + 1] = sc[:stop + 1], sgn[:stop + 1]
+        step = (eta * y[i]) * X[i]
+        v = lw + step
         lz = logsumexp(v)
         logz.append(lz - logsumexp(lw))  # ln Z_t, with Σ w_t = 1 up to rounding
         lw = v - lz
+        xm = float(np.abs(X[i]).max())
+        drift += 2.0 * (_U * float(np.abs(step).max()) + spec.err * xm + _U * float(np.abs(v).max())
+                        + _U * float(np.abs(lw).max()))
+        ex.add(i)
         mis.append(i)
         snaps.append(lw)
-        B = int(min(cap, max(16, 2 * j + 16)))
+        B = int(min(cap, max(16, 2 * stop + 16)))
         t = i + 1
-    return score, pred, mis.array(), snaps.array(), logz.array()
+    return score, pred, mis.array(), snaps.array(), logz.array(), exact.array(), spec
 
 
 def resolve_simplex(X: np.ndarray, y: np.ndarray, comparator) -> tuple[np.ndarray, dict[str, Any]]:
@@ -231,14 +327,20 @@ def run(X, y, params: dict[str, Any]) -> Trace:
         else:
             eta, eta_source, optimal = FALLBACK_ETA, "fallback (no positive margin to tune η to)", False
     eta = float(eta)
-    score, pred, mistakes, S, logz = normalized_winnow_loop(X, y, eta)
-    info = dict(cinfo, **dinfo, eta=eta, eta_source=eta_source)
+    score, pred, mistakes, S, logz, exact_rounds, spec = normalized_winnow_loop(X, y, eta)
+    info = dict(cinfo, **dinfo, eta=eta, eta_source=eta_source, eta_read_as=spec.text,
+                exact_decisions=int(exact_rounds.size))
     proof = proofs.normalized_winnow_proof(
         T=T, N=N, eta=eta, delta=delta, u=u, cmargin=cmargin, mistakes=mistakes, log_weights=S, log_Z=logz,
         margin_assumption=assumption, eta_is_optimal=optimal,
         constants=dict(cinfo, eta_source=eta_source, delta_measured=dinfo["delta_measured"],
                        delta_param=params["delta"]))
-    columns: dict[str, Any] = {"score": score, "comparator_margin": cmargin}
+    def exact_col():
+        flag = np.zeros(T, dtype=bool)
+        flag[exact_rounds] = True
+        return flag
+
+    columns: dict[str, Any] = {"score": score, "comparator_margin": cmargin, "exact_decision": exact_col}
     return Trace(algorithm=NAME, params=params, T=T, d=N, mistakes=mistakes, predictions=pred,
                  history=SnapshotHistory(np.full(N, -math.log(N)), mistakes, S), weight_kind="log",
                  columns=columns, proofs={"kl": proof}, primary="kl", info=info)
