@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Run the whole test suite on a fresh machine: installs Debian's chromium (for the
-# browser tests) when missing, creates .venv, installs the app and test packages,
-# then runs pytest over tests/ and the doctests in olc_core/.
+# browser tests) and python3-venv when missing, creates .venv, installs the app and test
+# packages and the project itself (editable), then runs pytest over tests/ and the
+# doctests in olc_core/ and olc_ui/.
 #   bash scripts/test.sh [extra pytest args, e.g. -k perceptron]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -11,7 +12,7 @@ if ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then
   $SUDO apt-get update -qq
   $SUDO apt-get install -y -qq chromium >/dev/null
 fi
-PY="${PYTHON:-python3}"
-[ -x .venv/bin/python ] || "$PY" -m venv .venv
-.venv/bin/python -m pip install -q --disable-pip-version-check -r requirements.txt -r requirements-test.txt
-exec .venv/bin/python -m pytest "$@"
+source scripts/setup_venv.sh
+"$VENV_PY" -m pip install -q --disable-pip-version-check -r requirements.txt -r requirements-test.txt
+"$VENV_PY" -m pip install -q --disable-pip-version-check --no-deps -e .
+exec "$VENV_PY" -m pytest "$@"

@@ -1,6 +1,6 @@
 """Fixtures for the real-browser tests: Debian's Chromium through plain Playwright.
 
-Adapted from ../shared/tools/conftest.py, without pytest-playwright (not a project
+Written after the team toolkit's conftest, without pytest-playwright (not a project
 dependency): ``browser`` (one per session, launched with ``executable_path`` =
 the system Chromium, never a downloaded one), ``page`` (a fresh 1280×900 context
 per test with stbrowser.INSTRUMENT_JS installed; console errors and uncaught page

@@ -1,7 +1,7 @@
 """Shared helpers for driving Streamlit apps in Debian's Chromium through Playwright.
 
-Copied unchanged (but for this docstring) from the team toolkit ../shared/tools/stbrowser.py;
-used by conftest.py here and by bench/ui_latency.py.
+Kept in the repository (it started as a copy of the team's browser toolkit, unchanged but for
+this docstring); used by conftest.py here and by bench/ui_latency.py.
 
 Nothing here downloads a browser: Playwright is pointed at the system Chromium
 (``apt-get install -y chromium``) through ``executable_path``. Override the binary
