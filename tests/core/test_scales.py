@@ -1,0 +1,137 @@
+"""Extreme scales of the data: the Perceptron family's runs, bounds and proofs are the same at every
+scale they accept, and the scales they refuse are refused with a message that says why.
+
+Scaling X by a power of two is exact in floating point (while nothing under- or overflows), so the
+Perceptron's run on 2^k·X makes the same mistakes with scores 4^k times and weights 2^k times those
+on X, bit for bit; its bound R²/γ² is scale-free. Other factors (10^k) round every entry, so only
+a score within rounding of 0 could change sign.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import olc_core
+from olc_core import _accel
+from olc_core.learners.perceptron import SCALE_MAX, SCALE_MIN, perceptron_numba, perceptron_numpy
+from olc_core.proofs.perceptron import best_gamma, sq_ratio, td_bound, td_bound_quadratic
+
+ENGINES = ["numpy", "numba"] if _accel.available() else ["numpy"]
+
+# R = 5, every margin is 3 under w* = e1: the bound is R²/γ² = 25/9 (two mistakes)
+X34 = np.array([[3.0, 4.0], [3.0, -4.0]])
+Y34 = np.array([1.0, 1.0])
+
+
+def _verdicts(proof):
+    return ([(v.chain, v.link) if hasattr(v, "chain") else str(v) for v in proof.violations()],
+            [(a.name, a.holds) for a in proof.assumptions])
+
+
+def _out_of_range(exc: pytest.ExceptionInfo, small: bool) -> None:
+    msg = str(exc.value)
+    assert msg.startswith("perceptron: the data's scale is out of range: the longest example has length ‖x‖ = ")
+    assert f"between {SCALE_MIN:g} and {SCALE_MAX:g}" in msg
+    assert ("round to 0" if small else "are infinite") in msg
+    assert "Multiply X by a positive number" in msg and "nan" not in msg and "inf " not in msg
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("k", [-330, -300, -100, -1, 1, 100, 300, 328])
+def test_perceptron_bound_is_25_9_at_every_power_of_two_in_range(engine, k):
+    """The review's case: at 1e-162 the bound came out 2.5, not 25/9 (γ² underflowed)."""
+    base = olc_core.run("perceptron", X34, Y34, comparator=[1.0, 0.0], engine=engine)
+    c = 2.0 ** k
+    tr = olc_core.run("perceptron", X34 * c, Y34, comparator=[1.0, 0.0], engine=engine)
+    assert tr.mistakes.tolist() == base.mistakes.tolist() == [0, 1]
+    assert tr.proof.mistake_bound == pytest.approx(25 / 9, rel=1e-12)
+    assert tr.proof.constants["gamma"] == 3.0 * c and tr.proof.constants["radius"] == 5.0 * c
+    np.testing.assert_array_equal(tr.columns["score"], base.columns["score"] * c * c)   # exact: 4^k
+    np.testing.assert_array_equal(tr.weights_at(2), base.weights_at(2) * c)
+    for name in ("separable", "nonseparable", "hinge"):
+        assert _verdicts(tr.proofs[name]) == _verdicts(base.proofs[name])
+        assert tr.proofs[name].mistake_bound == pytest.approx(base.proofs[name].mistake_bound, rel=1e-12)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("scale", [1e-300, 1e-170, 1e-162, 2.0 ** -1000, 1e155, 1e170, 1e300, 2.0 ** 1000])
+def test_perceptron_refuses_data_out_of_range_with_a_message(engine, scale):
+    """Was: ZeroDivisionError at 1e-170, a NaN bound at 1e170, infinite scores near 1e155."""
+    with pytest.raises(ValueError) as exc:
+        olc_core.run("perceptron", X34 * scale, Y34, comparator=[1.0, 0.0], engine=engine)
+    _out_of_range(exc, scale < 1)
+    with pytest.raises(ValueError) as exc:   # the max-margin search is not run on such data either
+        olc_core.run("perceptron", X34 * scale, Y34, engine=engine)
+    _out_of_range(exc, scale < 1)
+
+
+def test_the_message_shows_enough_digits_to_be_outside_the_range():
+    with pytest.raises(ValueError, match=r"‖x‖ = 9\.99999999999\d*e-101, but"):
+        olc_core.run("perceptron", np.array([[SCALE_MIN * (1 - 2 ** -40)]]), np.ones(1))
+    olc_core.run("perceptron", np.array([[SCALE_MIN]]), np.ones(1))   # the limits are in range
+    olc_core.run("perceptron", np.array([[SCALE_MAX]]), np.ones(1))
+
+
+def test_all_zero_data_is_not_a_scale_problem():
+    tr = olc_core.run("perceptron", np.zeros((3, 2)), np.ones(3), comparator=[1.0, 0.0])
+    assert [a.name for a in tr.proof.failed_assumptions] == ["margin", "radius"]
+
+
+@pytest.mark.skipif(not _accel.available(), reason="numba not installed")
+@pytest.mark.parametrize("k", [-332, 332])
+def test_compiled_twin_is_bit_identical_at_the_edges_of_the_range(k):
+    s = olc_core.streams.separable(T=400, d=3, gamma=0.05, radius=1.0, seed=2, noise=0.1)
+    X = s.X * 2.0 ** k
+    a = perceptron_numba(X, s.y, s.comparator)
+    b = perceptron_numpy(X, s.y, s.comparator)
+    for u, v in zip(a, b):
+        np.testing.assert_array_equal(u, v)
+    base = perceptron_numpy(s.X, s.y, s.comparator)
+    np.testing.assert_array_equal(b[2], base[2])                  # the same mistakes
+    np.testing.assert_array_equal(b[0], base[0] * 4.0 ** k)       # scores scaled exactly
+
+
+@pytest.mark.parametrize("k", [-330, -200, 200, 330])
+def test_td_and_hinge_proofs_are_scale_free(k):
+    s = olc_core.streams.noisy(T=300, d=2, gamma=0.1, noise=0.1, seed=5)
+    c = 2.0 ** k
+    base = olc_core.run("perceptron", s.X, s.y, comparator=s.comparator)
+    tr = olc_core.run("perceptron", s.X * c, s.y, comparator=s.comparator)
+    assert tr.mistakes.tolist() == base.mistakes.tolist()
+    for name in ("nonseparable", "hinge"):
+        p, q = tr.proofs[name], base.proofs[name]
+        assert p.constants["gamma"] == q.constants["gamma"] * c      # best γ found at every scale
+        assert p.mistake_bound == pytest.approx(q.mistake_bound, rel=1e-12)
+        assert _verdicts(p) == _verdicts(q) and p.violations() == []
+    ns, nb = tr.proofs["nonseparable"].constants, base.proofs["nonseparable"].constants
+    assert ns["bound_quadratic"] == pytest.approx(nb["bound_quadratic"], rel=1e-12)
+    assert ns["best_bound"] == pytest.approx(nb["best_bound"], rel=1e-12)
+
+
+@pytest.mark.parametrize("R,g", [(5.0, 3.0), (1e-160, 1e-161), (1e160, 3e159), (2.0 ** -1070, 2.0 ** -1072)])
+def test_bound_helpers_take_ratios_before_powers(R, g):
+    assert sq_ratio(R, g) == pytest.approx((R / g) ** 2, rel=1e-15)
+    assert td_bound(g, 0.5 * g, R) == pytest.approx((R / g) ** 2 + 1.0, rel=1e-15)
+    r = R / g
+    assert td_bound_quadratic(g, 0.5 * g, R) == pytest.approx(((r + math.sqrt(r * r + 2.0)) / 2) ** 2, rel=1e-14)
+    m = np.array([0.5, 0.2, -0.1]) * R
+    gb, bb = best_gamma(m, R)
+    g1, b1 = best_gamma(m / R, 1.0)
+    assert gb == pytest.approx(g1 * R, rel=1e-14) and bb == pytest.approx(b1, rel=1e-14)
+
+
+def test_a_bound_beyond_the_float_range_is_not_claimed():
+    """γ tiny next to R (γ/R = 1e-160): R²/γ² is 1e320, not a float. Was: a bound of inf."""
+    X = np.array([[1.0, 1e-160], [-1.0, 1e-160]])
+    y = np.array([1.0, 1.0])
+    tr = olc_core.run("perceptron", X, y, comparator=[0.0, 1.0], gamma=1e-160)
+    for name in ("separable", "nonseparable", "hinge"):
+        p = tr.proofs[name]
+        assert p.mistake_bound is None, name
+        [fa] = p.failed_assumptions
+        assert fa.name == "float range"
+        assert fa.detail.startswith("γ = 1e-160 is too small next to R = 1: ")
+        assert "would exceed the largest float (1.8e+308), so no bound is stated" in fa.detail
+        assert p.violations() == []
