@@ -135,3 +135,58 @@ def test_a_bound_beyond_the_float_range_is_not_claimed():
         assert fa.detail.startswith("γ = 1e-160 is too small next to R = 1: ")
         assert "would exceed the largest float (1.8e+308), so no bound is stated" in fa.detail
         assert p.violations() == []
+
+
+# ---------------------------------------------------------------- margin perceptron: scale-free by design
+def _mp_stream():
+    s = olc_core.streams.separable(T=30, d=3, gamma=0.2, radius=2.0, seed=4)
+    return s.X, s.y, {"gamma": 0.1, "comparator": s.comparator, "passes": None}
+
+
+@pytest.mark.parametrize("scale", [2.0 ** -1074 * 2 ** 60, 1e-300, 1e-170, 1e-162, 2.0 ** -500, 2.0 ** 500,
+                                   1e155, 1e170, 1e300, 2.0 ** 1000])
+def test_margin_perceptron_normalises_at_any_scale(scale):
+    """Was: 'round 0 has x = 0' below 1e-162 (‖x‖² underflowed) and every example a margin failure above
+    1e155 (‖x‖² overflowed, x/∞ = 0)."""
+    X, y, params = _mp_stream()
+    base = olc_core.run("margin_perceptron", X, y, **params)
+    tr = olc_core.run("margin_perceptron", X * scale, y, **params)
+    exact = math.frexp(scale)[0] == 0.5          # a power of two: the normalised examples are bit-identical
+    if exact:
+        np.testing.assert_array_equal(tr.info["examples"], base.info["examples"])
+    else:
+        np.testing.assert_allclose(tr.info["examples"], base.info["examples"], rtol=1e-15, atol=0)
+    assert tr.mistakes.tolist() == base.mistakes.tolist()
+    assert tr.proof.mistake_bound == base.proof.mistake_bound == pytest.approx(1200.0, rel=1e-15)
+    assert _verdicts(tr.proof) == _verdicts(base.proof) and tr.proof.violations() == []
+
+
+def test_margin_perceptron_clicked_points_at_tiny_scale():
+    """The review's `pts=1e-300,…`: clicked points at a tiny scale run like the same points at scale 1."""
+    pts = np.array([[1.0, 2.0], [2.0, 0.5], [-1.0, -1.5], [-2.0, 0.2]])
+    y = np.array([1.0, 1.0, -1.0, -1.0])
+    a = olc_core.run("margin_perceptron", pts * 1e-300, y, gamma=0.2, passes=None)
+    b = olc_core.run("margin_perceptron", pts, y, gamma=0.2, passes=None)
+    assert a.mistakes.tolist() == b.mistakes.tolist() and a.proof.violations() == []
+    assert a.proof.mistake_bound == b.proof.mistake_bound == pytest.approx(300.0)
+
+
+def test_margin_perceptron_zero_example_is_named_counting_from_1():
+    with pytest.raises(ValueError) as exc:
+        olc_core.run("margin_perceptron", np.array([[1.0, 0.0], [0.0, 0.0]]), np.ones(2), gamma=0.5)
+    assert str(exc.value) == ("margin_perceptron: examples are normalised to length 1, but example 2 (counting "
+                              "from 1) is the zero vector, which has no direction; remove it or move it off the origin")
+
+
+@pytest.mark.parametrize("passes", [1, None])
+def test_margin_perceptron_gamma_too_small_for_a_float_bound(passes):
+    """γ = 1e-200: 12/γ² is 1.2e401. Was: ZeroDivisionError (γ² underflowed to 0)."""
+    X = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+    tr = olc_core.run("margin_perceptron", X, np.ones(3), gamma=1e-200, comparator=[1.0, 1.0], passes=passes)
+    p = tr.proof
+    assert p.mistake_bound is None and p.constants["bound_tight"] is None and p.violations() == []
+    [fa] = p.failed_assumptions
+    assert fa.name == "float range" and fa.detail == (
+        "γ = 1e-200 is too small: 12/γ² would exceed the largest float (1.8e+308), so no bound is stated "
+        "(it needs γ above about 2.6e-154)")
+    assert tr.info["converged"] == (passes is None)
