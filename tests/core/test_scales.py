@@ -190,3 +190,54 @@ def test_margin_perceptron_gamma_too_small_for_a_float_bound(passes):
         "γ = 1e-200 is too small: 12/γ² would exceed the largest float (1.8e+308), so no bound is stated "
         "(it needs γ above about 2.6e-154)")
     assert tr.info["converged"] == (passes is None)
+
+
+# ---------------------------------------------------------------- normalised Winnow: needs ‖x‖∞ ≤ 1
+def _nw_stream(scale):
+    from tests.core.cases_winnow import simplex_continuous
+    s = simplex_continuous(T=150, N=10, k=2, delta=0.15, seed=0)
+    return s.X * scale, s.y, {"comparator": s.comparator}
+
+
+@pytest.mark.parametrize("scale", [1e-170, 1e-300, 2.0 ** -1000])
+def test_normalized_winnow_margin_too_small_for_a_float_bound(scale):
+    """δ = 0.15·scale: C ≈ δ²/2 underflows. Was: ZeroDivisionError (2 ln N/δ² with δ² = 0)."""
+    X, y, params = _nw_stream(scale)
+    tr = olc_core.run("normalized_winnow", X, y, **params)
+    p = tr.proof
+    assert p.mistake_bound is None and p.violations() == []
+    assert p.constants["bound_2lnN_over_delta2"] is None
+    [fa] = p.failed_assumptions
+    assert fa.name == "float range"
+    assert fa.detail.startswith(f"δ = {p.constants['delta']:.3g} and η = {p.constants['eta']:.3g} are so small "
+                                "that C = ηδ − ln cosh η ≈ 10^-")
+    assert "below the smallest float (2.23e-308) and the bound ln N/C above the largest" in fa.detail
+    assert "scale X up towards ‖x_t‖∞ = 1" in fa.detail
+
+
+@pytest.mark.parametrize("scale", [1e-100, 1e-20, 0.5])
+def test_normalized_winnow_smaller_data_give_the_larger_true_bound(scale):
+    """Not scale-free by design (the update is e^{η y x}): shrinking X shrinks δ and the bound ≈ 2 ln N/δ²
+    grows, but it is computed (here up to 4e203), and the proof holds."""
+    X, y, params = _nw_stream(scale)
+    p = olc_core.run("normalized_winnow", X, y, **params).proof
+    d = p.constants["delta"]
+    assert p.failed_assumptions == [] and p.violations() == []
+    pinsker = 2 * math.log(10) / d / d            # ln N/C ≤ 2 ln N/δ², nearly equal for small δ
+    assert p.mistake_bound <= pinsker * (1 + 1e-12) and p.mistake_bound == pytest.approx(pinsker, rel=2e-3)
+
+
+@pytest.mark.parametrize("scale", [1.5, 1e155, 1e300, 2.0 ** 1000])
+def test_normalized_winnow_refuses_scaled_up_data_naming_the_assumption(scale):
+    X, y, params = _nw_stream(scale)
+    with pytest.raises(ValueError, match=r"every entry of X must be in \[-1, 1\] \(‖x_t‖∞ ≤ 1\); found "):
+        olc_core.run("normalized_winnow", X, y, **params)
+
+
+def test_eta_max_is_resolved_for_tiny_margins():
+    """C > 0 needs η < η_max(δ) ≈ 2δ for small δ; the message said 'η < 3e-171' for δ = 3e-171."""
+    from olc_core.proofs.normalized_winnow import C_positive, eta_max
+    for d in (3e-171, 1e-40, 1e-5):
+        e = eta_max(d)
+        assert e == pytest.approx(2 * d, rel=1e-4)
+        assert C_positive(e * (1 - 1e-9), d) and not C_positive(e * (1 + 1e-9), d)
