@@ -241,3 +241,37 @@ def test_eta_max_is_resolved_for_tiny_margins():
         e = eta_max(d)
         assert e == pytest.approx(2 * d, rel=1e-4)
         assert C_positive(e * (1 - 1e-9), d) and not C_positive(e * (1 + 1e-9), d)
+
+
+# ---------------------------------------------------------------- FTRL: needs ‖x‖ ≤ 1, not scale-free
+def _ftrl_stream(scale):
+    from tests.core.cases_ftrl import _unit_ball_stream
+    X, y = _unit_ball_stream(0, T=60, d=3)
+    return X * scale, y
+
+
+@pytest.mark.parametrize("k", [-1000, -700, -560, -200, -1])
+def test_ftrl_constants_at_tiny_scales(k):
+    """p_t = ⟨w, x⟩ shrinks with X, so the run is not that on X (it is not meant to be scale-free), but
+    the proof holds and its constants are right: L = max‖x‖/2 was 0 once ‖x‖² underflowed (best α = inf)."""
+    c = 2.0 ** k
+    X, y = _ftrl_stream(1.0)
+    base = olc_core.run("ftrl_randomized", X, y).proof.constants
+    p = olc_core.run("ftrl_randomized", X * c, y).proof
+    assert p.violations() == [] and p.failed_assumptions == []
+    assert p.constants["L"] == base["L"] * c and p.constants["radius"] == base["radius"] * c
+    assert p.constants["best_alpha"] == pytest.approx(base["best_alpha"] / c, rel=1e-12)
+    assert math.isfinite(p.mistake_bound) and p.constants["expected_mistakes"] <= p.mistake_bound
+
+
+@pytest.mark.parametrize("scale", [2.0, 1e155, 1e300, 2.0 ** 1000])
+def test_ftrl_refuses_scaled_up_data_with_the_true_norm(scale):
+    """Was: 'round 0 has ‖x_t‖ = inf' from 1e155 on (‖x‖² overflowed)."""
+    X, y = _ftrl_stream(scale)
+    t = int(np.argmax(np.linalg.norm(X / scale, axis=1) * scale > 1.0 + 1e-9))
+    true = float(np.linalg.norm(X[t] / scale)) * scale
+    with pytest.raises(ValueError) as exc:
+        olc_core.run("ftrl_randomized", X, y)
+    msg = str(exc.value)
+    assert msg.startswith("ftrl_randomized: every ‖x_t‖ must be at most 1, else (1 + ⟨w, x_t⟩)/2 is not a probability")
+    assert f"round {t} has ‖x_t‖ = {true:.6g} (" in msg and "inf" not in msg
