@@ -12,6 +12,13 @@ length) or, when absent, the maximum-margin separator through the origin
 ``⟨w_t, x_t⟩`` and the comparator's margin ``y_t⟨w*, x_t⟩`` per round, and per
 mistake the new weights, ``⟨w*, w⟩`` and ``‖w‖²``.
 
+Scale: the Perceptron makes the same mistakes on c·X as on X for every c > 0. In floating point
+this holds exactly for c a power of two (the scores are then 4^k times, the weights 2^k times
+those on X, bit for bit) while the data stay within ``SCALE_MIN ≤ max‖x_t‖ ≤ SCALE_MAX``
+(1e-100 … 1e100); for other c each entry of c·X is rounded, so only a score within rounding of 0
+could change sign. Data outside that range are refused with a message (the scores ⟨w, x⟩ would
+underflow to 0 or overflow). The bounds are computed scale-free (R²/γ² from R/γ).
+
 >>> import numpy as np, olc_core
 >>> X = np.array([[0.5, 1.0], [-1.0, 0.5], [0.2, -1.0], [1.0, 0.2]]); y = np.array([1, -1, 1, 1])
 >>> tr = olc_core.run("perceptron", X, y, comparator=[1.0, 0.0])
