@@ -222,7 +222,8 @@ def _proof(*, T, updates, S, wstar, cm, gamma, example, info) -> Proof:
                          "" if ok else (f"{count(bad_examples.size, 'example')} {agree(bad_examples.size, 'has', 'have')} margin below γ = {gamma:.4g} "
                                         f"(the smallest is {cm.min():.4g})"))
     constants = {"gamma": gamma, "comparator": wstar, "measured_margin": None if cm is None else float(cm.min()),
-                 "bound_formula": r"12/\gamma^2", "bound_tight": _finite_or_none(4.0 / gamma + 8.0 * (1.0 / gamma) * (1.0 / gamma)),
+                 "bound_formula": r"12/\gamma^2",
+                 "bound_tight": _finite_or_none(4.0 / gamma + 8.0 * (1.0 / gamma) * (1.0 / gamma)),
                  "final_margin": info["final_margin"], "converged": info["converged"],
                  "passes_run": info["passes_run"]}
     labels = {"U_gamma": r"U\gamma", "inner": r"\langle w^*, w\rangle", "norm": r"\lVert w\rVert",

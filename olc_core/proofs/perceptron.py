@@ -374,7 +374,8 @@ def nonseparable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray, norm:
     return Proof(name="Perceptron, non-separable data (TD_γ)",
                  theorem=r"M \le R^2/\gamma^2 + (2/\gamma)\,\mathrm{TD}_\gamma", T=T,
                  state_rounds=state_rounds, n_mistakes=k, series=series, chains=chains,
-                 assumptions=(Assumption("gamma", r"\gamma > 0", g > 0), range_assumption(bound, g, R, "R²/γ²")),
+                 assumptions=(Assumption("gamma", r"\gamma > 0", g > 0),
+                              range_assumption(bound, g, R, "R²/γ²")),
                  mistake_bound=bound, constants=constants, labels=labels)
 
 
@@ -412,5 +413,6 @@ def hinge_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray, norm: np.nda
     return Proof(name="Perceptron, hinge loss (Orabona)",
                  theorem=r"M \le L(u) + \lVert u\rVert R\sqrt{L(u)} + \lVert u\rVert^2 R^2", T=T,
                  state_rounds=state_rounds, n_mistakes=k, series=series, chains=chains,
-                 assumptions=(Assumption("gamma", r"\gamma > 0", g > 0), range_assumption(bound, g, R, "‖u‖²R² = (R/γ)²")),
+                 assumptions=(Assumption("gamma", r"\gamma > 0", g > 0),
+                              range_assumption(bound, g, R, "‖u‖²R² = (R/γ)²")),
                  mistake_bound=bound, constants=constants, labels=labels)
