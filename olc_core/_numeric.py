@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["rowdot", "rowwise_dot", "rowsq", "logsumexp", "Grow"]
+__all__ = ["rowdot", "rowwise_dot", "rowsq", "rownorm", "logsumexp", "Grow"]
 
 _CHUNK = 1 << 15
 
@@ -47,6 +47,19 @@ def rowwise_dot(A: np.ndarray, B: np.ndarray) -> np.ndarray:
 def rowsq(A: np.ndarray) -> np.ndarray:
     """``[Σ_j A[i, j]² for each row i]``, summed sequentially."""
     return rowwise_dot(A, A)
+
+
+def rownorm(A: np.ndarray) -> np.ndarray:
+    """``‖A[i]‖`` for each row at any scale: each row is first divided by the power of two nearest its
+    largest entry (exact), so the sum of squares neither underflows nor overflows; bit for bit
+    ``sqrt(rowsq(A))`` wherever that does neither.
+
+    >>> c = np.array([2.0 ** -700, 2.0 ** 700, 1.0])      # ‖x‖² would be 2⁻¹⁴⁰⁰ → 0 and 2¹⁴⁰⁰ → inf
+    >>> (rownorm(np.array([[3.0, 4.0], [3.0, 4.0], [0.0, 0.0]]) * c[:, None]) / c).tolist()
+    [5.0, 5.0, 0.0]
+    """
+    e = np.frexp(np.max(np.abs(A), axis=1))[1]
+    return np.ldexp(np.sqrt(rowsq(np.ldexp(A, -e[:, None]))), e)
 
 
 def logsumexp(a: np.ndarray, axis=None) -> np.ndarray | float:

@@ -65,7 +65,7 @@ from typing import Any
 
 import numpy as np
 
-from .._numeric import rowdot, rowsq, rowwise_dot
+from .._numeric import rowdot, rownorm, rowsq, rowwise_dot
 from .._validate import as_labels, as_matrix, as_vector
 from ..proofs import ftrl_randomized as proofs
 from ..trace import CheckpointHistory, Trace
@@ -161,13 +161,13 @@ def run(X, y, params: dict[str, Any]) -> Trace:
     X = as_matrix(X, NAME)
     T, d = X.shape
     y = np.array(as_labels(y, "pm1", T, NAME), dtype=np.float64, copy=True)  # private: kept for the replay
-    xsq = rowsq(X)
-    xnorm = np.sqrt(xsq)
+    xnorm = rownorm(X)   # not √‖x‖²: the message and R must be right for huge or tiny rows too
     too_long = np.flatnonzero(xnorm > 1.0 + NORM_SLACK)
     if too_long.size:
         t = int(too_long[0])
         raise ValueError(f"{NAME}: every ‖x_t‖ must be at most 1, else (1 + ⟨w, x_t⟩)/2 is not a probability; "
                          f"round {t} has ‖x_t‖ = {xnorm[t]:.6g} ({count(too_long.size, 'round')} {agree(too_long.size, 'exceeds', 'exceed')} 1)")
+    xsq = rowsq(X)       # finite now (‖x_t‖ ≤ 1 + 1e-9); 0 for rows below about 1e-162, as ‖g_t‖² is to float precision
     alpha = float(params["eta"])
     seed = int(params["seed"])
 
@@ -212,7 +212,7 @@ def run(X, y, params: dict[str, Any]) -> Trace:
     def primary():
         return proofs.regret_proof(T=T, y=y, p=p, norm_theta=norm_theta, gsq=xsq / 4.0, alpha=alpha,
                                    mistakes=mistakes, cmargin=cmargin, u_norm2=float(np.sum(u * u)),
-                                   comparator_info=cinfo)
+                                   comparator_info=cinfo, g_max=float(xnorm.max()) / 2.0)
 
     columns = {"p": p, "score": p, "prob_plus": prob, "expected_loss": expected_loss, "comparator_margin": cmargin}
     return Trace(algorithm=NAME, params=params, T=T, d=d, mistakes=mistakes, predictions=pred,

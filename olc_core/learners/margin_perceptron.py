@@ -25,6 +25,7 @@ presentations; ``columns["example"]`` says which example each one showed.
 from __future__ import annotations
 
 import math
+import sys
 from typing import Any
 
 import numpy as np
@@ -47,12 +48,30 @@ CORRECT, MARGIN_MISTAKE, MISTAKE, INIT = 0, 1, 2, 3
 
 
 def normalize(X: np.ndarray, algorithm: str = NAME) -> np.ndarray:
-    """Each row divided by its Euclidean norm (sequential sum of squares)."""
-    n = np.sqrt(rowsq(X))
-    if (n == 0).any():
-        t = int(np.flatnonzero(n == 0)[0])
-        raise ValueError(f"{algorithm}: examples are normalised to ‖x‖ = 1, but round {t} has x = 0")
-    return X / n[:, None]
+    """Each row divided by its Euclidean norm (sequential sum of squares), at any scale: each row is
+    first divided by the power of two nearest its largest entry (exact), so ‖x‖² neither underflows
+    nor overflows; the result is the same, bit for bit, as ``x/‖x‖`` wherever that does not.
+
+    >>> normalize(np.array([[3.0, 4.0], [3.0, -4.0]]) * [[2.0 ** -1050], [2.0 ** 1000]]).tolist()
+    [[0.6, 0.8], [0.6, -0.8]]
+    """
+    top = np.max(np.abs(X), axis=1)
+    if (top == 0).any():
+        t = int(np.flatnonzero(top == 0)[0])
+        raise ValueError(f"{algorithm}: examples are normalised to length 1, but example {t + 1} (counting from 1) "
+                         "is the zero vector, which has no direction; remove it or move it off the origin")
+    Xs = np.ldexp(X, -np.frexp(top)[1][:, None])
+    return Xs / np.sqrt(rowsq(Xs))[:, None]
+
+
+def bound_12(gamma: float) -> float:
+    """``12/γ²`` written ``12·(1/γ)²`` (no division by an underflowed γ²; inf beyond the float range)."""
+    r = 1.0 / gamma
+    return 12.0 * (r * r)
+
+
+def _finite_or_none(v: float) -> float | None:
+    return v if math.isfinite(v) else None
 
 
 def _loop(Xh: np.ndarray, y: np.ndarray, gamma: float, passes: int | None):
@@ -69,7 +88,8 @@ def _loop(Xh: np.ndarray, y: np.ndarray, gamma: float, passes: int | None):
     total = 1
     # "until a pass makes no update": the theorem guarantees it within 12/γ² + 1 passes when the
     # data have margin γ; if that many passes still update, the assumption fails: stop there
-    max_passes = passes if passes is not None else int(math.ceil(12.0 / gamma ** 2)) + 1
+    # (capped: the presentations stop at MAX_PRESENTATIONS anyway, and 12/γ² may exceed the float range)
+    max_passes = passes if passes is not None else int(math.ceil(min(bound_12(gamma), MAX_PRESENTATIONS))) + 1
     while True:
         pass_updates = 1 if done_passes == 0 else 0
         i = start
@@ -203,7 +223,8 @@ def _proof(*, T, updates, S, wstar, cm, gamma, example, info) -> Proof:
                          "" if ok else (f"{count(bad_examples.size, 'example')} {agree(bad_examples.size, 'has', 'have')} margin below γ = {gamma:.4g} "
                                         f"(the smallest is {cm.min():.4g})"))
     constants = {"gamma": gamma, "comparator": wstar, "measured_margin": None if cm is None else float(cm.min()),
-                 "bound_formula": r"12/\gamma^2", "bound_tight": 4.0 / gamma + 8.0 / gamma ** 2,
+                 "bound_formula": r"12/\gamma^2",
+                 "bound_tight": _finite_or_none(4.0 / gamma + 8.0 * (1.0 / gamma) * (1.0 / gamma)),
                  "final_margin": info["final_margin"], "converged": info["converged"],
                  "passes_run": info["passes_run"]}
     labels = {"U_gamma": r"U\gamma", "inner": r"\langle w^*, w\rangle", "norm": r"\lVert w\rVert",
@@ -212,6 +233,12 @@ def _proof(*, T, updates, S, wstar, cm, gamma, example, info) -> Proof:
                   reasons=("each update (the first included) adds y⟨w*,x⟩ ≥ γ to ⟨w*,w⟩",
                            "Cauchy–Schwarz with ‖w*‖ = 1",
                            "‖w‖ grows by ≤ 1 per update, and by ≤ 3γ/4 once ‖w‖ ≥ 2/γ"))
+    bound = bound_12(gamma)
+    fits = math.isfinite(bound)
+    in_range = Assumption("float range", r"12/\gamma^2 < 1.8\cdot 10^{308}", fits, np.zeros(0, np.int64),
+                          "" if fits else (f"γ = {gamma:.3g} is too small: 12/γ² would exceed the largest float "
+                                           f"({sys.float_info.max:.3g}), so no bound is stated (it needs γ above "
+                                           "about 2.6e-154)"))
     return Proof(name="Margin Perceptron", theorem=r"U \le 12/\gamma^2", T=T, state_rounds=state_rounds,
-                 n_mistakes=k, series=series, chains=(chain,), assumptions=(ass,),
-                 mistake_bound=12.0 / gamma ** 2, constants=constants, labels=labels)
+                 n_mistakes=k, series=series, chains=(chain,), assumptions=(ass, in_range),
+                 mistake_bound=bound, constants=constants, labels=labels)

@@ -12,6 +12,13 @@ length) or, when absent, the maximum-margin separator through the origin
 ``⟨w_t, x_t⟩`` and the comparator's margin ``y_t⟨w*, x_t⟩`` per round, and per
 mistake the new weights, ``⟨w*, w⟩`` and ``‖w‖²``.
 
+Scale: the Perceptron makes the same mistakes on c·X as on X for every c > 0. In floating point
+this holds exactly for c a power of two (the scores are then 4^k times, the weights 2^k times
+those on X, bit for bit) while the data stay within ``SCALE_MIN ≤ max‖x_t‖ ≤ SCALE_MAX``
+(1e-100 … 1e100); for other c each entry of c·X is rounded, so only a score within rounding of 0
+could change sign. Data outside that range are refused with a message (the scores ⟨w, x⟩ would
+underflow to 0 or overflow). The bounds are computed scale-free (R²/γ² from R/γ).
+
 >>> import numpy as np, olc_core
 >>> X = np.array([[0.5, 1.0], [-1.0, 0.5], [0.2, -1.0], [1.0, 0.2]]); y = np.array([1, -1, 1, 1])
 >>> tr = olc_core.run("perceptron", X, y, comparator=[1.0, 0.0])
@@ -104,6 +111,30 @@ def state_norms(norm2: np.ndarray, S: np.ndarray) -> np.ndarray:
     return norm
 
 
+#: The Perceptron runs on data whose longest example has SCALE_MIN ≤ max‖x_t‖ ≤ SCALE_MAX. Its scores
+#: ⟨w, x_t⟩ are of size up to M·‖x‖² and ‖w‖² up to M·R²: within this range they stay finite for any
+#: number of rounds below 10¹⁰⁰, and a coordinate 10⁻¹⁰⁰ times smaller than R still gives normal
+#: (not subnormal) products, so the run on c·X makes exactly the mistakes of the run on X for every
+#: power of two c that keeps the data in range. Outside it the run is refused with a message.
+SCALE_MIN, SCALE_MAX = 1e-100, 1e100
+
+
+def check_scale(R: float, algorithm: str = NAME) -> None:
+    """Refuse data whose longest example ``R = max‖x_t‖`` is outside [SCALE_MIN, SCALE_MAX] (R = 0,
+    all-zero data, is the proof's to report)."""
+    if R == 0.0 or SCALE_MIN <= R <= SCALE_MAX:
+        return
+    # enough digits that the number shown is visibly outside the range
+    shown = next((f for f in (f"{R:.{p}g}" for p in (3, 6, 17)) if not SCALE_MIN <= float(f) <= SCALE_MAX), repr(R))
+    limit = "below about 1e-300 round to 0" if R < SCALE_MIN else "above about 1e308 are infinite"
+    raise ValueError(
+        f"{algorithm}: the data's scale is out of range: the longest example has length ‖x‖ = {shown}, but the "
+        f"Perceptron needs it between {SCALE_MIN:g} and {SCALE_MAX:g}: its scores ⟨w, x⟩ are of size about "
+        f"‖x‖², and floating-point numbers {limit}. "
+        f"Multiply X by a positive number to bring it into range: that does not change the Perceptron's "
+        f"mistakes.")
+
+
 def radius(X: np.ndarray, r2: float) -> float:
     """``R = max_t ‖x_t‖`` from the loop's ``max ‖x_t‖²``, recomputed with scaling only
     when the square left the normal float range (tiny or huge data)."""
@@ -151,10 +182,15 @@ def run(X, y, params: dict[str, Any]) -> Trace:
         if not np.isfinite(X).all():
             t = int(np.flatnonzero(~np.isfinite(X).all(axis=1))[0])
             raise ValueError(f"{NAME}: X has a NaN or infinite value at round {t}")
+        with np.errstate(over="ignore", under="ignore"):  # radius() rescales when ‖x‖² leaves the float range
+            r2 = float(rowsq(X).max())
+        check_scale(radius(X, r2))  # before the comparator search, which the scale breaks too
     wstar, cinfo = resolve_comparator(X, y, params["comparator"], NAME)
     loop = perceptron_numba if engine == "numba" else perceptron_numpy
-    score, cmargin, mistakes, S, inner, norm, r2, cmin, nonpos = loop(X, y, wstar)
+    with np.errstate(over="ignore"):  # only out-of-range data overflow, and check_scale refuses them below
+        score, cmargin, mistakes, S, inner, norm, r2, cmin, nonpos = loop(X, y, wstar)
     R = radius(X, r2)
+    check_scale(R)  # the compiled loop checked X on its way (the scores are not used if this fails)
     has = wstar is not None
     cm = cmargin if has else None
     info = dict(cinfo, radius=R, engine=engine)

@@ -89,12 +89,15 @@ def _prefix(a: np.ndarray) -> np.ndarray:
 
 def regret_proof(*, T: int, y: np.ndarray, p: np.ndarray, norm_theta: np.ndarray, gsq: np.ndarray,
                  alpha: float, mistakes: np.ndarray, cmargin: np.ndarray, u_norm2: float,
-                 comparator_info: dict[str, Any]) -> Proof:
+                 comparator_info: dict[str, Any], g_max: float | None = None) -> Proof:
     """The regret sandwich at every round, and ``E[M_T] ≤ min_u Σℓ_t(u) + √T(1/(2α) + αL²)``.
 
     ``p[t] = ⟨w_t, x_t⟩``; ``norm_theta[t] = ‖θ‖`` after t rounds (``= ‖S_t‖/2``);
     ``gsq[t] = ‖g_t‖² = ‖x_t‖²/4``; ``cmargin[t] = y_t⟨u, x_t⟩`` for the comparator
-    u with ``‖u‖² = u_norm2 ≤ 1``; ``mistakes``: rounds where the random ŷ_t ≠ y_t.
+    u with ``‖u‖² = u_norm2 ≤ 1``; ``mistakes``: rounds where the random ŷ_t ≠ y_t;
+    ``g_max``: ``L = max‖g_t‖`` computed without underflow (default ``√max gsq``, which is 0 when
+    every ‖x_t‖² underflows, e.g. ‖x_t‖ ≈ 1e-170: L, R and the best α are then reported from g_max;
+    the bound's αL² term is below 1e-300 there either way).
     """
     y = np.asarray(y, dtype=np.float64)
     p = np.asarray(p, dtype=np.float64)
@@ -134,7 +137,7 @@ def regret_proof(*, T: int, y: np.ndarray, p: np.ndarray, norm_theta: np.ndarray
         "bound_data_u": bound_data_u,
         "bound_sqrt_u": bound_sqrt_u,
     }
-    L = math.sqrt(float(L2[-1]))
+    L = math.sqrt(float(L2[-1])) if g_max is None else float(g_max)
     # The regret series are sums of up to T terms of size ≤ L; their rounding error is
     # at most a few eps·T·L. The check's tolerance is 1e-9·max(|lhs|, |rhs|, scale).
     scale = max(L, 1e-300) * max(1.0, 4.0 * _EPS * T / 1e-9)

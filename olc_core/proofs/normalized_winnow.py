@@ -25,13 +25,14 @@ Hence ``M ≤ ln N / C`` when ``C > 0``. ``C`` is largest at ``η = artanh δ =
 from __future__ import annotations
 
 import math
+import sys
 from typing import Any
 
 import numpy as np
 
 from .base import Assumption, Chain, Proof
 
-__all__ = ["normalized_winnow_proof", "log_cosh", "C_of", "eta_optimal", "eta_max", "kl_rows"]
+__all__ = ["normalized_winnow_proof", "log_cosh", "C_of", "C_positive", "eta_optimal", "eta_max", "kl_rows"]
 
 LN2 = math.log(2.0)
 #: δ is capped at this value when η = artanh δ is derived from it (artanh 1 = ∞)
@@ -72,6 +73,30 @@ def C_of(eta: float, delta: float) -> float:
     return eta * (delta - 1.0) + LN2 - math.log1p(math.exp(-2.0 * eta))
 
 
+#: Below this, ηδ and ln cosh η ≈ η²/2 are too close to the float range's floor to subtract: the
+#: sign of C is then read off the scaled form δ − ln cosh(η)/η (see :func:`C_positive`).
+_TINY = 2.0 ** -900
+
+
+def _log_cosh_over_eta(eta: float) -> float:
+    """``ln cosh(η)/η`` for η > 0 at any scale (``η/2`` below 1e-8, where the next term is η³/12)."""
+    return 0.5 * eta if eta < 1e-8 else log_cosh(eta) / eta
+
+
+def C_positive(eta: float, delta: float) -> bool:
+    """Whether ``C = ηδ − ln cosh η > 0``, decided at any scale: when ηδ is tiny, C itself underflows,
+    but its sign is that of ``δ − ln cosh(η)/η``, a difference of two numbers of δ's size.
+
+    >>> C_positive(1e-200, 1e-200), C_of(1e-200, 1e-200)      # C = 5e-401: positive, not a float
+    (True, 0.0)
+    >>> C_positive(3e-200, 1e-200)                              # C > 0 needs η < 2δ for tiny δ
+    False
+    """
+    if eta * delta >= _TINY or eta > 1.0:
+        return C_of(eta, delta) > 0.0
+    return delta - _log_cosh_over_eta(eta) > 0.0
+
+
 def eta_optimal(delta: float) -> float:
     """``½ ln((1+δ)/(1−δ)) = artanh δ`` (δ capped at :data:`DELTA_CAP`)."""
     return math.atanh(min(delta, DELTA_CAP))
@@ -84,9 +109,11 @@ def eta_max(delta: float) -> float:
     if delta <= 0.0:
         return 0.0
     lo, hi = math.atanh(delta), LN2 / (1.0 - delta) + 1.0  # C(lo) > 0 > C(hi)
+    if delta < 0.4:  # C(3δ) ≤ 3δ² − (9δ²/2 − 27δ⁴/4) < 0: a bracket of δ's size, so tiny δ are resolved too
+        hi = 3.0 * delta
     for _ in range(200):
         mid = 0.5 * (lo + hi)
-        if C_of(mid, delta) > 0.0:
+        if C_positive(mid, delta):
             lo = mid
         else:
             hi = mid
@@ -101,6 +128,19 @@ def kl_rows(u: np.ndarray, log_w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     us = u[supp]
     terms = us * (np.log(us) - log_w[:, supp])
     return terms.sum(axis=1), np.abs(terms).sum(axis=1)
+
+
+def _range_assumption(fits: bool, eta: float, delta: float, C: float) -> Assumption:
+    """C > 0 but too small a float for ln N/C (δ and η of order 1e-154 or less: the data's scale)."""
+    if fits:
+        detail = ""
+    else:  # C ≈ η·(δ − ln cosh(η)/η), shown as a power of ten (it is not a float)
+        exponent = math.log10(eta) + math.log10(delta - _log_cosh_over_eta(eta))
+        detail = (f"δ = {delta:.3g} and η = {eta:.3g} are so small that C = ηδ − ln cosh η ≈ 10^{exponent:.0f} is "
+                  f"below the smallest float ({sys.float_info.min:.3g}) and the bound ln N/C above the largest, so "
+                  "no bound is stated; δ is the margin y⟨u, x⟩, so it shrinks with X: scale X up towards "
+                  "‖x_t‖∞ = 1 (the theorem allows up to 1)")
+    return Assumption("float range", r"\ln N / C < 1.8\cdot 10^{308}", fits, np.zeros(0, dtype=np.int64), detail)
 
 
 def normalized_winnow_proof(*, T: int, N: int, eta: float, delta: float | None, u: np.ndarray, cmargin: np.ndarray,
@@ -139,14 +179,14 @@ def normalized_winnow_proof(*, T: int, N: int, eta: float, delta: float | None, 
     consts.update(N=N, eta=eta, delta=delta, log_cosh_eta=lc, C=C, phi_1=float(kl[0]), ln_N=lnN,
                   eta_optimal=eta_optimal(delta) if delta is not None else None,
                   eta_max=eta_max(delta) if delta is not None else None,
-                  half_delta_squared=None if delta is None else delta * delta / 2.0,
+                  half_delta_squared=None if delta is None else delta * delta / 2.0,  # may underflow: a constant
                   bound_formula=r"\ln N / C")
     assumptions = [margin_assumption]
     mistake_bound = None
     if C is not None:
         kf = nm.astype(np.float64)
         series.update(kl_upper=kl[0] - C * kf, lnN_upper=lnN - C * kf, C=np.full(K, C), delta=np.full(K, delta))
-        ok = C > 0.0
+        ok = C_positive(eta, delta)
         assumptions.append(Assumption(
             "learning rate", r"C = \eta\delta - \ln\cosh\eta > 0 \quad(\text{i.e. } \eta < \eta_{\max}(\delta))", ok,
             np.zeros(0, dtype=np.int64),
@@ -154,10 +194,15 @@ def normalized_winnow_proof(*, T: int, N: int, eta: float, delta: float | None, 
                            f"(C > 0 needs η < {eta_max(delta):.6g}; the best η is artanh δ = "
                            f"{eta_optimal(delta):.6g})")))
         if ok:
-            mistake_bound = lnN / C
-            consts.update(bound_phi1=float(kl[0]) / C)
+            fits = C >= sys.float_info.min and math.isfinite(lnN / C)
+            assumptions.append(_range_assumption(fits, eta, delta, C))
+            if fits:
+                mistake_bound = lnN / C
+                consts.update(bound_phi1=float(kl[0]) / C)
     if C is not None and eta_is_optimal:
-        consts.update(bound_2lnN_over_delta2=2.0 * lnN / (delta * delta))
+        r = 1.0 / delta                      # 2 ln N/δ² as 2 ln N·(1/δ)²: no division by an underflowed δ²
+        b2 = 2.0 * lnN * (r * r)
+        consts.update(bound_2lnN_over_delta2=b2 if math.isfinite(b2) else None)
         series["half_delta_sq"] = np.full(K, delta * delta / 2.0)
         extra = (Chain("optimal learning rate", ("half_delta_sq", "C"), scale=1.0,
                        reasons=("at η = artanh δ, C = KL(Bern((1+δ)/2) ‖ Bern(½)) ≥ 2(δ/2)² (Pinsker)",)),)

@@ -24,6 +24,7 @@ lower bound falls on correct rounds inside the margin band too.
 from __future__ import annotations
 
 import math
+import sys
 from typing import Any
 
 import numpy as np
@@ -58,6 +59,38 @@ ASSUMPTION_TOL = 1e-12
 
 #: From this many states on, the compiled pass checks the links (fewer: numpy on the series).
 FUSED_CHECK_MIN_STATES = 4096
+
+
+#: R²/γ² (and the TD_γ and hinge bounds) above this is not a float: the proofs then say so
+#: instead of claiming an infinite bound.
+FLOAT_MAX = sys.float_info.max
+
+
+def sq_ratio(a: float, b: float) -> float:
+    """``a²/b²`` for a, b > 0, the same number at every scale of the data: both are first divided by
+    the power of two nearest the larger (exact), so the squares neither underflow nor overflow when
+    a and b are both tiny or both huge; ``a*a/(b*b)`` otherwise, the form of the notes (inf only when
+    the ratio itself is beyond the float range).
+
+    >>> sq_ratio(5.0, 3.0) == sq_ratio(5e-170, 3e-170) == sq_ratio(5 * 2.0**-1000, 3 * 2.0**-1000) == 25 / 9
+    True
+    """
+    e = math.frexp(max(a, b))[1]
+    a, b = math.ldexp(a, -e), math.ldexp(b, -e)
+    bb = b * b
+    if bb >= sys.float_info.min:
+        return a * a / bb
+    q = a / b          # b tiny next to a: the ratio first (inf when it is beyond the float range)
+    return q * q
+
+
+def range_assumption(bound: float, gamma: float, radius: float, what: str) -> Assumption:
+    """The proof's bound must be a float: for γ tiny next to R it is not (R²/γ² > 1.8e308)."""
+    ok = bool(math.isfinite(bound))
+    return Assumption("float range", r"(R/\gamma)^2 < 1.8\cdot 10^{308}", ok, np.zeros(0, np.int64),
+                      "" if ok else (f"γ = {gamma:.3g} is too small next to R = {radius:.3g}: {what} would exceed "
+                                     f"the largest float ({FLOAT_MAX:.3g}), so no bound is stated (it needs "
+                                     f"γ/R above about 1e-154)"))
 
 
 def _scale(x: float) -> float:
@@ -177,7 +210,9 @@ def separable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray | None, n
     series = {name: (lambda i=i: derived()[i]) for i, name in enumerate(rows) if not name.startswith("_")}
     series["inner"] = inner_s
     series["norm"] = norm_s
-    bound = R * R / (g * g) if usable else None
+    bound = sq_ratio(R, g) if usable else None
+    if usable and not math.isfinite(bound):
+        assumptions.append(range_assumption(bound, g, R, "R²/γ² = (R/γ)²"))
     constants["delta"] = g / R if usable else None
     constants["bound_formula"] = r"R^2/\gamma^2"
     chains = (
@@ -209,17 +244,21 @@ def separable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray | None, n
 
 
 def td_bound(gamma: float, td: float, radius: float) -> float:
-    """``R²/γ² + (2/γ)·TD_γ`` (the form of [004] with R = 1); inf where γ² underflows."""
-    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
-        v = np.float64(radius) ** 2 / np.float64(gamma) ** 2 + 2.0 * np.float64(td) / np.float64(gamma)
+    """``R²/γ² + (2/γ)·TD_γ`` (the form of [004] with R = 1), scale-free (:func:`sq_ratio`, and TD_γ/γ
+    is a ratio); inf only where the bound itself is beyond the float range (γ tiny next to R)."""
+    if not (gamma > 0.0):
+        return math.inf
+    with np.errstate(over="ignore", invalid="ignore"):
+        first = sq_ratio(radius, gamma) if radius > 0.0 else 0.0
+        v = np.float64(first) + 2.0 * (np.float64(td) / np.float64(gamma))
     return float(v) if not np.isnan(v) else math.inf
 
 
 def td_bound_quadratic(gamma: float, td: float, radius: float) -> float:
     """The largest M with ``γM − TD ≤ R√M`` (solving the quadratic exactly)."""
-    R = radius
-    s = (R + math.sqrt(R * R + 4.0 * gamma * td)) / (2.0 * gamma)
-    return max(s * s, td / gamma)
+    r, q = radius / gamma, td / gamma    # ratios first: the same numbers at every scale of the data
+    s = (r + math.sqrt(r * r + 4.0 * q)) / 2.0
+    return max(s * s, q)
 
 
 def hinge_bound(L: float, a: float) -> float:
@@ -255,12 +294,22 @@ def best_gamma(cmargin: np.ndarray, radius: float) -> tuple[float, float]:
     bound is either larger than at γ = R or larger than 2T − 1 (worthless, as M ≤ T). On each
     interval between sorted margins, TD_γ = kγ − S_k, so the bound is a quadratic in 1/γ; its
     minimum is at an endpoint or at γ = R²/S_k: all such candidates up to R are evaluated.
+
+    The search runs on the margins and R divided by the power of two 2^e nearest R (exact), so it
+    gives the same γ/R and the same bound at every scale of the data; γ is scaled back by 2^e.
     """
     m = np.sort(np.asarray(cmargin, dtype=np.float64))
     R = float(radius)
-    R2 = R * R
-    if not (R > 0 and math.isfinite(R2) and R2 > 0):  # every x_t = 0 (or R² overflows): no scale to search
+    if not (0.0 < R < math.inf):  # every x_t = 0 (or R overflows): no scale to search
         return 1.0, td_bound(1.0, float(np.sum(np.maximum(0.0, 1.0 - m))), radius)
+    e = math.frexp(R)[1]
+    g, b = _best_gamma_unit(np.ldexp(m, -e), math.ldexp(R, -e))
+    return math.ldexp(g, e), b
+
+
+def _best_gamma_unit(m: np.ndarray, R: float) -> tuple[float, float]:
+    """:func:`best_gamma` for sorted margins m and 1/2 ≤ R < 1."""
+    R2 = R * R
     S = np.concatenate([[0.0], np.cumsum(m)])  # S[k] = sum of the k smallest margins
     cands = [m[m > 0], np.array([R])]
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
@@ -276,7 +325,7 @@ def best_gamma(cmargin: np.ndarray, radius: float) -> tuple[float, float]:
     vals = np.where(np.isnan(vals), np.inf, vals)
     i = int(np.argmin(vals))
     g = float(c[i])
-    return g, td_bound(g, float(np.sum(np.maximum(0.0, g - m))), radius)
+    return g, td_bound(g, float(np.sum(np.maximum(0.0, g - m))), R)
 
 
 def _per_round(T: int, mistakes: np.ndarray, per_state: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -315,6 +364,7 @@ def nonseparable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray, norm:
     constants = {"radius": R, "gamma": g, "TD": td_total, "bound_quadratic": td_bound_quadratic(g, td_total, R),
                  "best_gamma": bg, "best_bound": bb, "bound_formula": r"R^2/\gamma^2 + (2/\gamma)\,\mathrm{TD}_\gamma",
                  "hinge": hinge, "margins": np.asarray(cmargin), **comparator_info}
+    bound = td_bound(g, td_total, R)
     scale = _scale(max(R * max(1, K0 - 1), g * max(1, K0 - 1), td_total))
     chains = (Chain("TD potential", ("td_lower", "inner", "norm", "sqrtM_R"), scale=scale,
                     reasons=("each mistake adds y_t⟨w*,x_t⟩ ≥ γ − max(0, γ − y_t⟨w*,x_t⟩) to ⟨w*,w⟩",
@@ -324,8 +374,9 @@ def nonseparable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray, norm:
     return Proof(name="Perceptron, non-separable data (TD_γ)",
                  theorem=r"M \le R^2/\gamma^2 + (2/\gamma)\,\mathrm{TD}_\gamma", T=T,
                  state_rounds=state_rounds, n_mistakes=k, series=series, chains=chains,
-                 assumptions=(Assumption("gamma", r"\gamma > 0", g > 0),),
-                 mistake_bound=td_bound(g, td_total, R), constants=constants, labels=labels)
+                 assumptions=(Assumption("gamma", r"\gamma > 0", g > 0),
+                              range_assumption(bound, g, R, "R²/γ²")),
+                 mistake_bound=bound, constants=constants, labels=labels)
 
 
 def hinge_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray, norm: np.ndarray, radius: float,
@@ -345,13 +396,14 @@ def hinge_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray, norm: np.nda
     series = {
         "hinge_lower": kf - L_t,
         "inner_u": inner_t / g,
-        "norm_u": unorm * norm_t,
-        "upper_u": unorm * R * np.sqrt(kf),
+        "norm_u": norm_t / g,
+        "upper_u": (R / g) * np.sqrt(kf),   # ‖u‖R = R/γ: the ratio, not 1/γ (which overflows first) times R
         "L": L_t,
     }
-    a = unorm * R
+    a = R / g
     constants = {"radius": R, "gamma": g, "u_norm": unorm, "L": L_total, "a": a,
                  "bound_formula": r"L(u) + \lVert u\rVert R\sqrt{L(u)} + \lVert u\rVert^2R^2", **comparator_info}
+    bound = hinge_bound(L_total, a)
     scale = _scale(max(a * max(1, K0 - 1), K0 - 1, L_total))
     chains = (Chain("hinge potential", ("hinge_lower", "inner_u", "norm_u", "upper_u"), scale=scale,
                     reasons=("each mistake adds y_t⟨u,x_t⟩ ≥ 1 − max(0, 1 − y_t⟨u,x_t⟩) to ⟨u,w⟩ "
@@ -361,5 +413,6 @@ def hinge_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray, norm: np.nda
     return Proof(name="Perceptron, hinge loss (Orabona)",
                  theorem=r"M \le L(u) + \lVert u\rVert R\sqrt{L(u)} + \lVert u\rVert^2 R^2", T=T,
                  state_rounds=state_rounds, n_mistakes=k, series=series, chains=chains,
-                 assumptions=(Assumption("gamma", r"\gamma > 0", g > 0),),
-                 mistake_bound=hinge_bound(L_total, a), constants=constants, labels=labels)
+                 assumptions=(Assumption("gamma", r"\gamma > 0", g > 0),
+                              range_assumption(bound, g, R, "‖u‖²R² = (R/γ)²")),
+                 mistake_bound=bound, constants=constants, labels=labels)

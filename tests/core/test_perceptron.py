@@ -183,8 +183,9 @@ def test_numba_engine_reports_nan_row():
     X[6, 1] = np.inf
     with pytest.raises(ValueError, match="round 6"):
         olc_core.run("perceptron", X, np.ones(10), comparator=[1.0, 0.0], engine="numba")
-    X[6, 1] = 1e200  # huge but finite: x.x overflows, the row is still accepted
-    olc_core.run("perceptron", X, np.ones(10), comparator=[1.0, 0.0], engine="numba")
+    X[6, 1] = 1e200  # huge but finite: accepted by the loop's check, then refused for its scale (‖x‖² overflows)
+    with pytest.raises(ValueError, match=r"scale is out of range: the longest example has length ‖x‖ = 1e\+200"):
+        olc_core.run("perceptron", X, np.ones(10), comparator=[1.0, 0.0], engine="numba")
 
 
 def test_max_margin_says_inseparable_only_when_it_proved_it():

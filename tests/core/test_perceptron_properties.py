@@ -3,11 +3,13 @@ the assumptions, and failures are reported (no bound claimed) on streams that br
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import olc_core
+from olc_core.learners.perceptron import SCALE_MIN
 
 SETTINGS = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -73,9 +75,17 @@ def test_label_noise_is_reported_and_no_bound_claimed(T, d, seed, noise):
 @given(hnp.arrays(np.float64, st.tuples(st.integers(1, 40), st.integers(1, 4)),
                   elements=st.floats(-5, 5, allow_subnormal=False)),
        st.integers(0, 2**31), st.floats(0.001, 3.0))
-@example(X=np.array([[2.87559221e-161]]), seed=0, gamma=1.0)  # ‖w‖² and the comparator's norm underflow
+@example(X=np.array([[2.87559221e-161]]), seed=0, gamma=1.0)  # too small a scale: refused with a message
+@example(X=np.array([[1.0, 0.0], [1.0, 1e-160]]), seed=3, gamma=1.0)  # ‖w‖² = 1e-320 after the 2nd mistake
 def test_arbitrary_data_either_separable_with_bound_or_reported(X, seed, gamma):
     y = np.random.default_rng(seed).choice([-1.0, 1.0], len(X))
+    top = float(np.abs(X).max())
+    R = top * float(np.max(np.linalg.norm(X / top, axis=1))) if top > 0 else 0.0   # no underflow
+    if 0.0 < R < SCALE_MIN:   # every entry tiny: ‖x‖² and the scores underflow
+        with pytest.raises(ValueError, match=r"scale is out of range: the longest example has length ‖x‖ = "
+                                             r".*between 1e-100 and 1e\+100"):
+            olc_core.run("perceptron", X, y)
+        return
     tr = olc_core.run("perceptron", X, y)
     p = tr.proof
     if p.failed_assumptions:
