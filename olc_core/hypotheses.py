@@ -37,6 +37,8 @@ from typing import Any
 
 import numpy as np
 
+from ._exact_trig import halfplane_nonneg
+
 from ._validate import as_matrix, check_binary
 from ._words import count
 
@@ -141,9 +143,10 @@ class HalfPlanes(HypothesisClass):
         return self.offset + 2.0 * np.pi * np.arange(self.K) / self.K
 
     def predict(self, X, idx):
-        a = self.angles()[np.asarray(idx, dtype=np.int64)]
-        X = np.asarray(X, dtype=np.float64)
-        return _pm(X[:, :1] * np.cos(a)[None, :] + X[:, 1:2] * np.sin(a)[None, :] >= 0.0)
+        """+1 on the normal's side, the boundary line included, decided in exact arithmetic
+        (olc_core._exact_trig: a point on a line is +1 whatever cos/sin round to)."""
+        return _pm(halfplane_nonneg(np.asarray(X, dtype=np.float64), np.asarray(idx, dtype=np.int64),
+                                    int(self.K), float(self.offset)))
 
     def describe(self, i):
         return f"normal at {math.degrees(self.angles()[i]):.4g}°"
