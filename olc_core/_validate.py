@@ -1,6 +1,7 @@
 """Input checks shared by every learner: shapes, finiteness, label conventions.
 
-Every check raises ``ValueError`` with a message a student can act on; nothing
+Every check raises ``ValueError`` with a message a student can act on (rounds, features and
+experts counted from 1, as a reader counts them); nothing
 here copies an array that is already float64 and C-contiguous.
 
 >>> as_labels([1, -1, 1], "pm1", 3, "perceptron")
@@ -8,7 +9,7 @@ array([ 1., -1.,  1.])
 >>> as_labels([1, 0, 1], "pm1", 3, "perceptron")
 Traceback (most recent call last):
 ...
-ValueError: perceptron: labels y must be -1 or +1; found 0 at round 1
+ValueError: perceptron: labels y must be -1 or +1; found 0 at round 2
 """
 from __future__ import annotations
 
@@ -46,7 +47,7 @@ def as_matrix(X, algorithm: str, *, name: str = "X", check_finite: bool = True) 
     A = np.ascontiguousarray(real_matrix(X, algorithm, name=name), dtype=np.float64)
     if check_finite and not np.isfinite(A).all():
         t = first_bad(~np.isfinite(A))
-        raise ValueError(f"{algorithm}: {name} has a NaN or infinite value at round {t}")
+        raise ValueError(f"{algorithm}: {name} has a NaN or infinite value at round {t + 1}")
     return A
 
 
@@ -80,7 +81,7 @@ def as_labels(y, convention: str, T: int, algorithm: str, *, check_values: bool 
 def bad_label(v: np.ndarray, t: int, convention: str, algorithm: str):
     """Raise the ValueError for the label at round t."""
     shown = "-1 or +1" if convention == "pm1" else "0 or 1"
-    raise ValueError(f"{algorithm}: labels y must be {shown}; found {_num(v[t])} at round {t}")
+    raise ValueError(f"{algorithm}: labels y must be {shown}; found {_num(v[t])} at round {t + 1}")
 
 
 def as_vector(u, d: int, algorithm: str, name: str) -> np.ndarray:
@@ -102,7 +103,7 @@ def check_binary(A: np.ndarray, algorithm: str, name: str = "X") -> None:
     if bad.any():
         t = first_bad(bad)
         j = int(np.flatnonzero(bad[t])[0])
-        raise ValueError(f"{algorithm}: {name} must be 0/1; found {_num(A[t, j])} at round {t}, feature {j}")
+        raise ValueError(f"{algorithm}: {name} must be 0/1; found {_num(A[t, j])} at round {t + 1}, feature {j + 1}")
 
 
 def _num(x: float) -> str:

@@ -166,7 +166,7 @@ def run(X, y, params: dict[str, Any]) -> Trace:
     if too_long.size:
         t = int(too_long[0])
         raise ValueError(f"{NAME}: every ‖x_t‖ must be at most 1, else (1 + ⟨w, x_t⟩)/2 is not a probability; "
-                         f"round {t} has ‖x_t‖ = {xnorm[t]:.6g} ({count(too_long.size, 'round')} {agree(too_long.size, 'exceeds', 'exceed')} 1)")
+                         f"round {t + 1} has ‖x_t‖ = {xnorm[t]:.6g} ({count(too_long.size, 'round')} {agree(too_long.size, 'exceeds', 'exceed')} 1)")
     xsq = rowsq(X)       # finite now (‖x_t‖ ≤ 1 + 1e-9); 0 for rows below about 1e-162, as ‖g_t‖² is to float precision
     alpha = float(params["eta"])
     seed = int(params["seed"])

@@ -97,7 +97,7 @@ def check_unit_box(X: np.ndarray, algorithm: str = NAME) -> None:
             t = first_bad(bad)
             j = int(np.flatnonzero(bad[t])[0])
             raise ValueError(f"{algorithm}: every entry of X must be in [-1, 1] (‖x_t‖∞ ≤ 1); found "
-                             f"{blk[t, j]:g} at round {a + t}, feature {j}")
+                             f"{blk[t, j]:g} at round {a + t + 1}, feature {j + 1}")
 
 
 def _lse_rows(G: np.ndarray) -> np.ndarray:

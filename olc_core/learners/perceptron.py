@@ -88,7 +88,7 @@ def perceptron_numba(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None, spl
     with frequent mistakes, in two halves on two threads: see :func:`olc_core._accel.perceptron`)."""
     score, cmargin, mis, S, inner, norm, r2, cmin, nonpos, nodd, bad_row = _accel.perceptron(X, y, wstar, split)
     if bad_row >= 0:
-        raise ValueError(f"{NAME}: X has a NaN or infinite value at round {bad_row}")
+        raise ValueError(f"{NAME}: X has a NaN or infinite value at round {bad_row + 1}")
     if bad_row == -2:
         bad_label(y, int(np.flatnonzero(np.abs(y) != 1.0)[0]), "pm1", NAME)
     if bad_row != -1:
@@ -181,7 +181,7 @@ def run(X, y, params: dict[str, Any]) -> Trace:
     if not fused:
         if not np.isfinite(X).all():
             t = int(np.flatnonzero(~np.isfinite(X).all(axis=1))[0])
-            raise ValueError(f"{NAME}: X has a NaN or infinite value at round {t}")
+            raise ValueError(f"{NAME}: X has a NaN or infinite value at round {t + 1}")
         with np.errstate(over="ignore", under="ignore"):  # radius() rescales when ‖x‖² leaves the float range
             r2 = float(rowsq(X).max())
         check_scale(radius(X, r2))  # before the comparator search, which the scale breaks too

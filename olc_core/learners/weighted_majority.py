@@ -82,7 +82,7 @@ def advice_matrix(X, algorithm: str, name: str = "X") -> tuple[np.ndarray, tuple
             fin = np.isfinite(blk)
             if not fin.all():
                 t = s + int(np.flatnonzero(~fin.all(axis=1))[0])
-                raise ValueError(f"{algorithm}: {name} has a NaN or infinite value at round {t}")
+                raise ValueError(f"{algorithm}: {name} has a NaN or infinite value at round {t + 1}")
             ok = (blk == 1.0) | (blk == -1.0) | (blk == 0.0)
         else:
             lo, hi = blk.min(), blk.max()
@@ -91,7 +91,7 @@ def advice_matrix(X, algorithm: str, name: str = "X") -> tuple[np.ndarray, tuple
             r = int(np.flatnonzero(~ok.all(axis=1))[0])
             j = int(np.flatnonzero(~ok[r])[0])
             raise ValueError(f"{algorithm}: {name} must hold -1/+1 advice (or 0/1); found {blk[r, j].item():g} "
-                             f"at round {s + r}, expert {j}")
+                             f"at round {s + r + 1}, expert {j + 1}")
         z = blk == 0
         if first_zero is None and z.any():
             r = int(np.flatnonzero(z.any(axis=1))[0])
@@ -103,8 +103,8 @@ def advice_matrix(X, algorithm: str, name: str = "X") -> tuple[np.ndarray, tuple
         has_neg |= first_neg is not None
     if has_zero and has_neg:
         raise ValueError(f"{algorithm}: {name} must be all -1/+1 or all 0/1 advice; it mixes -1 (round "
-                         f"{first_neg[0]}, expert {first_neg[1]}) and 0 (round {first_zero[0]}, expert "
-                         f"{first_zero[1]})")
+                         f"{first_neg[0] + 1}, expert {first_neg[1] + 1}) and 0 (round {first_zero[0] + 1}, expert "
+                         f"{first_zero[1] + 1})")
     return A, ((1, 0) if has_zero else (1, -1))
 
 

@@ -97,8 +97,8 @@ def as_binary_matrix(X, algorithm: str = NAME) -> np.ndarray:
             if bad.any():
                 t = first_bad(bad)
                 j = int(np.flatnonzero(bad[t])[0])
-                raise ValueError(f"{algorithm}: X must be 0/1; found {float(blk[t, j]):g} at round {a + t}, "
-                                 f"feature {j}")
+                raise ValueError(f"{algorithm}: X must be 0/1; found {float(blk[t, j]):g} at round {a + t + 1}, "
+                                 f"feature {j + 1}")
     return A
 
 

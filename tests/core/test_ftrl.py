@@ -333,10 +333,10 @@ def test_norm_exactly_one_accepted_and_longer_rejected():
     assert tr.proof.constants["L"] == pytest.approx(0.5, rel=1e-12)
     bad = X.copy()
     bad[17] *= 1.001
-    with pytest.raises(ValueError, match=r"round 17 .*1\.001"):
+    with pytest.raises(ValueError, match=r"round 18 .*1\.001"):
         run(bad, y)
     bad[17] = [3.0, 4.0, 0.0, 0.0]
-    with pytest.raises(ValueError, match=r"round 17 has ‖x_t‖ = 5"):
+    with pytest.raises(ValueError, match=r"round 18 has ‖x_t‖ = 5"):
         run(bad, y)
 
 

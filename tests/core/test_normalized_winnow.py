@@ -215,7 +215,7 @@ def test_found_comparators():
 # ---------------------------------------------------------------- inputs and log-space decisions
 def test_rejects_entries_outside_the_unit_box():
     X = np.array([[0.5, -0.5], [0.2, 1.5], [0.0, 1.0]])
-    with pytest.raises(ValueError, match=r"\[-1, 1\].*found 1.5 at round 1, feature 1"):
+    with pytest.raises(ValueError, match=r"\[-1, 1\].*found 1.5 at round 2, feature 2"):
         olc_core.run("normalized_winnow", X, np.array([1, 1, -1]))
 
 

@@ -163,7 +163,7 @@ def test_bad_rows_and_labels_after_the_probe_are_refused(split, monkeypatch):
     X, y = s.X.copy(), s.y.copy()
     X[700, 0] = np.nan
     X[900, 1] = np.inf
-    with pytest.raises(ValueError, match="round 700"):
+    with pytest.raises(ValueError, match="round 701"):
         perceptron_numba(X, y, s.comparator, split=split)
     y2 = s.y.copy()
     y2[500] = 0.0
@@ -181,7 +181,7 @@ def test_bad_rows_and_labels_after_the_probe_are_refused(split, monkeypatch):
 def test_numba_engine_reports_nan_row():
     X = np.ones((10, 2))
     X[6, 1] = np.inf
-    with pytest.raises(ValueError, match="round 6"):
+    with pytest.raises(ValueError, match="round 7"):
         olc_core.run("perceptron", X, np.ones(10), comparator=[1.0, 0.0], engine="numba")
     X[6, 1] = 1e200  # huge but finite: accepted by the loop's check, then refused for its scale (‖x‖² overflows)
     with pytest.raises(ValueError, match=r"scale is out of range: the longest example has length ‖x‖ = 1e\+200"):
@@ -275,7 +275,7 @@ def test_bad_inputs_have_clear_messages():
         olc_core.run("perceptron", [["a", "b"]], [1])
     with pytest.raises(ValueError, match="rectangular|2-D"):
         olc_core.run("perceptron", [[1.0, 2.0], [1.0]], [1, 1])
-    with pytest.raises(ValueError, match=r"labels y must be -1 or \+1; found 0 at round 1"):
+    with pytest.raises(ValueError, match=r"labels y must be -1 or \+1; found 0 at round 2"):
         olc_core.run("perceptron", np.ones((3, 2)), [1, 0, 1])
     with pytest.raises(ValueError, match="unknown algorithm"):
         olc_core.run("perceptronn", np.ones((3, 2)), [1, 1, 1])

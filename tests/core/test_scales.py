@@ -274,4 +274,4 @@ def test_ftrl_refuses_scaled_up_data_with_the_true_norm(scale):
         olc_core.run("ftrl_randomized", X, y)
     msg = str(exc.value)
     assert msg.startswith("ftrl_randomized: every ‖x_t‖ must be at most 1, else (1 + ⟨w, x_t⟩)/2 is not a probability")
-    assert f"round {t} has ‖x_t‖ = {true:.6g} (" in msg and "inf" not in msg
+    assert f"round {t + 1} has ‖x_t‖ = {true:.6g} (" in msg and "inf" not in msg

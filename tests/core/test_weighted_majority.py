@@ -128,9 +128,9 @@ def test_advice_encodings_and_bad_advice():
         np.testing.assert_array_equal(other.log_weights_at(3), a.log_weights_at(3))
     with pytest.raises(ValueError, match="mixes -1"):
         olc_core.run("weighted_majority", np.array([[1, -1], [0, 1]]), np.array([1, 1]))
-    with pytest.raises(ValueError, match="found 0.5 at round 1, expert 0"):
+    with pytest.raises(ValueError, match="found 0.5 at round 2, expert 1"):
         olc_core.run("weighted_majority", np.array([[1, -1], [0.5, 1]]), np.array([1, 1]))
-    with pytest.raises(ValueError, match="found 2 at round 0"):
+    with pytest.raises(ValueError, match="found 2 at round 1"):
         olc_core.run("weighted_majority", np.array([[2, -1]], dtype=np.int8), np.array([1]))
     with pytest.raises(ValueError, match="NaN"):
         olc_core.run("weighted_majority", np.array([[1.0, np.inf]]), np.array([1]))

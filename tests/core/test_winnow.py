@@ -302,7 +302,7 @@ def test_bad_comparator(bad, match):
 
 
 def test_non_binary_input():
-    with pytest.raises(ValueError, match="0/1; found 2 at round 1, feature 0"):
+    with pytest.raises(ValueError, match="0/1; found 2 at round 2, feature 1"):
         olc_core.run("winnow", np.array([[1, 0], [2, 0]]), np.array([1, 0]))
     with pytest.raises(ValueError, match="0/1"):
         olc_core.run("winnow", np.array([[1, 0], [0.5, 0]]), np.array([1, 0]))
