@@ -29,10 +29,9 @@ import numpy as np
 from .. import _accel
 from .._numeric import Grow, rowdot, rowsq
 from .._validate import as_labels, as_matrix, as_vector, bad_label
-from ..comparators import max_margin, soft_margin_direction, unit
+from ..comparators import max_margin, separability_text, soft_margin_direction, unit
 from ..proofs import perceptron as proofs
 from ..trace import SnapshotHistory, Trace
-from .._words import count
 
 __all__ = ["run", "perceptron_numpy", "perceptron_numba", "resolve_comparator"]
 
@@ -128,16 +127,10 @@ def resolve_comparator(X: np.ndarray, y: np.ndarray, comparator, algorithm: str)
     info: dict[str, Any] = {"comparator_method": mm.method, "max_margin_upper": mm.upper,
                             "max_margin_iterations": mm.iterations, "max_margin_converged": mm.converged}
     if mm.separable:
-        info.update(comparator_source="max-margin", comparator=mm.w, max_margin_gap=mm.gap)
+        info.update(comparator_source="max-margin", comparator=mm.w, max_margin_gap=mm.gap, separability="separable")
         return mm.w, info
-    info.update(comparator_source=None, comparator=None, certificate_rounds=mm.support,
-                separability_detail=(
-                    f"the data are not linearly separable through the origin: on the {count(len(mm.support), 'round')} "
-                    f"listed, every unit vector has a margin of at most {mm.upper:.2g}, so these rounds alone rule "
-                    f"out a separator" if mm.proved_inseparable else
-                    f"no separator through the origin was found within {mm.iterations} iterations: every unit "
-                    f"vector has a margin of at most {mm.upper:.2g} on the {count(len(mm.support), 'round')} listed, "
-                    f"too small to certify; the theorem is not applied"))
+    info.update(comparator_source=None, comparator=None, certificate_rounds=mm.support, separability=mm.status,
+                separability_detail=separability_text(mm))
     return None, info
 
 
