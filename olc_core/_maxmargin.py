@@ -258,14 +258,35 @@ def _normal(r2: float) -> bool:
     return 1e-280 < r2 < 1e280
 
 
-def max_margin(X: np.ndarray, y: np.ndarray, *, tol: float = 1e-13, max_iter: int | None = None) -> MaxMargin:
-    """Maximum-margin unit separator through the origin (see the module docstring)."""
+@dataclass(frozen=True)
+class Pending:
+    """A candidate w from the working set, not yet certified against every round: the caller's own
+    pass over the data measures ``min_t y_t⟨w, x_t⟩`` and ``max ‖x_t‖²`` and :meth:`finish` decides."""
+    w: np.ndarray
+    upper: float
+    tol: float
+    iterations: int
+    rounds: np.ndarray
+
+    def finish(self, gmin: float, r2: float) -> MaxMargin | None:
+        """The result if that pass certifies w (Wolfe's optimality condition on every round), else None."""
+        if not _normal(r2) or not gmin >= self.upper - self.tol * r2 / self.upper:
+            return None
+        return _verdict(self.w, gmin, self.upper, self.rounds, self.iterations, True, len(self.w), r2)
+
+
+def max_margin(X: np.ndarray, y: np.ndarray, *, tol: float = 1e-13, max_iter: int | None = None,
+               defer: bool = False) -> MaxMargin | Pending:
+    """Maximum-margin unit separator through the origin (see the module docstring).
+
+    ``defer``: the last pass over the data may be left to the caller (a :class:`Pending` is returned
+    then), who makes one anyway: the compiled Perceptron measures the comparator's margins."""
     X = np.ascontiguousarray(X, dtype=np.float64)
     y = np.ascontiguousarray(y, dtype=np.float64)
     if max_iter is None:
         max_iter = 100 * (X.shape[1] + 1) + 1000
     try:
-        return _search(X, y, tol, max_iter)
+        return _search(X, y, tol, max_iter, defer=defer)
     except _Rescale:
         pass
     amax = float(np.max(np.abs(X))) if X.size else 0.0
@@ -284,7 +305,7 @@ def max_margin(X: np.ndarray, y: np.ndarray, *, tol: float = 1e-13, max_iter: in
     return replace(r, margin=r.margin * f, upper=r.upper * f, resolution=r.resolution * f)
 
 
-def _search(X, y, tol, max_iter, rescaled=False) -> MaxMargin:
+def _search(X, y, tol, max_iter, rescaled=False, defer=False) -> MaxMargin | Pending:
     T, d = X.shape
     cand = np.arange(T) if T <= SMALL else np.unique(np.linspace(0, T - 1, SAMPLE).astype(np.int64))
     S = lam = Rz2 = None
@@ -303,6 +324,8 @@ def _search(X, y, tol, max_iter, rescaled=False) -> MaxMargin:
                              certificate=tuple(res.cert[i] for i in order))
         upper = euclid(res.p)
         w = unit(res.p) if upper > 0.0 else None
+        if defer and Rz2 is not None and w is not None and upper > 1e-10 * math.sqrt(Rz2) and res.converged:
+            return Pending(w, upper, tol, its, rounds)
         # a point with ⟨z, w⟩ < thr violates Wolfe's optimality condition (at the float floor: any
         # point below ‖p‖, as the search itself uses there)
         thr = -np.inf if w is None else upper - tol * R2c / upper if upper > 1e-10 * math.sqrt(R2c) else upper

@@ -29,7 +29,8 @@ import numpy as np
 from .. import _accel
 from .._numeric import Grow, rowdot, rowsq
 from .._validate import as_labels, as_matrix, as_vector, bad_label
-from ..comparators import max_margin, separability_text, soft_margin_direction, unit
+from ..comparators import MaxMargin, max_margin, separability_text, soft_margin_direction, unit
+from .._maxmargin import Pending
 from ..proofs import perceptron as proofs
 from ..trace import SnapshotHistory, Trace
 
@@ -114,8 +115,10 @@ def radius(X: np.ndarray, r2: float) -> float:
     return s * float(np.sqrt(rowsq(X / s).max()))
 
 
-def resolve_comparator(X: np.ndarray, y: np.ndarray, comparator, algorithm: str) -> tuple[np.ndarray | None, dict]:
-    """The unit w* the proof uses, and how it was found (with the max-margin certificate)."""
+def resolve_comparator(X: np.ndarray, y: np.ndarray, comparator, algorithm: str, mm: MaxMargin | None = None
+                       ) -> tuple[np.ndarray | None, dict]:
+    """The unit w* the proof uses, and how it was found (with the max-margin certificate; ``mm``: the
+    search's result when the caller already has it)."""
     d = X.shape[1]
     if comparator is not None:
         w = as_vector(comparator, d, algorithm, "comparator")
@@ -123,7 +126,7 @@ def resolve_comparator(X: np.ndarray, y: np.ndarray, comparator, algorithm: str)
             raise ValueError(f"{algorithm}: comparator must be a non-zero vector")
         u = unit(w)
         return u, {"comparator_source": "given", "comparator": u}
-    mm = max_margin(X, y)
+    mm = max_margin(X, y) if mm is None else mm
     info: dict[str, Any] = {"comparator_method": mm.method, "max_margin_upper": mm.upper,
                             "max_margin_iterations": mm.iterations, "max_margin_converged": mm.converged}
     if mm.separable:
@@ -134,19 +137,52 @@ def resolve_comparator(X: np.ndarray, y: np.ndarray, comparator, algorithm: str)
     return None, info
 
 
+def _check_finite(X: np.ndarray) -> None:
+    if not np.isfinite(X).all():
+        t = int(np.flatnonzero(~np.isfinite(X).all(axis=1))[0])
+        raise ValueError(f"{NAME}: X has a NaN or infinite value at round {t}")
+
+
+def _learn(X, y, params, engine):
+    """The loop with its comparator. With the compiled loop and no comparator given, the max-margin
+    search leaves its last pass to the loop (which measures min y⟨w*, x⟩ and R anyway) and the loop
+    checks X and y; if its margins do not certify w*, the search finishes and the comparator's
+    columns are measured again."""
+    loop = perceptron_numba if engine == "numba" else perceptron_numpy
+    if engine != "numba" or params["comparator"] is not None:
+        if engine != "numba":
+            _check_finite(X)
+        wstar, cinfo = resolve_comparator(X, y, params["comparator"], NAME)
+        return wstar, cinfo, loop(X, y, wstar)
+    try:
+        with np.errstate(all="ignore"):
+            mm = max_margin(X, y, defer=True)
+    except (ValueError, np.linalg.LinAlgError, ArithmeticError):  # non-finite data: the loop says where
+        mm = None
+    if not isinstance(mm, Pending):
+        _check_finite(X)
+        as_labels(y, "pm1", len(y), NAME)
+        wstar, cinfo = resolve_comparator(X, y, None, NAME, mm)
+        return wstar, cinfo, loop(X, y, wstar)
+    out = list(loop(X, y, mm.w))
+    done = mm.finish(out[7], out[6])
+    final = done if done is not None else max_margin(X, y)
+    wstar, cinfo = resolve_comparator(X, y, None, NAME, final)
+    if done is None or wstar is None:  # measure the comparator's columns for the final w* (or none)
+        out[1] = y * rowdot(X, wstar) if wstar is not None else np.zeros(0)
+        out[4] = np.concatenate([[0.0], rowdot(out[3], wstar) if wstar is not None else np.zeros(len(out[3]))])
+        out[7] = float(out[1].min()) if wstar is not None else np.inf
+        out[8] = int(np.count_nonzero(out[1] <= 0.0))
+    return wstar, cinfo, tuple(out)
+
+
 def run(X, y, params: dict[str, Any]) -> Trace:
     X = as_matrix(X, NAME, check_finite=False)
     T, d = X.shape
     engine = _accel.resolve_engine(params["engine"])
-    fused = engine == "numba" and params["comparator"] is not None  # the loop checks X and y itself
-    y = as_labels(y, "pm1", T, NAME, check_values=not fused)
-    if not fused:
-        if not np.isfinite(X).all():
-            t = int(np.flatnonzero(~np.isfinite(X).all(axis=1))[0])
-            raise ValueError(f"{NAME}: X has a NaN or infinite value at round {t}")
-    wstar, cinfo = resolve_comparator(X, y, params["comparator"], NAME)
-    loop = perceptron_numba if engine == "numba" else perceptron_numpy
-    score, cmargin, mistakes, S, inner, norm, r2, cmin, nonpos = loop(X, y, wstar)
+    y = as_labels(y, "pm1", T, NAME, check_values=engine != "numba")  # the compiled loop checks X and y itself
+    wstar, cinfo, out = _learn(X, y, params, engine)
+    score, cmargin, mistakes, S, inner, norm, r2, cmin, nonpos = out
     R = radius(X, r2)
     has = wstar is not None
     cm = cmargin if has else None

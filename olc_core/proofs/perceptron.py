@@ -177,7 +177,8 @@ def separable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray | None, n
     series = {name: (lambda i=i: derived()[i]) for i, name in enumerate(rows) if not name.startswith("_")}
     series["inner"] = inner_s
     series["norm"] = norm_s
-    bound = R * R / (g * g) if usable else None
+    with np.errstate(over="ignore"):  # (R/γ)², not R²/γ²: both squares underflow for tiny data; inf if it overflows
+        bound = float(np.float64(R / g) ** 2) if usable else None
     constants["delta"] = g / R if usable else None
     constants["bound_formula"] = r"R^2/\gamma^2"
     chains = (
