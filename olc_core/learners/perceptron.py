@@ -159,9 +159,10 @@ def _learn(X, y, params, engine):
             mm = max_margin(X, y, defer=True)
     except (ValueError, np.linalg.LinAlgError, ArithmeticError):  # non-finite data: the loop says where
         mm = None
-    if not isinstance(mm, Pending):
+    if mm is None:  # the search failed on these data: the checks say why (else it runs again on checked data)
         _check_finite(X)
         as_labels(y, "pm1", len(y), NAME)
+    if not isinstance(mm, Pending):  # decided without a pass of its own (or without deferring it)
         wstar, cinfo = resolve_comparator(X, y, None, NAME, mm)
         return wstar, cinfo, loop(X, y, wstar)
     out = list(loop(X, y, mm.w))
