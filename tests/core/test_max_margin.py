@@ -133,3 +133,22 @@ def test_noisy_long_streams_are_certified_inseparable_exactly(T, d, seed, noise)
     mm = max_margin(s.X, s.y)
     assert mm.status == "inseparable"
     assert exact_certificate_holds(s.X, s.y, mm.support, mm.certificate)
+
+
+@pytest.mark.parametrize("certified", [True, False])
+def test_the_loop_certifies_the_deferred_comparator_or_the_search_finishes(monkeypatch, certified):
+    """Long streams with the compiled loop: the loop's pass certifies w* (or, if it does not, the
+    search finishes and the comparator's columns are measured again): same run either way."""
+    if not olc_core._accel.available():
+        pytest.skip("numba not installed")
+    if not certified:
+        monkeypatch.setattr(_maxmargin.Pending, "finish", lambda self, gmin, r2: None)
+    s = olc_core.streams.separable(T=20_000, d=2, gamma=0.05, radius=1.0, seed=3)
+    mm = max_margin(s.X, s.y)
+    tr = olc_core.run("perceptron", s.X, s.y, engine="numba")
+    ref = olc_core.run("perceptron", s.X, s.y, comparator=mm.w, engine="numpy")
+    assert tr.info["separability"] == "separable" and tr.proof.violations() == []
+    np.testing.assert_allclose(tr.info["comparator"], mm.w, atol=1e-9)
+    assert tr.proof.constants["gamma"] == pytest.approx(ref.proof.constants["gamma"], abs=1e-12)
+    np.testing.assert_allclose(tr.columns["comparator_margin"], ref.columns["comparator_margin"], atol=1e-12)
+    np.testing.assert_array_equal(tr.mistakes, ref.mistakes)
