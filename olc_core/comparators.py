@@ -2,14 +2,16 @@
 
 * :func:`max_margin` — the maximum-margin unit separator through the origin
   (Perceptron family), by Wolfe's minimum-norm-point algorithm on the points
-  ``z_t = y_t x_t``: the max-margin direction is the point of their convex hull
-  nearest the origin, and its distance is the max margin. The result carries a
+  ``z_t = y_t x_t`` (on a working set, certified against every round: see
+  :mod:`olc_core._maxmargin`): the max-margin direction is the point of their convex
+  hull nearest the origin, and its distance is the max margin. The result carries a
   certified interval ``margin ≤ γ_opt ≤ upper``: ``margin`` is measured for the
   vector returned, and no unit vector has margin above ``upper`` (a convex
-  combination of the ``z_t`` of norm ``upper``). When the hull contains the origin
-  (``upper`` ≈ 0) the data are not linearly separable through the origin, and
-  ``support`` lists rounds that no linear separator classifies all correctly
-  with a margin above ``upper``.
+  combination of the ``z_t`` of norm ``upper``). Its ``status`` is "separable",
+  "inseparable" — only with an exact rational certificate that the hull contains
+  the origin (``support`` lists the rounds, ``certificate`` the weights) — or
+  "unresolved" (the search stopped, or the best margin is below what floating
+  point resolves): :func:`separability_text` says which in words.
 * :func:`soft_margin_direction` — a unit direction for non-separable data (an
   L2-regularised squared-hinge fit); any unit vector gives a valid TD_γ bound, a
   good one gives a small bound.
@@ -27,6 +29,9 @@
 (True, 0.8544, True)
 >>> r.w.round(4).tolist()
 [0.9363, -0.3511]
+>>> r2 = max_margin(np.array([[1.0, 1e-11], [-1.0, 1e-11]]), np.array([1, 1]))
+>>> r2.status, r2.w.tolist(), r2.margin          # separable, by a margin of 1e-11
+('separable', [0.0, 1.0], 1e-11)
 """
 from __future__ import annotations
 
@@ -34,126 +39,30 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["euclid", "unit", "MaxMargin", "max_margin", "soft_margin_direction", "consistent_disjunction", "Disjunction",
+from ._maxmargin import MaxMargin, _affine_minimizer, euclid, max_margin, resolution, unit  # noqa: F401
+
+__all__ = ["euclid", "unit", "MaxMargin", "max_margin", "resolution", "separability_text", "soft_margin_direction", "consistent_disjunction", "Disjunction",
            "simplex_margin", "SimplexMargin"]
 
 
-@dataclass(frozen=True)
-class MaxMargin:
-    separable: bool
-    w: np.ndarray | None
-    margin: float          # min_t y_t <w, x_t> for the w returned (-inf when none)
-    upper: float           # no unit vector has a larger margin than this
-    support: np.ndarray    # rounds in Wolfe's final corral
-    iterations: int
-    converged: bool
-    method: str = ("Wolfe's minimum-norm-point algorithm on z_t = y_t x_t "
-                   "(homogeneous separator, no bias); certified gap = upper - margin")
-    proved_inseparable: bool = False  # the origin is in the hull of the z_t over ``support`` (up to rounding)
-
-    @property
-    def gap(self) -> float:
-        return self.upper - self.margin if self.separable else float("nan")
-
-
-def euclid(v: np.ndarray) -> float:
-    """‖v‖ without underflow or overflow of the squares (scaled by max |v_i| first).
-
-    >>> euclid(np.array([3e-170, 4e-170]))
-    5e-170
-    """
-    v = np.asarray(v, dtype=np.float64)
-    s = float(np.max(np.abs(v))) if v.size else 0.0
-    if s == 0.0 or not np.isfinite(s):
-        return s
-    u = v / s
-    return s * float(np.sqrt(u @ u))
-
-
-def unit(v: np.ndarray) -> np.ndarray:
-    """v / ‖v‖, computed so that tiny or huge v still give a unit vector (v ≠ 0)."""
-    v = np.asarray(v, dtype=np.float64)
-    u = v / float(np.max(np.abs(v)))
-    return u / float(np.sqrt(u @ u))
-
-
-def _affine_minimizer(ZS: np.ndarray) -> np.ndarray:
-    """Weights α (Σα = 1) of the point of the affine hull of the rows of ZS nearest 0."""
-    k = ZS.shape[0]
-    if k == 1:
-        return np.ones(1)
-    B = ZS[1:] - ZS[0]
-    beta, *_ = np.linalg.lstsq(B.T, -ZS[0], rcond=None)
-    return np.concatenate([[1.0 - beta.sum()], beta])
-
-
-def max_margin(X: np.ndarray, y: np.ndarray, *, tol: float = 1e-13, max_iter: int | None = None) -> MaxMargin:
-    """Maximum-margin unit separator through the origin (see module docstring)."""
-    X = np.asarray(X, dtype=np.float64)
-    y = np.asarray(y, dtype=np.float64)
-    T, d = X.shape
-    norms2 = np.einsum("ij,ij->i", X, X)
-    Rz2 = float(norms2.max())
-    empty = np.zeros(0, dtype=np.int64)
-    if Rz2 == 0.0:  # every x_t = 0: nothing separates
-        return MaxMargin(False, None, -np.inf, 0.0, np.array([0], dtype=np.int64), 0, True,
-                         proved_inseparable=True)
-    zero_tol = 1e-10 * np.sqrt(Rz2)
-    if max_iter is None:
-        max_iter = 100 * (d + 1) + 1000
-
-    def Z(idx):
-        return y[idx, None] * X[idx]
-
-    j0 = int(np.argmin(norms2))
-    S = np.array([j0], dtype=np.int64)
-    lam = np.ones(1)
-    p = Z(S)[0]
-    converged = False
-    it = 0
-    for it in range(1, max_iter + 1):
-        pp = float(p @ p)
-        if pp <= zero_tol ** 2:
-            converged = True
-            break
-        g = y * (X @ p)
-        j = int(np.argmin(g))
-        if pp - g[j] <= tol * Rz2:
-            converged = True
-            break
-        if j in S:  # no progress possible in floating point
-            converged = pp - g[j] <= 1e-9 * Rz2
-            break
-        S = np.append(S, j)
-        lam = np.append(lam, 0.0)
-        for _ in range(len(S) + 1):  # minor cycles
-            alpha = _affine_minimizer(Z(S))
-            pos = alpha > 1e-14
-            if pos.all():
-                lam = alpha
-                break
-            neg = ~pos
-            denom = lam[neg] - alpha[neg]
-            with np.errstate(divide="ignore", invalid="ignore"):
-                ratios = np.where(denom > 0, lam[neg] / denom, 0.0)
-            theta = float(np.clip(ratios.min(), 0.0, 1.0))
-            lam = (1 - theta) * lam + theta * alpha
-            keep = lam > 1e-14
-            keep[np.flatnonzero(neg)[np.argmin(ratios)]] = False  # the point that hit zero leaves
-            if not keep.any():
-                keep[np.argmax(lam)] = True
-            S, lam = S[keep], lam[keep]
-            lam = np.clip(lam, 0.0, None)
-            lam /= lam.sum()
-        p = lam @ Z(S)
-    upper = euclid(p)
-    if upper <= zero_tol:
-        return MaxMargin(False, None, -np.inf, upper, np.sort(S), it, converged, proved_inseparable=True)
-    w = unit(p)
-    margin = float(np.min(y * (X @ w)))
-    if margin <= 0.0:
-        return MaxMargin(False, None, -np.inf, upper, np.sort(S), it, False)
-    return MaxMargin(True, w, margin, max(upper, margin), empty, it, converged)
+def separability_text(mm: MaxMargin, data: str = "the data") -> str:
+    """What a failed search for a separator proved, in words (empty for a separable result)."""
+    from ._words import count
+    n = count(len(mm.support), "round")
+    if mm.separable:
+        return ""
+    if mm.proved_inseparable:
+        return (f"{data} are not linearly separable through the origin: on the {n} listed, an exact rational "
+                "check finds a convex combination of the yₜxₜ equal to 0, so every unit vector has margin "
+                "at most 0 there and these rounds alone rule out a separator")
+    if mm.reason == "iterations":
+        return (f"no separator through the origin was found within {mm.iterations} iterations: every unit vector "
+                f"has a margin of at most {mm.upper:.2g}, too small to certify; whether {data} are separable "
+                "was not decided, and the theorem is not applied")
+    return (f"the best margin of {data} is below what floating point resolves here: no unit vector has a margin "
+            f"above {mm.upper:.2g}, no vector found has a measured margin above the rounding error "
+            f"{mm.resolution:.2g}, and no exact certificate of inseparability was found — so {data} are neither "
+            "shown separable nor shown inseparable, and the theorem is not applied")
 
 
 def soft_margin_direction(X: np.ndarray, y: np.ndarray, *, lam: float = 1e-3, iterations: int | None = None

@@ -140,6 +140,14 @@ def spec_for(data: Data, trace, *, gamma_td: float | None, use: str | None = Non
 
 # ------------------------------------------------------------------------------------------ panels
 
+#: The comparator line when the max-margin search returned none, by its verdict.
+NO_COMPARATOR = {
+    "inseparable": "none: no separator through the origin exists (an exact certificate: the rounds listed below)",
+    "unresolved": "none: the best margin is below what floating point resolves (or the search stopped), and no "
+                  "exact certificate of inseparability was found, so separability is not decided either way",
+}
+
+
 def assumption_panel(trace, data: Data) -> None:
     """Is the theorem applicable to these data? The measured constants and the verdict."""
     p = trace.proof
@@ -151,7 +159,7 @@ def assumption_panel(trace, data: Data) -> None:
         how = {"given": "given (the planted w*)" if data.comparator is not None else "given",
                "max-margin": "the max-margin separator through the origin (Wolfe's minimum-norm point; "
                              f"certified within {info.get('max_margin_gap', 0):.1e} of the best margin)",
-               None: "none: no separator through the origin exists"}.get(src, str(src))
+               None: NO_COMPARATOR.get(info.get("separability"), "none")}.get(src, str(src))
         cols = st.columns(4)
         cols[0].metric("Mistakes M (whole run)", f"{trace.n_mistakes}")
         R = c.get("radius")
@@ -177,14 +185,17 @@ def assumption_panel(trace, data: Data) -> None:
             for a in p.failed_assumptions:
                 st.error(f"The theorem $M \\le R^2/\\gamma^2$ **does not apply**: {safe.md(a.detail)}. "
                          f"Offending rounds: {common.rounds_text(np.asarray(a.rounds))} (ringed in pink on the chart).")
-            st.info(_not_applying_note(src))
+            st.info(_not_applying_note(src, info.get("separability")))
         for note in data.notes:
             st.caption(note)
 
 
-def _not_applying_note(src) -> str:
+def _not_applying_note(src, separability) -> str:
     """What the failed assumption means for these data: a comparator that fails is not a proof that the
-    data are inseparable; only the max-margin search's certificate is."""
+    data are inseparable; only the max-margin search's exact certificate is."""
+    if separability == "unresolved":
+        return ("Whether these data are separable was not decided (see above), so the theorem is not applied. "
+                "The TD_γ bound below needs no assumption on the data.")
     if src is None:
         return ("These data are not linearly separable through the origin, so no bound of the form R²/γ² can "
                 "hold for them (a noisy label can be repeated forever). The TD_γ bound below needs no assumption "

@@ -32,7 +32,7 @@ import numpy as np
 
 from .._numeric import Grow, rowdot, rowsq
 from .._validate import as_labels, as_matrix, as_vector
-from ..comparators import max_margin, unit
+from ..comparators import max_margin, separability_text, unit
 from ..proofs.base import Assumption, Chain, Proof
 from ..proofs.perceptron import ASSUMPTION_TOL
 from ..trace import SnapshotHistory, Trace
@@ -160,21 +160,20 @@ def run(X, y, params: dict[str, Any]) -> Trace:
         info.update(comparator_method=mm.method, max_margin_upper=mm.upper)
         if mm.separable:
             wstar = mm.w
-            info.update(comparator_source="max-margin", max_margin_gap=mm.gap)
+            info.update(comparator_source="max-margin", max_margin_gap=mm.gap, separability="separable")
         else:
             wstar = None
-            info.update(comparator_source=None, certificate_rounds=mm.support,
-                        separability_detail="the normalised data are not linearly separable through the origin"
-                        if mm.proved_inseparable else
-                        f"no separator through the origin was found within {mm.iterations} iterations (every unit "
-                        f"vector has a margin of at most {mm.upper:.2g} on the rounds listed); the theorem is not "
-                        "applied")
+            info.update(comparator_source=None, certificate_rounds=mm.support, separability=mm.status,
+                        separability_detail=separability_text(mm, "the normalised data"))
     gamma = params["gamma"]
     cm = y * rowdot(Xh, wstar) if wstar is not None else None
     if gamma is None:
         if cm is None or cm.min() <= 0:
-            raise ValueError(f"{NAME}: give gamma in (0, 1]: the data are not linearly separable through the "
-                             "origin, so there is no margin to default to")
+            why = ("the data are not linearly separable through the origin" if
+                   info.get("separability") == "inseparable" else
+                   "no separator through the origin with a margin that floating point resolves was found "
+                   "(the data were neither shown separable nor shown inseparable)")
+            raise ValueError(f"{NAME}: give gamma in (0, 1]: {why}, so there is no margin to default to")
         gamma = float(min(1.0, cm.min()))
     info["comparator"] = wstar
     score, kind, upd, S, passes_run, converged = _loop(Xh, y, gamma, params["passes"])

@@ -36,10 +36,10 @@ import numpy as np
 from .. import _accel
 from .._numeric import Grow, rowdot, rowsq
 from .._validate import as_labels, as_matrix, as_vector, bad_label
-from ..comparators import max_margin, soft_margin_direction, unit
+from ..comparators import MaxMargin, max_margin, separability_text, soft_margin_direction, unit
+from .._maxmargin import Pending
 from ..proofs import perceptron as proofs
 from ..trace import SnapshotHistory, Trace
-from .._words import count
 
 __all__ = ["run", "perceptron_numpy", "perceptron_numba", "resolve_comparator"]
 
@@ -146,8 +146,10 @@ def radius(X: np.ndarray, r2: float) -> float:
     return s * float(np.sqrt(rowsq(X / s).max()))
 
 
-def resolve_comparator(X: np.ndarray, y: np.ndarray, comparator, algorithm: str) -> tuple[np.ndarray | None, dict]:
-    """The unit w* the proof uses, and how it was found (with the max-margin certificate)."""
+def resolve_comparator(X: np.ndarray, y: np.ndarray, comparator, algorithm: str, mm: MaxMargin | None = None
+                       ) -> tuple[np.ndarray | None, dict]:
+    """The unit w* the proof uses, and how it was found (with the max-margin certificate; ``mm``: the
+    search's result when the caller already has it)."""
     d = X.shape[1]
     if comparator is not None:
         w = as_vector(comparator, d, algorithm, "comparator")
@@ -155,40 +157,69 @@ def resolve_comparator(X: np.ndarray, y: np.ndarray, comparator, algorithm: str)
             raise ValueError(f"{algorithm}: comparator must be a non-zero vector")
         u = unit(w)
         return u, {"comparator_source": "given", "comparator": u}
-    mm = max_margin(X, y)
+    mm = max_margin(X, y) if mm is None else mm
     info: dict[str, Any] = {"comparator_method": mm.method, "max_margin_upper": mm.upper,
                             "max_margin_iterations": mm.iterations, "max_margin_converged": mm.converged}
     if mm.separable:
-        info.update(comparator_source="max-margin", comparator=mm.w, max_margin_gap=mm.gap)
+        info.update(comparator_source="max-margin", comparator=mm.w, max_margin_gap=mm.gap, separability="separable")
         return mm.w, info
-    info.update(comparator_source=None, comparator=None, certificate_rounds=mm.support,
-                separability_detail=(
-                    f"the data are not linearly separable through the origin: on the {count(len(mm.support), 'round')} "
-                    f"listed, every unit vector has a margin of at most {mm.upper:.2g}, so these rounds alone rule "
-                    f"out a separator" if mm.proved_inseparable else
-                    f"no separator through the origin was found within {mm.iterations} iterations: every unit "
-                    f"vector has a margin of at most {mm.upper:.2g} on the {count(len(mm.support), 'round')} listed, "
-                    f"too small to certify; the theorem is not applied"))
+    info.update(comparator_source=None, comparator=None, certificate_rounds=mm.support, separability=mm.status,
+                separability_detail=separability_text(mm))
     return None, info
+
+
+def _check_finite(X: np.ndarray) -> None:
+    """Every entry finite, and the data's scale within what the proof computes (before any search)."""
+    if not np.isfinite(X).all():
+        t = int(np.flatnonzero(~np.isfinite(X).all(axis=1))[0])
+        raise ValueError(f"{NAME}: X has a NaN or infinite value at round {t + 1}")
+    with np.errstate(over="ignore", under="ignore"):  # radius() rescales when ‖x‖² leaves the float range
+        r2 = float(rowsq(X).max())
+    check_scale(radius(X, r2))
+
+
+def _learn(X, y, params, engine):
+    """The loop with its comparator. With the compiled loop and no comparator given, the max-margin
+    search leaves its last pass to the loop (which measures min y⟨w*, x⟩ and R anyway) and the loop
+    checks X and y; if its margins do not certify w*, the search finishes and the comparator's
+    columns are measured again."""
+    loop = perceptron_numba if engine == "numba" else perceptron_numpy
+    if engine != "numba" or params["comparator"] is not None:
+        if engine != "numba":
+            _check_finite(X)
+        wstar, cinfo = resolve_comparator(X, y, params["comparator"], NAME)
+        return wstar, cinfo, loop(X, y, wstar)
+    try:
+        with np.errstate(all="ignore"):
+            mm = max_margin(X, y, defer=True)
+    except (ValueError, np.linalg.LinAlgError, ArithmeticError):  # non-finite data: the loop says where
+        mm = None
+    if mm is None:  # the search failed on these data: the checks say why (else it runs again on checked data)
+        _check_finite(X)
+        as_labels(y, "pm1", len(y), NAME)
+    if not isinstance(mm, Pending):  # decided without a pass of its own (or without deferring it)
+        wstar, cinfo = resolve_comparator(X, y, None, NAME, mm)
+        return wstar, cinfo, loop(X, y, wstar)
+    out = list(loop(X, y, mm.w))
+    done = mm.finish(out[7], out[6])
+    final = done if done is not None else max_margin(X, y)
+    wstar, cinfo = resolve_comparator(X, y, None, NAME, final)
+    if done is None or wstar is None:  # measure the comparator's columns for the final w* (or none)
+        out[1] = y * rowdot(X, wstar) if wstar is not None else np.zeros(0)
+        out[4] = np.concatenate([[0.0], rowdot(out[3], wstar) if wstar is not None else np.zeros(len(out[3]))])
+        out[7] = float(out[1].min()) if wstar is not None else np.inf
+        out[8] = int(np.count_nonzero(out[1] <= 0.0))
+    return wstar, cinfo, tuple(out)
 
 
 def run(X, y, params: dict[str, Any]) -> Trace:
     X = as_matrix(X, NAME, check_finite=False)
     T, d = X.shape
     engine = _accel.resolve_engine(params["engine"])
-    fused = engine == "numba" and params["comparator"] is not None  # the loop checks X and y itself
-    y = as_labels(y, "pm1", T, NAME, check_values=not fused)
-    if not fused:
-        if not np.isfinite(X).all():
-            t = int(np.flatnonzero(~np.isfinite(X).all(axis=1))[0])
-            raise ValueError(f"{NAME}: X has a NaN or infinite value at round {t + 1}")
-        with np.errstate(over="ignore", under="ignore"):  # radius() rescales when ‖x‖² leaves the float range
-            r2 = float(rowsq(X).max())
-        check_scale(radius(X, r2))  # before the comparator search, which the scale breaks too
-    wstar, cinfo = resolve_comparator(X, y, params["comparator"], NAME)
-    loop = perceptron_numba if engine == "numba" else perceptron_numpy
+    y = as_labels(y, "pm1", T, NAME, check_values=engine != "numba")  # the compiled loop checks X and y itself
     with np.errstate(over="ignore"):  # only out-of-range data overflow, and check_scale refuses them below
-        score, cmargin, mistakes, S, inner, norm, r2, cmin, nonpos = loop(X, y, wstar)
+        wstar, cinfo, out = _learn(X, y, params, engine)
+    score, cmargin, mistakes, S, inner, norm, r2, cmin, nonpos = out
     R = radius(X, r2)
     check_scale(R)  # the compiled loop checked X on its way (the scores are not used if this fails)
     has = wstar is not None

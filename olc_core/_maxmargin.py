@@ -1,0 +1,349 @@
+"""The maximum-margin separator through the origin, with certificates (see :mod:`olc_core.comparators`).
+
+Wolfe's minimum-norm-point algorithm runs on a small *working set* of the points
+``z_t = y_t x_t``: a strided sample first, then the points that violate the optimality
+condition ``⟨z_t, p⟩ ≥ ‖p‖² − tol·R²`` of the current point p, found in one vectorised
+pass over all T rounds (compiled with numba when it is available). The margin is set by
+the few points nearest the boundary, so two or three passes usually certify the answer.
+
+Three verdicts, never more than the arithmetic proves:
+
+* ``separable`` — the returned unit w has measured margin above :func:`resolution` (the
+  rounding error of a float dot product here), so it really separates the data; the
+  interval ``margin ≤ γ_opt ≤ upper`` holds (``upper = ‖p‖`` for a convex combination p
+  of the z_t).
+* ``inseparable`` — an exact rational certificate (:mod:`olc_core._exact`): weights
+  λ ≥ 0, Σλ = 1, with Σ λ_t z_t = 0 exactly over ``support`` (Gordan's theorem).
+* ``unresolved`` — neither: the search stopped (``reason="iterations"``) or the best
+  margin is below what floating point resolves here (``reason="resolution"``).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+import numpy as np
+
+from . import _accel
+from ._exact import hull_certificate, is_certificate
+
+__all__ = ["MaxMargin", "max_margin", "euclid", "unit", "resolution"]
+
+#: Below this many rounds the search runs on all of them (no working set, no compiled pass).
+SMALL = 4096
+#: Size of the first working set (a strided sample) and most violators added per pass.
+SAMPLE, ADD = 8192, 1024
+EPS = float(np.finfo(np.float64).eps)
+
+METHOD = ("Wolfe's minimum-norm-point algorithm on z_t = y_t x_t (homogeneous separator, no bias) on a working "
+          "set certified against every round; certified gap = upper - margin; inseparability only with an exact "
+          "rational certificate (0 a convex combination of the z_t on the rounds listed)")
+
+
+@dataclass(frozen=True)
+class MaxMargin:
+    separable: bool
+    w: np.ndarray | None
+    margin: float          # min_t y_t <w, x_t> for the w returned (-inf when none)
+    upper: float           # no unit vector has a larger margin than this
+    support: np.ndarray    # rounds of the certificate (inseparable) or of the final corral (unresolved)
+    iterations: int
+    converged: bool
+    method: str = METHOD
+    proved_inseparable: bool = False  # exact: 0 = Σ λ_t y_t x_t over ``support``, λ ≥ 0, Σλ = 1
+    reason: str = ""                  # unresolved: "iterations" or "resolution"
+    resolution: float = 0.0           # margins at most this are not resolved by float arithmetic here
+    certificate: tuple = ()           # the exact weights λ (fractions.Fraction) over ``support``
+
+    @property
+    def gap(self) -> float:
+        return self.upper - self.margin if self.separable else float("nan")
+
+    @property
+    def status(self) -> str:
+        """"separable", "inseparable" (exact certificate) or "unresolved"."""
+        return "separable" if self.separable else "inseparable" if self.proved_inseparable else "unresolved"
+
+
+def euclid(v: np.ndarray) -> float:
+    """‖v‖ without underflow or overflow of the squares (scaled by max |v_i| first).
+
+    >>> euclid(np.array([3e-170, 4e-170]))
+    5e-170
+    """
+    v = np.asarray(v, dtype=np.float64)
+    s = float(np.max(np.abs(v))) if v.size else 0.0
+    if s == 0.0 or not np.isfinite(s):
+        return s
+    u = v / s
+    return s * float(np.sqrt(u @ u))
+
+
+def unit(v: np.ndarray) -> np.ndarray:
+    """v / ‖v‖, computed so that tiny or huge v still give a unit vector (v ≠ 0)."""
+    v = np.asarray(v, dtype=np.float64)
+    u = v / float(np.max(np.abs(v)))
+    return u / float(np.sqrt(u @ u))
+
+
+def resolution(d: int, R: float) -> float:
+    """A bound on the rounding error of a computed margin ``y⟨w, x⟩`` (‖w‖ = 1, ‖x‖ ≤ R, d terms):
+    a measured margin above it is positive in exact arithmetic too."""
+    return 2.0 * (d + 2) * EPS * R
+
+
+def _affine_minimizer(ZS: np.ndarray) -> np.ndarray:
+    """Weights α (Σα = 1) of the point of the affine hull of the rows of ZS nearest 0."""
+    k = ZS.shape[0]
+    if k == 1:
+        return np.ones(1)
+    B = ZS[1:] - ZS[0]
+    beta, *_ = np.linalg.lstsq(B.T, -ZS[0], rcond=None)
+    return np.concatenate([[1.0 - beta.sum()], beta])
+
+
+def _minor_cycles(Z, S, lam):
+    """Wolfe's minor cycles: move to the affine minimiser of the corral, dropping points that leave."""
+    for _ in range(len(S) + 1):
+        alpha = _affine_minimizer(Z[S])
+        pos = alpha > 1e-14
+        if pos.all():
+            return S, alpha
+        neg = ~pos
+        denom = lam[neg] - alpha[neg]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratios = np.where(denom > 0, lam[neg] / denom, 0.0)
+        theta = float(np.clip(ratios.min(), 0.0, 1.0))
+        lam = (1 - theta) * lam + theta * alpha
+        keep = lam > 1e-14
+        keep[np.flatnonzero(neg)[np.argmin(ratios)]] = False  # the point that hit zero leaves
+        if not keep.any():
+            keep[np.argmax(lam)] = True
+        S, lam = S[keep], lam[keep]
+        lam = np.clip(lam, 0.0, None)
+        lam /= lam.sum()
+    return S, lam
+
+
+@dataclass
+class _Wolfe:
+    p: np.ndarray
+    S: np.ndarray          # local indices of the corral
+    lam: np.ndarray
+    it: int
+    converged: bool
+    cert: tuple | None
+
+
+def _wolfe(Z: np.ndarray, Rz2: float, tol: float, max_iter: int, S=None, lam=None) -> _Wolfe:
+    """Wolfe's algorithm on the rows of Z (warm-started from corral S with weights lam).
+
+    Once ‖p‖ is at the float floor the search no longer stops on the tolerance: it keeps adding
+    points until an exact certificate that 0 is in the hull is found, or no point improves p.
+    """
+    m, d = Z.shape
+    R = math.sqrt(Rz2)
+    zero_tol = 1e-10 * R
+    floor = 64.0 * (d + 2) * EPS * R   # 0 is in the corral's affine hull up to rounding
+    if S is None:
+        S = np.array([int(np.argmin(np.einsum("ij,ij->i", Z, Z)))], dtype=np.int64)
+        lam = np.ones(1)
+    p = lam @ Z[S]
+    tried: set = set()
+
+    def attempt():
+        key = tuple(sorted(S.tolist()))
+        if key in tried:
+            return None
+        tried.add(key)
+        return hull_certificate(Z[S])
+
+    converged, it = False, 0
+    for it in range(1, max_iter + 1):
+        np_ = euclid(p)
+        if np_ <= zero_tol and (len(S) == d + 1 or np_ <= floor):
+            cert = attempt()
+            if cert is not None:
+                return _Wolfe(p, S, lam, it, True, cert)
+        pp = float(p @ p)
+        g = Z @ p
+        j = int(np.argmin(g))
+        if (pp - g[j] <= tol * Rz2 and np_ > zero_tol) or g[j] >= pp:
+            converged = True
+            break
+        if j in S:  # no progress possible in floating point
+            converged = pp - g[j] <= 1e-9 * Rz2
+            break
+        S, lam = _minor_cycles(Z, np.append(S, j), np.append(lam, 0.0))
+        p = lam @ Z[S]
+    cert = attempt() if euclid(p) <= zero_tol else None
+    return _Wolfe(p, S, lam, it, converged or cert is not None, cert)
+
+
+#: Rounds per block of the compiled pass (its margins are kept to list the violators of that block).
+BLOCK = 256
+
+
+def _scan_py(X, y, w, thr, out):
+    """One pass: min_t y_t⟨x_t, w⟩ and its round, max ‖x_t‖², and the rounds with y_t⟨x_t, w⟩ < thr
+    (the first len(out) of them in ``out``; their total count returned). Blocks of rounds: the
+    margins of a block are computed first (a loop that vectorises), and listed only when the
+    block's minimum is below ``thr``."""
+    T, d = X.shape
+    gmin, jmin, r2, n = np.inf, -1, 0.0, 0
+    cap = out.shape[0]
+    buf = np.empty(BLOCK)
+    for a in range(0, T, BLOCK):
+        e = min(T, a + BLOCK)
+        bm = np.inf
+        if d == 2:
+            w0, w1 = w[0], w[1]
+            for t in range(a, e):
+                u, v = X[t, 0], X[t, 1]
+                g = y[t] * (u * w0 + v * w1)
+                buf[t - a] = g
+                r2 = max(r2, u * u + v * v)
+                bm = min(bm, g)
+        else:
+            for t in range(a, e):
+                s, q = 0.0, 0.0
+                for j in range(d):
+                    s += X[t, j] * w[j]
+                    q += X[t, j] * X[t, j]
+                g = y[t] * s
+                buf[t - a] = g
+                r2 = max(r2, q)
+                bm = min(bm, g)
+        if bm < gmin:
+            gmin = bm
+            for t in range(a, e):
+                if buf[t - a] == bm:
+                    jmin = t
+                    break
+        if bm < thr:
+            for t in range(a, e):
+                if buf[t - a] < thr:
+                    if n < cap:
+                        out[n] = t
+                    n += 1
+    return gmin, jmin, r2, n
+
+
+_kernel = []
+
+
+def _scan(X, y, w, thr, cap):
+    """``(min margin, its round, R², violator rounds)`` of w over every round."""
+    if _accel.resolve_engine("auto") == "numba" and X.shape[0] * X.shape[1] >= 200_000:
+        if not _kernel:
+            _kernel.append(_accel._jit(_scan_py))
+        out = np.empty(cap, np.int64)
+        gmin, jmin, r2, n = _kernel[0](X, y, w, thr, out)
+        return float(gmin), int(jmin), float(r2), out[:min(n, cap)]
+    g = y * (X @ w)
+    jmin = int(np.argmin(g))
+    r2 = float(np.einsum("ij,ij->i", X, X).max())
+    sel = np.flatnonzero(g < thr)
+    if len(sel) > cap:
+        sel = sel[np.argpartition(g[sel], cap)[:cap]]
+    return float(g[jmin]), jmin, r2, sel
+
+
+class _Rescale(Exception):
+    """‖x‖² leaves the normal float range: the search reruns on data scaled by a power of two."""
+
+
+def _normal(r2: float) -> bool:
+    return 1e-280 < r2 < 1e280
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A candidate w from the working set, not yet certified against every round: the caller's own
+    pass over the data measures ``min_t y_t⟨w, x_t⟩`` and ``max ‖x_t‖²`` and :meth:`finish` decides."""
+    w: np.ndarray
+    upper: float
+    tol: float
+    iterations: int
+    rounds: np.ndarray
+
+    def finish(self, gmin: float, r2: float) -> MaxMargin | None:
+        """The result if that pass certifies w (Wolfe's optimality condition on every round), else None."""
+        if not _normal(r2) or not gmin >= self.upper - self.tol * r2 / self.upper:
+            return None
+        return _verdict(self.w, gmin, self.upper, self.rounds, self.iterations, True, len(self.w), r2)
+
+
+def max_margin(X: np.ndarray, y: np.ndarray, *, tol: float = 1e-13, max_iter: int | None = None,
+               defer: bool = False) -> MaxMargin | Pending:
+    """Maximum-margin unit separator through the origin (see the module docstring).
+
+    ``defer``: the last pass over the data may be left to the caller (a :class:`Pending` is returned
+    then), who makes one anyway: the compiled Perceptron measures the comparator's margins."""
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    y = np.ascontiguousarray(y, dtype=np.float64)
+    if max_iter is None:
+        max_iter = 100 * (X.shape[1] + 1) + 1000
+    try:
+        return _search(X, y, tol, max_iter, defer=defer)
+    except _Rescale:
+        pass
+    amax = float(np.max(np.abs(X))) if X.size else 0.0
+    if amax == 0.0:  # every x_t = 0: x_0 = 0 is the certificate (margin 0 for every w)
+        return MaxMargin(False, None, -np.inf, 0.0, np.array([0], np.int64), 0, True, proved_inseparable=True,
+                         certificate=(Fraction(1),))
+    e = math.frexp(amax)[1]
+    r = _search(np.ldexp(X, -e), y, tol, max_iter, rescaled=True)  # exact unless entries fall below 2^-1074
+    f = math.ldexp(1.0, e)
+    if r.proved_inseparable:
+        Z = y[r.support, None] * X[r.support]
+        if is_certificate(Z, r.certificate):
+            return r
+        return MaxMargin(False, None, -np.inf, 0.0, r.support, r.iterations, r.converged, reason="resolution",
+                         resolution=r.resolution * f)
+    return replace(r, margin=r.margin * f, upper=r.upper * f, resolution=r.resolution * f)
+
+
+def _search(X, y, tol, max_iter, rescaled=False, defer=False) -> MaxMargin | Pending:
+    T, d = X.shape
+    cand = np.arange(T) if T <= SMALL else np.unique(np.linspace(0, T - 1, SAMPLE).astype(np.int64))
+    S = lam = Rz2 = None
+    its = 0
+    while True:
+        Zc = y[cand, None] * X[cand]
+        R2c = Rz2 if Rz2 is not None else float(np.einsum("ij,ij->i", Zc, Zc).max())
+        if not _normal(R2c) and not rescaled:
+            raise _Rescale
+        res = _wolfe(Zc, R2c, tol, max(1, max_iter - its), S, lam)
+        its += res.it
+        rounds = cand[res.S]
+        if res.cert is not None:
+            order = np.argsort(rounds)
+            return MaxMargin(False, None, -np.inf, 0.0, rounds[order], its, True, proved_inseparable=True,
+                             certificate=tuple(res.cert[i] for i in order))
+        upper = euclid(res.p)
+        w = unit(res.p) if upper > 0.0 else None
+        if defer and Rz2 is not None and w is not None and upper > 1e-10 * math.sqrt(Rz2) and res.converged:
+            return Pending(w, upper, tol, its, rounds)
+        # a point with ⟨z, w⟩ < thr violates Wolfe's optimality condition (at the float floor: any
+        # point below ‖p‖, as the search itself uses there)
+        thr = -np.inf if w is None else upper - tol * R2c / upper if upper > 1e-10 * math.sqrt(R2c) else upper
+        gmin, jmin, Rz2, viol = _scan(X, y, w if w is not None else np.zeros(d), thr, ADD)
+        if not _normal(Rz2) and not rescaled:
+            raise _Rescale
+        certified = w is not None and gmin >= thr
+        new = np.union1d(cand, np.append(viol, jmin))
+        if certified or len(new) == len(cand) or its >= max_iter:
+            return _verdict(w, gmin, upper, rounds, its, certified or (len(cand) == T and res.converged), d, Rz2)
+        S, lam = np.searchsorted(new, rounds), res.lam
+        cand = new
+
+
+def _verdict(w, margin, upper, rounds, its, converged, d, Rz2) -> MaxMargin:
+    res = resolution(d, math.sqrt(Rz2))
+    if w is not None and margin > res:
+        return MaxMargin(True, w, margin, max(upper, margin), np.zeros(0, np.int64), its, converged,
+                         resolution=res)
+    reason = "iterations" if not converged and upper > 1e-10 * math.sqrt(Rz2) else "resolution"
+    return MaxMargin(False, None, -np.inf, upper, np.sort(rounds), its, converged, reason=reason, resolution=res)
