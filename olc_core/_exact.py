@@ -24,7 +24,12 @@ from fractions import Fraction
 
 import numpy as np
 
-__all__ = ["hull_certificate", "is_certificate"]
+__all__ = ["hull_certificate", "is_certificate", "verified_square", "LazyCertificate", "certificate_for"]
+
+#: Above this many points a system that is not square and nonsingular is not solved exactly (it takes
+#: seconds in Python integers): the search then reports "unresolved" instead of waiting.
+EXACT_MAX = 40
+_U = 2.0 ** -53
 
 
 def _integer_rows(Z: np.ndarray) -> list[list[int]]:
@@ -87,12 +92,13 @@ def is_certificate(Z: np.ndarray, lam) -> bool:
     return True
 
 
-def hull_certificate(Z: np.ndarray) -> tuple[Fraction, ...] | None:
+def hull_certificate(Z: np.ndarray, exact_max: int | None = EXACT_MAX) -> tuple[Fraction, ...] | None:
     """Exact weights λ ≥ 0 with ``Σ λ_i = 1`` and ``Σ λ_i z_i = 0`` over the rows z_i of Z, or None
-    when none was found (free variables are set to 0: None does not prove that none exists)."""
+    when none was found (free variables are set to 0: None does not prove that none exists) or
+    Z has more than ``exact_max`` rows (None: no limit)."""
     Z = np.asarray(Z, dtype=np.float64)
     k = Z.shape[0]
-    if k == 0 or not np.isfinite(Z).all():
+    if k == 0 or not np.isfinite(Z).all() or (exact_max is not None and k > exact_max):
         return None
     scale = float(np.max(np.abs(Z)))
     if scale == 0.0:
@@ -104,3 +110,111 @@ def hull_certificate(Z: np.ndarray) -> tuple[Fraction, ...] | None:
         return None
     lam = tuple(lam)
     return lam if is_certificate(Z, lam) else None
+
+
+def _up(x, m: int):
+    """An upper bound for the exact value of a float sum of ``m`` non-negative float terms (or a
+    product): ``fl`` is within a factor ``1 + γ_m`` of it, plus ``m`` underflows of 2^-1075 each."""
+    return x * (1.0 + 4.0 * (m + 4) * _U) + m * 2.0 ** -1074
+
+
+def verified_square(Z: np.ndarray) -> np.ndarray | None:
+    """For ``k = d + 1`` points (the rows of Z) whose system ``Σ λ_i z_i = 0, Σ λ_i = 1`` is square:
+    float weights λ̃ and a proof, from floating-point error bounds alone, that the *exact* system is
+    nonsingular and its unique solution λ* has every ``λ*_i > 0`` — so λ* is an exact certificate.
+    None when this cannot be shown (singular or ill-conditioned, a weight near 0, or out of range).
+
+    The proof (Rump's verified linear solve): with M the system's matrix (rows scaled by powers
+    of two: exact), R ≈ M⁻¹ and λ̃ = R e refined once, every float product and sum is bounded by
+    ``γ_m = m·u/(1 − m·u)`` times the sum of absolute terms (any order of summation, with or
+    without FMA), plus underflow. If ``‖I − RM‖∞ ≤ α < 1`` then M is nonsingular and
+    ``‖λ* − λ̃‖∞ ≤ ‖R(e − Mλ̃)‖∞ / (1 − α)``; λ* > 0 when every λ̃_i exceeds that bound.
+
+    >>> Z = np.array([[1.0, 0.0], [-1.0, 0.5], [-1.0, -0.5]])
+    >>> verified_square(Z).round(6).tolist()
+    [0.5, 0.25, 0.25]
+    >>> verified_square(np.array([[1.0, 0.0], [-1.0, 0.5], [1.0, -0.5]])) is None   # 0 outside the hull
+    True
+    """
+    Z = np.asarray(Z, dtype=np.float64)
+    k, d = Z.shape
+    if k != d + 1 or not np.isfinite(Z).all():
+        return None
+    M = np.vstack([Z.T, np.ones((1, k))])
+    e = np.zeros(k)
+    e[-1] = 1.0
+    amax = np.abs(M).max(axis=1)
+    if not (amax > 0).all():
+        return None
+    ex = np.frexp(amax)[1]
+    nz = np.where(M != 0, np.abs(M), np.inf).min(axis=1)
+    if (np.ldexp(nz, -ex) < 2.0 ** -1000).any() or (amax > 2.0 ** 1000).any():
+        return None  # a row scaling would round (subnormal) or products could overflow: not here
+    M, e = np.ldexp(M, -ex[:, None]), np.ldexp(e, -ex)
+    with np.errstate(all="ignore"):
+        try:
+            R = np.linalg.inv(M)
+        except np.linalg.LinAlgError:
+            return None
+        if not np.isfinite(R).all():
+            return None
+        lam = R @ e
+        lam = lam + R @ (e - M @ lam)
+        n = k
+        g = _up(n * _U / (1.0 - n * _U), 1)
+        absRM = _up(np.abs(R) @ np.abs(M), n)
+        E = _up(np.abs(np.eye(n) - R @ M), 1) + g * absRM
+        alpha = _up(float(E.sum(axis=1).max()), n)
+        if not alpha < 0.5:
+            return None
+        g1 = _up((n + 1) * _U / (1.0 - (n + 1) * _U), 1)
+        r = _up(np.abs(e - M @ lam), 1) + g1 * _up(np.abs(e) + np.abs(M) @ np.abs(lam), n + 1)
+        bound = _up(float(_up(np.abs(R) @ r, n).max()) / (1.0 - alpha), 2)
+        if not (np.isfinite(bound) and np.isfinite(lam).all()) or not (lam > _up(bound, 1)).all():
+            return None
+    return lam
+
+
+class LazyCertificate(tuple):
+    """The exact certificate of a system :func:`verified_square` proved: its weights as
+    :class:`fractions.Fraction`, computed by exact elimination only when they are first read
+    (seconds for a hundred points), since their existence and positivity are already proved."""
+
+    def __new__(cls, Z: np.ndarray):
+        obj = super().__new__(cls)
+        obj._Z = np.asarray(Z, dtype=np.float64)
+        obj._lam = None
+        return obj
+
+    def _get(self) -> tuple:
+        if self._lam is None:
+            lam = hull_certificate(self._Z, exact_max=None)
+            if lam is None:  # cannot happen: the proof above says the unique solution is positive
+                raise ArithmeticError("a verified hull certificate has no exact solution")
+            self._lam = tuple(lam)
+        return self._lam
+
+    def __len__(self):
+        return self._Z.shape[0]
+
+    def __iter__(self):
+        return iter(self._get())
+
+    def __getitem__(self, i):
+        return self._get()[i]
+
+    def __repr__(self):
+        return f"LazyCertificate({len(self)} points, exact weights computed on first read)"
+
+    def permuted(self, order) -> "LazyCertificate":
+        return LazyCertificate(self._Z[np.asarray(order)])
+
+
+def certificate_for(Z: np.ndarray):
+    """An exact certificate that 0 is a convex combination of the rows of Z, or None: proved by
+    :func:`verified_square` when the system is square (its weights computed when read), else solved
+    exactly for at most :data:`EXACT_MAX` points."""
+    Z = np.asarray(Z, dtype=np.float64)
+    if Z.shape[0] == Z.shape[1] + 1 and verified_square(Z) is not None:
+        return LazyCertificate(Z)
+    return hull_certificate(Z)
