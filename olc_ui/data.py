@@ -191,7 +191,15 @@ def parse_binary_csv(raw: bytes, *, max_rows: int = MAX_ROWS, max_cols: int = 10
     """
     rows = _csv_rows(raw, max_rows)
     first = [c.strip() for c in rows[0]]
-    if all(c in ("0", "1") for c in first):
+
+    def numeric(c: str) -> bool:
+        try:
+            float(c)
+            return True
+        except ValueError:
+            return False
+
+    if all(numeric(c) for c in first):  # no header: a bad number in it is reported as a cell
         names = [f"x{i + 1}" for i in range(len(first) - 1)] + ["label"]
         order = list(range(len(first)))
         body, line0, notes = rows, 1, []

@@ -210,8 +210,8 @@ def _weights_figure(trace, X, y, proof, rel: np.ndarray, arrays: dict) -> dict:
         arrays["wb_y"] = [mk(np.concatenate([summ["rel"][j], summ["top_e"][j]])) for j in range(K)]
         arrays["wb_text"] = [[""] * rel.size + [_var(v) for v in summ["top_var"][j]] for j in range(K)]
         data.append({"type": "bar", "name": "wᵢ", "x": x_all, "y": [0] * len(x_all), "base": ybot,
-                     "showlegend": False, "text": [""] * len(x_all), "textposition": "outside",
-                     "textfont": {"size": 11}, "cliponaxis": False,
+                     "showlegend": False, "text": [""] * len(x_all), "textposition": "inside",
+                     "insidetextanchor": "start", "textangle": -90, "textfont": {"size": 11, "color": "#1b2a3a"},
                      "marker": {"color": [REL_COLOR] * rel.size + [IRR_COLOR] * len(sl["x_top"])},
                      "hoverinfo": "skip"})
         dyn.append({"trace": 0, "op": "state", "x": "wb_x", "y": "wb_y", "text": "wb_text"})
@@ -374,7 +374,7 @@ def _per_variable_lines(trace, X, y, proof, rel: np.ndarray, reasons: dict) -> l
                        "p": by_state(P[:, c].astype(float), "d"), "d": by_state(D[:, c].astype(float), "d"),
                        "pc": const(cap, ".4g")},
             "holds": {"by": "state", "data": ok},
-            "reason": f"relevant variable x_{i + 1}: " + reasons["relevant variables never demoted"][0]
+            "reason": f"relevant variable x_{{{i + 1}}}: " + reasons["relevant variables never demoted"][0]
                       + "; " + reasons["weight cap"][1]})
     return out
 
