@@ -217,4 +217,4 @@ def test_binary_csv_messages_name_row_and_column():
     # an untrusted header is quoted and cut short in the message
     with pytest.raises(DataError) as exc:
         parse_binary_csv(("[x](https://e.org)" + "z" * 50 + ",label\n2,1\n").encode())
-    assert "https://e.org" in str(exc.value) and "z" * 30 not in str(exc.value)
+    assert str(exc.value) == "row 2, column '[x](https://e.…': '2' is not 0 or 1"
