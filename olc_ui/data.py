@@ -23,7 +23,7 @@ import numpy as np
 
 from .safe import quote
 
-__all__ = ["DataError", "NeedsInput", "parse_points_csv", "encode_points", "decode_points", "MAX_UPLOAD_BYTES", "MAX_ROWS",
+__all__ = ["DataError", "NeedsInput", "parse_points_csv", "parse_binary_csv", "encode_points", "decode_points", "MAX_UPLOAD_BYTES", "MAX_ROWS",
            "MAX_CLICKED", "trace_csv"]
 
 #: the one upload limit: .streamlit/config.toml's server.maxUploadSize (in MiB, as Streamlit counts) must match
@@ -146,6 +146,101 @@ def parse_points_csv(raw: bytes, *, dims: tuple[int, ...] = (2, 3), max_rows: in
         raise DataError("coordinates above 10⁶ in size: rescale the data")
     if (np.abs(X).sum(axis=1) == 0).all():
         raise DataError("every point is at the origin")
+    return X, y, notes
+
+
+def _csv_rows(raw: bytes, max_rows: int) -> list[list[str]]:
+    """The non-blank rows of an uploaded CSV (size, binary and encoding checked as for points)."""
+    if raw is None or len(raw) == 0:
+        raise DataError("the file is empty")
+    if len(raw) > MAX_UPLOAD_BYTES:
+        raise DataError(f"the file is {len(raw) / 2**20:.1f} MB; the limit is {UPLOAD_LIMIT_MB} MB "
+                        f"(at most {max_rows:,} rows)")
+    if b"\x00" in raw[:4096]:
+        raise DataError("this is not a text (CSV) file")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise DataError("the file is not UTF-8 text; save it as a CSV (comma-separated values) file") from None
+    try:
+        delim = csv.Sniffer().sniff(text[:2048], delimiters=",;\t").delimiter
+    except csv.Error:
+        delim = ","
+    rows = [r for r in csv.reader(io.StringIO(text), delimiter=delim) if any(c.strip() for c in r)]
+    if not rows:
+        raise DataError("the file has no rows")
+    return rows
+
+
+def parse_binary_csv(raw: bytes, *, max_rows: int = MAX_ROWS, max_cols: int = 10_000
+                     ) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """0/1 examples (x1 … xN) and 0/1 labels from a CSV file, for Winnow.
+
+    A header row is optional (the label column may be called label, y, class or target; without
+    one, or without a header, the last column is the label). Every cell must be 0 or 1; a cell that
+    is not gets a message naming its row (as the file numbers it) and column. Returns ``(X, y, notes)``
+    with X ``uint8``.
+
+    >>> X, y, notes = parse_binary_csv(b"a,b,label\\n1,0,1\\n0,0,0\\n")
+    >>> X.tolist(), y.tolist(), notes
+    ([[1, 0], [0, 0]], [1.0, 0.0], [])
+    >>> parse_binary_csv(b"a,b,label\\n1,2,1\\n")
+    Traceback (most recent call last):
+    ...
+    olc_ui.data.DataError: row 2, column 'b': '2' is not 0 or 1
+    """
+    rows = _csv_rows(raw, max_rows)
+    first = [c.strip() for c in rows[0]]
+
+    def numeric(c: str) -> bool:
+        try:
+            float(c)
+            return True
+        except ValueError:
+            return False
+
+    if all(numeric(c) for c in first):  # no header: a bad number in it is reported as a cell
+        names = [f"x{i + 1}" for i in range(len(first) - 1)] + ["label"]
+        order = list(range(len(first)))
+        body, line0, notes = rows, 1, []
+    else:
+        header = [c.lower() for c in first]
+        lab = [i for i, c in enumerate(header) if c in LABEL_NAMES]
+        li = lab[0] if lab else len(first) - 1
+        notes = [] if lab else [f"no column is named label (or y, class, target): the last one, "
+                                f"{_shown(first[li], 15)}, is read as the label"]
+        order = [i for i in range(len(first)) if i != li] + [li]
+        names = [first[i] for i in order]
+        body, line0 = rows[1:], 2
+    width = len(order)
+    if width < 2:
+        raise DataError("expected at least two columns: x1, …, xN and a label")
+    if width - 1 > max_cols:
+        raise DataError(f"the file has {width - 1:,} feature columns; the limit is {max_cols:,}")
+    if not body:
+        raise DataError("the file has a header but no data rows")
+    if len(body) > max_rows:
+        raise DataError(f"the file has {len(body):,} rows; the limit is {max_rows:,}")
+    vals = np.empty((len(body), width), dtype=np.uint8)
+    for r, row in enumerate(body):
+        if len(row) != len(first):
+            raise DataError(f"row {r + line0} has {len(row)} fields; expected {len(first)}")
+        for c, j in enumerate(order):
+            cell = row[j].strip()
+            if cell == "":
+                raise DataError(f"row {r + line0}, column {_shown(names[c], 15)}: empty cell")
+            if cell in ("0", "1"):
+                vals[r, c] = cell == "1"
+                continue
+            try:
+                v = float(cell)
+            except ValueError:
+                v = None
+            if v in (0.0, 1.0):  # 1.0, 0e0 …: the number is 0 or 1
+                vals[r, c] = v == 1.0
+                continue
+            raise DataError(f"row {r + line0}, column {_shown(names[c], 15)}: {_shown(cell)} is not 0 or 1")
+    X, y = np.ascontiguousarray(vals[:, :-1]), vals[:, -1].astype(np.float64)
     return X, y, notes
 
 

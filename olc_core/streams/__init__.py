@@ -6,7 +6,7 @@ the target concept, …) so a proof can use the truth rather than a fit.
 
 * linear learners: :func:`separable`, :func:`noisy`, :func:`tight_perceptron`,
   :func:`sparse_disjunction` (Winnow), :func:`sparse_simplex` and
-  :func:`simplex_continuous` (exponentiated update), :func:`winnow_demotion_chain`;
+  :func:`simplex_continuous` (exponentiated update), :func:`winnow_demotion_chain`, :func:`winnow_adversary`;
 * experts: :func:`experts` (chosen error rates), :func:`adversary` (labels against
   the weighted majority), :func:`target_concept` (Halving's classes);
 * Boolean concepts: :func:`conjunction`, :func:`decision_list`,
@@ -18,9 +18,9 @@ from .boolean import (ConjunctionAdversary, conjunction, conjunction_adversary, 
                       elimination_predictor)
 from .experts import adversary, experts, target_concept
 from .linear import noisy, separable, sparse_disjunction, sparse_simplex, tight_perceptron
-from .winnow_extra import simplex_continuous, winnow_demotion_chain
+from .winnow_extra import simplex_continuous, winnow_adversary, winnow_demotion_chain
 
 __all__ = ["Stream", "reorder", "ORDERS", "separable", "noisy", "sparse_disjunction", "sparse_simplex",
-           "tight_perceptron", "simplex_continuous", "winnow_demotion_chain", "experts", "adversary",
+           "tight_perceptron", "simplex_continuous", "winnow_demotion_chain", "winnow_adversary", "experts", "adversary",
            "target_concept", "conjunction", "decision_list", "conjunction_adversary", "ConjunctionAdversary",
            "elimination_predictor", "constant_predictor"]

@@ -7,6 +7,9 @@ below the smallest float (Littlestone's Winnow with a large β).
 >>> m = s.y * (s.X @ s.comparator)
 >>> bool(abs(m.min() - 0.2) < 1e-12), bool(np.abs(s.X).max() <= 1.0), float(s.comparator.sum())
 (True, True, 1.0)
+>>> a = winnow_adversary(T=40, N=16, k=1, beta=1.0, seed=0)
+>>> a.info["forced"], int(a.X[0].sum()), a.y[:3].tolist()    # round 1: the relevant variable and 14 others, y = 1
+(10, 15, [1.0, 0.0, 0.0])
 >>> c = winnow_demotion_chain(T=10, N=5, seed=0)
 >>> c.X[:4].tolist(), c.y[:4].tolist(), c.comparator.tolist()
 ([[1, 1, 1, 1, 0], [0, 1, 0, 0, 1], [0, 0, 1, 0, 1], [0, 0, 0, 1, 1]], [1.0, 0.0, 0.0, 0.0], [0])
@@ -17,7 +20,7 @@ import numpy as np
 
 from .base import Stream
 
-__all__ = ["simplex_continuous", "winnow_demotion_chain"]
+__all__ = ["simplex_continuous", "winnow_demotion_chain", "winnow_adversary"]
 
 
 def _check(cond: bool, msg: str) -> None:
@@ -96,3 +99,91 @@ def winnow_demotion_chain(T: int, N: int, seed: int = 0) -> Stream:
     return Stream(X, y, np.array([0], dtype=np.int64),
                   {"kind": "winnow-demotion-chain", "N": N, "prefix": N - 1, "crushed": N - 1,
                    "seed": seed, "order": "generated"})
+
+
+def _weights_sum_greater(e: np.ndarray, P: int, Q: int, N: int) -> bool:
+    from ..learners.winnow import exact_greater  # the learner's own exact test of Σ (1+β)^{e_i} > N
+
+    return exact_greater(e, P, Q, N)
+
+
+def winnow_adversary(T: int, N: int, k: int, beta: float, seed: int = 0) -> Stream:
+    """Examples chosen against Littlestone's Winnow (threshold N, factor ``1+β``) so that it errs as long as
+    it can, every label still that of a monotone disjunction of ``k`` relevant variables.
+
+    The adversary keeps Winnow's integer exponents and, each round:
+
+    * if the irrelevant weights sum to more than N, shows the heaviest irrelevant variables until their
+      weight passes N, labelled 0: a false positive (a demotion removing little more than ``βN/(1+β)``);
+    * else, if a relevant variable still has weight ≤ N, shows the lightest one with as many irrelevant
+      variables (lightest first) as keep ``w·x ≤ N``, labelled 1: a false negative (a promotion adding
+      almost ``βN``);
+    * else it can force nothing more: the rest are random rows (bits on with probability
+      ``1 − 2^{-1/k}``) labelled by the disjunction.
+
+    Every forced decision is checked in exact arithmetic (the learner's ``exact_greater``), so the
+    learner errs on each of the ``info["forced"]`` first rounds. X is ``uint8``.
+    """
+    from fractions import Fraction
+    import math
+
+    _check(_int(N) and N >= 2, f"N must be an integer ≥ 2 (got {N!r})")
+    _check(_int(k) and 1 <= k <= N, f"k must be an integer in [1, N] (got {k!r})")
+    _check(_int(T) and T >= 1, f"T must be an integer ≥ 1 (got {T!r})")
+    _check(math.isfinite(beta) and beta > 0, f"beta must be a number > 0 (got {beta!r})")
+    T, N, k = int(T), int(N), int(k)
+    rng = np.random.default_rng([seed, 13])
+    relevant = np.sort(rng.choice(N, size=k, replace=False))
+    irr = np.setdiff1d(np.arange(N), relevant)
+    base = 1 + Fraction(float(beta))
+    P, Q = base.numerator, base.denominator
+    L = math.log1p(beta)
+    e = np.zeros(N, dtype=np.int64)
+    X = np.zeros((T, N), dtype=np.uint8)
+    y = np.zeros(T)
+    t = 0
+    while t < T:
+        x = _demotion(e, irr, L, P, Q, N)
+        lab = 0.0
+        if x is None:
+            x = _promotion(e, relevant, irr, L, P, Q, N)
+            lab = 1.0
+        if x is None:
+            break
+        X[t, x] = 1
+        y[t] = lab
+        e[x] += 1 if lab else -1
+        t += 1
+    forced = t
+    if t < T:
+        p = 1.0 - 2.0 ** (-1.0 / k)
+        X[t:] = rng.random((T - t, N)) < p
+        y[t:] = X[t:, relevant].max(axis=1)
+    return Stream(X, y, relevant, {"kind": "winnow-adversary", "N": N, "k": k, "beta": float(beta),
+                                   "forced": forced, "seed": seed, "order": "generated"})
+
+
+def _demotion(e, irr, L, P, Q, N):
+    """The heaviest irrelevant variables whose weights just pass N (None when all of them do not)."""
+    if irr.size == 0:
+        return None
+    m = float(e[irr].max()) * L
+    order = irr[np.argsort(-e[irr], kind="stable")]
+    csum = np.cumsum(np.exp(e[order] * L - m))
+    j = int(np.searchsorted(csum, N * np.exp(-m) * (1 + 1e-9), side="right"))
+    if j >= order.size:
+        return None if not _weights_sum_greater(e[order], P, Q, N) else order
+    x = order[:j + 1]
+    return x if _weights_sum_greater(e[x], P, Q, N) else None
+
+
+def _promotion(e, relevant, irr, L, P, Q, N):
+    """The lightest relevant variable of weight ≤ N with the lightest irrelevant ones, w·x ≤ N (or None)."""
+    i = int(relevant[np.argmin(e[relevant])])
+    if _weights_sum_greater(e[[i]], P, Q, N):
+        return None
+    order = irr[np.argsort(e[irr], kind="stable")]
+    budget = (N - float(np.exp(e[i] * L))) * (1 - 1e-9)
+    csum = np.cumsum(np.exp(e[order] * L))
+    x = np.concatenate([[i], order[:int(np.searchsorted(csum, budget, side="right"))]]).astype(np.int64)
+    return x if not _weights_sum_greater(e[x], P, Q, N) else np.array([i], dtype=np.int64)

@@ -1,0 +1,57 @@
+"""Lesson: Littlestone's Winnow — promote and demote, M = O(k log N) when few of many features matter."""
+import streamlit as st
+
+from olc_ui import page, safe, state
+from olc_ui import winnow_lesson as L
+from olc_ui.data import DataError, NeedsInput
+from olc_ui.viewer import start_position, viewer
+
+page.setup("Winnow")
+st.title("Winnow: multiplicative updates")
+
+# 1. settings, from the URL
+with st.sidebar:
+    st.header("Learner")
+    v = state.bind(L.PAGE, L.LEARNER_SETTINGS)
+    st.header("Examples")
+    v.update(state.bind(L.DATA_PAGE, L.DATA_SETTINGS, show=L.visible_data))
+    upload = None
+    if v["data"] == "upload":
+        f = st.file_uploader("CSV file: 0/1 columns x1 … xN, then a 0/1 label", type=["csv", "txt"],
+                             key="winnow_upload")
+        upload = f.getvalue() if f is not None else None
+st.markdown(L.INTRO)
+for problem in state.problems(L.PAGE) + state.problems(L.DATA_PAGE):
+    safe.notice("warning", "A setting in the link was not valid: ", f"{problem}.")
+if v["data"] == "generated":
+    st.button("Show the worst case: examples chosen to make Winnow err (the adversary)", on_click=L.show_adversary,
+              key="winnow_adversary_button", icon=":material/swords:")
+
+# 2. the data and the cached core run
+try:
+    data = L.load_data(v, upload)
+    trace = L.run_winnow(v, data)
+except DataError as exc:  # NeedsInput: nothing given yet; otherwise the data are unusable
+    safe.notice(*(("info", "To start: ") if isinstance(exc, NeedsInput) else ("error", "These data cannot be used: ")),
+                f"{exc}.")
+    state.write_url(L.SETTINGS, v)
+    st.stop()
+except ValueError as exc:  # a parameter the core refuses
+    safe.notice("error", "These settings cannot be run: ", f"{exc}.")
+    state.write_url(L.SETTINGS, v)
+    st.stop()
+
+for note in data.notes:
+    safe.notice("info", "About your file: ", f"{note}.")
+for kind, text in L.notes(v, data, trace):
+    getattr(st, kind)(text)
+
+# 3. the spec (pure), 4. render
+spec = L.spec_for(v, data, trace)
+spec = {**spec, "position": start_position("winnow_viewer", spec["T"])}
+position = viewer(spec, key="winnow_viewer")
+state.write_url(L.SETTINGS, v, {"t": str(position)})
+
+L.summary_panel(v, data, trace)
+L.proof_steps(v, trace)
+L.downloads(trace, data, spec, position)
