@@ -307,7 +307,7 @@ def assumption_panel(rows: list[dict[str, Any]], bound) -> None:
     with st.container(border=True):
         st.markdown("#### The theorem's assumptions on these data")
         for r in rows:
-            mark = {True: "✓", False: "✗", None: "—"}[r["holds"]]
+            mark = {True: ":green[**✓**]", False: ":red[**✗**]", None: "**—**"}[r["holds"]]
             st.markdown(f"{mark} **{safe.md(r['name'])}** — {safe.md(r['detail'])}")
         if bound is not None:
             st.markdown(f"All hold: the theorem gives $M \\le \\ln N / C = {bound:.5g}$.")
@@ -322,18 +322,19 @@ def summary_panel(data: Data, trace) -> None:
     c = p.constants
     with st.container(border=True):
         st.markdown("#### " + safe.md(f"Normalised Winnow on {data.label}"))
-        cols = st.columns(5)
+        cols = st.columns(3) + st.columns(3)
         cols[0].metric("Mistakes M (whole run)", f"{trace.n_mistakes}")
         cols[1].metric("Margin δ", f"{c['delta']:.4g}" if c.get("delta") is not None else "none",
                        help="the margin the proof uses; the measured min y⟨u,x⟩ is "
                             f"{c['delta_measured']:.6g}")
-        cols[2].metric("C = ηδ − ln cosh η", f"{c['C']:.4g}" if c.get("C") is not None else "n/a",
-                       help=f"η = {c['eta']:.6g}")
-        cols[3].metric("Bound ln N / C", f"{p.mistake_bound:.5g}" if p.mistake_bound is not None else "n/a",
+        cols[2].metric("Learning rate η", f"{c['eta']:.4g}", help=trace.info["eta_source"])
+        cols[3].metric("C = ηδ − ln cosh η", f"{c['C']:.4g}" if c.get("C") is not None else "n/a",
+                       help="each mistake lowers Φ = KL(u‖w) by at least C")
+        cols[4].metric("Bound ln N / C", f"{p.mistake_bound:.5g}" if p.mistake_bound is not None else "n/a",
                        help=None if p.mistake_bound is not None else "an assumption of the theorem fails (below)")
         b2 = c.get("bound_2lnN_over_delta2")
-        cols[4].metric("2 ln N / δ²", f"{b2:.5g}" if b2 is not None and p.mistake_bound is not None else "n/a",
-                       help="at the optimal η only: C ≥ δ²/2 there")
+        cols[5].metric("2 ln N / δ²", f"{b2:.5g}" if b2 is not None and p.mistake_bound is not None else "n/a",
+                       help="stated at the optimal η only (C ≥ δ²/2 there)")
         if p.mistake_bound is not None:
             st.success(f"With N = {c['N']}, δ = {c['delta']:.4g} and η = {c['eta']:.4g}, every mistake lowers "
                        f"$\\Phi = \\mathrm{{KL}}(u\\,\\|\\,w)$ by at least $C = {c['C']:.4g}$ and $\\Phi \\ge 0$ starts at "

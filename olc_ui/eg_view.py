@@ -273,9 +273,9 @@ def _sandwich_figure(trace, arrays: dict) -> dict:
                            "y0": 0, "y1": 1, "fillcolor": SHADE, "line": {"width": 0}, "layer": "below"})
             b2 = _f(c.get("bound_2lnN_over_delta2"))
             text = f"M ≤ ln N / C = {bx:.4g}" + (f" ≤ 2 ln N/δ² = {b2:.4g}" if b2 is not None else "")
-            ann.append({"x": round(bx, ND), "xref": "x", "y": 0.97, "yref": "paper", "xanchor": "left",
+            ann.append({"x": round(bx, ND), "xref": "x", "y": 0.97, "yref": "paper", "xanchor": "right",
                         "yanchor": "top", "showarrow": False, "font": {"size": 13}, "bgcolor": "rgba(255,255,255,0.85)",
-                        "text": " no run gets here:<br> " + text})
+                        "text": "no run gets past the crossing →<br>" + text + " "})
         else:
             ann.append({"x": round(bx, ND), "xref": "x", "y": 0.97, "yref": "paper", "xanchor": "right",
                         "yanchor": "top", "showarrow": False, "font": {"size": 13}, "bgcolor": "rgba(255,255,255,0.85)",
