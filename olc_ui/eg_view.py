@@ -273,13 +273,13 @@ def _sandwich_figure(trace, arrays: dict) -> dict:
                            "y0": 0, "y1": 1, "fillcolor": SHADE, "line": {"width": 0}, "layer": "below"})
             b2 = _f(c.get("bound_2lnN_over_delta2"))
             text = f"M ≤ ln N / C = {bx:.4g}" + (f" ≤ 2 ln N/δ² = {b2:.4g}" if b2 is not None else "")
-            ann.append({"x": round(bx, ND), "xref": "x", "y": 0.97, "yref": "paper", "xanchor": "right",
-                        "yanchor": "top", "showarrow": False, "font": {"size": 13}, "bgcolor": "rgba(255,255,255,0.85)",
-                        "text": "no run gets past the crossing →<br>" + text + " "})
+            ann.append({"x": round(bx, ND), "xref": "x", "y": 0.1, "yref": "paper", "xanchor": "right",
+                        "yanchor": "bottom", "showarrow": False, "font": {"size": 13}, "bgcolor": "rgba(255,255,255,0.85)",
+                        "align": "right", "text": "no run gets past the crossing →<br>" + text + " "})
         else:
-            ann.append({"x": round(bx, ND), "xref": "x", "y": 0.97, "yref": "paper", "xanchor": "right",
-                        "yanchor": "top", "showarrow": False, "font": {"size": 13}, "bgcolor": "rgba(255,255,255,0.85)",
-                        "text": f"ln N / C = {bx:.4g}: not a bound here<br>(an assumption fails) "})
+            ann.append({"x": round(bx, ND), "xref": "x", "y": 0.1, "yref": "paper", "xanchor": "right",
+                        "yanchor": "bottom", "showarrow": False, "font": {"size": 13}, "bgcolor": "rgba(255,255,255,0.85)",
+                        "align": "right", "text": f"ln N / C = {bx:.4g}: not a bound here<br>(an assumption fails) "})
     else:
         ann.append({"x": 0.98, "xref": "paper", "y": 0.97, "yref": "paper", "xanchor": "right", "yanchor": "top",
                     "showarrow": False, "font": {"size": 13}, "bgcolor": "rgba(255,255,255,0.85)",
@@ -303,13 +303,16 @@ def _add_inset(g, proof, arrays, data, dyn, layout, top) -> None:
         op["trace"] += n
     data += d2
     dyn += dy2
-    layout["xaxis2"] = _axis("", domain=[0.5, 0.98], range=[0, round(x2, 4)], anchor="y2",
+    layout["xaxis2"] = _axis("", domain=[0.47, 0.98], range=[0, round(x2, 4)], anchor="y2",
                              **({"dtick": 1} if x2 <= 12 else {}))
-    layout["yaxis2"] = _axis("", domain=[0.45, 0.97], range=[round(-0.05 * top, 4), round(1.08 * top, 4)],
+    layout["yaxis2"] = _axis("", domain=[0.53, 0.97], range=[round(-0.05 * top, 4), round(1.08 * top, 4)],
                              anchor="x2")
-    layout["xaxis2"]["title"] = {"text": "zoom on the run: M ≤ " + f"{x2:.3g}", "font": {"size": 12}}
+    layout["annotations"] = layout["annotations"] + [
+        {"x": 0.975, "xref": "paper", "y": 0.965, "yref": "paper", "xanchor": "right", "yanchor": "top",
+         "showarrow": False, "font": {"size": 12}, "bgcolor": "rgba(255,255,255,0.9)",
+         "text": f"zoom on the run (M ≤ {x2:.3g})"}]
     layout["shapes"] = layout["shapes"] + [
-        {"type": "rect", "xref": "paper", "yref": "paper", "x0": 0.5, "x1": 0.98, "y0": 0.45, "y1": 0.97,
+        {"type": "rect", "xref": "paper", "yref": "paper", "x0": 0.47, "x1": 0.98, "y0": 0.53, "y1": 0.97,
          "fillcolor": "#ffffff", "line": {"color": "#999999", "width": 1}, "layer": "below"},
         {"type": "rect", "xref": "x", "yref": "y", "x0": 0, "x1": round(x2, 4), "y0": round(-0.04 * top, 4),
          "y1": round(1.04 * top, 4), "line": {"color": "#999999", "width": 1, "dash": "dot"}}]
