@@ -55,6 +55,11 @@ def _layout(**kw) -> dict:
     return base
 
 
+def _shown(a, fmt: str) -> np.ndarray:
+    """Values rounded exactly as ``format(v, fmt)`` shows them (the browser then prints what Python would)."""
+    return np.array([float(format(v, fmt)) + 0.0 if math.isfinite(v) else v for v in np.asarray(a, dtype=float).tolist()])
+
+
 def _f(v) -> float | None:
     return None if v is None or not math.isfinite(float(v)) else float(v)
 
@@ -269,7 +274,7 @@ def _sandwich_figure(trace, arrays: dict) -> dict:
                      "y": [0.0], "marker": {"color": COLORS["upper"], "size": 12, "symbol": "x"},
                      "showlegend": False, "hovertemplate": "the bounds cross at M = ln N / C = %{x:.5g}<extra></extra>"})
         if g["proven"]:
-            shapes.append({"type": "rect", "xref": "x", "yref": "paper", "x0": round(bx, ND), "x1": round(x_hi, ND),
+            shapes.append({"type": "rect", "xref": "x", "yref": "paper", "x0": round(bx, ND), "x1": round(x_hi, 4),
                            "y0": 0, "y1": 1, "fillcolor": SHADE, "line": {"width": 0}, "layer": "below"})
             b2 = _f(c.get("bound_2lnN_over_delta2"))
             text = f"M ≤ ln N / C = {bx:.4g}" + (f" ≤ 2 ln N/δ² = {b2:.4g}" if b2 is not None else "")
@@ -379,7 +384,7 @@ def _ledger_lines(trace) -> list[dict]:
     reasons = {ch.name: ch.reasons for ch in proof.chains}
 
     def P(key, fmt=".5g"):
-        return {"by": "position", "data": with_infinities(sig(np.asarray(S[key], dtype=float)[idx])), "fmt": fmt}
+        return {"by": "position", "data": with_infinities(_shown(np.asarray(S[key], dtype=float)[idx], fmt)), "fmt": fmt}
 
     def H(*links):
         return {"by": "position", "data": position_holds(proof, list(links))}
@@ -452,12 +457,13 @@ def _caption(trace, y: np.ndarray) -> dict:
         what.append(w)
     vals: dict[str, Any] = {
         "y": {"by": "round", "data": np.where(y > 0, 1, -1), "fmt": "+d"},
-        "s": {"by": "round", "data": sig(score, 4), "fmt": ".4g"},
-        "um": {"by": "round", "data": sig(np.asarray(trace.columns["comparator_margin"], dtype=float), 4), "fmt": ".4g"},
+        "s": {"by": "round", "data": _shown(score, ".4g"), "fmt": ".4g"},
+        "um": {"by": "round", "data": _shown(np.asarray(trace.columns["comparator_margin"], dtype=float), ".4g"),
+               "fmt": ".4g"},
         "what": _phrases(what),
         "M": {"by": "position", "data": trace.mistakes_before_each_round(), "fmt": "d"},
-        "phi": {"by": "position", "data": sig(np.asarray(trace.proof.series["kl"], dtype=float)
-                                              [position_states(trace.proof)], 5), "fmt": ".4g"},
+        "phi": {"by": "position", "data": _shown(np.asarray(trace.proof.series["kl"], dtype=float)
+                                                 [position_states(trace.proof)], ".4g"), "fmt": ".4g"},
     }
     template = ("Round {t} of {T}: label y = {y}, the learner's score ⟨wₜ, xₜ⟩ = {s} — {what}. "
                 "Comparator: y⟨u, x⟩ = {um}. Mistakes so far M = {M}; Φ = KL(u‖w) = {phi}.")
