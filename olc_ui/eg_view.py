@@ -78,7 +78,8 @@ def _weights_figure(trace, arrays: dict) -> dict:
     data = [
         {"type": "bar", "name": "weights wᵢ (Σ wᵢ = 1)", "x": xs, "y": [0] * N,
          "marker": {"color": W_COLOR}, "hovertemplate": "feature %{x}: w = %{y:.4g}<extra></extra>"},
-        {"type": "scatter", "mode": "markers", "name": "comparator uᵢ (Σ uᵢ = 1)", "x": xs, "y": sig(u, 5),
+        {"type": "scatter", "mode": "markers", "name": "comparator uᵢ > 0 (Σ uᵢ = 1)",
+         "x": (np.flatnonzero(u > 0) + 1).tolist(), "y": sig(u[u > 0], 5),
          "marker": {"symbol": "diamond", "size": max(6, min(13, 500 // max(N, 1))), "color": U_COLOR,
                     "line": {"color": "#ffffff", "width": 1}},
          "hovertemplate": "feature %{x}: u = %{y:.4g}<extra></extra>"},

@@ -210,8 +210,9 @@ def test_weights_bars_are_the_run_weights(default):
     bars = figures_at(spec, t)[0]["data"][0]
     assert np.asarray(bars["y"]) == pytest.approx(tr.weights_at(t), rel=1e-4)
     assert sum(bars["y"]) == pytest.approx(1.0, abs=1e-3)
-    u = _fig(spec, "weights")["figure"]["data"][1]["y"]
-    assert np.asarray(u) == pytest.approx(np.asarray(tr.info["comparator"]), rel=1e-4)
+    ut = _fig(spec, "weights")["figure"]["data"][1]
+    u = np.asarray(tr.info["comparator"])
+    assert ut["x"] == (np.flatnonzero(u > 0) + 1).tolist() and np.asarray(ut["y"]) == pytest.approx(u[u > 0], rel=1e-4)
 
 
 # ------------------------------------------------------------------------------------------ uploads
