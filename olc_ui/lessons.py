@@ -16,6 +16,8 @@ LESSONS = [
      "updates on margin mistakes, ≤ 12/γ² of them, and stops with margin ≥ γ/2"),
     ("Multiplicative updates", "pages/winnow.py", "Winnow", ":material/trending_up:", "winnow",
      "promote and demote: M = O(k log N) when few of many features matter"),
+    ("Multiplicative updates", "pages/exponentiated_update.py", "The exponentiated update", ":material/balance:",
+     "exponentiated_update", "normalised Winnow: the relative-entropy potential and M ≤ 2 ln N/δ²"),
     ("Expert advice", "pages/experts.py", "Weighted Majority, RWM, Halving", ":material/groups:", "experts",
      "multiplicative weights on experts' advice, the log-scale sandwich"),
     ("Expert advice", "pages/halving.py", "Halving: the version space", ":material/content_cut:", "halving",

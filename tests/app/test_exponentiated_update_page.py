@@ -1,0 +1,133 @@
+"""AppTest over the exponentiated-update lesson: numbers from the core, deep links, the η slider and its one-click
+optimum, the assumption panel, ties shown as 0, bad links and unusable settings reported as messages."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import olc_core
+from olc_ui.snapshot import caption_at, ledger_at
+from tests.app.pagetest import metric, open_page, page_path, page_text, shown, viewer_spec
+
+PAGE = page_path("exponentiated_update")
+
+
+def _open(**query):
+    return open_page(PAGE, timeout=120, **query)
+
+
+def _marks(at) -> dict[str, str]:
+    """The assumption panel: each assumption's name and its mark (✓, ✗ or —)."""
+    out = {}
+    for m in at.markdown:
+        for mark, tag in (("✓", ":green[**✓**] **"), ("✗", ":red[**✗**] **"), ("—", "**—** **")):
+            if m.value.startswith(tag):
+                out[m.value[len(tag):].split("**")[0].replace("\\", "")] = mark
+    return out
+
+
+def _core(T=300, N=20, k=3, noise=0.0, seed=0, eta=None):
+    s = olc_core.streams.sparse_simplex(T=T, N=N, k=k, seed=seed, noise=noise)
+    return s, olc_core.run("normalized_winnow", s.X, s.y, comparator=s.comparator, delta=s.info["delta"], eta=eta)
+
+
+def test_default_run_numbers_come_from_the_core():
+    at = _open()
+    assert not at.exception and not at.error
+    assert at.title[0].value.startswith("The exponentiated update")
+    s, tr = _core()
+    p, c = tr.proof, tr.proof.constants
+    assert metric(at, "Mistakes M (whole run)") == str(tr.n_mistakes)
+    assert metric(at, "Margin δ") == f"{c['delta']:.4g}"
+    assert metric(at, "Learning rate η") == f"{c['eta']:.4g}"
+    assert metric(at, "C = ηδ − ln cosh η") == f"{c['C']:.4g}"
+    assert metric(at, "Bound ln N / C") == f"{p.mistake_bound:.5g}"
+    assert metric(at, "2 ln N / δ²") == f"{c['bound_2lnN_over_delta2']:.5g}"
+    spec = viewer_spec(at)
+    assert spec["T"] == 300 and spec["mistake_rounds"] == tr.mistakes.tolist()
+    # the potential at a round, in the ledger, is the proof's
+    t = int(tr.mistakes[4]) + 1
+    assert f"{p.series['kl'][5]:.5g}" in ledger_at(spec, t)[0]["latex"]
+    text = page_text(at)
+    assert "a score of exactly 0 counts as a mistake" in text
+    assert f"{p.mistake_bound:.5g}" in shown(at, "success")
+    # every assumption holds: ✓ on each, and the bound stated
+    assert set(_marks(at).values()) == {"✓"} and len(_marks(at)) == 5
+    q = at.query_params
+    assert q["data"] == "sparse" and q["N"] == "20" and q["k"] == "3" and q["seed"] == "0" and q["eta_opt"] == "1"
+    assert q["t"] == "0"
+    assert [b.label for b in at.get("download_button")] == ["Download the trace (CSV)",
+                                                           "Download the figure at this round (HTML)"]
+
+
+def test_a_tie_round_shows_score_zero_on_the_page():
+    at = _open()
+    _, tr = _core()
+    tie = int(np.flatnonzero(np.asarray(tr.columns["score"]) == 0.0)[0])
+    spec = viewer_spec(at)
+    assert spec["caption"]["values"]["s"]["data"][tie] == 0
+    assert "score ⟨wₜ, xₜ⟩ = 0 — ⟨wₜ, xₜ⟩ = 0 exactly" in caption_at(spec, tie + 1)
+    assert "⟨wₜ, xₜ⟩ = 0 exactly" in shown(at, "info") and "counts as a mistake" in shown(at, "info")
+
+
+def test_deep_link_with_a_chosen_eta_and_the_one_click_optimum():
+    at = _open(eta_opt=0, eta=0.8, t=57, seed=4)
+    assert not at.exception
+    s, tr = _core(seed=4, eta=0.8)
+    spec = viewer_spec(at)
+    assert spec["position"] == 57 and spec["mistake_rounds"] == tr.mistakes.tolist()
+    assert metric(at, "Learning rate η") == "0.8"
+    assert metric(at, "C = ηδ − ln cosh η") == f"{tr.proof.constants['C']:.4g}"
+    [btn] = [b for b in at.button if b.key == "eg_use_optimum"]
+    opt = tr.proof.constants["eta_optimal"]
+    assert f"{opt:.4g}" in btn.label and not btn.disabled
+    btn.click().run()
+    assert not at.exception
+    _, best = _core(seed=4)
+    assert at.query_params["eta_opt"] == "1"
+    assert metric(at, "Learning rate η") == f"{opt:.4g}"
+    assert viewer_spec(at)["mistake_rounds"] == best.mistakes.tolist()
+    assert at.slider(key="eg_learner__eta").value == pytest.approx(round(opt, 2))
+    # moving the slider switches the optimum off and runs with the slider's η
+    at.slider(key="eg_learner__eta").set_value(0.5).run()
+    assert at.query_params["eta_opt"] == "0" and at.query_params["eta"] == "0.5"
+    _, half = _core(seed=4, eta=0.5)
+    assert viewer_spec(at)["mistake_rounds"] == half.mistakes.tolist()
+
+
+def test_failing_assumptions_make_the_bound_na():
+    at = _open(noise=0.05)
+    assert not at.exception
+    s, tr = _core(noise=0.05)
+    assert metric(at, "Bound ln N / C") == "n/a" and metric(at, "2 ln N / δ²") == "n/a"
+    text = page_text(at)
+    marks = _marks(at)
+    assert marks["margin y⟨u, x⟩ ≥ δ > 0"] == "✗" and marks["‖x‖∞ ≤ 1"] == "✓"
+    assert list(marks.values()).count("✗") == 1
+    assert "Bound: n/a" in text
+    assert "below δ = 0.333333" in text
+    at = _open(eta_opt=0, eta=2.0)
+    assert metric(at, "Bound ln N / C") == "n/a"
+    assert _marks(at)["C = ηδ − ln cosh η > 0"] == "✗" and "is too large for δ" in page_text(at)
+
+
+def test_bad_link_and_unusable_settings_are_messages():
+    at = _open(N="abc", k="4")
+    assert not at.exception
+    warn = shown(at, "warning")
+    assert "N must be a whole number (got 'abc'); using 20" in warn
+    at = _open(k=31, N=20)
+    assert not at.exception and "k = 31 relevant features is more than N = 20" in shown(at, "error")
+    at = _open(data="continuous", k=21, N=40, delta=0.9)
+    assert not at.exception and "almost no point has |⟨u, x⟩| ≥ δ = 0.9" in shown(at, "error")
+    at = _open(data="upload")
+    assert not at.exception and not at.error and "To start" in shown(at, "info")
+
+
+def test_continuous_stream_runs_with_its_margin():
+    at = _open(data="continuous", k=5, delta=0.2, N=30, T=200, seed=2)
+    assert not at.exception and not at.error
+    s = olc_core.streams.winnow_extra.simplex_continuous(T=200, N=30, k=5, delta=0.2, seed=2)
+    tr = olc_core.run("normalized_winnow", s.X, s.y, comparator=s.comparator, delta=0.2)
+    assert metric(at, "Mistakes M (whole run)") == str(tr.n_mistakes)
+    assert metric(at, "Bound ln N / C") == f"{tr.proof.mistake_bound:.5g}"
