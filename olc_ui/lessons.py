@@ -14,6 +14,8 @@ LESSONS = [
      "M ≤ R²/γ²: the norm and cosine sandwiches; non-separable data and the TD_γ bound"),
     ("Linear classifiers", "pages/margin_perceptron.py", "Margin Perceptron", ":material/straighten:", "margin_perceptron",
      "updates on margin mistakes, ≤ 12/γ² of them, and stops with margin ≥ γ/2"),
+    ("Linear classifiers", "pages/ftrl.py", "Randomised FTRL classifier", ":material/casino:", "ftrl",
+     "predict +1 with probability (1 + ⟨w, x⟩)/2: expected mistakes against the best ‖u‖ ≤ 1"),
     ("Expert advice", "pages/experts.py", "Weighted Majority, RWM, Halving", ":material/groups:", "experts",
      "multiplicative weights on experts' advice, the log-scale sandwich"),
     ("Expert advice", "pages/halving.py", "Halving: the version space", ":material/content_cut:", "halving",
