@@ -334,7 +334,7 @@ def _mistakes_figure(trace, proof, arrays: dict, band: Band | None, seed: int) -
     ann = []
     b = proof.mistake_bound
     if b is not None:
-        tr, a = _end_point("theorem's bound on E[M_T]", T, b, COLORS["upper"], f"E[M_T] ≤ {b:.5g} ")
+        tr, a = _end_point("the theorem's bound on E[M] at T", T, b, COLORS["upper"], f"E[M] at T ≤ {b:.5g} ")
         data.append(tr)
         ann.append(a)
         tops.append([b])
@@ -360,7 +360,7 @@ def _regret_figure(trace, proof, arrays: dict) -> dict:
               arrays, data, dyn, width=2.5, dash="dashdot")
     _revealed("rg_r", "regret Σ ℓₛ(wₛ) − ℓₛ(u*ₜ)", S["regret"], COLORS["w"], arrays, data, dyn)
     rb = float(c["regret_bound"])
-    tr, a = _end_point("the theorem's regret bound at T", T, rb, COLORS["upper"], f"Regret_T ≤ √T(…) = {rb:.4g} ")
+    tr, a = _end_point("the theorem's regret bound at T", T, rb, COLORS["upper"], f"regret at T ≤ √T(1/(2α) + αL²) = {rb:.4g} ")
     data.append(tr)
     yr = _range(S["bound_sqrt"], S["regret"], [0.0, rb])
     data.append({**_line("current round", [], [], "#888", 1.5, "dot"), "showlegend": False})
@@ -402,8 +402,9 @@ def _alpha_figure(proof, sweep: AlphaSweep) -> dict:
     lo, hi = float(lx.min()), float(lx.max())
     k0, k1 = math.floor(lo), math.ceil(hi)
     tv = [math.log10(m) + k for k in range(k0, k1 + 1) for m in (1, 2, 5) if lo - 0.01 <= math.log10(m) + k <= hi + 0.01]
-    layout = _layout(xaxis=_axis("learning rate α (log scale)", range=[lo - 0.05, hi + 0.05], tickvals=[round(t, 4) for t in tv],
-                                 ticktext=[f"{10 ** t:.3g}" for t in tv]),
+    layout = _layout(xaxis=_axis("learning rate α (log scale)", range=[lo - 0.05, hi + 0.05],
+                                 tickvals=[round(t, 4) for t in tv], ticktext=[f"{10 ** t:.3g}" for t in tv],
+                                 zeroline=False),
                      yaxis=_axis("at T", range=ys), shapes=shapes, annotations=ann)
     return {"id": "alpha", "title": "The learning rate α: the √T bound and the measured regret (one run per α)",
             "height": 320, "figure": {"data": data, "layout": layout}, "config": {"displayModeBar": False},
