@@ -19,7 +19,7 @@ import olc_core
 from olc_core._numeric import rownorm
 from olc_core.learners.ftrl_randomized import NORM_SLACK
 
-from . import common
+from . import common, safe
 from . import data as olc_data
 from .config import Setting
 from .ftrl_view import alpha_sweep, ftrl_spec, realised_band
@@ -242,7 +242,7 @@ def summary_panel(data: Data, trace, band) -> None:
             st.success(text)
         else:
             for a in p.failed_assumptions:
-                st.error(f"The theorem does not apply: {a.detail}.")
+                safe.notice("error", "The theorem does not apply: ", f"{a.detail}.")
         for note in data.notes:
             st.caption(note)
 
