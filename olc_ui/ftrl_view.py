@@ -49,6 +49,7 @@ __all__ = ["ftrl_spec", "Band", "realised_band", "AlphaSweep", "alpha_sweep", "u
 
 ND = 5
 QUANTILES = (0.05, 0.5, 0.95)
+FAINT_POINTS = 600
 EXP_COLOR = "#ff8c00"
 BEST_COLOR = "#2ca02c"
 
@@ -282,18 +283,20 @@ def _revealed(key: str, name: str, values, color: str, arrays: dict, data: list,
               width=3.0, dash="solid", faint=True, shape="linear") -> None:
     """A per-position curve: faint in full (when ``faint``), bold up to the current position, a marker now."""
     arrays[key] = np.asarray(values, dtype=float).round(4)
-    x = arrays["pos_t"]
-    if faint:
-        data.append({**_line(name + " (whole run)", x, arrays[key], color, 1.2, dash, showlegend=False),
+    x = np.asarray(arrays["pos_t"])
+    if faint:  # context only: at most FAINT_POINTS points (the first and the last kept)
+        idx = np.unique(np.linspace(0, x.size - 1, min(x.size, FAINT_POINTS)).round().astype(np.int64))
+        data.append({**_line(name + " (whole run)", x[idx], arrays[key][idx], color, 1.2, dash, showlegend=False),
                      "opacity": 0.35, "line": {"color": color, "width": 1.2, "dash": dash, "shape": shape}})
     data.append({**_line(name, [], [], color, width, dash), "line": {"color": color, "width": width, "dash": dash,
                                                                      "shape": shape},
                  "hovertemplate": f"{name}<br>after %{{x}} rounds: %{{y:.4g}}<extra></extra>"})
     dyn.append({"trace": len(data) - 1, "op": "rows_before", "rounds": "pos_r", "x": "pos_t", "y": key})
-    arrays[key + "_sx"], arrays[key + "_sy"] = last_segments(arrays[key])
+    seg_x, arrays[key + "_sy"] = last_segments(arrays[key])
+    arrays.setdefault("seg_x", seg_x)          # the same for every curve: sent once
     data.append({**data[-1], "name": name + " (this round)", "showlegend": False, "hoverinfo": "skip"})
     data[-1].pop("hovertemplate", None)
-    dyn.append({"trace": len(data) - 1, "op": "state", "x": key + "_sx", "y": key + "_sy"})
+    dyn.append({"trace": len(data) - 1, "op": "state", "x": "seg_x", "y": key + "_sy"})
     data.append(_marker(name, color))
     dyn.append({"trace": len(data) - 1, "op": "point_position", "x": "pos_t", "y": key})
 
