@@ -423,7 +423,6 @@ def _numbered(tex: str) -> str:
 
 
 def _ledger_lines(trace, proof, seed: int) -> list[dict]:
-    T = trace.T
     S = proof.series
     c = proof.constants
     lab = {k: _numbered(v) for k, v in proof.labels.items()}
