@@ -47,13 +47,15 @@ def _shown(s: str, n: int = 40) -> str:
     return quote(s, n)
 
 
-def parse_points_csv(raw: bytes, *, dims: tuple[int, ...] = (2, 3), max_rows: int = MAX_ROWS
-                     ) -> tuple[np.ndarray, np.ndarray, list[str]]:
+def parse_points_csv(raw: bytes, *, dims: tuple[int, ...] = (2, 3), max_rows: int = MAX_ROWS,
+                     with_first_row: bool = False) -> tuple:
     """Points (x1, x2[, x3]) and labels from a CSV file.
 
     A header row is optional (``x1,x2,label``; the label column may be called label,
     y, class or target); without one, the last column is the label. Labels must be
-    −1/+1 (0/1 is accepted and read as −1/+1, with a note). Returns ``(X, y, notes)``.
+    −1/+1 (0/1 is accepted and read as −1/+1, with a note). Returns ``(X, y, notes)``, and with
+    ``with_first_row`` also the row number (as these messages count rows) of the first data row,
+    so a later check can name the row of point i as ``i + first_row``.
     """
     if raw is None or len(raw) == 0:
         raise DataError("the file is empty")
@@ -146,7 +148,7 @@ def parse_points_csv(raw: bytes, *, dims: tuple[int, ...] = (2, 3), max_rows: in
         raise DataError("coordinates above 10⁶ in size: rescale the data")
     if (np.abs(X).sum(axis=1) == 0).all():
         raise DataError("every point is at the origin")
-    return X, y, notes
+    return (X, y, notes, line0) if with_first_row else (X, y, notes)
 
 
 def _csv_rows(raw: bytes, max_rows: int) -> list[list[str]]:

@@ -14,6 +14,8 @@ LESSONS = [
      "M ≤ R²/γ²: the norm and cosine sandwiches; non-separable data and the TD_γ bound"),
     ("Linear classifiers", "pages/margin_perceptron.py", "Margin Perceptron", ":material/straighten:", "margin_perceptron",
      "updates on margin mistakes, ≤ 12/γ² of them, and stops with margin ≥ γ/2"),
+    ("Linear classifiers", "pages/ftrl.py", "Randomised FTRL classifier", ":material/casino:", "ftrl",
+     "predict +1 with probability (1 + ⟨w, x⟩)/2: expected mistakes against the best ‖u‖ ≤ 1"),
     ("Multiplicative updates", "pages/winnow.py", "Winnow", ":material/trending_up:", "winnow",
      "promote and demote: M = O(k log N) when few of many features matter"),
     ("Multiplicative updates", "pages/exponentiated_update.py", "The exponentiated update", ":material/balance:",

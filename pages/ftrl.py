@@ -1,0 +1,62 @@
+"""Lesson: the randomised online linear classifier via FTRL [002] and its expected-mistake bound."""
+import streamlit as st
+
+from olc_ui import ftrl_lesson as L
+from olc_ui import page, safe, state
+from olc_ui.data import DataError, NeedsInput
+from olc_ui.viewer import start_position, viewer
+
+page.setup("Randomised FTRL classifier")
+st.title("The randomised FTRL linear classifier")
+st.markdown(L.INTRO)
+
+# 1. settings, from the URL
+with st.sidebar:
+    st.header("Data and learner")
+    v = state.bind(L.PAGE, L.SETTINGS, show=L.visible)
+    upload = None
+    if v["data"] == "upload":
+        f = st.file_uploader("CSV file: x1, x2 (x3), label — every ‖x‖ ≤ 1", type=["csv", "txt"], key="ftrl_upload",
+                             help="labels −1/+1 (or 0/1); at most 10,000 rows")
+        upload = f.getvalue() if f is not None else None
+for problem in state.problems(L.PAGE):
+    safe.notice("warning", "A setting in the link was not valid: ", f"{problem}.")
+
+# 2. the data and the cached core runs
+try:
+    data = L.load_data(v, upload)
+    trace = L.run_ftrl(data, v)
+    band = L.band_for(data, v)
+    sweep = L.sweep_for(data, trace)
+except DataError as exc:  # NeedsInput: nothing given yet; otherwise the data are unusable
+    safe.notice(*(("info", "To start: ") if isinstance(exc, NeedsInput) else ("error", "These data cannot be used: ")),
+                f"{exc}.")
+    state.write_url(L.SETTINGS, v)
+    st.stop()
+except ValueError as exc:  # a parameter or a row the core refuses
+    safe.notice("error", "These settings cannot be run: ", f"{exc}.")
+    state.write_url(L.SETTINGS, v)
+    st.stop()
+
+c = trace.proof.constants
+with st.sidebar:
+    best = float(c["best_alpha"])
+    if L.is_best(float(v["alpha"]), best):
+        st.caption(f"α is the theorem's choice α* = 1/(√2·L) = {best:.4g} (L = {c['L']:.4g}).")
+    else:
+        st.caption(f"The theorem's choice: α* = 1/(√2·L) = {best:.4g} (L = max‖gₜ‖ = {c['L']:.4g}); "
+                   "it minimises the √T bound (the α chart marks it).")
+        st.button(f"Use the theorem's α* = {best:.4g}", on_click=L.use_best_alpha, args=(best,),
+                  key="ftrl_best_alpha", icon=":material/target:", disabled=not 0.05 <= best <= 10.0)
+for kind, text in L.notes(v, trace):
+    getattr(st, kind)(text)
+
+# 3. the spec (pure), 4. render
+spec = L.spec_for(data, v, trace, band, sweep)
+spec = {**spec, "position": start_position("ftrl_viewer", spec["T"])}
+position = viewer(spec, key="ftrl_viewer")
+state.write_url(L.SETTINGS, v, {"t": str(position)})
+
+L.summary_panel(data, trace, band)
+L.proof_steps(trace)
+L.downloads(trace, data, spec, position)
