@@ -19,6 +19,9 @@ HOSTILE = (
 def page_keys() -> dict[str, list[str]]:
     """Every query key each lesson page reads (its declared settings, and the viewer's t)."""
     from olc_ui import boolean_lesson as B
+    from olc_ui import eg_lesson as G
+    from olc_ui import ftrl_lesson as F
+    from olc_ui import winnow_lesson as W
     from olc_ui import experts_lesson as E
     from olc_ui import halving_lesson as H
     from olc_ui import margin_lesson as M
@@ -33,6 +36,9 @@ def page_keys() -> dict[str, list[str]]:
         "experts": keys(E.LEARNER_SETTINGS + E.DATA_SETTINGS),
         "halving": keys(H.SETTINGS),
         "boolean_concepts": keys(B.MODE_SETTINGS + [s for g in B.GROUPS.values() for s in g]),
+        "winnow": keys(W.SETTINGS),
+        "exponentiated_update": keys(G.SETTINGS),
+        "ftrl": keys(F.SETTINGS),
     }
 
 
@@ -60,3 +66,9 @@ def unescaped(body: str) -> list[str]:
     if "x" * 81 in body:
         found.append("more than 80 characters of a value")
     return found
+
+
+def test_every_lesson_page_is_covered():
+    """A new lesson page is in page_keys() (so its links are tested with hostile values)."""
+    from olc_ui.lessons import available
+    assert {row[4] for row in available()} - {"home"} == set(page_keys())
