@@ -3,7 +3,7 @@ import numpy as np
 import streamlit as st
 
 from olc_ui import margin_lesson as L
-from olc_ui import page, state
+from olc_ui import page, state, uploads
 from olc_ui.data import DataError, NeedsInput
 from olc_ui.viewer import start_position, viewer
 
@@ -23,9 +23,8 @@ with st.sidebar:
     v = state.bind(L.PAGE, L.SETTINGS, show=L.visible)
     upload = None
     if v["data"] == "upload":
-        f = st.file_uploader("CSV file: x1, x2, label", type=["csv", "txt"], key="margin_upload",
-                             help="labels −1/+1 (or 0/1); at most 10,000 rows and 1 MB")
-        upload = f.getvalue() if f is not None else None
+        upload = uploads.upload_box(L.PAGE, "CSV file: x1, x2, label",
+                                    help="labels −1/+1 (or 0/1); at most 10,000 rows and 1 MB")
 for problem in state.problems(L.PAGE):
     st.warning(f"A setting in the link was not valid: {problem}.")
 if v["data"] == "click":
