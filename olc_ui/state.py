@@ -23,7 +23,7 @@ import streamlit as st
 
 from .config import Setting, changed_url, url_values
 
-__all__ = ["bind", "write_url", "problems", "saved", "URL_KEY"]
+__all__ = ["bind", "write_url", "problems", "URL_KEY"]
 
 #: Session-state key holding the query the last run asked the browser to show (for tests).
 URL_KEY = "_olc_url"
@@ -35,11 +35,6 @@ def _wkey(page: str, s: Setting) -> str:
 
 def _saved_key(page: str) -> str:
     return f"_olc_saved::{page}"
-
-
-def saved(page: str) -> dict[str, Any]:
-    """The values this page's settings had at its last run in this session (empty before one)."""
-    return dict(st.session_state.get(_saved_key(page)) or {})
 
 
 def _entry_values(page: str, settings: list[Setting]) -> tuple[dict[str, Any], list[str]]:
