@@ -1,4 +1,4 @@
-"""Pieces every lesson page shares: downloads of the trace and the figure, and small text helpers."""
+"""Pieces every lesson page shares: the trace download, the figure page, and small text helpers."""
 from __future__ import annotations
 
 import base64
@@ -128,12 +128,10 @@ def figure_html(spec: dict, position: int) -> str:
 
 def downloads(trace, spec: dict, position: int, name: str, X: np.ndarray | None = None,
               y: np.ndarray | None = None) -> None:
-    """Download buttons: the trace (CSV, one row per round) and the figures at this round (HTML).
+    """The trace's download (CSV, one row per round), built only when clicked (deferred).
 
-    Both files are built only when clicked (deferred), never on a rerun."""
-    cols = st.columns(2)
-    cols[0].download_button("Download the trace (CSV)", data=lambda: olc_data.trace_csv(trace, X, y),
-                            file_name=f"{name}_trace.csv", mime="text/csv", on_click="ignore", key=f"{name}_dl_csv")
-    cols[1].download_button("Download the figure at this round (HTML)", data=lambda: figure_html(spec, position),
-                            file_name=f"{name}_round_{position}.html", mime="text/html", on_click="ignore",
-                            key=f"{name}_dl_html")
+    The figure at the round on screen is downloaded from the step viewer itself ("Download
+    the figure at this round (HTML)", built in the browser): a button here would build it
+    from the position the server last heard of, which lags while the viewer plays."""
+    st.download_button("Download the trace (CSV)", data=lambda: olc_data.trace_csv(trace, X, y),
+                       file_name=f"{name}_trace.csv", mime="text/csv", on_click="ignore", key=f"{name}_dl_csv")

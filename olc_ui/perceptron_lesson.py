@@ -236,26 +236,46 @@ def downloads(trace, data: Data, spec: dict, position: int, name: str = "percept
     common.downloads(trace, spec, position, name, data.X if X is None else X, data.y if y is None else y)
 
 
+#: The click canvas's labels: colour and marker symbol, as the lesson's charts draw them.
+CLICK_STYLE = {1: ("#1f6fb4", "circle"), -1: ("#d43a2f", "x")}
+CLICK_RANGE = (-1.05, 1.05)
+
+
+def canvas_figure(X: np.ndarray, y: np.ndarray, label: int):
+    """The click canvas: a grid of targets, the points so far, and axes that do not move as points arrive.
+
+    Both label traces are always there (a placeholder point when empty), so the legend (above the
+    plot) and the margins are the same before and after the first point; ``constrain="domain"``
+    keeps the ranges exactly ``CLICK_RANGE`` whatever the width (the plot box shrinks to a square
+    instead). Hovering a target shows the point about to be added, in its label's colour."""
+    import plotly.graph_objects as go
+
+    g = np.linspace(-1, 1, 41)
+    gx, gy = np.meshgrid(g, g)
+    color, symbol = CLICK_STYLE[label]
+    fig = go.Figure()
+    fig.add_scatter(x=gx.ravel(), y=gy.ravel(), mode="markers", name="click to add", showlegend=False,
+                    marker={"size": 14, "color": "rgba(0,0,0,0.02)", "symbol": symbol},
+                    hovertemplate=f"add y = {label:+d} at (%{{x:.2f}}, %{{y:.2f}})<extra></extra>",
+                    hoverlabel={"bgcolor": color, "bordercolor": color, "font": {"color": "white"}})
+    for lab, (col, sym) in CLICK_STYLE.items():
+        m = y == lab
+        fig.add_scatter(x=X[m, 0] if m.any() else [None], y=X[m, 1] if m.any() else [None], mode="markers",
+                        name=f"y = {lab:+d}", marker={"size": 11, "color": col, "symbol": sym}, hoverinfo="skip")
+    axis = {"range": list(CLICK_RANGE), "zeroline": True, "fixedrange": True, "constrain": "domain"}
+    fig.update_layout(height=420, margin={"l": 40, "r": 10, "t": 30, "b": 40, "autoexpand": False},
+                      clickmode="event+select", dragmode=False, hovermode="closest", uirevision="canvas",
+                      showlegend=True, legend={"orientation": "h", "x": 0, "y": 1.0, "yanchor": "bottom"},
+                      xaxis=axis, yaxis={**axis, "scaleanchor": "x"})
+    return fig
+
+
 def click_canvas(v: dict[str, Any], page: str = PAGE, settings: list[Setting] | None = None) -> None:
     """A chart to click points onto (a grid of invisible targets), the label to give them, and a reset."""
     settings = SETTINGS if settings is None else settings
-    import plotly.graph_objects as go
-
     from .state import set_value
 
     X, y = olc_data.decode_points(v["pts"])
-    g = np.linspace(-1, 1, 41)
-    gx, gy = np.meshgrid(g, g)
-    fig = go.Figure()
-    fig.add_scatter(x=gx.ravel(), y=gy.ravel(), mode="markers", name="click to add",
-                    marker={"size": 14, "color": "rgba(0,0,0,0.02)"}, hoverinfo="x+y", showlegend=False)
-    for lab, color, sym in ((1, "#1f6fb4", "circle"), (-1, "#d43a2f", "x")):
-        m = y == lab
-        fig.add_scatter(x=X[m, 0], y=X[m, 1], mode="markers", name=f"y = {lab:+d}",
-                        marker={"size": 11, "color": color, "symbol": sym})
-    fig.update_layout(height=420, margin={"l": 40, "r": 10, "t": 10, "b": 40}, clickmode="event+select",
-                      xaxis={"range": [-1.05, 1.05], "zeroline": True},
-                      yaxis={"range": [-1.05, 1.05], "scaleanchor": "x", "zeroline": True}, dragmode=False)
     c1, c2 = st.columns([3, 1])
     with c2:
         label = st.radio("Label of the next point", [1, -1], format_func=lambda b: f"{b:+d}",
@@ -268,8 +288,8 @@ def click_canvas(v: dict[str, Any], page: str = PAGE, settings: list[Setting] | 
             st.rerun()
         st.caption(f"{common.count(len(y), 'point')}; at most {olc_data.MAX_CLICKED}.")
     with c1:
-        ev = st.plotly_chart(fig, key=f"{page}_click_canvas_{len(y)}", on_select="rerun", selection_mode="points",
-                             config={"displayModeBar": False})
+        ev = st.plotly_chart(canvas_figure(X, y, int(label)), key=f"{page}_click_canvas_{len(y)}", on_select="rerun",
+                             selection_mode="points", config={"displayModeBar": False})
     pts = (ev or {}).get("selection", {}).get("points", []) if isinstance(ev, dict) else \
         getattr(getattr(ev, "selection", None), "points", []) or []
     new = [(p["x"], p["y"]) for p in pts if p.get("curve_number", p.get("curveNumber")) == 0]

@@ -1,24 +1,53 @@
 """Widgets bound to the URL: a page's settings start from its link and write it back.
 
-On a page's first run in a session (or when its widgets were cleaned up after the
-student visited another page) every setting is read from ``st.query_params``
-(defaults where absent; a bad value is reported and replaced by the default). The
-widgets then own the values, and every run writes them all back to the URL, with
-the viewer's position, so a copied link opens the same run at the same step.
+On a page's first run in a session, or when its widgets were cleaned up after the
+student visited another page, the settings come from the link if it carries any of
+them (defaults where absent; a bad value is reported and replaced by the default),
+else from the values the page had when the student left it (kept per page in
+session state, under keys no widget owns), else the defaults. The widgets then own
+the values, and every run writes them all back to the URL (the viewer keeps the
+position ``t`` there itself), so a copied link opens the same run at the same step.
+
+The URL is written in the browser with ``history.replaceState`` (assets/url_sync.js),
+not with ``st.query_params``: Streamlit's frontend answers every server-side query
+change with ``history.pushState``, which gave each page load and each settings change
+a history entry of its own.
 """
 from __future__ import annotations
 
+import functools
+from pathlib import Path
 from typing import Any
 
 import streamlit as st
 
 from .config import Setting, changed_url, url_values
 
-__all__ = ["bind", "write_url", "problems"]
+__all__ = ["bind", "write_url", "problems", "URL_KEY"]
+
+#: Session-state key holding the query the last run asked the browser to show (for tests).
+URL_KEY = "_olc_url"
 
 
 def _wkey(page: str, s: Setting) -> str:
     return f"{page}__{s.key}"
+
+
+def _saved_key(page: str) -> str:
+    return f"_olc_saved::{page}"
+
+
+def _entry_values(page: str, settings: list[Setting]) -> tuple[dict[str, Any], list[str]]:
+    """The values a page opens with: the link's (it wins), else the ones it had when left, else defaults."""
+    params = dict(st.query_params)
+    kept = st.session_state.get(_saved_key(page))
+    from_link = [s for s in settings if s.key in params]
+    if not kept or from_link:
+        values, bad = url_values(settings, params)
+        if kept:  # a link naming some settings: the others keep the values the page had
+            values.update({s.key: kept[s.key] for s in settings if s.key not in params and s.key in kept})
+        return values, bad
+    return {s.key: kept.get(s.key, s.default) for s in settings}, []
 
 
 def bind(page: str, settings: list[Setting], *, container=None, show=None) -> dict[str, Any]:
@@ -29,12 +58,10 @@ def bind(page: str, settings: list[Setting], *, container=None, show=None) -> di
     and run: a widget's key cannot be written after the widget is drawn.
     """
     keys = [_wkey(page, s) for s in settings]
-    flag = f"__{page}__from_url"
-    if not st.session_state.get(flag) or any(k not in st.session_state for k in keys):
-        values, bad = url_values(settings, dict(st.query_params))
+    if any(k not in st.session_state for k in keys):  # first run here, or back from another page
+        values, bad = _entry_values(page, settings)
         for s, k in zip(settings, keys):
             st.session_state[k] = values[s.key]
-        st.session_state[flag] = True
         st.session_state[f"__{page}__problems"] = bad
     box = container if container is not None else st
     if callable(show):
@@ -47,6 +74,7 @@ def bind(page: str, settings: list[Setting], *, container=None, show=None) -> di
             st.session_state[k] = st.session_state[k]
             continue
         out[s.key] = _widget(box, s, k)
+    st.session_state[_saved_key(page)] = dict(out)  # outlives the widgets' keys
     return out
 
 
@@ -70,11 +98,21 @@ def _widget(box, s: Setting, key: str) -> Any:
                       format=s.fmt)
 
 
+@functools.lru_cache(maxsize=1)
+def _url_component():
+    js = (Path(__file__).resolve().parent / "assets" / "url_sync.js").read_text(encoding="utf-8")
+    return st.components.v2.component("olc_url_sync", js=js)
+
+
 def write_url(settings: list[Setting], values: dict[str, Any], extra: dict[str, str] | None = None) -> None:
-    """Mirror the values (and ``extra``, e.g. the position) into the URL, only when they changed."""
-    q = changed_url(settings, values, extra)
-    if dict(st.query_params) != q:
-        st.query_params.from_dict(q)
+    """Mirror the values into the browser's URL in place (``history.replaceState``: no history entry).
+
+    ``extra`` (e.g. the viewer's position ``t``) is written only where the URL has none: the
+    step viewer keeps ``t`` up to date in the browser, and the server's copy can be behind."""
+    params = changed_url(settings, values)
+    fallback = {k: str(v) for k, v in (extra or {}).items()}
+    st.session_state[URL_KEY] = {**params, **fallback}
+    _url_component()(key="olc_url_sync", data={"params": params, "fallback": fallback})
 
 
 def problems(page: str) -> list[str]:

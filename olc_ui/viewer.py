@@ -54,6 +54,8 @@ BASIC_TRACE_TYPES = frozenset({"scatter", "bar", "pie"})
 #: Sub-folder of the app's ``static/`` folder that this module fills.
 STATIC_SUBDIR = "olc"
 COMPONENT_NAME = "olc_step_viewer"
+#: The figure download (built in the browser from the round on screen), loaded on the first click.
+EXPORT_JS = "viewer_export.js"
 
 #: Dynamic trace operations (docs/viewer-spec.md, "Dynamic trace ops").
 OPS = ("rows_before", "rows_from", "row_current", "rows_all", "state", "state_window", "on_mistake",
@@ -473,18 +475,34 @@ def position_from_query(T: int, param: str = "t", default: int = 0) -> int:
 
 
 def start_position(key: str, T: int, param: str = "t") -> int:
-    """Where a viewer should open a (new) run: the position :func:`viewer` last returned for
-    ``key`` in this session, else the URL's ``?t=…`` (a shared link), else 0; clamped to [0, T].
+    """Where a viewer should open a (new) run, clamped to [0, T].
 
-    After the first run of a session the URL is not a source: the browser rewrites it
+    When the viewer is (re)mounted (the session's first run of the page, or back from
+    another page: its widget state was cleaned up) a link's ``?t=…`` wins; otherwise the
+    position :func:`viewer` last returned for ``key`` in this session (so a page keeps its
+    step across visits to other pages); else the URL's ``?t=…``; else 0.
+
+    After the first run of a page the URL is not a source: the browser rewrites it
     with ``history.replaceState``, which Streamlit's ``st.query_params`` does not see.
     """
     import streamlit as st
 
+    if not _mounted(key) and param in st.query_params:
+        return position_from_query(T, param)
     last = st.session_state.get(_last_key(key))
     if _is_int(last):
         return max(0, min(T, int(last)))
     return position_from_query(T, param)
+
+
+def _mounted(key: str) -> bool:
+    """Whether the component ``key`` has state from an earlier run of this page (not cleaned up)."""
+    import streamlit as st
+
+    try:
+        return key in st.session_state
+    except Exception:  # pragma: no cover - no session
+        return False
 
 
 def _last_key(key: str) -> str:
@@ -558,6 +576,7 @@ def ensure_static_assets(app_dir: str | os.PathLike) -> dict[str, str]:
     ksrc = ASSET_DIR / "katex"
     for f in [ksrc / "katex.min.js", ksrc / "katex.min.css", *sorted((ksrc / "fonts").glob("*.woff2"))]:
         _copy_if_stale(f, root / f"katex-{KATEX_VERSION}" / f.relative_to(ksrc))
+    _copy_if_stale(ASSET_DIR / EXPORT_JS, root / Path(urls["export"]).name)
     return urls
 
 
@@ -568,9 +587,17 @@ def _asset_urls() -> dict[str, str]:
     urls = {"plotly": f"{base}/plotly-{plotly_ver}.min.js",
             "katex_js": f"{base}/katex-{KATEX_VERSION}/katex.min.js",
             "katex_css": f"{base}/katex-{KATEX_VERSION}/katex.min.css"}
+    urls["export"] = f"{base}/{_export_name()}"
     if plotly_ver == PLOTLY_BASIC_VERSION:
         urls["plotly_basic"] = f"{base}/plotly-basic-{PLOTLY_BASIC_VERSION}.min.js"
     return urls
+
+
+@functools.lru_cache(maxsize=1)
+def _export_name() -> str:
+    """viewer_export.js's served name, by content (a changed file gets a new URL: no stale cache)."""
+    h = hashlib.blake2b((ASSET_DIR / EXPORT_JS).read_bytes(), digest_size=6).hexdigest()
+    return f"viewer_export-{h}.js"
 
 
 _ASSETS_BY_DIR: dict[str, dict[str, str]] = {}
@@ -636,8 +663,12 @@ def _touch(pin_key: str) -> None:
         pin["touched"] = True
 
 
-def viewer(spec: dict, *, key: str) -> int:
+def viewer(spec: dict, *, key: str, download: str | None = None) -> int:
     """Mount the step viewer for ``spec`` and return the current position (0 … T).
+
+    The viewer offers "Download the figure at this round (HTML)", built in the browser
+    from the round on screen, saved as ``<download>_round_<t>.html`` (``download``
+    defaults to ``key`` without its ``_viewer`` suffix).
 
     ``spec["position"]`` is used when the run (``run_id``) is new to this viewer;
     afterwards the position is the browser's, reported when stepping pauses. With the
@@ -665,7 +696,8 @@ def viewer(spec: dict, *, key: str) -> int:
     T = spec["T"]
     pin_key = f"_olc_viewer_pin::{key}"
     pin = st.session_state.get(pin_key)
-    if not isinstance(pin, dict) or pin.get("run_id") != spec["run_id"]:
+    # a remount (back from another page) starts a fresh component: it opens at spec["position"]
+    if not isinstance(pin, dict) or pin.get("run_id") != spec["run_id"] or not _mounted(key):
         pin = {"run_id": spec["run_id"], "position": spec["position"], "touched": False}
         st.session_state[pin_key] = pin
     # The data sent stays identical while run_id does (so the browser does not even
@@ -674,8 +706,10 @@ def viewer(spec: dict, *, key: str) -> int:
     assets = _assets()
     types = {t.get("type", "scatter") for f in spec["figures"] for t in f["figure"]["data"]}
     chosen = {"plotly": assets["plotly_basic"] if "plotly_basic" in assets and types <= BASIC_TRACE_TYPES
-              else assets["plotly"], "katex_js": assets["katex_js"], "katex_css": assets["katex_css"]}
-    result = _component()(key=key, data={"spec": data_spec, "assets": chosen},
+              else assets["plotly"], "katex_js": assets["katex_js"], "katex_css": assets["katex_css"],
+              "export": assets["export"]}
+    name = download or (key[: -len("_viewer")] if key.endswith("_viewer") else key)
+    result = _component()(key=key, data={"spec": data_spec, "assets": chosen, "download": name},
                           on_position_change=functools.partial(_touch, pin_key))
     state = result.get("position") if hasattr(result, "get") else None
     current = max(0, min(T, int(state))) if pin["touched"] and _is_int(state) else int(pin["position"])

@@ -2,7 +2,8 @@
 import numpy as np
 import streamlit as st
 
-from olc_ui import common, page
+from olc_ui import common, page, state
+from olc_ui.config import Setting
 
 import olc_core
 from olc_ui.lessons import available
@@ -31,8 +32,10 @@ st.subheader("A live example: the Perceptron on six points")
 X = np.array([[0.8, 0.4], [-0.6, 0.5], [0.3, -0.9], [-0.9, -0.2], [0.9, 0.5], [0.2, -0.3]])
 y = np.array([1, -1, 1, -1, 1, 1])
 trace = olc_core.run("perceptron", X, y, comparator=[0.8, -0.6])
-t = st.slider("Round", 1, len(y), len(y), key="home_round",
-              help="Show the protocol up to this round")
+SETTINGS = [Setting("round", "Round", "int", len(y), lo=1, hi=len(y), step=1,
+                   help="Show the protocol up to this round")]
+t = state.bind("home", SETTINGS)["round"]
+state.write_url(SETTINGS, {"round": t})
 rows = []
 for s in range(t):
     w = trace.weights_at(s)

@@ -2,7 +2,7 @@
 import streamlit as st
 
 from olc_ui import perceptron_lesson as L
-from olc_ui import page, safe, state
+from olc_ui import page, safe, state, uploads
 from olc_ui.data import DataError, NeedsInput
 from olc_ui.viewer import start_position, viewer
 
@@ -22,9 +22,8 @@ with st.sidebar:
     src = v["data"]
     upload = None
     if src == "upload":
-        f = st.file_uploader("CSV file: x1, x2 (x3), label", type=["csv", "txt"], key="perceptron_upload",
-                             help="labels −1/+1 (or 0/1); at most 10,000 rows")
-        upload = f.getvalue() if f is not None else None
+        upload = uploads.upload_box(L.PAGE, "CSV file: x1, x2 (x3), label",
+                                    help="labels −1/+1 (or 0/1); at most 10,000 rows")
 ALL = L.SETTINGS + L.TD_SETTINGS
 
 if src == "click":

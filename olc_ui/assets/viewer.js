@@ -193,6 +193,7 @@ const ICONS = {
   next: "M4 2l8 6-8 6z",
   nextStop: "M0.5 2 8 8l-7.5 6z M8 2l7.5 6L8 14z",
   last: "M2 2l8.5 6L2 14z M11.8 2H14v12h-2.2z",
+  download: "M7 1h2v7h3l-4 5-4-5h3z M2 13.2h12V15H2z",
 };
 
 function icon(name) {
@@ -449,6 +450,7 @@ class Viewer {
   receive(data) {
     const spec = data && data.spec;
     if (!spec || typeof spec !== "object") return;
+    this.download = typeof data.download === "string" ? data.download : null;
     if (spec.run_id === this.runId) return;  // same run: keep the position, no rebuild
     this.build(spec, data.assets || {});
   }
@@ -458,13 +460,20 @@ class Viewer {
     const token = ++this.buildToken;
     this.timing = { build: performance.now() };  // ms since navigation start (bench/ui_latency.py)
     const libs = loadLibs(assets);  // first: plotly.js is the long pole of a first load
+    const wasPlaying = this.playing;
     this.pause(false);
     this.teardownFigures();
     this.ready = false;
+    // A new run (a setting changed) keeps the round on screen, clamped to its length, unless
+    // Python chose another position than the last one it heard of (a link, a game's new move).
+    const sent = clamp(Math.round(spec.position || 0), 0, spec.T);
+    const keep = this.runId !== null && this.T !== undefined && sent === this.serverP;
     this.runId = spec.run_id;
     this.spec = spec;
+    this.assets = assets;
     this.T = spec.T;
-    this.p = clamp(Math.round(spec.position || 0), 0, this.T);
+    this.p = keep ? clamp(this.p, 0, this.T) : sent;
+    this.serverP = sent;
     this.prepare(spec);
     const hadFocus = this.root.contains(document.activeElement);
     this.buildDom(spec);
@@ -498,7 +507,8 @@ class Viewer {
     this.timing.ready = performance.now();
     this.root.dataset.ready = "true";
     // a new run that starts elsewhere than the position Python last heard of
-    if (this.lastReported !== null && this.p !== this.lastReported) this.scheduleReport();
+    if (this.p !== this.serverP) this.scheduleReport();
+    if (wasPlaying && this.p < this.T) this.play();  // a setting changed during Play: play on
   }
 
   prepare(spec) {
@@ -587,6 +597,7 @@ class Viewer {
     this.readout.setAttribute("aria-hidden", "true");
     scrub.append(this.range, this.readout);
     bar.appendChild(scrub);
+    if (this.download && this.assets && this.assets.export) bar.appendChild(this.downloadButton());
     this.root.appendChild(bar);
     // caption
     this.captionEl = el("div", "olc-caption");
@@ -1103,8 +1114,44 @@ class Viewer {
       if (this.playing || !this.setStateValue) return;
       if (this.p === this.lastReported) return;
       this.lastReported = this.p;
+      this.serverP = this.p;
       this.setStateValue("position", this.p);
     }, REPORT_DELAY_MS);
+  }
+
+  // ---------------------------------------------------------------- download
+  // "Download the figure at this round (HTML)": the page is built in the browser
+  // (viewer_export.js, loaded on the first click) from the round on screen; a click
+  // during Play pauses there first, so the file is of the round the student sees.
+  downloadButton() {
+    const name = "Download the figure at this round (HTML)";
+    const b = el("button", "olc-btn olc-download");
+    b.type = "button";
+    b.setAttribute("aria-label", name);
+    b.title = name;
+    const l = el("span", "olc-label", "Figure (HTML)");
+    l.setAttribute("aria-hidden", "true");
+    b.append(icon("download"), l);
+    b.addEventListener("click", () => this.downloadFigure(b));
+    return b;
+  }
+
+  async downloadFigure(button) {
+    if (!this.ready || button.getAttribute("aria-busy") === "true") return;
+    this.pause(true);
+    const p = this.p, token = this.buildToken;
+    button.setAttribute("aria-busy", "true");
+    try {
+      const base = serverBase(), abs = (u) => new URL(u, base).href;
+      const mod = await import(abs(this.assets.export));
+      const html = await mod.figureHtml(this, p, { plotly: abs(this.assets.plotly), katex_css: abs(this.assets.katex_css) });
+      if (token === this.buildToken) mod.save(html, `${this.download}_round_${p}.html`);
+    } catch (err) {
+      console.error("olc viewer: download failed:", err);
+      button.title = `The download failed: ${err && err.message ? err.message : err}`;
+    } finally {
+      button.setAttribute("aria-busy", "false");
+    }
   }
 
   // ---------------------------------------------------------------- keyboard

@@ -22,10 +22,29 @@ def open_page(path: str, timeout: float = 120, **query) -> AppTest:
     return at.run()
 
 
+def viewers(at: AppTest) -> list:
+    """The step viewers on the page (custom components whose data carry a spec)."""
+    return [c for c in at.get("bidi_component") if "spec" in json.loads(c.proto.json or "{}")]
+
+
 def viewer_spec(at: AppTest) -> dict:
     """The spec the page sent to its (single) step viewer."""
-    [comp] = at.get("bidi_component")
+    [comp] = viewers(at)
     return json.loads(comp.proto.json)["spec"]
+
+
+def viewer_data(at: AppTest) -> dict:
+    """Everything the page sent to its (single) step viewer: spec, assets, download name."""
+    [comp] = viewers(at)
+    return json.loads(comp.proto.json)
+
+
+def url(at: AppTest) -> dict:
+    """The query the page's last run asked the browser to show (olc_ui.state.write_url writes it in the
+    browser with history.replaceState; AppTest has no browser, so read what was asked)."""
+    from olc_ui.state import URL_KEY
+
+    return dict(at.session_state[URL_KEY]) if URL_KEY in at.session_state else {}
 
 
 def metric(at: AppTest, label: str) -> str:

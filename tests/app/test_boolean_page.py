@@ -7,7 +7,7 @@ from streamlit.testing.v1 import AppTest
 import olc_core
 from olc_core.streams import conjunction_adversary, constant_predictor, elimination_predictor
 from olc_ui.snapshot import caption_at, ledger_at
-from tests.app.pagetest import metric, open_page, page_text, shown, viewer_spec
+from tests.app.pagetest import metric, open_page, page_text, shown, url, viewer_data, viewer_spec, viewers
 from tests.conftest import ROOT
 
 PAGE = str(ROOT / "pages" / "boolean_concepts.py")
@@ -45,10 +45,10 @@ def test_default_conjunction_run_comes_from_the_core():
     assert spec["T"] == 40 and spec["mistake_rounds"] == tr.mistakes.tolist()
     target = {t["name"]: t for t in spec["figures"][0]["figure"]["data"]}["in the target c"]
     assert len(target["x"]) == s.comparator.size == 2
-    q = at.query_params
+    q = url(at)
     assert q["mode"] == "conj" and q["n"] == "5" and q["k"] == "2" and q["seed"] == "0" and q["t"] == "0"
-    assert {d.label for d in at.get("download_button")} == {"Download the trace (CSV)",
-                                                             "Download the figure at this round (HTML)"}
+    assert {d.label for d in at.get("download_button")} == {"Download the trace (CSV)"}
+    assert viewer_data(at)["download"] == "boolean_conj"   # the figure: from the viewer, of the round on screen
 
 
 def test_deep_link_opens_the_decision_list_run_at_the_round():
@@ -61,26 +61,26 @@ def test_deep_link_opens_the_decision_list_run_at_the_round():
     assert _metric(at, "Mistakes M (whole run)") == str(tr.n_mistakes)
     assert _metric(at, "Bound (4n+2)(L+1)") == str(18 * 4)
     assert f"M = {tr.mistakes_before(17)}" in ledger_at(spec, 17)[0]["latex"]
-    q = at.query_params
+    q = url(at)
     assert q["t"] == "17" and q["tie"] == "majority" and q["dn"] == "4" and "n" not in q   # only this part's settings
     at.slider(key="boolean_dl__dT").set_value(120).run()                    # a new run opens where the student was
     assert _spec(at)["T"] == 120 and _spec(at)["position"] == 17
     at.radio(key="boolean_mode__mode").set_value("conj").run()              # another part starts at round 0
-    assert _spec(at)["position"] == 0 and at.query_params["t"] == "0"
+    assert _spec(at)["position"] == 0 and url(at)["t"] == "0"
 
 
 def test_widget_changes_are_mirrored_in_the_url():
     at = _open()
     at.slider(key="boolean_conj__n").set_value(7).run()
     at.slider(key="boolean_conj__T").set_value(120).run()
-    assert at.query_params["n"] == "7" and at.query_params["T"] == "120"
+    assert url(at)["n"] == "7" and url(at)["T"] == "120"
     assert _spec(at)["T"] == 120
     assert len(_spec(at)["figures"][0]["figure"]["layout"]["xaxis"]["tickvals"]) == 14     # 2n literal columns
     at.radio(key="boolean_mode__mode").set_value("dl").run()
-    assert at.query_params["mode"] == "dl" and at.query_params["dn"] == "3"
+    assert url(at)["mode"] == "dl" and url(at)["dn"] == "3"
     assert "Potential Φ" in [m.label for m in at.metric]
     at.radio(key="boolean_mode__mode").set_value("conj").run()              # the conjunction settings survive
-    assert at.query_params["n"] == "7" and at.query_params["T"] == "120"
+    assert url(at)["n"] == "7" and url(at)["T"] == "120"
 
 
 def test_adversary_data_force_n_mistakes_on_our_learner():
@@ -96,19 +96,19 @@ def test_bad_values_in_a_link_are_reported_and_replaced():
     warnings = shown(at, "warning")
     assert "n must be a whole number" in warnings and "T must be between 1 and 1000" in warnings
     assert "neg must be 0 or 1" in warnings
-    assert _spec(at)["T"] == 40 and at.query_params["n"] == "5"
+    assert _spec(at)["T"] == 40 and url(at)["n"] == "5"
     at = _open(mode="sideways")
-    assert "mode must be one of" in shown(at, "warning") and at.query_params["mode"] == "conj"
+    assert "mode must be one of" in shown(at, "warning") and url(at)["mode"] == "conj"
 
 
 def test_settings_that_do_not_go_together_give_a_message():
     at = _open(n=2, k=5)
-    assert not at.exception and not at.get("bidi_component")
+    assert not at.exception and not viewers(at)
     assert "k ≤ n = 2" in shown(at, "error")
     at = _open(mode="dl", dn=2, L=6)
     assert not at.exception
     assert "at most L = n + 1 = 3" in shown(at, "error")
-    assert at.query_params["L"] == "6"                                         # the link still says what was asked
+    assert url(at)["L"] == "6"                                         # the link still says what was asked
 
 
 def test_extremes_n_1_and_t_1():
@@ -144,29 +144,29 @@ def test_the_004_sequence_in_one_click_forces_n_mistakes():
     assert not at.exception and "No move yet" in _text(at)
     at = _click(at, "boolean_adv_seq")
     s = conjunction_adversary(4, elimination_predictor)
-    assert at.query_params["moves"] == ",".join(
+    assert url(at)["moves"] == ",".join(
         "".join(str(int(b)) for b in x) + f":{int(v)}" for x, v in zip(s.X, s.y))
-    assert at.query_params["moves"] == "0111:1,1011:1,1101:1,1110:1"
+    assert url(at)["moves"] == "0111:1,1011:1,1101:1,1110:1"
     assert _metric(at, "Mistakes forced M") == "4" and _metric(at, "Bound n + 1") == "5"
     assert "You forced **n = 4** mistakes" in _text(at)
     spec = _spec(at)
     assert spec["T"] == 4 and spec["position"] == 4 and spec["mistake_rounds"] == [0, 1, 2, 3]
     assert ledger_at(spec, 4)[-1]["latex"] == "M = 4 \\;\\le\\; n + 1 = 5"
     at = _click(at, "boolean_adv_undo")
-    assert _metric(at, "Mistakes forced M") == "3" and at.query_params["moves"].count(",") == 2
+    assert _metric(at, "Mistakes forced M") == "3" and url(at)["moves"].count(",") == 2
 
 
 def test_picking_bits_and_a_label_and_forcing_n_plus_1():
     at = _open(mode="adversary", an=3)
     at = _click(at, "boolean_adv_lab1")                                      # 000 labelled 1: a false negative
-    assert at.query_params["moves"] == "000:1" and _metric(at, "Mistakes forced M") == "1"
+    assert url(at)["moves"] == "000:1" and _metric(at, "Mistakes forced M") == "1"
     for bits in ("100", "110", "111"):
         for i, b in enumerate(bits):
             at.checkbox(key=f"boolean_adv_bit{i}").set_value(b == "1")
         at.run()
         assert f"On $x = {bits}$ the learner predicts $\\hat y = 0$" in _text(at)
         at = _click(at, "boolean_adv_lab1")
-    assert at.query_params["moves"] == "000:1,100:1,110:1,111:1"
+    assert url(at)["moves"] == "000:1,100:1,110:1,111:1"
     assert _metric(at, "Mistakes forced M") == "4" and "the bound is tight" in _text(at)
     # h is now empty: it says 1 on everything, and a 0 label forces a mistake only by leaving the conjunctions
     assert "$\\hat y = 1$" in _text(at) and "no conjunction would be consistent" in _text(at)
@@ -197,10 +197,10 @@ def test_labels_no_conjunction_can_give_are_reported():
 def test_bad_or_stale_moves_start_a_new_game():
     at = _open(mode="adversary", an=3, moves="0a0:1")
     assert not at.exception and "could not be read" in shown(at, "warning")
-    assert at.query_params["moves"] == ""
+    assert url(at)["moves"] == ""
     at = _open(mode="adversary", an=3, moves="000:1")
     at.slider(key="boolean_adversary__an").set_value(5).run()
-    assert "a new game starts" in _text(at) and at.query_params["moves"] == ""
+    assert "a new game starts" in _text(at) and url(at)["moves"] == ""
 
 
 # ------------------------------------------------------------------------------------------ be the learner
@@ -211,7 +211,7 @@ def test_be_the_learner_any_predictions_make_n_mistakes():
     assert "Example 1 of 4" in _text(at) and _metric(at, "Your mistakes M") == "0"
     for k in ("boolean_lrn_p1", "boolean_lrn_p0", "boolean_lrn_p0", "boolean_lrn_p1"):
         at = _click(at, k)
-    assert at.query_params["preds"] == "1001"
+    assert url(at)["preds"] == "1001"
     assert _metric(at, "Your mistakes M") == "4" and _metric(at, "Rounds played") == "4 of 4"
     assert _metric(at, "Target so far") == "x₁ ∧ x₄"
     ok = shown(at, "success")
@@ -224,7 +224,7 @@ def test_be_the_learner_any_predictions_make_n_mistakes():
     assert spec["T"] == 4 and all(r["holds"] is True for r in ledger_at(spec, 4))
     assert not [b for b in at.button if b.key == "boolean_lrn_p1"]           # the game is over
     at = _click(at, "boolean_lrn_again")
-    assert at.query_params["preds"] == "" and _metric(at, "Your mistakes M") == "0"
+    assert url(at)["preds"] == "" and _metric(at, "Your mistakes M") == "0"
 
 
 def test_be_the_learner_link_replays_the_game():
@@ -235,13 +235,13 @@ def test_be_the_learner_link_replays_the_game():
     assert spec["T"] == 3 and spec["position"] == 2                          # the link's round
     assert "Example 4 of 5" in _text(at) and "$x = 11101$" in _text(at)
     at = _open(mode="learner", ln=3, preds="01012")
-    assert "could not be used" in shown(at, "warning") and at.query_params["preds"] == ""
+    assert "could not be used" in shown(at, "warning") and url(at)["preds"] == ""
 
 
 def test_be_the_learner_new_n_starts_a_new_game():
     at = _open(mode="learner", ln=4, preds="10")
     at.slider(key="boolean_learner__ln").set_value(6).run()
-    assert "a new game starts" in _text(at) and at.query_params["preds"] == ""
+    assert "a new game starts" in _text(at) and url(at)["preds"] == ""
     assert _metric(at, "Rounds played") == "0 of 6" and "$x = 011111$" in _text(at)
 
 

@@ -10,7 +10,7 @@ import olc_core
 from olc_core.learners.randomized_weighted_majority import realised_mistakes
 from olc_ui.experts_lesson import rates
 from olc_ui.snapshot import ledger_at
-from tests.app.pagetest import metric, open_page, page_text, shown, viewer_spec
+from tests.app.pagetest import metric, open_page, page_text, shown, url, viewer_data, viewer_spec, viewers
 from tests.conftest import ROOT
 
 PAGE = str(ROOT / "pages" / "experts.py")
@@ -53,7 +53,7 @@ def test_default_run_numbers_come_from_the_core():
     assert [f["id"] for f in spec["figures"]] == ["weights", "sandwich", "advice", "mistakes"]
     assert any(f"{p.mistake_bound:.5g}" in line["latex"] for line in ledger_at(spec, 300))
     # every setting, the seed and the round are in the URL
-    q = at.query_params
+    q = url(at)
     assert q["alg"] == "wm" and q["beta"] == "0.5" and q["update"] == "on_mistake" and q["seed"] == "0"
     assert q["N"] == "10" and q["T"] == "300" and q["data"] == "experts" and q["t"] == "0"
     # the comparison table runs all three learners on the same advice
@@ -63,7 +63,8 @@ def test_default_run_numbers_come_from_the_core():
     hv = olc_core.run("halving", s.X, s.y)
     assert df["mistakes M"].tolist()[2] == hv.n_mistakes
     labels = [b.label for b in at.get("download_button")]
-    assert labels == ["Download the trace (CSV)", "Download the figure at this round (HTML)"]
+    assert labels == ["Download the trace (CSV)"]   # the figure: from the viewer, of the round on screen
+    assert viewer_data(at)["download"] == "experts"
 
 
 def test_deep_link_opens_the_same_rwm_run_at_the_same_round():
@@ -81,26 +82,26 @@ def test_deep_link_opens_the_same_rwm_run_at_the_same_round():
     hi = next(t for t in mis if t.get("name") == "5%–95% of 30 runs")
     assert np.allclose(hi["y"], band.band[2], atol=0.01)
     assert "over 30 seeded runs" in _messages(at, "success")
-    q = at.query_params
+    q = url(at)
     assert q["t"] == "57" and q["draw"] == "5" and q["eta"] == "0.3" and q["alg"] == "rwm"
 
 
 def test_widget_changes_are_mirrored_in_the_url():
     at = _open()
     at.slider(key="experts__beta").set_value(0.8).run()
-    assert at.query_params["beta"] == "0.8"
+    assert url(at)["beta"] == "0.8"
     s = _stream()
     tr = olc_core.run("weighted_majority", s.X, s.y, beta=0.8, update="on_mistake")
     assert _spec(at)["mistake_rounds"] == tr.mistakes.tolist()
     at.radio(key="experts__update").set_value("every_round").run()
-    assert at.query_params["update"] == "every_round"
+    assert url(at)["update"] == "every_round"
     tr = olc_core.run("weighted_majority", s.X, s.y, beta=0.8, update="every_round")
     assert _metric(at, "Mistakes M (whole run)") == str(tr.n_mistakes)
     at.slider(key="experts_data__N").set_value(6).run()
     at.slider(key="experts_data__noise").set_value(0.1).run()
-    assert at.query_params["N"] == "6" and at.query_params["noise"] == "0.1"
+    assert url(at)["N"] == "6" and url(at)["noise"] == "0.1"
     at.radio(key="experts__alg").set_value("halving").run()
-    assert at.query_params["alg"] == "halving"
+    assert url(at)["alg"] == "halving"
     assert _spec(at)["figures"][0]["figure"]["layout"]["yaxis"]["range"] == [0, 1.15]   # the version space
     # the learner's own widgets: β only for WM, η only for RWM
     labels = [s.label for s in at.slider]
@@ -113,7 +114,7 @@ def test_bad_values_in_a_link_are_reported_and_replaced():
     warnings = _messages(at, "warning")
     assert "beta must be a number" in warnings and "T must be between 1 and 2000" in warnings
     assert "alg must be one of" in warnings and "N must be between 1 and 50" in warnings
-    assert _spec(at)["T"] == 300 and at.query_params["beta"] == "0.5" and at.query_params["alg"] == "wm"
+    assert _spec(at)["T"] == 300 and url(at)["beta"] == "0.5" and url(at)["alg"] == "wm"
 
 
 def test_beta_zero_without_a_perfect_expert_is_a_message_with_a_fix():
@@ -126,7 +127,7 @@ def test_beta_zero_without_a_perfect_expert_is_a_message_with_a_fix():
     at = _open(alg="halving")
     assert "no expert is consistent" in _messages(at, "error")
     at.button(key="experts_perfect_button").click().run()
-    assert not at.error and at.query_params["best"] == "0" and at.query_params["noise"] == "0"
+    assert not at.error and url(at)["best"] == "0" and url(at)["noise"] == "0"
     s = _stream(best=0.0)
     hv = olc_core.run("halving", s.X, s.y)
     assert _metric(at, "Bound log₂|H|") == f"{hv.proof.mistake_bound:.5g}"
@@ -137,7 +138,7 @@ def test_adversary_is_one_click_and_nearly_reaches_the_bound():
     at = _open(T=200)
     at.button(key="experts_adversary_button").click().run()
     assert not at.exception
-    assert at.query_params["data"] == "adversary"
+    assert url(at)["data"] == "adversary"
     assert _metric(at, "Mistakes M (whole run)") == "200"
     a = olc_core.streams.adversary(T=200, N=10, beta=0.5, update="on_mistake")
     tr = olc_core.run("weighted_majority", a.X, a.y, beta=0.5)
@@ -168,6 +169,6 @@ def test_extreme_settings_give_a_message_not_a_traceback():
         assert not at.exception, query
         assert text in _messages(at, kind), (query, _messages(at, kind))
     at = _open(N=50, T=2000)
-    assert _spec(at)["T"] == 600 and at.query_params["T"] == "2000"
+    assert _spec(at)["T"] == 600 and url(at)["T"] == "2000"
     at = _open(T=1)
     assert _spec(at)["T"] == 1

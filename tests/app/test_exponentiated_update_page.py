@@ -7,7 +7,7 @@ import pytest
 
 import olc_core
 from olc_ui.snapshot import caption_at, ledger_at
-from tests.app.pagetest import metric, open_page, page_path, page_text, shown, viewer_spec
+from tests.app.pagetest import metric, open_page, page_path, page_text, shown, url, viewer_spec
 
 PAGE = page_path("exponentiated_update")
 
@@ -53,11 +53,11 @@ def test_default_run_numbers_come_from_the_core():
     assert f"{p.mistake_bound:.5g}" in shown(at, "success")
     # every assumption holds: ✓ on each, and the bound stated
     assert set(_marks(at).values()) == {"✓"} and len(_marks(at)) == 5
-    q = at.query_params
+    q = url(at)
     assert q["data"] == "sparse" and q["N"] == "20" and q["k"] == "3" and q["seed"] == "0" and q["eta_opt"] == "1"
     assert q["t"] == "0"
-    assert [b.label for b in at.get("download_button")] == ["Download the trace (CSV)",
-                                                           "Download the figure at this round (HTML)"]
+    # the figure at the round on screen is the step viewer's own download (built in the browser)
+    assert [b.label for b in at.get("download_button")] == ["Download the trace (CSV)"]
 
 
 def test_a_tie_round_shows_score_zero_on_the_page():
@@ -84,13 +84,13 @@ def test_deep_link_with_a_chosen_eta_and_the_one_click_optimum():
     btn.click().run()
     assert not at.exception
     _, best = _core(seed=4)
-    assert at.query_params["eta_opt"] == "1"
+    assert url(at)["eta_opt"] == "1"
     assert metric(at, "Learning rate η") == f"{opt:.4g}"
     assert viewer_spec(at)["mistake_rounds"] == best.mistakes.tolist()
     assert at.slider(key="eg_learner__eta").value == pytest.approx(round(opt, 2))
     # moving the slider switches the optimum off and runs with the slider's η
     at.slider(key="eg_learner__eta").set_value(0.5).run()
-    assert at.query_params["eta_opt"] == "0" and at.query_params["eta"] == "0.5"
+    assert url(at)["eta_opt"] == "0" and url(at)["eta"] == "0.5"
     _, half = _core(seed=4, eta=0.5)
     assert viewer_spec(at)["mistake_rounds"] == half.mistakes.tolist()
 

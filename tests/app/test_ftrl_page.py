@@ -10,7 +10,7 @@ import numpy as np
 import olc_core
 from olc_ui.lessons import LESSONS
 from olc_ui.snapshot import ledger_at
-from tests.app.pagetest import metric, open_page, page_path, shown, viewer_spec
+from tests.app.pagetest import metric, open_page, page_path, shown, url, viewer_spec
 
 PAGE = page_path("ftrl")
 
@@ -49,13 +49,13 @@ def test_default_run_numbers_come_from_the_core():
     text = " ".join(r["latex"] for r in rows)
     assert f"{p.mistake_bound:.5g}" in text and format(float(p.series["expected_mistakes"][120]), ".4g") in text
     assert format(float(p.series["regret"][120]), ".4g") in text
-    q = at.query_params
+    q = url(at)
     assert q["data"] == "generated" and q["alpha"] == "1.414213562" and q["seed"] == "0" and q["runs"] == "100"
     assert q["T"] == "300" and q["t"] == "0"
     # the default α is the theorem's: the page says so and offers no button
     assert "α is the theorem's choice" in shown(at, "caption") and not at.button
     labels = [b.label for b in at.get("download_button")]
-    assert labels == ["Download the trace (CSV)", "Download the figure at this round (HTML)"]
+    assert labels == ["Download the trace (CSV)"]  # the figure at the round shown: the viewer's own button
 
 
 def test_deep_link_opens_the_same_run_and_the_band_is_direct_core_runs():
@@ -73,7 +73,7 @@ def test_deep_link_opens_the_same_run_and_the_band_is_direct_core_runs():
     fig = spec["figures"][[f["id"] for f in spec["figures"]].index("mistakes")]["figure"]
     band = next(t for t in fig["data"] if t.get("name") == "realised M: 5%–95% of 20 seeded runs")
     assert band["y"][-1] == round(hi, 2)
-    q = at.query_params
+    q = url(at)
     assert q["t"] == "37" and q["alpha"] == "0.7" and q["seed"] == "9" and q["sseed"] == "4"
 
 
@@ -87,7 +87,7 @@ def test_one_click_sets_the_theorems_learning_rate():
     assert btn.label == f"Use the theorem's α* = {best:.4g}"
     btn.click().run()
     assert not at.exception
-    assert at.query_params["alpha"] == f"{best:.10g}"
+    assert url(at)["alpha"] == f"{best:.10g}"
     tr = olc_core.run("ftrl_randomized", s.X, s.y, eta=float(f"{best:.10g}"), seed=0)
     assert metric(at, "Bound on E[M]") == f"{tr.proof.mistake_bound:.5g}"
     assert "α is the theorem's choice" in shown(at, "caption") and not at.button
@@ -99,7 +99,7 @@ def test_bad_values_in_a_link_are_reported_and_replaced():
     w = shown(at, "warning")
     assert "alpha must be a number" in w and "T must be between 1 and 3000" in w
     assert "data must be one of" in w and "runs must be between 10 and 500" in w
-    assert viewer_spec(at)["T"] == 300 and at.query_params["alpha"] == "1.414213562"
+    assert viewer_spec(at)["T"] == 300 and url(at)["alpha"] == "1.414213562"
 
 
 def test_waiting_for_an_upload_and_a_broken_file_are_messages():

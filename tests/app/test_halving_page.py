@@ -11,7 +11,7 @@ import olc_core
 from olc_core.hypotheses import HalfPlanes, MonotoneConjunctions, Thresholds, dimensions
 from olc_core.streams.experts import target_concept
 from olc_ui.snapshot import caption_at, ledger_at
-from tests.app.pagetest import metric, open_page, page_text, shown, viewer_spec
+from tests.app.pagetest import metric, open_page, page_text, shown, url, viewer_data, viewer_spec, viewers
 from tests.conftest import ROOT
 
 HALVING = str(ROOT / "pages" / "halving.py")
@@ -53,11 +53,11 @@ def test_default_run_numbers_come_from_the_core():
     assert any(f"\\mathrm{{VC}}(H) = {d.vc}" in x.value and f"\\mathrm{{opt}}(H) = {d.opt}" in x.value
                and f"= {d.halving}" in x.value and "\\checkmark" in x.value for x in at.latex)
     # every setting, the seed and the position are in the URL
-    q = at.query_params
+    q = url(at)
     assert (q["cls"], q["K"], q["seed"], q["t"], q["update"], q["stream"]) == \
         ("halfplanes", "32", "0", "0", "on_mistake", "random")
-    assert [b.proto.label for b in at.get("download_button")] == ["Download the trace (CSV)",
-                                                                   "Download the figure at this round (HTML)"]
+    assert [b.proto.label for b in at.get("download_button")] == ["Download the trace (CSV)"]
+    assert viewer_data(at)["download"] == "halving"   # the figure: from the viewer, of the round on screen
 
 
 def test_deep_link_opens_the_same_run_at_the_same_round():
@@ -70,21 +70,21 @@ def test_deep_link_opens_the_same_run_at_the_same_round():
     size = int(tr.weights_at(23).sum())
     assert ledger_at(spec, 23)[0]["latex"].endswith(f"|H_{{t+1}}| = {size}")
     assert f"xₜ = {s.X[22, 0]:.3f}" in caption_at(spec, 23)
-    q = at.query_params
+    q = url(at)
     assert (q["t"], q["seed"], q["cls"], q["K"], q["update"]) == ("23", "3", "thresholds", "16", "every_round")
 
 
 def test_widget_changes_are_mirrored_in_the_url():
     at = _open()
     at.radio(key="halving__cls").set_value("conj").run()
-    assert at.query_params["cls"] == "conj"
+    assert url(at)["cls"] == "conj"
     at.slider(key="halving__n").set_value(4).run()
-    assert at.query_params["n"] == "4"
+    assert url(at)["n"] == "4"
     assert _metric(at, "|H| (hypotheses)") == "16"
     assert "monotone conjunctions" in _spec(at)["figures"][0]["title"]
     at.radio(key="halving__update").set_value("every_round").run()
     at.slider(key="halving__T").set_value(120).run()
-    assert at.query_params["update"] == "every_round" and at.query_params["T"] == "120"
+    assert url(at)["update"] == "every_round" and url(at)["T"] == "120"
     assert _spec(at)["T"] == 120
     keys = {w.key for w in at.slider}
     assert "halving__n" in keys and "halving__K" not in keys      # K means nothing for conjunctions
@@ -117,7 +117,7 @@ def test_bad_values_in_a_link_are_reported_and_replaced():
     assert "T must be a whole number" in warnings and "noise must be between 0 and 0.3" in warnings
     spec = _spec(at)
     assert spec["T"] == 50 and spec["position"] == 50          # t beyond T: the last round
-    assert at.query_params["K"] == "32" and at.query_params["cls"] == "halfplanes"
+    assert url(at)["K"] == "32" and url(at)["cls"] == "halfplanes"
 
 
 @pytest.mark.parametrize("query, size", [({"K": 1}, 1), ({"cls": "thresholds", "K": 1}, 1),

@@ -14,9 +14,9 @@ def test_home_shows_protocol_live_run_and_links_to_every_lesson():
     df = at.dataframe[0].value
     assert len(df) == 6
     assert "2 mistakes" in text and "6 rounds" in text and "R^2/\\gamma^2" in text
-    at.slider(key="home_round").set_value(2).run()
+    at.slider(key="home__round").set_value(2).run()
     assert len(at.dataframe[0].value) == 2
-    at.slider(key="home_round").set_value(1).run()   # singular nouns for a count of one
+    at.slider(key="home__round").set_value(1).run()   # singular nouns for a count of one
     assert "After 1 round: **1 mistake**" in " ".join(m.value for m in at.markdown)
     assert list(at.dataframe[0].value["ŷ_t"]) == ["0 (on the line)"]
     links = [el.proto.page for el in at.get("page_link")]

@@ -6,7 +6,7 @@ import numpy as np
 import olc_core
 from olc_ui import perceptron_lesson as L
 from olc_ui.snapshot import ledger_at
-from tests.app.pagetest import metric, open_page, page_text, shown, viewer_spec
+from tests.app.pagetest import metric, open_page, page_text, shown, url, viewer_spec, viewers
 from tests.conftest import ROOT
 
 PERCEPTRON = str(ROOT / "pages" / "perceptron.py")
@@ -34,7 +34,7 @@ def test_default_run_numbers_come_from_the_core():
     assert [f["id"] for f in spec["figures"]] == ["main", "sandwich_A", "sandwich_B"]
     assert len(spec["ledger"]["lines"]) == 5
     # every setting and the position are in the URL
-    q = at.query_params
+    q = url(at)
     assert q["gamma"] == "0.1" and q["seed"] == "0" and q["t"] == "0" and q["data"] == "generated"
 
 
@@ -49,7 +49,7 @@ def test_deep_link_opens_the_same_run_at_the_same_round():
     assert "does not apply" in err and f"{flipped[0] + 1}," in err      # 1-based rounds in the message
     assert "TD_γ bound" in _text(at) or "TD" in _text(at)
     assert "TD_γ proof" in spec["figures"][1]["title"]
-    assert at.query_params["t"] == "37" and at.query_params["seed"] == "3"
+    assert url(at)["t"] == "37" and url(at)["seed"] == "3"
     # no positive margin: the tile names the measured minimum, not a "γ", and the separable bound is n/a
     tr = olc_core.run("perceptron", s.X, s.y, comparator=s.comparator)
     low = float(np.min(s.y * (s.X @ s.comparator)))
@@ -62,10 +62,10 @@ def test_widget_changes_are_mirrored_in_the_url():
     at = _open(PERCEPTRON)
     at.slider(key="perceptron__T").set_value(500).run()
     at.slider(key="perceptron__gamma").set_value(0.25).run()
-    assert at.query_params["T"] == "500" and at.query_params["gamma"] == "0.25"
+    assert url(at)["T"] == "500" and url(at)["gamma"] == "0.25"
     assert _spec(at)["T"] == 500
     at.radio(key="perceptron__data").set_value("tight").run()
-    assert at.query_params["data"] == "tight"
+    assert url(at)["data"] == "tight"
     assert _spec(at)["figures"][0]["figure"]["data"][0]["type"] == "bar"
     assert _metric(at, "Mistakes M (whole run)") == "10" and _metric(at, "Bound R²/γ²") == "10"
 
@@ -76,7 +76,7 @@ def test_bad_values_in_a_link_are_reported_and_replaced():
     warnings = shown(at, "warning")
     assert "gamma must be a number" in warnings and "T must be between 1 and 10000" in warnings
     assert "order must be one of" in warnings
-    assert _spec(at)["T"] == 200 and at.query_params["gamma"] == "0.1"
+    assert _spec(at)["T"] == 200 and url(at)["gamma"] == "0.1"
 
 
 def test_three_d_and_clicked_points():
@@ -106,7 +106,7 @@ def test_td_gamma_slider_sets_the_bound():
     b = tr.proofs["nonseparable"].mistake_bound
     assert any(f"{b:.5g}" in line["latex"] for line in ledger_at(spec, spec["T"]))
     at.toggle(key="perceptron_td__gbest").set_value(True).run()
-    assert at.query_params["gbest"] == "1"
+    assert url(at)["gbest"] == "1"
     assert "γ = 0.08" not in _spec(at)["figures"][1]["title"]
 
 
@@ -132,7 +132,7 @@ def test_margin_perceptron_page():
     assert "does not apply" in shown(at, "error")
     at.toggle(key="margin__until").set_value(False).run()
     at.slider(key="margin__passes").set_value(2).run()
-    assert at.query_params["passes"] == "2" and at.query_params["until"] == "0"
+    assert url(at)["passes"] == "2" and url(at)["until"] == "0"
 
 
 def test_margin_perceptron_final_w_zero_has_no_margin():

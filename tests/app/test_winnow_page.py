@@ -6,7 +6,7 @@ import numpy as np
 import olc_core
 from olc_core.streams.winnow_extra import winnow_adversary
 from olc_ui.snapshot import caption_at, ledger_at
-from tests.app.pagetest import metric, open_page, page_path, page_text, shown, viewer_spec
+from tests.app.pagetest import metric, open_page, page_path, page_text, shown, url, viewer_spec
 
 PAGE = page_path("winnow")
 
@@ -31,7 +31,7 @@ def test_default_run_numbers_come_from_the_core():
     t = int(tr.mistakes[5]) + 1  # the potential at a round, as the ledger prints it
     phi = float(np.exp(p.at(t)["log_phi"]))
     assert any(f"\\Phi_{{t+1}} = {phi:.6g} " in r["latex"] for r in ledger_at(spec, t))
-    q = at.query_params
+    q = url(at)
     assert q["beta"] == "1" and q["N"] == "100" and q["k"] == "3" and q["T"] == "500" and q["t"] == "0"
 
 

@@ -1,0 +1,29 @@
+// Mirrors a page's settings into the address bar with history.replaceState.
+//
+// Why not st.query_params: every server-side write whose query string differs from the
+// browser's makes Streamlit's frontend call history.pushState, so each page load and each
+// settings change added a history entry of its own (one press of Back stayed on the page).
+// Here the URL is rewritten in place: Back and Forward move between pages only.
+//
+// data = {params: {key: value, ...}, fallback: {key: value}}: `params` replace the query
+// (in this order); a `fallback` key (e.g. the position `t`, which the step viewer keeps
+// up to date itself) is written only when the URL has none; Streamlit's embed options stay.
+export default function (component) {
+  const data = component.data || {};
+  const params = data.params || {};
+  const fallback = data.fallback || {};
+  let url;
+  try { url = new URL(window.location.href); } catch (e) { return; }
+  const old = url.searchParams;
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) q.set(k, String(v));
+  for (const [k, v] of old.entries()) {
+    if (q.has(k)) continue;
+    if (k in fallback || k.startsWith("embed")) q.append(k, v);
+  }
+  for (const [k, v] of Object.entries(fallback)) if (!q.has(k)) q.set(k, String(v));
+  const search = q.toString();
+  if (search === old.toString()) return;
+  url.search = search;
+  try { window.history.replaceState(window.history.state, "", url.href); } catch (e) { /* throttled */ }
+}
