@@ -15,7 +15,9 @@ from olc_ui.lessons import LESSONS  # noqa: E402
 TITLES = {"home": "Online linear classification", "perceptron": "The Perceptron and its mistake bound",
           "margin_perceptron": "The Margin Perceptron", "experts": "Learning from expert advice",
           "halving": "Halving: the version space",
-          "boolean_concepts": "The mistake-bound model: conjunctions and decision lists"}
+          "boolean_concepts": "The mistake-bound model: conjunctions and decision lists",
+          "winnow": "Winnow: multiplicative updates", "exponentiated_update": "The exponentiated update",
+          "ftrl": "The randomised FTRL linear classifier"}
 NAV = {row[4]: row[2] for row in LESSONS}  # url path -> the title in the navigation
 #: a link with settings other than the defaults (and a position), per page
 LINKS = {
@@ -25,7 +27,14 @@ LINKS = {
     "experts": {"N": "17", "T": "777", "t": "17"},
     "halving": {"T": "77", "seed": "3", "t": "17"},
     "boolean_concepts": {"mode": "conj", "n": "7", "T": "77", "seed": "3", "t": "17"},
+    "winnow": {"N": "40", "T": "177", "seed": "3", "t": "17"},
+    "exponentiated_update": {"N": "17", "T": "177", "seed": "3", "t": "17"},
+    "ftrl": {"T": "177", "sseed": "3", "runs": "20", "t": "17"},
 }
+
+
+def test_every_lesson_is_checked():
+    assert set(LINKS) == {row[4] for row in LESSONS}
 
 
 @pytest.fixture(scope="module")
