@@ -195,64 +195,87 @@ def _wolfe(Z: np.ndarray, Rz2: float, tol: float, max_iter: int, S=None, lam=Non
 
 #: Rounds per block of the compiled pass (its margins are kept to list the violators of that block).
 BLOCK = 256
+#: From twice this many blocks on, the pass runs as two halves on two threads (when allowed).
+SPLIT_BLOCKS = 512
 
 
-def _scan_py(X, y, w, thr, out):
-    """One pass: min_t y_t⟨x_t, w⟩ and its round, max ‖x_t‖², and the rounds with y_t⟨x_t, w⟩ < thr
-    (the first len(out) of them in ``out``; their total count returned). Blocks of rounds: the
-    margins of a block are computed first (a loop that vectorises), and listed only when the
-    block's minimum is below ``thr``."""
+def _block_minima_py(X, y, w, bmin):
+    """Every block's minimum margin min y_t⟨x_t, w⟩ (into ``bmin``) and max_t ‖x_t‖² (returned):
+    one pass with no stores but one per block."""
     T, d = X.shape
-    gmin, jmin, r2, n = np.inf, -1, 0.0, 0
-    cap = out.shape[0]
-    buf = np.empty(BLOCK)
-    for a in range(0, T, BLOCK):
+    r2 = 0.0
+    for b in range(bmin.shape[0]):
+        a = b * BLOCK
         e = min(T, a + BLOCK)
-        bm = np.inf
+        m = np.inf
         if d == 2:
             w0, w1 = w[0], w[1]
             for t in range(a, e):
                 u, v = X[t, 0], X[t, 1]
-                g = y[t] * (u * w0 + v * w1)
-                buf[t - a] = g
+                m = min(m, y[t] * (u * w0 + v * w1))
                 r2 = max(r2, u * u + v * v)
-                bm = min(bm, g)
         else:
             for t in range(a, e):
                 s, q = 0.0, 0.0
                 for j in range(d):
                     s += X[t, j] * w[j]
                     q += X[t, j] * X[t, j]
-                g = y[t] * s
-                buf[t - a] = g
+                m = min(m, y[t] * s)
                 r2 = max(r2, q)
-                bm = min(bm, g)
-        if bm < gmin:
-            gmin = bm
-            for t in range(a, e):
-                if buf[t - a] == bm:
-                    jmin = t
-                    break
-        if bm < thr:
-            for t in range(a, e):
-                if buf[t - a] < thr:
-                    if n < cap:
-                        out[n] = t
-                    n += 1
-    return gmin, jmin, r2, n
+        bmin[b] = m
+    return r2
 
 
-_kernel = []
+def _violators_py(X, y, w, thr, blocks, gmin, out):
+    """The rounds of ``blocks`` (most violating first) with margin below ``thr``, into ``out`` until it
+    is full; and the first round of blocks[0] whose margin is ``gmin`` (the same expression as above)."""
+    T, d = X.shape
+    n, jmin = 0, -1
+    for i in range(blocks.shape[0]):
+        a = blocks[i] * BLOCK
+        e = min(T, a + BLOCK)
+        for t in range(a, e):
+            if d == 2:
+                g = y[t] * (X[t, 0] * w[0] + X[t, 1] * w[1])
+            else:
+                s = 0.0
+                for j in range(d):
+                    s += X[t, j] * w[j]
+                g = y[t] * s
+            if i == 0 and jmin < 0 and g == gmin:
+                jmin = t
+            if g < thr and n < out.shape[0]:
+                out[n] = t
+                n += 1
+        if n >= out.shape[0] and jmin >= 0:
+            break
+    return jmin, n
+
+
+_kernel: dict = {}
 
 
 def _scan(X, y, w, thr, cap):
-    """``(min margin, its round, R², violator rounds)`` of w over every round."""
+    """``(min margin, its round, R², violator rounds)`` of w over every round: at most ``cap``
+    violators, those of the most violating blocks of rounds first."""
     if _accel.resolve_engine("auto") == "numba" and X.shape[0] * X.shape[1] >= 200_000:
         if not _kernel:
-            _kernel.append(_accel._jit(_scan_py))
+            _kernel.update(minima=_accel._jit(_block_minima_py), violators=_accel._jit(_violators_py))
+        nb = -(-X.shape[0] // BLOCK)
+        bmin = np.empty(nb)
+        if _accel.threads() >= 2 and nb >= 2 * SPLIT_BLOCKS:  # two halves at once (the kernel releases the GIL)
+            h = (nb // 2) * BLOCK
+            other = _accel._worker().submit(_kernel["minima"], X[h:], y[h:], w, bmin[nb // 2:])
+            r2 = max(_kernel["minima"](X[:h], y[:h], w, bmin[:nb // 2]), other.result())
+        else:
+            r2 = _kernel["minima"](X, y, w, bmin)
+        order = np.argsort(bmin, kind="stable")
+        gmin = float(bmin[order[0]])
+        k = int(np.searchsorted(bmin[order], thr, side="left"))
+        blocks = order[:max(1, k)].astype(np.int64)
         out = np.empty(cap, np.int64)
-        gmin, jmin, r2, n = _kernel[0](X, y, w, thr, out)
-        return float(gmin), int(jmin), float(r2), out[:min(n, cap)]
+        jmin, n = _kernel["violators"](X, y, w, thr, blocks, gmin, out)
+        return gmin, int(jmin), float(r2), out[:n]
     g = y * (X @ w)
     jmin = int(np.argmin(g))
     r2 = float(np.einsum("ij,ij->i", X, X).max())
@@ -321,7 +344,8 @@ def max_margin(X: np.ndarray, y: np.ndarray, *, tol: float = 1e-13, max_iter: in
 
 def _search(X, y, tol, max_iter, rescaled=False, defer=False) -> MaxMargin | Pending:
     T, d = X.shape
-    cand = np.arange(T) if T <= SMALL else np.unique(np.linspace(0, T - 1, SAMPLE).astype(np.int64))
+    # every round, or a strided sample (strictly increasing: T − 1 ≥ SAMPLE − 1)
+    cand = np.arange(T) if T <= max(SMALL, SAMPLE) else np.arange(SAMPLE, dtype=np.int64) * (T - 1) // (SAMPLE - 1)
     S = lam = Rz2 = None
     its = 0
     while True:
@@ -349,11 +373,23 @@ def _search(X, y, tol, max_iter, rescaled=False, defer=False) -> MaxMargin | Pen
         if not _normal(Rz2) and not rescaled:
             raise _Rescale
         certified = w is not None and gmin >= thr
-        new = np.union1d(cand, np.append(viol, jmin))
+        new = _merged(cand, np.append(viol, jmin))
         if certified or len(new) == len(cand) or its >= max_iter:
             return _verdict(w, gmin, upper, rounds, its, certified or (len(cand) == T and res.converged), d, Rz2)
         S, lam = np.searchsorted(new, rounds), res.lam
         cand = new
+
+
+def _merged(cand: np.ndarray, more: np.ndarray) -> np.ndarray:
+    """The sorted union of the sorted rounds ``cand`` and the rounds ``more`` (a sort of the few new ones
+    and one merge: no hashing of the whole working set)."""
+    more = np.unique(more)
+    more = more[~np.isin(more, cand, assume_unique=True, kind="sort")] if len(more) else more
+    if not len(more):
+        return cand
+    out = np.concatenate([cand, more])
+    out.sort(kind="mergesort")
+    return out
 
 
 def _verdict(w, margin, upper, rounds, its, converged, d, Rz2) -> MaxMargin:
