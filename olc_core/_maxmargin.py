@@ -27,6 +27,7 @@ import numpy as np
 
 from . import _accel
 from ._exact import LazyCertificate, certificate_for, is_certificate, verified_square
+from ._mmscan import Scanner
 
 __all__ = ["MaxMargin", "max_margin", "euclid", "unit", "resolution"]
 
@@ -45,7 +46,7 @@ METHOD = ("Wolfe's minimum-norm-point algorithm on z_t = y_t x_t (homogeneous se
 class MaxMargin:
     separable: bool
     w: np.ndarray | None
-    margin: float          # min_t y_t <w, x_t> for the w returned (-inf when none)
+    margin: float          # min_t y_t <w, x_t> for the w returned, exactly as rowdot computes it (-inf: none)
     upper: float           # no unit vector has a larger margin than this
     support: np.ndarray    # rounds of the certificate (inseparable) or of the final corral (unresolved)
     iterations: int
@@ -193,98 +194,6 @@ def _wolfe(Z: np.ndarray, Rz2: float, tol: float, max_iter: int, S=None, lam=Non
     return _Wolfe(p, S, lam, it, converged or cert is not None, cert)
 
 
-#: Rounds per block of the compiled pass (its margins are kept to list the violators of that block).
-BLOCK = 256
-#: From twice this many blocks on, the pass runs as two halves on two threads (when allowed).
-SPLIT_BLOCKS = 512
-
-
-def _block_minima_py(X, y, w, bmin):
-    """Every block's minimum margin min y_t⟨x_t, w⟩ (into ``bmin``) and max_t ‖x_t‖² (returned):
-    one pass with no stores but one per block."""
-    T, d = X.shape
-    r2 = 0.0
-    for b in range(bmin.shape[0]):
-        a = b * BLOCK
-        e = min(T, a + BLOCK)
-        m = np.inf
-        if d == 2:
-            w0, w1 = w[0], w[1]
-            for t in range(a, e):
-                u, v = X[t, 0], X[t, 1]
-                m = min(m, y[t] * (u * w0 + v * w1))
-                r2 = max(r2, u * u + v * v)
-        else:
-            for t in range(a, e):
-                s, q = 0.0, 0.0
-                for j in range(d):
-                    s += X[t, j] * w[j]
-                    q += X[t, j] * X[t, j]
-                m = min(m, y[t] * s)
-                r2 = max(r2, q)
-        bmin[b] = m
-    return r2
-
-
-def _violators_py(X, y, w, thr, blocks, gmin, out):
-    """The rounds of ``blocks`` (most violating first) with margin below ``thr``, into ``out`` until it
-    is full; and the first round of blocks[0] whose margin is ``gmin`` (the same expression as above)."""
-    T, d = X.shape
-    n, jmin = 0, -1
-    for i in range(blocks.shape[0]):
-        a = blocks[i] * BLOCK
-        e = min(T, a + BLOCK)
-        for t in range(a, e):
-            if d == 2:
-                g = y[t] * (X[t, 0] * w[0] + X[t, 1] * w[1])
-            else:
-                s = 0.0
-                for j in range(d):
-                    s += X[t, j] * w[j]
-                g = y[t] * s
-            if i == 0 and jmin < 0 and g == gmin:
-                jmin = t
-            if g < thr and n < out.shape[0]:
-                out[n] = t
-                n += 1
-        if n >= out.shape[0] and jmin >= 0:
-            break
-    return jmin, n
-
-
-_kernel: dict = {}
-
-
-def _scan(X, y, w, thr, cap):
-    """``(min margin, its round, R², violator rounds)`` of w over every round: at most ``cap``
-    violators, those of the most violating blocks of rounds first."""
-    if _accel.resolve_engine("auto") == "numba" and X.shape[0] * X.shape[1] >= 200_000:
-        if not _kernel:
-            _kernel.update(minima=_accel._jit(_block_minima_py), violators=_accel._jit(_violators_py))
-        nb = -(-X.shape[0] // BLOCK)
-        bmin = np.empty(nb)
-        if _accel.threads() >= 2 and nb >= 2 * SPLIT_BLOCKS:  # two halves at once (the kernel releases the GIL)
-            h = (nb // 2) * BLOCK
-            other = _accel._worker().submit(_kernel["minima"], X[h:], y[h:], w, bmin[nb // 2:])
-            r2 = max(_kernel["minima"](X[:h], y[:h], w, bmin[:nb // 2]), other.result())
-        else:
-            r2 = _kernel["minima"](X, y, w, bmin)
-        order = np.argsort(bmin, kind="stable")
-        gmin = float(bmin[order[0]])
-        k = int(np.searchsorted(bmin[order], thr, side="left"))
-        blocks = order[:max(1, k)].astype(np.int64)
-        out = np.empty(cap, np.int64)
-        jmin, n = _kernel["violators"](X, y, w, thr, blocks, gmin, out)
-        return gmin, int(jmin), float(r2), out[:n]
-    g = y * (X @ w)
-    jmin = int(np.argmin(g))
-    r2 = float(np.einsum("ij,ij->i", X, X).max())
-    sel = np.flatnonzero(g < thr)
-    if len(sel) > cap:
-        sel = sel[np.argpartition(g[sel], cap)[:cap]]
-    return float(g[jmin]), jmin, r2, sel
-
-
 class _Rescale(Exception):
     """‖x‖² leaves the normal float range: the search reruns on data scaled by a power of two."""
 
@@ -293,35 +202,16 @@ def _normal(r2: float) -> bool:
     return 1e-280 < r2 < 1e280
 
 
-@dataclass(frozen=True)
-class Pending:
-    """A candidate w from the working set, not yet certified against every round: the caller's own
-    pass over the data measures ``min_t y_t⟨w, x_t⟩`` and ``max ‖x_t‖²`` and :meth:`finish` decides."""
-    w: np.ndarray
-    upper: float
-    tol: float
-    iterations: int
-    rounds: np.ndarray
-
-    def finish(self, gmin: float, r2: float) -> MaxMargin | None:
-        """The result if that pass certifies w (Wolfe's optimality condition on every round), else None."""
-        if not _normal(r2) or not gmin >= self.upper - self.tol * r2 / self.upper:
-            return None
-        return _verdict(self.w, gmin, self.upper, self.rounds, self.iterations, True, len(self.w), r2)
-
-
 def max_margin(X: np.ndarray, y: np.ndarray, *, tol: float = 1e-13, max_iter: int | None = None,
-               defer: bool = False) -> MaxMargin | Pending:
+               threads: int = 2) -> MaxMargin:
     """Maximum-margin unit separator through the origin (see the module docstring).
-
-    ``defer``: the last pass over the data may be left to the caller (a :class:`Pending` is returned
-    then), who makes one anyway: the compiled Perceptron measures the comparator's margins."""
+    ``threads``: at most this many for a pass over the data (1 when the caller is busy on the other)."""
     X = np.ascontiguousarray(X, dtype=np.float64)
     y = np.ascontiguousarray(y, dtype=np.float64)
     if max_iter is None:
         max_iter = 100 * (X.shape[1] + 1) + 1000
     try:
-        return _search(X, y, tol, max_iter, defer=defer)
+        return _search(X, y, tol, max_iter, threads=threads)
     except _Rescale:
         pass
     amax = float(np.max(np.abs(X))) if X.size else 0.0
@@ -329,7 +219,7 @@ def max_margin(X: np.ndarray, y: np.ndarray, *, tol: float = 1e-13, max_iter: in
         return MaxMargin(False, None, -np.inf, 0.0, np.array([0], np.int64), 0, True, proved_inseparable=True,
                          certificate=(Fraction(1),))
     e = math.frexp(amax)[1]
-    r = _search(np.ldexp(X, -e), y, tol, max_iter, rescaled=True)  # exact unless entries fall below 2^-1074
+    r = _search(np.ldexp(X, -e), y, tol, max_iter, rescaled=True, threads=threads)  # exact unless entries fall below 2^-1074
     f = math.ldexp(1.0, e)
     if r.proved_inseparable:
         Z = y[r.support, None] * X[r.support]
@@ -342,15 +232,16 @@ def max_margin(X: np.ndarray, y: np.ndarray, *, tol: float = 1e-13, max_iter: in
     return replace(r, margin=r.margin * f, upper=r.upper * f, resolution=r.resolution * f)
 
 
-def _search(X, y, tol, max_iter, rescaled=False, defer=False) -> MaxMargin | Pending:
+def _search(X, y, tol, max_iter, rescaled=False, threads=2) -> MaxMargin:
     T, d = X.shape
     # every round, or a strided sample (strictly increasing: T − 1 ≥ SAMPLE − 1)
     cand = np.arange(T) if T <= max(SMALL, SAMPLE) else np.arange(SAMPLE, dtype=np.int64) * (T - 1) // (SAMPLE - 1)
-    S = lam = Rz2 = None
+    scan = Scanner(X, y, threads)
+    S = lam = None
     its = 0
     while True:
         Zc = y[cand, None] * X[cand]
-        R2c = Rz2 if Rz2 is not None else float(np.einsum("ij,ij->i", Zc, Zc).max())
+        R2c = scan.r2 if scan.r2 is not None else float(np.einsum("ij,ij->i", Zc, Zc).max())
         if not _normal(R2c) and not rescaled:
             raise _Rescale
         res = _wolfe(Zc, R2c, tol, max(1, max_iter - its), S, lam)
@@ -364,20 +255,36 @@ def _search(X, y, tol, max_iter, rescaled=False, defer=False) -> MaxMargin | Pen
                              certificate=cert)
         upper = euclid(res.p)
         w = unit(res.p) if upper > 0.0 else None
-        if defer and Rz2 is not None and w is not None and upper > 1e-10 * math.sqrt(Rz2) and res.converged:
-            return Pending(w, upper, tol, its, rounds)
+        if w is None:  # p = 0 in floats without a certificate: nothing separates that floats resolve
+            scan.full(np.zeros(d))
+            if not _normal(scan.r2) and not rescaled:
+                raise _Rescale
+            return _verdict(None, -np.inf, upper, rounds, its, res.converged, d, scan.r2)
         # a point with ⟨z, w⟩ < thr violates Wolfe's optimality condition (at the float floor: any
         # point below ‖p‖, as the search itself uses there)
-        thr = -np.inf if w is None else upper - tol * R2c / upper if upper > 1e-10 * math.sqrt(R2c) else upper
-        gmin, jmin, Rz2, viol = _scan(X, y, w if w is not None else np.zeros(d), thr, ADD)
-        if not _normal(Rz2) and not rescaled:
-            raise _Rescale
-        certified = w is not None and gmin >= thr
-        new = _merged(cand, np.append(viol, jmin))
-        if certified or len(new) == len(cand) or its >= max_iter:
-            return _verdict(w, gmin, upper, rounds, its, certified or (len(cand) == T and res.converged), d, Rz2)
+        blocks = scan.risky(w, _threshold(upper, tol, scan.r2)) if scan.ref is not None else None
+        if blocks is None:  # a full pass, the new reference for the bounds
+            scan.full(w)
+            if not _normal(scan.r2) and not rescaled:
+                raise _Rescale
+        thr = _threshold(upper, tol, scan.r2)
+        if blocks is None:
+            blocks = scan.below(thr)
+        gmin, jmin, viol = scan.exact(w, thr, blocks, ADD)
+        if not len(viol):  # certified: no other block can hold a round below thr; the exact minimum
+            gmin, jmin = scan.exact_min(w, gmin, jmin, blocks)
+            return _verdict(w, gmin, upper, rounds, its, True, d, scan.r2)
+        new = _merged(cand, np.append(viol, jmin) if jmin >= 0 else viol)
+        if len(new) == len(cand) or its >= max_iter:
+            return _verdict(w, gmin, upper, rounds, its, len(cand) == T and res.converged, d, scan.r2)
         S, lam = np.searchsorted(new, rounds), res.lam
         cand = new
+
+
+def _threshold(upper: float, tol: float, r2: float) -> float:
+    """Wolfe's optimality threshold for ⟨z_t, w⟩ (w = p/‖p‖, upper = ‖p‖): ‖p‖ − tol·R²/‖p‖, or ‖p‖
+    itself at the float floor."""
+    return upper - tol * r2 / upper if upper > 1e-10 * math.sqrt(r2) else upper
 
 
 def _merged(cand: np.ndarray, more: np.ndarray) -> np.ndarray:

@@ -37,7 +37,6 @@ from .. import _accel
 from .._numeric import Grow, rowdot, rowsq
 from .._validate import as_labels, as_matrix, as_vector, bad_label
 from ..comparators import MaxMargin, max_margin, separability_text, soft_margin_direction, unit
-from .._maxmargin import Pending
 from ..proofs import perceptron as proofs
 from ..trace import SnapshotHistory, Trace
 
@@ -179,37 +178,63 @@ def _check_finite(X: np.ndarray) -> None:
 
 
 def _learn(X, y, params, engine):
-    """The loop with its comparator. With the compiled loop and no comparator given, the max-margin
-    search leaves its last pass to the loop (which measures min y⟨w*, x⟩ and R anyway) and the loop
-    checks X and y; if its margins do not certify w*, the search finishes and the comparator's
-    columns are measured again."""
+    """The loop with its comparator. With the compiled loop and no comparator given, the learner (which
+    needs no w*) and the max-margin search run at once on two threads; w*'s columns then come from the
+    search's certifying pass (its margins, the same float expression as the loop's) and the snapshots."""
     loop = perceptron_numba if engine == "numba" else perceptron_numpy
     if engine != "numba" or params["comparator"] is not None:
         if engine != "numba":
             _check_finite(X)
         wstar, cinfo = resolve_comparator(X, y, params["comparator"], NAME)
         return wstar, cinfo, loop(X, y, wstar)
+    both = _accel.threads() >= 2 and X.size >= CONCURRENT_MIN
+    fut = _search_pool().submit(_search_quietly, X, y, 1) if both else None
+    try:
+        out = list(loop(X, y, None))            # checks X and y (raises on bad data)
+    finally:
+        mm = fut.result() if fut is not None else None   # the search reads X: wait for it in any case
+    if fut is None:
+        mm = _search_quietly(X, y, 2)
+    if mm is None:  # the search failed on data the loop accepted: run it again, its error is the message
+        mm = max_margin(X, y)
+    wstar, cinfo = resolve_comparator(X, y, None, NAME, mm)
+    if wstar is not None:  # certified: its exact minimum margin is positive, so no round has margin ≤ 0
+        out[1] = _margins_when_read(X, y, wstar)   # y_t⟨w*, x_t⟩ as the loop computes it, when first read
+        out[4] = np.concatenate([[0.0], rowdot(out[3], wstar)])
+        out[7], out[8] = mm.margin, 0
+    return wstar, cinfo, tuple(out)
+
+
+def _margins_when_read(X, y, wstar):
+    """``y * rowdot(X, w*)`` (the loops' own expression), computed on the first call only."""
+    memo: list = []
+
+    def get() -> np.ndarray:
+        if not memo:
+            memo.append(y * rowdot(X, wstar))
+        return memo[0]
+    return get
+
+
+#: From this many entries (T·d) on, the compiled learner and the max-margin search run at once.
+CONCURRENT_MIN = 100_000
+_pool: list = []
+
+
+def _search_pool():
+    if not _pool:
+        from concurrent.futures import ThreadPoolExecutor
+        _pool.append(ThreadPoolExecutor(max_workers=1, thread_name_prefix="olc-maxmargin"))
+    return _pool[0]
+
+
+def _search_quietly(X, y, threads):
+    """The max-margin search, or None when it fails on data the loop will refuse anyway."""
     try:
         with np.errstate(all="ignore"):
-            mm = max_margin(X, y, defer=True)
-    except (ValueError, np.linalg.LinAlgError, ArithmeticError):  # non-finite data: the loop says where
-        mm = None
-    if mm is None:  # the search failed on these data: the checks say why (else it runs again on checked data)
-        _check_finite(X)
-        as_labels(y, "pm1", len(y), NAME)
-    if not isinstance(mm, Pending):  # decided without a pass of its own (or without deferring it)
-        wstar, cinfo = resolve_comparator(X, y, None, NAME, mm)
-        return wstar, cinfo, loop(X, y, wstar)
-    out = list(loop(X, y, mm.w))
-    done = mm.finish(out[7], out[6])
-    final = done if done is not None else max_margin(X, y)
-    wstar, cinfo = resolve_comparator(X, y, None, NAME, final)
-    if done is None or wstar is None:  # measure the comparator's columns for the final w* (or none)
-        out[1] = y * rowdot(X, wstar) if wstar is not None else np.zeros(0)
-        out[4] = np.concatenate([[0.0], rowdot(out[3], wstar) if wstar is not None else np.zeros(len(out[3]))])
-        out[7] = float(out[1].min()) if wstar is not None else np.inf
-        out[8] = int(np.count_nonzero(out[1] <= 0.0))
-    return wstar, cinfo, tuple(out)
+            return max_margin(X, y, threads=threads)
+    except (ValueError, np.linalg.LinAlgError, ArithmeticError):
+        return None
 
 
 def run(X, y, params: dict[str, Any]) -> Trace:
@@ -220,6 +245,8 @@ def run(X, y, params: dict[str, Any]) -> Trace:
     with np.errstate(over="ignore"):  # only out-of-range data overflow, and check_scale refuses them below
         wstar, cinfo, out = _learn(X, y, params, engine)
     score, cmargin, mistakes, S, inner, norm, r2, cmin, nonpos = out
+    if callable(cmargin) and params["gamma"] is not None:  # a given γ is checked round by round
+        cmargin = cmargin()
     R = radius(X, r2)
     check_scale(R)  # the compiled loop checked X on its way (the scores are not used if this fails)
     has = wstar is not None
@@ -232,7 +259,8 @@ def run(X, y, params: dict[str, Any]) -> Trace:
     # the non-separable proofs need some unit w*: the one above, or a soft-margin fit
     def _ns_inputs():
         if has:
-            return wstar, cmargin, inner, {"comparator_source": cinfo["comparator_source"], "comparator": wstar}
+            cmw = cmargin() if callable(cmargin) else cmargin
+            return wstar, cmw, inner, {"comparator_source": cinfo["comparator_source"], "comparator": wstar}
         u = soft_margin_direction(X, y)
         inner_u = np.concatenate([[0.0], rowdot(S, u)])
         return u, y * rowdot(X, u), inner_u, {"comparator_source": "soft-margin fit", "comparator": u}

@@ -123,7 +123,8 @@ def separable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray | None, n
     """Proofs A and B of ``M ≤ R²/γ²``.
 
     ``inner``/``norm``: ⟨w*, w⟩ and ‖w‖ in each state (the initial w = 0 first);
-    ``cmargin[t] = y_t⟨w*, x_t⟩`` (None when no comparator separates the data);
+    ``cmargin[t] = y_t⟨w*, x_t⟩`` (None when no comparator separates the data; with ``min_margin`` and
+    ``n_nonpositive`` given it may be a zero-argument callable, read only to list failing rounds);
     ``gamma``: the γ the caller asked the proof to assume (None: the measured
     margin ``min_t cmargin[t]``, or ``min_margin`` when the loop already found it);
     ``n_nonpositive``: the number of rounds with ``cmargin[t] ≤ 0`` when the loop already
@@ -155,7 +156,7 @@ def separable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray | None, n
                 nbad = 0
             elif n_nonpositive is not None:
                 cm = cmargin
-                bad = lambda: np.flatnonzero(cm <= 0.0)  # noqa: E731 - listed when asked for
+                bad = lambda: np.flatnonzero((cm() if callable(cm) else cm) <= 0.0)  # noqa: E731 - when asked for
                 nbad = int(n_nonpositive)
             else:
                 bad = np.flatnonzero(cmargin <= 0.0)

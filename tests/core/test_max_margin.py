@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import olc_core
+from olc_core._numeric import rowdot
 from olc_core import _maxmargin
 from olc_core.comparators import max_margin
 
@@ -139,20 +140,54 @@ def test_noisy_long_streams_are_certified_inseparable_exactly(T, d, seed, noise)
     assert exact_certificate_holds(s.X, s.y, mm.support, mm.certificate)
 
 
-@pytest.mark.parametrize("certified", [True, False])
-def test_the_loop_certifies_the_deferred_comparator_or_the_search_finishes(monkeypatch, certified):
-    """Long streams with the compiled loop: the loop's pass certifies w* (or, if it does not, the
-    search finishes and the comparator's columns are measured again): same run either way."""
+@pytest.mark.parametrize("threads", ["1", "2"])
+@pytest.mark.parametrize("noise", [0.0, 0.1])
+def test_long_streams_same_run_on_both_engines(monkeypatch, threads, noise):
+    """Long streams, no comparator given: the compiled engine (learner and search at once on two threads,
+    or one after the other) and numpy find the same w* and give the same columns, bit for bit — the
+    comparator's margins are read lazily, its minimum found block by block."""
     if not olc_core._accel.available():
         pytest.skip("numba not installed")
-    if not certified:
-        monkeypatch.setattr(_maxmargin.Pending, "finish", lambda self, gmin, r2: None)
-    s = olc_core.streams.separable(T=20_000, d=2, gamma=0.05, radius=1.0, seed=3)
-    mm = max_margin(s.X, s.y)
-    tr = olc_core.run("perceptron", s.X, s.y, engine="numba")
-    ref = olc_core.run("perceptron", s.X, s.y, comparator=mm.w, engine="numpy")
-    assert tr.info["separability"] == "separable" and tr.proof.violations() == []
-    np.testing.assert_allclose(tr.info["comparator"], mm.w, atol=1e-9)
-    assert tr.proof.constants["gamma"] == pytest.approx(ref.proof.constants["gamma"], abs=1e-12)
-    np.testing.assert_allclose(tr.columns["comparator_margin"], ref.columns["comparator_margin"], atol=1e-12)
-    np.testing.assert_array_equal(tr.mistakes, ref.mistakes)
+    monkeypatch.setenv("OLC_CORE_THREADS", threads)
+    s = olc_core.streams.separable(T=300_000, d=2, gamma=0.05, radius=1.0, seed=3, noise=noise)
+    a = olc_core.run("perceptron", s.X, s.y, engine="numba")
+    b = olc_core.run("perceptron", s.X, s.y, engine="numpy")
+    assert a.info["separability"] == b.info["separability"] == ("separable" if noise == 0 else "inseparable")
+    np.testing.assert_array_equal(a.mistakes, b.mistakes)
+    assert a.proof.violations() == b.proof.violations() == []
+    if noise == 0:
+        np.testing.assert_array_equal(a.info["comparator"], b.info["comparator"])
+        assert a.proof.constants["gamma"] == b.proof.constants["gamma"] > 0
+        np.testing.assert_array_equal(a.columns["comparator_margin"], b.columns["comparator_margin"])
+        assert a.proof.constants["gamma"] == a.columns["comparator_margin"].min()
+        np.testing.assert_array_equal(np.asarray(a.proof.series["inner"]), np.asarray(b.proof.series["inner"]))
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_block_bounds_find_the_exact_minimum_and_every_violator(monkeypatch, compiled):
+    """Scanner: after a full pass under w_ref, the blocks a nearby w can violate in hold every round
+    below the threshold, and exact_min equals min_t y_t⟨w, x_t⟩ computed directly (same floats)."""
+    from olc_core import _mmscan
+    if compiled and not olc_core._accel.available():
+        pytest.skip("numba not installed")
+    monkeypatch.setattr(_mmscan, "COMPILED_MIN", 0 if compiled else 10**12)
+    rng = np.random.default_rng(5)
+    s = olc_core.streams.separable(T=50_000, d=3, gamma=0.05, radius=1.0, seed=7)
+    sc = _mmscan.Scanner(s.X, s.y, threads=1)
+    ref = s.comparator / np.linalg.norm(s.comparator)
+    sc.full(ref)
+    checked = 0
+    for _ in range(20):
+        w = ref + rng.normal(scale=10.0 ** rng.uniform(-8, -4), size=3)
+        w /= np.linalg.norm(w)
+        g = s.y * rowdot(s.X, w)
+        thr = float(np.quantile(g, 0.001))
+        blocks = sc.risky(w, thr)
+        if blocks is None:
+            continue
+        _, _, viol = sc.exact(w, thr, blocks, 10**6)
+        assert set(viol.tolist()) == set(np.flatnonzero(g < thr).tolist())
+        m, j = sc.exact_min(w, np.inf, -1, np.zeros(0, np.int64))
+        assert m == g.min() and g[j] == m
+        checked += 1
+    assert checked >= 10
