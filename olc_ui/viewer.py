@@ -697,8 +697,12 @@ def viewer(spec: dict, *, key: str, download: str | None = None) -> int:
     pin_key = f"_olc_viewer_pin::{key}"
     pin = st.session_state.get(pin_key)
     # a remount (back from another page) starts a fresh component: it opens at spec["position"]
-    if not isinstance(pin, dict) or pin.get("run_id") != spec["run_id"] or not _mounted(key):
-        pin = {"run_id": spec["run_id"], "position": spec["position"], "touched": False}
+    mounted = _mounted(key)
+    if not isinstance(pin, dict) or pin.get("run_id") != spec["run_id"] or not mounted:
+        # back from another page without a link's ?t=: the browser may resume at the round it
+        # last showed of this run (a round reached during Play was never reported to Python)
+        resume = not mounted and spec.get("url_param", "t") not in st.query_params
+        pin = {"run_id": spec["run_id"], "position": spec["position"], "touched": False, "resume": resume}
         st.session_state[pin_key] = pin
     # The data sent stays identical while run_id does (so the browser does not even
     # re-parse it): the position in it is the one this run started at.
@@ -709,7 +713,8 @@ def viewer(spec: dict, *, key: str, download: str | None = None) -> int:
               else assets["plotly"], "katex_js": assets["katex_js"], "katex_css": assets["katex_css"],
               "export": assets["export"]}
     name = download or (key[: -len("_viewer")] if key.endswith("_viewer") else key)
-    result = _component()(key=key, data={"spec": data_spec, "assets": chosen, "download": name},
+    result = _component()(key=key, data={"spec": data_spec, "assets": chosen, "download": name,
+                                         "resume": bool(pin.get("resume"))},
                           on_position_change=functools.partial(_touch, pin_key))
     state = result.get("position") if hasattr(result, "get") else None
     current = max(0, min(T, int(state))) if pin["touched"] and _is_int(state) else int(pin["position"])

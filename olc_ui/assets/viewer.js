@@ -420,6 +420,20 @@ function canvasStyle(fd) {
 
 // ------------------------------------------------------------------ the viewer
 
+// The round each viewer last showed of each run, for this browser tab: a student who leaves a
+// page during Play and comes back finds the round that was on screen (Python only hears of the
+// position when playback pauses). sessionStorage: per tab, gone when the tab closes.
+function shownKey(name, runId) { return "olc-shown:" + name + ":" + runId; }
+function rememberShown(name, runId, p) {
+  try { window.sessionStorage.setItem(shownKey(name, runId), String(p)); } catch (e) { /* storage off */ }
+}
+function shownBefore(name, runId) {
+  try {
+    const v = window.sessionStorage.getItem(shownKey(name, runId));
+    return v !== null && /^[0-9]+$/.test(v) ? Number(v) : null;
+  } catch (e) { return null; }
+}
+
 class Viewer {
   constructor(parentElement) {
     this.parent = parentElement;
@@ -452,6 +466,7 @@ class Viewer {
     if (!spec || typeof spec !== "object") return;
     this.download = typeof data.download === "string" ? data.download : null;
     if (spec.run_id === this.runId) return;  // same run: keep the position, no rebuild
+    this.resume = data.resume === true && this.runId === null;  // a fresh mount, not from a link
     this.build(spec, data.assets || {});
   }
 
@@ -467,12 +482,13 @@ class Viewer {
     // A new run (a setting changed) keeps the round on screen, clamped to its length, unless
     // Python chose another position than the last one it heard of (a link, a game's new move).
     const sent = clamp(Math.round(spec.position || 0), 0, spec.T);
+    const kept = this.resume ? shownBefore(this.download, spec.run_id) : null;  // back from another page
     const keep = this.runId !== null && this.T !== undefined && sent === this.serverP;
     this.runId = spec.run_id;
     this.spec = spec;
     this.assets = assets;
     this.T = spec.T;
-    this.p = keep ? clamp(this.p, 0, this.T) : sent;
+    this.p = keep ? clamp(this.p, 0, this.T) : kept !== null ? clamp(kept, 0, this.T) : sent;
     this.serverP = sent;
     this.prepare(spec);
     const hadFocus = this.root.contains(document.activeElement);
@@ -966,6 +982,7 @@ class Viewer {
     this.renderCaption();
     this.renderControls();
     this.root.dataset.position = String(p);
+    rememberShown(this.download, this.runId, p);
   }
 
   values(src, p, k) {
