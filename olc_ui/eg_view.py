@@ -31,7 +31,7 @@ import numpy as np
 
 from olc_core.proofs.normalized_winnow import C_of
 
-from .spec_tools import COLORS, ledger as _ledger, position_holds, position_states, sig
+from .spec_tools import axis, COLORS, layout, ledger as _ledger, position_holds, position_states, sig
 from .viewer import jsonable, with_infinities
 
 __all__ = ["eg_spec", "sandwich_geometry", "eta_curve", "FAR", "W_COLOR", "U_COLOR"]
@@ -43,16 +43,7 @@ SHADE = "rgba(214,39,40,0.10)"
 ND = 5
 
 
-def _axis(title: str, **kw) -> dict:
-    return {"title": {"text": title}, "gridcolor": "#ececec", "tickfont": {"size": 13}, "fixedrange": True, **kw}
-
-
-def _layout(**kw) -> dict:
-    base = {"margin": {"l": 62, "r": 12, "t": 8, "b": 48}, "font": {"size": 14}, "plot_bgcolor": "#ffffff",
-            "paper_bgcolor": "#ffffff", "hovermode": "closest",
-            "legend": {"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0, "font": {"size": 12.5}}}
-    base.update(kw)
-    return base
+_axis, _layout = axis, layout
 
 
 def _shown(a, fmt: str) -> np.ndarray:

@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from .spec_tools import COLORS, ledger as _ledger, position_holds, position_states, state_holds
+from .spec_tools import axis, COLORS, layout, ledger as _ledger, position_holds, position_states, state_holds
 from .viewer import jsonable, with_infinities
 
 __all__ = ["experts_spec", "log_ticks", "weight_breaks", "advice_classes", "png_data_uri", "ALG_NAMES", "LN10"]
@@ -173,16 +173,7 @@ def _const(v, fmt: str = ".4g") -> dict:
     return {"const": None if v is None or not math.isfinite(float(v)) else float(v), "fmt": fmt}
 
 
-def _axis(title: str, **kw) -> dict:
-    return {"title": {"text": title}, "gridcolor": "#ececec", "tickfont": {"size": 13}, "fixedrange": True, **kw}
-
-
-def _layout(**kw) -> dict:
-    base = {"margin": {"l": 62, "r": 12, "t": 8, "b": 48}, "font": {"size": 14}, "plot_bgcolor": "#ffffff",
-            "paper_bgcolor": "#ffffff", "hovermode": "closest",
-            "legend": {"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0, "font": {"size": 12.5}}}
-    base.update(kw)
-    return base
+_axis, _layout = axis, layout
 
 
 def _binary(trace) -> bool:

@@ -41,8 +41,8 @@ import numpy as np
 
 import olc_core
 
-from .spec_tools import COLORS, ledger as _ledger, position_holds, sig
-from .viewer import jsonable, with_infinities
+from .spec_tools import axis, by_position, by_round, COLORS, layout, ledger as _ledger, position_holds, sig
+from .viewer import jsonable
 
 __all__ = ["ftrl_spec", "Band", "realised_band", "AlphaSweep", "alpha_sweep", "upto_rounds", "last_segments", "band_grid",
            "QUANTILES"]
@@ -133,16 +133,11 @@ def last_segments(values) -> tuple[list, list]:
     return xs, ys
 
 
-def _axis(title: str, **kw) -> dict:
-    return {"title": {"text": title}, "gridcolor": "#ececec", "tickfont": {"size": 13}, "fixedrange": True, **kw}
+_axis = axis
 
 
 def _layout(**kw) -> dict:
-    base = {"margin": {"l": 58, "r": 12, "t": 8, "b": 46}, "font": {"size": 14}, "plot_bgcolor": "#ffffff",
-            "paper_bgcolor": "#ffffff", "hovermode": "closest",
-            "legend": {"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0, "font": {"size": 12.5}}}
-    base.update(kw)
-    return base
+    return layout(**{"margin": {"l": 58, "r": 12, "t": 8, "b": 46}, **kw})
 
 
 def _line(name, x, y, color, width=2.5, dash="solid", **kw) -> dict:
@@ -164,17 +159,7 @@ def _pts(name, color, symbol, size, opacity=1.0, legend=True, line=None) -> dict
             "showlegend": legend, "hoverinfo": "skip"}
 
 
-def _pos(a, fmt: str = ".4g") -> dict:
-    return {"by": "position", "data": with_infinities(sig(np.asarray(a, dtype=float))), "fmt": fmt}
-
-
-def _rnd(a, fmt: str = ".4g", labels: list[str] | None = None) -> dict:
-    a = np.asarray(a)
-    out = {"by": "round", "data": with_infinities(sig(a)) if a.dtype.kind == "f" else a,
-           "fmt": "text" if labels else fmt}
-    if labels:
-        out["labels"] = labels
-    return out
+_pos, _rnd = by_position, by_round
 
 
 def _const(v, fmt: str = ".4g") -> dict:

@@ -241,3 +241,15 @@ def sandwich_figure(fig_id, title, proof, keys, names, colors, arrays, *, bound=
             "config": {"displayModeBar": False}, "dynamic": dyn}
 
 
+def axis(title: str, **kw) -> dict:
+    """A chart axis as the lesson pages draw them: a title, a light grid, no zooming."""
+    return {"title": {"text": title}, "gridcolor": "#ececec", "tickfont": {"size": 13}, "fixedrange": True, **kw}
+
+
+def layout(**kw) -> dict:
+    """A chart layout as the lesson pages draw them (white, legend above the plot); ``kw`` overrides."""
+    base = {"margin": {"l": 62, "r": 12, "t": 8, "b": 48}, "font": {"size": 14}, "plot_bgcolor": "#ffffff",
+            "paper_bgcolor": "#ffffff", "hovermode": "closest",
+            "legend": {"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0, "font": {"size": 12.5}}}
+    base.update(kw)
+    return base

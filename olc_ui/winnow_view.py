@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from .experts_view import LN10, log_ticks
-from .spec_tools import COLORS, by_round, by_state, const, holds, ledger as _ledger
+from .spec_tools import axis, by_round, by_state, COLORS, const, holds, layout, ledger as _ledger
 from .viewer import jsonable
 
 __all__ = ["winnow_spec", "exponent_summary", "promotions", "SMALL_N", "N_TOP", "crossing"]
@@ -102,16 +102,11 @@ def crossing(proof) -> tuple[float, float] | None:
 
 # ------------------------------------------------------------------------------------------ helpers
 
-def _axis(title: str, **kw) -> dict:
-    return {"title": {"text": title}, "gridcolor": "#ececec", "tickfont": {"size": 13}, "fixedrange": True, **kw}
+_axis = axis
 
 
 def _layout(**kw) -> dict:
-    base = {"margin": {"l": 62, "r": 12, "t": 8, "b": 48}, "font": {"size": 14}, "plot_bgcolor": "#ffffff",
-            "paper_bgcolor": "#ffffff", "hovermode": "closest", "showlegend": True,
-            "legend": {"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0, "font": {"size": 12.5}}}
-    base.update(kw)
-    return base
+    return layout(**{"showlegend": True, **kw})
 
 
 def _var(i: int) -> str:
