@@ -51,8 +51,9 @@ for s in range(t):
         "mistake": "✗ mistake: w ← w + y_t x_t" if trace.columns["is_mistake"][s] else "✓ no update",
     })
 st.dataframe(rows, hide_index=True, width="stretch",
-             column_config={"ŷ_t": st.column_config.TextColumn(width="medium"),
-                            "mistake": st.column_config.TextColumn(width="large")})
+             column_config={"t": st.column_config.NumberColumn(width=40),
+                            "ŷ_t": st.column_config.TextColumn(width="medium"),
+                            "mistake": st.column_config.TextColumn(width=260)})
 st.caption("ŷₜ is the sign of ⟨wₜ, xₜ⟩. When ⟨wₜ, xₜ⟩ = 0 (as at round 1, where w₁ = 0) the point is on the "
            "line w·x = 0 and the Perceptron commits to no label: that counts as a mistake, and it updates.")
 wT = trace.weights_at(t)
@@ -66,4 +67,5 @@ st.markdown(
 
 st.subheader("Lessons")
 for _section, script, title, icon, _path, summary in available()[1:]:
-    st.page_link(script, label=f"**{title}** — {summary}", icon=icon)
+    st.page_link(script, label=f"**{title}**", icon=icon)
+    st.caption(summary)   # on its own line: a page link is one line and cuts a long label short

@@ -22,6 +22,10 @@ def test_home_shows_protocol_live_run_and_links_to_every_lesson():
     links = [el.proto.page for el in at.get("page_link")]
     assert len(links) == len(available()) - 1 >= 2
     assert any("perceptron" in p for p in links)
+    # each lesson's summary in full under its link (a page link is one line and cuts a long label)
+    captions = [c.value for c in at.caption]
+    for row in available()[1:]:
+        assert row[5] in captions
 
 
 def test_every_page_lists_the_sources_its_citations_name():
