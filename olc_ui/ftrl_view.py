@@ -393,7 +393,7 @@ def _alpha_figure(proof, sweep: AlphaSweep) -> dict:
     layout = _layout(xaxis=_axis("learning rate α (log scale)", range=[lo - 0.05, hi + 0.05],
                                  tickvals=[round(t, 4) for t in tv], ticktext=[f"{10 ** t:.3g}" for t in tv],
                                  zeroline=False),
-                     yaxis=_axis("at T", range=ys), shapes=shapes, annotations=ann)
+                     yaxis=_axis("regret at T", range=ys), shapes=shapes, annotations=ann)
     return {"id": "alpha", "title": "The learning rate α: the √T bound and the measured regret (one run per α)",
             "height": 320, "figure": {"data": data, "layout": layout}, "config": {"displayModeBar": False},
             "dynamic": []}

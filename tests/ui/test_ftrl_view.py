@@ -231,3 +231,9 @@ def test_theorem_row_states_the_bound_at_T_with_the_runs_final_expectation(run):
     forged = ftrl_spec(tr2, s.X, s.y, run_id="forged-T")
     assert ledger_at(forged, 0)[-2]["holds"] is False and ledger_at(forged, 80)[-2]["holds"] is False
     assert ledger_at(forged, 80)[-3]["holds"] is True          # the running row at t = 80 still holds
+
+
+def test_alpha_chart_axes_say_what_they_show(run):
+    fig = _fig(run[4], "alpha", 0)
+    assert fig["layout"]["yaxis"]["title"]["text"] == "regret at T"
+    assert fig["layout"]["xaxis"]["title"]["text"].startswith("learning rate α")
