@@ -304,7 +304,7 @@ def _bound_figure(trace, proof, arrays: dict) -> dict:
     y_hi = max(x_hi, top_data * 1.08)
     lo = 0.8 if far else 0.0
     diag = np.geomspace(lo, x_hi, 60) if far else np.array([0.0, x_hi])
-    data = [_line("M (the mistakes)", diag.round(4), diag.round(4), COLORS["w"], 2, "dot"),
+    data = [_line("y = M: the left side of M < …, as a function of M", diag.round(4), diag.round(4), COLORS["w"], 2, "dot"),
             _line("(1+β)/β + (2+β)m⁺ (the run)", [], [], COLORS["inner"], 2.5),
             _marker("M now", COLORS["w"]), _marker("(1+β)/β + (2+β)m⁺ now", COLORS["inner"])]
     dyn = [{"trace": 1, "op": "rows_before", "rounds": "bd_r", "x": "bd_M", "y": "bd_tc"},
@@ -315,9 +315,9 @@ def _bound_figure(trace, proof, arrays: dict) -> dict:
         c = crossing(proof)
         data.append(_line("bound (1+β)/β + (2+β)k(1 + log₍₁₊β₎N)", [lo, x_hi], [b, b], COLORS["upper"], 2.5, "dash"))
         data.append({"type": "scatter", "mode": "markers+text", "name": "crossing", "x": [c[0]], "y": [c[1]],
-                     "text": [f"M = {b:.4g}"], "textposition": "top left", "showlegend": False,
+                     "text": [f"the curves cross: M < {b:.4g}"], "textposition": "top left", "showlegend": False,
                      "marker": {"symbol": "x", "size": 13, "color": COLORS["upper"]},
-                     "hovertemplate": f"the sandwich closes at M = {b:.6g}<extra></extra>"})
+                     "hovertemplate": f"the sandwich closes: M < {b:.6g}, the bound<extra></extra>"})
         shapes.append({"type": "rect", "xref": "x", "yref": "paper", "x0": math.log10(b) if far else b,
                        "x1": math.log10(x_hi) if far else x_hi, "y0": 0, "y1": 1, "layer": "below",
                        "fillcolor": "rgba(214,39,40,0.08)", "line": {"width": 0}})

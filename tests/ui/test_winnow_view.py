@@ -125,7 +125,7 @@ def test_the_bound_sandwich_closes_at_its_crossing(small):
     assert x["x"] == [pytest.approx(b)] and x["y"] == [pytest.approx(b)]
     flat = _by_name(fig, "bound (1+β)/β + (2+β)k(1 + log₍₁₊β₎N)")
     assert flat["y"] == [b, b] and flat["x"][-1] > b
-    diag = _by_name(fig, "M (the mistakes)")
+    diag = _by_name(fig, DIAG)
     assert diag["x"] == diag["y"] and diag["x"][-1] > b     # the diagonal runs past the crossing
     [rect] = fig["layout"]["shapes"]
     assert rect["x0"] == b                                  # shaded beyond it
@@ -135,6 +135,21 @@ def test_the_bound_sandwich_closes_at_its_crossing(small):
     j = 4
     mid = _by_name(_fig(spec, "bound", int(tr.mistakes[j - 1]) + 1), "(1+β)/β + (2+β)m⁺ (the run)")
     assert len(mid["y"]) == j + 1 and mid["y"][-1] == pytest.approx(p.series["total_cap"][j])
+
+
+DIAG = "y = M: the left side of M < …, as a function of M"
+
+
+def test_the_crossing_is_labelled_as_the_bound_not_the_runs_count(small):
+    """The crossing is the largest M the proof allows (the bound), not the run's mistakes."""
+    s, tr, spec = small
+    b = tr.proof.mistake_bound
+    fig = _fig(spec, "bound", tr.T)
+    [text] = _by_name(fig, "crossing")["text"]
+    assert text == f"the curves cross: M < {b:.4g}" and tr.n_mistakes < b
+    assert f"M = {b:.4g}" not in json.dumps(fig, ensure_ascii=False)
+    diag = _by_name(fig, DIAG)                               # the diagonal says what it is in the legend
+    assert diag.get("showlegend", True) and diag["line"]["dash"] == "dot"
 
 
 def test_a_far_crossing_uses_log_axes_and_keeps_the_crossing():
