@@ -362,8 +362,8 @@ def _per_variable_lines(trace, X, y, proof, rel: np.ndarray, reasons: dict) -> l
         with np.errstate(over="ignore"):
             w = np.exp(E[:, c] * L)
         out.append({
-            "latex": r"w_{«var»} = (1+\beta)^{«e»} = «w» \le (1+\beta)N = «cw»:\;\; p = «p»\text{ promotions}, "
-                     r"«d»\text{ demotions}, \; p \le 1 + \log_{1+\beta} N = «pc»",
+            "latex": r"w_{«var»} = (1+\beta)^{«e»} = «w» \le (1+\beta)N = «cw»:\;\; p_{«var»} = «p»\ \text{(promotions)}, "
+                     r"d_{«var»} = «d»\ \text{(demotions)}, \; p_{«var»} \le 1 + \log_{1+\beta} N = «pc»",
             "values": {"var": const(i + 1, "d"), "e": by_state(E[:, c].astype(float), "d"), "w": by_state(w, ".6g"),
                        "cw": const(math.exp(float(proof.series["log_cap"][0])), ".6g"),
                        "p": by_state(P[:, c].astype(float), "d"), "d": by_state(D[:, c].astype(float), "d"),
@@ -404,14 +404,14 @@ def _ledger_lines(trace, X, y, proof, rel: np.ndarray | None) -> list[dict]:
     lines += [
         {"latex": r"\textstyle\sum_{i\in R} d_i = «rd» \le 0 \quad\text{(relevant weights never demoted)}",
          "values": {"rd": st("rel_demotions", "d")}, "holds": H(("rel_demotions", "zero")),
-         "reason": R["relevant variables never demoted"][0]},
+         "reason": "dᵢ = the demotions of relevant variable i so far; " + R["relevant variables never demoted"][0]},
         {"latex": r"m^+ = «mp» \le \textstyle\sum_{i\in R} p_i = «rp» \le k\max_{i\in R} p_i = «kmp» "
                   r"\le k(1 + \log_{1+\beta} N) = «kc»",
          "values": {"mp": st("m_plus", "d"), "rp": st("rel_promotions", "d"), "kmp": st("k_max_promotions", "d"),
                     "kc": st("k_cap", ".5g")},
          "holds": H(("m_plus", "rel_promotions"), ("rel_promotions", "k_max_promotions"),
                     ("k_max_promotions", "k_cap")),
-         "reason": "; ".join(R["mistakes on positives"])},
+         "reason": "pᵢ = the promotions of relevant variable i so far; " + "; ".join(R["mistakes on positives"])},
         {"latex": r"M = «M» < \tfrac{1+\beta}{\beta} + (2+\beta)m^+ = «tc»",
          "values": {"M": st("M", "d"), "tc": st("total_cap", ".6g")}, "holds": H(("M", "total_cap")),
          "reason": R["total mistakes"][0]},

@@ -12,7 +12,7 @@ from olc_core.streams.winnow_extra import winnow_adversary
 from olc_ui.data import DataError, parse_binary_csv
 from olc_ui.snapshot import caption_at, figures_at, ledger_at
 from olc_ui.viewer import validate_spec
-from olc_ui.winnow_view import N_TOP, crossing, exponent_summary, winnow_spec
+from olc_ui.winnow_view import N_TOP, crossing, exponent_summary, promotions, winnow_spec
 
 
 def _fig(spec: dict, fid: str, p: int) -> dict:
@@ -187,6 +187,15 @@ def test_per_variable_sandwich_rows(small):
         e = int(round(tr.log_weights_at(tr.T)[i] / L))
         row = next(r for r in rows if f"w_{{{i + 1}}} " in r["latex"])
         assert f"(1+\\beta)^{{{e}}}" in row["latex"] and row["holds"] is True
+        P, D = promotions(tr, s.X, s.y, np.array([i]))
+        # p_i and d_i name the counts (no bare p, no "1 promotions")
+        assert (f"p_{{{i + 1}}} = {int(P[-1, 0])}\\ \\text{{(promotions)}}" in row["latex"]
+                and f"d_{{{i + 1}}} = {int(D[-1, 0])}\\ \\text{{(demotions)}}" in row["latex"]), row["latex"]
+        assert f"p_{{{i + 1}}} \\le 1 + " in row["latex"]
+    d_row = next(r for r in rows if r"\sum_{i\in R} d_i" in r["latex"])
+    p_row = next(r for r in rows if r"\sum_{i\in R} p_i" in r["latex"])
+    assert "dᵢ = the demotions of relevant variable i" in d_row["reason"]
+    assert "pᵢ = the promotions of relevant variable i" in p_row["reason"]
 
 
 def test_noisy_labels_make_the_bound_not_applicable():
