@@ -168,6 +168,10 @@ def _moves(trace, X, y, rel, summ, sl, E_all) -> dict[str, list]:
     return {"x": xs, "prev": prev, "ty": ty, "text": tx}
 
 
+WEIGHTS_HEIGHT = 340
+HEADROOM_PX = 24  # room over the tallest bar's ×2 label
+
+
 def _weights_figure(trace, X, y, proof, rel: np.ndarray, arrays: dict) -> dict:
     N, L = trace.d, float(trace.log_base)
     base = float(trace.base)
@@ -185,7 +189,9 @@ def _weights_figure(trace, X, y, proof, rel: np.ndarray, arrays: dict) -> dict:
         fin = fin[np.isfinite(fin)]
         lo, hi = float(fin.min()), float(fin.max())
     ybot = math.floor(min(lo, 0.0)) - 1
-    ytop = max(hi, cap_e) + 0.9
+    # headroom: the factor label (centred 0.45 above the tallest bar) stays ≥ HEADROOM_PX below the top edge
+    a = HEADROOM_PX / (WEIGHTS_HEIGHT - 8 - 48)  # the plot's height in px (margins of _layout)
+    ytop = max(hi + 0.9, cap_e + 0.9, (hi + 0.45 - a * ybot) / (1.0 - a))
     data, dyn = [], []
     mk = lambda a: np.asarray(a, dtype=np.int64) - ybot  # noqa: E731  (bars hang from the axis bottom)
     relset = set(rel.tolist())
@@ -245,7 +251,7 @@ def _weights_figure(trace, X, y, proof, rel: np.ndarray, arrays: dict) -> dict:
     title = ("Weights after the round (log scale)" if sl["small"] else
              f"Weights after the round (log scale): the relevant ones, the {len(sl['x_top'])} largest others, "
              f"and the rest as a band")
-    return {"id": "weights", "title": title, "height": 340, "figure": {"data": data, "layout": layout},
+    return {"id": "weights", "title": title, "height": WEIGHTS_HEIGHT, "figure": {"data": data, "layout": layout},
             "config": {"displayModeBar": False}, "dynamic": dyn}
 
 

@@ -242,3 +242,15 @@ def test_binary_csv_messages_name_row_and_column():
     with pytest.raises(DataError) as exc:
         parse_binary_csv(("[x](https://e.org)" + "z" * 50 + ",label\n2,1\n").encode())
     assert str(exc.value) == "row 2, column '[x](https://e.…': '2' is not 0 or 1"
+
+
+@pytest.mark.parametrize("which", ["small", "large"])
+def test_factor_labels_have_headroom_below_the_top_edge(which, request):
+    """The ×2 / ÷2 label over the tallest bar keeps ≥ 20 px (at the chart's height) below the top edge."""
+    s, tr, spec = request.getfixturevalue(which)
+    f = next(f for f in spec["figures"] if f["id"] == "weights")
+    lay = f["figure"]["layout"]
+    ybot, ytop = lay["yaxis"]["range"]
+    px_per_unit = (f["height"] - lay["margin"]["t"] - lay["margin"]["b"]) / (ytop - ybot)
+    highest = max(max(ty) for ty in spec["arrays"]["mv_ty"] if ty)
+    assert (ytop - highest) * px_per_unit >= 20
