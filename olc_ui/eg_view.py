@@ -105,23 +105,25 @@ def _margins_figure(trace, y: np.ndarray, arrays: dict) -> dict:
     pad = 0.08 * (hi - lo)
     yr = [round(lo - pad, 4), round(hi + pad, 4)]
     size = 7 if T <= 300 else 4
+    xpad = max(0.5, 0.02 * T)  # markers at t = 1 and t = T are drawn whole
+    x0, x1 = round(1 - xpad, 3), round(T + xpad, 3)
     data = [
-        {"type": "scatter", "mode": "markers", "name": "y⟨u, x⟩ (comparator)", "x": arrays["mg_t"], "y": arrays["mg_u"],
-         "marker": {"color": U_COLOR, "size": size - 1, "opacity": 0.55, "symbol": "diamond"},
-         "hovertemplate": "round %{x}: y⟨u,x⟩ = %{y:.4g}<extra></extra>"},
-        {"type": "scatter", "mode": "lines", "name": "y⟨w,x⟩ = 0: a mistake on or below", "x": [0.5, T + 0.5],
+        {"type": "scatter", "mode": "lines", "name": "y⟨w,x⟩ = 0: a mistake on or below", "x": [x0, x1],
          "y": [0, 0], "line": {"color": "#444444", "width": 1.2}, "hoverinfo": "skip"},
-    ]
-    if delta is not None:
-        data.append({"type": "scatter", "mode": "lines", "name": f"δ = {delta:.4g}", "x": [0.5, T + 0.5],
-                     "y": [round(delta, ND)] * 2, "line": {"color": U_COLOR, "width": 2, "dash": "dash"},
-                     "hoverinfo": "skip"})
-    n0 = len(data)
-    data += [
+        {"type": "scatter", "mode": "markers", "name": "y⟨u, x⟩ (comparator), rounds so far", "x": [None], "y": [None],
+         "marker": {"color": U_COLOR, "size": size, "opacity": 0.7, "symbol": "diamond-open", "line": {"width": 1.2}},
+         "hoverinfo": "skip"},
         {"type": "scatter", "mode": "markers", "name": "y⟨wₜ, xₜ⟩ learner, correct", "x": [None], "y": [None],
          "marker": {"color": COLORS["pos"], "size": size}, "hoverinfo": "skip"},
         {"type": "scatter", "mode": "markers", "name": "learner, mistake (≤ 0)", "x": [None], "y": [None],
          "marker": {"color": COLORS["neg"], "size": size + 1, "symbol": "x"}, "hoverinfo": "skip"},
+    ]
+    if delta is not None:  # on top of the points: the comparator's margins sit on it
+        data.append({"type": "scatter", "mode": "lines", "name": f"δ = {delta:.4g}", "x": [x0, x1],
+                     "y": [round(delta, ND)] * 2, "line": {"color": U_COLOR, "width": 2, "dash": "dash"},
+                     "hoverinfo": "skip"})
+    n0 = len(data)
+    data += [
         {"type": "scatter", "mode": "markers", "name": "this round", "x": [], "y": [], "showlegend": False,
          "marker": {"color": "#111111", "size": 13, "symbol": "circle-open", "line": {"width": 2.5}},
          "hovertemplate": "round %{x}: y⟨w,x⟩ = %{y:.4g}<extra></extra>"},
@@ -129,12 +131,13 @@ def _margins_figure(trace, y: np.ndarray, arrays: dict) -> dict:
          "marker": {"color": U_COLOR, "size": 13, "symbol": "diamond-open", "line": {"width": 2.5}},
          "hovertemplate": "round %{x}: y⟨u,x⟩ = %{y:.4g}<extra></extra>"},
     ]
-    dyn = [{"trace": n0, "op": "rows_before", "rounds": "mg_ok_r", "x": "mg_ok_t", "y": "mg_ok_w",
+    dyn = [{"trace": 1, "op": "rows_before", "rounds": "mg_r", "x": "mg_t", "y": "mg_u", "render": "canvas"},
+           {"trace": 2, "op": "rows_before", "rounds": "mg_ok_r", "x": "mg_ok_t", "y": "mg_ok_w",
             "render": "canvas"},
-           {"trace": n0 + 1, "op": "rows_before", "rounds": "mg_bad_r", "x": "mg_bad_t", "y": "mg_bad_w"},
-           {"trace": n0 + 2, "op": "row_current", "rounds": "mg_r", "x": "mg_t", "y": "mg_w"},
-           {"trace": n0 + 3, "op": "row_current", "rounds": "mg_r", "x": "mg_t", "y": "mg_u"}]
-    layout = _layout(xaxis=_axis("round t", range=[0.5, T + 0.5], **({"dtick": 1} if T <= 12 else {})),
+           {"trace": 3, "op": "rows_before", "rounds": "mg_bad_r", "x": "mg_bad_t", "y": "mg_bad_w"},
+           {"trace": n0, "op": "row_current", "rounds": "mg_r", "x": "mg_t", "y": "mg_w"},
+           {"trace": n0 + 1, "op": "row_current", "rounds": "mg_r", "x": "mg_t", "y": "mg_u"}]
+    layout = _layout(xaxis=_axis("round t", range=[x0, x1], **({"dtick": 1} if T <= 12 else {})),
                      yaxis=_axis("margin y⟨·, x⟩", range=yr))
     return {"id": "margins", "title": "Margins per round: the comparator's y⟨u, x⟩ ≥ δ, the learner's y⟨wₜ, xₜ⟩",
             "height": 300, "figure": {"data": data, "layout": layout}, "config": {"displayModeBar": False},

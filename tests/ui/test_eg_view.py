@@ -243,3 +243,22 @@ def test_upload_in_the_box_runs():
     assert d.X.shape == (3, 3) and d.comparator is None and d.delta is None
     with pytest.raises(olc_data.DataError, match="at most 100"):
         load_data({"data": "upload"}, (",".join(["0"] * 150) + ",1\n").encode())
+
+
+def test_margins_reveal_the_comparator_as_the_student_steps_and_keep_delta_visible(default):
+    s, tr, spec = default
+    T = tr.T
+    i = [f["id"] for f in spec["figures"]].index("margins")
+    um = tr.columns["comparator_margin"]
+    for p in (0, 1, 50, T):
+        fig = figures_at(spec, p)[i]
+        u = _trace(fig, "y⟨u, x⟩ (comparator), rounds so far")
+        assert list(u["x"]) == list(range(1, p))            # the rounds before this one, as the learner's
+        assert u["y"] == pytest.approx([float(v) for v in um[: max(p - 1, 0)]], abs=1e-4)
+        assert u["marker"]["symbol"] == "diamond-open"      # hollow: the δ line shows through
+    names = [t.get("name") for t in fig["data"]]
+    d = names.index(f"δ = {tr.proof.constants['delta']:.4g}")
+    assert d > names.index("y⟨u, x⟩ (comparator), rounds so far")  # δ drawn on top of the comparator
+    assert d > names.index("y⟨wₜ, xₜ⟩ learner, correct")
+    lo, hi = fig["layout"]["xaxis"]["range"]
+    assert lo <= 1 - 0.015 * T and hi >= T + 0.015 * T           # round 1's and round T's points are whole
