@@ -273,25 +273,32 @@ def _sandwich_figure(trace, arrays: dict) -> dict:
                            "y0": 0, "y1": 1, "fillcolor": SHADE, "line": {"width": 0}, "layer": "below"})
             b2 = _f(c.get("bound_2lnN_over_delta2"))
             text = f"M ≤ ln N / C = {bx:.4g}" + (f" ≤ 2 ln N/δ² = {b2:.4g}" if b2 is not None else "")
-            ann.append({"x": round(bx, ND), "xref": "x", "y": 0.1, "yref": "paper", "xanchor": "right",
-                        "yanchor": "bottom", "showarrow": False, "font": {"size": 13}, "bgcolor": "rgba(255,255,255,0.85)",
-                        "align": "right", "text": "no run gets past the crossing →<br>" + text + " "})
+            ann.append(_crossing_note("no run gets past the crossing (×)<br>" + text, g["far"]))
         else:
-            ann.append({"x": round(bx, ND), "xref": "x", "y": 0.1, "yref": "paper", "xanchor": "right",
-                        "yanchor": "bottom", "showarrow": False, "font": {"size": 13}, "bgcolor": "rgba(255,255,255,0.85)",
-                        "align": "right", "text": f"ln N / C = {bx:.4g}: not a bound here<br>(an assumption fails) "})
+            ann.append(_crossing_note(f"ln N / C = {bx:.4g} (×): not a bound here<br>(an assumption fails)", g["far"]))
     else:
         ann.append({"x": 0.98, "xref": "paper", "y": 0.97, "yref": "paper", "xanchor": "right", "yanchor": "top",
                     "showarrow": False, "font": {"size": 13}, "bgcolor": "rgba(255,255,255,0.85)",
                     "text": "no crossing: C ≤ 0 or undefined — no bound"})
+    below = g["far"] and cross is not None  # the note goes under the axis (the inset is top right)
     layout = _layout(xaxis=_axis("mistakes M", range=[-0.02 * x_hi, round(x_hi, 4)],
                                  **({"dtick": 1} if x_hi <= 12 else {})),
-                     yaxis=_axis("nats", range=[round(ylo, 4), round(yhi, 4)]), shapes=shapes, annotations=ann)
+                     yaxis=_axis("nats", range=[round(ylo, 4), round(yhi, 4)]), shapes=shapes, annotations=ann,
+                     **({"margin": {"l": 62, "r": 12, "t": 8, "b": 92}} if below else {}))
     if g["far"]:
         _add_inset(g, proof, arrays, data, dyn, layout, top)
     return {"id": "sandwich", "title": "The sandwich 0 ≤ Φ = KL(u‖wₜ) ≤ Φ₁ − C·M ≤ ln N − C·M, against M",
             "height": 420, "figure": {"data": data, "layout": layout}, "config": {"displayModeBar": False},
             "dynamic": dyn}
+
+
+def _crossing_note(text: str, far: bool) -> dict:
+    """The crossing's note where it covers no curve: the bounds and the run all lie under the line from
+    (0, ln N) to the crossing, so the top right corner is empty — unless the inset is there (far), then
+    under the x axis (below its title)."""
+    pos = ({"x": 1.0, "y": -0.15, "yanchor": "top"} if far else {"x": 0.995, "y": 0.99, "yanchor": "top"})
+    return {**pos, "xref": "paper", "yref": "paper", "xanchor": "right", "showarrow": False, "font": {"size": 13},
+            "bgcolor": "rgba(255,255,255,0.85)", "align": "right", "text": text}
 
 
 def _add_inset(g, proof, arrays, data, dyn, layout, top) -> None:

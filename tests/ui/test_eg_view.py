@@ -262,3 +262,43 @@ def test_margins_reveal_the_comparator_as_the_student_steps_and_keep_delta_visib
     assert d > names.index("y⟨wₜ, xₜ⟩ learner, correct")
     lo, hi = fig["layout"]["xaxis"]["range"]
     assert lo <= 1 - 0.015 * T and hi >= T + 0.015 * T           # round 1's and round T's points are whole
+
+
+def _note_box(fig, width_px=460):
+    """The crossing note's box in paper coordinates (estimated: 7.5 px a character, 18 px a line)."""
+    lay = fig["layout"]
+    [a] = [a for a in lay["annotations"] if "no run gets past" in a["text"]]
+    ax = a["x"]
+    if a["xref"] == "x":
+        xr = lay["xaxis"]["range"]
+        ax = (ax - xr[0]) / (xr[1] - xr[0])
+    assert a["yref"] == "paper"
+    fig_height = 420 - lay["margin"]["t"] - lay["margin"]["b"]
+    lines = a["text"].split("<br>")
+    w = max(len(s) for s in lines) * 7.5 / width_px
+    h = len(lines) * 18 / fig_height
+    x1 = ax if a["xanchor"] == "right" else ax + w
+    y1 = a["y"] if a["yanchor"] == "top" else a["y"] + h
+    return x1 - w, x1, y1 - h, y1
+
+
+@pytest.mark.parametrize("far", [False, True])
+def test_the_crossing_note_covers_no_curve(default, far):
+    if far:
+        s, tr = _sparse(T=600, N=100, k=9)
+        spec = eg_spec(tr, s.X, s.y, run_id="far")
+    else:
+        s, tr, spec = default
+    fig = figures_at(spec, tr.T)[2]
+    x0, x1, y0, y1 = _note_box(fig)
+    xr, yr = fig["layout"]["xaxis"]["range"], fig["layout"]["yaxis"]["range"]
+    for t in fig["data"]:
+        if t.get("xaxis") == "x2" or not t.get("x"):
+            continue
+        pts = [(x, y) for x, y in zip(t["x"], t["y"]) if x is not None and y is not None]
+        # each drawn segment, sampled, in paper coordinates
+        for (xa, ya), (xb, yb) in zip(pts, pts[1:] or pts):
+            for f in np.linspace(0, 1, 200):
+                px = ((xa + f * (xb - xa)) - xr[0]) / (xr[1] - xr[0])
+                py = ((ya + f * (yb - ya)) - yr[0]) / (yr[1] - yr[0])
+                assert not (x0 <= px <= x1 and y0 <= py <= y1), (t["name"], px, py, (x0, x1, y0, y1))
