@@ -358,10 +358,6 @@ def _eta_figure(trace) -> dict:
         _line("C(η) = ηδ − ln cosh η", sig(cur["eta"], 6), sig(ys, 6), COLORS["w"], 2.5,
               hover="η = %{x:.4g}: C = %{y:.4g}<extra></extra>"),
         _line("C = 0", [0, round(cur["hi"], 4)], [0, 0], "#888888", 1, "dot"),
-        {"type": "scatter", "mode": "markers", "name": f"this run: η = {cur['eta_run']:.4g}, C = {cur['C_run']:.4g}",
-         "x": [cur["eta_run"]], "y": [cur["C_run"]],
-         "marker": {"color": COLORS["upper"], "size": 12, "line": {"color": "#fff", "width": 2}},
-         "hovertemplate": "this run: η = %{x:.5g}, C = %{y:.5g}<extra></extra>"},
     ]
     if cur["eta_opt"] is not None:
         data.append({"type": "scatter", "mode": "markers",
@@ -369,6 +365,12 @@ def _eta_figure(trace) -> dict:
                      "x": [cur["eta_opt"]], "y": [cur["C_opt"]],
                      "marker": {"color": U_COLOR, "size": 13, "symbol": "star", "line": {"color": "#fff", "width": 1}},
                      "hovertemplate": "optimum: η* = %{x:.5g}, C = %{y:.5g}<extra></extra>"})
+    # the run's η last, as a ring around the point: the star shows through when η = η*
+    data.append({"type": "scatter", "mode": "markers",
+                 "name": f"this run: η = {cur['eta_run']:.4g}, C = {cur['C_run']:.4g}",
+                 "x": [cur["eta_run"]], "y": [cur["C_run"]],
+                 "marker": {"color": COLORS["upper"], "size": 22, "symbol": "circle-open", "line": {"width": 3}},
+                 "hovertemplate": "this run: η = %{x:.5g}, C = %{y:.5g}<extra></extra>"})
     layout = _layout(xaxis=_axis("learning rate η", range=[0, round(cur["hi"], 4)]),
                      yaxis=_axis("C: the drop of Φ per mistake", range=[round(lo - pad, 5), round(hi + pad, 5)]))
     layout["legend"] = {**layout["legend"], "font": {"size": 12}}

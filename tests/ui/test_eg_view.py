@@ -302,3 +302,17 @@ def test_the_crossing_note_covers_no_curve(default, far):
                 px = ((xa + f * (xb - xa)) - xr[0]) / (xr[1] - xr[0])
                 py = ((ya + f * (yb - ya)) - yr[0]) / (yr[1] - yr[0])
                 assert not (x0 <= px <= x1 and y0 <= py <= y1), (t["name"], px, py, (x0, x1, y0, y1))
+
+
+def test_eta_chart_shows_both_markers_when_the_run_uses_the_optimum(default):
+    """η = η* (the default): the run's marker is a ring drawn over the star, wider than it — both visible."""
+    s, tr, spec = default
+    c = tr.proof.constants
+    assert c["eta"] == pytest.approx(c["eta_optimal"])
+    data = _fig(spec, "eta")["figure"]["data"]
+    names = [t["name"] for t in data]
+    i_run = next(i for i, n in enumerate(names) if n.startswith("this run"))
+    i_opt = next(i for i, n in enumerate(names) if n.startswith("optimum η*"))
+    run, opt = data[i_run]["marker"], data[i_opt]["marker"]
+    assert i_run > i_opt                                     # drawn on top
+    assert run["symbol"] == "circle-open" and run["size"] >= opt["size"] + 6
