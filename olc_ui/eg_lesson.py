@@ -297,9 +297,19 @@ def assumption_rows(trace, X: np.ndarray, problem: str | None = None) -> list[di
         elif a.name == "learning rate":
             rows.append({"name": "C = ηδ − ln cosh η > 0", "holds": a.holds,
                          "detail": f"C = {c['C']:.6g} (η = {c['eta']:.6g})" if a.holds else a.detail})
+        elif a.name == "float range":
+            rows.append({"name": "the numbers stay within what floating point represents", "holds": a.holds,
+                         "detail": _float_range_detail(c) if a.holds else a.detail})
         else:
             rows.append({"name": a.name, "holds": a.holds, "detail": a.detail or "holds"})
     return rows
+
+
+def _float_range_detail(c: dict) -> str:
+    """The float-range assumption in words, when it holds: the bound is a number a float can hold."""
+    C = c.get("C")
+    head = (f"ln N / C = {c['ln_N'] / C:.4g}" if C is not None and C > 0 else "ln N / C")
+    return head + " is below the largest floating-point number (about 1.8·10³⁰⁸), so the bound can be computed"
 
 
 def assumption_panel(rows: list[dict[str, Any]], bound) -> None:
@@ -336,10 +346,12 @@ def summary_panel(data: Data, trace) -> None:
         cols[5].metric("2 ln N / δ²", f"{b2:.5g}" if b2 is not None and p.mistake_bound is not None else "n/a",
                        help="stated at the optimal η only (C ≥ δ²/2 there)")
         if p.mistake_bound is not None:
-            st.success(f"With N = {c['N']}, δ = {c['delta']:.4g} and η = {c['eta']:.4g}, every mistake lowers "
-                       f"$\\Phi = \\mathrm{{KL}}(u\\,\\|\\,w)$ by at least $C = {c['C']:.4g}$ and $\\Phi \\ge 0$ starts at "
-                       f"$\\Phi_1 = {c['phi_1']:.4g} \\le \\ln N = {c['ln_N']:.4g}$: so $M \\le \\ln N / C = "
-                       f"{p.mistake_bound:.5g}$ on **any** such data. The run made **{trace.n_mistakes}**.")
+            st.success(f"With N = {c['N']}, δ = {c['delta']:.4g} and η = {c['eta']:.4g}, the potential "
+                       f"$\\Phi = \\mathrm{{KL}}(u\\,\\|\\,w)$ starts at $\\Phi_1 = {c['phi_1']:.4g} \\le \\ln N = "
+                       f"{c['ln_N']:.4g}$, is never negative, and drops by at least $C = {c['C']:.4g}$ at every "
+                       f"mistake. So after $M$ mistakes $0 \\le \\Phi_1 - C\\,M$, that is $M \\le \\Phi_1 / C = "
+                       f"{c['bound_phi1']:.5g} \\le \\ln N / C = {p.mistake_bound:.5g}$, on **any** such data. "
+                       f"The run made **{trace.n_mistakes}**.")
 
 
 def proof_steps(trace) -> None:

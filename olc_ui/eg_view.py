@@ -105,23 +105,25 @@ def _margins_figure(trace, y: np.ndarray, arrays: dict) -> dict:
     pad = 0.08 * (hi - lo)
     yr = [round(lo - pad, 4), round(hi + pad, 4)]
     size = 7 if T <= 300 else 4
+    xpad = max(0.5, 0.02 * T)  # markers at t = 1 and t = T are drawn whole
+    x0, x1 = round(1 - xpad, 3), round(T + xpad, 3)
     data = [
-        {"type": "scatter", "mode": "markers", "name": "y⟨u, x⟩ (comparator)", "x": arrays["mg_t"], "y": arrays["mg_u"],
-         "marker": {"color": U_COLOR, "size": size - 1, "opacity": 0.55, "symbol": "diamond"},
-         "hovertemplate": "round %{x}: y⟨u,x⟩ = %{y:.4g}<extra></extra>"},
-        {"type": "scatter", "mode": "lines", "name": "y⟨w,x⟩ = 0: a mistake on or below", "x": [0.5, T + 0.5],
+        {"type": "scatter", "mode": "lines", "name": "y⟨w,x⟩ = 0: a mistake on or below", "x": [x0, x1],
          "y": [0, 0], "line": {"color": "#444444", "width": 1.2}, "hoverinfo": "skip"},
-    ]
-    if delta is not None:
-        data.append({"type": "scatter", "mode": "lines", "name": f"δ = {delta:.4g}", "x": [0.5, T + 0.5],
-                     "y": [round(delta, ND)] * 2, "line": {"color": U_COLOR, "width": 2, "dash": "dash"},
-                     "hoverinfo": "skip"})
-    n0 = len(data)
-    data += [
+        {"type": "scatter", "mode": "markers", "name": "y⟨u, x⟩ (comparator), rounds so far", "x": [None], "y": [None],
+         "marker": {"color": U_COLOR, "size": size, "opacity": 0.7, "symbol": "diamond-open", "line": {"width": 1.2}},
+         "hoverinfo": "skip"},
         {"type": "scatter", "mode": "markers", "name": "y⟨wₜ, xₜ⟩ learner, correct", "x": [None], "y": [None],
          "marker": {"color": COLORS["pos"], "size": size}, "hoverinfo": "skip"},
         {"type": "scatter", "mode": "markers", "name": "learner, mistake (≤ 0)", "x": [None], "y": [None],
          "marker": {"color": COLORS["neg"], "size": size + 1, "symbol": "x"}, "hoverinfo": "skip"},
+    ]
+    if delta is not None:  # on top of the points: the comparator's margins sit on it
+        data.append({"type": "scatter", "mode": "lines", "name": f"δ = {delta:.4g}", "x": [x0, x1],
+                     "y": [round(delta, ND)] * 2, "line": {"color": U_COLOR, "width": 2, "dash": "dash"},
+                     "hoverinfo": "skip"})
+    n0 = len(data)
+    data += [
         {"type": "scatter", "mode": "markers", "name": "this round", "x": [], "y": [], "showlegend": False,
          "marker": {"color": "#111111", "size": 13, "symbol": "circle-open", "line": {"width": 2.5}},
          "hovertemplate": "round %{x}: y⟨w,x⟩ = %{y:.4g}<extra></extra>"},
@@ -129,12 +131,13 @@ def _margins_figure(trace, y: np.ndarray, arrays: dict) -> dict:
          "marker": {"color": U_COLOR, "size": 13, "symbol": "diamond-open", "line": {"width": 2.5}},
          "hovertemplate": "round %{x}: y⟨u,x⟩ = %{y:.4g}<extra></extra>"},
     ]
-    dyn = [{"trace": n0, "op": "rows_before", "rounds": "mg_ok_r", "x": "mg_ok_t", "y": "mg_ok_w",
+    dyn = [{"trace": 1, "op": "rows_before", "rounds": "mg_r", "x": "mg_t", "y": "mg_u", "render": "canvas"},
+           {"trace": 2, "op": "rows_before", "rounds": "mg_ok_r", "x": "mg_ok_t", "y": "mg_ok_w",
             "render": "canvas"},
-           {"trace": n0 + 1, "op": "rows_before", "rounds": "mg_bad_r", "x": "mg_bad_t", "y": "mg_bad_w"},
-           {"trace": n0 + 2, "op": "row_current", "rounds": "mg_r", "x": "mg_t", "y": "mg_w"},
-           {"trace": n0 + 3, "op": "row_current", "rounds": "mg_r", "x": "mg_t", "y": "mg_u"}]
-    layout = _layout(xaxis=_axis("round t", range=[0.5, T + 0.5], **({"dtick": 1} if T <= 12 else {})),
+           {"trace": 3, "op": "rows_before", "rounds": "mg_bad_r", "x": "mg_bad_t", "y": "mg_bad_w"},
+           {"trace": n0, "op": "row_current", "rounds": "mg_r", "x": "mg_t", "y": "mg_w"},
+           {"trace": n0 + 1, "op": "row_current", "rounds": "mg_r", "x": "mg_t", "y": "mg_u"}]
+    layout = _layout(xaxis=_axis("round t", range=[x0, x1], **({"dtick": 1} if T <= 12 else {})),
                      yaxis=_axis("margin y⟨·, x⟩", range=yr))
     return {"id": "margins", "title": "Margins per round: the comparator's y⟨u, x⟩ ≥ δ, the learner's y⟨wₜ, xₜ⟩",
             "height": 300, "figure": {"data": data, "layout": layout}, "config": {"displayModeBar": False},
@@ -270,25 +273,32 @@ def _sandwich_figure(trace, arrays: dict) -> dict:
                            "y0": 0, "y1": 1, "fillcolor": SHADE, "line": {"width": 0}, "layer": "below"})
             b2 = _f(c.get("bound_2lnN_over_delta2"))
             text = f"M ≤ ln N / C = {bx:.4g}" + (f" ≤ 2 ln N/δ² = {b2:.4g}" if b2 is not None else "")
-            ann.append({"x": round(bx, ND), "xref": "x", "y": 0.1, "yref": "paper", "xanchor": "right",
-                        "yanchor": "bottom", "showarrow": False, "font": {"size": 13}, "bgcolor": "rgba(255,255,255,0.85)",
-                        "align": "right", "text": "no run gets past the crossing →<br>" + text + " "})
+            ann.append(_crossing_note("no run gets past the crossing (×)<br>" + text, g["far"]))
         else:
-            ann.append({"x": round(bx, ND), "xref": "x", "y": 0.1, "yref": "paper", "xanchor": "right",
-                        "yanchor": "bottom", "showarrow": False, "font": {"size": 13}, "bgcolor": "rgba(255,255,255,0.85)",
-                        "align": "right", "text": f"ln N / C = {bx:.4g}: not a bound here<br>(an assumption fails) "})
+            ann.append(_crossing_note(f"ln N / C = {bx:.4g} (×): not a bound here<br>(an assumption fails)", g["far"]))
     else:
         ann.append({"x": 0.98, "xref": "paper", "y": 0.97, "yref": "paper", "xanchor": "right", "yanchor": "top",
                     "showarrow": False, "font": {"size": 13}, "bgcolor": "rgba(255,255,255,0.85)",
                     "text": "no crossing: C ≤ 0 or undefined — no bound"})
+    below = g["far"] and cross is not None  # the note goes under the axis (the inset is top right)
     layout = _layout(xaxis=_axis("mistakes M", range=[-0.02 * x_hi, round(x_hi, 4)],
                                  **({"dtick": 1} if x_hi <= 12 else {})),
-                     yaxis=_axis("nats", range=[round(ylo, 4), round(yhi, 4)]), shapes=shapes, annotations=ann)
+                     yaxis=_axis("nats", range=[round(ylo, 4), round(yhi, 4)]), shapes=shapes, annotations=ann,
+                     **({"margin": {"l": 62, "r": 12, "t": 8, "b": 92}} if below else {}))
     if g["far"]:
         _add_inset(g, proof, arrays, data, dyn, layout, top)
     return {"id": "sandwich", "title": "The sandwich 0 ≤ Φ = KL(u‖wₜ) ≤ Φ₁ − C·M ≤ ln N − C·M, against M",
             "height": 420, "figure": {"data": data, "layout": layout}, "config": {"displayModeBar": False},
             "dynamic": dyn}
+
+
+def _crossing_note(text: str, far: bool) -> dict:
+    """The crossing's note where it covers no curve: the bounds and the run all lie under the line from
+    (0, ln N) to the crossing, so the top right corner is empty — unless the inset is there (far), then
+    under the x axis (below its title)."""
+    pos = ({"x": 1.0, "y": -0.15, "yanchor": "top"} if far else {"x": 0.995, "y": 0.99, "yanchor": "top"})
+    return {**pos, "xref": "paper", "yref": "paper", "xanchor": "right", "showarrow": False, "font": {"size": 13},
+            "bgcolor": "rgba(255,255,255,0.85)", "align": "right", "text": text}
 
 
 def _add_inset(g, proof, arrays, data, dyn, layout, top) -> None:
@@ -348,10 +358,6 @@ def _eta_figure(trace) -> dict:
         _line("C(η) = ηδ − ln cosh η", sig(cur["eta"], 6), sig(ys, 6), COLORS["w"], 2.5,
               hover="η = %{x:.4g}: C = %{y:.4g}<extra></extra>"),
         _line("C = 0", [0, round(cur["hi"], 4)], [0, 0], "#888888", 1, "dot"),
-        {"type": "scatter", "mode": "markers", "name": f"this run: η = {cur['eta_run']:.4g}, C = {cur['C_run']:.4g}",
-         "x": [cur["eta_run"]], "y": [cur["C_run"]],
-         "marker": {"color": COLORS["upper"], "size": 12, "line": {"color": "#fff", "width": 2}},
-         "hovertemplate": "this run: η = %{x:.5g}, C = %{y:.5g}<extra></extra>"},
     ]
     if cur["eta_opt"] is not None:
         data.append({"type": "scatter", "mode": "markers",
@@ -359,6 +365,12 @@ def _eta_figure(trace) -> dict:
                      "x": [cur["eta_opt"]], "y": [cur["C_opt"]],
                      "marker": {"color": U_COLOR, "size": 13, "symbol": "star", "line": {"color": "#fff", "width": 1}},
                      "hovertemplate": "optimum: η* = %{x:.5g}, C = %{y:.5g}<extra></extra>"})
+    # the run's η last, as a ring around the point: the star shows through when η = η*
+    data.append({"type": "scatter", "mode": "markers",
+                 "name": f"this run: η = {cur['eta_run']:.4g}, C = {cur['C_run']:.4g}",
+                 "x": [cur["eta_run"]], "y": [cur["C_run"]],
+                 "marker": {"color": COLORS["upper"], "size": 22, "symbol": "circle-open", "line": {"width": 3}},
+                 "hovertemplate": "this run: η = %{x:.5g}, C = %{y:.5g}<extra></extra>"})
     layout = _layout(xaxis=_axis("learning rate η", range=[0, round(cur["hi"], 4)]),
                      yaxis=_axis("C: the drop of Φ per mistake", range=[round(lo - pad, 5), round(hi + pad, 5)]))
     layout["legend"] = {**layout["legend"], "font": {"size": 12}}

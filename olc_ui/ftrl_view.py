@@ -393,7 +393,7 @@ def _alpha_figure(proof, sweep: AlphaSweep) -> dict:
     layout = _layout(xaxis=_axis("learning rate α (log scale)", range=[lo - 0.05, hi + 0.05],
                                  tickvals=[round(t, 4) for t in tv], ticktext=[f"{10 ** t:.3g}" for t in tv],
                                  zeroline=False),
-                     yaxis=_axis("at T", range=ys), shapes=shapes, annotations=ann)
+                     yaxis=_axis("regret at T", range=ys), shapes=shapes, annotations=ann)
     return {"id": "alpha", "title": "The learning rate α: the √T bound and the measured regret (one run per α)",
             "height": 320, "figure": {"data": data, "layout": layout}, "config": {"displayModeBar": False},
             "dynamic": []}
@@ -437,12 +437,14 @@ def _ledger_lines(trace, proof, seed: int) -> list[dict]:
     b = proof.mistake_bound
     if b is not None:
         lines.append({
-            "latex": r"\mathbb{E}[M_t] = «em» \;\le\; " + lab["mistake_bound"] + r" = «best» + «rb» = «mb»",
-            "values": {"em": P("expected_mistakes"), "best": _const(c["best_loss"]), "rb": _const(c["regret_bound"]),
-                       "mb": _const(b, ".5g")},
-            "holds": H(("expected_mistakes", "mistake_bound")),
-            "reason": "the theorem at T (α = %.4g, L = max‖gₜ‖ = %.4g): the largest E[M_T] it allows" % (
-                c["alpha"], c["L"])})
+            "latex": r"\mathbb{E}[M_T] = «emT» \;\le\; " + lab["mistake_bound"] + r" = «best» + «rb» = «mb»",
+            "values": {"emT": _const(c["expected_mistakes"]), "best": _const(c["best_loss"]),
+                       "rb": _const(c["regret_bound"]), "mb": _const(b, ".5g")},
+            # the statement at T: one check, the proof's own at the last state, shown at every round
+            "holds": {"const": position_holds(proof, [("expected_mistakes", "mistake_bound")])[-1]},
+            "reason": "the theorem at T = %d (α = %.4g, L = max‖gₜ‖ = %.4g): the whole run's expected mistakes "
+                      "E[M_T] against the largest value it allows (the row above is the same bound after t rounds)"
+                      % (c["T"], c["alpha"], c["L"])})
     else:
         why = "; ".join(a.detail for a in proof.failed_assumptions)
         lines.append({"latex": r"\text{the bound on }\mathbb{E}[M_T]\text{ does not apply}", "reason": why})

@@ -168,6 +168,10 @@ def _moves(trace, X, y, rel, summ, sl, E_all) -> dict[str, list]:
     return {"x": xs, "prev": prev, "ty": ty, "text": tx}
 
 
+WEIGHTS_HEIGHT = 340
+HEADROOM_PX = 24  # room over the tallest bar's ×2 label
+
+
 def _weights_figure(trace, X, y, proof, rel: np.ndarray, arrays: dict) -> dict:
     N, L = trace.d, float(trace.log_base)
     base = float(trace.base)
@@ -185,7 +189,9 @@ def _weights_figure(trace, X, y, proof, rel: np.ndarray, arrays: dict) -> dict:
         fin = fin[np.isfinite(fin)]
         lo, hi = float(fin.min()), float(fin.max())
     ybot = math.floor(min(lo, 0.0)) - 1
-    ytop = max(hi, cap_e) + 0.9
+    # headroom: the factor label (centred 0.45 above the tallest bar) stays ≥ HEADROOM_PX below the top edge
+    a = HEADROOM_PX / (WEIGHTS_HEIGHT - 8 - 48)  # the plot's height in px (margins of _layout)
+    ytop = max(hi + 0.9, cap_e + 0.9, (hi + 0.45 - a * ybot) / (1.0 - a))
     data, dyn = [], []
     mk = lambda a: np.asarray(a, dtype=np.int64) - ybot  # noqa: E731  (bars hang from the axis bottom)
     relset = set(rel.tolist())
@@ -245,7 +251,7 @@ def _weights_figure(trace, X, y, proof, rel: np.ndarray, arrays: dict) -> dict:
     title = ("Weights after the round (log scale)" if sl["small"] else
              f"Weights after the round (log scale): the relevant ones, the {len(sl['x_top'])} largest others, "
              f"and the rest as a band")
-    return {"id": "weights", "title": title, "height": 340, "figure": {"data": data, "layout": layout},
+    return {"id": "weights", "title": title, "height": WEIGHTS_HEIGHT, "figure": {"data": data, "layout": layout},
             "config": {"displayModeBar": False}, "dynamic": dyn}
 
 
@@ -304,7 +310,7 @@ def _bound_figure(trace, proof, arrays: dict) -> dict:
     y_hi = max(x_hi, top_data * 1.08)
     lo = 0.8 if far else 0.0
     diag = np.geomspace(lo, x_hi, 60) if far else np.array([0.0, x_hi])
-    data = [_line("M (the mistakes)", diag.round(4), diag.round(4), COLORS["w"], 2, "dot"),
+    data = [_line("y = M: the left side of M < …, as a function of M", diag.round(4), diag.round(4), COLORS["w"], 2, "dot"),
             _line("(1+β)/β + (2+β)m⁺ (the run)", [], [], COLORS["inner"], 2.5),
             _marker("M now", COLORS["w"]), _marker("(1+β)/β + (2+β)m⁺ now", COLORS["inner"])]
     dyn = [{"trace": 1, "op": "rows_before", "rounds": "bd_r", "x": "bd_M", "y": "bd_tc"},
@@ -315,9 +321,9 @@ def _bound_figure(trace, proof, arrays: dict) -> dict:
         c = crossing(proof)
         data.append(_line("bound (1+β)/β + (2+β)k(1 + log₍₁₊β₎N)", [lo, x_hi], [b, b], COLORS["upper"], 2.5, "dash"))
         data.append({"type": "scatter", "mode": "markers+text", "name": "crossing", "x": [c[0]], "y": [c[1]],
-                     "text": [f"M = {b:.4g}"], "textposition": "top left", "showlegend": False,
+                     "text": [f"the curves cross: M < {b:.4g}"], "textposition": "top left", "showlegend": False,
                      "marker": {"symbol": "x", "size": 13, "color": COLORS["upper"]},
-                     "hovertemplate": f"the sandwich closes at M = {b:.6g}<extra></extra>"})
+                     "hovertemplate": f"the sandwich closes: M < {b:.6g}, the bound<extra></extra>"})
         shapes.append({"type": "rect", "xref": "x", "yref": "paper", "x0": math.log10(b) if far else b,
                        "x1": math.log10(x_hi) if far else x_hi, "y0": 0, "y1": 1, "layer": "below",
                        "fillcolor": "rgba(214,39,40,0.08)", "line": {"width": 0}})
@@ -362,8 +368,8 @@ def _per_variable_lines(trace, X, y, proof, rel: np.ndarray, reasons: dict) -> l
         with np.errstate(over="ignore"):
             w = np.exp(E[:, c] * L)
         out.append({
-            "latex": r"w_{«var»} = (1+\beta)^{«e»} = «w» \le (1+\beta)N = «cw»:\;\; p = «p»\text{ promotions}, "
-                     r"«d»\text{ demotions}, \; p \le 1 + \log_{1+\beta} N = «pc»",
+            "latex": r"w_{«var»} = (1+\beta)^{«e»} = «w» \le (1+\beta)N = «cw»:\;\; p_{«var»} = «p»\ \text{(promotions)}, "
+                     r"d_{«var»} = «d»\ \text{(demotions)}, \; p_{«var»} \le 1 + \log_{1+\beta} N = «pc»",
             "values": {"var": const(i + 1, "d"), "e": by_state(E[:, c].astype(float), "d"), "w": by_state(w, ".6g"),
                        "cw": const(math.exp(float(proof.series["log_cap"][0])), ".6g"),
                        "p": by_state(P[:, c].astype(float), "d"), "d": by_state(D[:, c].astype(float), "d"),
@@ -404,14 +410,14 @@ def _ledger_lines(trace, X, y, proof, rel: np.ndarray | None) -> list[dict]:
     lines += [
         {"latex": r"\textstyle\sum_{i\in R} d_i = «rd» \le 0 \quad\text{(relevant weights never demoted)}",
          "values": {"rd": st("rel_demotions", "d")}, "holds": H(("rel_demotions", "zero")),
-         "reason": R["relevant variables never demoted"][0]},
+         "reason": "dᵢ = the demotions of relevant variable i so far; " + R["relevant variables never demoted"][0]},
         {"latex": r"m^+ = «mp» \le \textstyle\sum_{i\in R} p_i = «rp» \le k\max_{i\in R} p_i = «kmp» "
                   r"\le k(1 + \log_{1+\beta} N) = «kc»",
          "values": {"mp": st("m_plus", "d"), "rp": st("rel_promotions", "d"), "kmp": st("k_max_promotions", "d"),
                     "kc": st("k_cap", ".5g")},
          "holds": H(("m_plus", "rel_promotions"), ("rel_promotions", "k_max_promotions"),
                     ("k_max_promotions", "k_cap")),
-         "reason": "; ".join(R["mistakes on positives"])},
+         "reason": "pᵢ = the promotions of relevant variable i so far; " + "; ".join(R["mistakes on positives"])},
         {"latex": r"M = «M» < \tfrac{1+\beta}{\beta} + (2+\beta)m^+ = «tc»",
          "values": {"M": st("M", "d"), "tc": st("total_cap", ".6g")}, "holds": H(("M", "total_cap")),
          "reason": R["total mistakes"][0]},

@@ -51,8 +51,16 @@ def test_default_run_numbers_come_from_the_core():
     text = page_text(at)
     assert "a score of exactly 0 counts as a mistake" in text
     assert f"{p.mistake_bound:.5g}" in shown(at, "success")
+    # the green box is a sentence: where Φ starts, that it stays ≥ 0, the drop per mistake, then the bound
+    ok = shown(at, "success")
+    assert f"starts at $\\Phi_1 = {c['phi_1']:.4g}" in ok and "is never negative, and drops by at least" in ok
+    assert f"M \\le \\Phi_1 / C = {c['bound_phi1']:.5g} \\le \\ln N / C = {p.mistake_bound:.5g}" in ok
+    assert "and $\\Phi \\ge 0$ starts" not in ok
     # every assumption holds: ✓ on each, and the bound stated
     assert set(_marks(at).values()) == {"✓"} and len(_marks(at)) == 5
+    # the float-range assumption in words, not jargon
+    assert "the numbers stay within what floating point represents" in _marks(at) and "float range" not in text
+    assert f"ln N / C = {p.mistake_bound:.4g} is below the largest floating-point number" in text
     q = url(at)
     assert q["data"] == "sparse" and q["N"] == "20" and q["k"] == "3" and q["seed"] == "0" and q["eta_opt"] == "1"
     assert q["t"] == "0"

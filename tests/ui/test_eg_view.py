@@ -243,3 +243,76 @@ def test_upload_in_the_box_runs():
     assert d.X.shape == (3, 3) and d.comparator is None and d.delta is None
     with pytest.raises(olc_data.DataError, match="at most 100"):
         load_data({"data": "upload"}, (",".join(["0"] * 150) + ",1\n").encode())
+
+
+def test_margins_reveal_the_comparator_as_the_student_steps_and_keep_delta_visible(default):
+    s, tr, spec = default
+    T = tr.T
+    i = [f["id"] for f in spec["figures"]].index("margins")
+    um = tr.columns["comparator_margin"]
+    for p in (0, 1, 50, T):
+        fig = figures_at(spec, p)[i]
+        u = _trace(fig, "y⟨u, x⟩ (comparator), rounds so far")
+        assert list(u["x"]) == list(range(1, p))            # the rounds before this one, as the learner's
+        assert u["y"] == pytest.approx([float(v) for v in um[: max(p - 1, 0)]], abs=1e-4)
+        assert u["marker"]["symbol"] == "diamond-open"      # hollow: the δ line shows through
+    names = [t.get("name") for t in fig["data"]]
+    d = names.index(f"δ = {tr.proof.constants['delta']:.4g}")
+    assert d > names.index("y⟨u, x⟩ (comparator), rounds so far")  # δ drawn on top of the comparator
+    assert d > names.index("y⟨wₜ, xₜ⟩ learner, correct")
+    lo, hi = fig["layout"]["xaxis"]["range"]
+    assert lo <= 1 - 0.015 * T and hi >= T + 0.015 * T           # round 1's and round T's points are whole
+
+
+def _note_box(fig, width_px=460):
+    """The crossing note's box in paper coordinates (estimated: 7.5 px a character, 18 px a line)."""
+    lay = fig["layout"]
+    [a] = [a for a in lay["annotations"] if "no run gets past" in a["text"]]
+    ax = a["x"]
+    if a["xref"] == "x":
+        xr = lay["xaxis"]["range"]
+        ax = (ax - xr[0]) / (xr[1] - xr[0])
+    assert a["yref"] == "paper"
+    fig_height = 420 - lay["margin"]["t"] - lay["margin"]["b"]
+    lines = a["text"].split("<br>")
+    w = max(len(s) for s in lines) * 7.5 / width_px
+    h = len(lines) * 18 / fig_height
+    x1 = ax if a["xanchor"] == "right" else ax + w
+    y1 = a["y"] if a["yanchor"] == "top" else a["y"] + h
+    return x1 - w, x1, y1 - h, y1
+
+
+@pytest.mark.parametrize("far", [False, True])
+def test_the_crossing_note_covers_no_curve(default, far):
+    if far:
+        s, tr = _sparse(T=600, N=100, k=9)
+        spec = eg_spec(tr, s.X, s.y, run_id="far")
+    else:
+        s, tr, spec = default
+    fig = figures_at(spec, tr.T)[2]
+    x0, x1, y0, y1 = _note_box(fig)
+    xr, yr = fig["layout"]["xaxis"]["range"], fig["layout"]["yaxis"]["range"]
+    for t in fig["data"]:
+        if t.get("xaxis") == "x2" or not t.get("x"):
+            continue
+        pts = [(x, y) for x, y in zip(t["x"], t["y"]) if x is not None and y is not None]
+        # each drawn segment, sampled, in paper coordinates
+        for (xa, ya), (xb, yb) in zip(pts, pts[1:] or pts):
+            for f in np.linspace(0, 1, 200):
+                px = ((xa + f * (xb - xa)) - xr[0]) / (xr[1] - xr[0])
+                py = ((ya + f * (yb - ya)) - yr[0]) / (yr[1] - yr[0])
+                assert not (x0 <= px <= x1 and y0 <= py <= y1), (t["name"], px, py, (x0, x1, y0, y1))
+
+
+def test_eta_chart_shows_both_markers_when_the_run_uses_the_optimum(default):
+    """η = η* (the default): the run's marker is a ring drawn over the star, wider than it — both visible."""
+    s, tr, spec = default
+    c = tr.proof.constants
+    assert c["eta"] == pytest.approx(c["eta_optimal"])
+    data = _fig(spec, "eta")["figure"]["data"]
+    names = [t["name"] for t in data]
+    i_run = next(i for i, n in enumerate(names) if n.startswith("this run"))
+    i_opt = next(i for i, n in enumerate(names) if n.startswith("optimum η*"))
+    run, opt = data[i_run]["marker"], data[i_opt]["marker"]
+    assert i_run > i_opt                                     # drawn on top
+    assert run["symbol"] == "circle-open" and run["size"] >= opt["size"] + 6

@@ -208,3 +208,32 @@ def test_refuses_another_learner():
     tr = olc_core.run("perceptron", s.X, s.y)
     with pytest.raises(ValueError, match="not a randomised FTRL run"):
         ftrl_spec(tr, s.X, s.y, run_id="x")
+
+
+def test_theorem_row_states_the_bound_at_T_with_the_runs_final_expectation(run):
+    """The theorem's row compares E[M_T] (the whole run's, a constant) with the bound at T — not the
+    expected mistakes so far — and its ✓ is the proof's own check at T, the same at every round."""
+    s, tr, band, sweep, spec = run
+    c, S = tr.proof.constants, tr.proof.series
+    for p in (0, 80, T):
+        row = ledger_at(spec, p)[-2]
+        assert r"\mathbb{E}[M_T]" in row["latex"] and r"\mathbb{E}[M_t]" not in row["latex"]
+        assert row["latex"].startswith(r"\mathbb{E}[M_T] = " + format(c["expected_mistakes"], ".4g") + " ")
+        assert row["holds"] is True
+        assert "E[M_T]" in row["reason"]
+    assert format(float(S["expected_mistakes"][80]), ".4g") not in ledger_at(spec, 80)[-2]["latex"]
+    # ✗ from the proof's check at T, shown from the first round on (a forged final expectation)
+    tr2 = olc_core.run("ftrl_randomized", s.X, s.y, eta=ALPHA, seed=SEED)
+    proof = tr2.proof
+    proof.series["expected_mistakes"] = proof.series["expected_mistakes"].copy()
+    proof.series["expected_mistakes"][-1] = proof.mistake_bound + 1.0
+    proof._checked = None
+    forged = ftrl_spec(tr2, s.X, s.y, run_id="forged-T")
+    assert ledger_at(forged, 0)[-2]["holds"] is False and ledger_at(forged, 80)[-2]["holds"] is False
+    assert ledger_at(forged, 80)[-3]["holds"] is True          # the running row at t = 80 still holds
+
+
+def test_alpha_chart_axes_say_what_they_show(run):
+    fig = _fig(run[4], "alpha", 0)
+    assert fig["layout"]["yaxis"]["title"]["text"] == "regret at T"
+    assert fig["layout"]["xaxis"]["title"]["text"].startswith("learning rate α")

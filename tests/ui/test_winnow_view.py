@@ -12,7 +12,7 @@ from olc_core.streams.winnow_extra import winnow_adversary
 from olc_ui.data import DataError, parse_binary_csv
 from olc_ui.snapshot import caption_at, figures_at, ledger_at
 from olc_ui.viewer import validate_spec
-from olc_ui.winnow_view import N_TOP, crossing, exponent_summary, winnow_spec
+from olc_ui.winnow_view import N_TOP, crossing, exponent_summary, promotions, winnow_spec
 
 
 def _fig(spec: dict, fid: str, p: int) -> dict:
@@ -125,7 +125,7 @@ def test_the_bound_sandwich_closes_at_its_crossing(small):
     assert x["x"] == [pytest.approx(b)] and x["y"] == [pytest.approx(b)]
     flat = _by_name(fig, "bound (1+β)/β + (2+β)k(1 + log₍₁₊β₎N)")
     assert flat["y"] == [b, b] and flat["x"][-1] > b
-    diag = _by_name(fig, "M (the mistakes)")
+    diag = _by_name(fig, DIAG)
     assert diag["x"] == diag["y"] and diag["x"][-1] > b     # the diagonal runs past the crossing
     [rect] = fig["layout"]["shapes"]
     assert rect["x0"] == b                                  # shaded beyond it
@@ -135,6 +135,21 @@ def test_the_bound_sandwich_closes_at_its_crossing(small):
     j = 4
     mid = _by_name(_fig(spec, "bound", int(tr.mistakes[j - 1]) + 1), "(1+β)/β + (2+β)m⁺ (the run)")
     assert len(mid["y"]) == j + 1 and mid["y"][-1] == pytest.approx(p.series["total_cap"][j])
+
+
+DIAG = "y = M: the left side of M < …, as a function of M"
+
+
+def test_the_crossing_is_labelled_as_the_bound_not_the_runs_count(small):
+    """The crossing is the largest M the proof allows (the bound), not the run's mistakes."""
+    s, tr, spec = small
+    b = tr.proof.mistake_bound
+    fig = _fig(spec, "bound", tr.T)
+    [text] = _by_name(fig, "crossing")["text"]
+    assert text == f"the curves cross: M < {b:.4g}" and tr.n_mistakes < b
+    assert f"M = {b:.4g}" not in json.dumps(fig, ensure_ascii=False)
+    diag = _by_name(fig, DIAG)                               # the diagonal says what it is in the legend
+    assert diag.get("showlegend", True) and diag["line"]["dash"] == "dot"
 
 
 def test_a_far_crossing_uses_log_axes_and_keeps_the_crossing():
@@ -172,6 +187,15 @@ def test_per_variable_sandwich_rows(small):
         e = int(round(tr.log_weights_at(tr.T)[i] / L))
         row = next(r for r in rows if f"w_{{{i + 1}}} " in r["latex"])
         assert f"(1+\\beta)^{{{e}}}" in row["latex"] and row["holds"] is True
+        P, D = promotions(tr, s.X, s.y, np.array([i]))
+        # p_i and d_i name the counts (no bare p, no "1 promotions")
+        assert (f"p_{{{i + 1}}} = {int(P[-1, 0])}\\ \\text{{(promotions)}}" in row["latex"]
+                and f"d_{{{i + 1}}} = {int(D[-1, 0])}\\ \\text{{(demotions)}}" in row["latex"]), row["latex"]
+        assert f"p_{{{i + 1}}} \\le 1 + " in row["latex"]
+    d_row = next(r for r in rows if r"\sum_{i\in R} d_i" in r["latex"])
+    p_row = next(r for r in rows if r"\sum_{i\in R} p_i" in r["latex"])
+    assert "dᵢ = the demotions of relevant variable i" in d_row["reason"]
+    assert "pᵢ = the promotions of relevant variable i" in p_row["reason"]
 
 
 def test_noisy_labels_make_the_bound_not_applicable():
@@ -218,3 +242,15 @@ def test_binary_csv_messages_name_row_and_column():
     with pytest.raises(DataError) as exc:
         parse_binary_csv(("[x](https://e.org)" + "z" * 50 + ",label\n2,1\n").encode())
     assert str(exc.value) == "row 2, column '[x](https://e.…': '2' is not 0 or 1"
+
+
+@pytest.mark.parametrize("which", ["small", "large"])
+def test_factor_labels_have_headroom_below_the_top_edge(which, request):
+    """The ×2 / ÷2 label over the tallest bar keeps ≥ 20 px (at the chart's height) below the top edge."""
+    s, tr, spec = request.getfixturevalue(which)
+    f = next(f for f in spec["figures"] if f["id"] == "weights")
+    lay = f["figure"]["layout"]
+    ybot, ytop = lay["yaxis"]["range"]
+    px_per_unit = (f["height"] - lay["margin"]["t"] - lay["margin"]["b"]) / (ytop - ybot)
+    highest = max(max(ty) for ty in spec["arrays"]["mv_ty"] if ty)
+    assert (ytop - highest) * px_per_unit >= 20
