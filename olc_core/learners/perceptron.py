@@ -229,11 +229,12 @@ def _search_pool():
 
 
 def _search_quietly(X, y, threads):
-    """The max-margin search, or None when it fails on data the loop will refuse anyway."""
+    """The max-margin search, or None when it fails (on data the loop refuses, the loop's message is the
+    one to show; on data it accepts, the caller runs the search again and lets its error through)."""
     try:
         with np.errstate(all="ignore"):
             return max_margin(X, y, threads=threads)
-    except (ValueError, np.linalg.LinAlgError, ArithmeticError):
+    except Exception:  # noqa: BLE001 - never let the search's failure hide the loop's message
         return None
 
 
