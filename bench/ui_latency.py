@@ -219,7 +219,7 @@ class PerceptronSubject(Subject):
                                            f"&noise={0.1 if args.data == 'noisy' else 0}")
         else:
             app, query = VIEWER_APP, f"?T={args.T}&data={args.data}"
-        super().__init__(label=f"perceptron T={args.T} {args.data}", app_path=app, query=query, ready=VIEWER_READY,
+        super().__init__(label=f"perceptron{" demo" if args.app == "demo" else ""} T={args.T} {args.data}", app_path=app, query=query, ready=VIEWER_READY,
                          mistakes=mistakes, info={"T": args.T, "data": args.data, "mistakes": int(len(mistakes))})
 
     def snapshot(self, page) -> dict:
@@ -344,7 +344,7 @@ def report(out: dict, subject: Subject) -> None:
         ("first load -> charts drawn, median (ms)", lo["floor"]["median"], lo["viewer"]["median"], 1.5),
     ]
     print()
-    print(f"| measure | floor | {subject.label} | ratio | target | |")
+    print(f"| measure | floor | {subject.label} | ratio | target | met? |")
     print("|---|---|---|---|---|---|")
     for name, f, v, target in rows:
         print(f"| {name} | {f:.0f} | {v:.0f} | {v / f:.2f}x | <= {target:g}x | {_verdict(v / f <= target)} |")
