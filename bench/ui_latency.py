@@ -219,8 +219,9 @@ class PerceptronSubject(Subject):
                                            f"&noise={0.1 if args.data == 'noisy' else 0}")
         else:
             app, query = VIEWER_APP, f"?T={args.T}&data={args.data}"
-        super().__init__(label=f"perceptron{" demo" if args.app == "demo" else ""} T={args.T} {args.data}", app_path=app, query=query, ready=VIEWER_READY,
-                         mistakes=mistakes, info={"T": args.T, "data": args.data, "mistakes": int(len(mistakes))})
+        demo = " demo" if args.app == "demo" else ""
+        super().__init__(label=f"perceptron{demo} T={args.T} {args.data}", app_path=app, query=query,
+                         ready=VIEWER_READY, mistakes=mistakes, info={"T": args.T, "data": args.data, "mistakes": int(len(mistakes))})
 
     def snapshot(self, page) -> dict:
         return {**super().snapshot(page), "main_before": page.evaluate(MAIN_SNAPSHOT, self.names)}
