@@ -1,6 +1,9 @@
 """The Winnow lesson's viewer spec at N = T = 10⁴: its JSON size and the time to build it (and the run's).
 
     /work/main/.venv/bin/python bench/winnow_spec_size.py [--N 10000] [--T 10000] [--k 3] [--noise 0]
+
+No browser: for any source, N, T, k and noise. bench/ui_latency.py --page winnow prints the same
+line for the page it measures (generated, N = T = 10^4, k = 3, no noise).
 """
 from __future__ import annotations
 
