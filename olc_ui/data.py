@@ -57,25 +57,7 @@ def parse_points_csv(raw: bytes, *, dims: tuple[int, ...] = (2, 3), max_rows: in
     ``with_first_row`` also the row number (as these messages count rows) of the first data row,
     so a later check can name the row of point i as ``i + first_row``.
     """
-    if raw is None or len(raw) == 0:
-        raise DataError("the file is empty")
-    if len(raw) > MAX_UPLOAD_BYTES:
-        raise DataError(f"the file is {len(raw) / 2**20:.1f} MB; the limit is {UPLOAD_LIMIT_MB} MB "
-                        f"(at most {max_rows:,} rows)")
-    if b"\x00" in raw[:4096]:
-        raise DataError("this is not a text (CSV) file")
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise DataError("the file is not UTF-8 text; save it as a CSV (comma-separated values) file") from None
-    try:
-        dialect = csv.Sniffer().sniff(text[:2048], delimiters=",;\t")
-        delim = dialect.delimiter
-    except csv.Error:
-        delim = ","
-    rows = [r for r in csv.reader(io.StringIO(text), delimiter=delim) if any(c.strip() for c in r)]
-    if not rows:
-        raise DataError("the file has no rows")
+    rows = _csv_rows(raw, max_rows)
     first = [c.strip() for c in rows[0]]
 
     def numeric(c: str) -> bool:
