@@ -14,7 +14,8 @@ from olc_ui.experts_lesson import rates
 pytest.importorskip("playwright")
 from playwright.sync_api import expect  # noqa: E402
 
-VIEWER = ".olc-viewer"
+from viewerpage import VIEWER, caption, trace_by_name  # noqa: E402
+
 T, N, SEED, BETA = 240, 8, 3, 0.6
 START = 30
 
@@ -30,16 +31,6 @@ def run():
     return s, olc_core.run("weighted_majority", s.X, s.y, beta=BETA, update="on_mistake")
 
 
-def trace_by_name(page, figure: str, name: str, mode: str | None = None) -> dict | None:
-    return page.evaluate("""([f, n, m]) => {
-        const gd = document.querySelector(`.olc-plot[data-figure-id="${f}"]`);
-        const t = gd.data.find(d => d.name === n && (m === null || d.mode === m));
-        return t ? {x: Array.from(t.x || []), y: Array.from(t.y || [])} : null;
-    }""", [figure, name, mode])
-
-
-def caption(page):
-    return page.locator(f"{VIEWER} .olc-caption")
 
 
 def test_deep_link_next_mistake_redraws_and_the_url_follows(page, url, run):

@@ -11,7 +11,8 @@ import olc_core
 pytest.importorskip("playwright")
 from playwright.sync_api import expect  # noqa: E402
 
-VIEWER = ".olc-viewer"
+from viewerpage import VIEWER, trace_by_name  # noqa: E402
+
 T, N, K, SEED = 300, 20, 3, 0
 START = 40
 
@@ -25,14 +26,6 @@ def url(streamlit_app) -> str:
 def run():
     s = olc_core.streams.sparse_simplex(T=T, N=N, k=K, seed=SEED)
     return s, olc_core.run("normalized_winnow", s.X, s.y, comparator=s.comparator, delta=s.info["delta"])
-
-
-def trace_by_name(page, figure: str, name: str) -> dict | None:
-    return page.evaluate("""([f, n]) => {
-        const gd = document.querySelector(`.olc-plot[data-figure-id="${f}"]`);
-        const t = gd.data.find(d => d.name === n);
-        return t ? {x: Array.from(t.x || []), y: Array.from(t.y || [])} : null;
-    }""", [figure, name])
 
 
 def test_deep_link_next_mistake_redraws(page, url, run):

@@ -12,7 +12,8 @@ import olc_core
 pytest.importorskip("playwright")
 from playwright.sync_api import expect  # noqa: E402
 
-VIEWER = ".olc-viewer"
+from viewerpage import VIEWER, caption, trace_by_name  # noqa: E402
+
 T, ALPHA, SEED, RUNS = 160, 0.9, 2, 20
 START = 40
 
@@ -28,16 +29,6 @@ def run():
     return s, olc_core.run("ftrl_randomized", s.X, s.y, eta=ALPHA, seed=SEED)
 
 
-def trace_by_name(page, figure: str, name: str, mode: str | None = None) -> dict | None:
-    return page.evaluate("""([f, n, m]) => {
-        const gd = document.querySelector(`.olc-plot[data-figure-id="${f}"]`);
-        const t = gd.data.find(d => d.name === n && (m === null || d.mode === m));
-        return t ? {x: Array.from(t.x || []), y: Array.from(t.y || [])} : null;
-    }""", [figure, name, mode])
-
-
-def caption(page):
-    return page.locator(f"{VIEWER} .olc-caption")
 
 
 def test_deep_link_next_mistake_redraws_and_the_url_follows(page, url, run):

@@ -12,7 +12,8 @@ import olc_core
 pytest.importorskip("playwright")
 from playwright.sync_api import expect  # noqa: E402
 
-VIEWER = ".olc-viewer"
+from viewerpage import VIEWER, caption, trace_by_name  # noqa: E402
+
 T = 400
 SEED = 1
 
@@ -28,16 +29,6 @@ def run():
     return s, olc_core.run("perceptron", s.X, s.y, comparator=s.comparator)
 
 
-def trace_by_name(page, figure: str, name: str) -> dict:
-    return page.evaluate("""([f, n]) => {
-        const gd = document.querySelector(`.olc-plot[data-figure-id="${f}"]`);
-        const t = gd.data.find(d => d.name === n);
-        return t ? {x: Array.from(t.x || []), y: Array.from(t.y || [])} : null;
-    }""", [figure, name])
-
-
-def caption(page):
-    return page.locator(f"{VIEWER} .olc-caption")
 
 
 def test_deep_link_step_to_the_next_mistake_and_reload(page, url, run):

@@ -11,7 +11,7 @@ import pytest
 from tests.hostile import HOSTILE, hostile_queries, page_keys
 
 pytest.importorskip("playwright")
-from stbrowser import INSTRUMENT_JS, wait_for_rerun  # noqa: E402,F401
+from stbrowser import wait_for_rerun  # noqa: E402
 
 CASES = [(p, q) for p, keys in page_keys().items() for q in hostile_queries(p, keys)[:2]]
 CASES += [("boolean_concepts", {"mode": "adversary", "moves": HOSTILE[2]}),
