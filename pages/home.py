@@ -51,9 +51,13 @@ for s in range(t):
         "mistake": "✗ mistake: w ← w + y_t x_t" if trace.columns["is_mistake"][s] else "✓ no update",
     })
 st.dataframe(rows, hide_index=True, width="stretch",
-             column_config={"t": st.column_config.NumberColumn(width=40),
-                            "ŷ_t": st.column_config.TextColumn(width="medium"),
-                            "mistake": st.column_config.TextColumn(width=260)})
+             column_config={"t": st.column_config.NumberColumn(width=36),
+                            "x_t": st.column_config.TextColumn(width=100),
+                            "w_t": st.column_config.TextColumn(width=100),
+                            "⟨w_t, x_t⟩": st.column_config.TextColumn(width=80),
+                            "ŷ_t": st.column_config.TextColumn(width=110),
+                            "y_t": st.column_config.TextColumn(width=40),
+                            "mistake": st.column_config.TextColumn(width=230)})
 st.caption("ŷₜ is the sign of ⟨wₜ, xₜ⟩. When ⟨wₜ, xₜ⟩ = 0 (as at round 1, where w₁ = 0) the point is on the "
            "line w·x = 0 and the Perceptron commits to no label: that counts as a mistake, and it updates.")
 wT = trace.weights_at(t)
