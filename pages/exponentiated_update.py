@@ -2,7 +2,7 @@
 import streamlit as st
 
 from olc_ui import eg_lesson as L
-from olc_ui import page, safe, state
+from olc_ui import page, safe, state, uploads
 from olc_ui.data import DataError, NeedsInput
 from olc_ui.viewer import start_position, viewer
 
@@ -16,9 +16,8 @@ with st.sidebar:
     v = state.bind(L.PAGE, L.DATA_SETTINGS, show=L.visible)
     upload = None
     if v["data"] == "upload":
-        f = st.file_uploader("CSV file: x1, …, xN (each in [−1, 1]), label", type=["csv", "txt"], key="eg_upload",
-                             help="labels −1/+1 (or 0/1); at most 10,000 rows and 100 features")
-        upload = f.getvalue() if f is not None else None
+        upload = uploads.upload_box(L.PAGE, "CSV file: x1, …, xN (each in [−1, 1]), label",
+                                    help="labels −1/+1 (or 0/1); at most 10,000 rows and 100 features")
     st.header("Learner")
     v.update(state.bind(L.LEARNER_PAGE, L.LEARNER_SETTINGS, show={"eta_opt"}))
     v["eta"] = L.eta_slider(st)

@@ -2,7 +2,7 @@
 import streamlit as st
 
 from olc_ui import ftrl_lesson as L
-from olc_ui import page, safe, state
+from olc_ui import page, safe, state, uploads
 from olc_ui.data import DataError, NeedsInput
 from olc_ui.viewer import start_position, viewer
 
@@ -16,9 +16,8 @@ with st.sidebar:
     v = state.bind(L.PAGE, L.SETTINGS, show=L.visible)
     upload = None
     if v["data"] == "upload":
-        f = st.file_uploader("CSV file: x1, x2 (x3), label — every ‖x‖ ≤ 1", type=["csv", "txt"], key="ftrl_upload",
-                             help="labels −1/+1 (or 0/1); at most 10,000 rows")
-        upload = f.getvalue() if f is not None else None
+        upload = uploads.upload_box(L.PAGE, "CSV file: x1, x2 (x3), label — every ‖x‖ ≤ 1",
+                                    help="labels −1/+1 (or 0/1); at most 10,000 rows")
 for problem in state.problems(L.PAGE):
     safe.notice("warning", "A setting in the link was not valid: ", f"{problem}.")
 

@@ -1,7 +1,7 @@
 """Lesson: Littlestone's Winnow — promote and demote, M = O(k log N) when few of many features matter."""
 import streamlit as st
 
-from olc_ui import page, safe, state
+from olc_ui import page, safe, state, uploads
 from olc_ui import winnow_lesson as L
 from olc_ui.data import DataError, NeedsInput
 from olc_ui.viewer import start_position, viewer
@@ -17,9 +17,8 @@ with st.sidebar:
     v.update(state.bind(L.DATA_PAGE, L.DATA_SETTINGS, show=L.visible_data))
     upload = None
     if v["data"] == "upload":
-        f = st.file_uploader("CSV file: 0/1 columns x1 … xN, then a 0/1 label", type=["csv", "txt"],
-                             key="winnow_upload")
-        upload = f.getvalue() if f is not None else None
+        upload = uploads.upload_box(L.PAGE, "CSV file: 0/1 columns x1 … xN, then a 0/1 label",
+                                    help="every cell 0 or 1; at most 10,000 rows")
 st.markdown(L.INTRO)
 for problem in state.problems(L.PAGE) + state.problems(L.DATA_PAGE):
     safe.notice("warning", "A setting in the link was not valid: ", f"{problem}.")
