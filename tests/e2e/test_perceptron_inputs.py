@@ -64,6 +64,8 @@ def test_click_canvas_axes_stay_put_and_show_the_next_point(page, url, width, tm
         page.wait_for_timeout(300)
         page.screenshot(path=f"{SHOTS}/canvas_after_{width}.png")
     assert after["n"] == [1, 0]
+    # the URL is rewritten after the page's rerun, which may finish after the canvas redrew
+    page.wait_for_function("() => !!new URL(location.href).searchParams.get('pts')", timeout=60_000)
     pts = dict(parse_qsl(urlsplit(page.url).query))["pts"]      # the point added is the one shown on hover
     assert [float(v) for v in pts.split(",")] == pytest.approx([hx, hy, 1.0])
     assert after["x"] == before["x"] and after["y"] == before["y"], "the axes rescaled when a point arrived"
