@@ -2,7 +2,6 @@
 download is of the round on screen, and a sidebar slider moved during Play keeps the round."""
 from __future__ import annotations
 
-import re
 
 import pytest
 
