@@ -12,9 +12,9 @@ and hence the same decisions.
   threshold by more than that cannot hold one. Only those blocks are read again.
 * :meth:`Scanner.exact` — the margins of chosen blocks: their minimum and the rounds below a
   threshold (the most violating blocks first).
-* :meth:`Scanner.margins` — every round's margin under the final w, its minimum, the first round
-  where it is attained and how many are ≤ 0: the certificate's pass, whose array the Perceptron
-  then uses as its comparator column.
+* :meth:`Scanner.exact_min` — the exact minimum margin under the final w over every round, reading
+  only the blocks whose bound lies below the running minimum (the certificate needs no full pass;
+  the Perceptron computes w*'s margin column only when it is read).
 """
 from __future__ import annotations
 
@@ -88,44 +88,12 @@ def _blocks_exact_py(X, y, w, thr, blocks, out):
     return gmin, jmin, n
 
 
-def _margins_py(X, y, w, out):
-    """Every round's margin (into ``out``), their minimum, its first round, and how many are ≤ 0."""
-    T, d = X.shape
-    gmin, nonpos = np.inf, 0
-    if d == 2:  # the same sums, unrolled
-        w0, w1 = w[0], w[1]
-        for t in range(T):
-            s = 0.0
-            s += X[t, 0] * w0
-            s += X[t, 1] * w1
-            g = y[t] * s
-            out[t] = g
-            gmin = min(gmin, g)
-            nonpos += g <= 0.0
-    else:
-        for t in range(T):
-            s = 0.0
-            for j in range(d):
-                s += X[t, j] * w[j]
-            g = y[t] * s
-            out[t] = g
-            gmin = min(gmin, g)
-            nonpos += g <= 0.0
-    jmin = -1
-    for t in range(T):
-        if out[t] == gmin:
-            jmin = t
-            break
-    return gmin, jmin, nonpos
-
-
 _kernels: dict = {}
 
 
 def _compiled() -> dict:
     if not _kernels:
-        _kernels.update(minima=_accel._jit(_block_minima_py), exact=_accel._jit(_blocks_exact_py),
-                        margins=_accel._jit(_margins_py))
+        _kernels.update(minima=_accel._jit(_block_minima_py), exact=_accel._jit(_blocks_exact_py))
     return _kernels
 
 
@@ -224,13 +192,3 @@ class Scanner:
                 m, j = g, jj
             i += 64
         return m, j
-
-    def margins(self, w: np.ndarray) -> tuple[np.ndarray, float, int, int]:
-        """Every round's margin under ``w``, their minimum, its first round, and the count ≤ 0."""
-        if self.compiled:
-            out = np.empty(len(self.X))
-            gmin, jmin, nonpos = _compiled()["margins"](self.X, self.y, w, out)
-            return out, float(gmin), int(jmin), int(nonpos)
-        g = self.y * rowdot(self.X, w)
-        i = int(np.argmin(g))
-        return g, float(g[i]), i, int(np.count_nonzero(g <= 0.0))

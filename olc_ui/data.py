@@ -60,14 +60,7 @@ def parse_points_csv(raw: bytes, *, dims: tuple[int, ...] = (2, 3), max_rows: in
     rows = _csv_rows(raw, max_rows)
     first = [c.strip() for c in rows[0]]
 
-    def numeric(c: str) -> bool:
-        try:
-            float(c)
-            return True
-        except ValueError:
-            return False
-
-    if all(numeric(c) for c in first):
+    if all(_numeric(c) for c in first):
         header = None
         width = len(first)
         if width - 1 not in dims:
@@ -133,6 +126,15 @@ def parse_points_csv(raw: bytes, *, dims: tuple[int, ...] = (2, 3), max_rows: in
     return (X, y, notes, line0) if with_first_row else (X, y, notes)
 
 
+def _numeric(c: str) -> bool:
+    """Whether a cell reads as a number (a first row of numbers is data, not a header)."""
+    try:
+        float(c)
+        return True
+    except ValueError:
+        return False
+
+
 def _csv_rows(raw: bytes, max_rows: int) -> list[list[str]]:
     """The non-blank rows of an uploaded CSV (size, binary and encoding checked as for points)."""
     if raw is None or len(raw) == 0:
@@ -176,14 +178,7 @@ def parse_binary_csv(raw: bytes, *, max_rows: int = MAX_ROWS, max_cols: int = 10
     rows = _csv_rows(raw, max_rows)
     first = [c.strip() for c in rows[0]]
 
-    def numeric(c: str) -> bool:
-        try:
-            float(c)
-            return True
-        except ValueError:
-            return False
-
-    if all(numeric(c) for c in first):  # no header: a bad number in it is reported as a cell
+    if all(_numeric(c) for c in first):  # no header: a bad number in it is reported as a cell
         names = [f"x{i + 1}" for i in range(len(first) - 1)] + ["label"]
         order = list(range(len(first)))
         body, line0, notes = rows, 1, []
