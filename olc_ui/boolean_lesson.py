@@ -24,13 +24,14 @@ import olc_core
 from olc_core.streams import ConjunctionAdversary, conjunction_adversary, constant_predictor, elimination_predictor
 
 from . import common, safe
+from .boolean_adversary import ADV_SETTINGS, MAX_MOVES, encode_moves, parse_moves
 from .boolean_view import assumption_text, bits, conjunction_spec, decision_list_spec, learner_game_spec, pretty
 from .config import Setting
 from .safe import quote
 from .state import set_value
 
 __all__ = ["ADV_SETTINGS", "CONJ_SETTINGS", "DL_SETTINGS", "GROUPS", "LRN_SETTINGS", "MAX_MOVES", "MODE_SETTINGS",
-           "PAGE", "SettingError", "adversary_controls", "adversary_game", "conj_data", "conj_panel",
+           "PAGE", "SettingError", "conj_data", "conj_panel",
            "conj_spec_for", "conj_visible", "dl_data", "dl_panel", "dl_spec_for", "dl_visible", "encode_moves",
            "game_csv", "game_downloads", "learner_game", "others", "parse_moves", "parse_preds", "replay", "run_conj",
            "run_dl"]
@@ -74,17 +75,12 @@ DL_SETTINGS = [
             help="each label flipped with this probability: the labels may stop being a decision list's"),
     Setting("dseed", "Seed", "int", 0, lo=0, hi=1_000_000, step=1, extra={"widget": "number"}),
 ]
-ADV_SETTINGS = [
-    Setting("an", "Variables n", "int", 4, lo=1, hi=10, step=1),
-    Setting("moves", "Your moves", "text", "", extra={"max_len": 2000}),
-]
 LRN_SETTINGS = [
     Setting("ln", "Variables n", "int", 5, lo=1, hi=10, step=1),
     Setting("preds", "Your predictions", "text", "", extra={"max_len": 64}),
 ]
 #: the settings group of each part of the lesson (bound under PAGE_<mode>)
 GROUPS = {"conj": CONJ_SETTINGS, "dl": DL_SETTINGS, "adversary": ADV_SETTINGS, "learner": LRN_SETTINGS}
-MAX_MOVES = 60
 
 
 class SettingError(ValueError):
@@ -248,176 +244,6 @@ def dl_panel(trace, stream) -> None:
         else:
             _assumptions(p, "M ≤ (4n+2)(L+1)")
         st.caption(f"Tie rule: {c['tie']!r}. " + p.notes[1])
-
-
-# ------------------------------------------------------------------------------------------ play the adversary
-
-_MOVE = re.compile(r"^([01]+):([01])$")
-
-
-def parse_moves(text: str, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """``"1001:1,0110:0"`` → (X, y); ValueError naming the bad move."""
-    text = (text or "").strip()
-    if not text:
-        return np.zeros((0, n)), np.zeros(0)
-    X, y = [], []
-    for i, tok in enumerate(text.split(",")):
-        mt = _MOVE.match(tok.strip())
-        if not mt:
-            raise ValueError(f"move {i + 1} ({quote(tok, 20)}) is not an example and a label like '1001:1'")
-        if len(mt.group(1)) != n:
-            raise ValueError(f"move {i + 1} has {len(mt.group(1))} bits but n = {n}")
-        X.append([float(b) for b in mt.group(1)])
-        y.append(float(mt.group(2)))
-    if len(y) > MAX_MOVES:
-        raise ValueError(f"{len(y)} moves; a game keeps at most {MAX_MOVES}")
-    return np.array(X), np.array(y)
-
-
-def encode_moves(X, y) -> str:
-    return ",".join(f"{bits(x)}:{int(v)}" for x, v in zip(X, y))
-
-
-def _bit_key(i: int) -> str:
-    return f"{PAGE}_adv_bit{i}"
-
-
-def _set_moves(text: str) -> None:
-    set_value(f"{PAGE}_adversary", ADV_SETTINGS, "moves", text)
-
-
-def _add_move(n: int, X, y, label: int) -> None:
-    x = [1.0 if st.session_state.get(_bit_key(i), False) else 0.0 for i in range(n)]
-    _set_moves(encode_moves(list(X) + [x], list(y) + [label]))
-
-
-def _fill_next(n: int, i: int) -> None:
-    for j in range(n):
-        st.session_state[_bit_key(j)] = j != i
-
-
-def _play_sequence(n: int) -> None:
-    s = _adversary_stream(n)
-    _set_moves(encode_moves(s.X, s.y))
-
-
-@st.cache_resource(max_entries=64, show_spinner=False)
-def _game_run(key: str, _X, _y):
-    return olc_core.run("conjunction", _X, _y)
-
-
-def adversary_game(v: dict[str, Any], start_position) -> tuple[Any, dict | None, int, np.ndarray, np.ndarray]:
-    """The student picks examples and labels against our elimination learner: the state of the game.
-
-    Returns (trace or None, spec or None, position, X, y); the page mounts the viewer, then
-    :func:`adversary_controls`. ``start_position(T)``: where the viewer opens a new game state.
-    """
-    n = int(v["an"])
-    first = (v["moves"] or "").split(",")[0].split(":")[0].strip()
-    if first and re.fullmatch(r"[01]+", first) and len(first) != n:
-        st.info(f"Your moves were examples of {len(first)} bits; with n = {n} a new game starts.")
-        _set_moves("")
-        v = {**v, "moves": ""}
-    try:
-        X, y = parse_moves(v["moves"], n)
-    except ValueError as exc:
-        safe.notice("warning", "The moves in the link could not be read: ", f"{exc}. The game starts over.")
-        _set_moves("")
-        X, y = np.zeros((0, n)), np.zeros(0)
-    T = len(y)
-    trace = spec = None
-    position = 0
-    st.markdown(
-        f"You choose each example $x \\in \\{{0,1\\}}^{{{n}}}$ **and** its label; the elimination learner "
-        f"predicts first. Force as many mistakes as you can — the theorem says it makes at most "
-        f"$n + 1 = {n + 1}$ as long as **some** conjunction labels your examples the way you did.")
-    if not T:
-        st.info("No move yet. The learner starts with all 2n literals, so h(x) = 0 on every x: label your first "
-                "example 1 to force a mistake.")
-        return trace, spec, position, X, y
-    trace = _game_run(encode_moves(X, y), X, y)
-    M = trace.n_mistakes
-    cols = st.columns(4)
-    cols[0].metric("Your moves", f"{T}")
-    cols[1].metric("Mistakes forced M", f"{M}")
-    cols[2].metric("Bound n + 1", f"{n + 1}" if trace.proof.applies else "not claimed")
-    cols[3].metric("Lower bound n", f"{n}",
-                   help="no deterministic learner can be guaranteed fewer mistakes: the adversary forces n on any")
-    st.progress(min(1.0, M / (n + 1)), text=f"Mistakes forced: M = {M} of the n + 1 = {n + 1} the theorem allows"
-                + ("" if trace.proof.applies else " (not claimed: see below)"))
-    if trace.proof.applies:
-        c = trace.proof.constants
-        if M >= n + 1:
-            st.success(f"You forced **n + 1 = {M}** mistakes: the bound is tight for this learner, and no "
-                       "sequence labelled by a conjunction can force more.")
-        elif M >= n:
-            st.success(f"You forced **n = {M}** mistakes, as the [004] adversary does against any deterministic "
-                       f"learner. One more is possible against this learner (at most n + 1 = {n + 1}).")
-        tgt = pretty(str(c["target"])) if c["target"].size else "True (the empty conjunction)"
-        st.info(f"Your labels are consistent: c = {tgt}, the most specific conjunction true on your positives, "
-                "labels every example the way you did, so the bound stands.")
-    else:
-        det = "; ".join(assumption_text(a, trace.proof) for a in trace.proof.failed_assumptions)
-        st.warning(f"**No conjunction labels your examples this way** — {safe.md(det)}. The theorem's assumption fails, "
-                   f"so $M \\le n + 1$ is not claimed any more. Each false positive of the learner proves it "
-                   f"on the spot: every conjunction that labels the positives so far 1 uses only literals of h, "
-                   f"so h(x) = 1 means they all say 1. A negative example can also be shown inconsistent later, "
-                   f"when more positives arrive.")
-    spec = conj_spec_for_game(trace, X, y, n)
-    position = start_position(T)
-    return trace, {**spec, "position": position}, position, X, y
-
-
-def adversary_controls(n: int, X, y) -> None:
-    """The next move (bits, then a label button), undo, and the [004] sequence as a suggestion."""
-    T = len(y)
-    with st.container(border=True):
-        st.markdown("#### Your next move")
-        bcols = st.columns(n)
-        for i in range(n):
-            bcols[i].checkbox(pretty(f"x{i + 1}"), key=_bit_key(i))
-        x = np.array([1.0 if st.session_state.get(_bit_key(i), False) else 0.0 for i in range(n)])
-        yhat = int(elimination_predictor(x, X, y))
-        st.markdown(f"On $x = {bits(x)}$ the learner predicts $\\hat y = {yhat}$. "
-                    + ("Label it **1** to force a mistake (a false negative: it will cross out the literals of h "
-                       "that are 0 on x)." if yhat == 0 else
-                       "Label it **0** to force a mistake — but that is a **false positive**: $h(x) = 1$ means every "
-                       "conjunction true on your positives is true on $x$, so **no conjunction would be consistent** "
-                       "with your labels, and the bound would no longer be claimed. On labels a conjunction gives, "
-                       "this learner errs only on positives."))
-        c1, c2, c3 = st.columns(3)
-        full = T >= MAX_MOVES
-        c1.button(f"Label 1 (positive){' — a mistake' if yhat == 0 else ''}", key=f"{PAGE}_adv_lab1",
-                  on_click=_add_move, args=(n, X, y, 1), disabled=full, type="primary" if yhat == 0 else "secondary")
-        c2.button(f"Label 0 (negative){' — a mistake, no consistent conjunction' if yhat == 1 else ''}",
-                  key=f"{PAGE}_adv_lab0",
-                  on_click=_add_move, args=(n, X, y, 0), disabled=full, type="primary" if yhat == 1 else "secondary")
-        c3.button("Undo the last move", key=f"{PAGE}_adv_undo", disabled=T == 0,
-                  on_click=_set_moves, args=(encode_moves(X[:-1], y[:-1]),))
-        if full:
-            st.caption(f"A game keeps at most {MAX_MOVES} moves: undo or start over.")
-    with st.container(border=True):
-        st.markdown("#### The [004] adversary, one click away")
-        seq = ", ".join(bits(np.arange(n) != i) for i in range(n))
-        st.markdown(f"Example $i$ has every bit set but bit $i$: {seq}. Label each the opposite of the learner's "
-                    "prediction: any deterministic learner makes $n$ mistakes on these $n$ examples, and the labels "
-                    "are a (monotone) conjunction's.")
-        d1, d2, d3 = st.columns(3)
-        if T < n:
-            d1.button(f"Fill in example {T + 1} of the sequence", key=f"{PAGE}_adv_fill", on_click=_fill_next,
-                      args=(n, T))
-        d2.button(f"Play the whole sequence ({n} moves)", key=f"{PAGE}_adv_seq", on_click=_play_sequence, args=(n,))
-        d3.button("Start over", key=f"{PAGE}_adv_reset", on_click=_set_moves, args=("",), disabled=T == 0)
-        st.caption("Can you force n + 1? Hint: begin with the all-zeros example, labelled 1.")
-
-
-@st.cache_resource(max_entries=64, show_spinner=False)
-def _game_spec(run_id: str, _trace, _X, _y) -> dict:
-    return conjunction_spec(_trace, _X, _y, run_id=run_id, title="Your examples against the elimination learner")
-
-
-def conj_spec_for_game(trace, X, y, n: int) -> dict:
-    return _game_spec(f"adv-{n}-{encode_moves(X, y)}", trace, X, y)
 
 
 # ------------------------------------------------------------------------------------------ be the learner

@@ -131,6 +131,11 @@ def conjunction_spec(trace, X, y, *, run_id: str, position: int = 0, title: str 
     names = [pretty(literal_name(j)) for j in range(2 * n)]
     target = proof.constants.get("target")
     cmask = np.asarray(target.mask, dtype=bool) if target is not None else np.zeros(2 * n, dtype=bool)
+    # labels no conjunction gives (and no target given): c is only the most specific conjunction true on the
+    # positives, not a target
+    fits = bool(proof.constants.get("consistent", True)) or proof.constants.get("comparator_source") == "given"
+    c_row, c_name = ("target c", "in the target c") if fits else ("c (positives only)",
+                                                                  "in c: true on every positive (no target fits)")
     size = _marker_size(2 * n)
     font = _font_size(2 * n)
     arrays: dict[str, Any] = {}
@@ -164,11 +169,11 @@ def conjunction_spec(trace, X, y, *, run_id: str, position: int = 0, title: str 
 
     data: list[dict] = []
     cx = np.flatnonzero(cmask)
-    data.append({"type": "scatter", "mode": "markers+text", "name": "in the target c",
+    data.append({"type": "scatter", "mode": "markers+text", "name": c_name,
                  "x": cx.tolist(), "y": [3] * cx.size, "text": [names[j] for j in cx],
                  "textfont": {"color": "#ffffff", "size": font},
-                 "marker": {"symbol": "square", "size": size, "color": TARGET},
-                 "hovertemplate": "%{text} is in the target c<extra></extra>"})
+                 "marker": {"symbol": "square", "size": size, "color": TARGET if fits else "#9bbf9b"},
+                 "hovertemplate": "%{text} is " + c_name + "<extra></extra>"})
     data.append({"type": "scatter", "mode": "markers+text", "name": "crossed out of h", "x": [], "y": [],
                  "text": [], "textfont": {"color": "#8a8a8a", "size": font},
                  "marker": {"symbol": "square", "size": size, "color": OUT_H, "line": {"color": "#c8c8c8",
@@ -208,7 +213,7 @@ def conjunction_spec(trace, X, y, *, run_id: str, position: int = 0, title: str 
     layout = _table_layout(
         {"range": [-0.6, 2 * n - 0.4], "tickvals": list(range(2 * n)), "ticktext": names, "side": "top",
          "showgrid": False, "zeroline": False, "fixedrange": True, "tickfont": {"size": font + 1}},
-        {"range": [0.45, 3.55], "tickvals": [1, 2, 3], "ticktext": ["value on xₜ", "hypothesis h", "target c"],
+        {"range": [0.45, 3.55], "tickvals": [1, 2, 3], "ticktext": ["value on xₜ", "hypothesis h", c_row],
          "showgrid": False, "zeroline": False, "fixedrange": True, "tickfont": {"size": 14}},
         110, shapes, annotations, showlegend=True)
     main = {"id": "main", "title": title or "The literal table: h keeps the literals true on every positive",

@@ -23,7 +23,7 @@ import streamlit as st
 
 from .config import Setting, changed_url, url_values
 
-__all__ = ["bind", "write_url", "problems", "URL_KEY"]
+__all__ = ["bind", "current", "write_url", "problems", "URL_KEY"]
 
 #: Session-state key holding the query the last run asked the browser to show (for tests).
 URL_KEY = "_olc_url"
@@ -75,6 +75,17 @@ def bind(page: str, settings: list[Setting], *, container=None, show=None) -> di
             continue
         out[s.key] = _widget(box, s, k)
     st.session_state[_saved_key(page)] = dict(out)  # outlives the widgets' keys
+    return out
+
+
+def current(page: str, settings: list[Setting]) -> dict[str, Any]:
+    """The values :func:`bind` holds now, without drawing a widget (e.g. in a fragment's rerun, where the
+    page's widgets were drawn by an earlier full run); the kept copy is refreshed so they outlive the page."""
+    keys = [_wkey(page, s) for s in settings]
+    if any(k not in st.session_state for k in keys):
+        raise KeyError(f"{page}: bind() has not run for these settings")
+    out = {s.key: st.session_state[k] for s, k in zip(settings, keys)}
+    st.session_state[_saved_key(page)] = dict(out)
     return out
 
 

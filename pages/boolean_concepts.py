@@ -1,6 +1,7 @@
 """Lesson: the mistake-bound model ([004] §2) — conjunctions, decision lists, and the adversary's lower bound."""
 import streamlit as st
 
+from olc_ui import boolean_adversary as B
 from olc_ui import boolean_lesson as L
 from olc_ui import common, page, safe, state
 from olc_ui.viewer import position_from_query, start_position, viewer
@@ -102,14 +103,10 @@ if mode in ("conj", "dl"):
         common.downloads(trace, spec, position, "boolean_decision_list", stream.X, stream.y)
 
 elif mode == "adversary":
-    trace, spec, position, X, y = L.adversary_game(v, lambda T: opens_at(T, T))
-    if spec is not None:
-        position = viewer(spec, key=VIEWER)
-    state.write_url(SETTINGS, {**m, **v, "moves": L.encode_moves(X, y)},
-                    {"t": str(position)} if spec is not None else None)
-    L.adversary_controls(int(v["an"]), X, y)
-    if trace is not None:
-        common.downloads(trace, spec, position, "boolean_adversary_game", X, y)
+    def publish(values, extra):
+        state.write_url(SETTINGS, {**m, **v, **values}, extra)
+
+    B.play(int(v["an"]), publish, lambda T: opens_at(T, T))
 
 else:
     spec, position, game, preds = L.learner_game(v, lambda T: opens_at(T, T))

@@ -156,20 +156,29 @@ def test_the_004_sequence_in_one_click_forces_n_mistakes():
     assert _metric(at, "Mistakes forced M") == "3" and url(at)["moves"].count(",") == 2
 
 
+def _bits(at: AppTest, bits: str) -> AppTest:
+    for i, b in enumerate(bits):
+        at.checkbox(key=f"boolean_adv_bit{i}").set_value(b == "1")
+    return at.run()
+
+
+def _hint(at: AppTest, on: bool) -> AppTest:
+    return at.toggle(key="boolean_adv_hint").set_value(on).run()
+
+
 def test_picking_bits_and_a_label_and_forcing_n_plus_1():
     at = _open(mode="adversary", an=3)
     at = _click(at, "boolean_adv_lab1")                                      # 000 labelled 1: a false negative
     assert url(at)["moves"] == "000:1" and _metric(at, "Mistakes forced M") == "1"
+    at = _hint(at, True)
     for bits in ("100", "110", "111"):
-        for i, b in enumerate(bits):
-            at.checkbox(key=f"boolean_adv_bit{i}").set_value(b == "1")
-        at.run()
+        at = _bits(at, bits)
         assert f"On $x = {bits}$ the learner predicts $\\hat y = 0$" in _text(at)
         at = _click(at, "boolean_adv_lab1")
     assert url(at)["moves"] == "000:1,100:1,110:1,111:1"
     assert _metric(at, "Mistakes forced M") == "4" and "the bound is tight" in _text(at)
     # h is now empty: it says 1 on everything, and a 0 label forces a mistake only by leaving the conjunctions
-    assert "$\\hat y = 1$" in _text(at) and "no conjunction would be consistent" in _text(at)
+    assert "$\\hat y = 1$" in _text(at) and "True (no literal left)" in _text(at)
     at = _click(at, "boolean_adv_lab0")
     assert _metric(at, "Mistakes forced M") == "5" and _metric(at, "Bound n + 1") == "not claimed"
     assert "No conjunction labels your examples this way" in shown(at, "warning")
@@ -178,11 +187,49 @@ def test_picking_bits_and_a_label_and_forcing_n_plus_1():
     assert _metric(again, "Mistakes forced M") == "4" and _spec(again)["T"] == 4
 
 
+def test_the_move_panel_does_not_give_the_answer_away():
+    """The label buttons read the same whatever the learner would predict; h is shown, h(x) only on a hint."""
+    seen = {}
+    for moves, x, yhat in (("", "000", 0), ("000:1", "000", 1), ("000:1", "100", 0)):
+        at = _bits(_open(mode="adversary", an=3, moves=moves), x)
+        assert not at.exception
+        assert int(elimination_predictor([int(b) for b in x], *_moves(moves, 3))) == yhat
+        buttons = {b.key: (b.label, b.proto.type) for b in at.button if b.key in ("boolean_adv_lab1", "boolean_adv_lab0")}
+        seen[yhat] = seen.get(yhat, buttons)
+        assert buttons == seen[yhat] and buttons["boolean_adv_lab1"][0] == "Label 1"
+        assert "the learner predicts" not in _text(at) and "The learner's hypothesis" in _text(at)
+        at = _hint(at, True)
+        assert f"On $x = {x}$ the learner predicts $\\hat y = {yhat}$" in _text(at)
+    assert seen[0] == seen[1]
+
+
+def _moves(text: str, n: int):
+    from olc_ui.boolean_adversary import parse_moves
+    return parse_moves(text, n)
+
+
+def test_after_a_move_the_panel_says_what_the_learner_the_label_and_c_each_said():
+    at = _open(mode="adversary", an=4, moves="1111:1,1011:0")
+    t = _text(at)
+    assert "**Round 2**: $x = 1011$, your label $y = 0$" in t
+    assert "$\\hat y = h(x) = 0$ — **correct**" in t
+    assert "$c$ = x₁ ∧ x₂ ∧ x₃ ∧ x₄, says $c(x) = 0$: it labels every move so far as you did" in t
+    # labelled 0 where h (and so c) says 1: the panel says no conjunction labels the moves, not that x satisfies it
+    at = _open(mode="adversary", an=3, moves="000:1,000:0")
+    t = _text(at)
+    assert "$\\hat y = h(x) = 1$ — **a mistake** (a false positive" in t
+    assert "says $c(x) = 1$, not your label 0: **no conjunction labels your moves**" in t
+    assert _metric(at, "Bound n + 1") == "not claimed"
+    # a consistent 0 label on a later example, after an inconsistent one: it names the earlier example
+    at = _open(mode="adversary", an=3, moves="000:1,000:0,111:0")
+    assert "says $c(x) = 0$ on this example, but it says 1 on an example you labelled 0" in _text(at)
+
+
 def test_fill_in_the_next_example_of_the_sequence():
     at = _open(mode="adversary", an=4, moves="0111:1")
     at = _click(at, "boolean_adv_fill")
     assert [at.checkbox(key=f"boolean_adv_bit{i}").value for i in range(4)] == [True, False, True, True]
-    assert "On $x = 1011$" in _text(at)
+    assert "Example $x = 1011$" in _text(at)
 
 
 def test_labels_no_conjunction_can_give_are_reported():

@@ -350,3 +350,24 @@ def test_decision_list_note_gives_the_chain_to_the_bound(dl):
     assert b > max(float(tr.n_mistakes), 1.0) * 1.001          # off the chart: the note, not a crossing claim
     assert texts == [f"M ≤ Σ(capᵣ − 1) = {cap_sum} ≤ (4n+2)L = {tight} ≤ (4n+2)(L+1) = {b:.0f}: "
                      "the bound is further right →"]
+
+
+def test_labels_no_conjunction_gives_do_not_show_c_as_a_target():
+    """Without a given target, c is the most specific conjunction on the positives; when a negative satisfies it,
+    the table calls it that, not 'target c' (an example labelled 0 shown under a target it satisfies)."""
+    X = np.array([[0, 0, 0], [0, 0, 0]], float)
+    for y, fits in ((np.array([1, 1.]), True), (np.array([1, 0.]), False)):
+        trace = olc_core.run("conjunction", X, y)
+        spec = conjunction_spec(trace, X, y, run_id="c")
+        main = spec["figures"][0]["figure"]
+        rows = main["layout"]["yaxis"]["ticktext"]
+        names = [d["name"] for d in main["data"]]
+        assert (rows[2] == "target c") is fits and ("in the target c" in names) is fits
+        if not fits:
+            assert rows[2] == "c (positives only)" and "in c: true on every positive (no target fits)" in names
+    # a given target keeps its name even where noise makes the labels disagree with it
+    s = olc_core.streams.conjunction(T=40, n=4, k=2, seed=1, noise=0.3)
+    trace = olc_core.run("conjunction", s.X, s.y, comparator=s.comparator)
+    assert not trace.proof.applies
+    main = conjunction_spec(trace, s.X, s.y, run_id="n")["figures"][0]["figure"]
+    assert main["layout"]["yaxis"]["ticktext"][2] == "target c"
