@@ -52,8 +52,9 @@ def _fold(s) -> str:
 
 
 #: Markdown: the ASCII characters that can start markup (links, images, emphasis, code, HTML,
-#: entities, maths, tables, headings, lists, shortcodes, autolinks) are backslash-escaped.
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>#!|$~:@&^])")
+#: entities, maths, tables, headings, lists, shortcodes, autolinks) are backslash-escaped (a colon
+#: only when text follows it at once, as in a shortcode or a URL).
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>#!|$~@&^]|:(?=\S))")
 #: what starts a list item, a heading underline or a rule when it opens a line
 _MD_LINE_START = re.compile(r"^(\d+)([.)])|^([-+=])")
 _WJ = "\u2060"  # WORD JOINER: breaks the autolink triggers (www, a@b, http:) a renderer finds in text
