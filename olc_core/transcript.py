@@ -115,7 +115,7 @@ def _setting(trace, proof, *, page, title, data, settings, source) -> list:
         items.append(["Uploaded file: ", clip(source, SHORT_TEXT)])
     items.append([f"Learner: {trace.algorithm}, run for ", Math(f"T = {trace.T}"), " rounds on ",
                   Math(f"d = {trace.d}"), " features (experts, hypotheses or literals, as the learner reads "
-                  "them); ", Math(f"{num(trace.n_mistakes)}"), " mistakes (realised)."])
+                  "them); ", Math(num(trace.n_mistakes)), f" {'mistake' if trace.n_mistakes == 1 else 'mistakes'} (realised)."])
     for k, v in trace.params.items():
         items.append([f"Parameter {k} = "] + _value(v))
     seeds = {k: v for k, v in (settings or {}).items() if "seed" in str(k).lower()}
@@ -124,7 +124,7 @@ def _setting(trace, proof, *, page, title, data, settings, source) -> list:
         items.append(["Seed: ", clip(", ".join(f"{k} = {v}" for k, v in seeds.items()), LONG_TEXT)])
     if settings:
         shown = {k: v for k, v in settings.items() if k != "t"}
-        items.append(["Page settings that differ from the page's defaults (as in the page's link): ",
+        items.append(["The page's settings (its link reopens this run): ",
                       clip(", ".join(f"{clip(k, 20)} = {clip(v, SHORT_TEXT)}" for k, v in shown.items())
                            or "none", 40 * SHORT_TEXT)])
     return [("h", 2, ["The setting"]), ("ul", items)]
@@ -207,7 +207,7 @@ def _side(proof: Proof, chain: Chain, key: str) -> str:
     lab = proof.labels.get(key) or r"\mathrm{" + key.replace("_", r"\_") + "}"
     if re.fullmatch(r"[A-Za-z]{2,}", lab):  # a word ("bound"), not a product of letters
         lab = r"\text{" + lab + "}"
-    if chain.log and not lab.lstrip().startswith(r"\ln"):
+    if chain.log and r"\ln" not in lab:  # the series holds ln of the quantity the label names
         return rf"\ln\bigl({lab}\bigr)"
     return lab
 
