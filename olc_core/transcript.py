@@ -34,8 +34,9 @@ __all__ = ["markdown", "latex", "document", "written_proof", "file_name", "MAX_M
 MAX_MISTAKES = 40
 #: failing inequalities listed one by one
 MAX_VIOLATIONS = 20
-#: how much of a caller's text is kept (a title, the data's description; a setting's value, a file name)
-LONG_TEXT, SHORT_TEXT = 200, 80
+#: how much of a caller's text is kept (as olc_ui.safe.SHOWN: at most 80 characters of an untrusted value)
+SHORT_TEXT = 80
+LONG_TEXT = 200  # texts of the core's own (a constant's description)
 _REL = {False: r"\le", True: "<"}
 
 
@@ -72,7 +73,7 @@ def file_name(page: str, settings: Mapping[str, Any] | None, ext: str, what: str
         token = _slug(f"{k}{v}")
         if token and len(token) <= 24:
             parts.append(token)
-    return "-".join(parts)[:120].rstrip("-.") + f"-{what}.{_slug(ext) or 'txt'}"
+    return "-".join(parts)[:120].rstrip("-.") + f"-{_slug(what)[:16] or 'run'}.{_slug(ext)[:8] or 'txt'}"
 
 
 def _slug(s: object) -> str:
@@ -106,11 +107,11 @@ def document(trace, *, page: str = "", title: str = "", data: str = "", settings
 def _setting(trace, proof, *, page, title, data, settings, source) -> list:
     items: list = []
     if page:
-        items.append(["Page: ", clip(page, LONG_TEXT)])
+        items.append(["Page: ", clip(page, SHORT_TEXT)])
     if title:
-        items.append(["Shown as: ", clip(title, LONG_TEXT)])
+        items.append(["Shown as: ", clip(title, SHORT_TEXT)])
     if data:
-        items.append(["Data: ", clip(data, LONG_TEXT)])
+        items.append(["Data: ", clip(data, SHORT_TEXT)])
     if source:
         items.append(["Uploaded file: ", clip(source, SHORT_TEXT)])
     items.append([f"Learner: {trace.algorithm}, run for ", Math(f"T = {trace.T}"), " rounds on ",
@@ -121,12 +122,11 @@ def _setting(trace, proof, *, page, title, data, settings, source) -> list:
     seeds = {k: v for k, v in (settings or {}).items() if "seed" in str(k).lower()}
     seeds.update({k: v for k, v in trace.params.items() if "seed" in k})
     if seeds:
-        items.append(["Seed: ", clip(", ".join(f"{k} = {v}" for k, v in seeds.items()), LONG_TEXT)])
+        items.append(["Seed: ", ", ".join(f"{clip(k, 20)} = {clip(v, SHORT_TEXT)}" for k, v in seeds.items())])
     if settings:
         shown = {k: v for k, v in settings.items() if k != "t"}
         items.append(["The page's settings (its link reopens this run): ",
-                      clip(", ".join(f"{clip(k, 20)} = {clip(v, SHORT_TEXT)}" for k, v in shown.items())
-                           or "none", 40 * SHORT_TEXT)])
+                      ", ".join(f"{clip(k, 20)} = {clip(v, SHORT_TEXT)}" for k, v in shown.items()) or "none"])
     return [("h", 2, ["The setting"]), ("ul", items)]
 
 
@@ -277,7 +277,7 @@ def _whole_run(proof: Proof) -> list:
         out.append(("p", [f"All {n_links} inequalities of the proof hold in every one of its {proof.K} states "
                           "(every state the learner was in, each round's included)."]))
         return out
-    out.append(("p", [f"{len(bad)} checks fail (an inequality in a state); the first "
+    out.append(("p", [f"{len(bad)} {'check fails' if len(bad) == 1 else 'checks fail'} (an inequality in a state); the first "
                       f"{min(len(bad), MAX_VIOLATIONS)}:"]))
     items = [[f"after round {v.round}, {v.chain}: ", Math(f"{num(v.lhs, 12)} > {num(v.rhs, 12)}"),
               f" ({v.name})"] for v in bad[:MAX_VIOLATIONS]]
