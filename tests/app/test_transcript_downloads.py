@@ -1,0 +1,82 @@
+"""Every lesson page offers the proof transcript (Markdown + KaTeX, LaTeX) next to the trace CSV; the
+files are named after the page and its changed settings, and their content names the page's learner.
+
+AppTest has no server, so a deferred download's bytes are never asked for: the tests watch
+``st.download_button`` and call the data callables the page handed it."""
+from __future__ import annotations
+
+import pytest
+import streamlit
+
+from olc_core._texdoc import md_text, tex_text
+from olc_ui.lessons import available
+from tests.app.pagetest import open_page, page_path
+from tests.hostile import HOSTILE, unescaped
+
+LABELS = ["Download the trace (CSV)", "Download the proof (Markdown + KaTeX)", "Download the proof (LaTeX)"]
+
+#: each page's default run, the learner its proof is about (as the transcript's title names it),
+#: and a setting to change (which the file names then carry)
+PAGES = {
+    "perceptron": ("Perceptron, separable data", {"seed": "3"}, "perceptron-seed3"),
+    "margin_perceptron": ("Margin Perceptron", {"seed": "2"}, "margin_perceptron-seed2"),
+    "ftrl": ("Randomised FTRL linear classifier", {"seed": "4"}, "ftrl-seed4"),
+    "winnow": ("Winnow (Littlestone)", {"seed": "5"}, "winnow-seed5"),
+    "exponentiated_update": ("exponentiated update", {"seed": "6"}, "exponentiated_update-seed6"),
+    "experts": ("Weighted Majority", {"seed": "7"}, "experts_weighted_majority-seed7"),
+    "halving": ("Halving", {"seed": "8"}, "halving-seed8"),
+    "boolean_concepts": ("Conjunctions by elimination", {"seed": "9"}, "boolean_conjunction-seed9"),
+}
+
+
+@pytest.fixture
+def downloads(monkeypatch):
+    """Every download button a page draws: (label, data, file name), in order."""
+    seen: list[tuple] = []
+    real = streamlit.download_button
+
+    def spy(label, data=None, file_name=None, **kw):
+        seen.append((label, data, file_name))
+        return real(label, data=data, file_name=file_name, **kw)
+
+    monkeypatch.setattr(streamlit, "download_button", spy)
+    return seen
+
+
+def test_every_lesson_page_is_listed():
+    assert {row[4] for row in available()} - {"home"} == set(PAGES)
+
+
+@pytest.mark.parametrize("page", sorted(PAGES))
+def test_every_lesson_page_offers_the_proof_transcript(page, downloads):
+    learner, query, stem = PAGES[page]
+    at = open_page(page_path(page), **query)
+    assert not at.exception, at.exception
+    assert [b.label for b in at.get("download_button")] == LABELS
+    assert [label for label, _, _ in downloads] == LABELS
+    (_, csv, csv_name), (_, md, md_name), (_, tex, tex_name) = downloads
+    assert (csv_name, md_name, tex_name) == (f"{stem}-trace.csv", f"{stem}-proof.md", f"{stem}-proof.tex")
+    md, tex = md(), tex()
+    assert md.startswith("# Proof transcript: ") and md_text(learner) in md.splitlines()[0]
+    assert tex_text(learner) in tex and "\\begin{document}" in tex and tex.isascii()
+    for key, value in query.items():  # the page's settings, as in its link
+        assert f"{key} = {value}" in md
+    assert csv().startswith("round,")
+
+
+def test_a_hostile_upload_name_is_inert_in_the_transcript(downloads):
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(page_path("perceptron"), default_timeout=120)
+    at.query_params["data"] = "upload"
+    name = HOSTILE[0] + " " + HOSTILE[3] + " " + HOSTILE[1]
+    at.session_state["_olc_upload::perceptron"] = {"name": name, "data": b"x1,x2,label\n1,0,1\n0,1,1\n-1,0,-1\n",
+                                                   "id": "hostile"}
+    at.run()
+    assert not at.exception, at.exception
+    (_, _, csv_name), (_, md, md_name), (_, tex, _) = downloads
+    assert md_name == "perceptron-dataupload-proof.md" and csv_name == "perceptron-dataupload-trace.csv"
+    md, tex = md(), tex()
+    assert "- Uploaded file: " + md_text(name[:79] + "…") in md
+    assert not unescaped(md)
+    assert "Uploaded file: " + tex_text(name[:79] + "…") in tex and "\\color" not in tex
