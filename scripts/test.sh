@@ -7,8 +7,9 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # Debian packages: chromium for the browser tests; pdflatex (texlive-latex-base: ~40 MB of
-# archives with its dependencies, ~125 MB installed; amsmath and amssymb are all the LaTeX needs) to compile the proof transcripts' LaTeX
-# (tests/core/test_transcript.py skips that check without it).
+# archives with its dependencies, ~125 MB installed; the transcripts need only amsmath and
+# amssymb) to compile the proof transcripts' LaTeX (tests/core/test_transcript.py skips that
+# check without it).
 NEED_CHROMIUM=0; NEED_TEX=0
 if ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then NEED_CHROMIUM=1; fi
 if ! command -v pdflatex >/dev/null 2>&1; then NEED_TEX=1; fi
