@@ -14,7 +14,7 @@ from olc_core._words import agree, count  # noqa: F401  (re-exported for the pag
 
 from . import data as olc_data
 
-__all__ = ["downloads", "figure_html", "rounds_text", "link_settings", "changed_settings", "transcript_context"]
+__all__ = ["downloads", "figure_html", "rounds_text"]
 
 
 def rounds_text(rounds, n: int = 8) -> str:
@@ -126,84 +126,34 @@ def figure_html(spec: dict, position: int) -> str:
             + _katex_inline() + "</head><body>" + "".join(parts) + _RENDER_TEX + "</body></html>")
 
 
-#: the pages that take an uploaded file: the name they call :func:`downloads` with -> their upload key
-_UPLOAD_PAGES = {"perceptron": "perceptron", "margin_perceptron": "margin", "winnow": "winnow",
-                 "exponentiated_update": "eg", "ftrl": "ftrl"}
-
-
-def link_settings() -> dict[str, str]:
-    """Every setting of the page's link as the page last wrote it (the viewer's round ``t`` left out):
-    what the transcript's setting lists."""
-    from .state import URL_KEY
-
-    got = st.session_state.get(URL_KEY) or {}
-    return {str(k): str(v) for k, v in dict(got).items() if k != "t"}
-
-
-def _page_settings(name: str) -> list:
-    """The declared settings of the page that calls :func:`downloads` with ``name`` (its defaults)."""
-    from . import boolean_lesson as B
-    from . import eg_lesson as G
-    from . import experts_lesson as E
-    from . import ftrl_lesson as F
-    from . import halving_lesson as H
-    from . import margin_lesson as M
-    from . import perceptron_lesson as P
-    from . import winnow_lesson as W
-
-    table = {"perceptron": P.SETTINGS + P.TD_SETTINGS, "margin_perceptron": M.SETTINGS, "experts": E.SETTINGS,
-             "halving": H.SETTINGS, "boolean": B.MODE_SETTINGS + [s for g in B.GROUPS.values() for s in g],
-             "winnow": W.SETTINGS, "exponentiated_update": G.SETTINGS, "ftrl": F.SETTINGS}
-    if name in table:
-        return table[name]
-    return next((v for k, v in table.items() if name.startswith(k + "_")), [])
-
-
-def changed_settings(name: str, settings: dict[str, str]) -> dict[str, str]:
-    """The link's settings that differ from the page's defaults (all of them for an unknown page): what a
-    file name carries, e.g. perceptron-gamma0.2-seed3-proof.md."""
-    from .config import encode
-
-    declared = {s.key: s for s in _page_settings(name)}
-    if not declared:
-        return dict(settings)
-    return {k: v for k, v in settings.items() if k not in declared or encode(declared[k], declared[k].default) != v}
-
-
-def transcript_context(trace, spec: dict, name: str) -> dict:
-    """What the transcript says about the page: its name, the run's title, the link's settings and an
-    uploaded file's name. All of it is passed on as untrusted text (olc_core.transcript escapes it)."""
-    from . import uploads
-
-    settings = link_settings()
-    source = None
-    if settings.get("data") == "upload" and name in _UPLOAD_PAGES:
-        kept = uploads.kept(_UPLOAD_PAGES[name])
-        source = kept["name"] if kept else None
-    title = (spec.get("figures") or [{}])[0].get("title", "") if isinstance(spec, dict) else ""
-    return {"page": name, "title": title, "settings": settings, "source": source}
-
-
 def downloads(trace, spec: dict, position: int, name: str, X: np.ndarray | None = None,
               y: np.ndarray | None = None) -> None:
     """The trace's download (CSV, one row per round) and the proof transcript (Markdown with KaTeX maths,
-    LaTeX source), each built only when clicked (deferred); file names carry the page and its settings.
+    LaTeX source; see olc_ui/transcript.py), each built only when clicked (deferred); file names carry the
+    page and its settings. With kaleido installed, also the figure at the end of the run as a PNG.
 
     The figure at the round on screen is downloaded from the step viewer itself ("Download
     the figure at this round (HTML)", built in the browser): a button here would build it
     from the position the server last heard of, which lags while the viewer plays."""
     from olc_core import transcript
 
-    settings = changed_settings(name, link_settings())
+    from . import transcript as page_transcript
+
+    settings = page_transcript.changed_settings(name, page_transcript.link_settings())
     st.download_button("Download the trace (CSV)", data=lambda: olc_data.trace_csv(trace, X, y),
                        file_name=transcript.file_name(name, settings, "csv", what="trace"), mime="text/csv",
                        on_click="ignore", key=f"{name}_dl_csv")
     if not len(trace.proofs):
         return  # a run without a proof has no transcript
-    ctx = transcript_context(trace, spec, name)
+    ctx = page_transcript.context(trace, spec, name)
     st.download_button("Download the proof (Markdown + KaTeX)", data=lambda: transcript.markdown(trace, **ctx),
                        file_name=transcript.file_name(name, settings, "md"), mime="text/markdown",
                        on_click="ignore", key=f"{name}_dl_proof_md")
     st.download_button("Download the proof (LaTeX)", data=lambda: transcript.latex(trace, **ctx),
                        file_name=transcript.file_name(name, settings, "tex"), mime="application/x-tex",
                        on_click="ignore", key=f"{name}_dl_proof_tex")
+    if page_transcript.png_available():
+        st.download_button("Download the figure at the end of the run (PNG)",
+                           data=lambda: page_transcript.figure_png(spec, int(spec["T"])),
+                           file_name=transcript.file_name(name, settings, "png", what="figure"), mime="image/png",
+                           on_click="ignore", key=f"{name}_dl_png")

@@ -10,10 +10,12 @@ import streamlit
 
 from olc_core._texdoc import md_text, tex_text
 from olc_ui.lessons import available
+from olc_ui.transcript import png_available
 from tests.app.pagetest import open_page, page_path
 from tests.hostile import HOSTILE, unescaped
 
 LABELS = ["Download the trace (CSV)", "Download the proof (Markdown + KaTeX)", "Download the proof (LaTeX)"]
+PNG = "Download the figure at the end of the run (PNG)"
 
 #: each page's default run, the learner its proof is about (as the transcript's title names it),
 #: and a setting to change (which the file names then carry)
@@ -52,9 +54,10 @@ def test_every_lesson_page_offers_the_proof_transcript(page, downloads):
     learner, query, stem = PAGES[page]
     at = open_page(page_path(page), **query)
     assert not at.exception, at.exception
-    assert [b.label for b in at.get("download_button")] == LABELS
-    assert [label for label, _, _ in downloads] == LABELS
-    (_, csv, csv_name), (_, md, md_name), (_, tex, tex_name) = downloads
+    labels = LABELS + ([PNG] if png_available() else [])  # PNG: with the optional kaleido only
+    assert [b.label for b in at.get("download_button")] == labels
+    assert [label for label, _, _ in downloads] == labels
+    (_, csv, csv_name), (_, md, md_name), (_, tex, tex_name) = downloads[:3]
     assert (csv_name, md_name, tex_name) == (f"{stem}-trace.csv", f"{stem}-proof.md", f"{stem}-proof.tex")
     md, tex = md(), tex()
     assert md.startswith("# Proof transcript: ") and md_text(learner) in md.splitlines()[0]
@@ -74,9 +77,26 @@ def test_a_hostile_upload_name_is_inert_in_the_transcript(downloads):
                                                    "id": "hostile"}
     at.run()
     assert not at.exception, at.exception
-    (_, _, csv_name), (_, md, md_name), (_, tex, _) = downloads
+    (_, _, csv_name), (_, md, md_name), (_, tex, _) = downloads[:3]
     assert md_name == "perceptron-dataupload-proof.md" and csv_name == "perceptron-dataupload-trace.csv"
     md, tex = md(), tex()
     assert "- Uploaded file: " + md_text(name[:79] + "…") in md
     assert not unescaped(md)
     assert "Uploaded file: " + tex_text(name[:79] + "…") in tex and "\\color" not in tex
+
+
+def test_png_export_is_optional_and_says_what_it_needs(monkeypatch):
+    import olc_ui.transcript as T
+
+    monkeypatch.setattr(T, "png_available", lambda: False)
+    with pytest.raises(RuntimeError, match="kaleido"):
+        T.figure_png({"figures": [], "T": 0}, 0)
+
+
+@pytest.mark.skipif(not png_available(), reason="PNG export needs the optional package kaleido (>= 1) and a "
+                    "Chromium; the shared venv has no kaleido (docs/api.md, 'Figures as PNG')")
+def test_the_figure_at_the_end_of_the_run_exports_as_png(downloads):
+    at = open_page(page_path("perceptron"), seed="3")
+    [(_, data, name)] = [d for d in downloads if d[0] == PNG]
+    png = data()
+    assert name == "perceptron-seed3-figure.png" and png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 5000
