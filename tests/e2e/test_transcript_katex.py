@@ -75,3 +75,29 @@ def test_the_check_reports_what_katex_rejects(katex_page):
     got = katex_page.evaluate(RENDER_ALL, bad)
     assert [e.split(":")[0] for e in got["errors"]] == ["0", "1", "2"]
     assert got["rendered"] == 1
+
+
+def test_the_page_serves_the_transcript_it_offers(page, streamlit_app, tmp_path):
+    """The real app (deferred downloads run on the server only when clicked): the Winnow page's two
+    proof downloads arrive named after the page and its changed setting, and the Markdown's maths
+    renders in KaTeX."""
+    url = streamlit_app("app.py")
+    page.goto(f"{url}/winnow?seed=5&t=0")
+    page.wait_for_selector('.olc-viewer[data-ready="true"]', timeout=90_000)
+    files = {}
+    for label in ("Download the proof (Markdown + KaTeX)", "Download the proof (LaTeX)"):
+        with page.expect_download(timeout=60_000) as info:
+            page.get_by_role("button", name=label).click()
+        d = info.value
+        path = tmp_path / d.suggested_filename
+        d.save_as(path)
+        files[d.suggested_filename] = path.read_text(encoding="utf-8")
+    assert set(files) == {"winnow-seed5-proof.md", "winnow-seed5-proof.tex"}
+    md = files["winnow-seed5-proof.md"]
+    assert md.startswith("# Proof transcript: Winnow") and "seed = 5" in md
+    assert files["winnow-seed5-proof.tex"].isascii()
+    segments = math_segments(md)
+    page.set_content("<!doctype html><html><head><meta charset='utf-8'></head><body><div id='out'></div></body></html>")
+    page.add_script_tag(path=str(KATEX / "katex.min.js"))
+    got = page.evaluate(RENDER_ALL, [[tex, display] for tex, display in segments])
+    assert not got["errors"] and got["rendered"] == len(segments) > 20, got
