@@ -58,14 +58,16 @@ def _page_settings(name: str) -> list:
 
 
 def changed_settings(name: str, settings: dict[str, str]) -> dict[str, str]:
-    """The link's settings that differ from the page's defaults (all of them for an unknown page): what a
-    file name carries, e.g. perceptron-gamma0.2-seed3-proof.md."""
+    """The link's declared settings that differ from the page's defaults, free text left out (all of them
+    for an unknown page): what a file name carries, e.g. perceptron-gamma0.2-seed3-proof.md."""
     from .config import encode
 
     declared = {s.key: s for s in _page_settings(name)}
     if not declared:
         return dict(settings)
-    return {k: v for k, v in settings.items() if k not in declared or encode(declared[k], declared[k].default) != v}
+    # free text (clicked points, a game's moves) identifies no setting a reader would name a file by
+    return {k: v for k, v in settings.items()
+            if k in declared and declared[k].kind != "text" and encode(declared[k], declared[k].default) != v}
 
 
 def context(trace, spec: dict, name: str) -> dict:
