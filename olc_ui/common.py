@@ -140,20 +140,21 @@ def downloads(trace, spec: dict, position: int, name: str, X: np.ndarray | None 
     from . import transcript as page_transcript
 
     settings = page_transcript.changed_settings(name, page_transcript.link_settings())
-    st.download_button("Download the trace (CSV)", data=lambda: olc_data.trace_csv(trace, X, y),
-                       file_name=transcript.file_name(name, settings, "csv", what="trace"), mime="text/csv",
-                       on_click="ignore", key=f"{name}_dl_csv")
+    row = st.container(horizontal=True)  # one row of buttons (they wrap on a narrow screen)
+    row.download_button("Download the trace (CSV)", data=lambda: olc_data.trace_csv(trace, X, y),
+                        file_name=transcript.file_name(name, settings, "csv", what="trace"), mime="text/csv",
+                        on_click="ignore", key=f"{name}_dl_csv")
     if not len(trace.proofs):
         return  # a run without a proof has no transcript
     ctx = page_transcript.context(trace, spec, name)
-    st.download_button("Download the proof (Markdown + KaTeX)", data=lambda: transcript.markdown(trace, **ctx),
-                       file_name=transcript.file_name(name, settings, "md"), mime="text/markdown",
-                       on_click="ignore", key=f"{name}_dl_proof_md")
-    st.download_button("Download the proof (LaTeX)", data=lambda: transcript.latex(trace, **ctx),
-                       file_name=transcript.file_name(name, settings, "tex"), mime="application/x-tex",
-                       on_click="ignore", key=f"{name}_dl_proof_tex")
+    row.download_button("Download the proof (Markdown + KaTeX)", data=lambda: transcript.markdown(trace, **ctx),
+                        file_name=transcript.file_name(name, settings, "md"), mime="text/markdown",
+                        on_click="ignore", key=f"{name}_dl_proof_md")
+    row.download_button("Download the proof (LaTeX)", data=lambda: transcript.latex(trace, **ctx),
+                        file_name=transcript.file_name(name, settings, "tex"), mime="application/x-tex",
+                        on_click="ignore", key=f"{name}_dl_proof_tex")
     if page_transcript.png_available():
-        st.download_button("Download the figure at the end of the run (PNG)",
-                           data=lambda: page_transcript.figure_png(spec, int(spec["T"])),
-                           file_name=transcript.file_name(name, settings, "png", what="figure"), mime="image/png",
-                           on_click="ignore", key=f"{name}_dl_png")
+        row.download_button("Download the figure at the end of the run (PNG)",
+                            data=lambda: page_transcript.figure_png(spec, int(spec["T"])),
+                            file_name=transcript.file_name(name, settings, "png", what="figure"), mime="image/png",
+                            on_click="ignore", key=f"{name}_dl_png")

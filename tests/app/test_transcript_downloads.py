@@ -2,11 +2,10 @@
 files are named after the page and its changed settings, and their content names the page's learner.
 
 AppTest has no server, so a deferred download's bytes are never asked for: the tests watch
-``st.download_button`` and call the data callables the page handed it."""
+``download_button`` and call the data callables the page handed it."""
 from __future__ import annotations
 
 import pytest
-import streamlit
 
 from olc_core._texdoc import md_text, tex_text
 from olc_ui.lessons import available
@@ -33,15 +32,17 @@ PAGES = {
 
 @pytest.fixture
 def downloads(monkeypatch):
-    """Every download button a page draws: (label, data, file name), in order."""
+    """Every download button a page draws, in any container: (label, data, file name), in order."""
+    from streamlit.delta_generator import DeltaGenerator
+
     seen: list[tuple] = []
-    real = streamlit.download_button
+    real = DeltaGenerator.download_button
 
-    def spy(label, data=None, file_name=None, **kw):
+    def spy(self, label, data=None, file_name=None, **kw):
         seen.append((label, data, file_name))
-        return real(label, data=data, file_name=file_name, **kw)
+        return real(self, label, data=data, file_name=file_name, **kw)
 
-    monkeypatch.setattr(streamlit, "download_button", spy)
+    monkeypatch.setattr(DeltaGenerator, "download_button", spy)
     return seen
 
 
