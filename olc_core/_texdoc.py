@@ -88,7 +88,8 @@ _MATH_SYMBOLS = {"⟨": r"\langle", "⟩": r"\rangle", "‖": r"\|", "≤": r"\l
                  "⌈": r"\lceil", "⌉": r"\rceil", "⌊": r"\lfloor", "⌋": r"\rfloor", "∪": r"\cup",
                  "∩": r"\cap", "∖": r"\setminus", "✓": r"\checkmark", "✗": r"\times", "°": r"^\circ",
                  "≪": r"\ll", "≫": r"\gg", "∣": "|", "∘": r"\circ", "⋯": r"\cdots", "∝": r"\propto",
-                 "𝔼": r"\mathbb{E}", "ℝ": r"\mathbb{R}", "ℕ": r"\mathbb{N}", "∂": r"\partial", "∇": r"\nabla"}
+                 "𝔼": r"\mathbb{E}", "ℝ": r"\mathbb{R}", "ℕ": r"\mathbb{N}", "∂": r"\partial",
+                 "∇": r"\nabla"}
 _SUP = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻ⁿⁱ", "0123456789+-ni"))
 _SUB = dict(zip("₀₁₂₃₄₅₆₇₈₉₊₋ₜᵢₖₙ", "0123456789+-tikn"))
 _PUNCT = {"–": "--", "—": "---", "…": r"\ldots{}", "‘": "`", "’": "'", "“": "``", "”": "''", "«": "<<",

@@ -116,7 +116,8 @@ def _setting(trace, proof, *, page, title, data, settings, source) -> list:
         items.append(["Uploaded file: ", clip(source, SHORT_TEXT)])
     items.append([f"Learner: {trace.algorithm}, run for ", Math(f"T = {trace.T}"), " rounds on ",
                   Math(f"d = {trace.d}"), " features (experts, hypotheses or literals, as the learner reads "
-                  "them); ", Math(num(trace.n_mistakes)), f" {'mistake' if trace.n_mistakes == 1 else 'mistakes'} (realised)."])
+                  "them); ", Math(num(trace.n_mistakes)),
+                  f" {'mistake' if trace.n_mistakes == 1 else 'mistakes'} (realised)."])
     for k, v in trace.params.items():
         items.append([f"Parameter {k} = "] + _value(v))
     seeds = {k: v for k, v in (settings or {}).items() if "seed" in str(k).lower()}
@@ -277,7 +278,8 @@ def _whole_run(proof: Proof) -> list:
         out.append(("p", [f"All {n_links} inequalities of the proof hold in every one of its {proof.K} states "
                           "(every state the learner was in, each round's included)."]))
         return out
-    out.append(("p", [f"{len(bad)} {'check fails' if len(bad) == 1 else 'checks fail'} (an inequality in a state); the first "
+    fail = "check fails" if len(bad) == 1 else "checks fail"
+    out.append(("p", [f"{len(bad)} {fail} (an inequality in a state); the first "
                       f"{min(len(bad), MAX_VIOLATIONS)}:"]))
     items = [[f"after round {v.round}, {v.chain}: ", Math(f"{num(v.lhs, 12)} > {num(v.rhs, 12)}"),
               f" ({v.name})"] for v in bad[:MAX_VIOLATIONS]]

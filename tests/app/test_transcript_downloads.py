@@ -109,6 +109,7 @@ def test_png_export_is_optional_and_says_what_it_needs(monkeypatch):
                     "Chromium; the shared venv has no kaleido (docs/api.md, 'Figures as PNG')")
 def test_the_figure_at_the_end_of_the_run_exports_as_png(downloads):
     at = open_page(page_path("perceptron"), seed="3")
+    assert not at.exception
     [(_, data, name)] = [d for d in downloads if d[0] == PNG]
     png = data()
     assert name == "perceptron-seed3-figure.png" and png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 5000

@@ -28,7 +28,8 @@ RENDER_ALL = """(segments) => {
       errors.push(i + ': ' + e.message + ' in ' + tex.slice(0, 200));
     }
   });
-  return {errors: errors, rendered: out.querySelectorAll('.katex').length, errorNodes: out.querySelectorAll('.katex-error').length};
+  return {errors: errors, rendered: out.querySelectorAll('.katex').length,
+          errorNodes: out.querySelectorAll('.katex-error').length};
 }"""
 
 
