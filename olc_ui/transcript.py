@@ -24,9 +24,13 @@ __all__ = ["link_settings", "changed_settings", "context", "png_available", "fig
 CHROMIUM = "/usr/bin/chromium"
 
 
-#: the pages that take an uploaded file: the name they call olc_ui.common.downloads with -> their upload key
-_UPLOAD_PAGES = {"perceptron": "perceptron", "margin_perceptron": "margin", "winnow": "winnow",
-                 "exponentiated_update": "eg", "ftrl": "ftrl"}
+def _upload_key(name: str) -> str | None:
+    """The key under which the page that calls olc_ui.common.downloads with ``name`` keeps an uploaded
+    file (olc_ui.uploads), or None for a page without uploads."""
+    from . import eg_lesson, ftrl_lesson, margin_lesson, perceptron_lesson, winnow_lesson
+
+    return {"perceptron": perceptron_lesson.PAGE, "margin_perceptron": margin_lesson.PAGE,
+            "winnow": winnow_lesson.PAGE, "exponentiated_update": eg_lesson.PAGE, "ftrl": ftrl_lesson.PAGE}.get(name)
 
 
 def link_settings() -> dict[str, str]:
@@ -77,8 +81,9 @@ def context(trace, spec: dict, name: str) -> dict:
 
     settings = link_settings()
     source = None
-    if settings.get("data") == "upload" and name in _UPLOAD_PAGES:
-        kept = uploads.kept(_UPLOAD_PAGES[name])
+    key = _upload_key(name) if settings.get("data") == "upload" else None
+    if key is not None:
+        kept = uploads.kept(key)
         source = kept["name"] if kept else None
     title = (spec.get("figures") or [{}])[0].get("title", "") if isinstance(spec, dict) else ""
     return {"page": name, "title": title, "settings": settings, "source": source}

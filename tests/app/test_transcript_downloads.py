@@ -68,18 +68,30 @@ def test_every_lesson_page_offers_the_proof_transcript(page, downloads):
     assert csv().startswith("round,")
 
 
-def test_a_hostile_upload_name_is_inert_in_the_transcript(downloads):
+#: each page that takes an upload, its upload key (olc_ui.uploads) and a small file it accepts
+UPLOADS = {
+    "perceptron": ("perceptron", b"x1,x2,label\n1,0,1\n0,1,1\n-1,0,-1\n"),
+    "margin_perceptron": ("margin", b"x1,x2,label\n1,0,1\n0,1,1\n-1,0,-1\n"),
+    "ftrl": ("ftrl", b"x1,x2,label\n1,0,1\n0,1,1\n-1,0,-1\n"),
+    "winnow": ("winnow", b"x1,x2,x3,label\n1,0,0,1\n0,1,0,0\n0,0,1,1\n"),
+    "exponentiated_update": ("eg", b"x1,x2,label\n1,-1,1\n-1,1,-1\n1,1,1\n"),
+}
+
+
+@pytest.mark.parametrize("page", sorted(UPLOADS))
+def test_a_hostile_upload_name_is_named_inert_in_the_transcript(page, downloads):
     from streamlit.testing.v1 import AppTest
 
-    at = AppTest.from_file(page_path("perceptron"), default_timeout=120)
+    key, csv = UPLOADS[page]
+    at = AppTest.from_file(page_path(page), default_timeout=120)
     at.query_params["data"] = "upload"
     name = HOSTILE[0] + " " + HOSTILE[3] + " " + HOSTILE[1]
-    at.session_state["_olc_upload::perceptron"] = {"name": name, "data": b"x1,x2,label\n1,0,1\n0,1,1\n-1,0,-1\n",
-                                                   "id": "hostile"}
+    at.session_state[f"_olc_upload::{key}"] = {"name": name, "data": csv, "id": "hostile"}
     at.run()
     assert not at.exception, at.exception
+    assert [label for label, _, _ in downloads][:3] == LABELS, [e.value for e in at.error]
     (_, _, csv_name), (_, md, md_name), (_, tex, _) = downloads[:3]
-    assert md_name == "perceptron-dataupload-proof.md" and csv_name == "perceptron-dataupload-trace.csv"
+    assert md_name == f"{page}-dataupload-proof.md" and csv_name == f"{page}-dataupload-trace.csv"
     md, tex = md(), tex()
     assert "- Uploaded file: " + md_text(name[:79] + "…") in md
     assert not unescaped(md)
