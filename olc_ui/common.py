@@ -128,10 +128,33 @@ def figure_html(spec: dict, position: int) -> str:
 
 def downloads(trace, spec: dict, position: int, name: str, X: np.ndarray | None = None,
               y: np.ndarray | None = None) -> None:
-    """The trace's download (CSV, one row per round), built only when clicked (deferred).
+    """The trace's download (CSV, one row per round) and the proof transcript (Markdown with KaTeX maths,
+    LaTeX source; see olc_ui/transcript.py), each built only when clicked (deferred); file names carry the
+    page and its settings. With kaleido installed, also the figure at the end of the run as a PNG.
 
     The figure at the round on screen is downloaded from the step viewer itself ("Download
     the figure at this round (HTML)", built in the browser): a button here would build it
     from the position the server last heard of, which lags while the viewer plays."""
-    st.download_button("Download the trace (CSV)", data=lambda: olc_data.trace_csv(trace, X, y),
-                       file_name=f"{name}_trace.csv", mime="text/csv", on_click="ignore", key=f"{name}_dl_csv")
+    from olc_core import transcript
+
+    from . import transcript as page_transcript
+
+    settings = page_transcript.changed_settings(name, page_transcript.link_settings())
+    row = st.container(horizontal=True)  # one row of buttons (they wrap on a narrow screen)
+    row.download_button("Download the trace (CSV)", data=lambda: olc_data.trace_csv(trace, X, y),
+                        file_name=transcript.file_name(name, settings, "csv", what="trace"), mime="text/csv",
+                        on_click="ignore", key=f"{name}_dl_csv")
+    if not len(trace.proofs):
+        return  # a run without a proof has no transcript
+    ctx = page_transcript.context(trace, spec, name)
+    row.download_button("Download the proof (Markdown + KaTeX)", data=lambda: transcript.markdown(trace, **ctx),
+                        file_name=transcript.file_name(name, settings, "md"), mime="text/markdown",
+                        on_click="ignore", key=f"{name}_dl_proof_md")
+    row.download_button("Download the proof (LaTeX)", data=lambda: transcript.latex(trace, **ctx),
+                        file_name=transcript.file_name(name, settings, "tex"), mime="application/x-tex",
+                        on_click="ignore", key=f"{name}_dl_proof_tex")
+    if page_transcript.png_available():
+        row.download_button("Download the figure at the end of the run (PNG)",
+                            data=lambda: page_transcript.figure_png(spec, int(spec["T"])),
+                            file_name=transcript.file_name(name, settings, "png", what="figure"), mime="image/png",
+                            on_click="ignore", key=f"{name}_dl_png")

@@ -63,7 +63,9 @@ def test_default_run_numbers_come_from_the_core():
     hv = olc_core.run("halving", s.X, s.y)
     assert df["mistakes M"].tolist()[2] == hv.n_mistakes
     labels = [b.label for b in at.get("download_button")]
-    assert labels == ["Download the trace (CSV)"]   # the figure: from the viewer, of the round on screen
+    assert labels == [  # the figure: from the viewer, of the round on screen
+        "Download the trace (CSV)", "Download the proof (Markdown + KaTeX)", "Download the proof (LaTeX)"
+    ]
     assert viewer_data(at)["download"] == "experts"
 
 

@@ -65,7 +65,9 @@ def test_default_run_numbers_come_from_the_core():
     assert q["data"] == "sparse" and q["N"] == "20" and q["k"] == "3" and q["seed"] == "0" and q["eta_opt"] == "1"
     assert q["t"] == "0"
     # the figure at the round on screen is the step viewer's own download (built in the browser)
-    assert [b.label for b in at.get("download_button")] == ["Download the trace (CSV)"]
+    assert [b.label for b in at.get("download_button")] == [
+        "Download the trace (CSV)", "Download the proof (Markdown + KaTeX)", "Download the proof (LaTeX)"
+    ]
 
 
 def test_a_tie_round_shows_score_zero_on_the_page():

@@ -55,7 +55,9 @@ def test_default_run_numbers_come_from_the_core():
     # the default α is the theorem's: the page says so and offers no button
     assert "α is the theorem's choice" in shown(at, "caption") and not at.button
     labels = [b.label for b in at.get("download_button")]
-    assert labels == ["Download the trace (CSV)"]  # the figure at the round shown: the viewer's own button
+    assert labels == [  # the figure at the round shown: the viewer's own button
+        "Download the trace (CSV)", "Download the proof (Markdown + KaTeX)", "Download the proof (LaTeX)"
+    ]
 
 
 def test_deep_link_opens_the_same_run_and_the_band_is_direct_core_runs():

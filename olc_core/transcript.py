@@ -1,0 +1,327 @@
+r"""A run's proof written out: the setting, the theorem and its assumptions, every mistake's
+inequalities with their numbers, and the conclusion, as Markdown (KaTeX maths) and as LaTeX.
+
+Every number is read from the trace (its proof's series, constants and checks); the texts are
+the proof's own (theorem, labels, the reason given for each link). What the caller adds about
+the page (a title, a description of the data, the page's settings, an uploaded file's name) is
+untrusted text: it is clipped and escaped in both formats.
+
+>>> import olc_core
+>>> X = [[1.0, 0.0], [0.0, 1.0]]
+>>> tr = olc_core.run("perceptron", X, [1, 1], comparator=[2 ** -0.5, 2 ** -0.5])
+>>> md = markdown(tr, page="Perceptron")
+>>> "## The theorem" in md and "M \\le R^2/\\gamma^2" in md and "### Mistake 2: round 2" in md
+True
+>>> file_name("perceptron", {"gamma": "0.1", "seed": "3", "t": "17"}, "md")
+'perceptron-gamma0.1-seed3-proof.md'
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from ._texdoc import Math, clip, num
+from ._texdoc import latex as _latex
+from ._texdoc import markdown as _markdown
+from .proofs.base import DEFAULT_TOL, Chain, Proof
+
+__all__ = ["markdown", "latex", "document", "written_proof", "file_name", "MAX_MISTAKES", "MAX_VIOLATIONS"]
+
+#: mistakes written out with their inequalities (the others are checked all the same, and counted)
+MAX_MISTAKES = 40
+#: failing inequalities listed one by one
+MAX_VIOLATIONS = 20
+#: how much of a caller's text is kept (as olc_ui.safe.SHOWN: at most 80 characters of an untrusted value)
+SHORT_TEXT = 80
+LONG_TEXT = 200  # texts of the core's own (a constant's description)
+_REL = {False: r"\le", True: "<"}
+
+
+def markdown(trace, **context: Any) -> str:
+    """The transcript as Markdown with KaTeX maths (``$…$``, ``$$…$$``); ``context`` as :func:`document`."""
+    return _markdown(document(trace, **context))
+
+
+def latex(trace, **context: Any) -> str:
+    """The transcript as a standalone, pure-ASCII LaTeX file (amsmath, amssymb)."""
+    return _latex(document(trace, **context), title="Proof transcript: " + written_proof(trace).name)
+
+
+def written_proof(trace) -> Proof:
+    """The proof written out: the trace's own, or when its assumptions fail on these data, the
+    first other proof of the run whose assumptions hold (e.g. the Perceptron's TD_γ bound)."""
+    primary = trace.proof
+    if primary.applies:
+        return primary
+    for name in trace.proofs:
+        p = trace.proofs[name]
+        if p.applies and p is not primary:
+            return p
+    return primary
+
+
+def file_name(page: str, settings: Mapping[str, Any] | None, ext: str, what: str = "proof") -> str:
+    """``page-key1value1-key2value2-what.ext``: the page and its settings (those of the link, short
+    ones only, the viewer's round ``t`` left out), reduced to letters, digits, dots and dashes."""
+    parts = [_slug(page) or "run"]
+    for k, v in (settings or {}).items():
+        if k == "t":
+            continue
+        token = _slug(f"{k}{v}")
+        if token and len(token) <= 24:
+            parts.append(token)
+    return "-".join(parts)[:120].rstrip("-.") + f"-{_slug(what)[:16] or 'run'}.{_slug(ext)[:8] or 'txt'}"
+
+
+def _slug(s: object) -> str:
+    return "".join(c for c in str(s) if c.isascii() and (c.isalnum() or c in "._")).strip("._")
+
+
+# ------------------------------------------------------------------------------------ the document
+
+def document(trace, *, page: str = "", title: str = "", data: str = "", settings: Mapping[str, Any] | None = None,
+             source: str | None = None, max_mistakes: int = MAX_MISTAKES) -> list:
+    """The transcript's blocks (see :mod:`olc_core._texdoc`).
+
+    ``page``: the page's name; ``title``: what the page shows the run as; ``data``: the data in
+    words; ``settings``: the page's settings (as in its link); ``source``: an uploaded file's name.
+    """
+    proof = written_proof(trace)
+    doc: list = [("h", 1, ["Proof transcript: " + proof.name])]
+    doc.append(("p", ["Written from one run of olc; every number below is read from the run's trace and "
+                      "its proof. Rounds count from 1; the state after round t is the learner's state before "
+                      "round t + 1. Inequalities are checked with a relative tolerance of "
+                      f"{DEFAULT_TOL:g} of the size of their terms."]))
+    doc += _setting(trace, proof, page=page, title=title, data=data, settings=settings, source=source)
+    doc += _theorem(proof)
+    doc += _mistakes(trace, proof, max(0, int(max_mistakes)))
+    doc += _whole_run(proof)
+    doc += _conclusion(trace, proof)
+    doc += _others(trace, proof)
+    return doc
+
+
+def _setting(trace, proof, *, page, title, data, settings, source) -> list:
+    items: list = []
+    if page:
+        items.append(["Page: ", clip(page, SHORT_TEXT)])
+    if title:
+        items.append(["Shown as: ", clip(title, SHORT_TEXT)])
+    if data:
+        items.append(["Data: ", clip(data, SHORT_TEXT)])
+    if source:
+        items.append(["Uploaded file: ", clip(source, SHORT_TEXT)])
+    items.append([f"Learner: {trace.algorithm}, run for ", Math(f"T = {trace.T}"), " rounds on ",
+                  Math(f"d = {trace.d}"), " features (experts, hypotheses or literals, as the learner reads "
+                  "them); ", Math(num(trace.n_mistakes)),
+                  f" {'mistake' if trace.n_mistakes == 1 else 'mistakes'} (realised)."])
+    for k, v in trace.params.items():
+        items.append([f"Parameter {k} = "] + _value(v))
+    seeds = {k: v for k, v in (settings or {}).items() if "seed" in str(k).lower()}
+    seeds.update({k: v for k, v in trace.params.items() if "seed" in k})
+    if seeds:
+        items.append(["Seed: ", ", ".join(f"{clip(k, 20)} = {clip(v, SHORT_TEXT)}" for k, v in seeds.items())])
+    if settings:
+        shown = {k: v for k, v in settings.items() if k != "t"}
+        items.append(["The page's settings (its link reopens this run): ",
+                      ", ".join(f"{clip(k, 20)} = {clip(v, SHORT_TEXT)}" for k, v in shown.items()) or "none"])
+    return [("h", 2, ["The setting"]), ("ul", items)]
+
+
+def _value(v) -> list:
+    """A parameter or constant as pieces: numbers as maths, the rest as (clipped) text."""
+    if v is None:
+        return ["not given (measured or chosen by the learner)"]
+    if isinstance(v, (bool, np.bool_)):
+        return ["yes" if v else "no"]
+    if isinstance(v, (int, float, np.integer, np.floating)):
+        return [Math(num(v))]
+    if isinstance(v, (list, tuple, np.ndarray)):
+        a = np.asarray(v)
+        if a.ndim == 1 and a.dtype.kind in "biuf" and a.size:
+            head = ", ".join(num(x) for x in a[:8])
+            more = r", \ldots" if a.size > 8 else ""
+            return [Math(f"({head}{more})"), f" ({a.size} entries)"]
+    return [clip(v, LONG_TEXT)]
+
+
+def _theorem(proof: Proof) -> list:
+    out: list = [("h", 2, ["The theorem"]), ("p", [proof.name + ": ", Math(proof.theorem)])]
+    if proof.mistake_bound is not None:
+        out.append(("p", ["On this run the bound is ", Math(f"{_bounded_label(proof)} \\le {num(proof.mistake_bound)}"),
+                          "."]))
+    out.append(("h", 3, ["Its assumptions"]))
+    out.append(("ul", [_assumption(a) for a in proof.assumptions] or [["none beyond the learner's input."]]))
+    consts = [_constant(k, v) for k, v in proof.constants.items()]
+    consts = [c for c in consts if c]
+    if consts:
+        out += [("h", 3, ["Measured constants"]), ("ul", consts)]
+    for note in proof.notes:
+        out.append(("p", ["Note: " + note]))
+    out.append(("h", 3, ["The inequalities of the proof, and why each holds"]))
+    for ch in proof.chains:
+        out.append(("p", [f"{ch.name}" + (" (natural logarithms of the quantities)" if ch.log else "") + ":"]))
+        out.append(("ul", [[Math(f"{_side(proof, ch, lo)} {_REL[strict]} {_side(proof, ch, hi)}"),
+                            (": " + reason) if reason else ""] for lo, hi, strict, reason in ch.links()]))
+    return out
+
+
+_WORDS_AT_END = re.compile(r"\s((?:for|on|in) (?:every|each|all)\b[^\\^_{}$]*)$")
+
+
+def _statement(s: str) -> Math:
+    """An assumption's statement as maths, its closing words ("for every round t") set as text."""
+    if r"\text" not in s:
+        s = _WORDS_AT_END.sub(lambda m: r"\ \text{" + m.group(1) + "}", s)
+    return Math(s)
+
+
+def _assumption(a) -> list:
+    if a.holds:
+        return [_statement(a.statement), ": holds on these data" + (f" ({a.detail})" if a.detail else "") + "."]
+    r = np.asarray(a.rounds)
+    where = ""
+    if r.size:
+        shown = ", ".join(str(int(t) + 1) for t in r[:10])
+        where = f" on {r.size} round{'s' if r.size != 1 else ''} ({shown}{', …' if r.size > 10 else ''})"
+    return [_statement(a.statement), f": FAILS{where}" + (f": {a.detail}" if a.detail else "") + "."]
+
+
+def _constant(k: str, v) -> list | None:
+    if "formula" in k and isinstance(v, str):
+        return [f"{k}: ", Math(v)]
+    if isinstance(v, str):
+        return [f"{k}: {clip(v, 400)}"]
+    if isinstance(v, (bool, np.bool_, int, float, np.integer, np.floating, list, tuple, np.ndarray)) or v is None:
+        return [f"{k} = "] + _value(v)
+    return [f"{k}: {clip(v, LONG_TEXT)}"]
+
+
+def _bounded_label(proof: Proof) -> str:
+    return proof.labels.get(proof.bounded, "M")
+
+
+def _side(proof: Proof, chain: Chain, key: str) -> str:
+    lab = proof.labels.get(key) or r"\mathrm{" + key.replace("_", r"\_") + "}"
+    if re.fullmatch(r"[A-Za-z]{2,}", lab):  # a word ("bound"), not a product of letters
+        lab = r"\text{" + lab + "}"
+    if chain.log and r"\ln" not in lab:  # the series holds ln of the quantity the label names
+        return rf"\ln\bigl({lab}\bigr)"
+    return lab
+
+
+# ------------------------------------------------------------------------------------ the states
+
+def _state_blocks(proof: Proof, k: int) -> list:
+    """Every chain of the proof in state ``k``, with both sides' numbers and the checks' verdicts."""
+    mat = proof.check_matrix()
+    out: list = []
+    failed: list[str] = []
+    for ch in proof.chains:
+        lines = []
+        for i, key in enumerate(ch.keys):
+            side = f"{_side(proof, ch, key)} = {num(proof.series[key][k])}"
+            if i == 0:
+                lines.append("&" + side)
+                continue
+            lo, hi, strict, _ = ch.links()[i - 1]
+            a, b = float(proof.series[lo][k]), float(proof.series[hi][k])
+            bad = bool(mat[proof.link_name(lo, hi, strict)][k])
+            if np.isnan(a) or np.isnan(b):
+                rel = r"\overset{?}{\le}"
+            elif bad:
+                rel = r"\nless" if strict else r"\nleq"
+                failed.append(f"{proof.link_name(lo, hi, strict)} in '{ch.name}' ({a!r} vs {b!r})")
+            else:
+                rel = _REL[strict]
+            lines.append(f"{rel}\\ &{side}")
+        out.append(("p", [ch.name + ":"]))
+        out.append(("math", "\\begin{aligned}\n" + " \\\\\n".join(lines) + "\n\\end{aligned}"))
+    out.append(("p", ["Every inequality above holds." if not failed else
+                      "FAILS here: " + "; ".join(failed) + "."]))
+    return out
+
+
+def _mistakes(trace, proof: Proof, cap: int) -> list:
+    word = "update" if trace.algorithm == "margin_perceptron" else "mistake"
+    rounds = np.asarray(trace.mistakes)
+    out: list = [("h", 2, [f"The inequalities at each {word}"])]
+    intro = (f"The proof's state before round 1, then after each of the {rounds.size} {word}s"
+             if rounds.size <= cap else
+             f"The proof's state before round 1, then after each of the first {cap} of the {rounds.size} {word}s")
+    if proof.K > trace.n_mistakes + 1:
+        intro += (" (this proof's quantities also change on rounds without a mistake: the checks below cover "
+                  "every round)")
+    out.append(("p", [intro + "."]))
+    out.append(("h", 3, ["Before round 1"]))
+    out += _state_blocks(proof, 0)
+    for i, r in enumerate(rounds[:cap]):
+        t = int(r) + 1
+        out.append(("h", 3, [f"{word.capitalize()} {i + 1}: round {t}"]))
+        out += _state_blocks(proof, proof.index(t))
+    if rounds.size > cap:
+        n = rounds.size - cap
+        out.append(("p", [f"Not written out: {word}s {cap + 1} to {rounds.size} ({n} more, rounds "
+                          f"{int(rounds[cap]) + 1} to {int(rounds[-1]) + 1}). Their inequalities were checked all "
+                          "the same; the next section counts every failure."]))
+    return out
+
+
+def _whole_run(proof: Proof) -> list:
+    bad = proof.violations()
+    n_links = sum(len(ch.links()) for ch in proof.chains)
+    out: list = [("h", 2, ["Checks over the whole run"])]
+    if not bad:
+        out.append(("p", [f"All {n_links} inequalities of the proof hold in every one of its {proof.K} states "
+                          "(every state the learner was in, each round's included)."]))
+        return out
+    fail = "check fails" if len(bad) == 1 else "checks fail"
+    out.append(("p", [f"{len(bad)} {fail} (an inequality in a state); the first "
+                      f"{min(len(bad), MAX_VIOLATIONS)}:"]))
+    items = [[f"after round {v.round}, {v.chain}: ", Math(f"{num(v.lhs, 12)} > {num(v.rhs, 12)}"),
+              f" ({v.name})"] for v in bad[:MAX_VIOLATIONS]]
+    out.append(("ul", items))
+    return out
+
+
+def _conclusion(trace, proof: Proof) -> list:
+    final = proof.K - 1
+    value = float(proof.series[proof.bounded][final])
+    lab = _bounded_label(proof)
+    out: list = [("h", 2, ["Conclusion"])]
+    if proof.mistake_bound is None:
+        names = ", ".join(a.name for a in proof.failed_assumptions) or "an assumption"
+        out.append(("p", [f"The theorem's assumptions fail on these data ({names}): it gives no bound for this run, "
+                          "and none is claimed. After all ", Math(f"T = {trace.T}"), " rounds, ",
+                          Math(f"{lab} = {num(value)}"), "."]))
+        return out
+    b = proof.mistake_bound
+    holds = value <= b * (1 + DEFAULT_TOL) + DEFAULT_TOL
+    ratio = f" ({value / b:.1%} of the bound)" if b > 0 and np.isfinite(b) else ""
+    verdict = "the bound holds on this run" if holds else "the bound FAILS on this run"
+    clean = not proof.violations()
+    out.append(("p", ["After all ", Math(f"T = {trace.T}"), " rounds, ",
+                      Math(f"{lab} = {num(value)} {_REL[False] if holds else '>'} {num(b)}"), f": {verdict}{ratio}. ",
+                      "Every inequality of the proof held at every state, so the theorem's argument is "
+                      "confirmed step by step on this run." if clean else
+                      "Some inequalities of the proof failed (listed above): on data meeting the "
+                      "assumptions that is a defect to report."]))
+    return out
+
+
+def _others(trace, written: Proof) -> list:
+    others = [trace.proofs[name] for name in trace.proofs]
+    others = [p for p in others if p is not written]
+    if not others:
+        return []
+    items = []
+    for p in others:
+        verdict = (["bound ", Math(num(p.mistake_bound))] if p.mistake_bound is not None else
+                   ["no bound (failing assumption: " + ", ".join(a.name for a in p.failed_assumptions) + ")"])
+        n_bad = len(p.violations())
+        items.append([p.name + ": ", Math(p.theorem), "; "] + verdict
+                     + [f"; {n_bad} failing checks." if n_bad else "; every check holds."])
+    return [("h", 2, ["Other theorems checked on this run"]), ("ul", items)]
