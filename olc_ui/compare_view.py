@@ -13,7 +13,7 @@ with ``searchsorted(state_rounds, p)``.
 A sandwich (docs: LESSON.md) is the proof's potential between its two proven bounds, drawn
 against the learner's mistake count M out to where the bounds cross (the mistake bound), the
 region beyond shaded; the run's trajectory is revealed as the student steps. When the crossing
-lies far beyond the run the M axis is logarithmic so that both show.
+lies far beyond the run, an inset zooms on the run so that both show.
 
 >>> sandwich_geometry.__name__
 'sandwich_geometry'
@@ -38,8 +38,9 @@ LANE_COLORS = ["#1f6fb4", "#d62728", "#2ca02c"]
 BEST_COLOR = "#7f7f7f"
 REL_COLOR, OTHER_COLOR, CONST_COLOR = "#2ca02c", "#9fb4c9", "#444444"
 LN10 = math.log(10.0)
-#: the M axis turns logarithmic when the crossing is this many times the run's mistakes
-LOG_AXIS_FACTOR = 12.0
+#: a zoom on the run is drawn when the crossing is this many times the run's extent
+INSET_FACTOR = 8.0
+SANDWICH_HEIGHT = WEIGHTS_HEIGHT = 290
 
 
 @dataclass(frozen=True)
@@ -189,7 +190,7 @@ def _weights_figure(i: int, ln: Lane, breaks: list[int], arrays: dict) -> dict:
             "the experts' weights, log scale", "halving": "1 while an expert is consistent, 0 once removed"}
     layout = _layout(xaxis=_axis("expert i" if not rel else "coordinate i", range=[0.4, d + 0.6]),
                      yaxis=yaxis, bargap=0.1, barmode="overlay")
-    return {"id": f"w{i}", "title": f"{ln.name}: {what.get(tr.algorithm, 'weights')}", "height": 250,
+    return {"id": f"w{i}", "title": f"{ln.name}: {what.get(tr.algorithm, 'weights')}", "height": WEIGHTS_HEIGHT,
             "figure": {"data": data, "layout": layout}, "config": {"displayModeBar": False},
             "dynamic": [{"trace": 0, "op": "state", "x": f"w{i}_x", "y": f"w{i}_y"}]}
 
@@ -225,7 +226,7 @@ def sandwich_geometry(trace) -> dict[str, Any]:
     c = p.constants
     b = p.mistake_bound
     alg = trace.algorithm
-    g: dict[str, Any] = {"x": "M", "x_title": "mistakes M", "scale": 1.0}
+    g: dict[str, Any] = {"x": "M", "x_title": "mistakes M", "x_name": "M", "scale": 1.0}
     if alg == "perceptron":
         gam, R = float(c["gamma"]), float(c["radius"])
         g.update(run=[("⟨w*, w⟩", "inner"), ("‖w‖", "norm")], y_title="",
@@ -236,7 +237,7 @@ def sandwich_geometry(trace) -> dict[str, Any]:
     elif alg == "winnow":
         beta = float(c["beta"])
         a0 = (1 + beta) / beta
-        g.update(run=[("(1+β)/β + (2+β)m⁺ (the run's)", "total_cap")], y_title="",
+        g.update(run=[("(1+β)/β + (2+β)m⁺", "total_cap")], y_title="",
                  bounds=[("M (the mistakes)", lambda M: M, "#9467bd"),
                          ("(1+β)/β + (2+β)k(1 + log₁₊β N)", lambda M: np.full_like(M, b if b is not None else np.nan),
                           "#d62728")],
@@ -264,7 +265,7 @@ def sandwich_geometry(trace) -> dict[str, Any]:
             lo = ms * math.log(1 - eta) if eta < 1 else -math.inf
             up = (lambda M: math.log(N) - eta * M)
             names = ("m*·ln(1−η) (lower)", "ln N − η·E[M] (upper)")
-            g.update(x="expected_M", x_title="expected mistakes E[M] = Σ Fₜ")
+            g.update(x="expected_M", x_title="expected mistakes E[M] = Σ Fₜ", x_name="E[M]")
         g.update(run=[("ln Φ", "log_phi"), ("ln w(i*)", "log_w_best")], y_title="natural log",
                  bounds=[(names[0], lambda M: np.full_like(M, lo), "#9467bd"), (names[1], up, "#d62728")],
                  crossing=(b, lo) if b is not None else None,
@@ -282,6 +283,48 @@ def sandwich_geometry(trace) -> dict[str, Any]:
     return g
 
 
+#: where the zoom on the run goes (the corner the curves leave empty), per learner
+_INSET_CORNER = {"perceptron": "tl", "winnow": "br"}
+_CORNERS = {"tl": ([0.09, 0.5], [0.5, 0.97]), "tr": ([0.5, 0.98], [0.5, 0.97]), "br": ([0.5, 0.98], [0.06, 0.5])}
+
+
+def _layer(i: int, g: dict, grid: np.ndarray, run_colors: list[str], axes: dict | None, legend: bool,
+           data: list, dyn: list) -> None:
+    """The bound curves over ``grid`` and the run's revealed trajectory and current markers, on one pair of axes."""
+    for name, f, col in g["bounds"]:
+        data.append({"type": "scatter", "mode": "lines", "name": name, "x": np.round(grid, 4),
+                     "y": _sig(np.asarray(f(grid), dtype=float), 6), "showlegend": legend,
+                     "line": {"color": col, "width": 2.2, "dash": "dash"}, "hoverinfo": "skip", **(axes or {})})
+    for j, (name, _key) in enumerate(g["run"]):
+        data.append({"type": "scatter", "mode": "lines+markers", "name": name + " (the run)", "x": [], "y": [],
+                     "showlegend": legend, "line": {"color": run_colors[j], "width": 2.5}, "marker": {"size": 4},
+                     "hoverinfo": "skip", **(axes or {})})
+        dyn.append({"trace": len(data) - 1, "op": "rows_before", "rounds": f"s{i}_r", "x": f"s{i}_x",
+                    "y": f"s{i}_y{j}"})
+        data.append({"type": "scatter", "mode": "markers", "name": name + " now", "showlegend": False,
+                     "x": [], "y": [], "marker": {"color": run_colors[j], "size": 12, "line": {"color": "#fff",
+                                                                                            "width": 2}},
+                     "hoverinfo": "skip", **(axes or {})})
+        dyn.append({"trace": len(data) - 1, "op": "point_position", "x": f"s{i}_xp", "y": f"s{i}_y{j}p"})
+
+
+def _num(v: float) -> str:
+    """A bound as a reader wants it: 47.86, 423, 94,156 (never 9.416e+04)."""
+    return f"{v:,.0f}" if abs(v) >= 1e4 else f"{v:.4g}"
+
+
+def _y_range(g: dict, grid: np.ndarray, runs: list[np.ndarray], extra: list[float], x_max: float) -> list[float]:
+    """The run, the crossing and the two proven bounds (the first two curves) up to ``x_max``."""
+    vals = [r[np.isfinite(r)] for r in runs] + [np.asarray(extra, dtype=float)]
+    for _name, f, _col in g["bounds"][:2]:
+        yb = np.asarray(f(grid), dtype=float)
+        vals.append(yb[(grid <= x_max) & np.isfinite(yb)])
+    allv = np.concatenate([v for v in vals if v.size] + [np.zeros(1)])
+    lo, hi = float(allv.min()), float(allv.max())
+    pad = 0.07 * (hi - lo or 1.0)
+    return [lo - pad, hi + pad]
+
+
 def _sandwich_figure(i: int, ln: Lane, arrays: dict) -> dict:
     tr = ln.trace
     proof = tr.proof
@@ -289,71 +332,69 @@ def _sandwich_figure(i: int, ln: Lane, arrays: dict) -> dict:
     idx = position_index(proof)
     S = proof.series
     xs = np.asarray(S[g["x"]], dtype=float)
-    x_run = float(np.nanmax(xs)) if xs.size else 0.0
+    x_run = max(float(np.nanmax(xs)) if xs.size else 0.0, 1.0)
     cross = g["crossing"]
     cx = float(cross[0]) if cross is not None and cross[0] is not None and math.isfinite(cross[0]) else None
-    x_end = max(x_run, cx if cx is not None else 0.0, 1.0) * 1.12
-    log_x = cx is not None and cx > LOG_AXIS_FACTOR * max(x_run, 1.0)
-    grid = np.geomspace(0.5, x_end, 240) if log_x else np.linspace(0.0, x_end, 240)
-    data: list[dict] = []
-    dyn: list[dict] = []
-    yvals = []
-    for name, f, col in g["bounds"]:
-        yb = np.asarray(f(grid), dtype=float)
-        data.append({"type": "scatter", "mode": "lines", "name": name, "x": np.round(grid, 4), "y": _sig(yb, 6),
-                     "line": {"color": col, "width": 2.2, "dash": "dash"}, "hoverinfo": "skip"})
-        lim = grid <= (cx if cx is not None else x_end)
-        yvals.append(yb[lim & np.isfinite(yb)])
+    x_end = max(x_run, cx if cx is not None else 0.0) * 1.12
     # rows_before shows rows with round < p − 1: state j (from position state_rounds[j]) gets round
     # state_rounds[j] − 2, clipped at 0 (rounds cannot be negative: before p = 2 the marker stands alone)
-    reveal = np.maximum(np.asarray(proof.state_rounds, dtype=np.int64) - 2, 0).tolist()
-    arrays[f"s{i}_r"] = reveal
+    arrays[f"s{i}_r"] = np.maximum(np.asarray(proof.state_rounds, dtype=np.int64) - 2, 0).tolist()
     arrays[f"s{i}_x"] = _sig(xs, 6)
     arrays[f"s{i}_xp"] = _sig(xs[idx], 6)
-    colors = [LANE_COLORS[i % 3], "#17becf"]
-    for j, (name, key) in enumerate(g["run"]):
+    runs = []
+    for j, (_name, key) in enumerate(g["run"]):
         ys = np.asarray(S[key], dtype=float) * g["scale"]
-        yvals.append(ys[np.isfinite(ys)])
+        runs.append(ys)
         arrays[f"s{i}_y{j}"] = _sig(ys, 6)
         arrays[f"s{i}_y{j}p"] = _sig(ys[idx], 6)
-        data.append({"type": "scatter", "mode": "lines+markers", "name": name + " (the run)", "x": [], "y": [],
-                     "line": {"color": colors[j], "width": 2.5}, "marker": {"size": 4}, "hoverinfo": "skip"})
-        dyn.append({"trace": len(data) - 1, "op": "rows_before", "rounds": f"s{i}_r", "x": f"s{i}_x",
-                    "y": f"s{i}_y{j}"})
-        data.append({"type": "scatter", "mode": "markers", "name": name + " now", "showlegend": False,
-                     "x": [], "y": [], "marker": {"color": colors[j], "size": 12, "line": {"color": "#fff", "width": 2}},
-                     "hoverinfo": "skip"})
-        dyn.append({"trace": len(data) - 1, "op": "point_position", "x": f"s{i}_xp", "y": f"s{i}_y{j}p"})
-    shapes, ann = [], []
+    run_colors = [LANE_COLORS[i % 3], "#17becf"]
+    data: list[dict] = []
+    dyn: list[dict] = []
+    grid = np.linspace(0.0, x_end, 240)
+    _layer(i, g, grid, run_colors, None, True, data, dyn)
+    shapes = []
+    extra = []
     if cx is not None:
         cy = float(cross[1])
-        yvals.append(np.array([cy]))
-        data.append({"type": "scatter", "mode": "markers", "name": f"crossing: M ≤ {cx:.4g}", "x": [cx], "y": [cy],
+        extra.append(cy)
+        data.append({"type": "scatter", "mode": "markers", "name": f"bounds cross: {g['x_name']} ≤ {_num(cx)} "
+                     "(shaded: beyond it)", "x": [cx], "y": [cy],
                      "marker": {"symbol": "x", "size": 13, "color": "#111", "line": {"width": 1}},
                      "hovertemplate": f"the bounds cross at {cx:.6g}<extra></extra>"})
         shapes.append({"type": "rect", "xref": "x", "yref": "paper", "x0": cx, "x1": x_end, "y0": 0, "y1": 1,
                        "fillcolor": "rgba(120,120,120,0.13)", "line": {"width": 0}, "layer": "below"})
-        ann.append({"x": 0.99, "xref": "paper", "y": 0.03, "yref": "paper", "xanchor": "right", "yanchor": "bottom",
-                    "showarrow": False, "font": {"size": 12}, "bgcolor": "rgba(255,255,255,0.85)",
-                    "text": f"bounds cross at {g['x_title'].split(' ')[-1]} = {cx:.4g}: beyond it, impossible"})
-    else:
-        why = "; ".join(a.name for a in proof.failed_assumptions) or "an assumption fails"
-        ann.append({"x": 0.99, "xref": "paper", "y": 0.03, "yref": "paper", "xanchor": "right", "yanchor": "bottom",
-                    "showarrow": False, "font": {"size": 12}, "bgcolor": "rgba(255,240,240,0.9)",
-                    "text": f"no bound: {why[:60]}"})
-    allv = np.concatenate([v for v in yvals if v.size] + [np.zeros(1)])
-    lo, hi = float(allv.min()), float(allv.max())
-    pad = 0.07 * (hi - lo or 1.0)
-    if log_x:
-        xaxis = _axis(g["x_title"] + " (log axis: the crossing is far right)", type="log",
-                      range=[math.log10(0.5), math.log10(x_end)])
-    else:
-        xaxis = _axis(g["x_title"], range=[-0.02 * x_end, x_end])
-    layout = _layout(xaxis=xaxis, yaxis=_axis(g["y_title"], range=[lo - pad, hi + pad]), shapes=shapes,
-                     annotations=ann)
+    layout = _layout(xaxis=_axis(g["x_title"], range=[-0.02 * x_end, x_end]),
+                     yaxis=_axis(g["y_title"], range=_y_range(g, grid, runs, extra, cx if cx is not None else 0.0)),
+                     shapes=shapes, annotations=[])
+    if cx is None:
+        why = ", ".join(f"«{a.name}»" for a in proof.failed_assumptions) or "an assumption"
+        layout["annotations"].append(
+            {"x": 0.99, "xref": "paper", "y": 0.03, "yref": "paper", "xanchor": "right", "yanchor": "bottom",
+             "showarrow": False, "font": {"size": 12}, "bgcolor": "rgba(255,240,240,0.9)",
+             "text": f"no bound here: {why[:50]} fails"})
+    elif cx > INSET_FACTOR * x_run:
+        _inset(i, g, tr.algorithm, x_run, runs, run_colors, data, dyn, layout)
     layout["legend"]["font"] = {"size": 11}
-    return {"id": f"s{i}", "title": g["title"], "height": 300, "figure": {"data": data, "layout": layout},
+    return {"id": f"s{i}", "title": g["title"], "height": SANDWICH_HEIGHT, "figure": {"data": data, "layout": layout},
             "config": {"displayModeBar": False}, "dynamic": dyn}
+
+
+def _inset(i, g, alg, x_run, runs, run_colors, data, dyn, layout) -> None:
+    """The crossing is far beyond the run: a zoom on the run (0 … 1.15 × its extent) in an empty corner."""
+    x_hi = 1.15 * x_run
+    grid = np.linspace(0.0, x_hi, 120)
+    _layer(i, g, grid, run_colors, {"xaxis": "x2", "yaxis": "y2"}, False, data, dyn)
+    dx, dy = _CORNERS[_INSET_CORNER.get(alg, "tr")]
+    layout["xaxis2"] = _axis("", domain=dx, anchor="y2", range=[-0.03 * x_hi, x_hi])
+    layout["yaxis2"] = _axis("", domain=dy, anchor="x2", range=_y_range(g, grid, runs, [], x_hi))
+    for ax in ("xaxis2", "yaxis2"):
+        layout[ax].update(showline=True, linecolor="#999", mirror=True, tickfont={"size": 10})
+    layout["annotations"].append({"x": dx[0], "xref": "paper", "y": dy[1], "yref": "paper", "xanchor": "left",
+                                  "yanchor": "bottom", "showarrow": False, "font": {"size": 11},
+                                  "text": "zoom on the run"})
+    layout["shapes"].append({"type": "rect", "xref": "paper", "yref": "paper", "x0": dx[0] - 0.06, "x1": dx[1],
+                             "y0": dy[0] - 0.05, "y1": dy[1], "fillcolor": "#ffffff", "line": {"width": 0},
+                             "layer": "below"})
 
 
 # ------------------------------------------------------------------------------------------ mistakes
@@ -499,12 +540,13 @@ def compare_spec(lanes: list[Lane], *, run_id: str, position: int = 0) -> dict:
     spec = {
         "version": 1, "run_id": run_id, "T": int(T), "position": int(position), "url_param": "t",
         "breaks": breaks, "mistake_rounds": mistakes,
-        "extra_stops": {f"{ln.name} mistake": np.asarray(ln.trace.mistakes, dtype=np.int64) for ln in lanes},
         "arrays": arrays, "figures": figures,
         "ledger": {"title": "Each learner's proof after round t (✓: the inequality holds on this run)",
                    "lines": lines},
         "caption": _caption(lanes),
-        "layout": {"columns": [["mistakes"] + [f"w{i}" for i in range(n)], [f"s{i}" for i in range(n)] + ["ledger"]],
+        # wide: each learner's weights beside its sandwich; narrow (stacked): the mistakes, the weights,
+        # the ledger, the sandwiches
+        "layout": {"columns": [["mistakes"] + [f"w{i}" for i in range(n)], ["ledger"] + [f"s{i}" for i in range(n)]],
                    "widths": [1, 1]},
         "speed": int(max(2, min(100, T // 25))),
     }
@@ -540,8 +582,8 @@ def sweep_figure(rows: list[dict], *, title: str = "") -> dict:
                      "x": Ns, "y": bnd, "line": {"color": col, "width": 2, "dash": "dash"},
                      "marker": {"size": 6, "symbol": "diamond-open"},
                      "hovertemplate": "N = %{x}: bound %{y:.4g}<extra></extra>"})
-    layout = _layout(xaxis=_axis("number of features N (log axis)", type="log"),
-                     yaxis=_axis("mistakes (log axis)", type="log"), height=420)
+    layout = _layout(xaxis=_axis("number of features N (log axis)", type="log", dtick=1),
+                     yaxis=_axis("mistakes (log axis)", type="log", dtick=1), height=420)
     layout["margin"]["t"] = 40
     layout["legend"] = {"orientation": "h", "y": -0.2, "yanchor": "top", "x": 0, "font": {"size": 12}}
     if title:
