@@ -39,8 +39,8 @@ BEST_COLOR = "#7f7f7f"
 REL_COLOR, OTHER_COLOR, CONST_COLOR = "#2ca02c", "#9fb4c9", "#444444"
 LN10 = math.log(10.0)
 #: a zoom on the run is drawn when the crossing is this many times the run's extent
-INSET_FACTOR = 8.0
-SANDWICH_HEIGHT = WEIGHTS_HEIGHT = 290
+INSET_FACTOR = 4.0
+SANDWICH_HEIGHT = WEIGHTS_HEIGHT = 320
 
 
 @dataclass(frozen=True)
@@ -285,7 +285,7 @@ def sandwich_geometry(trace) -> dict[str, Any]:
 
 #: where the zoom on the run goes (the corner the curves leave empty), per learner
 _INSET_CORNER = {"perceptron": "tl", "winnow": "br"}
-_CORNERS = {"tl": ([0.09, 0.5], [0.5, 0.97]), "tr": ([0.5, 0.98], [0.5, 0.97]), "br": ([0.5, 0.98], [0.06, 0.5])}
+_CORNERS = {"tl": ([0.09, 0.44], [0.6, 0.97]), "tr": ([0.56, 0.98], [0.58, 0.97]), "br": ([0.56, 0.98], [0.06, 0.44])}
 
 
 def _layer(i: int, g: dict, grid: np.ndarray, run_colors: list[str], axes: dict | None, legend: bool,
