@@ -29,7 +29,7 @@ from .compare_view import NAMES, Lane, compare_spec, sweep_figure
 from .config import Setting
 
 __all__ = ["PAGE", "SETTINGS", "PRESETS", "LINEAR", "EXPERTS", "visible", "Setup", "load", "spec_for", "sweep",
-           "sweep_rows", "SWEEP_N", "SWEEP_SEEDS", "SWEEP_T", "dense_k", "WHY", "INTRO", "summary_rows"]
+           "sweep_rows", "capped_T", "notes", "MAX_CELLS", "SWEEP_N", "SWEEP_SEEDS", "SWEEP_T", "dense_k", "WHY", "INTRO", "summary_rows"]
 
 PAGE = "compare"
 LINEAR = ("perceptron", "winnow", "normalized_winnow")
@@ -53,6 +53,10 @@ SETTINGS = [
     Setting("T", "Rounds T", "int", 300, lo=10, hi=1000, step=10),
     Setting("seed", "Seed", "int", 0, lo=0, hi=1_000_000, step=1, extra={"widget": "number"}),
 ]
+
+#: the viewer ships every learner's weights in every state: rounds × features is capped (a spec of
+#: ≈ 1.5 MB of JSON at most; bench/compare_sweep.py measures it)
+MAX_CELLS = 60_000
 
 #: the N grid of the sweep (log-spaced), its seeds and rounds per preset
 SWEEP_N = {"sparse": (10, 32, 100, 316, 1000, 3162, 10_000), "dense": (10, 22, 46, 100, 215)}
@@ -136,7 +140,22 @@ def load(v: dict[str, Any]) -> Setup:
                         float(v["eta"]), seed)
     N = int(v["N"])
     k = int(v["k"]) if v["preset"] == "sparse" else dense_k(N)
-    return _linear(v["preset"], T, N, k, seed)
+    return _linear(v["preset"], capped_T(v), N, k, seed)
+
+
+def capped_T(v: dict[str, Any]) -> int:
+    """The rounds run: T, capped so that rounds × features ≤ MAX_CELLS (the experts: at most 50)."""
+    width = int(v["experts"]) if v["preset"] == "experts" else int(v["N"]) + 1
+    return int(min(int(v["T"]), max(10, MAX_CELLS // width)))
+
+
+def notes(v: dict[str, Any]) -> list[str]:
+    """Plain sentences about these settings (no user text)."""
+    out = []
+    if capped_T(v) < int(v["T"]):
+        out.append(f"T is capped at {capped_T(v)} rounds for N = {v['N']} features (the step viewer ships every "
+                   f"learner's weights at every step; at most {MAX_CELLS:,} rounds × features).")
+    return out
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)

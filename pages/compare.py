@@ -17,6 +17,8 @@ st.markdown(L.INTRO)
 for problem in state.problems(L.PAGE):
     safe.notice("warning", "A setting in the link was not valid: ", f"{problem}.")
 st.info(L.WHY[v["preset"]])
+for note in L.notes(v):
+    st.caption(note)
 
 # 2. the stream and the cached core runs
 try:

@@ -110,3 +110,14 @@ def test_worst_below_best_is_explained():
     assert not at.exception
     err = shown(at, "error")
     assert "These settings cannot be run" in err and "below the best one's" in err
+
+
+def test_long_wide_runs_are_capped_and_say_so():
+    at = open_page(PAGE, timeout=300, preset="dense", N=200, T=1000)
+    assert not at.exception and not at.error
+    from olc_ui.compare_lesson import MAX_CELLS
+    T = MAX_CELLS // 201
+    assert viewer_spec(at)["T"] == T
+    assert f"T is capped at {T} rounds" in shown(at, "caption")
+    runs = _runs(sparse_instances(T=T, N=200, k=100, ones=1, seed=0))
+    assert [r["mistakes M"] for r in _summary(at)] == [tr.n_mistakes for tr in runs.values()]
