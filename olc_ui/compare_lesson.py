@@ -131,12 +131,12 @@ def _experts(T: int, N: int, best: float, worst: float, beta: float, eta: float,
 
 def load(v: dict[str, Any]) -> Setup:
     """The comparison for these settings (cached); ``DataError`` with a message when it cannot be made."""
-    T, seed = int(v["T"]), int(v["seed"])
+    seed = int(v["seed"])
     if v["preset"] == "experts":
         if v["worst"] < v["best"]:
             raise olc_data.DataError(f"the worst expert's error rate ({v['worst']:g}) is below the best one's "
                                      f"({v['best']:g}); raise it")
-        return _experts(T, int(v["experts"]), float(v["best"]), float(v["worst"]), float(v["beta"]),
+        return _experts(capped_T(v), int(v["experts"]), float(v["best"]), float(v["worst"]), float(v["beta"]),
                         float(v["eta"]), seed)
     N = int(v["N"])
     k = int(v["k"]) if v["preset"] == "sparse" else dense_k(N)
@@ -144,8 +144,9 @@ def load(v: dict[str, Any]) -> Setup:
 
 
 def capped_T(v: dict[str, Any]) -> int:
-    """The rounds run: T, capped so that rounds × features ≤ MAX_CELLS (the experts: at most 50)."""
-    width = int(v["experts"]) if v["preset"] == "experts" else int(v["N"]) + 1
+    """The rounds run: T, capped so that rounds × features ≤ MAX_CELLS. Expert advice counts every
+    learner's weights (all three change on almost every round for RWM)."""
+    width = 3 * int(v["experts"]) if v["preset"] == "experts" else int(v["N"]) + 1
     return int(min(int(v["T"]), max(10, MAX_CELLS // width)))
 
 
@@ -153,8 +154,9 @@ def notes(v: dict[str, Any]) -> list[str]:
     """Plain sentences about these settings (no user text)."""
     out = []
     if capped_T(v) < int(v["T"]):
-        out.append(f"T is capped at {capped_T(v)} rounds for N = {v['N']} features (the step viewer ships every "
-                   f"learner's weights at every step; at most {MAX_CELLS:,} rounds × features).")
+        n = f"{v['experts']} experts" if v["preset"] == "experts" else f"{v['N']} features"
+        out.append(f"T is capped at {capped_T(v)} rounds for N = {n} (the step viewer ships every learner's "
+                   f"weights at every step; at most {MAX_CELLS:,} rounds × weights).")
     return out
 
 

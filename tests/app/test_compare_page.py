@@ -121,3 +121,11 @@ def test_long_wide_runs_are_capped_and_say_so():
     assert f"T is capped at {T} rounds" in shown(at, "caption")
     runs = _runs(sparse_instances(T=T, N=200, k=100, ones=1, seed=0))
     assert [r["mistakes M"] for r in _summary(at)] == [tr.n_mistakes for tr in runs.values()]
+
+
+def test_many_experts_cap_the_rounds_too():
+    at = open_page(PAGE, timeout=300, preset="experts", experts=50, T=1000)
+    assert not at.exception and not at.error
+    from olc_ui.compare_lesson import MAX_CELLS
+    T = MAX_CELLS // 150
+    assert viewer_spec(at)["T"] == T and f"T is capped at {T} rounds for N = 50 experts" in shown(at, "caption")
