@@ -475,6 +475,19 @@ _BOUND_TEX = {"perceptron": r"R^2/\gamma^2", "winnow": r"\tfrac{1+\beta}{\beta} 
               r"\frac{\ln N + m^*\ln(1/(1-\eta))}{\eta}", "halving": r"\log_2|H|"}
 
 
+def _reasons(proof, links: list[tuple[str, str]]) -> str:
+    """The proof's own reason for each link (the chain that asserts it), in order, without repeats."""
+    out: list[str] = []
+    for lo, hi in links:
+        for ch in proof.chains:
+            keys = list(ch.keys)
+            for j in range(len(keys) - 1):
+                if keys[j] == lo and keys[j + 1] == hi and ch.reasons and j < len(ch.reasons):
+                    if ch.reasons[j] not in out:
+                        out.append(ch.reasons[j])
+    return "; ".join(out)
+
+
 def _ledger_lines(i: int, ln: Lane) -> list[dict]:
     proof = ln.trace.proof
     idx = position_index(proof)
@@ -486,8 +499,7 @@ def _ledger_lines(i: int, ln: Lane) -> list[dict]:
         fmt = "d" if key in ("M", "m_plus", "size") else ".4g"
         vals[name] = _pos(v, fmt)
         tex = tex.replace(f"«{'abcd'[j]}»", "{" + name + "}")
-    reasons = {ch.name: ch.reasons for ch in proof.chains}
-    why = next((r[0] for r in reasons.values() if r), "")
+    why = _reasons(proof, links)
     lines = [{"latex": r"\textbf{" + ln.name + r":}\; " + tex, "values": vals,
               "holds": {"by": "position", "data": _holds(proof, links, idx)}, "reason": why}]
     bkey = proof.bounded if proof.bounded in proof.series else "M"

@@ -193,3 +193,14 @@ def test_mismatched_lengths_are_refused():
     b = _lanes(dense_instances(T=30, N=10, k=2, seed=0))
     with pytest.raises(ValueError, match="different lengths"):
         compare_spec([a[0], b[1]], run_id="x")
+
+
+def test_each_ledger_line_gives_the_proofs_reasons_for_its_own_links(sparse_target):
+    lanes, spec = sparse_target
+    rows = ledger_at(spec, 50)
+    w = [ln.algorithm for ln in lanes].index("winnow")
+    proof = lanes[w].trace.proof
+    total = next(ch for ch in proof.chains if tuple(ch.keys)[:2] == ("M", "total_cap"))
+    potential = next(ch for ch in proof.chains if "log_phi" in ch.keys)
+    assert total.reasons[0] in rows[2 * w]["reason"]
+    assert potential.reasons[0] not in rows[2 * w]["reason"]  # Φ's chain is not on this line
