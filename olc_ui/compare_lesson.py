@@ -201,8 +201,9 @@ def sweep_panel(v: dict[str, Any]) -> None:
     what = (f"k = {k} relevant" if preset == "sparse" else "k = ⌈N/2⌉ relevant, one bit on per example")
     st.markdown(f"#### Mistakes against N ({what}, T = {SWEEP_T[preset]} rounds, seeds 0 … {SWEEP_SEEDS - 1})")
     st.caption("Solid: each learner's mistakes (median over the seeds, bars: smallest to largest). Dashed, same "
-               "colour: its theorem's bound on the same runs (median). Both axes logarithmic.")
-    st.plotly_chart(sweep_figure(rows), config={"displayModeBar": False}, key="compare_sweep_chart")
+               "colour: its theorem's bound on the same runs (median). Dotted: T, the most mistakes a run of T rounds "
+               "can make. Both axes logarithmic.")
+    st.plotly_chart(sweep_figure(rows, T=SWEEP_T[preset]), config={"displayModeBar": False}, key="compare_sweep_chart")
     with st.expander("The numbers of this chart (every run)"):
         st.dataframe([{"learner": NAMES[r["algorithm"]], "N": r["N"], "k": r["k"], "seed": r["seed"],
                        "mistakes": r["mistakes"], "bound": "n/a" if r["bound"] is None else f"{r['bound']:.6g}"}

@@ -567,9 +567,10 @@ def compare_spec(lanes: list[Lane], *, run_id: str, position: int = 0) -> dict:
 
 # ------------------------------------------------------------------------------------------ the N sweep
 
-def sweep_figure(rows: list[dict], *, title: str = "") -> dict:
+def sweep_figure(rows: list[dict], *, T: int | None = None, title: str = "") -> dict:
     """Mistakes against N (log axes): per learner the median over seeds (line), the range (bars),
-    and the theorem's bound (median over the same runs, dashed, same colour). ``rows``: dicts with
+    and the theorem's bound (median over the same runs, dashed, same colour); ``T``: the rounds per
+    run, drawn as the ceiling no mistake count can pass. ``rows``: dicts with
     ``algorithm``, ``N``, ``seed``, ``mistakes``, ``bound`` (None when the theorem gives none)."""
     algs = list(dict.fromkeys(r["algorithm"] for r in rows))
     data = []
@@ -594,6 +595,11 @@ def sweep_figure(rows: list[dict], *, title: str = "") -> dict:
                      "x": Ns, "y": bnd, "line": {"color": col, "width": 2, "dash": "dash"},
                      "marker": {"size": 6, "symbol": "diamond-open"},
                      "hovertemplate": "N = %{x}: bound %{y:.4g}<extra></extra>"})
+    if T is not None and rows:  # no learner can make more mistakes than there are rounds
+        Ns = sorted({r["N"] for r in rows})
+        data.append({"type": "scatter", "mode": "lines", "name": f"T = {T} rounds: a mistake on every round",
+                     "x": [Ns[0], Ns[-1]], "y": [T, T], "line": {"color": "#999", "width": 1.5, "dash": "dot"},
+                     "hoverinfo": "skip"})
     layout = _layout(xaxis=_axis("number of features N (log axis)", type="log", dtick=1),
                      yaxis=_axis("mistakes (log axis)", type="log", dtick=1), height=420)
     layout["margin"]["t"] = 40

@@ -186,6 +186,8 @@ def test_sweep_figure_draws_medians_ranges_and_bounds():
     assert bnd["y"] == [102.0, 1002.0]
     assert fig["data"][3]["y"] == [7.0, None]  # no bound: nothing drawn, not a made-up number
     assert fig["layout"]["xaxis"]["type"] == "log" and fig["layout"]["yaxis"]["type"] == "log"
+    ceiling = sweep_figure(rows, T=300)["data"][-1]
+    assert ceiling["x"] == [10, 100] and ceiling["y"] == [300, 300]
 
 
 def test_mismatched_lengths_are_refused():
