@@ -64,7 +64,8 @@ SWEEP_SEEDS = 5
 #: rounds per run of the sweep: the dense preset needs more (every relevant variable must show up)
 SWEEP_T = {"sparse": 300, "dense": 1500}
 
-INTRO = ("The learners below read **the same rounds**; the step controls move every chart together. "
+INTRO = ("The learners below read **the same rounds**; the step controls move every chart together "
+         "(*Next mistake* goes to the next round on which any of them errs). "
          "Each learner's sandwich is its own proof: a potential between two proven bounds, drawn against its "
          "mistake count out to where the bounds cross — its mistake bound.")
 #: one sentence per preset: why this one wins here
