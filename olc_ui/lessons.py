@@ -26,6 +26,8 @@ LESSONS = [
      "the version space halves at each mistake: M ≤ log₂|H|"),
     ("Mistake-bound model", "pages/boolean_concepts.py", "Conjunctions and decision lists", ":material/functions:", "boolean_concepts",
      "elimination, the level algorithm, and the adversary game"),
+    ("Compare", "pages/compare.py", "Compare learners", ":material/compare_arrows:", "compare",
+     "several learners on the same rounds, one cursor: mistakes, weights and each one's sandwich"),
 ]
 
 

@@ -19,6 +19,7 @@ HOSTILE = (
 def page_keys() -> dict[str, list[str]]:
     """Every query key each lesson page reads (its declared settings, and the viewer's t)."""
     from olc_ui import boolean_lesson as B
+    from olc_ui import compare_lesson as C
     from olc_ui import eg_lesson as G
     from olc_ui import ftrl_lesson as F
     from olc_ui import winnow_lesson as W
@@ -39,6 +40,7 @@ def page_keys() -> dict[str, list[str]]:
         "winnow": keys(W.SETTINGS),
         "exponentiated_update": keys(G.SETTINGS),
         "ftrl": keys(F.SETTINGS),
+        "compare": keys(C.SETTINGS),
     }
 
 

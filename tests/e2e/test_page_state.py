@@ -17,7 +17,7 @@ TITLES = {"home": "Online linear classification", "perceptron": "The Perceptron 
           "halving": "Halving: the version space",
           "boolean_concepts": "The mistake-bound model: conjunctions and decision lists",
           "winnow": "Winnow: multiplicative updates", "exponentiated_update": "The exponentiated update",
-          "ftrl": "The randomised FTRL linear classifier"}
+          "ftrl": "The randomised FTRL linear classifier", "compare": "Compare learners on the same rounds"}
 NAV = {row[4]: row[2] for row in LESSONS}  # url path -> the title in the navigation
 #: a link with settings other than the defaults (and a position), per page
 LINKS = {
@@ -30,6 +30,7 @@ LINKS = {
     "winnow": {"N": "40", "T": "177", "seed": "3", "t": "17"},
     "exponentiated_update": {"N": "17", "T": "177", "seed": "3", "t": "17"},
     "ftrl": {"T": "177", "sseed": "3", "runs": "20", "t": "17"},
+    "compare": {"preset": "dense", "N": "40", "T": "177", "seed": "3", "t": "17"},
 }
 
 

@@ -1,0 +1,39 @@
+"""Lesson: learners against each other on the same rounds — one cursor, every learner's proof side by side."""
+import streamlit as st
+
+from olc_ui import compare_lesson as L
+from olc_ui import page, safe, state
+from olc_ui.data import DataError
+from olc_ui.viewer import start_position, viewer
+
+page.setup("Compare learners")
+st.title("Compare learners on the same rounds")
+
+# 1. settings, from the URL
+with st.sidebar:
+    st.header("Comparison")
+    v = state.bind(L.PAGE, L.SETTINGS, show=L.visible)
+st.markdown(L.INTRO)
+for problem in state.problems(L.PAGE):
+    safe.notice("warning", "A setting in the link was not valid: ", f"{problem}.")
+st.info(L.WHY[v["preset"]])
+for note in L.notes(v):
+    st.caption(note)
+
+# 2. the stream and the cached core runs
+try:
+    setup = L.load(v)
+except (DataError, ValueError) as exc:  # unusable settings, or a parameter the core refuses
+    safe.notice("error", "These settings cannot be run: ", f"{exc}.")
+    state.write_url(L.SETTINGS, v)
+    st.stop()
+
+# 3. one spec for every learner (pure), 4. render
+spec = L.spec_for(setup)
+spec = {**spec, "position": start_position("compare_viewer", spec["T"])}
+position = viewer(spec, key="compare_viewer")
+state.write_url(L.SETTINGS, v, {"t": str(position)})
+
+L.summary_panel(setup)
+if v["preset"] != "experts":
+    L.sweep_panel(v)
