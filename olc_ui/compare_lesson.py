@@ -29,7 +29,7 @@ from .compare_view import NAMES, Lane, compare_spec, sweep_figure
 from .config import Setting
 
 __all__ = ["PAGE", "SETTINGS", "PRESETS", "LINEAR", "EXPERTS", "visible", "Setup", "load", "spec_for", "sweep",
-           "sweep_rows", "capped_T", "notes", "MAX_CELLS", "SWEEP_N", "SWEEP_SEEDS", "SWEEP_T", "dense_k", "WHY", "INTRO", "summary_rows"]
+           "sweep_rows", "downloads_panel", "capped_T", "notes", "MAX_CELLS", "SWEEP_N", "SWEEP_SEEDS", "SWEEP_T", "dense_k", "WHY", "INTRO", "summary_rows"]
 
 PAGE = "compare"
 LINEAR = ("perceptron", "winnow", "normalized_winnow")
@@ -240,6 +240,16 @@ def summary_rows(setup: Setup) -> list[dict]:
                                          "n/a: " + ", ".join(f"«{a.name}»" for a in p.failed_assumptions) + " fails"),
                      "measured constants": _constants(ln.trace)})
     return rows
+
+
+def downloads_panel(setup: Setup, spec: dict, position: int) -> None:
+    """Each learner's trace (CSV) and proof transcript (Markdown + KaTeX, LaTeX), as on its own lesson page."""
+    from . import common
+
+    st.markdown("#### Downloads: each learner's trace and proof")
+    for ln in setup.lanes:
+        st.caption(ln.name)
+        common.downloads(ln.trace, spec, position, f"{PAGE}_{ln.algorithm}", ln.X, ln.y)
 
 
 def summary_panel(setup: Setup) -> None:

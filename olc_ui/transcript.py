@@ -45,6 +45,7 @@ def link_settings() -> dict[str, str]:
 def _page_settings(name: str) -> list:
     """The declared settings of the page that calls olc_ui.common.downloads with ``name`` (its defaults)."""
     from . import boolean_lesson as B
+    from . import compare_lesson as C
     from . import eg_lesson as G
     from . import experts_lesson as E
     from . import ftrl_lesson as F
@@ -55,7 +56,7 @@ def _page_settings(name: str) -> list:
 
     table = {"perceptron": P.SETTINGS + P.TD_SETTINGS, "margin_perceptron": M.SETTINGS, "experts": E.SETTINGS,
              "halving": H.SETTINGS, "boolean": B.MODE_SETTINGS + [s for g in B.GROUPS.values() for s in g],
-             "winnow": W.SETTINGS, "exponentiated_update": G.SETTINGS, "ftrl": F.SETTINGS}
+             "winnow": W.SETTINGS, "exponentiated_update": G.SETTINGS, "ftrl": F.SETTINGS, "compare": C.SETTINGS}
     if name in table:
         return table[name]
     return next((v for k, v in table.items() if name.startswith(k + "_")), [])

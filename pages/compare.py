@@ -37,3 +37,4 @@ state.write_url(L.SETTINGS, v, {"t": str(position)})
 L.summary_panel(setup)
 if v["preset"] != "experts":
     L.sweep_panel(v)
+L.downloads_panel(setup, spec, position)

@@ -27,6 +27,7 @@ PAGES = {
     "experts": ("Weighted Majority", {"seed": "7"}, "experts_weighted_majority-seed7"),
     "halving": ("Halving", {"seed": "8"}, "halving-seed8"),
     "boolean_concepts": ("Conjunctions by elimination", {"seed": "9"}, "boolean_conjunction-seed9"),
+    "compare": ("Perceptron", {"seed": "4"}, "compare_perceptron-seed4"),
 }
 
 
@@ -56,6 +57,7 @@ def test_every_lesson_page_offers_the_proof_transcript(page, downloads):
     at = open_page(page_path(page), **query)
     assert not at.exception, at.exception
     labels = LABELS + ([PNG] if png_available() else [])  # PNG: with the optional kaleido only
+    labels = labels * (3 if page == "compare" else 1)     # the compare page: each of its three learners'
     assert [b.label for b in at.get("download_button")] == labels
     assert [label for label, _, _ in downloads] == labels
     (_, csv, csv_name), (_, md, md_name), (_, tex, tex_name) = downloads[:3]
