@@ -1,17 +1,26 @@
 """olc — online linear classification and its mistake-bound proofs.
 
-The entry file is a router only: every lesson is a short script in pages/.
     streamlit run app.py
+
+That command finds ``app`` below and serves it: Streamlit's own server (``st.App``) plus the
+middleware of olc_ui/routes.py, which spares direct links such as ``/perceptron?T=50`` two console
+404s (docs/deployment.md, "Direct links"). The server then runs this same file as the app script,
+where ``__name__ == "__main__"``: the router. Every lesson is a short script in pages/.
 """
 import streamlit as st
 
-from olc_ui.lessons import available
+if __name__ == "__main__":  # the app script (also under AppTest)
+    from olc_ui.lessons import available
 
-st.set_page_config(page_title="olc · online linear classification", page_icon="➗", layout="wide")
+    st.set_page_config(page_title="olc · online linear classification", page_icon="➗", layout="wide")
 
-sections: dict[str, list] = {}
-for section, script, title, icon, path, _ in available():
-    sections.setdefault(section, []).append(
-        st.Page(script, title=title, icon=icon, url_path=path, default=(path == "home")))
+    sections: dict[str, list] = {}
+    for section, script, title, icon, path, _ in available():
+        sections.setdefault(section, []).append(
+            st.Page(script, title=title, icon=icon, url_path=path, default=(path == "home")))
 
-st.navigation(sections).run()
+    st.navigation(sections).run()
+else:  # imported by `streamlit run app.py` (or uvicorn app:app) to serve it
+    from olc_ui.routes import middleware
+
+    app = st.App(__file__, middleware=middleware())

@@ -1,0 +1,136 @@
+"""The server side of ``streamlit run app.py``: Streamlit's own server plus one small middleware.
+
+Why (docs/deployment.md, "Direct links"): opened on a direct link such as ``/perceptron?T=50``,
+Streamlit's frontend cannot tell whether ``perceptron`` is a page or a prefix the app is served
+under, so it probes ``/perceptron/_stcore/health`` and ``/perceptron/_stcore/host-config`` before
+the root (``PD()``/``VD()`` in streamlit/static/static/js/index.*.js), and Streamlit's server
+answers both with 404 on purpose (``_RESERVED_STATIC_PATH_SUFFIXES`` in
+streamlit/web/server/starlette/starlette_static_routes.py): a 200 there would make the frontend take
+``/perceptron`` for the server's root. Chromium logs each 404 as a red console error.
+
+The server does know: it was asked for the page ``perceptron`` under its ``server.baseUrlPath``.
+:class:`PageBaseMiddleware` adds that to the HTML page Streamlit serves for such a path: one inline
+script, run before Streamlit's bundle, that sets ``window.__streamlit.BACKEND_BASE_URL`` (the
+frontend's setting for where its server lives) to the page's own URL minus the page path, so that a
+prefix added by a proxy in front is kept. The frontend then probes that root only. Everything else
+(status, caching, the HTML itself) is Streamlit's; if the page does not look as expected (no
+``<head>``, not HTML, a URL that does not end in the page path), nothing is changed and the frontend
+probes as before: two 404s in the console, nothing broken.
+"""
+from __future__ import annotations
+
+import json
+import re
+
+#: A page path as olc's links have them (``perceptron``, ``margin_perceptron``): letters, digits,
+#: ``_`` and ``-`` segments. Anything else (a file name with a dot, an encoded character) is left alone.
+_PAGE_PATH = re.compile(r"[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*")
+#: First segments that are Streamlit's own routes, never a page.
+_NOT_PAGES = frozenset({"_stcore", "static", "media", "component", "app"})
+#: Request headers dropped for a page's HTML: the body is edited (so not gzip-encoded, and not a
+#: 304 against the unedited file's validators).
+_DROPPED_REQUEST = frozenset({b"accept-encoding", b"if-none-match", b"if-modified-since"})
+#: Response headers that describe the unedited body.
+_DROPPED_RESPONSE = frozenset({b"content-length", b"etag", b"last-modified"})
+
+
+def page_path(path: str, base_url: str | None) -> str | None:
+    """The page part of request ``path`` under ``base_url`` (``server.baseUrlPath``), or None.
+
+    >>> page_path("/perceptron", ""), page_path("/olc/perceptron", "/olc/"), page_path("/", "")
+    ('perceptron', 'perceptron', None)
+    """
+    base = (base_url or "").strip("/")
+    prefix = f"/{base}" if base else ""
+    if prefix and not path.startswith(prefix + "/"):
+        return None
+    rel = path[len(prefix):].strip("/")
+    if not _PAGE_PATH.fullmatch(rel) or rel.split("/")[0] in _NOT_PAGES:
+        return None
+    return rel
+
+
+def base_url_script(rel: str) -> bytes:
+    """The inline script for the page at ``rel``: BACKEND_BASE_URL = this URL minus ``/rel``."""
+    page = json.dumps("/" + rel)  # rel matched _PAGE_PATH: nothing to escape inside <script>
+    return ("<script>/* olc_ui/routes.py: where Streamlit's server is, so that the frontend does not "
+            "probe <page>/_stcore/health (a 404) first */(function(){"
+            "var s=window.__streamlit||{};if(s.BACKEND_BASE_URL)return;"
+            f"var page={page},p=location.pathname.replace(/\\/+$/,'');"
+            "if(p.slice(-page.length)!==page)return;"
+            "var u=new URL(location.href);u.pathname=p.slice(0,-page.length)+'/';u.search='';u.hash='';"
+            "window.__streamlit=Object.assign({},s,{BACKEND_BASE_URL:u.href});})();</script>"
+            ).encode()
+
+
+def inject(html: bytes, script: bytes) -> bytes | None:
+    """``html`` with ``script`` first in its ``<head>``; None when there is no ``<head>``."""
+    at = html.find(b"<head>")
+    if at < 0:
+        return None
+    at += len(b"<head>")
+    return html[:at] + script + html[at:]
+
+
+def _is_plain_html(start: dict) -> bool:
+    headers = {k.lower(): v for k, v in start.get("headers", [])}
+    return (start.get("status") == 200 and headers.get(b"content-type", b"").startswith(b"text/html")
+            and b"content-encoding" not in headers)
+
+
+class PageBaseMiddleware:
+    """ASGI middleware: on a page's HTML, tell Streamlit's frontend where its server is (see above)."""
+
+    def __init__(self, app, base_url: str | None = None):
+        self.app = app
+        self._base_url = base_url
+
+    def base_url(self) -> str:
+        if self._base_url is not None:
+            return self._base_url
+        import streamlit as st
+
+        return st.get_option("server.baseUrlPath") or ""
+
+    async def __call__(self, scope, receive, send):
+        rel = None
+        if scope["type"] == "http" and scope.get("method") == "GET":
+            rel = page_path(scope.get("path", ""), self.base_url())
+        if rel is None:
+            await self.app(scope, receive, send)
+            return
+        headers = [(k, v) for k, v in scope.get("headers", []) if k.lower() not in _DROPPED_REQUEST]
+        await self.app(dict(scope, headers=headers), receive, _Editor(send, base_url_script(rel)))
+
+
+class _Editor:
+    """The ``send`` of one page request: holds a 200 HTML response, adds the script, sends it on."""
+
+    def __init__(self, send, script: bytes):
+        self.send, self.script = send, script
+        self.start: dict | None = None
+        self.chunks: list[bytes] = []
+
+    async def __call__(self, message):
+        if message["type"] == "http.response.start" and _is_plain_html(message):
+            self.start = message
+            return
+        if message["type"] != "http.response.body" or self.start is None:
+            await self.send(message)
+            return
+        self.chunks.append(message.get("body", b""))
+        if message.get("more_body", False):
+            return
+        original = b"".join(self.chunks)
+        body = inject(original, self.script) or original
+        headers = [(k, v) for k, v in self.start.get("headers", []) if k.lower() not in _DROPPED_RESPONSE]
+        headers.append((b"content-length", str(len(body)).encode()))
+        await self.send(dict(self.start, headers=headers))
+        await self.send({"type": "http.response.body", "body": body, "more_body": False})
+
+
+def middleware() -> list:
+    """The middleware list for ``st.App(..., middleware=...)`` in app.py."""
+    from starlette.middleware import Middleware
+
+    return [Middleware(PageBaseMiddleware)]
