@@ -54,6 +54,9 @@ BASIC_TRACE_TYPES = frozenset({"scatter", "bar", "pie"})
 #: Sub-folder of the app's ``static/`` folder that this module fills.
 STATIC_SUBDIR = "olc"
 COMPONENT_NAME = "olc_step_viewer"
+#: Session-state key of the viewer modes a page runs in ({name: options}, docs/viewer-spec.md
+#: "Modes"), e.g. {"present": {"hide": [...]}} written by olc_ui/present.py on every page run.
+MODES_KEY = "_olc_viewer_modes"
 #: The figure download (built in the browser from the round on screen), loaded on the first click.
 EXPORT_JS = "viewer_export.js"
 
@@ -708,7 +711,7 @@ def _touch(pin_key: str) -> None:
         pin["touched"] = True
 
 
-def viewer(spec: dict, *, key: str, download: str | None = None) -> int:
+def viewer(spec: dict, *, key: str, download: str | None = None, modes: dict | None = None) -> int:
     """Mount the step viewer for ``spec`` and return the current position (0 … T).
 
     The viewer offers "Download the figure at this round (HTML)", built in the browser
@@ -718,6 +721,8 @@ def viewer(spec: dict, *, key: str, download: str | None = None) -> int:
     ``spec["position"]`` is used when the run (``run_id``) is new to this viewer;
     afterwards the position is the browser's, reported when stepping pauses. With the
     same ``run_id`` the browser keeps its position and draws nothing again.
+    ``modes``: the viewer modes to run in ({name: options}; default: the page's, from
+    ``st.session_state[MODES_KEY]``, e.g. presentation mode's).
     Raises ``ValueError`` for a malformed spec (see :func:`validate_spec`).
     """
     import streamlit as st
@@ -758,8 +763,10 @@ def viewer(spec: dict, *, key: str, download: str | None = None) -> int:
               else assets["plotly"], "katex_js": assets["katex_js"], "katex_css": assets["katex_css"],
               "export": assets["export"]}
     name = download or (key[: -len("_viewer")] if key.endswith("_viewer") else key)
+    if modes is None:
+        modes = st.session_state.get(MODES_KEY) or {}
     result = _component()(key=key, data={"spec": data_spec, "assets": chosen, "download": name,
-                                         "resume": bool(pin.get("resume"))},
+                                         "resume": bool(pin.get("resume")), "modes": modes},
                           on_position_change=functools.partial(_touch, pin_key))
     state = result.get("position") if hasattr(result, "get") else None
     current = max(0, min(T, int(state))) if pin["touched"] and _is_int(state) else int(pin["position"])

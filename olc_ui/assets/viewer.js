@@ -18,6 +18,8 @@ import { ChartMethods } from "./viewer_charts.js";
 import { LedgerMethods } from "./viewer_ledger.js";
 import { ControlMethods } from "./viewer_controls.js";
 import { StateMethods, rememberShown, shownBefore } from "./viewer_state.js";
+import { MODES, callHook } from "./viewer_modes.js";
+import "./viewer_mode_list.js";
 
 const INSTANCES = new WeakMap();
 const LEDGER_PLAY_INTERVAL_MS = 250;  // ledger refresh while playing (see renderNow)
@@ -45,6 +47,8 @@ class Viewer {
     this.playRaf = null;
     this.figs = [];
     this.ready = false;
+    this.modes = [];       // attached modes (viewer_modes.js)
+    this.modesKey = "{}";
     this.resizeObserver = new ResizeObserver((entries) => this.onResize(entries));
     this.root.addEventListener("keydown", (ev) => this.onKey(ev));
   }
@@ -53,9 +57,28 @@ class Viewer {
     const spec = data && data.spec;
     if (!spec || typeof spec !== "object") return;
     this.download = typeof data.download === "string" ? data.download : null;
-    if (spec.run_id === this.runId) return;  // same run: keep the position, no rebuild
+    const modesChanged = this.setModes(data.modes);
+    if (spec.run_id === this.runId) {  // same run: keep the position, no rebuild …
+      if (modesChanged) { this.keepOnce = true; this.build(this.spec, this.assets); }  // … unless the modes changed
+      return;
+    }
     this.resume = data.resume === true && this.runId === null;  // a fresh mount, not from a link
     this.build(spec, data.assets || {});
+  }
+
+  // Attach the modes Python asked for ({name: options}); true if they changed.
+  setModes(wanted) {
+    const key = JSON.stringify(wanted && typeof wanted === "object" ? wanted : {});
+    if (key === this.modesKey) return false;
+    this.modesKey = key;
+    for (const m of this.modes) if (m && typeof m.destroy === "function") m.destroy();
+    this.modes = [];
+    for (const [name, options] of Object.entries(JSON.parse(key))) {
+      const factory = MODES.get(name);
+      if (factory) this.modes.push(factory(this, options || {}));
+      else console.warn(`olc viewer: unknown mode ${name}`);
+    }
+    return true;
   }
 
   // ---------------------------------------------------------------- build
@@ -71,7 +94,8 @@ class Viewer {
     // Python chose another position than the last one it heard of (a link, a game's new move).
     const sent = clamp(Math.round(spec.position || 0), 0, spec.T);
     const kept = this.resume ? shownBefore(this.download, spec.run_id) : null;  // back from another page
-    const keep = this.runId !== null && this.T !== undefined && sent === this.serverP;
+    const keep = this.runId !== null && this.T !== undefined && (sent === this.serverP || this.keepOnce === true);
+    this.keepOnce = false;
     this.runId = spec.run_id;
     this.spec = spec;
     this.assets = assets;
@@ -81,6 +105,7 @@ class Viewer {
     this.prepare(spec);
     const hadFocus = this.root.contains(document.activeElement);
     this.buildDom(spec);
+    callHook(this, "onBuild");
     if (hadFocus) this.root.focus({ preventScroll: true });  // the keys keep working after a new run
     this.root.dataset.runId = String(spec.run_id);
     this.root.dataset.ready = "false";
@@ -110,6 +135,7 @@ class Viewer {
     this.renderNow();
     this.timing.ready = performance.now();
     this.root.dataset.ready = "true";
+    callHook(this, "onReady");
     // a new run that starts elsewhere than the position Python last heard of
     if (this.p !== this.serverP) this.scheduleReport();
     if (wasPlaying && this.p < this.T) this.play();  // a setting changed during Play: play on
@@ -198,9 +224,12 @@ class Viewer {
     this.renderControls();
     this.root.dataset.position = String(p);
     rememberShown(this.download, this.runId, p);
+    callHook(this, "onRender", p, this.k());
   }
 
   destroy() {
+    for (const m of this.modes) if (m && typeof m.destroy === "function") m.destroy();
+    this.modes = [];
     this.buildToken++;
     this.pause(false);
     if (this.reportTimer) clearTimeout(this.reportTimer);

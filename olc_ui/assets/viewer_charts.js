@@ -1,6 +1,7 @@
 // olc step viewer: the chart layers (plotly figures, dynamic trace ops, canvas point layers).
 // Methods of the Viewer (mixed into its prototype by viewer.js); `this` is the viewer.
 
+import { callHook } from "./viewer_modes.js";
 import { lowerBound, nonEmpty, pick, upperBound, withNulls } from "./viewer_util.js";
 
 export const ROW_OPS = new Set(["rows_before", "rows_from", "row_current", "rows_all"]);
@@ -51,7 +52,7 @@ export class ChartMethods {
     const fig = fs.figure || {};
     const data = (fig.data || []).map((t) => ({ ...t }));
     const layout = { ...(fig.layout || {}) };
-    layout.height = fs.height || layout.height || 400;
+    layout.height = f.height || fs.height || layout.height || 400;  // f.height: set by a mode
     layout.autosize = true;
     delete layout.width;
     f.ops = (fs.dynamic || []).map((op) => ({ ...op, drawn: -1 }));
@@ -75,6 +76,7 @@ export class ChartMethods {
       if (v.text) t.text = v.text;
       if (v.color) t.marker = { ...(t.marker || {}), color: v.color };
     }
+    callHook(this, "beforePlot", f, data, layout);
     const config = { displaylogo: false, responsive: false, ...(fs.config || {}) };
     await Plotly.newPlot(f.gd, data, layout, config);
     f.lastSvg = new Map();

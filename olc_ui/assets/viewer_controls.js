@@ -2,9 +2,18 @@
 // Methods of the Viewer (mixed into its prototype by viewer.js); `this` is the viewer.
 
 import { el, icon, setIcon } from "./viewer_util.js";
+import { callHook } from "./viewer_modes.js";
 import { serverBase } from "./viewer_libs.js";
 
 export const SPEEDS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000];
+
+// The keys onKey handles, for a legend (viewer_present.js lists them on screen): keys, what, in short.
+export const KEYS = [
+  ["→ / ←", "next / previous round", "step"],
+  ["Shift+→ / ←", "next / previous mistake", "mistake"],
+  ["Space", "play / pause", "play"],
+  ["Home / End", "first / last round", "ends"],
+];
 
 export class ControlMethods {
   // The control bar: returned to buildDom, which places it.
@@ -27,6 +36,7 @@ export class ControlMethods {
         this.immediate = true;  // a click draws at once (no wait for the next frame)
         try { onClick(); } finally { this.immediate = false; }
       });
+      b.dataset.control = name.toLowerCase().replace(/[^a-z0-9]+/g, "-");  // for a mode's hide list
       this.buttons[name] = b;
       return b;
     };
@@ -192,6 +202,7 @@ export class ControlMethods {
   // ---------------------------------------------------------------- keyboard
   onKey(ev) {
     if (ev.defaultPrevented || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    if (callHook(this, "onKey", ev) === true) { ev.preventDefault(); ev.stopPropagation(); return; }
     const tag = ev.target && ev.target.tagName;
     if (tag === "SELECT") return;  // the speed list keeps its own keys
     let handled = true;

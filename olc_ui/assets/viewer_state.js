@@ -2,6 +2,7 @@
 // this tab last showed of each run (sessionStorage).
 // Methods of the Viewer (mixed into its prototype by viewer.js); `this` is the viewer.
 
+import { callHook } from "./viewer_modes.js";
 import { clamp, lowerBound, upperBound } from "./viewer_util.js";
 
 export const REPORT_DELAY_MS = 400;      // setStateValue after this long without a step
@@ -26,7 +27,9 @@ export class StateMethods {
 
   setPosition(p, { immediate = false } = {}) {
     if (this.T === undefined) return;
-    p = clamp(Math.round(p), 0, this.T);
+    const asked = callHook(this, "beforeStep", clamp(Math.round(p), 0, this.T), this.p);
+    if (asked === false) return;  // a mode holds the step (e.g. predict-then-reveal: the class answers first)
+    p = clamp(Math.round(typeof asked === "number" ? asked : p), 0, this.T);
     if (p === this.p) return;
     this.p = p;
     // scrubbing and held keys fire faster than frames: those are drawn once per frame
