@@ -136,7 +136,7 @@ header[data-testid="stHeader"] { background: transparent; height: 0; min-height:
 [data-testid="stMain"] h2, [data-testid="stMain"] h3 { font-size: 24px !important; }
 .st-key-olc_present_switch { position: fixed !important; top: 0.5rem; right: 1rem; z-index: 999990;
   width: auto !important; background: var(--st-background-color, #fff); padding: 0.1rem 0.5rem; border-radius: 0.5rem; }
-.st-key-olc_present_switch [data-testid="stWidgetLabel"] p { font-size: 16px !important; }
+.st-key-olc_present_switch [data-testid="stWidgetLabel"] p { font-size: 18px !important; }
 """
 _HIDE_CSS = {
     "settings": '[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], '

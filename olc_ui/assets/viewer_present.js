@@ -36,6 +36,8 @@ export const HIDE_SELECTORS = {
   keys: ".olc-keys",
 };
 
+const SHORT_LABELS = [["previous-mistake", "Mistake"], ["next-mistake", "Mistake"]];
+
 function bigger(font, px) {
   const f = { ...(font || {}) };
   f.size = Math.max(px, typeof f.size === "number" ? f.size : 0);
@@ -110,6 +112,12 @@ class Present {
       this.legend.appendChild(item);
     }
     if (bar) bar.after(this.legend); else v.root.prepend(this.legend);
+    // shorter visible labels, so the controls fit on one line (the names stay in aria-label)
+    this.relabelled = [];
+    for (const [control, text] of SHORT_LABELS) {
+      const label = v.root.querySelector(`[data-control="${control}"] .olc-label`);
+      if (label) { this.relabelled.push([label, label.textContent]); label.textContent = text; }
+    }
     for (const name of this.hide) {
       const sel = HIDE_SELECTORS[name];
       if (sel) for (const node of v.root.querySelectorAll(sel)) node.classList.add("olc-hidden");
@@ -195,6 +203,7 @@ class Present {
     delete v.root.dataset.present;
     for (const node of v.root.querySelectorAll(".olc-hidden")) node.classList.remove("olc-hidden");
     if (this.legend) this.legend.remove();
+    for (const [label, text] of this.relabelled || []) label.textContent = text;
     if (this.help) this.help.remove();
     for (const f of v.figs) delete f.height;
   }
