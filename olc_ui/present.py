@@ -28,6 +28,7 @@ from .config import Setting
 __all__ = ["PAGE", "SETTINGS", "HIDEABLE", "setup", "parse_hide", "css"]
 
 PAGE = "present"
+_WAS_ON = "_olc_present_was_on"
 SETTINGS = [
     Setting("present", "Presentation mode", "bool", False,
             help="Large text and charts for a projector; the step controls work from the keyboard "
@@ -92,6 +93,9 @@ def setup() -> dict[str, Any]:
     on = _peek_on()
     if on:
         st.set_page_config(initial_sidebar_state="collapsed")
+    elif st.session_state.get(_WAS_ON):  # switched off: the settings (and the switch) come back into view
+        st.set_page_config(initial_sidebar_state="expanded")
+    st.session_state[_WAS_ON] = on
     hidden_switch = on and "switch" in parse_hide(_peek_hide())[0]
     box = st.container(key="olc_present_switch") if on else st.sidebar.container(key="olc_present_switch_side")
     v = state.bind(PAGE, SETTINGS, container=box, show=set() if hidden_switch else {"present"})

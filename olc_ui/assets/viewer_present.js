@@ -76,16 +76,23 @@ export function presentFigure(data, layout, px = CHART_FONT_PX, line = CHART_LIN
   }
 }
 
-// Where a keydown on the document should not step the viewer: typing, lists, sliders and
-// other widgets keep their own keys.
-function ownsKeys(target) {
+// Where a keydown on the document should not step the viewer: typing, lists, sliders and radio
+// groups keep their keys; a button, switch or checkbox keeps only Space and Enter (it has no use
+// for arrows, so a lecturer who just flipped the presentation switch can step at once).
+const PRESSABLE = ["button", "switch", "checkbox", "link", "menuitemcheckbox"];
+const OWN_KEYS = ["slider", "textbox", "combobox", "listbox", "option", "spinbutton", "radio", "radiogroup",
+  "menuitem", "tab", "tablist", "grid", "tree"];
+export function ownsKeys(target, key) {
   if (!target || target === document.body || target === document.documentElement) return false;
   if (target.isContentEditable) return true;
   const tag = target.tagName;
+  const type = tag === "INPUT" ? String(target.type || "text").toLowerCase() : "";
+  const role = (target.getAttribute && target.getAttribute("role")) ||
+    (tag === "BUTTON" || type === "button" || type === "submit" ? "button" : type === "checkbox" ? "checkbox" :
+      tag === "A" ? "link" : "");
+  if (PRESSABLE.includes(role)) return key === " " || key === "Spacebar" || key === "Enter";
   if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return true;
-  const role = target.getAttribute && target.getAttribute("role");
-  return ["slider", "textbox", "combobox", "listbox", "option", "spinbutton", "radio", "switch",
-    "checkbox", "menuitem", "tab"].includes(role);
+  return OWN_KEYS.includes(role);
 }
 
 class Present {
@@ -171,8 +178,7 @@ class Present {
     const v = this.view;
     if (ev.defaultPrevented || !v.root.isConnected || v.root.contains(ev.target)) return;  // the viewer's own listener had it
     if (document.querySelector(".olc-viewer.olc-present") !== v.root) return;  // the first presenting viewer only
-    if (ownsKeys(ev.target)) return;
-    if (ev.target && ev.target.closest && ev.target.closest("button, a[href], [role=button]") && (ev.key === " " || ev.key === "Enter")) return;
+    if (ownsKeys(ev.target, ev.key)) return;
     v.onKey(ev);
   }
 
