@@ -10,6 +10,11 @@
 //
 // All user-visible text is set with textContent; the only HTML inserted is KaTeX's
 // own output (katex.render).
+//
+// This is the core; each concern is a module next to it (state and URL, charts, ledger,
+// controls and keys, formats, libraries; modes such as presentation plug in through
+// viewer_modes.js hooks). olc_ui/viewer.py bundle_js() joins them for the component;
+// docs/viewer-spec.md, "Modules and the mode hooks".
 
 import { clamp, el, indexParts, lowerBound, upperBound } from "./viewer_util.js";
 import { BLANK, formatNumber, formatValue } from "./viewer_format.js";
