@@ -134,7 +134,16 @@ class Present {
 
   beforePlot(f, data, layout) { presentFigure(data, layout); }
 
-  onReady() { this.fitHeights(); }
+  // Fitted once drawn, and again whenever the page around the viewer changes size (text above it
+  // typeset late, a notice added, the window resized): the viewer's top may have moved.
+  onReady() {
+    this.fitHeights();
+    if (!this.pageObserver && typeof ResizeObserver !== "undefined") {
+      const page = this.view.root.closest('[data-testid="stMainBlockContainer"]') || document.body;
+      this.pageObserver = new ResizeObserver(this.onWinResize);
+      this.pageObserver.observe(page);
+    }
+  }
 
   // Size the figures so each column's first ones end inside the window: the longest run of
   // figures from the top that fits at FIT_GOOD or more of its height (at least the first one,
@@ -202,6 +211,7 @@ class Present {
 
   destroy() {
     document.removeEventListener("keydown", this.onDocKey);
+    if (this.pageObserver) this.pageObserver.disconnect();
     window.removeEventListener("resize", this.onWinResize);
     clearTimeout(this.resizeTimer);
     const v = this.view;
