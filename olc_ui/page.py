@@ -41,6 +41,9 @@ def setup(title: str) -> None:
         PagesManager.uses_pages_directory = False
         st.rerun()
     st.set_page_config(page_title=f"{title} · olc", page_icon="➗", layout="wide")
+    from . import present  # the switch and, when on, presentation mode (olc_ui/present.py)
+
+    present.setup()
     with st.sidebar.expander("Sources [000]–[004]", icon=":material/menu_book:"):
         st.markdown("The bracketed numbers on these pages cite these lecture notes. The maths comes from "
                     "them; the numbers and every checked inequality come from the run on the page.\n\n"

@@ -23,14 +23,27 @@ import streamlit as st
 
 from .config import Setting, changed_url, url_values
 
-__all__ = ["bind", "current", "write_url", "problems", "URL_KEY"]
+__all__ = ["bind", "current", "write_url", "problems", "URL_KEY", "URL_EXTRA_KEY", "wkey", "entry_values"]
 
 #: Session-state key holding the query the last run asked the browser to show (for tests).
 URL_KEY = "_olc_url"
+#: Session-state key of query parameters every page's URL carries besides its own settings
+#: (presentation mode's ``present`` / ``hide``, written by olc_ui/present.py on every run).
+URL_EXTRA_KEY = "_olc_url_extra"
 
 
 def _wkey(page: str, s: Setting) -> str:
     return f"{page}__{s.key}"
+
+
+def wkey(page: str, s: Setting) -> str:
+    """The session-state key of ``s``'s widget on ``page``."""
+    return _wkey(page, s)
+
+
+def entry_values(page: str, settings: list[Setting]) -> tuple[dict[str, Any], list[str]]:
+    """The values ``page``'s settings open with, and the link's problems (see :func:`bind`)."""
+    return _entry_values(page, settings)
 
 
 def _saved_key(page: str) -> str:
@@ -121,6 +134,7 @@ def write_url(settings: list[Setting], values: dict[str, Any], extra: dict[str, 
     ``extra`` (e.g. the viewer's position ``t``) is written only where the URL has none: the
     step viewer keeps ``t`` up to date in the browser, and the server's copy can be behind."""
     params = changed_url(settings, values)
+    params.update(st.session_state.get(URL_EXTRA_KEY) or {})
     fallback = {k: str(v) for k, v in (extra or {}).items()}
     st.session_state[URL_KEY] = {**params, **fallback}
     _url_component()(key="olc_url_sync", data={"params": params, "fallback": fallback})

@@ -40,7 +40,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-__all__ = ["viewer", "validate_spec", "jsonable", "with_infinities", "start_position", "position_from_query", "minimal_spec",
+__all__ = ["viewer", "bundle_js", "validate_spec", "jsonable", "with_infinities", "start_position", "position_from_query", "minimal_spec",
            "ensure_static_assets", "OPS", "FORMAT_RE"]
 
 _LOG = logging.getLogger(__name__)
@@ -54,6 +54,9 @@ BASIC_TRACE_TYPES = frozenset({"scatter", "bar", "pie"})
 #: Sub-folder of the app's ``static/`` folder that this module fills.
 STATIC_SUBDIR = "olc"
 COMPONENT_NAME = "olc_step_viewer"
+#: Session-state key of the viewer modes a page runs in ({name: options}, docs/viewer-spec.md
+#: "Modes"), e.g. {"present": {"hide": [...]}} written by olc_ui/present.py on every page run.
+MODES_KEY = "_olc_viewer_modes"
 #: The figure download (built in the browser from the round on screen), loaded on the first click.
 EXPORT_JS = "viewer_export.js"
 
@@ -629,13 +632,58 @@ def _assets() -> dict[str, str]:
 
 # --------------------------------------------------------------------------- the component
 
+_IMPORT_RE = re.compile(r'^import\s+(?:\{([^}]*)\}\s+from\s+)?"\./([A-Za-z0-9_]+\.js)";[ \t]*\n?', re.M)
+_EXPORT_RE = re.compile(r"^export\s+(?=(?:const|let|function|async\s+function|class)\s)", re.M)
+
+
+def bundle_js(entry: str = "viewer.js", asset_dir: Path = ASSET_DIR) -> str:
+    """The viewer's ES modules (``olc_ui/assets/viewer*.js``) as the one module the component runs.
+
+    Streamlit runs a v2 component's ``js`` as one module with no URL of its own, so its relative
+    imports could not be resolved: the modules are concatenated, dependencies first. Each module
+    may only use ``import { a, b } from "./x.js";`` (or ``import "./x.js";``, for a mode module
+    that registers itself) and ``export`` on a top-level declaration; the entry module keeps its
+    ``export default`` and ``export const``. Top-level names share one scope in the bundle, so two
+    modules may not declare the same name (the bundle would not parse: tests/ui check it under node).
+    Under node (tests) the files import each other as the real modules they are.
+    """
+    order: list[str] = []
+    texts: dict[str, str] = {}
+
+    def visit(name: str, stack: tuple[str, ...]) -> None:
+        if name in texts:
+            return
+        if name in stack:
+            raise ValueError(f"viewer JS: import cycle {' -> '.join(stack + (name,))}")
+        text = (asset_dir / name).read_text(encoding="utf-8")
+        for names, dep in _IMPORT_RE.findall(text):
+            if " as " in names:
+                raise ValueError(f"viewer JS: {name}: renamed imports ('as') are not supported by the bundler")
+            visit(dep, stack + (name,))
+        if re.search(r"^\s*import\b", _IMPORT_RE.sub("", text), re.M):
+            raise ValueError(f"viewer JS: {name}: only `import {{ … }} from \"./x.js\";` is supported")
+        texts[name] = text
+        order.append(name)
+
+    visit(entry, ())
+    parts = []
+    for name in order:
+        body = _IMPORT_RE.sub("", texts[name])
+        if name != entry:
+            if re.search(r"^export\s+(default|\{)", body, re.M):
+                raise ValueError(f"viewer JS: {name}: only the entry module may `export default` or `export {{…}}`")
+            body = _EXPORT_RE.sub("", body)
+        parts.append(f"// ---- {name}\n{body}")
+    return "\n".join(parts)
+
+
 @functools.lru_cache(maxsize=1)
 def _component():
     import streamlit as st
 
     return st.components.v2.component(
         COMPONENT_NAME,
-        js=(ASSET_DIR / "viewer.js").read_text(encoding="utf-8"),
+        js=bundle_js(),
         css=(ASSET_DIR / "viewer.css").read_text(encoding="utf-8"),
         isolate_styles=False,  # plotly.js styles and KaTeX fonts live in the document
     )
@@ -663,7 +711,7 @@ def _touch(pin_key: str) -> None:
         pin["touched"] = True
 
 
-def viewer(spec: dict, *, key: str, download: str | None = None) -> int:
+def viewer(spec: dict, *, key: str, download: str | None = None, modes: dict | None = None) -> int:
     """Mount the step viewer for ``spec`` and return the current position (0 … T).
 
     The viewer offers "Download the figure at this round (HTML)", built in the browser
@@ -673,6 +721,8 @@ def viewer(spec: dict, *, key: str, download: str | None = None) -> int:
     ``spec["position"]`` is used when the run (``run_id``) is new to this viewer;
     afterwards the position is the browser's, reported when stepping pauses. With the
     same ``run_id`` the browser keeps its position and draws nothing again.
+    ``modes``: the viewer modes to run in ({name: options}; default: the page's, from
+    ``st.session_state[MODES_KEY]``, e.g. presentation mode's).
     Raises ``ValueError`` for a malformed spec (see :func:`validate_spec`).
     """
     import streamlit as st
@@ -713,8 +763,10 @@ def viewer(spec: dict, *, key: str, download: str | None = None) -> int:
               else assets["plotly"], "katex_js": assets["katex_js"], "katex_css": assets["katex_css"],
               "export": assets["export"]}
     name = download or (key[: -len("_viewer")] if key.endswith("_viewer") else key)
+    if modes is None:
+        modes = st.session_state.get(MODES_KEY) or {}
     result = _component()(key=key, data={"spec": data_spec, "assets": chosen, "download": name,
-                                         "resume": bool(pin.get("resume"))},
+                                         "resume": bool(pin.get("resume")), "modes": modes},
                           on_position_change=functools.partial(_touch, pin_key))
     state = result.get("position") if hasattr(result, "get") else None
     current = max(0, min(T, int(state))) if pin["touched"] and _is_int(state) else int(pin["position"])

@@ -53,8 +53,13 @@ export function figuresAt(view, p, k) {
   return view.figs.map((f) => {
     const fig = f.spec.figure || {};
     const data = (fig.data || []).map((t) => ({ ...t }));
-    const layout = { ...(fig.layout || {}), height: f.spec.height || (fig.layout || {}).height || 400 };
+    // the size the figure had on screen: a figure drawn in a narrow column and stretched to the
+    // page's width had its axes squashed (a sandwich at 1100 × 320 instead of 440 × 320)
+    const shown = f.gd && f.gd._fullLayout;
+    const layout = { ...(fig.layout || {}), height: (shown && shown.height) || f.spec.height || (fig.layout || {}).height || 400 };
     delete layout.width;
+    if (shown && shown.width > 0) layout.width = Math.round(shown.width);
+    layout.autosize = false;
     for (const op of f.spec.dynamic || []) {
       const t = data[op.trace];
       if (!t) continue;
@@ -64,7 +69,7 @@ export function figuresAt(view, p, k) {
       if (v.text) t.text = v.text;
       if (v.color) t.marker = { ...(t.marker || {}), color: v.color };
     }
-    return { id: f.spec.id, title: f.spec.title || "", data, layout, config: { displaylogo: false, ...(f.spec.config || {}) } };
+    return { id: f.spec.id, title: f.spec.title || "", data, layout, config: { displaylogo: false, responsive: false, ...(f.spec.config || {}) } };
   });
 }
 
@@ -76,10 +81,15 @@ export async function figureHtml(view, p, urls) {
   const title = figs.length ? figs[0].title : "";
   const parts = [`<h2>${esc(title)} — round ${p} of ${view.T}</h2>`,
     `<p class="caption">${esc(view.captionEl ? view.captionEl.textContent : "")}</p>`];
+  // the figures side by side as far as the page is wide, each at its on-screen size
+  parts.push('<div class="figs">');
   figs.forEach((f, i) => {
+    const w = Number(f.layout.width) || 0, h = Number(f.layout.height) || 400;
+    parts.push(`<section class="figbox"${w ? ` style="width:${w}px"` : ""}>`);
     if (i > 0 && f.title) parts.push(`<h3>${esc(f.title)}</h3>`);
-    parts.push(`<div class="fig" id="fig${i}" style="height:${Number(f.layout.height) || 400}px"></div>`);
+    parts.push(`<div class="fig" id="fig${i}" style="height:${h}px${w ? `;width:${w}px` : ""}"></div></section>`);
   });
+  parts.push("</div>");
   const lines = view.ledgerLines || [];
   if (lines.length) {
     const t = view.ledgerEl && view.ledgerEl.querySelector(".olc-ledger-title");
@@ -96,7 +106,8 @@ export async function figureHtml(view, p, urls) {
     parts.push("</ul>");
   }
   const draw = figs.map((f, i) => `Plotly.newPlot("fig${i}",${jsonSafe(f.data)},${jsonSafe(f.layout)},${jsonSafe(f.config)});`);
-  const style = "body{font-family:system-ui,sans-serif;max-width:1100px;margin:1.5em auto;padding:0 1em}" +
+  const style = "body{font-family:system-ui,sans-serif;max-width:1400px;margin:1.5em auto;padding:0 1em}" +
+    ".figs{display:flex;flex-wrap:wrap;gap:1em;align-items:flex-start}.figbox{flex:none;max-width:100%}" +
     ".ledger li{margin:.5em 0;list-style:none}.ledger .katex{font-size:1.1em}";
   return "<!doctype html><html><head><meta charset='utf-8'><title>olc figure</title>" +
     `<style>${style}</style><style>${scriptSafe(css)}</style>` +

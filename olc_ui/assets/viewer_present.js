@@ -1,0 +1,228 @@
+// olc step viewer: presentation mode (a mode module: viewer_modes.js).
+//
+// Python turns it on with modes = {"present": {"hide": [...], "fit": true}} (olc_ui/present.py):
+// - the viewer's text and buttons are larger (viewer.css, .olc-present), chart text ≥ 16 px and
+//   lines ≥ 3 px (beforePlot), and the figures are resized so every column fits the window;
+// - the keys work without a click into the viewer: the document's keydown is passed to the
+//   first presenting viewer unless the focus is in a text field, a list or another control;
+// - a one-line key legend sits under the controls; "?" opens the full list (Esc closes it);
+// - options.hide names controls to leave out (olc_ui/present.py HIDEABLE validates the names).
+
+import { registerMode } from "./viewer_modes.js";
+import { KEYS } from "./viewer_controls.js";
+import { el } from "./viewer_util.js";
+
+export const CHART_FONT_PX = 16;   // smallest chart text in presentation mode
+export const CHART_LINE_PX = 3;    // thinnest line
+const FIT_MIN = 0.5;               // a figure keeps at least half its height …
+const FIT_MAX = 1.5;               // … and grows to at most 1.5 times it to fill the window
+const FIT_GOOD = 0.75;             // figures shrunk below this are left to scroll instead
+const FIT_MARGIN_PX = 12;
+
+// hide name -> what it removes (data-control is set by viewer_controls.js)
+export const HIDE_SELECTORS = {
+  first: '[data-control="first"]',
+  last: '[data-control="last"]',
+  previous: '[data-control="previous"]',
+  next: '[data-control="next"]',
+  mistakes: '[data-control="previous-mistake"], [data-control="next-mistake"]',
+  stops: ".olc-extra",
+  play: '[data-control="play"]',
+  speed: ".olc-speed",
+  round: ".olc-scrub",
+  download: ".olc-download",
+  caption: ".olc-caption",
+  ledger: ".olc-ledger",
+  keys: ".olc-keys",
+};
+
+const SHORT_LABELS = [["previous-mistake", "Mistake"], ["next-mistake", "Mistake"]];
+
+function bigger(font, px) {
+  const f = { ...(font || {}) };
+  f.size = Math.max(px, typeof f.size === "number" ? f.size : 0);
+  return f;
+}
+
+// A copy of a plotly title (string or object) with its font at least px.
+function biggerTitle(title, px) {
+  if (title === undefined || title === null) return title;
+  const t = typeof title === "string" ? { text: title } : { ...title };
+  t.font = bigger(t.font, px);
+  return t;
+}
+
+// Larger text and thicker lines in a figure's copied layout and traces.
+export function presentFigure(data, layout, px = CHART_FONT_PX, line = CHART_LINE_PX) {
+  layout.font = bigger(layout.font, px);
+  if (layout.title !== undefined) layout.title = biggerTitle(layout.title, px + 2);
+  for (const key of Object.keys(layout)) {
+    if (!/^[xy]axis\d*$/.test(key) || !layout[key] || typeof layout[key] !== "object") continue;
+    const ax = { ...layout[key] };
+    ax.tickfont = bigger(ax.tickfont, px);
+    if (ax.title !== undefined) ax.title = biggerTitle(ax.title, px);
+    layout[key] = ax;
+  }
+  if (layout.legend) layout.legend = { ...layout.legend, font: bigger(layout.legend.font, px) };
+  if (Array.isArray(layout.annotations))
+    layout.annotations = layout.annotations.map((a) => ({ ...a, font: bigger(a && a.font, px) }));
+  layout.hoverlabel = { ...(layout.hoverlabel || {}), font: bigger((layout.hoverlabel || {}).font, px) };
+  for (const t of data) {
+    if (!t) continue;
+    if (t.textfont || /text/.test(String(t.mode || ""))) t.textfont = bigger(t.textfont, px);
+    const mode = String(t.mode || (t.type === "scatter" || !t.type ? "lines" : ""));
+    if (t.line && typeof t.line === "object" || mode.includes("lines"))
+      t.line = { ...(t.line || {}), width: Math.max(line, typeof (t.line || {}).width === "number" ? t.line.width : 2) };
+  }
+}
+
+// Where a keydown on the document should not step the viewer: typing, lists, sliders and radio
+// groups keep their keys; a button, switch or checkbox keeps only Space and Enter (it has no use
+// for arrows, so a lecturer who just flipped the presentation switch can step at once).
+const PRESSABLE = ["button", "switch", "checkbox", "link", "menuitemcheckbox"];
+const OWN_KEYS = ["slider", "textbox", "combobox", "listbox", "option", "spinbutton", "radio", "radiogroup",
+  "menuitem", "tab", "tablist", "grid", "tree"];
+export function ownsKeys(target, key) {
+  if (!target || target === document.body || target === document.documentElement) return false;
+  if (target.isContentEditable) return true;
+  const tag = target.tagName;
+  const type = tag === "INPUT" ? String(target.type || "text").toLowerCase() : "";
+  const role = (target.getAttribute && target.getAttribute("role")) ||
+    (tag === "BUTTON" || type === "button" || type === "submit" ? "button" : type === "checkbox" ? "checkbox" :
+      tag === "A" ? "link" : "");
+  if (PRESSABLE.includes(role)) return key === " " || key === "Spacebar" || key === "Enter";
+  if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return true;
+  return OWN_KEYS.includes(role);
+}
+
+class Present {
+  constructor(view, options) {
+    this.view = view;
+    this.hide = new Set(Array.isArray(options.hide) ? options.hide.map(String) : []);
+    this.fit = options.fit !== false;
+    this.onDocKey = (ev) => this.docKey(ev);
+    this.onWinResize = () => { clearTimeout(this.resizeTimer); this.resizeTimer = setTimeout(() => this.fitHeights(), 150); };
+    document.addEventListener("keydown", this.onDocKey);
+    window.addEventListener("resize", this.onWinResize);
+  }
+
+  onBuild() {
+    const v = this.view;
+    v.root.classList.add("olc-present");
+    v.root.dataset.present = "true";
+    const bar = v.root.querySelector(".olc-controls");
+    this.legend = el("div", "olc-keys");
+    this.legend.setAttribute("aria-label", "Keyboard shortcuts");
+    for (const [keys, , what] of [...KEYS, ["?", "", "all keys"]]) {
+      const item = el("span", "olc-key-item");
+      item.append(el("kbd", null, keys), document.createTextNode(` ${what}`));
+      this.legend.appendChild(item);
+    }
+    if (bar) bar.after(this.legend); else v.root.prepend(this.legend);
+    // shorter visible labels, so the controls fit on one line (the names stay in aria-label)
+    this.relabelled = [];
+    for (const [control, text] of SHORT_LABELS) {
+      const label = v.root.querySelector(`[data-control="${control}"] .olc-label`);
+      if (label) { this.relabelled.push([label, label.textContent]); label.textContent = text; }
+    }
+    for (const name of this.hide) {
+      const sel = HIDE_SELECTORS[name];
+      if (sel) for (const node of v.root.querySelectorAll(sel)) node.classList.add("olc-hidden");
+    }
+    this.help = null;
+  }
+
+  beforePlot(f, data, layout) { presentFigure(data, layout); }
+
+  // Fitted once drawn, and again whenever the page around the viewer changes size (text above it
+  // typeset late, a notice added, the window resized): the viewer's top may have moved.
+  onReady() {
+    this.fitHeights();
+    if (!this.pageObserver && typeof ResizeObserver !== "undefined") {
+      const page = this.view.root.closest('[data-testid="stMainBlockContainer"]') || document.body;
+      this.pageObserver = new ResizeObserver(this.onWinResize);
+      this.pageObserver.observe(page);
+    }
+  }
+
+  // Size the figures so each column's first ones end inside the window: the longest run of
+  // figures from the top that fits at FIT_GOOD or more of its height (at least the first one,
+  // down to FIT_MIN) is scaled to fill the room left (at most FIT_MAX); the rest keep their height.
+  fitHeights() {
+    const v = this.view;
+    if (!this.fit || !v.ready || !v.Plotly) return;
+    const cols = [...v.root.querySelectorAll(".olc-column")];
+    const stacked = cols.length > 1 && cols[1].getBoundingClientRect().top >= cols[0].getBoundingClientRect().bottom - 1;
+    if (stacked) return;  // a narrow window stacks the columns: scrolling is expected there
+    for (const col of cols) {
+      const figs = v.figs.filter((f) => col.contains(f.gd));
+      if (!figs.length) continue;
+      const top = col.getBoundingClientRect().top;
+      let chosen = null;
+      for (let n = figs.length; n >= 1; n--) {
+        const part = figs.slice(0, n);
+        const natural = part.reduce((s, f) => s + (f.spec.height || 400), 0);
+        const current = part.reduce((s, f) => s + f.gd.getBoundingClientRect().height, 0);
+        const other = part[n - 1].box.getBoundingClientRect().bottom - top - current;  // titles, gaps
+        const scale = (window.innerHeight - top - other - FIT_MARGIN_PX) / natural;
+        if (scale >= FIT_GOOD || n === 1) { chosen = { part, scale: Math.max(FIT_MIN, Math.min(FIT_MAX, scale)) }; break; }
+      }
+      for (const f of figs) {
+        const h = Math.round((f.spec.height || 400) * (chosen.part.includes(f) ? chosen.scale : 1));
+        if ((f.height || f.spec.height || 400) === h) continue;
+        f.height = h;
+        f.gd.style.height = `${h}px`;
+        v.Plotly.relayout(f.gd, { height: h }).catch(() => {});
+      }
+    }
+  }
+
+  onKey(ev) {
+    if (ev.key === "?") { this.toggleHelp(); return true; }
+    if (ev.key === "Escape" && this.help) { this.toggleHelp(false); return true; }
+    return undefined;
+  }
+
+  docKey(ev) {
+    const v = this.view;
+    if (ev.defaultPrevented || !v.root.isConnected || v.root.contains(ev.target)) return;  // the viewer's own listener had it
+    if (document.querySelector(".olc-viewer.olc-present") !== v.root) return;  // the first presenting viewer only
+    if (ownsKeys(ev.target, ev.key)) return;
+    v.onKey(ev);
+  }
+
+  toggleHelp(show) {
+    const v = this.view;
+    const open = show === undefined ? !this.help : show;
+    if (!open) { if (this.help) this.help.remove(); this.help = null; return; }
+    if (this.help) return;
+    this.help = el("div", "olc-keys-help");
+    this.help.setAttribute("role", "dialog");
+    this.help.setAttribute("aria-label", "Keyboard shortcuts");
+    const list = el("dl");
+    for (const [keys, what] of [...KEYS, ["?", "show / hide this list"], ["Esc", "close it"]]) {
+      const dt = el("dt");
+      dt.appendChild(el("kbd", null, keys));
+      list.append(dt, el("dd", null, what));
+    }
+    this.help.append(el("div", "olc-keys-help-title", "Keyboard shortcuts"), list);
+    v.root.appendChild(this.help);
+  }
+
+  destroy() {
+    document.removeEventListener("keydown", this.onDocKey);
+    if (this.pageObserver) this.pageObserver.disconnect();
+    window.removeEventListener("resize", this.onWinResize);
+    clearTimeout(this.resizeTimer);
+    const v = this.view;
+    v.root.classList.remove("olc-present");
+    delete v.root.dataset.present;
+    for (const node of v.root.querySelectorAll(".olc-hidden")) node.classList.remove("olc-hidden");
+    if (this.legend) this.legend.remove();
+    for (const [label, text] of this.relabelled || []) label.textContent = text;
+    if (this.help) this.help.remove();
+    for (const f of v.figs) delete f.height;
+  }
+}
+
+registerMode("present", (view, options) => new Present(view, options));

@@ -1,0 +1,159 @@
+"""Presentation mode (issue 13 §1) in a real browser at a projector's 1100×800: on every lesson page with
+``?present=1`` the step controls and the first chart of each viewer column (the hyperplane / weights chart
+and the sandwich) lie on the first screen, text is ≥ 18 px and chart text ≥ 16 px, Streamlit's header is
+gone; the keys step without a click into the chart; ``?hide=`` removes the named controls."""
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("playwright")
+from playwright.sync_api import expect  # noqa: E402
+
+from olc_ui.lessons import LESSONS  # noqa: E402
+
+W, H = 1100, 800
+PAGES = [row[4] for row in LESSONS]
+
+
+@pytest.fixture(scope="module")
+def url(streamlit_app) -> str:
+    return streamlit_app("app.py")
+
+
+@pytest.fixture
+def projector(browser):
+    """A 1100×800 page (the conftest's ``page`` is 1280×900); console errors fail the test."""
+    ctx = browser.new_context(viewport={"width": W, "height": H})
+    pg = ctx.new_page()
+    pg.set_default_timeout(60_000)
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
+    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" and "olc viewer" in m.text else None)
+    yield pg
+    ctx.close()
+    assert not errors, errors
+
+
+def open_page(pg, url: str, path: str, query: str = "present=1") -> None:
+    pg.goto(f"{url.rstrip('/')}/{path}?{query}")
+    pg.wait_for_selector('[data-testid="stMain"] h1', timeout=90_000)
+    if path != "home":
+        pg.wait_for_selector('.olc-viewer[data-ready="true"][data-present="true"]', timeout=90_000)
+        # the figures are fitted to the window once drawn: wait until their sizes settle
+        pg.wait_for_function("""() => { const s = [...document.querySelectorAll('.olc-plot')]
+            .map(g => g._fullLayout ? g._fullLayout.height : -1).join(',');
+            const same = window.__olcLast === s; window.__olcLast = s; return same; }""", polling=300)
+
+
+LAYOUT_JS = """() => {
+  const box = (e) => { const r = e.getBoundingClientRect(); return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; };
+  const cols = [...document.querySelectorAll('.olc-column')].map(c => {
+    const f = c.querySelector('.olc-plot'); return f ? {id: f.dataset.figureId, ...box(f)} : null; }).filter(Boolean);
+  const ctl = document.querySelector('.olc-controls');
+  return {cols, controls: ctl ? box(ctl) : null, scrollY: document.querySelector('[data-testid="stMain"]').scrollTop};
+}"""
+
+FONTS_JS = """() => {
+  const px = (e) => parseFloat(getComputedStyle(e).fontSize);
+  const shown = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 && e.textContent.trim(); };
+  const body = [...document.querySelectorAll(
+      '[data-testid="stMain"] [data-testid="stMarkdownContainer"] p, [data-testid="stMain"] [data-testid="stMarkdownContainer"] li,'
+      + ' .olc-caption, .olc-btn .olc-label, .olc-readout, .olc-reason, .olc-key-item, .olc-figure-title, .olc-ledger-title')]
+    .filter(e => shown(e) && !e.closest('.katex') && !e.closest('[data-testid="stSidebar"]'))
+    .map(e => [e.className || e.tagName, e.textContent.trim().slice(0, 40), px(e)]);
+  const chart = [...document.querySelectorAll('.olc-plot svg text')]
+    .filter(e => e.textContent.trim())
+    .map(e => [e.getAttribute('class') || 'text', e.textContent.trim().slice(0, 30), px(e)]);
+  return {body, chart};
+}"""
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_present_first_screen_text_sizes_no_header(projector, url, path):
+    pg = projector
+    open_page(pg, url, path)
+    # Streamlit's header (toolbar, main menu, Deploy) is hidden; the sidebar is collapsed
+    for tid in ("stMainMenu", "stToolbarActions", "stAppDeployButton"):
+        assert pg.locator(f'[data-testid="{tid}"]:visible').count() == 0, tid
+    side = pg.evaluate("() => document.querySelector('[data-testid=\"stSidebar\"]').getBoundingClientRect().right")
+    assert side <= 0, f"the sidebar is open ({side})"
+    expect(pg.get_by_role("switch", name="Presentation mode")).to_be_checked()
+    fonts = pg.evaluate(FONTS_JS)
+    assert fonts["body"], "no text measured"
+    small = [f for f in fonts["body"] if f[2] < 18]
+    assert not small, f"body text below 18 px: {small[:8]}"
+    if path == "home":
+        return
+    assert fonts["chart"], "no chart text measured"
+    small = [f for f in fonts["chart"] if f[2] < 16]
+    assert not small, f"chart text below 16 px: {small[:8]}"
+    lay = pg.evaluate(LAYOUT_JS)
+    assert lay["scrollY"] == 0
+    assert lay["controls"] and 0 <= lay["controls"]["top"] and lay["controls"]["bottom"] <= H
+    assert len(lay["cols"]) >= 2, f"{path}: the charts are not side by side: {lay}"
+    for c in lay["cols"]:  # the first chart of each column: the hyperplane / weights chart, the sandwich
+        assert 0 <= c["top"] and c["bottom"] <= H and 0 <= c["left"] and c["right"] <= W, f"{path}: {c} off screen"
+
+
+def position(pg) -> int:
+    return int(pg.locator(".olc-viewer").get_attribute("data-position"))
+
+
+def test_keys_step_without_a_click_and_legend(projector, url):
+    pg = projector
+    open_page(pg, url, "perceptron", "present=1&t=0")
+    assert pg.evaluate("() => document.activeElement === document.body || !document.activeElement.closest('.olc-viewer')")
+    expect(pg.locator(".olc-keys")).to_contain_text("Shift+→ / ←")
+    pg.keyboard.press("ArrowRight")
+    expect(pg.locator(".olc-viewer")).to_have_attribute("data-position", "1")
+    mistakes = pg.evaluate("() => document.querySelector('.olc-viewer').olcViewer.mistakes.slice()")
+    nxt = next(m + 1 for m in mistakes if m + 1 > 1)  # the position showing the next mistake round
+    pg.keyboard.press("Shift+ArrowRight")
+    expect(pg.locator(".olc-viewer")).to_have_attribute("data-position", str(nxt))
+    pg.keyboard.press("Shift+ArrowLeft")
+    assert position(pg) < nxt
+    pg.keyboard.press("End")
+    T = pg.evaluate("() => document.querySelector('.olc-viewer').olcViewer.T")
+    expect(pg.locator(".olc-viewer")).to_have_attribute("data-position", str(T))
+    pg.keyboard.press("Home")
+    expect(pg.locator(".olc-viewer")).to_have_attribute("data-position", "0")
+    pg.keyboard.press("Space")
+    expect(pg.locator(".olc-viewer")).to_have_attribute("data-playing", "true")
+    pg.keyboard.press("Space")
+    expect(pg.locator(".olc-viewer")).to_have_attribute("data-playing", "false")
+    pg.keyboard.press("?")
+    expect(pg.get_by_role("dialog", name="Keyboard shortcuts")).to_contain_text("next / previous mistake")
+    pg.keyboard.press("Escape")
+    expect(pg.get_by_role("dialog", name="Keyboard shortcuts")).to_have_count(0)
+
+
+def test_hide_removes_named_controls_and_reports_unknown_names(projector, url):
+    pg = projector
+    open_page(pg, url, "perceptron", "present=1&hide=speed,download,mistakes,settings,no_such_thing")
+    expect(pg.get_by_role("button", name="Next", exact=True)).to_be_visible()
+    expect(pg.get_by_role("combobox", name="Speed")).to_be_hidden()
+    expect(pg.get_by_role("button", name="Download the figure at this round (HTML)")).to_be_hidden()
+    expect(pg.get_by_role("button", name="Next mistake")).to_be_hidden()
+    expect(pg.locator('[data-testid="stExpandSidebarButton"]')).to_be_hidden()
+    expect(pg.locator('[data-testid="stMain"]')).to_contain_text("'no_such_thing'")
+    # the keys still work with the buttons hidden, and the link keeps the hide list
+    pg.keyboard.press("Shift+ArrowRight")
+    pg.wait_for_function("() => +document.querySelector('.olc-viewer').dataset.position > 0")
+    pg.wait_for_function("() => new URL(location.href).searchParams.get('hide') === "
+                         "'speed,download,mistakes,settings,no_such_thing'")
+
+
+def test_switch_turns_presentation_off_and_on_in_place(projector, url):
+    pg = projector
+    open_page(pg, url, "perceptron", "present=1&t=5")
+    pg.get_by_role("switch", name="Presentation mode").click(force=True)
+    pg.wait_for_selector(".olc-viewer:not([data-present])")
+    pg.wait_for_function("() => !new URL(location.href).searchParams.has('present')")
+    expect(pg.locator(".olc-viewer")).to_have_attribute("data-position", "5")  # the step is kept
+    pg.wait_for_function("() => document.querySelector('header[data-testid=\"stHeader\"]').getBoundingClientRect().height > 0")
+    # on again from the sidebar's switch: the arrows step at once (the focused switch has no use for them)
+    pg.locator('[data-testid="stSidebar"]').get_by_role("switch", name="Presentation mode").click(force=True)
+    pg.wait_for_selector('.olc-viewer[data-present="true"][data-ready="true"]')
+    pg.wait_for_function("() => new URL(location.href).searchParams.get('present') === '1'")
+    pg.keyboard.press("ArrowRight")
+    expect(pg.locator(".olc-viewer")).to_have_attribute("data-position", "6")

@@ -1,0 +1,99 @@
+"""The step viewer's JavaScript modules (olc_ui/assets/viewer*.js): the bundle the component runs
+parses, every module imports what it uses from its siblings (the bundle shares one scope, so a
+missing import would only break the modules under node), mode modules plug in through
+viewer_modes.js, and presentation mode's figure styling (text ≥ 16 px, lines ≥ 3 px) under node."""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from olc_ui.viewer import ASSET_DIR, bundle_js
+from tests.conftest import ROOT
+
+NODE = shutil.which("node")
+MODULES = sorted(p for p in ASSET_DIR.glob("viewer*.js") if p.name != "viewer_export.js")
+
+
+def test_bundle_has_every_module_once_dependencies_first():
+    b = bundle_js()
+    order = re.findall(r"^// ---- (\S+)$", b, re.M)
+    assert sorted(order) == sorted(p.name for p in MODULES) and len(set(order)) == len(order)
+    assert order[-1] == "viewer.js"
+    assert order.index("viewer_modes.js") < order.index("viewer_present.js") < order.index("viewer_mode_list.js")
+    assert not re.search(r'^\s*import\b', b, re.M)
+    assert len(re.findall(r"^export default function", b, re.M)) == 1
+
+
+def test_bundler_rejects_what_it_cannot_bundle(tmp_path):
+    (tmp_path / "viewer.js").write_text('import { a as b } from "./x.js";\nexport default function () {}\n')
+    (tmp_path / "x.js").write_text("export const a = 1;\n")
+    with pytest.raises(ValueError, match="renamed imports"):
+        bundle_js(asset_dir=tmp_path)
+    (tmp_path / "viewer.js").write_text('import { a } from "./x.js";\nexport default function () {}\n')
+    (tmp_path / "x.js").write_text('import { c } from "./viewer.js";\nexport const a = 1;\n')
+    with pytest.raises(ValueError, match="cycle"):
+        bundle_js(asset_dir=tmp_path)
+    (tmp_path / "x.js").write_text("export default 1;\n")
+    with pytest.raises(ValueError, match="only the entry module"):
+        bundle_js(asset_dir=tmp_path)
+
+
+def _declared(text: str) -> set[str]:
+    return set(re.findall(r"\b(?:const|let|var|function|class)\s+(\w+)", text))
+
+
+def test_each_module_imports_the_sibling_names_it_uses():
+    exports = {p.name: set(re.findall(r"^export (?:const|let|function|async function|class) (\w+)", p.read_text(), re.M))
+               for p in MODULES}
+    missing = []
+    for p in MODULES:
+        text = p.read_text()
+        body = re.sub(r"//.*", "", _IMPORTS.sub("", text))
+        imported = {n.strip() for names in _IMPORTS.findall(text) for n in names.split(",") if n.strip()}
+        local = _declared(body)
+        for other, names in exports.items():
+            for n in names - local if other != p.name else ():
+                if re.search(r"(?<![\w.$])" + re.escape(n) + r"\b(?!\s*:)", body) and n not in imported:
+                    missing.append(f"{p.name} uses {n} from {other}")
+        for n in imported:  # nothing imported that no sibling exports
+            if not any(n in names for names in exports.values()):
+                missing.append(f"{p.name} imports {n}, which no module exports")
+    assert not missing, missing
+
+
+_IMPORTS = re.compile(r'^import\s+\{([^}]*)\}\s+from\s+"\./[\w.]+";', re.M)
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_bundle_parses_under_node(tmp_path):
+    f = tmp_path / "bundle.mjs"
+    f.write_text(bundle_js())
+    subprocess.run([NODE, "--check", str(f)], check=True, capture_output=True, timeout=60)
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_present_figure_text_and_lines(tmp_path):
+    script = tmp_path / "p.mjs"
+    script.write_text(
+        "globalThis.document = {}; globalThis.window = {};\n"
+        "const m = await import(process.argv[2]);\n"
+        "const data = [{type: 'scatter', mode: 'lines', line: {width: 1}}, {type: 'scatter', mode: 'markers+text'},"
+        " {type: 'bar'}];\n"
+        "const layout = {font: {size: 11}, xaxis: {title: {text: 'M'}}, yaxis2: {tickfont: {size: 20}},"
+        " legend: {}, annotations: [{text: 'a'}], title: 'T'};\n"
+        "m.presentFigure(data, layout);\n"
+        "console.log(JSON.stringify({data, layout}));\n")
+    js = (ROOT / "olc_ui" / "assets" / "viewer_present.js").as_uri()
+    out = json.loads(subprocess.run([NODE, str(script), js], check=True, capture_output=True, text=True,
+                                    timeout=60).stdout)
+    L, D = out["layout"], out["data"]
+    assert L["font"]["size"] == 16 and L["xaxis"]["tickfont"]["size"] == 16
+    assert L["xaxis"]["title"] == {"text": "M", "font": {"size": 16}}
+    assert L["yaxis2"]["tickfont"]["size"] == 20  # larger text stays larger
+    assert L["legend"]["font"]["size"] == 16 and L["annotations"][0]["font"]["size"] == 16
+    assert L["title"]["font"]["size"] == 18
+    assert D[0]["line"]["width"] == 3 and D[1]["textfont"]["size"] == 16 and "line" not in D[2]
