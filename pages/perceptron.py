@@ -2,7 +2,7 @@
 import streamlit as st
 
 from olc_ui import perceptron_lesson as L
-from olc_ui import page, safe, state, uploads
+from olc_ui import page, predict, safe, state, uploads
 from olc_ui.data import DataError, NeedsInput
 from olc_ui.viewer import start_position, viewer
 
@@ -61,8 +61,11 @@ if not separable:
 shown = trace_td if trace_td is not None else trace
 spec = L.spec_for(data, shown, gamma_td=gamma_td, use="separable" if separable else "nonseparable")
 spec = {**spec, "position": start_position("perceptron_viewer", spec["T"])}
-position = viewer(spec, key="perceptron_viewer")
-state.write_url(ALL, v, {"t": str(position)})
+ask = predict.perceptron_options(shown, data.X, data.y)
+if ask is not None:
+    v.update(state.bind(L.PAGE + "_predict", predict.SETTINGS))
+position = viewer(spec, key="perceptron_viewer", modes=predict.modes(ask if v.get("predict") else None))
+state.write_url(ALL + (predict.SETTINGS if ask is not None else []), v, {"t": str(position)})
 
 L.assumption_panel(trace, data)
 if not separable:

@@ -27,14 +27,15 @@ def page_keys() -> dict[str, list[str]]:
     from olc_ui import halving_lesson as H
     from olc_ui import margin_lesson as M
     from olc_ui import perceptron_lesson as P
+    from olc_ui import predict
 
     def keys(settings) -> list[str]:
         return [s.key for s in settings] + ["t"]
 
     return {
-        "perceptron": keys(P.SETTINGS + P.TD_SETTINGS),
+        "perceptron": keys(P.SETTINGS + P.TD_SETTINGS + predict.SETTINGS),
         "margin_perceptron": keys(M.SETTINGS),
-        "experts": keys(E.LEARNER_SETTINGS + E.DATA_SETTINGS),
+        "experts": keys(E.LEARNER_SETTINGS + E.DATA_SETTINGS + predict.SETTINGS),
         "halving": keys(H.SETTINGS),
         "boolean_concepts": keys(B.MODE_SETTINGS + [s for g in B.GROUPS.values() for s in g]),
         "winnow": keys(W.SETTINGS),

@@ -1,0 +1,225 @@
+// olc step viewer: predict, then reveal (a mode module: viewer_modes.js).
+//
+// Python turns it on with modes = {"predict": options} (olc_ui/predict.py builds the options from
+// the run: per round the example, its label, whether it was a mistake, and the numbers that say why).
+// Stepping forward to round r first *asks*: the viewer stays at r − 1 (the learner as it stands
+// before the round), the round's example is marked on the chart, and a panel asks "mistake or
+// not?" — on the Perceptron also "which way will w turn?". Only the answer draws the update
+// (the viewer steps to r), says what happened with the run's numbers, and counts right answers.
+// Shift+→ (next mistake) stops just before the mistake and asks. Stepping back, Home/End and the
+// slider never ask. Keys: N no mistake, M mistake, A / C a mistake turning w anticlockwise /
+// clockwise. Everything happens in the browser.
+
+import { registerMode } from "./viewer_modes.js";
+import { formatNumber } from "./viewer_format.js";
+import { el } from "./viewer_util.js";
+
+const MARK_NAME = "the round to predict";
+
+// The answers a round offers: [key, answer id, button text].
+function choices(o, r) {
+  const i = r - 1;
+  if (o.kind === "perceptron" && !(o.wzero && o.wzero[i]))
+    return [["N", "none", "No mistake"], ["A", "acw", "Mistake: w turns anticlockwise"],
+      ["C", "cw", "Mistake: w turns clockwise"]];
+  return [["N", "none", "No mistake"], ["M", "mistake", "Mistake"]];
+}
+
+// The right answer for round r (1-based).
+export function rightAnswer(o, r) {
+  const i = r - 1;
+  if (!o.mistake[i]) return "none";
+  if (o.kind === "perceptron" && !(o.wzero && o.wzero[i])) return o.turn[i] > 0 ? "acw" : "cw";
+  return "mistake";
+}
+
+function signed(v) { return (v > 0 ? "+" : v < 0 ? "−" : "") + formatNumber(Math.abs(v), ".4g"); }
+function num(v) { return formatNumber(v, ".3g").replace("-", "−"); }
+
+// The question for round r, as plain text.
+export function questionText(o, r) {
+  const i = r - 1, y = o.label[i] > 0 ? "+1" : "−1";
+  if (o.kind === "perceptron") {
+    const w0 = o.wzero && o.wzero[i] ? " w is still 0." : "";
+    return `Round ${r}: x = (${num(o.px[i])}, ${num(o.py[i])}), ringed on the ` +
+      `chart, has label y = ${y}.${w0} Will the Perceptron make a mistake` + (w0 ? "?" : " — and which way will w turn?");
+  }
+  return `Round ${r}: the label is y = ${y}; ${o.agree[i]} of the ${o.N} experts say ${y}. ` +
+    `Look at the weights: will the ${o.whose === "of the weight" ? "weighted majority" : "majority of the version space"} err?`;
+}
+
+// What happened in round r, with the run's numbers, as plain text.
+export function revealText(o, r) {
+  const i = r - 1;
+  if (o.kind === "perceptron") {
+    const s = `⟨w, x⟩ = ${signed(o.score[i])} and y = ${o.label[i] > 0 ? "+1" : "−1"}`;
+    if (!o.mistake[i]) return `${s}: the signs agree — no mistake, w stays.`;
+    if (o.wzero && o.wzero[i]) return `${s}: w was 0, a score of 0 counts as a mistake — w becomes y·x.`;
+    const a = o.angle[i];
+    return `${s}: ${o.score[i] === 0 ? "a score of 0 counts as a mistake" : "the signs differ — a mistake"}; ` +
+      `w += y·x turned w ${formatNumber(Math.abs(a), ".3g")}° ${a > 0 ? "anticlockwise" : "clockwise"}.`;
+  }
+  const share = formatNumber(o.wrong[i], ".3f");
+  if (o.wrong[i] === 0) return "No expert was wrong: no mistake.";
+  return `The experts that were wrong held ${share} ${o.whose}: ` +
+    (o.mistake[i] ? "the vote went their way — a mistake." : "the vote went the other way — no mistake.");
+}
+
+function typing(target) {
+  if (!target || !target.tagName) return false;
+  const tag = target.tagName;
+  return target.isContentEditable || tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT";
+}
+
+class Predict {
+  constructor(view, options) {
+    this.view = view;
+    this.o = options;
+    this.asking = null;     // the round asked about (1-based), or null
+    this.passing = false;   // our own reveal step goes through beforeStep
+    this.right = 0;
+    this.asked = 0;
+    this.markIndex = null;
+    this.onDocKey = (ev) => {
+      if (this.asking === null || ev.defaultPrevented || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+      if (typing(ev.target)) return;
+      if (this.onKey(ev) === true) { ev.preventDefault(); ev.stopPropagation(); }
+    };
+    document.addEventListener("keydown", this.onDocKey);
+  }
+
+  onBuild() {
+    const v = this.view;
+    v.root.dataset.predict = "true";
+    this.panel = el("div", "olc-predict");
+    this.panel.setAttribute("aria-live", "polite");
+    this.title = el("span", "olc-predict-title", "Predict, then reveal:");
+    this.text = el("div", "olc-predict-text");
+    this.say = el("span", "olc-predict-say");
+    this.text.append(this.title, this.say);
+    this.answers = el("div", "olc-predict-answers");
+    this.result = el("div", "olc-predict-result");
+    this.tally = el("div", "olc-predict-tally");
+    this.panel.append(this.text, this.answers, this.result, this.tally);
+    const bar = v.root.querySelector(".olc-keys") || v.root.querySelector(".olc-controls");
+    if (bar) bar.after(this.panel); else v.root.prepend(this.panel);
+    this.asking = null;
+    this.markIndex = null;
+    this.idle();
+    this.renderTally();
+  }
+
+  // A marker trace for the round's example on the Perceptron's chart (drawn only while asking).
+  beforePlot(f, data) {
+    if (this.o.kind !== "perceptron" || f.spec.id !== this.o.figure) return;
+    data.push({ type: "scatter", mode: "markers", name: MARK_NAME, x: [], y: [], showlegend: false,
+      hoverinfo: "skip", marker: { symbol: "circle-open", size: 30, line: { width: 4, color: "#ff7f0e" } } });
+    this.markIndex = data.length - 1;
+    this.markFig = f;
+  }
+
+  beforeStep(to, from) {
+    if (this.passing) return undefined;
+    if (to <= from) { this.close(); return undefined; }
+    const target = to > from + 1 && this.view.stopTarget(0, +1) === to ? to : (to === from + 1 ? to : null);
+    if (target === null || target > this.o.rounds) { this.close(); return undefined; }  // a long jump: no question
+    this.view.pause(false);
+    if (target - 1 !== from) {       // Shift+→: stop just before the mistake, then ask
+      this.pendingAsk = target;
+      return target - 1;
+    }
+    this.ask(target);
+    return false;
+  }
+
+  onRender(p) {
+    if (this.pendingAsk !== undefined && this.pendingAsk !== null) {
+      const r = this.pendingAsk;
+      this.pendingAsk = null;
+      if (p === r - 1) { this.ask(r); return; }
+    }
+    if (this.asking !== null && p !== this.asking - 1) this.close();
+  }
+
+  onKey(ev) {
+    if (this.asking === null) return undefined;
+    const key = String(ev.key || "").toUpperCase();
+    const hit = choices(this.o, this.asking).find(([k]) => k === key);
+    if (!hit) return undefined;
+    this.answer(hit[1]);
+    return true;
+  }
+
+  ask(r) {
+    this.asking = r;
+    this.panel.dataset.state = "asking";
+    this.panel.dataset.round = String(r);
+    this.say.textContent = questionText(this.o, r);
+    this.result.textContent = "";
+    this.answers.replaceChildren();
+    for (const [key, id, label] of choices(this.o, r)) {
+      const b = el("button", "olc-btn olc-predict-answer");
+      b.type = "button";
+      b.dataset.answer = id;
+      b.append(el("kbd", null, key), document.createTextNode(" " + label));
+      b.addEventListener("click", () => this.answer(id));
+      this.answers.appendChild(b);
+    }
+    this.mark(r);
+  }
+
+  answer(id) {
+    const r = this.asking;
+    if (r === null) return;
+    const right = rightAnswer(this.o, r);
+    const ok = id === right;
+    this.asked += 1;
+    if (ok) this.right += 1;
+    this.asking = null;
+    this.mark(null);
+    this.passing = true;
+    try { this.view.setPosition(r, { immediate: true }); } finally { this.passing = false; }
+    this.answers.replaceChildren();
+    this.panel.dataset.state = ok ? "right" : "wrong";
+    this.say.textContent = `Round ${r}: ${revealText(this.o, r)}`;
+    this.result.textContent = ok ? "✓ Right." : `✗ Not this time: the answer was “${choices(this.o, r).find(([, a]) => a === right)[2]}”.`;
+    this.renderTally();
+  }
+
+  close() {
+    if (this.asking === null && this.panel.dataset.state === "idle") return;
+    this.asking = null;
+    this.mark(null);
+    this.idle();
+  }
+
+  idle() {
+    this.panel.dataset.state = "idle";
+    this.answers.replaceChildren();
+    this.result.textContent = "";
+    const more = this.o.rounds < this.o.T ? ` (the first ${this.o.rounds} rounds)` : "";
+    this.say.textContent = `→ asks about the next round, Shift+→ about the next mistake${more}; ` +
+      "the class answers before the update is drawn.";
+  }
+
+  renderTally() {
+    this.tally.textContent = this.asked ? `Class: ${this.right} right of ${this.asked}` : "Class: no answer yet";
+  }
+
+  mark(r) {
+    const f = this.markFig, P = this.view.Plotly;
+    if (this.markIndex === null || !f || !P || !f.gd || !f.gd.data) return;
+    const i = r === null ? null : r - 1;
+    const x = i === null ? [] : [this.o.px[i]], y = i === null ? [] : [this.o.py[i]];
+    const color = i === null ? "#ff7f0e" : (this.o.label[i] > 0 ? "#1f77b4" : "#d62728");
+    P.restyle(f.gd, { x: [x], y: [y], "marker.line.color": color }, [this.markIndex]);
+  }
+
+  destroy() {
+    document.removeEventListener("keydown", this.onDocKey);
+    if (this.panel) this.panel.remove();
+    if (this.view.root) delete this.view.root.dataset.predict;
+  }
+}
+
+registerMode("predict", (view, options) => new Predict(view, options));
