@@ -558,7 +558,7 @@ def compare_spec(lanes: list[Lane], *, run_id: str, position: int = 0) -> dict:
         "caption": _caption(lanes),
         # wide: each learner's weights beside its sandwich; narrow (stacked): the mistakes, the weights,
         # the ledger, the sandwiches
-        "layout": {"columns": [["mistakes"] + [f"w{i}" for i in range(n)], ["ledger"] + [f"s{i}" for i in range(n)]],
+        "layout": {"columns": [["mistakes"] + [f"w{i}" for i in range(n)], [f"s{i}" for i in range(n)] + ["ledger"]],
                    "widths": [1, 1]},
         "speed": int(max(2, min(100, T // 25))),
     }
