@@ -253,3 +253,39 @@ def layout(**kw) -> dict:
             "legend": {"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0, "font": {"size": 12.5}}}
     base.update(kw)
     return base
+
+
+def legend_groups(data: list[dict], groups: list[dict]) -> None:
+    """Fold a busy legend into a few entries: every trace named in a group's ``members`` leaves the
+    legend and joins the group; the group gets one entry (a trace with a single null point, drawn in
+    ``style``) named ``name``. Clicking an entry shows or hides the whole group (plotly's togglegroup).
+    ``hidden``: the group starts hidden (its entry greyed: one click brings it back).
+    Leaders are appended at the end (dynamic ops keep their trace indices); ``legendrank`` orders them.
+
+    >>> d = [{"type": "scatter", "name": "a"}, {"type": "scatter", "name": "b"}]
+    >>> legend_groups(d, [{"id": "g", "name": "a and b", "members": ["a", "b"], "style": {"mode": "lines"}}])
+    >>> [t.get("showlegend", True) for t in d], d[-1]["name"]
+    ([False, False, True], 'a and b')
+    """
+    for rank, g in enumerate(groups):
+        members = [t for t in data if t.get("name") in g["members"]]
+        if not members:
+            continue
+        for t in members:
+            t["showlegend"] = False
+            t["legendgroup"] = g["id"]
+            if g.get("hidden"):
+                t["visible"] = "legendonly"
+        lead = {"type": "scatter", "x": [None], "y": [None], "name": g["name"], "legendgroup": g["id"],
+                "showlegend": True, "hoverinfo": "skip", "legendrank": 1000 + rank, **g["style"]}
+        if g.get("hidden"):
+            lead["visible"] = "legendonly"
+        data.append(lead)
+
+
+def legend_rank(data: list[dict], names: list[str]) -> None:
+    """Put these entries first in the legend, in this order (plotly orders by legendrank, then trace order)."""
+    for i, name in enumerate(names):
+        for t in data:
+            if t.get("name") == name:
+                t["legendrank"] = 100 + i
