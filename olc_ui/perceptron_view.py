@@ -41,9 +41,9 @@ def _fmt_bound(b: float) -> str:
     return f"{b:.5g}"
 
 
-def _crossing_name(what: str, x: float, tight: bool = True) -> str:
-    return (f"× the curves cross at {what} = {_fmt_bound(x)}" if tight else f"× crossing {what} = {_fmt_bound(x)}") + \
-        "<br>shaded: beyond it, no run gets there"
+def _crossing_name(what: str, x: float) -> str:
+    """The crossing's legend entry (short: a long entry would stack the whole legend in one column)."""
+    return f"× crossing at {what} = {_fmt_bound(x)}: no run gets further (shaded)"
 
 
 def _no_crossing_note(proof) -> str:
@@ -87,14 +87,15 @@ def _nonseparable_sandwiches(sp, hp, arrays: dict) -> list[dict]:
     g, R, TD = float(sp.constants["gamma"]), float(sp.constants["radius"]), float(sp.constants["TD"])
     xq = float(sp.constants["bound_quadratic"])
     floor_a = _floor(sp.series["norm"])
-    cut = "is cut off below −max‖w‖ (dotted floor): there it says nothing, since ⟨w*, w⟩ ≥ −‖w‖ always."
+    cut = "is cut off below −max‖w‖: there it says nothing, since ⟨w*, w⟩ ≥ −‖w‖ always."
     a = sandwich(
         "sandwich_A", f"TDᵧ proof (γ = {g:.4g}): γM − TDᵧ ≤ ⟨w*, w⟩ ≤ ‖w‖ ≤ √M·R", sp,
         [Curve(None, f"γM − TDᵧ, TDᵧ over the whole run = {TD:.4g}", WHOLE_RUN, lambda m: g * m - TD),
          Curve("td_lower", "γM − TDᵧ so far", COLORS["lower"]), Curve("inner", "⟨w*, w⟩", COLORS["inner"]),
          Curve("norm", "‖w‖", COLORS["norm"]), Curve("sqrtM_R", "√M·R", COLORS["upper"], lambda m: np.sqrt(m) * R)],
         arrays, crossing=(xq, math.sqrt(xq) * R), crossing_name=_crossing_name("M", xq),
-        stated=(sp.mistake_bound, "R²/γ² + 2TDᵧ/γ"), floor=floor_a, floor_note="γM − TDᵧ " + cut)
+        stated=(sp.mistake_bound, "R²/γ² + 2TDᵧ/γ"), floor=floor_a, floor_note="γM − TDᵧ " + cut,
+        note=f"The stated bound R²/γ² + (2/γ)·TDᵧ = {_fmt_bound(sp.mistake_bound)} (dotted) rounds the crossing up.")
     L, ua = float(hp.constants["L"]), float(hp.constants["a"])
     xh = td_bound_quadratic(1.0, L, ua)   # M − L = a√M: the same quadratic with γ = 1, TD = L, R = a
     b = sandwich(
@@ -104,7 +105,8 @@ def _nonseparable_sandwiches(sp, hp, arrays: dict) -> list[dict]:
          Curve("norm_u", "‖u‖‖w‖", COLORS["norm"]), Curve("upper_u", "‖u‖R√M", COLORS["upper"], lambda m: ua * np.sqrt(m))],
         arrays, crossing=(xh, ua * math.sqrt(xh)), crossing_name=_crossing_name("M", xh),
         stated=(hp.mistake_bound, "L + a√L + a²"), floor=_floor(hp.series["norm_u"]),
-        floor_note="M − L(u) " + cut.replace("⟨w*, w⟩ ≥ −‖w‖", "⟨u, w⟩ ≥ −‖u‖‖w‖").replace("max‖w‖", "max ‖u‖‖w‖"))
+        floor_note="M − L(u) " + cut.replace("⟨w*, w⟩ ≥ −‖w‖", "⟨u, w⟩ ≥ −‖u‖‖w‖").replace("max‖w‖", "max ‖u‖‖w‖"),
+        note=f"The stated bound L + a√L + a² = {_fmt_bound(hp.mistake_bound)} (dotted) rounds the crossing up.")
     return [a, b]
 
 
@@ -332,9 +334,10 @@ def _margin_sandwich(p, gamma: float, arrays: dict) -> dict:
          Curve("inner", "⟨w*, w⟩", COLORS["inner"]), Curve("norm", "‖w‖", COLORS["norm"]),
          Curve("norm_upper", "1 + 2/γ + 3Uγ/4", COLORS["upper"], (lambda u: 1 + 2 / g + 0.75 * u * g) if ok else None)],
         arrays, crossing=(tight, g * tight) if ok else None,
-        crossing_name=(_crossing_name("U = 4/γ + 8/γ²", tight) + f" (≤ 12/γ² = {_fmt_bound(bound)}, dotted)")
-        if ok else "", stated=(bound, "12/γ²") if ok else None, x_title="updates U",
-        note="" if ok else _no_crossing_note(p))
+        crossing_name=_crossing_name("U", tight) if ok else "", stated=(bound, "12/γ²") if ok else None,
+        x_title="updates U",
+        note=(f"The curves cross at U = 4/γ + 8/γ² = {_fmt_bound(tight)}; the theorem states the rounder "
+              f"12/γ² = {_fmt_bound(bound)} (dotted)." if ok else _no_crossing_note(p)))
 
 
 def margin_perceptron_spec(trace, *, run_id: str, position: int = 0, title: str = "") -> dict:

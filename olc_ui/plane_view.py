@@ -238,7 +238,7 @@ def _learner_layer(w_name: str, band: bool, data: list, dynamic: list) -> None:
         dynamic.append({"trace": len(data) - 1, **op})
 
 
-MANY_MISTAKES = 300   # beyond this many, the mistake rings start hidden (one click shows them)
+MANY_MISTAKES = 150   # beyond this many, the mistake rings start hidden (one click shows them)
 
 
 def _fold_legend(data: list, *, w_name: str, band: bool, comparator: str, ring_name: str, n_mistakes: int,

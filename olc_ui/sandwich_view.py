@@ -75,9 +75,9 @@ def _y_range(values: list[np.ndarray], log: bool, floor: float | None) -> tuple[
         return math.log10(lo) - 0.08, math.log10(hi) + 0.08
     fin = np.concatenate([fin, [0.0]])
     lo, hi = float(fin.min()), float(fin.max())
-    if floor is not None:
-        lo = max(lo, floor)
-    pad = 0.06 * (hi - lo or 1.0)
+    pad = 0.06 * (hi - max(lo, floor if floor is not None else lo) or 1.0)
+    if floor is not None and lo - pad < floor:
+        return floor, hi + pad          # cut exactly at the floor
     return lo - pad, hi + pad
 
 
@@ -180,21 +180,27 @@ def _now(fig_id, proof, curves, arrays, data, dyn, yl, yh) -> None:
         dyn.append({"trace": len(data) - 1, "op": op, "x": f"{fig_id}_M", "y": f"{fig_id}_{c.key}"})
 
 
+def _log_dtick(rng: list[float]):
+    """Log-axis ticks without the clutter of every digit: 1, 2, 5 per decade over a short range, else
+    one per decade."""
+    return "D2" if rng[1] - rng[0] <= 2.2 else 1
+
+
 def _layout(x_title, x_range, log_x, y_range, log_y, notes: list[str]) -> dict:
     def rng(lo, hi, log):
         return [round(math.log10(lo), 5), round(math.log10(hi), 5)] if log else [round(lo - 0.02 * hi, 5), round(hi, 5)]
     xa = {"title": {"text": x_title + (" (log scale)" if log_x else "")}, "range": rng(*x_range, log_x),
           "gridcolor": "#efefef", "tickfont": {"size": 13}, "fixedrange": True}
     if log_x:
-        xa["type"] = "log"
+        xa.update(type="log", dtick=_log_dtick(xa["range"]))
     elif x_range[1] <= 12:
         xa["dtick"] = 1
     ya = {"range": [round(y_range[0], 5), round(y_range[1], 5)], "gridcolor": "#efefef", "tickfont": {"size": 13},
           "fixedrange": True}
     if log_y:
-        ya["type"] = "log"
-    b = 48 + 22 * len(notes)
-    ann = [{"x": 0, "xref": "paper", "y": 0, "yref": "paper", "yshift": -46 - 22 * i, "xanchor": "left",
+        ya.update(type="log", dtick=_log_dtick(ya["range"]))
+    b = 48 + (16 + 20 * len(notes) if notes else 0)
+    ann = [{"x": 0, "xref": "paper", "y": 0, "yref": "paper", "yshift": -62 - 20 * i, "xanchor": "left",
             "yanchor": "top", "showarrow": False, "align": "left", "font": {"size": 12.5, "color": "#444"},
             "text": t} for i, t in enumerate(notes)]
     return {"xaxis": xa, "yaxis": ya, "margin": {"l": 58, "r": 12, "t": 8, "b": b},
