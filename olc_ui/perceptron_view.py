@@ -290,7 +290,7 @@ def _td_curve_figure(ns, n_mistakes: int) -> dict:
     cur = td_bounds(np.asarray(c["margins"]), c["radius"], gammas)
     ymax = float(min(np.nanmax(cur["td_bound"]), 4 * max(b_best, n_mistakes, 1)))
     data = [
-        {"type": "scatter", "mode": "lines", "name": "R²/γ² + 2·TD_γ/γ", "x": gammas.round(6),
+        {"type": "scatter", "mode": "lines", "name": "R²/γ² + 2·TDᵧ/γ", "x": gammas.round(6),
          "y": sig(cur["td_bound"], 6), "line": {"color": COLORS["upper"], "width": 2.5},
          "hovertemplate": "γ = %{x:.4g}: bound %{y:.5g}<extra></extra>"},
         {"type": "scatter", "mode": "lines", "name": "L + a√L + a² (u = w*/γ)", "x": gammas.round(6),
