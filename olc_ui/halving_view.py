@@ -411,6 +411,23 @@ def _common_layout() -> dict:
 
 # ------------------------------------------------------------------------------------------ the sandwich chart
 
+#: Entries folded into another's (one legend entry, one click shows or hides both): at most six.
+FOLD = {"arc spanned by Hₜ": "in the version space Hₜ", "interval spanned by Hₜ": "in the version space Hₜ",
+        "removed at this round": "removed earlier"}
+
+
+def _fold_legend(data: list[dict]) -> None:
+    names = {t.get("name") for t in data if t.get("showlegend", True)}
+    for t in data:
+        lead = FOLD.get(t.get("name"))
+        if lead in names:
+            t["showlegend"] = False
+            t["legendgroup"] = lead
+            for u in data:
+                if u.get("name") == lead:
+                    u["legendgroup"] = lead
+
+
 def _size_figure(proof, arrays: dict) -> dict:
     """|H_t| against M on a log scale with 1 ≤ |H_t| ≤ |H|/2^M, the current state marked."""
     Hs = int(proof.constants["H_size"])
@@ -425,19 +442,32 @@ def _size_figure(proof, arrays: dict) -> dict:
         _line("1 (lower bound)", COLORS["lower"], 2.5, "dash", x=[0.0, round(x_hi, 3)], y=[1, 1]),
         {**_line("|H|/2ᴹ (upper bound)", COLORS["upper"], 2.5, "dash", x=xs.round(4).tolist(),
                              y=(Hs * 2.0 ** -xs).tolist()),
-         "hovertemplate": "|H|/2^M at M = %{x:.2f}: %{y:.4g}<extra></extra>"},
+         "hovertemplate": "|H|/2ᴹ at M = %{x:.2f}: %{y:.4g}<extra></extra>"},
     ]
     ok = size > 0
+    if log2H <= x_hi:  # beyond the crossing: no run gets there (under the curves)
+        data.insert(0, {"type": "scatter", "mode": "lines", "name": "beyond the crossing", "showlegend": False,
+                        "x": [round(log2H, 4), round(x_hi, 4), round(x_hi, 4), round(log2H, 4), round(log2H, 4)],
+                        "y": [y_lo, y_lo, Hs * 1.6, Hs * 1.6, y_lo], "fill": "toself", "hoverinfo": "skip",
+                        "fillcolor": "rgba(120,120,120,0.13)", "line": {"width": 0, "color": "rgba(0,0,0,0)"}})
+    # the measured |Hₜ|, revealed as the student steps (state k, in force from position s_k: round s_k − 2)
+    arrays["sz_tr_r"] = np.clip(np.asarray(proof.state_rounds) - 2, 0, max(proof.T - 1, 0))
+    arrays["sz_tr_M"] = M.tolist()
+    arrays["sz_tr_H"] = [int(s) if s > 0 else None for s in size]
     data.append({"type": "scatter", "mode": "lines+markers" if proof.K <= 80 else "lines", "name": "|Hₜ| (measured)",
-                 "x": M.tolist(), "y": [int(s) if s > 0 else None for s in size],
-                 "line": {"color": "#111111", "width": 2.5},
+                 "x": [None], "y": [None], "line": {"color": "#111111", "width": 2.5},
                  "marker": {"size": 6}, "hovertemplate": "M = %{x}: |Hₜ| = %{y}<extra></extra>", "connectgaps": False})
+    dyn0 = [{"trace": len(data) - 1, "op": "rows_before", "rounds": "sz_tr_r", "x": "sz_tr_M", "y": "sz_tr_H"}]
     if (~ok).any():
         data.append({**_pts("version space empty (|Hₜ| = 0)", COLORS["neg"], "x", 9, 1.0),
                      "x": M[~ok].tolist(), "y": [EMPTY_Y] * int((~ok).sum())})
     if log2H <= x_hi:
         data.append({**_line("log₂|H| (the bound)", "#444444", 1.5, "dot", x=[round(log2H, 4)] * 2,
-                             y=[y_lo, Hs * 1.6])})
+                             y=[y_lo, Hs * 1.6]), "showlegend": False})
+        data.append({"type": "scatter", "mode": "markers", "meta": "crossing", "x": [log2H], "y": [1],
+                     "name": f"× crossing at M = log₂|H| = {log2H:.4g}: no run gets further (shaded)",
+                     "marker": {"symbol": "x-thin", "size": 16, "color": "#000", "line": {"width": 3, "color": "#000"}},
+                     "hovertemplate": "the bounds meet at M = log₂|H| = %{x:.4g}<extra></extra>"})
     # current state, per position
     idx = position_states(proof)
     arrays["sz_M"] = M[idx].tolist()
@@ -447,8 +477,8 @@ def _size_figure(proof, arrays: dict) -> dict:
     data.append({**_pts("|Hₜ| now", "#111111", "circle", 14, 1.0, legend=False, line={"color": "#fff", "width": 2})})
     data.append({**_pts("|H|/2ᴹ now", COLORS["upper"], "circle", 12, 1.0, legend=False,
                         line={"color": "#fff", "width": 2})})
-    dyn = [{"trace": base, "op": "point_state", "x": "sz_M", "y": "sz_H"},
-           {"trace": base + 1, "op": "point_state", "x": "sz_M", "y": "sz_U"}]
+    dyn = dyn0 + [{"trace": base, "op": "point_state", "x": "sz_M", "y": "sz_H"},
+                  {"trace": base + 1, "op": "point_state", "x": "sz_M", "y": "sz_U"}]
     ticks = [EMPTY_Y] + [2 ** j for j in range(0, int(log2H) + 1, max(1, int(log2H) // 6 + 1))]
     layout = {
         "xaxis": {"title": {"text": "mistakes M"}, "range": [-0.05 * x_hi, x_hi], "gridcolor": "#efefef",
@@ -505,6 +535,7 @@ def halving_spec(trace, X: np.ndarray, y: np.ndarray, H: HypothesisClass, *, run
     else:
         raise ValueError(f"the Halving lesson draws half-planes, thresholds, monotone conjunctions or "
                          f"disjunctions; got {type(H).__name__}")
+    _fold_legend(main["data"])
     title = title or f"Halving over {H.size} {H.name}"
     if isinstance(H, (MonotoneConjunctions, MonotoneDisjunctions)):
         op = "∧" if isinstance(H, MonotoneConjunctions) else "∨"
