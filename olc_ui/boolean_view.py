@@ -348,7 +348,7 @@ def decision_list_spec(trace, X, y, *, run_id: str, position: int = 0, title: st
     # 0: the floor of each target rule (rule i never goes below level i), static
     if target is not None:
         tr = [int(v) for v in target.rule_indices]
-        data.append({"type": "scatter", "mode": "markers", "name": "target rule i: floor at level i",
+        data.append({"type": "scatter", "mode": "markers", "name": "target rule i (framed): floor at level i",
                      "x": [xs[r] for r in tr], "y": [i + 1.42 for i in range(len(tr))],
                      "marker": {"symbol": "line-ew", "size": size * 1.25, "line": {"color": TARGET, "width": 4}},
                      "hovertemplate": "target rule %{text}<extra></extra>",
@@ -365,7 +365,9 @@ def decision_list_spec(trace, X, y, *, run_id: str, position: int = 0, title: st
                  "hovertemplate": "%{customdata} on level %{y}<extra></extra>"})
     dynamic.append({"trace": len(data) - 1, "op": "state", "x": "rl_x", "y": "rl_y"})
     if target is not None:
+        data[0]["legendgroup"] = "target"   # one legend entry for the target's rules and their floors
         data.append({"type": "scatter", "mode": "markers", "name": "a rule of the target list", "x": [], "y": [],
+                     "showlegend": False, "legendgroup": "target",
                      "marker": {"symbol": "square-open", "size": size + 10, "color": TARGET,
                                 "line": {"color": TARGET, "width": 3}}, "hoverinfo": "skip"})
         dynamic.append({"trace": len(data) - 1, "op": "state", "x": "tg_x", "y": "tg_y"})

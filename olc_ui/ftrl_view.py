@@ -308,10 +308,11 @@ def _mistakes_figure(trace, proof, arrays: dict, band: Band | None, seed: int) -
         q = band.quantiles
         data += [
             _line(f"realised, {q[0]:.0%}", band.grid, lo, "rgba(0,0,0,0)", 0, showlegend=False),
-            {**_line(f"realised M: {q[0]:.0%}–{q[2]:.0%} of {len(band.seeds)} seeded runs", band.grid, hi,
-                     "rgba(0,0,0,0)", 0), "fill": "tonexty", "fillcolor": "rgba(255,140,0,0.20)",
-             "hovertemplate": f"{q[2]:.0%} of runs ≤ %{{y}} after %{{x}} rounds<extra></extra>"},
-            _line(f"realised M: median of {len(band.seeds)} runs", band.grid, mid, EXP_COLOR, 1.2, "dot"),
+            {**_line(f"realised M: {q[0]:.0%}–{q[2]:.0%} of {len(band.seeds)} seeded runs (dotted: median)",
+                     band.grid, hi, "rgba(0,0,0,0)", 0), "fill": "tonexty", "fillcolor": "rgba(255,140,0,0.20)",
+             "legendgroup": "band", "hovertemplate": f"{q[2]:.0%} of runs ≤ %{{y}} after %{{x}} rounds<extra></extra>"},
+            {**_line(f"realised M: median of {len(band.seeds)} runs", band.grid, mid, EXP_COLOR, 1.2, "dot"),
+             "showlegend": False, "legendgroup": "band"},   # one entry with the band (≤ 6 entries)
         ]
         tops.append(hi)
     _revealed("mk_best", "best ‖u‖ ≤ 1 in hindsight: min Σ ℓₛ(u)", S["best_loss"], BEST_COLOR, arrays, data, dyn)

@@ -231,7 +231,7 @@ def test_target_rules_ringed_with_their_floor_and_ledger(dl):
     s, tr, spec = dl
     target = s.comparator
     main = figures_at(spec, tr.T)[0]
-    floor = _by_name(main, "target rule i: floor at level i")
+    floor = _by_name(main, "target rule i (framed): floor at level i")
     assert floor["y"] == pytest.approx([i + 1.42 for i in range(target.L)])
     ring = _by_name(main, "a rule of the target list")
     w = tr.weights_at(tr.T)

@@ -63,7 +63,7 @@ def test_band_equals_direct_core_runs_on_the_same_seeds(run):
     assert tr.n_mistakes == direct[SEED, -1]
     # drawn: the band's upper edge and median, to 2 decimals
     fig = _fig(spec, "mistakes", 0)
-    hi = _named(fig, f"realised M: 5%–95% of {RUNS} seeded runs")
+    hi = _named(fig, f"realised M: 5%–95% of {RUNS} seeded runs (dotted: median)")
     mid = _named(fig, f"realised M: median of {RUNS} runs")
     assert hi["x"] == grid.tolist() and np.allclose(hi["y"], band.band[2], atol=0.006)
     assert np.allclose(mid["y"], band.band[1], atol=0.006)
