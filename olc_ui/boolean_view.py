@@ -19,12 +19,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import math
+
 import numpy as np
 
 from olc_core.proofs.boolean import literal_name, rule_name
 
 from .common import agree, count, rounds_text
-from .spec_tools import COLORS, by_state, const, holds, ledger, sandwich_figure
+from .sandwich_view import Curve, sandwich as sandwich_chart
+from .spec_tools import COLORS, by_state, const, holds, ledger
 from .viewer import jsonable
 
 __all__ = ["assumption_text", "bits", "conjunction_spec", "decision_list_spec", "learner_game_spec",
@@ -217,17 +220,20 @@ def conjunction_spec(trace, X, y, *, run_id: str, position: int = 0, title: str 
 
     applies = proof.applies
     fp = int(proof.constants.get("false_positives", 0))
-    smooth = None
-    if applies and fp == 0:
-        csz = float(S["c_size"][0])
-        smooth = {"h_upper": lambda M: 2.0 * n - n * (M >= 1) - np.maximum(M - 1.0, 0.0),
-                  "c_size": lambda M: np.full_like(M, csz)}
-    sandwich = sandwich_figure(
+    closes = applies and fp == 0   # then every mistake is a false negative: M⁺ = M, the bounds are functions of M
+    csz = float(S["c_size"][0])
+    tight = float(proof.constants["bound_tight"])
+    sandwich = sandwich_chart(
         "sandwich", "|c| ≤ |hₜ| ≤ 2n − n·[M⁺ ≥ 1] − (M⁺ − 1)₊ against the mistakes M", proof,
-        ["c_size", "h_size", "h_upper"], ["|c|", "|hₜ|", "2n − n[M⁺≥1] − (M⁺−1)₊"],
-        [COLORS["lower"], COLORS["inner"], COLORS["upper"]], arrays,
-        bound=proof.mistake_bound, bound_label="n + 1", smooth=smooth,
-        x_extent=float(n + 1) * 1.05 if smooth else None)
+        [Curve("c_size", "|c|", COLORS["lower"], (lambda M: np.full_like(M, csz)) if closes else None),
+         Curve("h_size", "|hₜ|", COLORS["inner"]),
+         Curve("h_upper", "2n − n[M⁺≥1] − (M⁺−1)₊", COLORS["upper"],
+               (lambda M: 2.0 * n - n * (M >= 1) - np.maximum(M - 1.0, 0.0)) if closes else None)], arrays,
+        crossing=(tight, csz) if closes else None,
+        crossing_name=f"× crossing at M = n + 1 − |c| = {tight:.0f}: no run gets further (shaded)",
+        stated=(float(proof.mistake_bound), "n + 1") if closes and proof.mistake_bound != tight else None,
+        note="" if closes else "No crossing drawn: " + (
+            "a false positive (the labels are no conjunction's): M⁺ < M." if applies else "an assumption fails."))
     sandwich["figure"]["layout"]["yaxis"]["title"] = {"text": "number of literals"}
 
     r = {ch.name: ch.reasons for ch in proof.chains}
@@ -316,13 +322,21 @@ def rule_levels(trace) -> np.ndarray:
     return np.vstack([np.asarray(trace.weights_at(int(t))) for t in trace.proof.state_rounds]).astype(np.int64)
 
 
-def _dl_bound_note(proof) -> str | None:
-    """Where the decision-list sandwich closes: M ≤ Σ(cap − 1) ≤ (4n+2)L ≤ (4n+2)(L+1) (numbers of this run)."""
+def _dl_sandwich(proof, arrays: dict) -> dict:
+    """M ≤ Φₜ ≤ Σ(capᵣ − 1): the diagonal M meets the flat Σ(capᵣ − 1) at M = Σ(capᵣ − 1) ≤ (4n+2)L ≤ the
+    stated (4n+2)(L+1) (a dotted line; the chain in the note under the axis)."""
     c, b = proof.constants, proof.mistake_bound
-    if b is None:
-        return None
-    return (f"M ≤ Σ(capᵣ − 1) = {c['cap_sum']} ≤ (4n+2)L = {c['bound_tight']} ≤ (4n+2)(L+1) = {b:.0f}: "
-            "the bound is further right →")
+    ok = b is not None and "cap_sum" in c
+    cap = float(c["cap_sum"]) if ok else math.nan
+    note = (f"M ≤ Σ(capᵣ − 1) = {c['cap_sum']} ≤ (4n+2)L = {c['bound_tight']} ≤ (4n+2)(L+1) = {b:.0f} (dotted)."
+            if ok else "No crossing drawn: no decision list is consistent with these labels (or none is given).")
+    return sandwich_chart(
+        "sandwich", "M ≤ Φₜ = Σᵣ (levelᵣ − 1) ≤ Σᵣ (capᵣ − 1) against the mistakes M", proof,
+        [Curve("M", "M", COLORS["lower"], (lambda m: m) if ok else None), Curve("Phi", "Φₜ", COLORS["inner"]),
+         Curve("cap_sum", "Σ(capᵣ − 1)", COLORS["upper"], (lambda m: np.full_like(m, cap)) if ok else None)],
+        arrays, crossing=(cap, cap) if ok else None,
+        crossing_name=f"× crossing at M = Σ(capᵣ − 1) = {cap:.0f}: no run gets further (shaded)",
+        stated=(float(b), "(4n+2)(L+1)") if ok else None, note=note)
 
 
 def decision_list_spec(trace, X, y, *, run_id: str, position: int = 0, title: str = "",
@@ -452,13 +466,7 @@ def decision_list_spec(trace, X, y, *, run_id: str, position: int = 0, title: st
             "height": int(min(760, 240 + 62 * deepest)), "figure": {"data": data, "layout": layout},
             "config": {"displayModeBar": False}, "dynamic": dynamic}
 
-    sandwich = sandwich_figure(
-        "sandwich", "M ≤ Φₜ = Σᵣ (levelᵣ − 1) ≤ Σᵣ (capᵣ − 1) against the mistakes M", proof,
-        ["M", "Phi", "cap_sum"], ["M", "Φₜ", "Σ(capᵣ − 1)"],
-        [COLORS["lower"], COLORS["inner"], COLORS["upper"]], arrays, bound=proof.mistake_bound, bound_label="(4n+2)(L+1)",
-        bound_note=_dl_bound_note(proof))
-    for note in sandwich["figure"]["layout"]["annotations"]:   # "bound = … →" off the Σ(cap − 1) line at the top
-        note.update(y=0.62, yanchor="middle")
+    sandwich = _dl_sandwich(proof, arrays)
 
     vals = {"M": by_state(np.arange(K), "d"), "Phi": by_state(S["Phi"], "d"), "cap": by_state(S["cap_sum"], "d"),
             "tight": by_state(S["tight"], "d"), "nb": by_state(S["notes_bound"], "d"),

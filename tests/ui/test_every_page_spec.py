@@ -34,6 +34,10 @@ def _expected_crossing(label: str, trace) -> float:
         return trace.proofs["nonseparable"].constants["bound_quadratic"]
     if label == "margin_perceptron":
         return trace.proof.constants["bound_tight"]
+    if label == "boolean_concepts, conjunctions":
+        return trace.proof.constants["bound_tight"]       # n + 1 − |c|
+    if label == "boolean_concepts, decision lists":
+        return trace.proof.constants["cap_sum"]           # Σ(capᵣ − 1)
     if label == "winnow":
         from olc_ui.winnow_view import crossing
         return crossing(trace.proof)[0]
@@ -42,7 +46,8 @@ def _expected_crossing(label: str, trace) -> float:
 
 @pytest.mark.parametrize("label", ["perceptron", "perceptron, label noise", "perceptron, γ = 0.02",
                                    "perceptron, d = 3", "margin_perceptron", "winnow", "exponentiated_update",
-                                   "experts", "halving"])
+                                   "experts", "halving", "boolean_concepts, conjunctions",
+                                   "boolean_concepts, decision lists"])
 def test_the_sandwich_closes_on_screen(label):
     spec, trace = P.spec(label)
     validate_spec(spec)
@@ -87,7 +92,8 @@ def test_no_caret_maths_in_titles_legends_axes_or_notes(label):
 
 
 @pytest.mark.parametrize("label", ["perceptron", "perceptron, label noise", "perceptron, γ = 0.02",
-                                   "margin_perceptron"])
+                                   "margin_perceptron", "experts", "boolean_concepts, conjunctions",
+                                   "boolean_concepts, decision lists"])
 def test_sandwich_labels_sit_outside_the_plot(label):
     """No annotation inside the plot area (it would cover a curve: at γ = 0.02 the Mγ line hid under
     the crossing's note); the crossing is named in the legend, notes go under the axis."""
