@@ -230,9 +230,9 @@ def conjunction_spec(trace, X, y, *, run_id: str, position: int = 0, title: str 
          Curve("h_upper", "2n − n[M⁺≥1] − (M⁺−1)₊", COLORS["upper"],
                (lambda M: 2.0 * n - n * (M >= 1) - np.maximum(M - 1.0, 0.0)) if closes else None)], arrays,
         crossing=(tight, csz) if closes else None,
-        crossing_name=f"× crossing at M = n + 1 − |c| = {tight:.0f}: no run gets further (shaded)",
+        crossing_name=f"× crossing at M = n + 1 − |c| = {tight:.0f}",
         stated=(float(proof.mistake_bound), "n + 1") if closes and proof.mistake_bound != tight else None,
-        note="" if closes else "No crossing drawn: " + (
+        note=f"The theorem states M ≤ n + 1 = {n + 1} (dotted) for every conjunction." if closes else "No crossing drawn: " + (
             "a false positive (the labels are no conjunction's): M⁺ < M." if applies else "an assumption fails."))
     sandwich["figure"]["layout"]["yaxis"]["title"] = {"text": "number of literals"}
 
@@ -335,7 +335,7 @@ def _dl_sandwich(proof, arrays: dict) -> dict:
         [Curve("M", "M", COLORS["lower"], (lambda m: m) if ok else None), Curve("Phi", "Φₜ", COLORS["inner"]),
          Curve("cap_sum", "Σ(capᵣ − 1)", COLORS["upper"], (lambda m: np.full_like(m, cap)) if ok else None)],
         arrays, crossing=(cap, cap) if ok else None,
-        crossing_name=f"× crossing at M = Σ(capᵣ − 1) = {cap:.0f}: no run gets further (shaded)",
+        crossing_name=f"× crossing at M = Σ(capᵣ − 1) = {cap:.0f}",
         stated=(float(b), "(4n+2)(L+1)") if ok else None, note=note)
 
 

@@ -573,7 +573,7 @@ def _sandwich_figure(trace, proof, M_pos, N: int, arrays: dict) -> dict:
     if has_bound and lf is not None:
         what = "E[M]" if algo == "randomized_weighted_majority" else "M"
         data.append({"type": "scatter", "mode": "markers", "meta": "crossing", "x": [float(bound)], "y": [round(lf, LD)],
-                     "name": f"× crossing at {what} = {bound:.4g}: no run gets further (shaded)",
+                     "name": f"× crossing at {what} = {bound:.4g} (shaded beyond)",
                      "marker": {"symbol": "x-thin", "size": 16, "color": "#000", "line": {"width": 3, "color": "#000"}},
                      "hovertemplate": f"{bound_label} = {bound:.6g}<extra></extra>"})
     elif not has_bound:

@@ -465,7 +465,7 @@ def _size_figure(proof, arrays: dict) -> dict:
         data.append({**_line("log₂|H| (the bound)", "#444444", 1.5, "dot", x=[round(log2H, 4)] * 2,
                              y=[y_lo, Hs * 1.6]), "showlegend": False})
         data.append({"type": "scatter", "mode": "markers", "meta": "crossing", "x": [log2H], "y": [1],
-                     "name": f"× crossing at M = log₂|H| = {log2H:.4g}: no run gets further (shaded)",
+                     "name": f"× crossing at M = log₂|H| = {log2H:.4g} (shaded beyond)",
                      "marker": {"symbol": "x-thin", "size": 16, "color": "#000", "line": {"width": 3, "color": "#000"}},
                      "hovertemplate": "the bounds meet at M = log₂|H| = %{x:.4g}<extra></extra>"})
     # current state, per position

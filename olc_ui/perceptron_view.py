@@ -43,7 +43,7 @@ def _fmt_bound(b: float) -> str:
 
 def _crossing_name(what: str, x: float) -> str:
     """The crossing's legend entry (short: a long entry would stack the whole legend in one column)."""
-    return f"× crossing at {what} = {_fmt_bound(x)}: no run gets further (shaded)"
+    return f"× crossing at {what} = {_fmt_bound(x)}"
 
 
 def _no_crossing_note(proof) -> str:

@@ -139,7 +139,8 @@ def sandwich(fig_id: str, title: str, proof, curves: list[Curve], arrays: dict, 
                      "x": [float(sig(crossing[0], 7))], "y": [float(sig(crossing[1], 7))],
                      "marker": {"symbol": "x-thin", "size": 16, "color": "#000", "line": {"width": 3, "color": "#000"}},
                      "hovertemplate": f"{crossing_name}<extra></extra>"})
-    notes = [t for t in (floor_note if floor is not None else "", note) if t]
+    beyond = ("× marks where the bounds cross: no run gets past it (shaded)." if crossing is not None else "")
+    notes = [t for t in (beyond, floor_note if floor is not None else "", note) if t]
     layout = _layout(x_title, (x_lo, x_hi), log_x, (ylo, yhi), log_y, notes)
     return {"id": fig_id, "title": title, "height": height + (22 * len(notes)),
             "figure": {"data": data, "layout": layout}, "config": {"displayModeBar": False}, "dynamic": dyn}
