@@ -114,7 +114,9 @@ def sandwich(fig_id: str, title: str, proof, curves: list[Curve], arrays: dict, 
     rows = _rows(proof, [c.key for c in curves if c.key])
     shown = M[rows] >= (1 if log_x else 0)
     values = [np.asarray(proof.series[c.key], dtype=float)[rows][shown] for c in curves if c.key]
-    values += [c.f(grid) for c in curves if c.f is not None]
+    # the bounds count up to the crossing only: beyond it they part again and would squash the run
+    upto = grid[grid <= x_cross] if x_cross is not None and np.any(grid <= x_cross) else grid
+    values += [c.f(upto) for c in curves if c.f is not None]
     if crossing is not None:
         values.append(np.array([crossing[1]]))
     log_y = log_x and floor is None and all(np.all(np.asarray(v)[np.isfinite(v)] > 0) for v in values)
