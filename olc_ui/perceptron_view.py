@@ -184,7 +184,7 @@ def _caption(trace, y, mistakes, scales, T: int) -> dict:
     pred = np.asarray(trace.predictions)
     is_m = np.asarray(trace.columns["is_mistake"]).astype(int)
     cvals = {
-        "y": {"by": "round", "data": np.where(y > 0, 1, -1), "fmt": "+d"},
+        "y": {"by": "round", "data": np.where(y > 0, 1, 0), "fmt": "text", "labels": ["−1", "+1"]},
         # no sign forced: w·x = 0 (w = 0 before the first mistake) prints "0", never "+0" (−0 + 0 = +0)
         "score": {"by": "round", "data": sig(score + 0.0), "fmt": ".4g"},
         "yhat": {"by": "round", "data": (np.sign(pred).astype(int) + 1), "fmt": "text",
@@ -340,6 +340,52 @@ def _margin_sandwich(p, gamma: float, arrays: dict) -> dict:
               f"12/γ² = {_fmt_bound(bound)} (dotted)." if ok else _no_crossing_note(p)))
 
 
+def _margin_ledger(p, K: int, gamma: float) -> list[dict]:
+    S = p.series
+    bound = p.mistake_bound
+    r = p.chains[0].reasons
+    vals = {"U": _state(np.arange(K), "d"), "gamma": _const(gamma), "Ug": _state(S["U_gamma"]),
+            "inner": _state(S["inner"]), "norm": _state(S["norm"]), "up": _state(S["norm_upper"])}
+    lines = [
+        {"latex": r"U\gamma = «U»\cdot«gamma» = «Ug» \;\le\; \langle w^*, w\rangle = «inner»",
+         "values": {k: vals[k] for k in ("U", "gamma", "Ug", "inner")},
+         "holds": {"by": "state", "data": _holds(p, [("U_gamma", "inner")])}, "reason": r[0]},
+        {"latex": r"\langle w^*, w\rangle = «inner» \;\le\; \lVert w\rVert = «norm»",
+         "values": {k: vals[k] for k in ("inner", "norm")},
+         "holds": {"by": "state", "data": _holds(p, [("inner", "norm")])}, "reason": r[1]},
+        {"latex": r"\lVert w\rVert = «norm» \;\le\; 1 + 2/\gamma + 3U\gamma/4 = «up»",
+         "values": {k: vals[k] for k in ("norm", "up")},
+         "holds": {"by": "state", "data": _holds(p, [("norm", "norm_upper")])}, "reason": r[2]},
+    ]
+    if bound is not None:
+        lines.append({"latex": r"U = «U» \;\le\; 12/\gamma^2 = «bound»",
+                      "values": {"U": vals["U"], "bound": _const(bound, ".5g")},
+                      "holds": {"by": "state", "data": _holds(p, [("M", "mistake_bound")])},
+                      "reason": "Uγ ≤ 1 + 2/γ + 3Uγ/4 gives U ≤ 4/γ + 8/γ² ≤ 12/γ² (γ ≤ 1)"})
+    else:
+        lines.append({"latex": r"U \le 12/\gamma^2 \;\text{does not apply}",
+                      "reason": "; ".join(a.detail for a in p.failed_assumptions)})
+    return lines
+
+
+def _margin_caption(trace, ex, y, kind, mistakes, scales) -> dict:
+    score = np.asarray(trace.columns["score"], dtype=float) + 0.0   # −0 + 0 = +0
+    kinds = ["correct", "MARGIN MISTAKE (|s| < γ/2) → update", "MISTAKE → update", "first example: w = y·x"]
+    return {
+        "template": "Presentation {t} of {T} (pass {pass}, example {ex}): y = {y}, s = w·x/‖w‖ = {s} → {what}. "
+                    "Updates so far U = {k}{scale}.",
+        "start": "Nothing seen yet. Press Next or Play.",
+        "values": {"pass": {"by": "round", "data": np.asarray(trace.columns["pass"]) + 1, "fmt": "d"},
+                   "ex": {"by": "round", "data": ex + 1, "fmt": "d"},
+                   "y": {"by": "round", "data": np.where(y > 0, 1, 0), "fmt": "text", "labels": ["−1", "+1"]},
+                   # no forced sign: s = 0 prints "0.0000", never "+0.0000"
+                   "s": {"by": "round", "data": score, "fmt": ".4f"},
+                   "what": {"by": "round", "data": kind.astype(int), "fmt": "text", "labels": kinds},
+                   "scale": {"by": "round", "data": _scale_per_round(mistakes, scales, trace.T), "fmt": "text",
+                             "labels": ["", " (arrows drawn at reduced scale)"]}},
+    }
+
+
 def margin_perceptron_spec(trace, *, run_id: str, position: int = 0, title: str = "") -> dict:
     """The viewer spec for a Margin Perceptron run (2-D, examples normalised to the unit circle)."""
     Xh = np.asarray(trace.info["examples"], dtype=float)
@@ -382,48 +428,10 @@ def margin_perceptron_spec(trace, *, run_id: str, position: int = 0, title: str 
     arrays["r_mm"] = mm
     arrays["x_mm"] = X[mm, 0].round(ND)
     arrays["y_mm"] = X[mm, 1].round(ND)
-    S = p.series
-    bound = p.mistake_bound
-    figures = [main]
-    figures.append(_margin_sandwich(p, gamma, arrays))
-    r = p.chains[0].reasons
-    vals = {"U": _state(np.arange(K), "d"), "gamma": _const(gamma), "Ug": _state(S["U_gamma"]),
-            "inner": _state(S["inner"]), "norm": _state(S["norm"]), "up": _state(S["norm_upper"])}
-    lines = [
-        {"latex": r"U\gamma = «U»\cdot«gamma» = «Ug» \;\le\; \langle w^*, w\rangle = «inner»",
-         "values": {k: vals[k] for k in ("U", "gamma", "Ug", "inner")},
-         "holds": {"by": "state", "data": _holds(p, [("U_gamma", "inner")])}, "reason": r[0]},
-        {"latex": r"\langle w^*, w\rangle = «inner» \;\le\; \lVert w\rVert = «norm»",
-         "values": {k: vals[k] for k in ("inner", "norm")},
-         "holds": {"by": "state", "data": _holds(p, [("inner", "norm")])}, "reason": r[1]},
-        {"latex": r"\lVert w\rVert = «norm» \;\le\; 1 + 2/\gamma + 3U\gamma/4 = «up»",
-         "values": {k: vals[k] for k in ("norm", "up")},
-         "holds": {"by": "state", "data": _holds(p, [("norm", "norm_upper")])}, "reason": r[2]},
-    ]
-    if bound is not None:
-        lines.append({"latex": r"U = «U» \;\le\; 12/\gamma^2 = «bound»",
-                      "values": {"U": vals["U"], "bound": _const(bound, ".5g")},
-                      "holds": {"by": "state", "data": _holds(p, [("M", "mistake_bound")])},
-                      "reason": "Uγ ≤ 1 + 2/γ + 3Uγ/4 gives U ≤ 4/γ + 8/γ² ≤ 12/γ² (γ ≤ 1)"})
-    else:
-        lines.append({"latex": r"U \le 12/\gamma^2 \;\text{does not apply}",
-                      "reason": "; ".join(a.detail for a in p.failed_assumptions)})
-    score = np.asarray(trace.columns["score"])
-    kinds = ["correct", "MARGIN MISTAKE (|s| < γ/2) → update", "MISTAKE → update", "first example: w = y·x"]
-    caption = {
-        "template": "Presentation {t} of {T} (pass {pass}, example {ex}): y = {y}, s = w·x/‖w‖ = {s} → {what}. "
-                    "Updates so far U = {k}.",
-        "start": "Nothing seen yet. Press Next or Play.",
-        "values": {"pass": {"by": "round", "data": np.asarray(trace.columns["pass"]) + 1, "fmt": "d"},
-                   "ex": {"by": "round", "data": ex + 1, "fmt": "d"},
-                   "y": {"by": "round", "data": np.where(y > 0, 1, -1), "fmt": "+d"},
-                   "s": {"by": "round", "data": score, "fmt": "+.4f"},
-                   "what": {"by": "round", "data": kind.astype(int), "fmt": "text", "labels": kinds}},
-    }
+    figures = [main, _margin_sandwich(p, gamma, arrays)]
+    lines = _margin_ledger(p, K, gamma)
     mistakes = np.asarray(trace.mistakes, dtype=np.int64)
-    caption["values"]["scale"] = {"by": "round", "data": _scale_per_round(mistakes, scales, trace.T), "fmt": "text",
-                                  "labels": ["", " (arrows drawn at reduced scale)"]}
-    caption["template"] = caption["template"][:-1] + "{scale}."
+    caption = _margin_caption(trace, ex, y, kind, mistakes, scales)
     spec = {
         "version": 1, "run_id": run_id, "T": int(trace.T), "position": int(position), "url_param": "t",
         "breaks": mistakes + 1, "mistake_rounds": mistakes, "extra_stops": {"margin mistake": mm},

@@ -140,3 +140,13 @@ def test_ten_thousand_points_are_faded():
     size, opacity = point_style(10_000)["seen"]
     assert size <= 4 and opacity <= 0.5
     assert point_style(200)["seen"][1] > 0.9
+
+
+@pytest.mark.parametrize("label", ["perceptron", "perceptron, label noise", "margin_perceptron"])
+def test_no_caption_prints_a_signed_zero(label):
+    spec, trace = P.spec(label)
+    for p in range(0, min(spec["T"], 60) + 1):
+        cap = caption_at(spec, p)
+        assert not re.search(r"= [+−-]0(\.0+)?(?!\.?\d)", cap), (p, cap)
+        # the label y and the prediction ŷ are written alike (one minus sign for both)
+        assert "y = -1" not in cap, (p, cap)
