@@ -126,18 +126,9 @@ def literal_states(trace) -> np.ndarray:
     return np.vstack([np.asarray(trace.weights_at(int(t))) != 0 for t in rounds]).astype(np.int8)
 
 
-def conjunction_spec(trace, X, y, *, run_id: str, position: int = 0, title: str = "",
-                     flipped: np.ndarray | None = None) -> dict:
-    """The viewer spec for an elimination run on ``(X, y)`` (0/1 examples and labels)."""
-    X, y, T, n, proof, S, K, m = _run_inputs(trace, X, y)
-    H = literal_states(trace)                                   # (K, 2n)
-    names = [pretty(literal_name(j)) for j in range(2 * n)]
-    target = proof.constants.get("target")
-    cmask = np.asarray(target.mask, dtype=bool) if target is not None else np.zeros(2 * n, dtype=bool)
-    size = _marker_size(2 * n)
-    font = _font_size(2 * n)
-    arrays: dict[str, Any] = {}
-
+def _conj_states(H: np.ndarray, names: list[str], arrays: dict) -> None:
+    """Per state: the literals h keeps and those crossed out; at a mistake, those it just crossed out."""
+    K = H.shape[0]
     # the hypothesis in every state: kept literals, crossed-out literals
     keep_x, keep_y, keep_t, out_x, out_y, out_t = [], [], [], [], [], []
     for k in range(K):
@@ -158,6 +149,13 @@ def conjunction_spec(trace, X, y, *, run_id: str, position: int = 0, title: str 
         now_y.append([2] * gone.size)
     arrays.update(now_x=now_x, now_y=now_y)
 
+
+
+def _conj_main(X, T: int, n: int, names: list[str], target, arrays: dict, title: str) -> dict:
+    """The literal table: the target c, the hypothesis h (kept / crossed out), each literal's value on xₜ."""
+    cmask = np.asarray(target.mask, dtype=bool) if target is not None else np.zeros(2 * n, dtype=bool)
+    size = _marker_size(2 * n)
+    font = _font_size(2 * n)
     B = X != 0
     truth = np.empty((T, 2 * n), dtype=bool)                    # each literal's value on x_t
     truth[:, 0::2] = B
@@ -214,10 +212,13 @@ def conjunction_spec(trace, X, y, *, run_id: str, position: int = 0, title: str 
         {"range": [0.45, 3.55], "tickvals": [1, 2, 3], "ticktext": ["value on xₜ", "hypothesis h", "target c"],
          "showgrid": False, "zeroline": False, "fixedrange": True, "tickfont": {"size": 14}},
         110, shapes, annotations, showlegend=True)
-    main = {"id": "main", "title": title or "The literal table: h keeps the literals true on every positive",
+    return {"id": "main", "title": title or "The literal table: h keeps the literals true on every positive",
             "height": 330, "figure": {"data": data, "layout": layout}, "config": {"displayModeBar": False},
             "dynamic": dynamic}
 
+
+
+def _conj_sandwich(proof, S, n: int, arrays: dict) -> dict:
     applies = proof.applies
     fp = int(proof.constants.get("false_positives", 0))
     closes = applies and fp == 0   # then every mistake is a false negative: M⁺ = M, the bounds are functions of M
@@ -236,6 +237,10 @@ def conjunction_spec(trace, X, y, *, run_id: str, position: int = 0, title: str 
             "a false positive (the labels are no conjunction's): M⁺ < M." if applies else "an assumption fails."))
     sandwich["figure"]["layout"]["yaxis"]["title"] = {"text": "number of literals"}
 
+    return sandwich
+
+
+def _conj_ledger(proof, S, K: int, n: int) -> list[dict]:
     r = {ch.name: ch.reasons for ch in proof.chains}
     vals = {"M": by_state(np.arange(K), "d"), "Mfn": by_state(S["M_fn"], "d"), "Mfp": by_state(S["M_fp"], "d"),
             "cs": by_state(S["c_size"], "d"), "hs": by_state(S["h_size"], "d"), "hu": by_state(S["h_upper"], "d"),
@@ -272,7 +277,10 @@ def conjunction_spec(trace, X, y, *, run_id: str, position: int = 0, title: str 
         lines.append({"latex": r"M \le n + 1 \;\text{ is not claimed: an assumption fails}",
                       "reason": why})
 
-    # caption
+    return lines
+
+
+def _conj_caption(trace, X, y, m, T: int, flipped) -> dict:
     fl = np.asarray(trace.columns["false_literals"])
     pred = np.asarray(trace.predictions).astype(int)
     kind = np.zeros(T, dtype=int)
@@ -285,7 +293,7 @@ def conjunction_spec(trace, X, y, *, run_id: str, position: int = 0, title: str 
             "correct, h unchanged (a noisy label)",
             "FALSE NEGATIVE on a noisy label → cross out the literals that are 0 on xₜ",
             "FALSE POSITIVE on a noisy label → no consistent conjunction (h unchanged)"]
-    caption = {
+    return {
         "template": "Round {t} of {T}: xₜ = {x}, yₜ = {y}. {nf} 0 on xₜ, so h(xₜ) = {yhat} "
                     "→ {what}. Mistakes so far M = {k}.",
         "start": "Round 0 of {T}: h holds all 2n literals, so h(x) = 0 for every x. Press Next or Play.",
@@ -297,6 +305,20 @@ def conjunction_spec(trace, X, y, *, run_id: str, position: int = 0, title: str 
                    "yhat": {"by": "round", "data": pred, "fmt": "d"},
                    "what": {"by": "round", "data": kind, "fmt": "text", "labels": what}},
     }
+
+
+def conjunction_spec(trace, X, y, *, run_id: str, position: int = 0, title: str = "",
+                     flipped: np.ndarray | None = None) -> dict:
+    """The viewer spec for an elimination run on ``(X, y)`` (0/1 examples and labels)."""
+    X, y, T, n, proof, S, K, m = _run_inputs(trace, X, y)
+    H = literal_states(trace)                                   # (K, 2n)
+    names = [pretty(literal_name(j)) for j in range(2 * n)]
+    arrays: dict[str, Any] = {}
+    _conj_states(H, names, arrays)
+    main = _conj_main(X, T, n, names, proof.constants.get("target"), arrays, title)
+    sandwich = _conj_sandwich(proof, S, n, arrays)
+    lines = _conj_ledger(proof, S, K, n)
+    caption = _conj_caption(trace, X, y, m, T, flipped)
     fp_rounds = np.asarray(trace.info.get("no_consistent_conjunction_rounds", []), dtype=np.int64)
     spec = {
         "version": 1, "run_id": run_id, "T": int(T), "position": int(position), "url_param": "t",
