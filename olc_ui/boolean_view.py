@@ -361,11 +361,146 @@ def _dl_sandwich(proof, arrays: dict) -> dict:
         stated=(float(b), "(4n+2)(L+1)") if ok else None, note=note)
 
 
+def _dl_falls(trace, m, xs: list, outs: list, size: float, arrays: dict, data: list, dynamic: list) -> None:
+    """At a mistake: where the fallen rules were, the fall, where they are now."""
+    from olc_core.learners.decision_list import fallen
+
+    gx, gy, ax, ay, fx, fy, ft = [], [], [], [], [], [], []
+    for k in range(len(m)):
+        _, lev, moved = fallen(trace, k)
+        gx.append([xs[r] for r in moved])
+        gy.append([lev] * len(moved))
+        fx.append([xs[r] for r in moved])
+        fy.append([lev + 1] * len(moved))
+        ft.append([str(outs[r]) for r in moved])
+        lx, ly = [], []
+        for r in moved:
+            if lx:
+                lx.append(None)
+                ly.append(None)
+            lx += [xs[r], xs[r]]
+            ly += [lev + 0.25, lev + 0.75]
+        ax.append(lx)
+        ay.append(ly)
+    arrays.update(g_x=gx, g_y=gy, a_x=ax, a_y=ay, f_x=fx, f_y=fy, f_t=ft)
+    data.append({"type": "scatter", "mode": "markers", "name": "where the fallen rules were", "x": [], "y": [],
+                 "marker": {"symbol": "square-dot", "size": size, "color": "rgba(255,140,0,0.15)",
+                            "line": {"color": NOW, "width": 1.5}}, "hoverinfo": "skip", "showlegend": False})
+    dynamic.append({"trace": len(data) - 1, "op": "on_mistake", "x": "g_x", "y": "g_y"})
+    data.append({"type": "scatter", "mode": "lines", "name": "fall", "x": [], "y": [], "showlegend": False,
+                 "line": {"color": NOW, "width": 2.5, "dash": "dot"}, "hoverinfo": "skip"})
+    dynamic.append({"trace": len(data) - 1, "op": "on_mistake", "x": "a_x", "y": "a_y"})
+    data.append({"type": "scatter", "mode": "markers", "name": "fell one level at this mistake", "x": [], "y": [],
+                 "marker": {"symbol": "square-open", "size": size + 8, "color": NOW,
+                            "line": {"color": NOW, "width": 3.5}}, "hoverinfo": "skip"})
+    dynamic.append({"trace": len(data) - 1, "op": "on_mistake", "x": "f_x", "y": "f_y"})
+
+
+def _dl_ledger(proof, S, K: int, R: int, Ltarget) -> list[dict]:
+    vals = {"M": by_state(np.arange(K), "d"), "Phi": by_state(S["Phi"], "d"), "cap": by_state(S["cap_sum"], "d"),
+            "tight": by_state(S["tight"], "d"), "nb": by_state(S["notes_bound"], "d"),
+            "ex": by_state(S["target_excess"], "d"), "ml": by_state(S["max_level"], "d"),
+            "L1": by_state(S["L_plus_1"], "d"), "R": const(R, "d"),
+            "L": const(Ltarget, "d") if Ltarget else const(None)}
+    r = {ch.name: ch.reasons for ch in proof.chains}
+    rp = r["level potential"]
+    lines = [
+        {"latex": r"M = «M» \;\le\; \Phi_t = \textstyle\sum_r (\mathrm{level}_r - 1) = «Phi»",
+         "values": {k: vals[k] for k in ("M", "Phi")}, "holds": {"by": "state", "data": holds(proof, [("M", "Phi")])},
+         "reason": rp[0]},
+        {"latex": r"\Phi_t = «Phi» \;\le\; \textstyle\sum_r (\mathrm{cap}_r - 1) = «cap»",
+         "values": {k: vals[k] for k in ("Phi", "cap")},
+         "holds": {"by": "state", "data": holds(proof, [("Phi", "cap_sum")])}, "reason": rp[1]},
+        {"latex": r"\textstyle\sum_r (\mathrm{cap}_r - 1) = «cap» \;\le\; (4n+2)L = «R»\cdot«L» = «tight»",
+         "values": {k: vals[k] for k in ("cap", "R", "L", "tight")},
+         "holds": {"by": "state", "data": holds(proof, [("cap_sum", "tight")])}, "reason": rp[2]},
+        {"latex": r"(4n+2)L = «tight» \;\le\; (4n+2)(L+1) = «nb»",
+         "values": {k: vals[k] for k in ("tight", "nb")},
+         "holds": {"by": "state", "data": holds(proof, [("tight", "notes_bound")])}, "reason": rp[3]},
+        {"latex": r"\max_i\,(\mathrm{level}(c_i) - i) = «ex» \;\le\; 0",
+         "values": {"ex": vals["ex"]}, "holds": {"by": "state", "data": holds(proof, [("target_excess", "zero")])},
+         "reason": r["target rule i stays at level ≤ i"][0]},
+        {"latex": r"\max_r \mathrm{level}_r = «ml» \;\le\; L + 1 = «L1»",
+         "values": {k: vals[k] for k in ("ml", "L1")},
+         "holds": {"by": "state", "data": holds(proof, [("max_level", "L_plus_1")])},
+         "reason": r["no rule below level L+1"][0]},
+    ]
+    if proof.mistake_bound is not None:
+        lines.append({"latex": r"M = «M» \;\le\; (4n+2)(L+1) = «bound»",
+                      "values": {"M": vals["M"], "bound": const(proof.mistake_bound, "d")},
+                      "holds": {"by": "state", "data": holds(proof, [("M", "mistake_bound")])},
+                      "reason": "the theorem [004]: the potential closes the sandwich"})
+    else:
+        why = "; ".join(assumption_text(a, proof) for a in proof.failed_assumptions)
+        lines.append({"latex": r"M \le (4n+2)(L+1) \;\text{ is not claimed: an assumption fails}", "reason": why})
+
+    return lines
+
+
+def _dl_caption(trace, X, y, m, T: int, n: int, R: int, lvl, rule, flipped) -> dict:
+    from olc_core.learners.decision_list import fallen
+
+    pred = np.asarray(trace.predictions).astype(int)
+    fell = np.zeros(T, dtype=int)
+    for k, t in enumerate(m):
+        fell[t] = len(fallen(trace, k)[2])
+    xi, xl = _labels([bits(X[t]) for t in range(T)])
+    ri, rl = _labels([pretty(rule_name(int(rr), n)) for rr in rule])
+    noisy = np.asarray(flipped, dtype=bool)[:T] if flipped is not None else np.zeros(T, dtype=bool)
+    wi, wl = _labels([(f"MISTAKE → the {fell[t]} rules of level {lvl[t]} that fire on xₜ and say {pred[t]} fall "
+                       f"to level {lvl[t] + 1}" if fell[t] > 1 else
+                       f"MISTAKE → the one rule of level {lvl[t]} that fires on xₜ and says {pred[t]} falls to "
+                       f"level {lvl[t] + 1}") if fell[t] else "correct, nothing moves" for t in range(T)])
+    ni, nl = _labels(["" if not noisy[t] else " (a noisy label)" for t in range(T)])
+    return {
+        "template": "Round {t} of {T}: xₜ = {x}, yₜ = {y}{noisy}. The first level with a firing rule is "
+                    "level {lvl}; it reads {rule}, so ŷ = {yhat} → {what}. Mistakes so far M = {k}.",
+        "start": "Round 0 of {T}: all 4n+2 = " + str(R) + " rules on level 1. Press Next or Play.",
+        "values": {"x": {"by": "round", "data": xi, "fmt": "text", "labels": xl},
+                   "y": {"by": "round", "data": (y != 0).astype(int), "fmt": "d"},
+                   "noisy": {"by": "round", "data": ni, "fmt": "text", "labels": nl},
+                   "lvl": {"by": "round", "data": lvl, "fmt": "d"},
+                   "rule": {"by": "round", "data": ri, "fmt": "text", "labels": rl},
+                   "yhat": {"by": "round", "data": pred, "fmt": "d"},
+                   "what": {"by": "round", "data": wi, "fmt": "text", "labels": wl}},
+    }
+
+
+def _dl_round_layer(trace, X, n: int, T: int, xs: list, size: float, arrays: dict, data: list,
+                    dynamic: list) -> tuple[np.ndarray, np.ndarray]:
+    """Per round: which conditions fire on xₜ, the first level with a firing rule, the rule read."""
+    B = X != 0
+    lvl = np.asarray(trace.columns["level"]).astype(int)
+    rule = np.asarray(trace.columns["rule"]).astype(int)
+    arrays["r_all"] = np.arange(T)
+    arrays["fire_y"] = [0.42] * T
+    for i in range(n):
+        arrays[f"fx{i}"] = np.where(B[:, i], 2 * i, 2 * i + 1).tolist()
+        data.append({"type": "scatter", "mode": "markers", "name": "condition true on xₜ (fires)", "x": [], "y": [],
+                     "marker": {"symbol": "triangle-down", "size": 13, "color": GREEN}, "hoverinfo": "skip",
+                     "showlegend": i == 0, "legendgroup": "fires"})
+        dynamic.append({"trace": len(data) - 1, "op": "row_current", "rounds": "r_all", "x": f"fx{i}",
+                        "y": "fire_y"})
+    data.append({"type": "scatter", "mode": "markers", "name": "True (always fires)", "x": [2 * n], "y": [0.42],
+                 "marker": {"symbol": "triangle-down", "size": 13, "color": GREEN}, "hoverinfo": "skip",
+                 "showlegend": False, "legendgroup": "fires"})
+    arrays["read_x"] = [xs[r] for r in rule]
+    arrays["read_y"] = lvl.tolist()
+    data.append({"type": "scatter", "mode": "markers", "name": "the rule read (the prediction)", "x": [], "y": [],
+                 "marker": {"symbol": "circle-open", "size": size + 16, "color": "#111111",
+                            "line": {"color": "#111111", "width": 3}}, "hoverinfo": "skip"})
+    dynamic.append({"trace": len(data) - 1, "op": "row_current", "rounds": "r_all", "x": "read_x", "y": "read_y"})
+    arrays["lvl_x"] = [-0.75] * T
+    data.append({"type": "scatter", "mode": "markers", "name": "first level with a rule that fires", "x": [],
+                 "y": [], "marker": {"symbol": "triangle-right", "size": 18, "color": "#111111"},
+                 "hoverinfo": "skip"})
+    dynamic.append({"trace": len(data) - 1, "op": "row_current", "rounds": "r_all", "x": "lvl_x", "y": "read_y"})
+    return lvl, rule
+
+
 def decision_list_spec(trace, X, y, *, run_id: str, position: int = 0, title: str = "",
                        flipped: np.ndarray | None = None) -> dict:
     """The viewer spec for a level-algorithm run on ``(X, y)``."""
-    from olc_core.learners.decision_list import fallen
-
     X, y, T, n, proof, S, K, m = _run_inputs(trace, X, y)
     R = 4 * n + 2
     LV = rule_levels(trace)                                     # (K, R)
@@ -407,63 +542,8 @@ def decision_list_spec(trace, X, y, *, run_id: str, position: int = 0, title: st
                      "marker": {"symbol": "square-open", "size": size + 10, "color": TARGET,
                                 "line": {"color": TARGET, "width": 3}}, "hoverinfo": "skip"})
         dynamic.append({"trace": len(data) - 1, "op": "state", "x": "tg_x", "y": "tg_y"})
-    # at a mistake: where the fallen rules were, the fall, where they are now
-    gx, gy, ax, ay, fx, fy, ft = [], [], [], [], [], [], []
-    for k in range(len(m)):
-        _, lev, moved = fallen(trace, k)
-        gx.append([xs[r] for r in moved])
-        gy.append([lev] * len(moved))
-        fx.append([xs[r] for r in moved])
-        fy.append([lev + 1] * len(moved))
-        ft.append([str(outs[r]) for r in moved])
-        lx, ly = [], []
-        for r in moved:
-            if lx:
-                lx.append(None)
-                ly.append(None)
-            lx += [xs[r], xs[r]]
-            ly += [lev + 0.25, lev + 0.75]
-        ax.append(lx)
-        ay.append(ly)
-    arrays.update(g_x=gx, g_y=gy, a_x=ax, a_y=ay, f_x=fx, f_y=fy, f_t=ft)
-    data.append({"type": "scatter", "mode": "markers", "name": "where the fallen rules were", "x": [], "y": [],
-                 "marker": {"symbol": "square-dot", "size": size, "color": "rgba(255,140,0,0.15)",
-                            "line": {"color": NOW, "width": 1.5}}, "hoverinfo": "skip", "showlegend": False})
-    dynamic.append({"trace": len(data) - 1, "op": "on_mistake", "x": "g_x", "y": "g_y"})
-    data.append({"type": "scatter", "mode": "lines", "name": "fall", "x": [], "y": [], "showlegend": False,
-                 "line": {"color": NOW, "width": 2.5, "dash": "dot"}, "hoverinfo": "skip"})
-    dynamic.append({"trace": len(data) - 1, "op": "on_mistake", "x": "a_x", "y": "a_y"})
-    data.append({"type": "scatter", "mode": "markers", "name": "fell one level at this mistake", "x": [], "y": [],
-                 "marker": {"symbol": "square-open", "size": size + 8, "color": NOW,
-                            "line": {"color": NOW, "width": 3.5}}, "hoverinfo": "skip"})
-    dynamic.append({"trace": len(data) - 1, "op": "on_mistake", "x": "f_x", "y": "f_y"})
-    # per round: which conditions fire on x_t, the level read, the rule read
-    B = X != 0
-    lvl = np.asarray(trace.columns["level"]).astype(int)
-    rule = np.asarray(trace.columns["rule"]).astype(int)
-    arrays["r_all"] = np.arange(T)
-    arrays["fire_y"] = [0.42] * T
-    for i in range(n):
-        arrays[f"fx{i}"] = np.where(B[:, i], 2 * i, 2 * i + 1).tolist()
-        data.append({"type": "scatter", "mode": "markers", "name": "condition true on xₜ (fires)", "x": [], "y": [],
-                     "marker": {"symbol": "triangle-down", "size": 13, "color": GREEN}, "hoverinfo": "skip",
-                     "showlegend": i == 0, "legendgroup": "fires"})
-        dynamic.append({"trace": len(data) - 1, "op": "row_current", "rounds": "r_all", "x": f"fx{i}",
-                        "y": "fire_y"})
-    data.append({"type": "scatter", "mode": "markers", "name": "True (always fires)", "x": [2 * n], "y": [0.42],
-                 "marker": {"symbol": "triangle-down", "size": 13, "color": GREEN}, "hoverinfo": "skip",
-                 "showlegend": False, "legendgroup": "fires"})
-    arrays["read_x"] = [xs[r] for r in rule]
-    arrays["read_y"] = lvl.tolist()
-    data.append({"type": "scatter", "mode": "markers", "name": "the rule read (the prediction)", "x": [], "y": [],
-                 "marker": {"symbol": "circle-open", "size": size + 16, "color": "#111111",
-                            "line": {"color": "#111111", "width": 3}}, "hoverinfo": "skip"})
-    dynamic.append({"trace": len(data) - 1, "op": "row_current", "rounds": "r_all", "x": "read_x", "y": "read_y"})
-    arrays["lvl_x"] = [-0.75] * T
-    data.append({"type": "scatter", "mode": "markers", "name": "first level with a rule that fires", "x": [],
-                 "y": [], "marker": {"symbol": "triangle-right", "size": 18, "color": "#111111"},
-                 "hoverinfo": "skip"})
-    dynamic.append({"trace": len(data) - 1, "op": "row_current", "rounds": "r_all", "x": "lvl_x", "y": "read_y"})
+    _dl_falls(trace, m, xs, outs, size, arrays, data, dynamic)
+    lvl, rule = _dl_round_layer(trace, X, n, T, xs, size, arrays, data, dynamic)
 
     names = [pretty(literal_name(j, n)) for j in range(2 * n + 1)]
     shapes = [{"type": "line", "x0": j + 0.5, "x1": j + 0.5, "y0": 0.3, "y1": deepest + 0.5,
@@ -490,68 +570,8 @@ def decision_list_spec(trace, X, y, *, run_id: str, position: int = 0, title: st
 
     sandwich = _dl_sandwich(proof, arrays)
 
-    vals = {"M": by_state(np.arange(K), "d"), "Phi": by_state(S["Phi"], "d"), "cap": by_state(S["cap_sum"], "d"),
-            "tight": by_state(S["tight"], "d"), "nb": by_state(S["notes_bound"], "d"),
-            "ex": by_state(S["target_excess"], "d"), "ml": by_state(S["max_level"], "d"),
-            "L1": by_state(S["L_plus_1"], "d"), "R": const(R, "d"),
-            "L": const(Ltarget, "d") if Ltarget else const(None)}
-    r = {ch.name: ch.reasons for ch in proof.chains}
-    rp = r["level potential"]
-    lines = [
-        {"latex": r"M = «M» \;\le\; \Phi_t = \textstyle\sum_r (\mathrm{level}_r - 1) = «Phi»",
-         "values": {k: vals[k] for k in ("M", "Phi")}, "holds": {"by": "state", "data": holds(proof, [("M", "Phi")])},
-         "reason": rp[0]},
-        {"latex": r"\Phi_t = «Phi» \;\le\; \textstyle\sum_r (\mathrm{cap}_r - 1) = «cap»",
-         "values": {k: vals[k] for k in ("Phi", "cap")},
-         "holds": {"by": "state", "data": holds(proof, [("Phi", "cap_sum")])}, "reason": rp[1]},
-        {"latex": r"\textstyle\sum_r (\mathrm{cap}_r - 1) = «cap» \;\le\; (4n+2)L = «R»\cdot«L» = «tight»",
-         "values": {k: vals[k] for k in ("cap", "R", "L", "tight")},
-         "holds": {"by": "state", "data": holds(proof, [("cap_sum", "tight")])}, "reason": rp[2]},
-        {"latex": r"(4n+2)L = «tight» \;\le\; (4n+2)(L+1) = «nb»",
-         "values": {k: vals[k] for k in ("tight", "nb")},
-         "holds": {"by": "state", "data": holds(proof, [("tight", "notes_bound")])}, "reason": rp[3]},
-        {"latex": r"\max_i\,(\mathrm{level}(c_i) - i) = «ex» \;\le\; 0",
-         "values": {"ex": vals["ex"]}, "holds": {"by": "state", "data": holds(proof, [("target_excess", "zero")])},
-         "reason": r["target rule i stays at level ≤ i"][0]},
-        {"latex": r"\max_r \mathrm{level}_r = «ml» \;\le\; L + 1 = «L1»",
-         "values": {k: vals[k] for k in ("ml", "L1")},
-         "holds": {"by": "state", "data": holds(proof, [("max_level", "L_plus_1")])},
-         "reason": r["no rule below level L+1"][0]},
-    ]
-    if proof.mistake_bound is not None:
-        lines.append({"latex": r"M = «M» \;\le\; (4n+2)(L+1) = «bound»",
-                      "values": {"M": vals["M"], "bound": const(proof.mistake_bound, "d")},
-                      "holds": {"by": "state", "data": holds(proof, [("M", "mistake_bound")])},
-                      "reason": "the theorem [004]: the potential closes the sandwich"})
-    else:
-        why = "; ".join(assumption_text(a, proof) for a in proof.failed_assumptions)
-        lines.append({"latex": r"M \le (4n+2)(L+1) \;\text{ is not claimed: an assumption fails}", "reason": why})
-
-    # caption
-    pred = np.asarray(trace.predictions).astype(int)
-    fell = np.zeros(T, dtype=int)
-    for k, t in enumerate(m):
-        fell[t] = len(fallen(trace, k)[2])
-    xi, xl = _labels([bits(X[t]) for t in range(T)])
-    ri, rl = _labels([pretty(rule_name(int(rr), n)) for rr in rule])
-    noisy = np.asarray(flipped, dtype=bool)[:T] if flipped is not None else np.zeros(T, dtype=bool)
-    wi, wl = _labels([(f"MISTAKE → the {fell[t]} rules of level {lvl[t]} that fire on xₜ and say {pred[t]} fall "
-                       f"to level {lvl[t] + 1}" if fell[t] > 1 else
-                       f"MISTAKE → the one rule of level {lvl[t]} that fires on xₜ and says {pred[t]} falls to "
-                       f"level {lvl[t] + 1}") if fell[t] else "correct, nothing moves" for t in range(T)])
-    ni, nl = _labels(["" if not noisy[t] else " (a noisy label)" for t in range(T)])
-    caption = {
-        "template": "Round {t} of {T}: xₜ = {x}, yₜ = {y}{noisy}. The first level with a firing rule is "
-                    "level {lvl}; it reads {rule}, so ŷ = {yhat} → {what}. Mistakes so far M = {k}.",
-        "start": "Round 0 of {T}: all 4n+2 = " + str(R) + " rules on level 1. Press Next or Play.",
-        "values": {"x": {"by": "round", "data": xi, "fmt": "text", "labels": xl},
-                   "y": {"by": "round", "data": (y != 0).astype(int), "fmt": "d"},
-                   "noisy": {"by": "round", "data": ni, "fmt": "text", "labels": nl},
-                   "lvl": {"by": "round", "data": lvl, "fmt": "d"},
-                   "rule": {"by": "round", "data": ri, "fmt": "text", "labels": rl},
-                   "yhat": {"by": "round", "data": pred, "fmt": "d"},
-                   "what": {"by": "round", "data": wi, "fmt": "text", "labels": wl}},
-    }
+    lines = _dl_ledger(proof, S, K, R, Ltarget)
+    caption = _dl_caption(trace, X, y, m, T, n, R, lvl, rule, flipped)
     spec = {
         "version": 1, "run_id": run_id, "T": int(T), "position": int(position), "url_param": "t",
         "breaks": m + 1, "mistake_rounds": m, "arrays": arrays, "figures": [main, sandwich],
