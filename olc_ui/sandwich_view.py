@@ -72,7 +72,7 @@ def _y_range(values: list[np.ndarray], log: bool, floor: float | None) -> tuple[
     if log:
         fin = fin[fin > 0]
         lo, hi = (float(fin.min()), float(fin.max())) if fin.size else (0.1, 10.0)
-        return math.log10(lo) - 0.08, math.log10(hi) + 0.08
+        return math.log10(lo) - 0.1, math.log10(hi) + 0.15
     fin = np.concatenate([fin, [0.0]])
     lo, hi = float(fin.min()), float(fin.max())
     pad = 0.06 * (hi - max(lo, floor if floor is not None else lo) or 1.0)
