@@ -509,44 +509,8 @@ def _instance_caption(H: HypothesisClass, X: np.ndarray) -> tuple[dict, str]:
     return {"by": "round", "data": [pos[s] for s in strings], "fmt": "text", "labels": uniq}, "xₜ = {x}"
 
 
-def halving_spec(trace, X: np.ndarray, y: np.ndarray, H: HypothesisClass, *, run_id: str, target: int | None = None,
-                 consistent: np.ndarray | None = None, position: int = 0, title: str = "") -> dict:
-    """The viewer spec for a Halving run over a class ``H`` of :mod:`olc_core.hypotheses`.
-
-    ``consistent``: per position p = 0 … T, how many hypotheses agree with every label of the first p
-    rounds (the version space of the same stream run with ``update="every_round"``; None: taken from this
-    run when it prunes every round, else the line is left out). ``target``: the index of the hypothesis
-    that labelled the stream (drawn as h*).
-    """
-    X = np.asarray(X, dtype=float)
-    y = np.asarray(y, dtype=float)
-    T = trace.T
-    proof = trace.proof
-    every = trace.params.get("update") == "every_round"
-    if consistent is None and every:
-        consistent = proof.per_round("size")
-    arrays: dict[str, Any] = {}
-    if isinstance(H, HalfPlanes):
-        main = _main_halfplanes(trace, X, y, H, target, arrays)
-    elif isinstance(H, Thresholds):
-        main = _main_thresholds(trace, X, y, H, target, arrays)
-    elif isinstance(H, (MonotoneConjunctions, MonotoneDisjunctions)):
-        main = _main_grid(trace, X, y, H, target, arrays)
-    else:
-        raise ValueError(f"the Halving lesson draws half-planes, thresholds, monotone conjunctions or "
-                         f"disjunctions; got {type(H).__name__}")
-    _fold_legend(main["data"])
-    title = title or f"Halving over {H.size} {H.name}"
-    if isinstance(H, (MonotoneConjunctions, MonotoneDisjunctions)):
-        op = "∧" if isinstance(H, MonotoneConjunctions) else "∨"
-        title += f" — the cell of S is h_S(x) = {op} of the xⱼ, j ∈ S"
-    main_fig = {"id": "main", "title": title,
-                "height": 660 if isinstance(H, HalfPlanes) else (500 if isinstance(H, Thresholds) else 640),
-                "figure": {"data": main["data"], "layout": main["layout"]}, "config": {"displayModeBar": False},
-                "dynamic": main["dynamic"]}
-    figures = [main_fig, _size_figure(proof, arrays)]
-
-    # ---------------------------------------------------------------- ledger (per position: k = p)
+def _halving_ledger(proof, T: int, consistent) -> tuple[dict, dict, np.ndarray, int]:
+    """The ledger, per position (k = p), and the per-position series the caption shares."""
     S = {name: proof.per_round(name) for name in ("size", "upper_size")}
     Mp = proof.per_round("n_mistakes")
     Hs = int(proof.constants["H_size"])
@@ -585,7 +549,10 @@ def halving_spec(trace, X: np.ndarray, y: np.ndarray, H: HypothesisClass, *, run
     ledger = {"title": "Proof ledger after round t (H_{t+1}: the version space after it)",
               "lines": _ledger(lines)}
 
-    # ---------------------------------------------------------------- caption
+    return ledger, S, Mp, Hs
+
+
+def _halving_caption(trace, proof, H, X, y, S: dict, Mp, Hs: int) -> tuple[dict, np.ndarray, np.ndarray]:
     n_before = np.asarray(trace.columns["version_space_size"], dtype=np.int64)
     vote = np.asarray(trace.columns["vote"], dtype=float)
     n_plus = np.rint((vote + 1.0) * n_before / 2.0).astype(np.int64)
@@ -615,6 +582,48 @@ def halving_spec(trace, X: np.ndarray, y: np.ndarray, H: HypothesisClass, *, run
     caption = {"template": template, "values": cvals,
                "start": f"Round 0 of {{T}}: nothing seen yet; the version space is all of H ({Hs} hypotheses). "
                         "Press Next or Play."}
+    return caption, removed, is_m
+
+
+def halving_spec(trace, X: np.ndarray, y: np.ndarray, H: HypothesisClass, *, run_id: str, target: int | None = None,
+                 consistent: np.ndarray | None = None, position: int = 0, title: str = "") -> dict:
+    """The viewer spec for a Halving run over a class ``H`` of :mod:`olc_core.hypotheses`.
+
+    ``consistent``: per position p = 0 … T, how many hypotheses agree with every label of the first p
+    rounds (the version space of the same stream run with ``update="every_round"``; None: taken from this
+    run when it prunes every round, else the line is left out). ``target``: the index of the hypothesis
+    that labelled the stream (drawn as h*).
+    """
+    X = np.asarray(X, dtype=float)
+    y = np.asarray(y, dtype=float)
+    T = trace.T
+    proof = trace.proof
+    every = trace.params.get("update") == "every_round"
+    if consistent is None and every:
+        consistent = proof.per_round("size")
+    arrays: dict[str, Any] = {}
+    if isinstance(H, HalfPlanes):
+        main = _main_halfplanes(trace, X, y, H, target, arrays)
+    elif isinstance(H, Thresholds):
+        main = _main_thresholds(trace, X, y, H, target, arrays)
+    elif isinstance(H, (MonotoneConjunctions, MonotoneDisjunctions)):
+        main = _main_grid(trace, X, y, H, target, arrays)
+    else:
+        raise ValueError(f"the Halving lesson draws half-planes, thresholds, monotone conjunctions or "
+                         f"disjunctions; got {type(H).__name__}")
+    _fold_legend(main["data"])
+    title = title or f"Halving over {H.size} {H.name}"
+    if isinstance(H, (MonotoneConjunctions, MonotoneDisjunctions)):
+        op = "∧" if isinstance(H, MonotoneConjunctions) else "∨"
+        title += f" — the cell of S is h_S(x) = {op} of the xⱼ, j ∈ S"
+    main_fig = {"id": "main", "title": title,
+                "height": 660 if isinstance(H, HalfPlanes) else (500 if isinstance(H, Thresholds) else 640),
+                "figure": {"data": main["data"], "layout": main["layout"]}, "config": {"displayModeBar": False},
+                "dynamic": main["dynamic"]}
+    figures = [main_fig, _size_figure(proof, arrays)]
+
+    ledger, S, Mp, Hs = _halving_ledger(proof, T, consistent)
+    caption, removed, is_m = _halving_caption(trace, proof, H, X, y, S, Mp, Hs)
     mistakes = np.asarray(trace.mistakes, dtype=np.int64)
     stops: dict[str, Any] = {}
     if every:
