@@ -17,8 +17,6 @@ TD_γ proof and the hinge-loss proof, which need no assumption on the data.
 from __future__ import annotations
 
 import math
-from typing import Any
-
 import numpy as np
 
 from .plane_view import _band, _main_2d, _main_3d, _main_bars, _weights_by_state, chords, clip_line  # noqa: F401

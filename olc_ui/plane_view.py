@@ -17,7 +17,7 @@ import numpy as np
 from .spec_tools import COLORS, ND, arrow_trace as _arrow, legend_groups, legend_rank, line_trace as _line
 from .spec_tools import points_trace as _pts
 
-__all__ = ["clip_line", "chords", "band_polygon", "main_2d", "main_3d", "main_bars", "weights_by_state"]
+__all__ = ["clip_line", "chords", "point_style"]
 
 
 # ------------------------------------------------------------------------------------------ geometry

@@ -20,7 +20,7 @@ from typing import Callable
 
 import numpy as np
 
-from .spec_tools import ND, per_position, sig
+from .spec_tools import per_position, sig
 
 __all__ = ["Curve", "sandwich", "far", "FAR", "SHADE"]
 

@@ -6,8 +6,6 @@ from __future__ import annotations
 import functools
 import warnings
 
-import numpy as np
-
 
 def _defaults(settings, **over) -> dict:
     v = {s.key: s.default for s in settings}
@@ -117,5 +115,3 @@ def legend_entries(fig: dict) -> list[str]:
     return [t.get("name", "") for t in fig["data"]
             if t.get("showlegend", t.get("type", "scatter") not in off_by_default)]
 
-
-_ = np  # numpy is imported for the builders' callers
