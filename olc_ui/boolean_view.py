@@ -19,12 +19,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import math
+
 import numpy as np
 
 from olc_core.proofs.boolean import literal_name, rule_name
 
 from .common import agree, count, rounds_text
-from .spec_tools import COLORS, by_state, const, holds, ledger, sandwich_figure
+from .sandwich_view import Curve, sandwich as sandwich_chart
+from .spec_tools import COLORS, by_state, const, holds, ledger
 from .viewer import jsonable
 
 __all__ = ["assumption_text", "bits", "conjunction_spec", "decision_list_spec", "learner_game_spec",
@@ -123,23 +126,9 @@ def literal_states(trace) -> np.ndarray:
     return np.vstack([np.asarray(trace.weights_at(int(t))) != 0 for t in rounds]).astype(np.int8)
 
 
-def conjunction_spec(trace, X, y, *, run_id: str, position: int = 0, title: str = "",
-                     flipped: np.ndarray | None = None) -> dict:
-    """The viewer spec for an elimination run on ``(X, y)`` (0/1 examples and labels)."""
-    X, y, T, n, proof, S, K, m = _run_inputs(trace, X, y)
-    H = literal_states(trace)                                   # (K, 2n)
-    names = [pretty(literal_name(j)) for j in range(2 * n)]
-    target = proof.constants.get("target")
-    cmask = np.asarray(target.mask, dtype=bool) if target is not None else np.zeros(2 * n, dtype=bool)
-    # labels no conjunction gives (and no target given): c is only the most specific conjunction true on the
-    # positives, not a target
-    fits = bool(proof.constants.get("consistent", True)) or proof.constants.get("comparator_source") == "given"
-    c_row, c_name = ("target c", "in the target c") if fits else ("c (positives only)",
-                                                                  "in c: true on every positive (no target fits)")
-    size = _marker_size(2 * n)
-    font = _font_size(2 * n)
-    arrays: dict[str, Any] = {}
-
+def _conj_states(H: np.ndarray, names: list[str], arrays: dict) -> None:
+    """Per state: the literals h keeps and those crossed out; at a mistake, those it just crossed out."""
+    K = H.shape[0]
     # the hypothesis in every state: kept literals, crossed-out literals
     keep_x, keep_y, keep_t, out_x, out_y, out_t = [], [], [], [], [], []
     for k in range(K):
@@ -160,6 +149,18 @@ def conjunction_spec(trace, X, y, *, run_id: str, position: int = 0, title: str 
         now_y.append([2] * gone.size)
     arrays.update(now_x=now_x, now_y=now_y)
 
+
+
+def _conj_main(X, T: int, n: int, names: list[str], target, arrays: dict, title: str, fits: bool = True) -> dict:
+    """The literal table: the target c, the hypothesis h (kept / crossed out), each literal's value on xₜ.
+
+    ``fits``: some conjunction labels the examples (or a target was given); otherwise c is only the most
+    specific conjunction true on the positives, and the table does not call it a target."""
+    cmask = np.asarray(target.mask, dtype=bool) if target is not None else np.zeros(2 * n, dtype=bool)
+    c_row, c_name = ("target c", "in the target c") if fits else ("c (positives only)",
+                                                                  "in c: true on every positive (no target fits)")
+    size = _marker_size(2 * n)
+    font = _font_size(2 * n)
     B = X != 0
     truth = np.empty((T, 2 * n), dtype=bool)                    # each literal's value on x_t
     truth[:, 0::2] = B
@@ -216,25 +217,35 @@ def conjunction_spec(trace, X, y, *, run_id: str, position: int = 0, title: str 
         {"range": [0.45, 3.55], "tickvals": [1, 2, 3], "ticktext": ["value on xₜ", "hypothesis h", c_row],
          "showgrid": False, "zeroline": False, "fixedrange": True, "tickfont": {"size": 14}},
         110, shapes, annotations, showlegend=True)
-    main = {"id": "main", "title": title or "The literal table: h keeps the literals true on every positive",
+    return {"id": "main", "title": title or "The literal table: h keeps the literals true on every positive",
             "height": 330, "figure": {"data": data, "layout": layout}, "config": {"displayModeBar": False},
             "dynamic": dynamic}
 
+
+
+def _conj_sandwich(proof, S, n: int, arrays: dict) -> dict:
     applies = proof.applies
     fp = int(proof.constants.get("false_positives", 0))
-    smooth = None
-    if applies and fp == 0:
-        csz = float(S["c_size"][0])
-        smooth = {"h_upper": lambda M: 2.0 * n - n * (M >= 1) - np.maximum(M - 1.0, 0.0),
-                  "c_size": lambda M: np.full_like(M, csz)}
-    sandwich = sandwich_figure(
+    closes = applies and fp == 0   # then every mistake is a false negative: M⁺ = M, the bounds are functions of M
+    csz = float(S["c_size"][0])
+    tight = float(proof.constants["bound_tight"])
+    sandwich = sandwich_chart(
         "sandwich", "|c| ≤ |hₜ| ≤ 2n − n·[M⁺ ≥ 1] − (M⁺ − 1)₊ against the mistakes M", proof,
-        ["c_size", "h_size", "h_upper"], ["|c|", "|hₜ|", "2n − n[M⁺≥1] − (M⁺−1)₊"],
-        [COLORS["lower"], COLORS["inner"], COLORS["upper"]], arrays,
-        bound=proof.mistake_bound, bound_label="n + 1", smooth=smooth,
-        x_extent=float(n + 1) * 1.05 if smooth else None)
+        [Curve("c_size", "|c|", COLORS["lower"], (lambda M: np.full_like(M, csz)) if closes else None),
+         Curve("h_size", "|hₜ|", COLORS["inner"]),
+         Curve("h_upper", "2n − n[M⁺≥1] − (M⁺−1)₊", COLORS["upper"],
+               (lambda M: 2.0 * n - n * (M >= 1) - np.maximum(M - 1.0, 0.0)) if closes else None)], arrays,
+        crossing=(tight, csz) if closes else None,
+        crossing_name=f"× crossing at M = n + 1 − |c| = {tight:.0f}",
+        stated=(float(proof.mistake_bound), "n + 1") if closes and proof.mistake_bound != tight else None,
+        note=f"The theorem states M ≤ n + 1 = {n + 1} (dotted) for every conjunction." if closes else "No crossing drawn: " + (
+            "a false positive (the labels are no conjunction's): M⁺ < M." if applies else "an assumption fails."))
     sandwich["figure"]["layout"]["yaxis"]["title"] = {"text": "number of literals"}
 
+    return sandwich
+
+
+def _conj_ledger(proof, S, K: int, n: int) -> list[dict]:
     r = {ch.name: ch.reasons for ch in proof.chains}
     vals = {"M": by_state(np.arange(K), "d"), "Mfn": by_state(S["M_fn"], "d"), "Mfp": by_state(S["M_fp"], "d"),
             "cs": by_state(S["c_size"], "d"), "hs": by_state(S["h_size"], "d"), "hu": by_state(S["h_upper"], "d"),
@@ -271,7 +282,10 @@ def conjunction_spec(trace, X, y, *, run_id: str, position: int = 0, title: str 
         lines.append({"latex": r"M \le n + 1 \;\text{ is not claimed: an assumption fails}",
                       "reason": why})
 
-    # caption
+    return lines
+
+
+def _conj_caption(trace, X, y, m, T: int, flipped) -> dict:
     fl = np.asarray(trace.columns["false_literals"])
     pred = np.asarray(trace.predictions).astype(int)
     kind = np.zeros(T, dtype=int)
@@ -284,7 +298,7 @@ def conjunction_spec(trace, X, y, *, run_id: str, position: int = 0, title: str 
             "correct, h unchanged (a noisy label)",
             "FALSE NEGATIVE on a noisy label → cross out the literals that are 0 on xₜ",
             "FALSE POSITIVE on a noisy label → no consistent conjunction (h unchanged)"]
-    caption = {
+    return {
         "template": "Round {t} of {T}: xₜ = {x}, yₜ = {y}. {nf} 0 on xₜ, so h(xₜ) = {yhat} "
                     "→ {what}. Mistakes so far M = {k}.",
         "start": "Round 0 of {T}: h holds all 2n literals, so h(x) = 0 for every x. Press Next or Play.",
@@ -296,6 +310,22 @@ def conjunction_spec(trace, X, y, *, run_id: str, position: int = 0, title: str 
                    "yhat": {"by": "round", "data": pred, "fmt": "d"},
                    "what": {"by": "round", "data": kind, "fmt": "text", "labels": what}},
     }
+
+
+def conjunction_spec(trace, X, y, *, run_id: str, position: int = 0, title: str = "",
+                     flipped: np.ndarray | None = None) -> dict:
+    """The viewer spec for an elimination run on ``(X, y)`` (0/1 examples and labels)."""
+    X, y, T, n, proof, S, K, m = _run_inputs(trace, X, y)
+    H = literal_states(trace)                                   # (K, 2n)
+    names = [pretty(literal_name(j)) for j in range(2 * n)]
+    arrays: dict[str, Any] = {}
+    _conj_states(H, names, arrays)
+    # labels no conjunction gives (and no target given): c is only the most specific conjunction on the positives
+    fits = bool(proof.constants.get("consistent", True)) or proof.constants.get("comparator_source") == "given"
+    main = _conj_main(X, T, n, names, proof.constants.get("target"), arrays, title, fits)
+    sandwich = _conj_sandwich(proof, S, n, arrays)
+    lines = _conj_ledger(proof, S, K, n)
+    caption = _conj_caption(trace, X, y, m, T, flipped)
     fp_rounds = np.asarray(trace.info.get("no_consistent_conjunction_rounds", []), dtype=np.int64)
     spec = {
         "version": 1, "run_id": run_id, "T": int(T), "position": int(position), "url_param": "t",
@@ -321,60 +351,27 @@ def rule_levels(trace) -> np.ndarray:
     return np.vstack([np.asarray(trace.weights_at(int(t))) for t in trace.proof.state_rounds]).astype(np.int64)
 
 
-def _dl_bound_note(proof) -> str | None:
-    """Where the decision-list sandwich closes: M ≤ Σ(cap − 1) ≤ (4n+2)L ≤ (4n+2)(L+1) (numbers of this run)."""
+def _dl_sandwich(proof, arrays: dict) -> dict:
+    """M ≤ Φₜ ≤ Σ(capᵣ − 1): the diagonal M meets the flat Σ(capᵣ − 1) at M = Σ(capᵣ − 1) ≤ (4n+2)L ≤ the
+    stated (4n+2)(L+1) (a dotted line; the chain in the note under the axis)."""
     c, b = proof.constants, proof.mistake_bound
-    if b is None:
-        return None
-    return (f"M ≤ Σ(capᵣ − 1) = {c['cap_sum']} ≤ (4n+2)L = {c['bound_tight']} ≤ (4n+2)(L+1) = {b:.0f}: "
-            "the bound is further right →")
+    ok = b is not None and "cap_sum" in c
+    cap = float(c["cap_sum"]) if ok else math.nan
+    note = (f"M ≤ Σ(capᵣ − 1) = {c['cap_sum']} ≤ (4n+2)L = {c['bound_tight']} ≤ (4n+2)(L+1) = {b:.0f} (dotted)."
+            if ok else "No crossing drawn: no decision list is consistent with these labels (or none is given).")
+    return sandwich_chart(
+        "sandwich", "M ≤ Φₜ = Σᵣ (levelᵣ − 1) ≤ Σᵣ (capᵣ − 1) against the mistakes M", proof,
+        [Curve("M", "M", COLORS["lower"], (lambda m: m) if ok else None), Curve("Phi", "Φₜ", COLORS["inner"]),
+         Curve("cap_sum", "Σ(capᵣ − 1)", COLORS["upper"], (lambda m: np.full_like(m, cap)) if ok else None)],
+        arrays, crossing=(cap, cap) if ok else None,
+        crossing_name=f"× crossing at M = Σ(capᵣ − 1) = {cap:.0f}",
+        stated=(float(b), "(4n+2)(L+1)") if ok else None, note=note)
 
 
-def decision_list_spec(trace, X, y, *, run_id: str, position: int = 0, title: str = "",
-                       flipped: np.ndarray | None = None) -> dict:
-    """The viewer spec for a level-algorithm run on ``(X, y)``."""
+def _dl_falls(trace, m, xs: list, outs: list, size: float, arrays: dict, data: list, dynamic: list) -> None:
+    """At a mistake: where the fallen rules were, the fall, where they are now."""
     from olc_core.learners.decision_list import fallen
 
-    X, y, T, n, proof, S, K, m = _run_inputs(trace, X, y)
-    R = 4 * n + 2
-    LV = rule_levels(trace)                                     # (K, R)
-    target = proof.constants.get("target")
-    Ltarget = proof.constants.get("L")
-    deepest = int(max(LV.max(), (Ltarget + 1) if Ltarget else 1))
-    cols = 2 * n + 1
-    size = float(max(11.0, min(28.0, 0.42 * 600.0 / (cols + 1.5))))   # two rules side by side per column
-    font = 15 if size >= 24 else 13 if size >= 17 else 11
-    xs = [round(rule_x(r), 3) for r in range(R)]
-    outs = [1 - r % 2 for r in range(R)]
-    arrays: dict[str, Any] = {"rl_x": [xs] * K, "rl_y": [LV[k].tolist() for k in range(K)]}
-
-    data: list[dict] = []
-    dynamic: list[dict] = []
-    # 0: the floor of each target rule (rule i never goes below level i), static
-    if target is not None:
-        tr = [int(v) for v in target.rule_indices]
-        data.append({"type": "scatter", "mode": "markers", "name": "target rule i: floor at level i",
-                     "x": [xs[r] for r in tr], "y": [i + 1.42 for i in range(len(tr))],
-                     "marker": {"symbol": "line-ew", "size": size * 1.25, "line": {"color": TARGET, "width": 4}},
-                     "hovertemplate": "target rule %{text}<extra></extra>",
-                     "text": [f"{i + 1}: {pretty(rule_name(r, n))} stays on level ≤ {i + 1}" for i, r in
-                              enumerate(tr)]})
-        arrays["tg_x"] = [[xs[r] for r in tr]] * K
-        arrays["tg_y"] = [[int(LV[k][r]) for r in tr] for k in range(K)]
-    # the rules (x fixed per rule, y = level per state)
-    data.append({"type": "scatter", "mode": "markers+text", "name": "rule →1 (blue) / →0 (red)", "x": [], "y": [],
-                 "text": [str(o) for o in outs], "textfont": {"color": "#ffffff", "size": font},
-                 "marker": {"symbol": "square", "size": size, "color": [COLORS["pos"] if o else COLORS["neg"]
-                                                                        for o in outs]},
-                 "customdata": [pretty(rule_name(r, n)) for r in range(R)],
-                 "hovertemplate": "%{customdata} on level %{y}<extra></extra>"})
-    dynamic.append({"trace": len(data) - 1, "op": "state", "x": "rl_x", "y": "rl_y"})
-    if target is not None:
-        data.append({"type": "scatter", "mode": "markers", "name": "a rule of the target list", "x": [], "y": [],
-                     "marker": {"symbol": "square-open", "size": size + 10, "color": TARGET,
-                                "line": {"color": TARGET, "width": 3}}, "hoverinfo": "skip"})
-        dynamic.append({"trace": len(data) - 1, "op": "state", "x": "tg_x", "y": "tg_y"})
-    # at a mistake: where the fallen rules were, the fall, where they are now
     gx, gy, ax, ay, fx, fy, ft = [], [], [], [], [], [], []
     for k in range(len(m)):
         _, lev, moved = fallen(trace, k)
@@ -404,65 +401,9 @@ def decision_list_spec(trace, X, y, *, run_id: str, position: int = 0, title: st
                  "marker": {"symbol": "square-open", "size": size + 8, "color": NOW,
                             "line": {"color": NOW, "width": 3.5}}, "hoverinfo": "skip"})
     dynamic.append({"trace": len(data) - 1, "op": "on_mistake", "x": "f_x", "y": "f_y"})
-    # per round: which conditions fire on x_t, the level read, the rule read
-    B = X != 0
-    lvl = np.asarray(trace.columns["level"]).astype(int)
-    rule = np.asarray(trace.columns["rule"]).astype(int)
-    arrays["r_all"] = np.arange(T)
-    arrays["fire_y"] = [0.42] * T
-    for i in range(n):
-        arrays[f"fx{i}"] = np.where(B[:, i], 2 * i, 2 * i + 1).tolist()
-        data.append({"type": "scatter", "mode": "markers", "name": "condition true on xₜ (fires)", "x": [], "y": [],
-                     "marker": {"symbol": "triangle-down", "size": 13, "color": GREEN}, "hoverinfo": "skip",
-                     "showlegend": i == 0, "legendgroup": "fires"})
-        dynamic.append({"trace": len(data) - 1, "op": "row_current", "rounds": "r_all", "x": f"fx{i}",
-                        "y": "fire_y"})
-    data.append({"type": "scatter", "mode": "markers", "name": "True (always fires)", "x": [2 * n], "y": [0.42],
-                 "marker": {"symbol": "triangle-down", "size": 13, "color": GREEN}, "hoverinfo": "skip",
-                 "showlegend": False, "legendgroup": "fires"})
-    arrays["read_x"] = [xs[r] for r in rule]
-    arrays["read_y"] = lvl.tolist()
-    data.append({"type": "scatter", "mode": "markers", "name": "the rule read (the prediction)", "x": [], "y": [],
-                 "marker": {"symbol": "circle-open", "size": size + 16, "color": "#111111",
-                            "line": {"color": "#111111", "width": 3}}, "hoverinfo": "skip"})
-    dynamic.append({"trace": len(data) - 1, "op": "row_current", "rounds": "r_all", "x": "read_x", "y": "read_y"})
-    arrays["lvl_x"] = [-0.75] * T
-    data.append({"type": "scatter", "mode": "markers", "name": "first level with a rule that fires", "x": [],
-                 "y": [], "marker": {"symbol": "triangle-right", "size": 18, "color": "#111111"},
-                 "hoverinfo": "skip"})
-    dynamic.append({"trace": len(data) - 1, "op": "row_current", "rounds": "r_all", "x": "lvl_x", "y": "read_y"})
 
-    names = [pretty(literal_name(j, n)) for j in range(2 * n + 1)]
-    shapes = [{"type": "line", "x0": j + 0.5, "x1": j + 0.5, "y0": 0.3, "y1": deepest + 0.5,
-               "line": {"color": "#e4e4e4", "width": 1}} for j in range(2 * n)]
-    shapes += [{"type": "line", "x0": -0.5, "x1": 2 * n + 0.5, "y0": lv + 0.5, "y1": lv + 0.5,
-                "line": {"color": "#eeeeee", "width": 1}} for lv in range(1, deepest)]
-    annotations = []
-    if Ltarget:
-        shapes.append({"type": "line", "x0": -0.5, "x1": 2 * n + 0.5, "y0": Ltarget + 1.5, "y1": Ltarget + 1.5,
-                       "line": {"color": TARGET, "width": 2, "dash": "dash"}})
-        annotations.append({"x": 2 * n + 0.5, "y": Ltarget + 1.5, "xanchor": "right", "yanchor": "top",
-                            "showarrow": False, "font": {"size": 13, "color": TARGET},
-                            "text": f"no rule goes below level L + 1 = {Ltarget + 1}"})
-    layout = _table_layout(
-        {"range": [-1.1, 2 * n + 0.6], "tickvals": list(range(2 * n + 1)), "ticktext": names, "side": "top",
-         "showgrid": False, "zeroline": False, "fixedrange": True, "tickfont": {"size": font + 1}},
-        {"range": [deepest + (0.9 if Ltarget else 0.6), 0.2], "tickvals": list(range(1, deepest + 1)),
-         "ticktext": [f"level {lv}" for lv in range(1, deepest + 1)], "showgrid": False, "zeroline": False,
-         "fixedrange": True, "tickfont": {"size": 14}},
-        70, shapes, annotations)
-    main = {"id": "main", "title": title or "The levels: every rule starts on level 1 and falls on mistakes",
-            "height": int(min(760, 240 + 62 * deepest)), "figure": {"data": data, "layout": layout},
-            "config": {"displayModeBar": False}, "dynamic": dynamic}
 
-    sandwich = sandwich_figure(
-        "sandwich", "M ≤ Φₜ = Σᵣ (levelᵣ − 1) ≤ Σᵣ (capᵣ − 1) against the mistakes M", proof,
-        ["M", "Phi", "cap_sum"], ["M", "Φₜ", "Σ(capᵣ − 1)"],
-        [COLORS["lower"], COLORS["inner"], COLORS["upper"]], arrays, bound=proof.mistake_bound, bound_label="(4n+2)(L+1)",
-        bound_note=_dl_bound_note(proof))
-    for note in sandwich["figure"]["layout"]["annotations"]:   # "bound = … →" off the Σ(cap − 1) line at the top
-        note.update(y=0.62, yanchor="middle")
-
+def _dl_ledger(proof, S, K: int, R: int, Ltarget) -> list[dict]:
     vals = {"M": by_state(np.arange(K), "d"), "Phi": by_state(S["Phi"], "d"), "cap": by_state(S["cap_sum"], "d"),
             "tight": by_state(S["tight"], "d"), "nb": by_state(S["notes_bound"], "d"),
             "ex": by_state(S["target_excess"], "d"), "ml": by_state(S["max_level"], "d"),
@@ -500,7 +441,12 @@ def decision_list_spec(trace, X, y, *, run_id: str, position: int = 0, title: st
         why = "; ".join(assumption_text(a, proof) for a in proof.failed_assumptions)
         lines.append({"latex": r"M \le (4n+2)(L+1) \;\text{ is not claimed: an assumption fails}", "reason": why})
 
-    # caption
+    return lines
+
+
+def _dl_caption(trace, X, y, m, T: int, n: int, R: int, lvl, rule, flipped) -> dict:
+    from olc_core.learners.decision_list import fallen
+
     pred = np.asarray(trace.predictions).astype(int)
     fell = np.zeros(T, dtype=int)
     for k, t in enumerate(m):
@@ -513,7 +459,7 @@ def decision_list_spec(trace, X, y, *, run_id: str, position: int = 0, title: st
                        f"MISTAKE → the one rule of level {lvl[t]} that fires on xₜ and says {pred[t]} falls to "
                        f"level {lvl[t] + 1}") if fell[t] else "correct, nothing moves" for t in range(T)])
     ni, nl = _labels(["" if not noisy[t] else " (a noisy label)" for t in range(T)])
-    caption = {
+    return {
         "template": "Round {t} of {T}: xₜ = {x}, yₜ = {y}{noisy}. The first level with a firing rule is "
                     "level {lvl}; it reads {rule}, so ŷ = {yhat} → {what}. Mistakes so far M = {k}.",
         "start": "Round 0 of {T}: all 4n+2 = " + str(R) + " rules on level 1. Press Next or Play.",
@@ -525,6 +471,114 @@ def decision_list_spec(trace, X, y, *, run_id: str, position: int = 0, title: st
                    "yhat": {"by": "round", "data": pred, "fmt": "d"},
                    "what": {"by": "round", "data": wi, "fmt": "text", "labels": wl}},
     }
+
+
+def _dl_round_layer(trace, X, n: int, T: int, xs: list, size: float, arrays: dict, data: list,
+                    dynamic: list) -> tuple[np.ndarray, np.ndarray]:
+    """Per round: which conditions fire on xₜ, the first level with a firing rule, the rule read."""
+    B = X != 0
+    lvl = np.asarray(trace.columns["level"]).astype(int)
+    rule = np.asarray(trace.columns["rule"]).astype(int)
+    arrays["r_all"] = np.arange(T)
+    arrays["fire_y"] = [0.42] * T
+    for i in range(n):
+        arrays[f"fx{i}"] = np.where(B[:, i], 2 * i, 2 * i + 1).tolist()
+        data.append({"type": "scatter", "mode": "markers", "name": "condition true on xₜ (fires)", "x": [], "y": [],
+                     "marker": {"symbol": "triangle-down", "size": 13, "color": GREEN}, "hoverinfo": "skip",
+                     "showlegend": i == 0, "legendgroup": "fires"})
+        dynamic.append({"trace": len(data) - 1, "op": "row_current", "rounds": "r_all", "x": f"fx{i}",
+                        "y": "fire_y"})
+    data.append({"type": "scatter", "mode": "markers", "name": "True (always fires)", "x": [2 * n], "y": [0.42],
+                 "marker": {"symbol": "triangle-down", "size": 13, "color": GREEN}, "hoverinfo": "skip",
+                 "showlegend": False, "legendgroup": "fires"})
+    arrays["read_x"] = [xs[r] for r in rule]
+    arrays["read_y"] = lvl.tolist()
+    data.append({"type": "scatter", "mode": "markers", "name": "the rule read (the prediction)", "x": [], "y": [],
+                 "marker": {"symbol": "circle-open", "size": size + 16, "color": "#111111",
+                            "line": {"color": "#111111", "width": 3}}, "hoverinfo": "skip"})
+    dynamic.append({"trace": len(data) - 1, "op": "row_current", "rounds": "r_all", "x": "read_x", "y": "read_y"})
+    arrays["lvl_x"] = [-0.75] * T
+    data.append({"type": "scatter", "mode": "markers", "name": "first level with a rule that fires", "x": [],
+                 "y": [], "marker": {"symbol": "triangle-right", "size": 18, "color": "#111111"},
+                 "hoverinfo": "skip"})
+    dynamic.append({"trace": len(data) - 1, "op": "row_current", "rounds": "r_all", "x": "lvl_x", "y": "read_y"})
+    return lvl, rule
+
+
+def decision_list_spec(trace, X, y, *, run_id: str, position: int = 0, title: str = "",
+                       flipped: np.ndarray | None = None) -> dict:
+    """The viewer spec for a level-algorithm run on ``(X, y)``."""
+    X, y, T, n, proof, S, K, m = _run_inputs(trace, X, y)
+    R = 4 * n + 2
+    LV = rule_levels(trace)                                     # (K, R)
+    target = proof.constants.get("target")
+    Ltarget = proof.constants.get("L")
+    deepest = int(max(LV.max(), (Ltarget + 1) if Ltarget else 1))
+    cols = 2 * n + 1
+    size = float(max(11.0, min(28.0, 0.42 * 600.0 / (cols + 1.5))))   # two rules side by side per column
+    font = 15 if size >= 24 else 13 if size >= 17 else 11
+    xs = [round(rule_x(r), 3) for r in range(R)]
+    outs = [1 - r % 2 for r in range(R)]
+    arrays: dict[str, Any] = {"rl_x": [xs] * K, "rl_y": [LV[k].tolist() for k in range(K)]}
+
+    data: list[dict] = []
+    dynamic: list[dict] = []
+    # 0: the floor of each target rule (rule i never goes below level i), static
+    if target is not None:
+        tr = [int(v) for v in target.rule_indices]
+        data.append({"type": "scatter", "mode": "markers", "name": "target rule i (framed): floor at level i",
+                     "x": [xs[r] for r in tr], "y": [i + 1.42 for i in range(len(tr))],
+                     "marker": {"symbol": "line-ew", "size": size * 1.25, "line": {"color": TARGET, "width": 4}},
+                     "hovertemplate": "target rule %{text}<extra></extra>",
+                     "text": [f"{i + 1}: {pretty(rule_name(r, n))} stays on level ≤ {i + 1}" for i, r in
+                              enumerate(tr)]})
+        arrays["tg_x"] = [[xs[r] for r in tr]] * K
+        arrays["tg_y"] = [[int(LV[k][r]) for r in tr] for k in range(K)]
+    # the rules (x fixed per rule, y = level per state)
+    data.append({"type": "scatter", "mode": "markers+text", "name": "rule →1 (blue) / →0 (red)", "x": [], "y": [],
+                 "text": [str(o) for o in outs], "textfont": {"color": "#ffffff", "size": font},
+                 "marker": {"symbol": "square", "size": size, "color": [COLORS["pos"] if o else COLORS["neg"]
+                                                                        for o in outs]},
+                 "customdata": [pretty(rule_name(r, n)) for r in range(R)],
+                 "hovertemplate": "%{customdata} on level %{y}<extra></extra>"})
+    dynamic.append({"trace": len(data) - 1, "op": "state", "x": "rl_x", "y": "rl_y"})
+    if target is not None:
+        data[0]["legendgroup"] = "target"   # one legend entry for the target's rules and their floors
+        data.append({"type": "scatter", "mode": "markers", "name": "a rule of the target list", "x": [], "y": [],
+                     "showlegend": False, "legendgroup": "target",
+                     "marker": {"symbol": "square-open", "size": size + 10, "color": TARGET,
+                                "line": {"color": TARGET, "width": 3}}, "hoverinfo": "skip"})
+        dynamic.append({"trace": len(data) - 1, "op": "state", "x": "tg_x", "y": "tg_y"})
+    _dl_falls(trace, m, xs, outs, size, arrays, data, dynamic)
+    lvl, rule = _dl_round_layer(trace, X, n, T, xs, size, arrays, data, dynamic)
+
+    names = [pretty(literal_name(j, n)) for j in range(2 * n + 1)]
+    shapes = [{"type": "line", "x0": j + 0.5, "x1": j + 0.5, "y0": 0.3, "y1": deepest + 0.5,
+               "line": {"color": "#e4e4e4", "width": 1}} for j in range(2 * n)]
+    shapes += [{"type": "line", "x0": -0.5, "x1": 2 * n + 0.5, "y0": lv + 0.5, "y1": lv + 0.5,
+                "line": {"color": "#eeeeee", "width": 1}} for lv in range(1, deepest)]
+    annotations = []
+    if Ltarget:
+        shapes.append({"type": "line", "x0": -0.5, "x1": 2 * n + 0.5, "y0": Ltarget + 1.5, "y1": Ltarget + 1.5,
+                       "line": {"color": TARGET, "width": 2, "dash": "dash"}})
+        annotations.append({"x": 2 * n + 0.5, "y": Ltarget + 1.5, "xanchor": "right", "yanchor": "top",
+                            "showarrow": False, "font": {"size": 13, "color": TARGET},
+                            "text": f"no rule goes below level L + 1 = {Ltarget + 1}"})
+    layout = _table_layout(
+        {"range": [-1.1, 2 * n + 0.6], "tickvals": list(range(2 * n + 1)), "ticktext": names, "side": "top",
+         "showgrid": False, "zeroline": False, "fixedrange": True, "tickfont": {"size": font + 1}},
+        {"range": [deepest + (0.9 if Ltarget else 0.6), 0.2], "tickvals": list(range(1, deepest + 1)),
+         "ticktext": [f"level {lv}" for lv in range(1, deepest + 1)], "showgrid": False, "zeroline": False,
+         "fixedrange": True, "tickfont": {"size": 14}},
+        70, shapes, annotations)
+    main = {"id": "main", "title": title or "The levels: every rule starts on level 1 and falls on mistakes",
+            "height": int(min(760, 240 + 62 * deepest)), "figure": {"data": data, "layout": layout},
+            "config": {"displayModeBar": False}, "dynamic": dynamic}
+
+    sandwich = _dl_sandwich(proof, arrays)
+
+    lines = _dl_ledger(proof, S, K, R, Ltarget)
+    caption = _dl_caption(trace, X, y, m, T, n, R, lvl, rule, flipped)
     spec = {
         "version": 1, "run_id": run_id, "T": int(T), "position": int(position), "url_param": "t",
         "breaks": m + 1, "mistake_rounds": m, "arrays": arrays, "figures": [main, sandwich],

@@ -265,9 +265,10 @@ def _sandwich_figure(trace, arrays: dict) -> dict:
     cross = g["crossing"]
     if cross is not None:
         bx = cross[0]
-        data.append({"type": "scatter", "mode": "markers", "name": "crossing: M = ln N / C", "x": [round(bx, ND)],
+        data.append({"type": "scatter", "mode": "markers", "name": f"× crossing at M = ln N / C = {bx:.4g}",
+                     "meta": "crossing", "x": [round(bx, ND)],
                      "y": [0.0], "marker": {"color": COLORS["upper"], "size": 12, "symbol": "x"},
-                     "showlegend": False, "hovertemplate": "the bounds cross at M = ln N / C = %{x:.5g}<extra></extra>"})
+                     "hovertemplate": "the bounds cross at M = ln N / C = %{x:.5g}<extra></extra>"})
         if g["proven"]:
             shapes.append({"type": "rect", "xref": "x", "yref": "paper", "x0": round(bx, ND), "x1": round(x_hi, 4),
                            "y0": 0, "y1": 1, "fillcolor": SHADE, "line": {"width": 0}, "layer": "below"})

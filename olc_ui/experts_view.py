@@ -57,6 +57,7 @@ ALG_NAMES = {"weighted_majority": "Weighted Majority", "randomized_weighted_majo
 LD = 3
 EXPERT_COLOR = "#7f9fbf"
 BEST_COLOR = "#2ca02c"
+SHADE = "rgba(120,120,120,0.13)"  # beyond the crossing
 ADVICE_COLORS = {  # heat map: says −1 / +1, right (strong) or wrong (pale)
     -2: "#c0392b", -1: "#f3c1bb", 1: "#b9d3ec", 2: "#1f6fb4"}
 _SUP = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
@@ -274,8 +275,8 @@ def _weights_figure(trace, breaks, states, proof, M_pos, i_star: int, N: int, ar
     arrays["lo_x"] = [i_star + 1] * (T + 1)
     arrays["l10_lower_best"] = lo10[position_states(proof)]
     algo = trace.algorithm
-    lname = "lower β^m(i*)" if algo == "weighted_majority" else "lower (1−η)^m(i*)"
-    uname = "upper N((1+β)/2)^M" if algo == "weighted_majority" else "upper N·e^(−η ΣF)"
+    lname = "lower β<sup>m(i*)</sup>" if algo == "weighted_majority" else "lower (1−η)<sup>m(i*)</sup>"
+    uname = "upper N((1+β)/2)<sup>M</sup>" if algo == "weighted_majority" else "upper N·e<sup>−η ΣF</sup>"
     data = [
         {"type": "bar", "name": "wᵢ", "x": xs, "y": [0] * N, "base": round(ybot, LD),
          "marker": {"color": colors}, "hoverinfo": "skip", "showlegend": False},
@@ -472,107 +473,6 @@ def _mistakes_figure(trace, proof, M_pos, arrays: dict, band=None) -> dict:
             "dynamic": dyn}
 
 
-def _sandwich_figure(trace, proof, M_pos, N: int, arrays: dict) -> dict:
-    """The proof's chain (log scale) against the mistake count, with the proven bounds to their crossing."""
-    algo = trace.algorithm
-    S = proof.series
-    idx = position_states(proof)
-    c = proof.constants
-    if algo == "weighted_majority":
-        beta = float(c["beta"])
-        x = np.asarray(M_pos, dtype=float)
-        x_title = "mistakes M"
-        paths = [("lower_best", "β^m(i*)", COLORS["lower"]), ("log_w_best", "w(i*)", BEST_COLOR),
-                 ("log_phi", "Φ", COLORS["w"])]
-        slope = math.log((1.0 + beta) / 2.0)
-        upper_name = "N((1+β)/2)^M"
-        lower_final = float(S["lower_best"][-1])
-        lower_name = f"β^m*, m* = {int(c['m_star'])}"
-        bound_label = "M ≤ (ln N + m* ln(1/β)) / ln(2/(1+β))"
-    elif algo == "randomized_weighted_majority":
-        eta = float(c["eta"])
-        x = np.asarray(S["expected_M"], dtype=float)
-        x_title = "expected mistakes E[M] = Σ Fₜ"
-        paths = [("lower_best", "w(i*) = (1−η)^m(i*)", COLORS["lower"]), ("log_phi", "Φ", COLORS["w"])]
-        slope = -eta
-        upper_name = "N·e^(−η ΣF)"
-        lower_final = float(S["lower_best"][-1])
-        lower_name = f"(1−η)^m*, m* = {int(c['m_star'])}"
-        bound_label = "E[M] ≤ (ln N + m* ln(1/(1−η))) / η"
-    else:
-        x = np.asarray(M_pos, dtype=float)
-        x_title = "mistakes M"
-        paths = [("log_size", "|Hₜ|", COLORS["w"])]
-        slope = -math.log(2.0)
-        upper_name = "|H|/2^M"
-        lower_final = 0.0
-        lower_name = "1"
-        bound_label = "M ≤ log₂|H|"
-    bound = proof.mistake_bound
-    x_end = float(x[-1]) if x.size else 0.0
-    x_hi = max(x_end, 1.0)
-    far = False
-    if bound is not None and math.isfinite(bound):
-        if bound <= max(25.0, 6.0 * max(x_end, 1.0)):
-            x_hi = max(x_hi, bound * 1.08)
-        else:
-            far = True
-    x_hi *= 1.03
-    arrays["sw_x"] = x.round(4)
-    data, dyn = [], []
-    vals = []
-    for key, name, color in paths:
-        v10 = _l10(np.asarray(S[key], dtype=float)[idx])
-        arrays[f"l10_{key}"] = v10
-        vals.append(v10)
-        px, py = _thin(arrays["sw_x"], v10)
-        data.append({"type": "scatter", "mode": "lines", "name": name, "x": px, "y": py,
-                     "line": {"color": color, "width": 2.5}, "hovertemplate": f"{name}: 10^%{{y:.3f}}<extra></extra>"})
-    xs = np.linspace(0.0, x_hi, 200)
-    up = (math.log(N) + slope * xs) / LN10
-    arrays["l10_upper"] = _l10(np.asarray(S["upper"], dtype=float)[idx])
-    data.append({"type": "scatter", "mode": "lines", "name": upper_name, "x": xs.round(4), "y": up.round(LD),
-                 "line": {"color": COLORS["upper"], "width": 2.5, "dash": "dash"},
-                 "hovertemplate": f"{upper_name}<br>at %{{x:.1f}}: 10^%{{y:.3f}}<extra></extra>"})
-    lf = lower_final / LN10 if math.isfinite(lower_final) else None
-    if lf is not None:
-        data.append({"type": "scatter", "mode": "lines", "name": lower_name, "x": [0, round(x_hi, 4)],
-                     "y": [round(lf, LD), round(lf, LD)], "line": {"color": COLORS["lower"], "width": 2, "dash": "dot"},
-                     "hovertemplate": f"{lower_name}: 10^%{{y:.3f}}<extra></extra>"})
-    fin = _finite(*vals, up, [lf] if lf is not None else [])
-    ylo, yhi = _range(fin, top=math.log10(N))
-    ann = []
-    if bound is not None and math.isfinite(bound) and not far:
-        data.append({"type": "scatter", "mode": "lines", "name": f"bound = {bound:.4g}", "x": [bound, bound],
-                     "y": [round(ylo, LD), round(yhi, LD)], "line": {"color": "#444", "width": 1.5, "dash": "dot"},
-                     "showlegend": False, "hovertemplate": f"{bound_label} = {bound:.6g}<extra></extra>"})
-        ann.append({"x": bound, "xref": "x", "y": 1, "yref": "paper", "xanchor": "right", "yanchor": "top",
-                    "showarrow": False, "font": {"size": 13}, "text": f"bound {bound:.4g} ", "bgcolor": "#ffffff"})
-    elif bound is not None and far:
-        ann.append({"x": 1, "xref": "paper", "y": 0, "yref": "paper", "xanchor": "right", "yanchor": "bottom",
-                    "showarrow": False, "font": {"size": 13},
-                    "text": f"the curves cross at the bound {bound:.4g} →"})
-    else:
-        ann.append({"x": 1, "xref": "paper", "y": 0, "yref": "paper", "xanchor": "right", "yanchor": "bottom",
-                    "showarrow": False, "font": {"size": 13}, "text": "no bound: an assumption fails"})
-    for key, name, color in paths + [("upper", upper_name, COLORS["upper"])]:
-        data.append({"type": "scatter", "mode": "markers", "name": name, "x": [], "y": [], "showlegend": False,
-                     "marker": {"color": color, "size": 12, "line": {"color": "#fff", "width": 2}},
-                     "hovertemplate": f"{name} now: 10^%{{y:.3f}}<extra></extra>"})
-        dyn.append({"trace": len(data) - 1, "op": "point_position", "x": "sw_x", "y": f"l10_{key}"})
-    tv, tt = log_ticks(ylo, yhi, twos=algo == "halving")
-    xa = _axis(x_title, range=[-0.02 * x_hi, x_hi])
-    if algo != "randomized_weighted_majority" and x_hi <= 12:
-        xa["dtick"] = 1  # mistakes are whole numbers
-    layout = _layout(xaxis=xa,
-                     yaxis=_axis("log scale", range=[ylo, yhi], tickvals=tv, ticktext=tt), annotations=ann)
-    title = {"weighted_majority": "Sandwich β^m* ≤ w(i*) ≤ Φ ≤ N((1+β)/2)^M against M",
-             "randomized_weighted_majority": "Sandwich (1−η)^m* ≤ Φ ≤ N·e^(−η ΣF) against E[M]",
-             "halving": "Sandwich 1 ≤ |Hₜ| ≤ |H|/2^M against M"}[algo]
-    return {"id": "sandwich", "title": title, "height": 380, "figure": {"data": data, "layout": layout},
-            "config": {"displayModeBar": False}, "dynamic": dyn}
-
-
 # ------------------------------------------------------------------------------------------ ledger
 
 def _ledger_lines(trace, proof, M_pos, N: int) -> list[dict]:
@@ -761,6 +661,7 @@ def experts_spec(trace, X, y, *, run_id: str, band=None, position: int = 0) -> d
     ``band``: for RWM, the :class:`~olc_core.learners.randomized_weighted_majority.RealisedMistakes`
     of many seeded runs on the same advice (drawn as a band on the mistakes chart).
     """
+    from .experts_sandwich_view import sandwich_figure  # (it imports this module's helpers)
     A = np.asarray(X)
     y = np.asarray(y, dtype=np.float64)
     T, N = A.shape
@@ -778,7 +679,7 @@ def experts_spec(trace, X, y, *, run_id: str, band=None, position: int = 0) -> d
     arrays: dict[str, Any] = {}
     figures = [
         _weights_figure(trace, breaks, states, proof, M_pos, i_star, N, arrays),
-        _sandwich_figure(trace, proof, M_pos, N, arrays),
+        sandwich_figure(trace, proof, M_pos, N, arrays),
         _advice_figure(trace, A, y, i_star, arrays),
         _mistakes_figure(trace, proof, M_pos, arrays, band),
     ]

@@ -191,10 +191,11 @@ def _plane_figure(trace, X, y, W: np.ndarray, arrays: dict) -> dict:
                    "r_mis": mis, "x_mis": X[mis, 0].round(ND), "y_mis": X[mis, 1].round(ND)})
     z = np.zeros(T + 1)
     Wr = W.round(ND)
-    arrays["wn_x"] = np.stack([z, Wr[:, 0]], axis=1)          # state p: w after p rounds
-    arrays["wn_y"] = np.stack([z, Wr[:, 1]], axis=1)
-    arrays["wu_x"] = [None] + arrays["wn_x"][:-1].tolist()    # state p: the w played on round p
-    arrays["wu_y"] = [None] + arrays["wn_y"][:-1].tolist()
+    nz = np.hypot(Wr[:, 0], Wr[:, 1]) > 0                     # no arrow for w = 0 (an arrowhead alone at 0)
+    arrays["wn_x"] = [v if ok else None for v, ok in zip(np.stack([z, Wr[:, 0]], axis=1).tolist(), nz)]
+    arrays["wn_y"] = [v if ok else None for v, ok in zip(np.stack([z, Wr[:, 1]], axis=1).tolist(), nz)]
+    arrays["wu_x"] = [None] + arrays["wn_x"][:-1]             # state p: the w played on round p
+    arrays["wu_y"] = [None] + arrays["wn_y"][:-1]
     th = np.linspace(0, 2 * math.pi, 121)
     u = np.asarray(trace.info["comparator"], dtype=float)
     data = [
@@ -204,8 +205,8 @@ def _plane_figure(trace, X, y, W: np.ndarray, arrays: dict) -> dict:
         _pts("seen, y = −1", COLORS["neg"], "x", 7, 0.95),                                       # 3
         _pts("realised mistakes so far", COLORS["mistake"], "circle-open", 11, 0.8,
              line={"width": 1.5, "color": COLORS["mistake"]}),                                   # 4
-        _line("the unit ball ‖w‖ ≤ 1 (and ‖x‖ ≤ 1)", np.cos(th).round(4), np.sin(th).round(4), "#888", 1.5,
-              "dot"),                                                                            # 5
+        {**_line("the unit ball ‖w‖ ≤ 1 (and ‖x‖ ≤ 1)", np.cos(th).round(4), np.sin(th).round(4), "#888", 1.5,
+                 "dot"), "showlegend": False},                                                   # 5 (named in the title)
         {**_line("u* (best ‖u‖ ≤ 1, whole run)", [0.0, round(float(u[0]), ND)], [0.0, round(float(u[1]), ND)],
                  BEST_COLOR, 2.5, "dash"), "mode": "lines+markers",
          "marker": {"symbol": "arrow", "angleref": "previous", "size": [0, 12], "color": BEST_COLOR}},  # 6
@@ -229,7 +230,7 @@ def _plane_figure(trace, X, y, W: np.ndarray, arrays: dict) -> dict:
     ]
     layout = _layout(xaxis=_axis("x₁", range=[-1.12, 1.12], zeroline=False),
                      yaxis=_axis("x₂", range=[-1.12, 1.12], scaleanchor="x", zeroline=False))
-    return {"id": "plane", "title": "The unit ball: points, wₜ and the best u in hindsight", "height": 470,
+    return {"id": "plane", "title": "The unit ball ‖w‖ ≤ 1 (dotted): points, wₜ and the best u in hindsight", "height": 470,
             "figure": {"data": data, "layout": layout}, "config": {"displayModeBar": False}, "dynamic": dyn}
 
 
@@ -307,10 +308,11 @@ def _mistakes_figure(trace, proof, arrays: dict, band: Band | None, seed: int) -
         q = band.quantiles
         data += [
             _line(f"realised, {q[0]:.0%}", band.grid, lo, "rgba(0,0,0,0)", 0, showlegend=False),
-            {**_line(f"realised M: {q[0]:.0%}–{q[2]:.0%} of {len(band.seeds)} seeded runs", band.grid, hi,
-                     "rgba(0,0,0,0)", 0), "fill": "tonexty", "fillcolor": "rgba(255,140,0,0.20)",
-             "hovertemplate": f"{q[2]:.0%} of runs ≤ %{{y}} after %{{x}} rounds<extra></extra>"},
-            _line(f"realised M: median of {len(band.seeds)} runs", band.grid, mid, EXP_COLOR, 1.2, "dot"),
+            {**_line(f"realised M: {q[0]:.0%}–{q[2]:.0%} of {len(band.seeds)} seeded runs (dotted: median)",
+                     band.grid, hi, "rgba(0,0,0,0)", 0), "fill": "tonexty", "fillcolor": "rgba(255,140,0,0.20)",
+             "legendgroup": "band", "hovertemplate": f"{q[2]:.0%} of runs ≤ %{{y}} after %{{x}} rounds<extra></extra>"},
+            {**_line(f"realised M: median of {len(band.seeds)} runs", band.grid, mid, EXP_COLOR, 1.2, "dot"),
+             "showlegend": False, "legendgroup": "band"},   # one entry with the band (≤ 6 entries)
         ]
         tops.append(hi)
     _revealed("mk_best", "best ‖u‖ ≤ 1 in hindsight: min Σ ℓₛ(u)", S["best_loss"], BEST_COLOR, arrays, data, dyn)

@@ -411,6 +411,23 @@ def _common_layout() -> dict:
 
 # ------------------------------------------------------------------------------------------ the sandwich chart
 
+#: Entries folded into another's (one legend entry, one click shows or hides both): at most six.
+FOLD = {"arc spanned by Hₜ": "in the version space Hₜ", "interval spanned by Hₜ": "in the version space Hₜ",
+        "removed at this round": "removed earlier"}
+
+
+def _fold_legend(data: list[dict]) -> None:
+    names = {t.get("name") for t in data if t.get("showlegend", True)}
+    for t in data:
+        lead = FOLD.get(t.get("name"))
+        if lead in names:
+            t["showlegend"] = False
+            t["legendgroup"] = lead
+            for u in data:
+                if u.get("name") == lead:
+                    u["legendgroup"] = lead
+
+
 def _size_figure(proof, arrays: dict) -> dict:
     """|H_t| against M on a log scale with 1 ≤ |H_t| ≤ |H|/2^M, the current state marked."""
     Hs = int(proof.constants["H_size"])
@@ -425,19 +442,32 @@ def _size_figure(proof, arrays: dict) -> dict:
         _line("1 (lower bound)", COLORS["lower"], 2.5, "dash", x=[0.0, round(x_hi, 3)], y=[1, 1]),
         {**_line("|H|/2ᴹ (upper bound)", COLORS["upper"], 2.5, "dash", x=xs.round(4).tolist(),
                              y=(Hs * 2.0 ** -xs).tolist()),
-         "hovertemplate": "|H|/2^M at M = %{x:.2f}: %{y:.4g}<extra></extra>"},
+         "hovertemplate": "|H|/2ᴹ at M = %{x:.2f}: %{y:.4g}<extra></extra>"},
     ]
     ok = size > 0
+    if log2H <= x_hi:  # beyond the crossing: no run gets there (under the curves)
+        data.insert(0, {"type": "scatter", "mode": "lines", "name": "beyond the crossing", "showlegend": False,
+                        "x": [round(log2H, 4), round(x_hi, 4), round(x_hi, 4), round(log2H, 4), round(log2H, 4)],
+                        "y": [y_lo, y_lo, Hs * 1.6, Hs * 1.6, y_lo], "fill": "toself", "hoverinfo": "skip",
+                        "fillcolor": "rgba(120,120,120,0.13)", "line": {"width": 0, "color": "rgba(0,0,0,0)"}})
+    # the measured |Hₜ|, revealed as the student steps (state k, in force from position s_k: round s_k − 2)
+    arrays["sz_tr_r"] = np.clip(np.asarray(proof.state_rounds) - 2, 0, max(proof.T - 1, 0))
+    arrays["sz_tr_M"] = M.tolist()
+    arrays["sz_tr_H"] = [int(s) if s > 0 else None for s in size]
     data.append({"type": "scatter", "mode": "lines+markers" if proof.K <= 80 else "lines", "name": "|Hₜ| (measured)",
-                 "x": M.tolist(), "y": [int(s) if s > 0 else None for s in size],
-                 "line": {"color": "#111111", "width": 2.5},
+                 "x": [None], "y": [None], "line": {"color": "#111111", "width": 2.5},
                  "marker": {"size": 6}, "hovertemplate": "M = %{x}: |Hₜ| = %{y}<extra></extra>", "connectgaps": False})
+    dyn0 = [{"trace": len(data) - 1, "op": "rows_before", "rounds": "sz_tr_r", "x": "sz_tr_M", "y": "sz_tr_H"}]
     if (~ok).any():
         data.append({**_pts("version space empty (|Hₜ| = 0)", COLORS["neg"], "x", 9, 1.0),
                      "x": M[~ok].tolist(), "y": [EMPTY_Y] * int((~ok).sum())})
     if log2H <= x_hi:
         data.append({**_line("log₂|H| (the bound)", "#444444", 1.5, "dot", x=[round(log2H, 4)] * 2,
-                             y=[y_lo, Hs * 1.6])})
+                             y=[y_lo, Hs * 1.6]), "showlegend": False})
+        data.append({"type": "scatter", "mode": "markers", "meta": "crossing", "x": [log2H], "y": [1],
+                     "name": f"× crossing at M = log₂|H| = {log2H:.4g} (shaded beyond)",
+                     "marker": {"symbol": "x-thin", "size": 16, "color": "#000", "line": {"width": 3, "color": "#000"}},
+                     "hovertemplate": "the bounds meet at M = log₂|H| = %{x:.4g}<extra></extra>"})
     # current state, per position
     idx = position_states(proof)
     arrays["sz_M"] = M[idx].tolist()
@@ -447,8 +477,8 @@ def _size_figure(proof, arrays: dict) -> dict:
     data.append({**_pts("|Hₜ| now", "#111111", "circle", 14, 1.0, legend=False, line={"color": "#fff", "width": 2})})
     data.append({**_pts("|H|/2ᴹ now", COLORS["upper"], "circle", 12, 1.0, legend=False,
                         line={"color": "#fff", "width": 2})})
-    dyn = [{"trace": base, "op": "point_state", "x": "sz_M", "y": "sz_H"},
-           {"trace": base + 1, "op": "point_state", "x": "sz_M", "y": "sz_U"}]
+    dyn = dyn0 + [{"trace": base, "op": "point_state", "x": "sz_M", "y": "sz_H"},
+                  {"trace": base + 1, "op": "point_state", "x": "sz_M", "y": "sz_U"}]
     ticks = [EMPTY_Y] + [2 ** j for j in range(0, int(log2H) + 1, max(1, int(log2H) // 6 + 1))]
     layout = {
         "xaxis": {"title": {"text": "mistakes M"}, "range": [-0.05 * x_hi, x_hi], "gridcolor": "#efefef",
@@ -479,43 +509,8 @@ def _instance_caption(H: HypothesisClass, X: np.ndarray) -> tuple[dict, str]:
     return {"by": "round", "data": [pos[s] for s in strings], "fmt": "text", "labels": uniq}, "xₜ = {x}"
 
 
-def halving_spec(trace, X: np.ndarray, y: np.ndarray, H: HypothesisClass, *, run_id: str, target: int | None = None,
-                 consistent: np.ndarray | None = None, position: int = 0, title: str = "") -> dict:
-    """The viewer spec for a Halving run over a class ``H`` of :mod:`olc_core.hypotheses`.
-
-    ``consistent``: per position p = 0 … T, how many hypotheses agree with every label of the first p
-    rounds (the version space of the same stream run with ``update="every_round"``; None: taken from this
-    run when it prunes every round, else the line is left out). ``target``: the index of the hypothesis
-    that labelled the stream (drawn as h*).
-    """
-    X = np.asarray(X, dtype=float)
-    y = np.asarray(y, dtype=float)
-    T = trace.T
-    proof = trace.proof
-    every = trace.params.get("update") == "every_round"
-    if consistent is None and every:
-        consistent = proof.per_round("size")
-    arrays: dict[str, Any] = {}
-    if isinstance(H, HalfPlanes):
-        main = _main_halfplanes(trace, X, y, H, target, arrays)
-    elif isinstance(H, Thresholds):
-        main = _main_thresholds(trace, X, y, H, target, arrays)
-    elif isinstance(H, (MonotoneConjunctions, MonotoneDisjunctions)):
-        main = _main_grid(trace, X, y, H, target, arrays)
-    else:
-        raise ValueError(f"the Halving lesson draws half-planes, thresholds, monotone conjunctions or "
-                         f"disjunctions; got {type(H).__name__}")
-    title = title or f"Halving over {H.size} {H.name}"
-    if isinstance(H, (MonotoneConjunctions, MonotoneDisjunctions)):
-        op = "∧" if isinstance(H, MonotoneConjunctions) else "∨"
-        title += f" — the cell of S is h_S(x) = {op} of the xⱼ, j ∈ S"
-    main_fig = {"id": "main", "title": title,
-                "height": 660 if isinstance(H, HalfPlanes) else (500 if isinstance(H, Thresholds) else 640),
-                "figure": {"data": main["data"], "layout": main["layout"]}, "config": {"displayModeBar": False},
-                "dynamic": main["dynamic"]}
-    figures = [main_fig, _size_figure(proof, arrays)]
-
-    # ---------------------------------------------------------------- ledger (per position: k = p)
+def _halving_ledger(proof, T: int, consistent) -> tuple[dict, dict, np.ndarray, int]:
+    """The ledger, per position (k = p), and the per-position series the caption shares."""
     S = {name: proof.per_round(name) for name in ("size", "upper_size")}
     Mp = proof.per_round("n_mistakes")
     Hs = int(proof.constants["H_size"])
@@ -554,7 +549,10 @@ def halving_spec(trace, X: np.ndarray, y: np.ndarray, H: HypothesisClass, *, run
     ledger = {"title": "Proof ledger after round t (H_{t+1}: the version space after it)",
               "lines": _ledger(lines)}
 
-    # ---------------------------------------------------------------- caption
+    return ledger, S, Mp, Hs
+
+
+def _halving_caption(trace, proof, H, X, y, S: dict, Mp, Hs: int) -> tuple[dict, np.ndarray, np.ndarray]:
     n_before = np.asarray(trace.columns["version_space_size"], dtype=np.int64)
     vote = np.asarray(trace.columns["vote"], dtype=float)
     n_plus = np.rint((vote + 1.0) * n_before / 2.0).astype(np.int64)
@@ -584,6 +582,48 @@ def halving_spec(trace, X: np.ndarray, y: np.ndarray, H: HypothesisClass, *, run
     caption = {"template": template, "values": cvals,
                "start": f"Round 0 of {{T}}: nothing seen yet; the version space is all of H ({Hs} hypotheses). "
                         "Press Next or Play."}
+    return caption, removed, is_m
+
+
+def halving_spec(trace, X: np.ndarray, y: np.ndarray, H: HypothesisClass, *, run_id: str, target: int | None = None,
+                 consistent: np.ndarray | None = None, position: int = 0, title: str = "") -> dict:
+    """The viewer spec for a Halving run over a class ``H`` of :mod:`olc_core.hypotheses`.
+
+    ``consistent``: per position p = 0 … T, how many hypotheses agree with every label of the first p
+    rounds (the version space of the same stream run with ``update="every_round"``; None: taken from this
+    run when it prunes every round, else the line is left out). ``target``: the index of the hypothesis
+    that labelled the stream (drawn as h*).
+    """
+    X = np.asarray(X, dtype=float)
+    y = np.asarray(y, dtype=float)
+    T = trace.T
+    proof = trace.proof
+    every = trace.params.get("update") == "every_round"
+    if consistent is None and every:
+        consistent = proof.per_round("size")
+    arrays: dict[str, Any] = {}
+    if isinstance(H, HalfPlanes):
+        main = _main_halfplanes(trace, X, y, H, target, arrays)
+    elif isinstance(H, Thresholds):
+        main = _main_thresholds(trace, X, y, H, target, arrays)
+    elif isinstance(H, (MonotoneConjunctions, MonotoneDisjunctions)):
+        main = _main_grid(trace, X, y, H, target, arrays)
+    else:
+        raise ValueError(f"the Halving lesson draws half-planes, thresholds, monotone conjunctions or "
+                         f"disjunctions; got {type(H).__name__}")
+    _fold_legend(main["data"])
+    title = title or f"Halving over {H.size} {H.name}"
+    if isinstance(H, (MonotoneConjunctions, MonotoneDisjunctions)):
+        op = "∧" if isinstance(H, MonotoneConjunctions) else "∨"
+        title += f" — the cell of S is h_S(x) = {op} of the xⱼ, j ∈ S"
+    main_fig = {"id": "main", "title": title,
+                "height": 660 if isinstance(H, HalfPlanes) else (500 if isinstance(H, Thresholds) else 640),
+                "figure": {"data": main["data"], "layout": main["layout"]}, "config": {"displayModeBar": False},
+                "dynamic": main["dynamic"]}
+    figures = [main_fig, _size_figure(proof, arrays)]
+
+    ledger, S, Mp, Hs = _halving_ledger(proof, T, consistent)
+    caption, removed, is_m = _halving_caption(trace, proof, H, X, y, S, Mp, Hs)
     mistakes = np.asarray(trace.mistakes, dtype=np.int64)
     stops: dict[str, Any] = {}
     if every:

@@ -183,8 +183,12 @@ def assumption_panel(trace, data: Data) -> None:
                        f"**{trace.n_mistakes}**.")
         else:
             for a in p.failed_assumptions:
+                # the rounds are listed, not ringed: on these data the chart's pink rings are the TDᵧ hinge terms
+                proof_of = ("these rounds alone prove that the data are **not separable**"
+                            if info.get("separability") == "inseparable" and a.name == "separable"
+                            else "the rounds where it fails")
                 st.error(f"The theorem $M \\le R^2/\\gamma^2$ **does not apply**: {safe.md(a.detail)}. "
-                         f"Offending rounds: {common.rounds_text(np.asarray(a.rounds))} (ringed in pink on the chart).")
+                         f"{proof_of[0].upper() + proof_of[1:]}: {common.rounds_text(np.asarray(a.rounds))}.")
             st.info(_not_applying_note(src, info.get("separability")))
         for note in data.notes:
             st.caption(note)
@@ -220,7 +224,7 @@ def nonseparable_panel(trace_ns, data: Data) -> None:
             f"$\\gamma M - \\mathrm{{TD}}_\\gamma \\le \\langle w^*, w\\rangle \\le \\lVert w\\rVert \\le R\\sqrt M$, "
             f"so $M \\le R^2/\\gamma^2 + (2/\\gamma)\\,\\mathrm{{TD}}_\\gamma$. Here $w^*$ is "
             f"{'the planted separator' if data.comparator is not None else 'a soft-margin fit'}; with "
-            f"$\\gamma = {c['gamma']:.4g}$: $\\mathrm{{TD}}_\\gamma = {c['TD']:.4g}$, bound "
+            f"$\\gamma = {c['gamma']:.4g}$: $\\mathrm{{TD}}_\\gamma = {c['TD']:.4g}$ over the whole run, bound "
             f"$= {ns.mistake_bound:.5g}$ (solving the quadratic exactly: {c['bound_quadratic']:.5g}); "
             f"hinge form with $u = w^*/\\gamma$: $L(u) = {hp.constants['L']:.4g}$, bound $= {hp.mistake_bound:.5g}$. "
             f"The Perceptron made **{trace_ns.n_mistakes}** mistakes.")
@@ -228,7 +232,9 @@ def nonseparable_panel(trace_ns, data: Data) -> None:
                    f"γ = {c['best_gamma']:.4g} (no unit w* has a margin above R, and beyond R the bound only "
                    "grows or exceeds 2T − 1): "
                    "the chart under the main chart draws the bound for every γ. The points with a positive hinge "
-                   "term are ringed on the main chart, larger for a larger term.")
+                   "term are ringed on the main chart, larger for a larger term. In the sandwiches and the ledger, "
+                   "TDᵧ *so far* (the rounds before the current one) is the one checked at each round; the bound "
+                   "uses TDᵧ *over the whole run*.")
 
 
 def downloads(trace, data: Data, spec: dict, position: int, name: str = "perceptron",

@@ -1,6 +1,6 @@
 """Building blocks for step-viewer specs (pure functions, JSON-ready dicts): value sources for the
 ledger and caption, the ledger's «name» placeholders, per-state ✓/✗ from a proof's own checks,
-plotly trace dicts, and the sandwich chart (a proof's series against the mistake count).
+plotly trace dicts, and legends folded into a few groups. (The sandwich chart: olc_ui/sandwich_view.py.)
 
 Every lesson's spec builder uses these, so the pages look and behave alike.
 
@@ -17,7 +17,7 @@ from .viewer import with_infinities
 
 __all__ = ["COLORS", "ND", "sig", "decimate", "ledger", "holds", "holds_value", "per_position", "proof_value",
            "by_state", "by_round", "by_position", "const", "points_trace",
-           "line_trace", "arrow_trace", "sandwich_figure"]
+           "line_trace", "arrow_trace", "legend_groups", "legend_rank"]
 
 COLORS = {
     "pos": "#1f6fb4", "neg": "#d43a2f", "pos_faint": "#a9c6e3", "neg_faint": "#efb3ad",
@@ -172,75 +172,6 @@ def decimate(x: np.ndarray, y: np.ndarray, n_max: int) -> tuple[np.ndarray, np.n
     return x[idx], y[idx]
 
 
-def sandwich_figure(fig_id, title, proof, keys, names, colors, arrays, *, bound=None, bound_label="",
-                    smooth=None, x_extent=None, x_title="mistakes M", crossing=False, bound_note=None):
-    """Curves of ``keys`` against M, markers at the current state, and the bound as a vertical line.
-
-    ``smooth``: {key: callable(M array) -> values} for the proven bounds, drawn as
-    functions of M up to the crossing (so the student sees where they must meet).
-    ``crossing``: the bound is exactly where the outer curves cross (say so when it is off the
-    chart); otherwise the note names it only as the bound, or says ``bound_note``.
-    """
-    K = proof.K
-    M = proof.n_mistakes.astype(float)  # the mistake count in each state (states need not be one per mistake)
-    point_op = "point_position" if per_position(proof) else "point_state"  # a state per round: x repeats
-    arrays[f"{fig_id}_M"] = proof.n_mistakes.tolist()
-    x_hi = max(float(M[-1]), 1.0)
-    if x_extent is not None and math.isfinite(x_extent):
-        x_hi = max(x_hi, x_extent)
-    data, dyn = [], []
-    vals_all = []
-    for key, name, color in zip(keys, names, colors):
-        v = proof.series[key]
-        if smooth and key in smooth:
-            xs = np.linspace(0, x_hi, 300)
-            ys = smooth[key](xs)
-            data.append({"type": "scatter", "mode": "lines", "name": name, "x": xs.round(ND), "y": ys.round(ND),
-                         "line": {"color": color, "width": 2.5, "dash": "dash"},
-                         "hovertemplate": f"{name}<br>M = %{{x:.1f}}: %{{y:.5g}}<extra></extra>"})
-            vals_all.append(ys)
-        else:
-            mode = "lines+markers" if K <= 60 else "lines"
-            cx, cy = decimate(M, v, 900)
-            data.append({"type": "scatter", "mode": mode, "name": name, "x": cx, "y": cy.round(ND),
-                         "line": {"color": color, "width": 2.5}, "marker": {"size": 5},
-                         "hovertemplate": f"{name}<br>M = %{{x}}: %{{y:.6g}}<extra></extra>"})
-            vals_all.append(v)
-    for i, (key, name, color) in enumerate(zip(keys, names, colors)):
-        arrays[f"{fig_id}_{key}"] = proof.series[key].round(ND)
-        data.append({"type": "scatter", "mode": "markers", "name": name, "showlegend": False, "x": [], "y": [],
-                     "marker": {"color": color, "size": 13, "line": {"color": "#fff", "width": 2}},
-                     "hovertemplate": f"{name} now: %{{y:.6g}}<extra></extra>"})
-        dyn.append({"trace": len(keys) + i, "op": point_op, "x": f"{fig_id}_M", "y": f"{fig_id}_{key}"})
-    fin = np.concatenate([np.asarray(v, dtype=float)[np.isfinite(v)] for v in vals_all] + [np.zeros(1)])
-    lo, hi = float(fin.min()), float(fin.max())
-    pad = 0.06 * (hi - lo or 1.0)
-    shapes, annotations = [], []
-    if bound is not None and math.isfinite(bound):
-        if bound <= x_hi * 1.001:
-            data.append({"type": "scatter", "mode": "lines", "name": bound_label, "x": [bound, bound],
-                         "y": [lo - pad, hi + pad], "line": {"color": "#444", "width": 1.5, "dash": "dot"},
-                         "hovertemplate": f"{bound_label} = {bound:.6g}<extra></extra>"})
-        else:
-            # bottom right: the curves of a sandwich rise to the top right
-            text = bound_note or (f"the curves cross at {bound_label} = {bound:.4g} →" if crossing
-                                  else f"the bound {bound_label} = {bound:.4g} is further right →")
-            annotations.append({"x": 0.98, "xref": "paper", "y": 0.07, "yref": "paper", "xanchor": "right",
-                                "yanchor": "bottom", "showarrow": False, "font": {"size": 13},
-                                "bgcolor": "rgba(255,255,255,0.85)", "text": text})
-    layout = {
-        "xaxis": {"title": {"text": x_title}, "range": [-0.02 * x_hi, x_hi * 1.03], "gridcolor": "#efefef",
-                  "tickfont": {"size": 13}},
-        "yaxis": {"range": [lo - pad, hi + pad], "gridcolor": "#efefef", "tickfont": {"size": 13}},
-        "margin": {"l": 55, "r": 10, "t": 10, "b": 45},
-        "legend": {"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0, "font": {"size": 13}},
-        "font": {"size": 14}, "plot_bgcolor": "#ffffff", "paper_bgcolor": "#ffffff", "shapes": shapes,
-        "annotations": annotations, "hovermode": "closest",
-    }
-    return {"id": fig_id, "title": title, "height": 320, "figure": {"data": data, "layout": layout},
-            "config": {"displayModeBar": False}, "dynamic": dyn}
-
-
 def axis(title: str, **kw) -> dict:
     """A chart axis as the lesson pages draw them: a title, a light grid, no zooming."""
     return {"title": {"text": title}, "gridcolor": "#ececec", "tickfont": {"size": 13}, "fixedrange": True, **kw}
@@ -253,3 +184,39 @@ def layout(**kw) -> dict:
             "legend": {"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0, "font": {"size": 12.5}}}
     base.update(kw)
     return base
+
+
+def legend_groups(data: list[dict], groups: list[dict]) -> None:
+    """Fold a busy legend into a few entries: every trace named in a group's ``members`` leaves the
+    legend and joins the group; the group gets one entry (a trace with a single null point, drawn in
+    ``style``) named ``name``. Clicking an entry shows or hides the whole group (plotly's togglegroup).
+    ``hidden``: the group starts hidden (its entry greyed: one click brings it back).
+    Leaders are appended at the end (dynamic ops keep their trace indices); ``legendrank`` orders them.
+
+    >>> d = [{"type": "scatter", "name": "a"}, {"type": "scatter", "name": "b"}]
+    >>> legend_groups(d, [{"id": "g", "name": "a and b", "members": ["a", "b"], "style": {"mode": "lines"}}])
+    >>> [t.get("showlegend", True) for t in d], d[-1]["name"]
+    ([False, False, True], 'a and b')
+    """
+    for rank, g in enumerate(groups):
+        members = [t for t in data if t.get("name") in g["members"]]
+        if not members:
+            continue
+        for t in members:
+            t["showlegend"] = False
+            t["legendgroup"] = g["id"]
+            if g.get("hidden"):
+                t["visible"] = "legendonly"
+        lead = {"type": "scatter", "x": [None], "y": [None], "name": g["name"], "legendgroup": g["id"],
+                "showlegend": True, "hoverinfo": "skip", "legendrank": 1000 + rank, **g["style"]}
+        if g.get("hidden"):
+            lead["visible"] = "legendonly"
+        data.append(lead)
+
+
+def legend_rank(data: list[dict], names: list[str]) -> None:
+    """Put these entries first in the legend, in this order (plotly orders by legendrank, then trace order)."""
+    for i, name in enumerate(names):
+        for t in data:
+            if t.get("name") == name:
+                t["legendrank"] = 100 + i

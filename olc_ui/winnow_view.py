@@ -320,15 +320,14 @@ def _bound_figure(trace, proof, arrays: dict) -> dict:
     if b is not None:
         c = crossing(proof)
         data.append(_line("bound (1+β)/β + (2+β)k(1 + log₍₁₊β₎N)", [lo, x_hi], [b, b], COLORS["upper"], 2.5, "dash"))
-        data.append({"type": "scatter", "mode": "markers+text", "name": "crossing", "x": [c[0]], "y": [c[1]],
-                     "text": [f"the curves cross: M < {b:.4g}"], "textposition": "top left", "showlegend": False,
+        # named in the legend, not written on the chart (a label there would cover the curves)
+        data.append({"type": "scatter", "mode": "markers", "meta": "crossing", "x": [c[0]], "y": [c[1]],
+                     "name": f"× the curves cross: M < {b:.4g} (shaded: beyond it)",
                      "marker": {"symbol": "x", "size": 13, "color": COLORS["upper"]},
                      "hovertemplate": f"the sandwich closes: M < {b:.6g}, the bound<extra></extra>"})
         shapes.append({"type": "rect", "xref": "x", "yref": "paper", "x0": math.log10(b) if far else b,
                        "x1": math.log10(x_hi) if far else x_hi, "y0": 0, "y1": 1, "layer": "below",
                        "fillcolor": "rgba(214,39,40,0.08)", "line": {"width": 0}})
-        ann.append({"x": 1, "xref": "paper", "y": 0.02, "yref": "paper", "xanchor": "right", "yanchor": "bottom",
-                    "showarrow": False, "font": {"size": 12}, "text": "beyond: impossible"})
     else:
         ann.append({"x": 1, "xref": "paper", "y": 0.02, "yref": "paper", "xanchor": "right", "yanchor": "bottom",
                     "showarrow": False, "font": {"size": 13},

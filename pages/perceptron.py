@@ -12,7 +12,10 @@ st.markdown(
     "On a mistake the Perceptron adds $y_t x_t$ to $w$. Two quantities tell the proof: $\\langle w^*, w\\rangle$ "
     "grows by at least $\\gamma$ per mistake, while $\\lVert w\\rVert$ grows by at most $R^2$ in square. "
     "Step through the run and watch the **sandwich** $M\\gamma \\le \\langle w^*, w\\rangle \\le \\lVert w\\rVert "
-    "\\le \\sqrt{M}R$ close in: the outer curves cross at $M = R^2/\\gamma^2$, so no run can make more mistakes."
+    "\\le \\sqrt{M}R$ close in: **when every point has margin at least $\\gamma$** the outer curves cross at "
+    "$M = R^2/\\gamma^2$, so no run on those data can make more mistakes. With label noise no such $\\gamma > 0$ "
+    "exists and that bound does not hold; the page then draws the TDᵧ sandwich, which needs no assumption on the data "
+    "and closes at $R^2/\\gamma^2 + (2/\\gamma)\\,\\mathrm{TD}_\\gamma$."
 )
 
 # 1. settings, from the URL
@@ -47,7 +50,7 @@ gamma_td = None
 trace_td = None
 with st.sidebar:
     if not separable:
-        st.header("TD_γ bound")
+        st.header("TDᵧ bound")
     g = state.bind(L.PAGE + "_td", L.TD_SETTINGS, show=set() if separable else (
         lambda cur: {"gbest"} if cur["gbest"] else {"gbest", "gtd"}))
 v.update(g)

@@ -73,7 +73,7 @@ def test_deep_link_opens_the_same_run_and_the_band_is_direct_core_runs():
     lo, hi = np.quantile(totals, (0.05, 0.95))
     assert f"over 20 seeded runs 90% made between {lo:g} and {hi:g} (mean {totals.mean():.4g})" in shown(at, "success")
     fig = spec["figures"][[f["id"] for f in spec["figures"]].index("mistakes")]["figure"]
-    band = next(t for t in fig["data"] if t.get("name") == "realised M: 5%–95% of 20 seeded runs")
+    band = next(t for t in fig["data"] if t.get("name") == "realised M: 5%–95% of 20 seeded runs (dotted: median)")
     assert band["y"][-1] == round(hi, 2)
     q = url(at)
     assert q["t"] == "37" and q["alpha"] == "0.7" and q["seed"] == "9" and q["sseed"] == "4"

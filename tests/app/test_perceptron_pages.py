@@ -48,7 +48,7 @@ def test_deep_link_opens_the_same_run_at_the_same_round():
     err = shown(at, "error")
     assert "does not apply" in err and f"{flipped[0] + 1}," in err      # 1-based rounds in the message
     assert "TD_γ bound" in _text(at) or "TD" in _text(at)
-    assert "TD_γ proof" in spec["figures"][1]["title"]
+    assert "TDᵧ proof" in spec["figures"][1]["title"]
     assert url(at)["t"] == "37" and url(at)["seed"] == "3"
     # no positive margin: the tile names the measured minimum, not a "γ", and the separable bound is n/a
     tr = olc_core.run("perceptron", s.X, s.y, comparator=s.comparator)
@@ -158,3 +158,21 @@ def test_a_failing_planted_comparator_is_not_called_inseparability():
     assert "stop being separable" not in help_text
     at = _open(PERCEPTRON, T=8, noise=0.2, seed=6, cmp="max-margin")
     assert "the theorem applies" in shown(at, "success")
+
+
+def test_label_noise_page_promises_only_what_holds_and_names_the_proof_of_inseparability():
+    """Issue 13 §4: the introduction does not promise M ≤ R²/γ² for every run; with the max-margin search the
+    failed assumption reads as "not separable" with the certificate's rounds; TDᵧ so far / whole run."""
+    at = _open(PERCEPTRON, noise=0.1, T=300, cmp="max-margin")
+    assert not at.exception
+    intro = at.markdown[0].value
+    assert "when every point has margin at least" in intro and "does not hold" in intro
+    s = olc_core.streams.separable(T=300, d=2, gamma=0.1, radius=1.0, seed=0, noise=0.1)
+    tr = olc_core.run("perceptron", s.X, s.y)
+    assert tr.info["separability"] == "inseparable"
+    cert = np.asarray(tr.proof.failed_assumptions[0].rounds)
+    err = shown(at, "error")
+    assert "prove that the data are **not separable**" in err and f"{cert[0] + 1}" in err
+    assert "ringed in pink" not in err                        # the pink rings are the hinge terms here
+    assert "over the whole run" in _text(at)
+    assert any("TDᵧ *so far*" in c.value and "*over the whole run*" in c.value for c in at.caption)

@@ -64,7 +64,7 @@ def test_deep_link_next_mistake_redraws_and_the_url_follows(page, url, run):
     assert marks and set(marks) <= {"✓", "—"} and "✓" in marks
     page.wait_for_function("t => new URL(location.href).searchParams.get('t') === String(t)", arg=target)
     assert re.search(rf"[?&]alpha={ALPHA}(&|$)", page.url) and re.search(rf"[?&]seed={SEED}(&|$)", page.url)
-    band = trace_by_name(page, "mistakes", f"realised M: 5%–95% of {RUNS} seeded runs")
+    band = trace_by_name(page, "mistakes", f"realised M: 5%–95% of {RUNS} seeded runs (dotted: median)")
     assert band is not None and band["x"][-1] == T and max(band["y"]) > 0
 
     page.reload()

@@ -132,7 +132,8 @@ def test_ledger_and_sandwich_are_the_proofs_numbers(conj):
         assert rows[-1]["latex"].endswith(f"n + 1 = {6 + 1}") and f"M = {k}" in rows[-1]["latex"]
         assert all(r["holds"] is True for r in rows)
         sw = figures_at(spec, p)[1]
-        markers = sorted(t["y"][0] for t in sw["data"] if t.get("mode") == "markers" and t["x"])
+        markers = sorted(t["y"][0] for t in sw["data"] if t.get("mode") == "markers" and t["x"]
+                         and t.get("meta") != "crossing")
         want = sorted(float(proof.series[key][k]) for key in ("c_size", "h_size", "h_upper"))
         assert markers == pytest.approx(want)
 
@@ -231,7 +232,7 @@ def test_target_rules_ringed_with_their_floor_and_ledger(dl):
     s, tr, spec = dl
     target = s.comparator
     main = figures_at(spec, tr.T)[0]
-    floor = _by_name(main, "target rule i: floor at level i")
+    floor = _by_name(main, "target rule i (framed): floor at level i")
     assert floor["y"] == pytest.approx([i + 1.42 for i in range(target.L)])
     ring = _by_name(main, "a rule of the target list")
     w = tr.weights_at(tr.T)
@@ -347,9 +348,12 @@ def test_decision_list_note_gives_the_chain_to_the_bound(dl):
     texts = [a["text"] for a in sand["figure"]["layout"]["annotations"]]
     cap_sum, tight, b = c["cap_sum"], c["bound_tight"], tr.proof.mistake_bound
     assert cap_sum == int(tr.proof.series["cap_sum"][-1]) and cap_sum <= tight == (4 * c["n"] + 2) * c["L"] <= b
-    assert b > max(float(tr.n_mistakes), 1.0) * 1.001          # off the chart: the note, not a crossing claim
-    assert texts == [f"M ≤ Σ(capᵣ − 1) = {cap_sum} ≤ (4n+2)L = {tight} ≤ (4n+2)(L+1) = {b:.0f}: "
-                     "the bound is further right →"]
+    assert b > max(float(tr.n_mistakes), 1.0) * 1.001
+    assert texts[-1] == f"M ≤ Σ(capᵣ − 1) = {cap_sum} ≤ (4n+2)L = {tight} ≤ (4n+2)(L+1) = {b:.0f} (dotted)."
+    # the diagonal M meets the flat Σ(capᵣ − 1) there: the crossing is a point of the chart, the bound a line
+    [pt] = [t for t in sand["figure"]["data"] if t.get("meta") == "crossing"]
+    assert pt["x"] == [cap_sum] and pt["y"] == [cap_sum]
+    assert next(t for t in sand["figure"]["data"] if t.get("name") == "(4n+2)(L+1)")["x"] == [b, b]
 
 
 def test_labels_no_conjunction_gives_do_not_show_c_as_a_target():

@@ -53,7 +53,7 @@ def test_sandwich_is_drawn_to_its_crossing_and_beyond_is_shaded(default):
     fig = _fig(spec, "sandwich")["figure"]
     bound = p.mistake_bound
     # the crossing point M = ln N / C (the proof's bound) is in the figure's data, at Φ = 0
-    cross = _trace(fig, "crossing: M = ln N / C")
+    cross = next(t for t in fig["data"] if t.get("meta") == "crossing")
     assert cross["x"][0] == pytest.approx(bound, rel=1e-5) and cross["y"] == [0.0]
     up = _trace(fig, "ln N − C·M")
     assert up["x"][0] == 0 and up["y"][0] == pytest.approx(p.constants["ln_N"], rel=1e-5)
@@ -148,7 +148,7 @@ def test_far_crossing_gets_an_inset_and_keeps_the_crossing():
     fig = _fig(spec, "sandwich")["figure"]
     assert fig["layout"]["xaxis2"]["range"][1] == pytest.approx(tr.n_mistakes * 1.15, rel=1e-3)
     assert fig["layout"]["xaxis"]["range"][1] > tr.proof.mistake_bound
-    assert _trace(fig, "crossing: M = ln N / C")["x"][0] == pytest.approx(tr.proof.mistake_bound, rel=1e-5)
+    assert next(t for t in fig["data"] if t.get("meta") == "crossing")["x"][0] == pytest.approx(tr.proof.mistake_bound, rel=1e-5)
     inset = [t for t in fig["data"] if t.get("xaxis") == "x2"]
     assert inset and any(t["name"].startswith("Φ now") for t in inset)
     # both the main and the inset markers follow the run

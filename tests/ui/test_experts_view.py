@@ -84,9 +84,9 @@ def test_potential_and_its_bounds_on_the_weights_chart(wm):
         fig = _fig(spec, "weights", p)
         phi = _by_name(fig, "Φ = Σ wᵢ")
         assert phi["y"][0] == pytest.approx(S["log_phi"][p] / LN10, abs=2e-3) == phi["y"][1]
-        up = _by_name(fig, "upper N((1+β)/2)^M")
+        up = _by_name(fig, "upper N((1+β)/2)<sup>M</sup>")
         assert up["y"][0] == pytest.approx(S["upper"][p] / LN10, abs=2e-3)
-        lo = _by_name(fig, "lower β^m(i*)")
+        lo = _by_name(fig, "lower β<sup>m(i*)</sup>")
         assert lo["x"] == [i_star + 1] and lo["y"][0] == pytest.approx(S["lower_best"][p] / LN10, abs=2e-3)
         assert lo["y"][0] <= phi["y"][0] <= up["y"][0] + 1e-3             # the sandwich, drawn
     tv = fig["layout"]["yaxis"]["tickvals"]
@@ -158,17 +158,21 @@ def test_sandwich_markers_and_the_crossing_at_the_bound(wm):
         fig = _fig(spec, "sandwich", p)
         marks = {t["name"]: t for t in fig["data"] if t.get("mode") == "markers"}
         assert marks["Φ"]["x"] == [M[p]] and marks["Φ"]["y"][0] == pytest.approx(S["log_phi"][p] / LN10, abs=2e-3)
-        assert marks["β^m(i*)"]["y"][0] == pytest.approx(S["lower_best"][p] / LN10, abs=2e-3)
-        assert marks["N((1+β)/2)^M"]["y"][0] == pytest.approx(S["upper"][p] / LN10, abs=2e-3)
+        assert marks["β<sup>m(i*)</sup>"]["y"][0] == pytest.approx(S["lower_best"][p] / LN10, abs=2e-3)
+        assert marks["N((1+β)/2)<sup>M</sup>"]["y"][0] == pytest.approx(S["upper"][p] / LN10, abs=2e-3)
     bound = p_.mistake_bound
-    vline = _by_name(fig, f"bound = {bound:.4g}")
-    assert vline["x"] == [bound, bound]
     # the proven upper line and the whole run's lower level meet exactly at the bound
-    up = _by_name(fig, "N((1+β)/2)^M", markers=False)
-    lo = _by_name(fig, f"β^m*, m* = {p_.constants['m_star']}")
+    up = _by_name(fig, "N((1+β)/2)<sup>M</sup>", markers=False)
+    lo = _by_name(fig, f"β<sup>m*</sup>, m* = {p_.constants['m_star']}")
     y_up_at_bound = np.interp(bound, up["x"], up["y"])
     assert y_up_at_bound == pytest.approx(lo["y"][0], abs=0.02)
     assert max(up["x"]) > bound > M[-1]
+    [cross] = [t for t in fig["data"] if t.get("meta") == "crossing"]     # the crossing, a point of the chart
+    assert cross["x"] == [pytest.approx(bound)] and cross["y"][0] == pytest.approx(lo["y"][0])
+    # the run's curve is revealed as the student steps: at position p, only the positions up to p
+    p = int(tr.mistakes[3]) + 1
+    phi = _by_name(_fig(spec, "sandwich", p), "Φ", markers=False)
+    assert max(phi["x"]) == M[p] and phi["y"][-1] == pytest.approx(S["log_phi"][p] / LN10, abs=2e-3)
 
 
 def test_ledger_numbers_and_marks_come_from_the_proof(wm):
@@ -234,7 +238,8 @@ def test_rwm_expected_mistakes_band_and_sandwich(rwm):
     sw = _fig(spec, "sandwich", 150)
     phi = next(t for t in sw["data"] if t.get("name") == "Φ" and t.get("mode") == "markers")
     assert phi["x"][0] == pytest.approx(S["expected_M"][150], abs=1e-3)
-    assert _by_name(sw, f"bound = {tr.proof.mistake_bound:.4g}")["x"][0] == pytest.approx(tr.proof.mistake_bound)
+    [cross] = [t for t in sw["data"] if t.get("meta") == "crossing"]
+    assert cross["x"][0] == pytest.approx(tr.proof.mistake_bound)
     lines = ledger_at(spec, 150)
     assert all(line["holds"] in (True, None) for line in lines)
     assert any(f"{tr.proof.mistake_bound:.5g}" in line["latex"] for line in lines)
@@ -298,8 +303,8 @@ def test_adversary_nearly_reaches_the_bound():
     # in log scale Φ falls at most a quarter faster than its upper bound N((1+β)/2)^M
     sw = _fig(spec, "sandwich", 400)
     marks = {t["name"]: t["y"][0] for t in sw["data"] if t.get("mode") == "markers"}
-    assert marks["Φ"] <= marks["N((1+β)/2)^M"]
-    assert marks["N((1+β)/2)^M"] - marks["Φ"] < 0.25 * abs(marks["N((1+β)/2)^M"] - math.log10(16))
+    assert marks["Φ"] <= marks["N((1+β)/2)<sup>M</sup>"]
+    assert marks["N((1+β)/2)<sup>M</sup>"] - marks["Φ"] < 0.25 * abs(marks["N((1+β)/2)<sup>M</sup>"] - math.log10(16))
     assert ledger_at(spec, 400)[6]["holds"] is True
 
 

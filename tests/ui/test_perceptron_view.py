@@ -49,7 +49,11 @@ def test_main_chart_at_every_mistake_shows_the_update(separable):
         a0 = _by_name(main, "wₜ (before)")
         a1 = _by_name(main, "yₜ·xₜ (the update)")
         a2 = _by_name(main, "wₜ₊₁ (after)")
-        tip_before = np.array([a0["x"][1], a0["y"][1]])
+        if np.linalg.norm(w_before) > 0:
+            tip_before = np.array([a0["x"][1], a0["y"][1]])
+        else:  # w = 0: no wₜ arrow (an arrowhead alone at the origin), yₜ·xₜ starts at the origin
+            assert a0["x"] == [] and a0["y"] == []
+            tip_before = np.zeros(2)
         assert np.allclose([a1["x"][0], a1["y"][0]], tip_before, atol=1e-4)
         assert np.allclose([a1["x"][1], a1["y"][1]], [a2["x"][1], a2["y"][1]], atol=1e-4)
         n_after = np.linalg.norm(w_after)
@@ -86,7 +90,7 @@ def test_sandwich_markers_and_ledger_are_the_proofs_numbers(separable):
         k = state_index(spec, p)
         assert k == tr.mistakes_before(p)
         figA = figures_at(spec, p)[1]
-        markers = [t for t in figA["data"] if t.get("mode") == "markers" and t["x"]]
+        markers = [t for t in figA["data"] if t.get("mode") == "markers" and t["x"] and t.get("meta") != "crossing"]
         got = sorted(round(t["y"][0], 4) for t in markers)
         want = sorted(round(float(proof.series[key][k]), 4) for key in ("M_gamma", "inner", "norm", "sqrtM_R"))
         assert got == pytest.approx(want, abs=1e-4)
@@ -107,7 +111,7 @@ def test_non_separable_run_shows_the_td_proof_and_the_hinge_terms():
     validate_spec(spec)
     ns = tr.proofs["nonseparable"]
     titles = [f["title"] for f in spec["figures"]]
-    assert "TD_γ proof" in titles[1] and "Hinge-loss proof" in titles[2]
+    assert "TDᵧ proof" in titles[1] and "Hinge-loss proof" in titles[2]
     main = figures_at(spec, 1)[0]
     rings = [t for t in main["data"] if t.get("name", "").startswith("hinge max(0, γ − y⟨w*,x⟩) > 0")]
     assert sum(len(t["x"]) for t in rings) == int(np.sum(np.asarray(ns.constants["hinge"]) > 0))
@@ -189,7 +193,7 @@ def test_td_ledger_and_sandwich_move_on_rounds_without_a_mistake():
     assert f"{td_b:.4g}" in before[0]["latex"] and f"{td_a:.4g}" in after[0]["latex"]
     assert before[0]["holds"] is True and after[0]["holds"] is True
     sand = figures_at(spec, t + 1)[1]
-    lower_now = [tr_ for tr_ in sand["data"] if tr_.get("showlegend") is False][0]
+    lower_now = _by_name(sand, "γM − TDᵧ so far now")
     assert lower_now["x"] == [int(np.sum(tr.mistakes < t + 1))]
     assert lower_now["y"][0] == pytest.approx(ns.constants["gamma"] * lower_now["x"][0] - td_a, abs=1e-4)
 
@@ -213,31 +217,43 @@ def test_margin_sandwich_note_names_where_the_curves_really_cross():
     tr = olc_core.run("margin_perceptron", s.X, s.y, gamma=0.2, comparator=s.comparator, passes=None)
     spec = margin_perceptron_spec(tr, run_id="m")
     [sand] = [f for f in spec["figures"] if f["id"] == "sandwich_A"]
-    [note] = sand["figure"]["layout"]["annotations"]
     g = 0.2
     cross = 4 / g + 8 / g ** 2
     lo = g * cross
     hi = 1 + 2 / g + 0.75 * g * cross
     assert lo == pytest.approx(hi)                           # the crossing really is there
-    assert f"U = 4/γ + 8/γ² = {cross:.4g} ≤ 12/γ² = {12 / g ** 2:.4g}" in note["text"]
-    # the Perceptron's A sandwich: Mγ and √M·R do cross at R²/γ², and the note says so when it is off the chart
+    [pt] = [t for t in sand["figure"]["data"] if t.get("meta") == "crossing"]
+    assert pt["x"] == [pytest.approx(cross)] and pt["y"] == [pytest.approx(lo)]
+    assert f"U = {cross:.5g}" in pt["name"]
+    assert f"U = 4/γ + 8/γ² = {cross:.5g}; the theorem states the rounder 12/γ² = {12 / g ** 2:.5g}" in \
+        sand["figure"]["layout"]["annotations"][-1]["text"]
+    stated = _by_name(sand["figure"], "12/γ²")                # the stated, looser bound: a dotted line
+    assert stated["x"] == [pytest.approx(12 / g ** 2)] * 2
+    # the Perceptron's A sandwich: Mγ and √M·R do cross at R²/γ², drawn as a point of the chart
     s2 = olc_core.streams.separable(T=60, d=2, gamma=0.05, seed=0)
     tr2 = olc_core.run("perceptron", s2.X, s2.y, comparator=s2.comparator)
     a = [f for f in perceptron_spec(tr2, s2.X, s2.y, run_id="p")["figures"] if f["id"] == "sandwich_A"][0]
-    notes = a["figure"]["layout"]["annotations"]
     b = tr2.proof.mistake_bound
-    assert all(f"the curves cross at R²/γ² = {b:.4g}" in n["text"] for n in notes)
+    [pt] = [t for t in a["figure"]["data"] if t.get("meta") == "crossing"]
+    assert pt["x"] == [pytest.approx(b)] and f"R²/γ² = {b:.5g}" in pt["name"]
 
 
 def test_every_arrow_on_the_main_chart_is_named_in_the_legend_in_its_own_colour():
     s = olc_core.streams.noisy(T=200, d=2, gamma=0.1, noise=0.1, seed=3)
     tr = olc_core.run("perceptron", s.X, s.y, comparator=s.comparator)
     main = perceptron_spec(tr, s.X, s.y, run_id="n")["figures"][0]
-    arrows = [t for t in main["figure"]["data"] if t.get("marker", {}).get("symbol") == "arrow"]
-    assert len(arrows) == 5 and all(t.get("showlegend", True) for t in arrows)
+    data = main["figure"]["data"]
+    arrows = [t for t in data if t.get("marker", {}).get("symbol") == "arrow"]
+    assert len(arrows) == 5
     colours = [t["line"]["color"] for t in arrows]
     assert len(set(colours)) == len(colours)
     names = [t["name"] for t in arrows]
     assert "w* (unit)" in names and any(n == "w" or n == "w (arrows scaled to fit)" for n in names)
+    # every arrow belongs to a legend entry that names it (the update's three by their colours)
+    entries = {t["legendgroup"]: t["name"] for t in data if t.get("showlegend") and t.get("legendgroup")}
+    for t in arrows:
+        assert t["legendgroup"] in entries
+    assert entries["update"] == "at a mistake: wₜ (grey) + yₜ·xₜ (orange) = wₜ₊₁ (blue)"
     g = tr.proofs["nonseparable"].constants["gamma"]                    # the band is the TD_γ's, and says so
-    assert any(t["name"] == f"margin band |⟨w*,x⟩| < γ = {g:.3g}" for t in main["figure"]["data"])
+    assert any(t["name"] == f"margin band |⟨w*,x⟩| < γ = {g:.3g}" for t in data)
+    assert f"band |⟨w*,x⟩| < γ = {g:.3g}" in entries["comparator"]

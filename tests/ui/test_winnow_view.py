@@ -20,6 +20,11 @@ def _fig(spec: dict, fid: str, p: int) -> dict:
     return figures_at(spec, p)[i]
 
 
+def _crossing(fig: dict) -> dict:
+    [t] = [t for t in fig["data"] if t.get("meta") == "crossing"]
+    return t
+
+
 def _by_name(fig: dict, name: str) -> dict:
     hits = [t for t in fig["data"] if t.get("name") == name]
     assert hits, f"no trace named {name!r} in {[t.get('name') for t in fig['data']]}"
@@ -121,7 +126,7 @@ def test_the_bound_sandwich_closes_at_its_crossing(small):
     b = p.mistake_bound
     assert crossing(p) == (b, b)
     fig = _fig(spec, "bound", tr.T)
-    x = _by_name(fig, "crossing")
+    x = _crossing(fig)
     assert x["x"] == [pytest.approx(b)] and x["y"] == [pytest.approx(b)]
     flat = _by_name(fig, "bound (1+β)/β + (2+β)k(1 + log₍₁₊β₎N)")
     assert flat["y"] == [b, b] and flat["x"][-1] > b
@@ -145,8 +150,9 @@ def test_the_crossing_is_labelled_as_the_bound_not_the_runs_count(small):
     s, tr, spec = small
     b = tr.proof.mistake_bound
     fig = _fig(spec, "bound", tr.T)
-    [text] = _by_name(fig, "crossing")["text"]
-    assert text == f"the curves cross: M < {b:.4g}" and tr.n_mistakes < b
+    text = _crossing(fig)["name"]                            # named in the legend, not written on the chart
+    assert text.startswith(f"× the curves cross: M < {b:.4g}") and tr.n_mistakes < b
+    assert not fig["layout"]["annotations"]
     assert f"M = {b:.4g}" not in json.dumps(fig, ensure_ascii=False)
     diag = _by_name(fig, DIAG)                               # the diagonal says what it is in the legend
     assert diag.get("showlegend", True) and diag["line"]["dash"] == "dot"
@@ -160,7 +166,7 @@ def test_a_far_crossing_uses_log_axes_and_keeps_the_crossing():
     b = tr.proof.mistake_bound
     assert b > 6 * max(tr.n_mistakes, 4)
     assert fig["layout"]["xaxis"]["type"] == "log" and fig["layout"]["yaxis"]["type"] == "log"
-    assert _by_name(fig, "crossing")["x"] == [pytest.approx(b)]
+    assert _crossing(fig)["x"] == [pytest.approx(b)]
     assert 10 ** fig["layout"]["xaxis"]["range"][1] > b
 
 
