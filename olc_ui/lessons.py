@@ -26,6 +26,8 @@ LESSONS = [
      "the version space halves at each mistake: M ≤ log₂|H|"),
     ("Mistake-bound model", "pages/boolean_concepts.py", "Conjunctions and decision lists", ":material/functions:", "boolean_concepts",
      "elimination, the level algorithm, and the adversary game"),
+    ("Theorems against runs", "pages/bound_explorer.py", "Bound explorer", ":material/query_stats:", "bound_explorer",
+     "sweep a parameter over many seeded runs: measured mistakes against the bound, and the tightness ratio"),
 ]
 
 
