@@ -20,7 +20,7 @@ from .config import Setting
 from . import explorer_view as V
 from .explorer_view import ALG_NAMES, MEASURED, sweep_values
 
-__all__ = ["PAGE", "MAIN_SETTINGS", "GROUPS", "ALL_SETTINGS", "MAX_WORK", "MAX_CELL", "group_page", "visible",
+__all__ = ["MORE", "PAGE", "MAIN_SETTINGS", "GROUPS", "ALL_SETTINGS", "MAX_WORK", "MAX_CELL", "group_page", "visible",
            "values_for", "fixed_for", "check_size", "run_sweep", "INTRO", "WORST_TEXT", "param_label",
            "measured_label"]
 
@@ -67,7 +67,8 @@ def params_of(alg: str) -> list[str]:
 
 
 def param_label(alg: str, p: str) -> str:
-    return f"{_META[p][0]}: {SWEEPS[alg].doc.get(p, p)}"
+    """``symbol: meaning`` (the meaning cut before any parenthesis: it labels widgets and axes)."""
+    return f"{_META[p][0]}: {SWEEPS[alg].doc.get(p, p).split(' (')[0]}"
 
 
 def measured_label(alg: str) -> str:
@@ -179,13 +180,18 @@ def run_sweep(alg: str, p: str, values: list, seeds: int, worst: bool, fixed: di
     return table
 
 
-INTRO = (
-    "Every mistake bound on these pages is an inequality the proof guarantees on every stream meeting its "
-    "assumptions. How close do real runs come? Pick a learner and one parameter, sweep it over a range of "
-    "values, and run several seeded streams per value: the first chart draws the measured number against "
-    "the theorem's bound, the second their ratio — the **tightness**. A ratio near 0 means the bound is "
-    "loose on these streams; 1 means the stream attains it. The switch *Bound-attaining streams* replaces "
-    "the random streams by the ones built to make the learner err as often as the proof allows."
+INTRO = ("Each bound holds on every stream meeting its assumptions — how close do runs come? Sweep one "
+         "parameter over seeded streams: left, the measured number against the bound; right, their ratio, the "
+         "**tightness** (1: the bound is attained).")
+MORE = (
+    "Pick a learner in the sidebar and the parameter to sweep, its range (*From*, *To*), how many values and "
+    "how they are spaced, and how many seeded streams to run per value; the learner's other settings are held "
+    "fixed at the values shown. Each value's line is the median over the seeds, the shaded band the smallest "
+    "and largest run. A ratio near 0 means the bound is loose on these streams. The switch *Bound-attaining "
+    "streams* replaces the random streams by the ones built to make the learner err as often as the proof "
+    "allows. Where an assumption of the theorem fails (label noise, say), the theorem gives no bound: the "
+    "bound and the ratio read n/a, with the reason. The CSV holds one row per run: the same numbers as "
+    "`olc_core.sweep` returns in a notebook."
 )
 
 WORST_TEXT = {
@@ -234,6 +240,10 @@ def panels(alg: str, p: str, v: dict[str, Any], table) -> None:
     left.plotly_chart(V.mistakes_figure(s, xl, meas, log_x), key="explorer_mistakes")
     right.plotly_chart(V.ratio_figure(s, xl, log_x), key="explorer_ratio")
     st.caption(_caption(alg, p, table))
+    named = V.theorems(table)
+    for name, vals in named:
+        where = "" if len(named) == 1 else f" (at {_META[p][0]} = {', '.join(V.fmt(x) for x in vals)})"
+        st.caption(f"The bound is the theorem of the proof “{name}”{where}, as olc_core.run checks it.")
     for value, why in V.na_values(table):
         safe.notice("warning", f"At {_META[p][0]} = {V.fmt(value)} the theorem's assumption fails, so it gives "
                     "no bound (n/a) and no ratio: ", why)

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 __all__ = ["ALG_NAMES", "MEASURED", "sweep_values", "mistakes_figure", "ratio_figure", "summary_rows",
-           "na_values", "tightest", "fmt"]
+           "na_values", "theorems", "tightest", "fmt"]
 
 ALG_NAMES = {
     "perceptron": "Perceptron", "margin_perceptron": "Margin Perceptron", "winnow": "Winnow",
@@ -68,13 +68,24 @@ def _band(x: list, lo, hi, name: str, color: str) -> dict:
             "fillcolor": color, "line": {"width": 0}, "name": name, "hoverinfo": "skip", "mode": "lines"}
 
 
-def _layout(title: str, xlabel: str, ylabel: str, log_x: bool, log_y: bool) -> dict:
-    return {"title": {"text": title, "font": {"size": 16}}, "height": 380,
-            "margin": {"l": 60, "r": 20, "t": 70, "b": 50},
-            "legend": {"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0, "font": {"size": 13}},
-            "xaxis": {"title": {"text": xlabel}, "type": "log" if log_x else "linear"},
-            "yaxis": {"title": {"text": ylabel}, "type": "log" if log_y else "linear", "rangemode": "tozero"},
-            "font": {"size": 14}}
+def _xaxis(x: list, xlabel: str, log_x: bool) -> dict:
+    """Ticks at the swept values themselves when there are few (a log axis would label 2, 5, 10, 2, 5 …)."""
+    ax = {"title": {"text": xlabel}, "type": "log" if log_x else "linear"}
+    if log_x and x:
+        if len(x) <= 10:
+            ax.update({"tickvals": x, "ticktext": [fmt(v) for v in x]})
+        else:
+            ax["dtick"] = 1
+    return ax
+
+
+def _layout(title: str, xlabel: str, ylabel: str, log_x: bool, log_y: bool, x: list) -> dict:
+    yaxis = {"title": {"text": ylabel}, "type": "log" if log_y else "linear"}
+    yaxis.update({"dtick": 1} if log_y else {"rangemode": "tozero"})   # log: decades only (1, 10, 100, …)
+    return {"title": {"text": title, "font": {"size": 17}, "x": 0, "xanchor": "left"}, "height": 470,
+            "margin": {"l": 60, "r": 20, "t": 40, "b": 10},
+            "legend": {"orientation": "h", "y": -0.2, "yanchor": "top", "x": 0, "font": {"size": 13}},
+            "xaxis": _xaxis(x, xlabel, log_x), "yaxis": yaxis, "font": {"size": 14}}
 
 
 def mistakes_figure(summary: dict, xlabel: str, measured: str, log_x: bool) -> dict:
@@ -91,10 +102,10 @@ def mistakes_figure(summary: dict, xlabel: str, measured: str, log_x: bool) -> d
             {"type": "scatter", "mode": "lines+markers", "x": x, "y": _clean(summary["bound_median"]),
              "name": "the theorem's bound", "line": {"color": RED, "width": 3, "dash": "dash"},
              "marker": {"symbol": "diamond"}, "connectgaps": False}]
-    if np.any(np.nan_to_num(summary["bound_max"]) != np.nan_to_num(summary["bound_min"])):
+    if not np.allclose(np.nan_to_num(summary["bound_max"]), np.nan_to_num(summary["bound_min"]), rtol=1e-9, atol=0):
         data.insert(2, _band(x, summary["bound_min"], summary["bound_max"], "bound: min–max over seeds",
                              "rgba(214, 39, 40, 0.12)"))
-    return {"data": data, "layout": _layout(f"Measured {measured} and the bound", xlabel, measured, log_x, log_y)}
+    return {"data": data, "layout": _layout(f"Measured {measured} and the bound", xlabel, measured, log_x, log_y, x)}
 
 
 def ratio_figure(summary: dict, xlabel: str, log_x: bool) -> dict:
@@ -106,7 +117,7 @@ def ratio_figure(summary: dict, xlabel: str, log_x: bool) -> dict:
              "name": "measured / bound (median)", "line": {"color": BLUE, "width": 3}, "connectgaps": False},
             {"type": "scatter", "mode": "lines", "x": [min(x), max(x)] if x else [], "y": [1.0, 1.0],
              "name": "ratio 1: the bound attained", "line": {"color": RED, "width": 2, "dash": "dot"}}]
-    lay = _layout("Tightness: measured / bound", xlabel, "measured / bound", log_x, False)
+    lay = _layout("Tightness: measured / bound", xlabel, "measured / bound", log_x, False, x)
     lay["yaxis"]["range"] = [0, float(top) * 1.08]
     return {"data": data, "layout": lay}
 
@@ -116,13 +127,12 @@ def summary_rows(summary: dict, param: str) -> list[dict[str, Any]]:
     rows = []
     for i, v in enumerate(summary["value"]):
         lo, hi = summary["mistakes_min"][i], summary["mistakes_max"][i]
-        rows.append({param: fmt(v), "seeds": int(summary["seeds"][i]),
-                     "measured (median)": fmt(summary["mistakes_median"][i]),
-                     "measured min–max": f"{fmt(lo)} – {fmt(hi)}",
-                     "bound (median)": fmt(summary["bound_median"][i]),
-                     "ratio (median)": fmt(summary["ratio_median"][i]),
-                     "ratio max": fmt(summary["ratio_max"][i]),
-                     "assumptions": "✓ hold" if summary["holds"][i] else "✗ fail (bound n/a)"})
+        rows.append({param: fmt(v), "measured: median": fmt(summary["mistakes_median"][i]),
+                     "min – max": f"{fmt(lo)} – {fmt(hi)}",
+                     "bound: median": fmt(summary["bound_median"][i]),
+                     "ratio: median": fmt(summary["ratio_median"][i]),
+                     "max": fmt(summary["ratio_max"][i]),
+                     "assumptions": "✓ hold" if summary["holds"][i] else "✗ fail: n/a"})
     return rows
 
 
@@ -132,6 +142,16 @@ def na_values(table) -> list[tuple[float, str]]:
     for v, ok, why in zip(table["value"], table["holds"], table["why"]):
         if not ok and float(v) not in out:
             out[float(v)] = str(why)
+    return list(out.items())
+
+
+def theorems(table) -> list[tuple[str, list[float]]]:
+    """(the proof's name, the values where its bound is the one shown), in sweep order."""
+    out: dict[str, list[float]] = {}
+    for v, name in zip(table["value"], table["proof"]):
+        vals = out.setdefault(str(name), [])
+        if float(v) not in vals:
+            vals.append(float(v))
     return list(out.items())
 
 

@@ -6,7 +6,7 @@ from olc_ui import explorer_view as V
 from olc_ui import page, safe, state
 
 page.setup("Bound explorer")
-st.title("Bound explorer: how tight are the mistake bounds?")
+st.title("Bound explorer: how tight are the bounds?")
 
 # 1. settings, from the URL: the learner, then its own group (parameter, range, the others held fixed)
 with st.sidebar:
@@ -16,6 +16,8 @@ with st.sidebar:
     st.header("Sweep")
     v = state.bind(L.group_page(alg), L.GROUPS[alg], show=L.visible(alg, worst))
 st.markdown(L.INTRO)
+with st.expander("How to read this page", icon=":material/help:"):
+    st.markdown(L.MORE)
 L.notice_problems(state.problems(L.PAGE) + state.problems(L.group_page(alg)))
 state.write_url(L.MAIN_SETTINGS + L.GROUPS[alg], {**main, **v})
 if worst:
