@@ -241,9 +241,9 @@ def panels(alg: str, p: str, v: dict[str, Any], table) -> None:
     right.plotly_chart(V.ratio_figure(s, xl, log_x), key="explorer_ratio")
     st.caption(_caption(alg, p, table))
     named = V.theorems(table)
-    for name, vals in named:
+    for theorem, vals in named:      # proof names come from olc_core, not from the link
         where = "" if len(named) == 1 else f" (at {_META[p][0]} = {', '.join(V.fmt(x) for x in vals)})"
-        st.caption(f"The bound is the theorem of the proof “{name}”{where}, as olc_core.run checks it.")
+        st.caption(f"The bound is the theorem of the proof “{theorem}”{where}, as olc_core.run checks it.")
     for value, why in V.na_values(table):
         safe.notice("warning", f"At {_META[p][0]} = {V.fmt(value)} the theorem's assumption fails, so it gives "
                     "no bound (n/a) and no ratio: ", why)
