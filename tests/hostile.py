@@ -26,6 +26,7 @@ def page_keys() -> dict[str, list[str]]:
     from olc_ui import halving_lesson as H
     from olc_ui import margin_lesson as M
     from olc_ui import perceptron_lesson as P
+    from olc_ui import explorer_lesson as X
 
     def keys(settings) -> list[str]:
         return [s.key for s in settings] + ["t"]
@@ -39,6 +40,7 @@ def page_keys() -> dict[str, list[str]]:
         "winnow": keys(W.SETTINGS),
         "exponentiated_update": keys(G.SETTINGS),
         "ftrl": keys(F.SETTINGS),
+        "bound_explorer": keys(X.ALL_SETTINGS),
     }
 
 
