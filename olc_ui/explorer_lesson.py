@@ -200,7 +200,7 @@ WORST_TEXT = {
     "winnow": "the adversary keeps Winnow's weights and shows, while it can, examples Winnow must get wrong "
               "(labels still a k-disjunction's); the bound's constants leave it below 1.",
     "weighted_majority": "the adversary splits WM's weight in two halves and labels against its vote: WM errs on "
-                         "every round, Φ follows N((1+β)/2)^M; the bound still charges m* at full price, so the "
+                         "every round, Φ follows N·((1+β)/2)ᴹ; the bound still charges m* at full price, so the "
                          "ratio stays below 1.",
     "randomized_weighted_majority": "the adversary labels against RWM's weighted majority (it splits the "
                                     "weight in halves), so the expected mistakes per round stay near ½.",

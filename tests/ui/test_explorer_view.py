@@ -95,3 +95,8 @@ def test_every_group_offers_each_parameter_with_a_range_and_the_page_checks_size
     assert "values × seeds × T × width" in L.check_size("perceptron", "gamma", [0.1] * 20, 20,
                                                         {"d": 100, "noise": 0.0, "T": 100_000})
     assert L.check_size("perceptron", "gamma", [0.1, 0.2], 5, {"d": 5, "noise": 0.0, "T": 1000}) is None
+
+
+def test_page_texts_have_no_caret_maths():
+    texts = [L.INTRO, L.MORE, *L.WORST_TEXT.values()] + [s.label for g in L.GROUPS.values() for s in g]
+    assert not [t for t in texts if "^" in t or "_{" in t]
