@@ -176,3 +176,15 @@ def test_the_api_docs_example_runs():
     runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
     runner.run(test)
     assert runner.failures == 0
+
+
+@pytest.mark.parametrize("algorithm,param,v,worst", [("winnow", "beta", 0.5, False), ("halving", "N", 8, True),
+                                                     ("randomized_weighted_majority", "eta", 0.3, True)])
+def test_cell_inputs_reproduce_a_cell(algorithm, param, v, worst):
+    from olc_core.sweep import cell_inputs
+
+    t = olc_core.sweep(algorithm, param, [v], seeds=[4], T=120, worst_case=worst)
+    st, params = cell_inputs(algorithm, 4, {**t.settings, param: v}, worst)
+    tr = olc_core.run(algorithm, st.X, st.y, **params)
+    got = tr.proof.constants["expected_mistakes"] if algorithm == "randomized_weighted_majority" else tr.n_mistakes
+    assert got == t["mistakes"][0] and tr.n_mistakes == t["realised"][0]
