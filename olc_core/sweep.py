@@ -280,8 +280,9 @@ def _seed_list(seeds: Any) -> list[int]:
 
 
 def _one_seed(algorithm: str, param: str, values: list, seed: int, base: dict, worst_case: bool,
-              done: list) -> list[tuple]:
-    """Every value for one seed; the stream is generated again only when a setting it reads changes."""
+              done: list, cancel: list) -> list[tuple]:
+    """Every value for one seed; the stream is generated again only when a setting it reads changes.
+    Stops between cells once ``cancel`` is non-empty (the caller was interrupted)."""
     from . import run
 
     spec = _spec(algorithm)
@@ -289,6 +290,8 @@ def _one_seed(algorithm: str, param: str, values: list, seed: int, base: dict, w
     last_key, st = None, None
     rows = []
     for v in values:
+        if cancel:
+            break
         s = dict(base, **{param: v})
         try:
             key = tuple(s[k] for k in keys)
@@ -322,13 +325,19 @@ def sweep(algorithm: str, param: str, values: Sequence[float], seeds: Any = 10, 
     total, done = len(vals) * len(seed_list), []
     t0 = time.perf_counter()
     workers = max(1, min(int(threads), len(seed_list)))
+    cancel: list = []
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(_one_seed, algorithm, param, vals, sd, base, worst_case, done) for sd in seed_list]
+        futures = [pool.submit(_one_seed, algorithm, param, vals, sd, base, worst_case, done, cancel)
+                   for sd in seed_list]
         pending = set(futures)
-        while pending:
-            _, pending = wait(pending, timeout=0.1)
-            if progress is not None:
-                progress(len(done), total)
+        try:
+            while pending:
+                _, pending = wait(pending, timeout=0.1)
+                if progress is not None:
+                    progress(len(done), total)
+        except BaseException:      # e.g. a page rerun stopping the script: the workers stop after their cell
+            cancel.append(True)
+            raise
         results = [f.result() for f in futures]           # re-raises a cell's error
     rows = sorted((r for rs in results for r in rs), key=lambda r: (vals.index(r[0]), seed_list.index(r[1])))
     cols = list(zip(*rows))

@@ -188,3 +188,15 @@ def test_cell_inputs_reproduce_a_cell(algorithm, param, v, worst):
     tr = olc_core.run(algorithm, st.X, st.y, **params)
     got = tr.proof.constants["expected_mistakes"] if algorithm == "randomized_weighted_majority" else tr.n_mistakes
     assert got == t["mistakes"][0] and tr.n_mistakes == t["realised"][0]
+
+
+def test_an_interrupted_sweep_stops_its_workers(monkeypatch):
+    runs, real = [], olc_core.run
+    monkeypatch.setattr(olc_core, "run", lambda *a, **k: runs.append(1) or real(*a, **k))
+
+    def stop(done, total):
+        raise KeyboardInterrupt     # what a page rerun does to its script
+
+    with pytest.raises(KeyboardInterrupt):
+        olc_core.sweep("halving", "N", list(range(2, 200)), seeds=2, T=2000, progress=stop)
+    assert len(runs) < 40            # not the 396 cells: each worker stops after its current cell
