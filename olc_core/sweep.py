@@ -125,7 +125,7 @@ SWEEPS: dict[str, Sweepable] = {
         {"N": "experts (error rates 0.1 … 0.5)", "eta": "penalty rate η", "noise": "label noise", "T": "rounds"}),
     "halving": Sweepable(
         {"N": 64, "noise": 0.0, "T": 1000}, ("N", "T"), ("N", "noise", "T"),
-        lambda s, seed: S.experts(s["T"], s["N"], _halving_rates(s["N"]), seed, noise=s["noise"]),
+        lambda s, seed: S.experts(s["T"], s["N"], _halving_rates(s["N"]), seed, noise=s["noise"], exact=False),
         lambda s, st, seed: {},
         lambda s, seed: S.halving_adversary(s["T"], s["N"], seed), ("N", "T"),
         {"N": "hypotheses |H| (one always right, the others right half the time)", "noise": "label noise",

@@ -41,7 +41,7 @@ def _direct(algorithm, seed, T, v, param):
         tr = olc_core.run("randomized_weighted_majority", s.X, s.y, eta=0.5, seed=seed)
         return tr.proof.constants["expected_mistakes"], tr.proof
     elif algorithm == "halving":
-        s = S.experts(T, int(v), np.r_[0.0, np.full(int(v) - 1, 0.5)], seed)
+        s = S.experts(T, int(v), np.r_[0.0, np.full(int(v) - 1, 0.5)], seed, exact=False)
         tr = olc_core.run("halving", s.X, s.y)
     elif algorithm == "margin_perceptron":
         s = S.separable(T, 5, v, 1.0, seed)
