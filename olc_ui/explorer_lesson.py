@@ -196,7 +196,7 @@ MORE = (
 
 WORST_TEXT = {
     "perceptron": "x_t = e_t, y_t = +1, w* = (1, …, 1)/√d: γ = 1/√d, R = 1 and the Perceptron errs on every "
-                  "round, M = d = R²/γ² — ratio 1 for every d.",
+                  "round, M = d = R²/γ² — ratio 1 for every d. No randomness: every seed gives the same stream.",
     "winnow": "the adversary keeps Winnow's weights and shows, while it can, examples Winnow must get wrong "
               "(labels still a k-disjunction's); the bound's constants leave it below 1.",
     "weighted_majority": "the adversary splits WM's weight in two halves and labels against its vote: WM errs on "
@@ -207,7 +207,8 @@ WORST_TEXT = {
     "halving": "each round splits the version space in two halves and labels against the vote: ⌊log₂ N⌋ "
                "mistakes — ratio exactly 1 when N is a power of 2.",
     "conjunction": "example i has every bit set but bit i, labelled against the learner: n mistakes on n "
-                   "rounds, against the bound n + 1 (no deterministic learner can do better than n).",
+                   "rounds, against the bound n + 1 (no deterministic learner can do better than n). No randomness: every "
+                   "seed gives the same stream.",
 }
 
 

@@ -22,7 +22,7 @@ L.notice_problems(state.problems(L.PAGE) + state.problems(L.group_page(alg)))
 state.write_url(L.MAIN_SETTINGS + L.GROUPS[alg], {**main, **v})
 if worst:
     if alg in L.WORST_TEXT:
-        st.info(f"**Bound-attaining stream ({V.ALG_NAMES[alg]}):** {L.WORST_TEXT[alg]}")
+        st.info(f"**Bound-attaining stream — {V.ALG_NAMES[alg]}:** {L.WORST_TEXT[alg]}")
     else:
         st.warning(f"No bound-attaining stream is built here for {V.ALG_NAMES[alg]}; the learners with one: "
                    + ", ".join(V.ALG_NAMES[a] for a in L.WORST_TEXT) + ". Turn the switch off, or pick one of them.")

@@ -75,7 +75,7 @@ def test_deep_link_halving_worst_case_reaches_ratio_one():
         tr = olc_core.run("halving", s.X, s.y)
         assert m == fmt(tr.n_mistakes) and r == fmt(tr.n_mistakes / tr.proof.mistake_bound) == "1"
     assert metric(at, "Largest ratio measured / bound") == "1.000"
-    assert "Bound-attaining stream (Halving)" in page_text(at)
+    assert "Bound-attaining stream — Halving:" in page_text(at)
     assert url(at)["worst"] == "1" and url(at)["N_hi"] == "64"
 
 
