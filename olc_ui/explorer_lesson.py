@@ -232,14 +232,14 @@ def panels(alg: str, p: str, v: dict[str, Any], table) -> None:
     xl = param_label(alg, p)
     meas = measured_label(alg)
     top = V.tightest(s)
+    log_x = v["scale"] == "log"
+    left, right = st.columns(2)      # the charts first: on a projector (1100×800) they start above the fold
+    left.plotly_chart(V.mistakes_figure(s, xl, meas, log_x), key="explorer_mistakes")
+    right.plotly_chart(V.ratio_figure(s, xl, log_x), key="explorer_ratio")
     c1, c2, c3 = st.columns(3)
     c1.metric("Runs", f"{len(table)}")
     c2.metric("Largest ratio measured / bound", "n/a" if top is None else f"{top[0]:.3f}")
     c3.metric(f"…reached at {_META[p][0]} =", "n/a" if top is None else V.fmt(top[1]))
-    log_x = v["scale"] == "log"
-    left, right = st.columns(2)
-    left.plotly_chart(V.mistakes_figure(s, xl, meas, log_x), key="explorer_mistakes")
-    right.plotly_chart(V.ratio_figure(s, xl, log_x), key="explorer_ratio")
     st.caption(_caption(alg, p, table))
     named = V.theorems(table)
     for theorem, vals in named:      # proof names come from olc_core, not from the link
