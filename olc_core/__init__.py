@@ -24,7 +24,7 @@ from . import streams
 from ._params import LABELS, PARAMETERS, validate
 from .trace import Trace
 
-__all__ = ["run", "ALGORITHMS", "PARAMETERS", "LABELS", "Trace", "streams"]
+__all__ = ["run", "sweep", "SweepTable", "ALGORITHMS", "PARAMETERS", "LABELS", "Trace", "streams"]
 __version__ = "0.1.0"
 
 _ALL = {
@@ -59,3 +59,6 @@ def run(algorithm: str, X: Any, y: Any, **params: Any) -> Trace:
     checked = validate(algorithm, params)
     module = importlib.import_module(_MODULES[algorithm])
     return module.run(X, y, checked)
+
+
+from .sweep import SweepTable, sweep  # noqa: E402  (sweep calls run)

@@ -28,6 +28,8 @@ LESSONS = [
      "elimination, the level algorithm, and the adversary game"),
     ("Compare", "pages/compare.py", "Compare learners", ":material/compare_arrows:", "compare",
      "several learners on the same rounds, one cursor: mistakes, weights and each one's sandwich"),
+    ("Theorems against runs", "pages/bound_explorer.py", "Bound explorer", ":material/query_stats:", "bound_explorer",
+     "sweep a parameter over many seeded runs: measured mistakes against the bound, and the tightness ratio"),
 ]
 
 

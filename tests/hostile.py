@@ -28,6 +28,7 @@ def page_keys() -> dict[str, list[str]]:
     from olc_ui import margin_lesson as M
     from olc_ui import perceptron_lesson as P
     from olc_ui import predict
+    from olc_ui import explorer_lesson as X
 
     def keys(settings) -> list[str]:
         return [s.key for s in settings] + ["t"]
@@ -42,6 +43,7 @@ def page_keys() -> dict[str, list[str]]:
         "exponentiated_update": keys(G.SETTINGS),
         "ftrl": keys(F.SETTINGS),
         "compare": keys(C.SETTINGS),
+        "bound_explorer": keys(X.ALL_SETTINGS),
     }
 
 

@@ -17,7 +17,8 @@ TITLES = {"home": "Online linear classification", "perceptron": "The Perceptron 
           "halving": "Halving: the version space",
           "boolean_concepts": "The mistake-bound model: conjunctions and decision lists",
           "winnow": "Winnow: multiplicative updates", "exponentiated_update": "The exponentiated update",
-          "ftrl": "The randomised FTRL linear classifier", "compare": "Compare learners on the same rounds"}
+          "ftrl": "The randomised FTRL linear classifier", "compare": "Compare learners on the same rounds",
+          "bound_explorer": "Bound explorer: how tight are the bounds?"}
 NAV = {row[4]: row[2] for row in LESSONS}  # url path -> the title in the navigation
 #: a link with settings other than the defaults (and a position), per page
 LINKS = {
@@ -31,7 +32,10 @@ LINKS = {
     "exponentiated_update": {"N": "17", "T": "177", "seed": "3", "t": "17"},
     "ftrl": {"T": "177", "sseed": "3", "runs": "20", "t": "17"},
     "compare": {"preset": "dense", "N": "40", "T": "177", "seed": "3", "t": "17"},
+    "bound_explorer": {"alg": "halving", "param": "N", "N_hi": "64", "seeds": "3", "T": "77"},
 }
+#: pages without a step viewer (nothing to wait for but the title and the URL)
+NO_VIEWER = {"home", "bound_explorer"}
 
 
 def test_every_lesson_is_checked():
@@ -53,7 +57,7 @@ def wait_page(page, path: str) -> None:
     page.wait_for_function("p => location.pathname.endsWith('/' + p) || (p === 'home' && location.pathname.endsWith('/'))",
                            arg=path, timeout=90_000)
     expect(page.locator("h1").first).to_contain_text(TITLES[path], timeout=90_000)
-    if path != "home":
+    if path not in NO_VIEWER:
         page.wait_for_selector('.olc-viewer[data-ready="true"]', timeout=90_000)
     page.wait_for_function("keys => keys.every(k => new URL(location.href).searchParams.has(k))",
                            arg=[k for k in LINKS[path] if k != "t"], timeout=30_000)

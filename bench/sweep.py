@@ -1,0 +1,79 @@
+"""olc_core.sweep: the wall time of a 20-value × 10-seed × T = 10⁴ sweep, per learner, on 1 and 2 threads.
+
+    /work/main/.venv/bin/python bench/sweep.py [--values 20] [--seeds 10] [--T 10000] [--threads 1 2]
+                                               [--only perceptron winnow ...] [--repeat 3]
+
+Each row: the learner, the swept parameter and its range, the fixed settings, and the best of
+``--repeat`` wall times (a first untimed sweep warms the compiled loops and numba's cache).
+The target (issue 14): under 5 s on two cores. Prints a Markdown table for docs/benchmarks.md.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import olc_core  # noqa: E402
+
+#: learner -> (parameter, (low, high), integer?, fixed settings, worst_case)
+CASES = {
+    "perceptron": ("gamma", (0.02, 0.3), False, {"d": 5}, False),
+    "perceptron-noise": ("noise", (0.0, 0.2), False, {"d": 5, "gamma": 0.1}, False),
+    "perceptron-worst": ("d", (1, 20), True, {}, True),
+    "margin_perceptron": ("gamma", (0.05, 0.3), False, {"d": 5}, False),
+    "winnow": ("N", (10, 1000), True, {"k": 3}, False),
+    "winnow-beta": ("beta", (0.1, 4.0), False, {"N": 100, "k": 3}, False),
+    "normalized_winnow": ("N", (11, 1000), True, {"k": 3}, False),
+    "weighted_majority": ("beta", (0.05, 0.95), False, {"N": 10}, False),
+    "randomized_weighted_majority": ("eta", (0.05, 0.95), False, {"N": 10}, False),
+    "halving": ("N", (2, 1000), True, {}, False),
+    "conjunction": ("n", (3, 60), True, {"k": 3}, False),
+    "decision_list": ("n", (3, 60), True, {"L": 3}, False),
+}
+
+
+def values_for(lo, hi, n, integer):
+    v = np.linspace(lo, hi, n)
+    return [int(round(x)) for x in v] if integer else v.tolist()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--values", type=int, default=20)
+    ap.add_argument("--seeds", type=int, default=10)
+    ap.add_argument("--T", type=int, default=10_000)
+    ap.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    ap.add_argument("--only", nargs="*", default=None)
+    ap.add_argument("--repeat", type=int, default=3)
+    a = ap.parse_args()
+    print(f"cores available: {len(os.sched_getaffinity(0))}; values × seeds × T = {a.values} × {a.seeds} × {a.T}")
+    head = "| learner | parameter (range) | fixed | cells | " + " | ".join(f"{t} thread(s) (s)" for t in a.threads)
+    print(head + " |")
+    print("|---|---|---|---:|" + "---:|" * len(a.threads))
+    for name, (param, (lo, hi), integer, fixed, worst) in CASES.items():
+        if a.only and name not in a.only:
+            continue
+        algorithm = name.split("-")[0]
+        vals = values_for(lo, hi, a.values, integer)
+        olc_core.sweep(algorithm, param, vals[:2], seeds=2, T=min(a.T, 200), worst_case=worst, **fixed)  # warm
+        times = []
+        for th in a.threads:
+            best = float("inf")
+            for _ in range(a.repeat):
+                t0 = time.perf_counter()
+                tab = olc_core.sweep(algorithm, param, vals, seeds=a.seeds, T=a.T, threads=th, worst_case=worst,
+                                     **fixed)
+                best = min(best, time.perf_counter() - t0)
+            times.append(best)
+        fx = ", ".join(f"{k} = {v}" for k, v in fixed.items()) + ("; worst case" if worst else "")
+        print(f"| {name} | {param} ({lo} … {hi}) | {fx or '—'} | {len(tab)} | "
+              + " | ".join(f"{t:.2f}" for t in times) + " |", flush=True)
+
+
+if __name__ == "__main__":
+    main()

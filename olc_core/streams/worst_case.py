@@ -1,0 +1,65 @@
+"""The worst case of Halving: advice that splits the version space as evenly as the vote allows.
+
+:func:`halving_adversary` gives ``N`` hypotheses' labels (±1 advice, int8) for ``T``
+rounds. While two or more hypotheses are consistent with every label so far, the
+round splits them in two halves, and the label goes against Halving's majority vote
+(its exact rule: ties predict +1): with an even count, half say +1 and half −1, the
+vote is a tie, Halving says +1 and the label is −1; with an odd count, the −1 side
+has one more, Halving says −1 and the label is +1. Each such round is a mistake and
+leaves ⌊|H_t|/2⌋ hypotheses, so Halving makes ⌊log₂ N⌋ mistakes — exactly its bound
+log₂ N when N is a power of two. One hypothesis (the comparator) is consistent with
+every label; after the forced rounds the labels are its random advice. Hypotheses
+out of the version space advise at random.
+
+>>> import olc_core
+>>> s = halving_adversary(T=12, N=16, seed=0)
+>>> tr = olc_core.run("halving", s.X, s.y)
+>>> tr.mistakes.tolist(), tr.proof.mistake_bound, s.info["forced"]
+([0, 1, 2, 3], 4.0, 4)
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .base import Stream
+
+__all__ = ["halving_adversary"]
+
+
+def _check(cond: bool, msg: str) -> None:
+    if not cond:
+        raise ValueError(msg)
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+
+
+def halving_adversary(T: int, N: int, seed: int = 0) -> Stream:
+    """``T`` rounds of advice from ``N`` hypotheses against Halving (module docstring): ⌊log₂ N⌋ forced mistakes.
+
+    ``comparator`` is the index of the hypothesis consistent with every label;
+    ``info["forced"]`` the number of forced rounds (min(T, ⌊log₂ N⌋)).
+    """
+    _check(_is_int(T) and T >= 1, f"T must be an integer ≥ 1 (got {T!r})")
+    _check(_is_int(N) and N >= 1, f"N must be an integer ≥ 1 (got {N!r})")
+    T, N = int(T), int(N)
+    rng = np.random.default_rng([seed, 14])
+    A = np.where(rng.random((T, N)) < 0.5, 1, -1).astype(np.int8)
+    y = np.empty(T)
+    alive = rng.permutation(N)
+    t = 0
+    while t < T and alive.size >= 2:
+        m = alive.size
+        plus, minus = alive[: m // 2], alive[m // 2:]     # odd m: the −1 side has one more
+        A[t, plus], A[t, minus] = 1, -1
+        if m % 2 == 0:        # a tie: Halving predicts +1, the label is −1
+            y[t], alive = -1.0, minus
+        else:                 # majority −1: Halving predicts −1, the label is +1
+            y[t], alive = 1.0, plus
+        t += 1
+    forced = t
+    survivor = int(alive[0])
+    y[t:] = A[t:, survivor]
+    return Stream(A, y, survivor, {"kind": "halving-adversary", "T": T, "N": N, "forced": forced,
+                                   "seed": seed, "order": "generated"})

@@ -1,0 +1,347 @@
+r"""Sweeps: one learner, one parameter over many values, many seeded streams per value.
+
+``sweep(algorithm, param, values, seeds=10, T=1000, worst_case=False, **stream)``
+runs :func:`olc_core.run` on the stream of every (value, seed) cell and returns a
+:class:`SweepTable` — numpy columns, one row per cell:
+
+* ``value``, ``seed``, ``T`` (rounds run), ``mistakes`` (the quantity the theorem
+  bounds: the mistake count, the updates of the margin Perceptron, the *expected*
+  mistakes ΣF_t of Randomised WM), ``realised`` (the mistakes actually made),
+  ``bound`` (the theorem's bound; NaN when an assumption fails), ``ratio``
+  (mistakes/bound, the tightness; NaN when the bound is n/a or 0), ``holds``
+  (every assumption of the theorem held), ``proof`` (the theorem used) and ``why``
+  (the failing assumptions in words, empty when they hold).
+
+Each cell is exactly ``olc_core.run(algorithm, stream.X, stream.y, **params)`` on the
+generator of :data:`SWEEPS` with that seed (a test checks it cell by cell). The
+Perceptron's bound is R²/γ² on separable data; with label noise (``noise > 0``) it
+is Freund–Schapire's R²/γ² + 2TD_γ/γ, which needs no separability. ``worst_case=True``
+uses the bound-attaining streams: the Perceptron on x_t = e_t (M = d = R²/γ²), the
+adversary against Weighted Majority (and against RWM's expected mistakes),
+Halving's worst case (⌊log₂ N⌋ mistakes), the conjunction adversary (n mistakes of
+the n + 1 the bound allows) and Winnow's adversary.
+
+Speed: the stream of a seed is generated once while only learner parameters change
+(a β sweep reuses it), and seeds run on a thread pool (the compiled Perceptron loops
+release the GIL); ``progress(done, total)`` is called from the calling thread.
+
+>>> import olc_core
+>>> t = olc_core.sweep("perceptron", "gamma", [0.1, 0.3], seeds=2, T=300, d=3)
+>>> t.columns["value"].tolist(), t.columns["seed"].tolist()
+([0.1, 0.1, 0.3, 0.3], [0, 1, 0, 1])
+>>> bool((t.columns["mistakes"] <= t.columns["bound"]).all()), t.columns["bound"].round(6).tolist()
+(True, [100.0, 100.0, 11.111111, 11.111111])
+>>> t.to_csv().splitlines()[0]
+'value,seed,T,mistakes,realised,bound,ratio,holds,proof,why'
+>>> w = olc_core.sweep("perceptron", "d", [4, 9], seeds=1, worst_case=True)
+>>> w.columns["mistakes"].tolist(), w.columns["ratio"].tolist()
+([4.0, 9.0], [1.0, 1.0])
+"""
+from __future__ import annotations
+
+import csv
+import io
+import math
+import time
+from concurrent.futures import ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from . import streams as S
+
+__all__ = ["sweep", "SweepTable", "SWEEPS", "Sweepable", "cell_inputs"]
+
+COLUMNS = ("value", "seed", "T", "mistakes", "realised", "bound", "ratio", "holds", "proof", "why")
+
+
+@dataclass(frozen=True)
+class Sweepable:
+    """How to sweep one learner: its settings (with defaults), which of them the stream reads,
+    the stream generator, the learner's parameters, and the bound-attaining variant."""
+
+    settings: dict[str, Any]                       # every setting with its default (T included)
+    integer: tuple[str, ...]                       # settings that must be integers
+    stream_keys: tuple[str, ...]                   # settings the (random) stream depends on
+    make: Callable[[dict, int], S.Stream]          # (settings, seed) -> stream
+    params: Callable[[dict, S.Stream, int], dict]  # (settings, stream, seed) -> olc_core.run parameters
+    worst: Callable[[dict, int], S.Stream] | None = None
+    worst_keys: tuple[str, ...] = ()               # settings the worst-case stream reads (others: n/a)
+    doc: dict[str, str] = field(default_factory=dict)
+
+
+def _rates(N: int) -> np.ndarray:
+    return np.linspace(0.1, 0.5, N)
+
+
+def _halving_rates(N: int) -> np.ndarray:
+    return np.r_[0.0, np.full(N - 1, 0.5)]
+
+
+def _beta(s: dict) -> float:
+    return 1.0 - s["eta"] if s.get("eta") is not None else s["beta"]
+
+
+_LIN_DOC = {"d": "dimension", "gamma": "margin γ of the planted w*", "noise": "label-flip probability",
+            "T": "rounds"}
+
+#: Every sweep-able learner (the keys are :data:`olc_core.ALGORITHMS` names).
+SWEEPS: dict[str, Sweepable] = {
+    "perceptron": Sweepable(
+        {"d": 5, "gamma": 0.1, "noise": 0.0, "T": 1000}, ("d", "T"), ("d", "gamma", "noise", "T"),
+        lambda s, seed: S.separable(s["T"], s["d"], s["gamma"], 1.0, seed, noise=s["noise"]),
+        lambda s, st, seed: {"comparator": st.comparator, "gamma": st.info["gamma"]},
+        lambda s, seed: S.tight_perceptron(s["d"]), ("d",), _LIN_DOC),
+    "margin_perceptron": Sweepable(
+        {"d": 5, "gamma": 0.1, "T": 1000}, ("d", "T"), ("d", "gamma", "T"),
+        lambda s, seed: S.separable(s["T"], s["d"], s["gamma"], 1.0, seed),
+        lambda s, st, seed: {"comparator": st.comparator, "gamma": s["gamma"]}, doc=_LIN_DOC),
+    "winnow": Sweepable(
+        {"N": 100, "k": 3, "beta": 1.0, "noise": 0.0, "T": 1000}, ("N", "k", "T"), ("N", "k", "noise", "T"),
+        lambda s, seed: S.sparse_disjunction(s["T"], s["N"], s["k"], seed, noise=s["noise"], dtype=np.uint8),
+        lambda s, st, seed: {"comparator": st.comparator, "beta": s["beta"]},
+        lambda s, seed: S.winnow_adversary(s["T"], s["N"], s["k"], s["beta"], seed), ("N", "k", "beta", "T"),
+        {"N": "variables", "k": "relevant variables", "beta": "promotion factor 1+β", "noise": "label noise",
+         "T": "rounds"}),
+    "normalized_winnow": Sweepable(
+        {"N": 100, "k": 3, "eta": None, "noise": 0.0, "T": 1000}, ("N", "k", "T"), ("N", "k", "noise", "T"),
+        lambda s, seed: S.sparse_simplex(s["T"], s["N"], s["k"], seed, noise=s["noise"]),
+        lambda s, st, seed: {"comparator": st.comparator, "eta": s["eta"]},
+        doc={"N": "features", "k": "relevant features (odd)", "eta": "learning rate η (default: the δ-optimal)",
+             "noise": "label noise", "T": "rounds"}),
+    "weighted_majority": Sweepable(
+        {"N": 10, "beta": 0.5, "eta": None, "noise": 0.0, "T": 1000}, ("N", "T"), ("N", "noise", "T"),
+        lambda s, seed: S.experts(s["T"], s["N"], _rates(s["N"]), seed, noise=s["noise"]),
+        lambda s, st, seed: {"beta": _beta(s)},
+        lambda s, seed: S.adversary(s["T"], s["N"], _beta(s), "on_mistake", seed), ("N", "beta", "eta", "T"),
+        {"N": "experts (error rates 0.1 … 0.5)", "beta": "penalty factor β", "eta": "η = 1 − β",
+         "noise": "label noise", "T": "rounds"}),
+    "randomized_weighted_majority": Sweepable(
+        {"N": 10, "eta": 0.5, "noise": 0.0, "T": 1000}, ("N", "T"), ("N", "noise", "T"),
+        lambda s, seed: S.experts(s["T"], s["N"], _rates(s["N"]), seed, noise=s["noise"]),
+        lambda s, st, seed: {"eta": s["eta"], "seed": seed},
+        lambda s, seed: S.adversary(s["T"], s["N"], 1.0 - s["eta"], "every_round", seed), ("N", "eta", "T"),
+        {"N": "experts (error rates 0.1 … 0.5)", "eta": "penalty rate η", "noise": "label noise", "T": "rounds"}),
+    "halving": Sweepable(
+        {"N": 64, "noise": 0.0, "T": 1000}, ("N", "T"), ("N", "noise", "T"),
+        lambda s, seed: S.experts(s["T"], s["N"], _halving_rates(s["N"]), seed, noise=s["noise"], exact=False),
+        lambda s, st, seed: {},
+        lambda s, seed: S.halving_adversary(s["T"], s["N"], seed), ("N", "T"),
+        {"N": "hypotheses |H| (one always right, the others right half the time)", "noise": "label noise",
+         "T": "rounds"}),
+    "conjunction": Sweepable(
+        {"n": 20, "k": 3, "noise": 0.0, "T": 1000}, ("n", "k", "T"), ("n", "k", "noise", "T"),
+        lambda s, seed: S.conjunction(s["T"], s["n"], s["k"], seed, noise=s["noise"]),
+        lambda s, st, seed: {"comparator": st.comparator},
+        lambda s, seed: S.conjunction_adversary(s["n"], S.elimination_predictor),
+        ("n",), {"n": "variables", "k": "literals of the target", "noise": "label noise", "T": "rounds"}),
+    "decision_list": Sweepable(
+        {"n": 20, "L": 3, "noise": 0.0, "T": 1000}, ("n", "L", "T"), ("n", "L", "noise", "T"),
+        lambda s, seed: S.decision_list(s["T"], s["n"], s["L"], seed, noise=s["noise"]),
+        lambda s, st, seed: {"comparator": st.comparator},
+        doc={"n": "variables", "L": "rules of the target (the final True rule included)", "noise": "label noise",
+             "T": "rounds"}),
+}
+
+
+# --------------------------------------------------------------------------- the table
+@dataclass
+class SweepTable:
+    """The cells of a sweep as numpy columns (see :data:`COLUMNS`), one row per (value, seed)."""
+
+    algorithm: str
+    param: str
+    worst_case: bool
+    settings: dict[str, Any]
+    columns: dict[str, np.ndarray]
+    seconds: float = 0.0
+
+    def __len__(self) -> int:
+        return int(self.columns["value"].shape[0])
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        return self.columns[name]
+
+    def to_csv(self) -> str:
+        """The table as CSV text (a header row, then one row per cell; floats in full precision)."""
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(COLUMNS)
+        for i in range(len(self)):
+            w.writerow([_cell_text(self.columns[c][i]) for c in COLUMNS])
+        return buf.getvalue()
+
+    def summary(self) -> dict[str, np.ndarray]:
+        """Per swept value (in sweep order): the median, min and max over seeds of the mistakes, the bound
+        and the ratio (NaN where no seed has a bound), and whether every seed's assumptions held."""
+        v = self.columns["value"]
+        values = list(dict.fromkeys(v.tolist()))
+        out: dict[str, list] = {k: [] for k in ("value", "seeds", "holds")}
+        for name in ("mistakes", "bound", "ratio"):
+            for stat in ("median", "min", "max"):
+                out[f"{name}_{stat}"] = []
+        for x in values:
+            rows = v == x
+            out["value"].append(x)
+            out["seeds"].append(int(rows.sum()))
+            out["holds"].append(bool(self.columns["holds"][rows].all()))
+            for name in ("mistakes", "bound", "ratio"):
+                col = self.columns[name][rows]
+                col = col[np.isfinite(col)]
+                for stat, f in (("median", np.median), ("min", np.min), ("max", np.max)):
+                    out[f"{name}_{stat}"].append(float(f(col)) if col.size else math.nan)
+        return {k: np.asarray(a) for k, a in out.items()}
+
+
+def _cell_text(x: Any) -> str:
+    if isinstance(x, (bool, np.bool_)):
+        return "true" if x else "false"
+    if isinstance(x, (float, np.floating)):
+        return "" if math.isnan(x) else repr(float(x))
+    return str(x)
+
+
+# --------------------------------------------------------------------------- one cell
+def _spec(algorithm: str) -> Sweepable:
+    if algorithm not in SWEEPS:
+        raise ValueError(f"sweep: unknown algorithm {algorithm!r}; sweep-able: {', '.join(SWEEPS)}")
+    return SWEEPS[algorithm]
+
+
+def _number(name: str, v: Any, integer: bool) -> Any:
+    if v is None:
+        return None
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.integer, np.floating)):
+        raise ValueError(f"{name} must be a number (got {v!r})")
+    if not math.isfinite(float(v)):
+        raise ValueError(f"{name} must be a finite number (got {v!r})")
+    if integer:
+        if float(v) != int(v):
+            raise ValueError(f"{name} must be an integer (got {v!r})")
+        return int(v)
+    return float(v)
+
+
+def _resolve(algorithm: str, param: str, T: Any, worst_case: bool, stream: dict[str, Any]) -> dict[str, Any]:
+    spec = _spec(algorithm)
+    if worst_case and spec.worst is None:
+        have = ", ".join(a for a, s in SWEEPS.items() if s.worst is not None)
+        raise ValueError(f"sweep: {algorithm} has no bound-attaining stream; those with one: {have}")
+    allowed = spec.worst_keys if worst_case else tuple(spec.settings)
+    if param not in allowed:
+        what = "on its bound-attaining stream " if worst_case else ""
+        raise ValueError(f"sweep: {algorithm} {what}cannot sweep {param!r}; sweep-able: {', '.join(allowed)}")
+    for k in stream:
+        if k not in spec.settings or k == "T":
+            raise ValueError(f"sweep: unknown setting {k!r} for {algorithm}; settings: "
+                             f"{', '.join(x for x in spec.settings if x != 'T')} (and T)")
+    s = dict(spec.settings)
+    s.update(stream)
+    s["T"] = T
+    return {k: _number(k, v, k in spec.integer) for k, v in s.items()}
+
+
+def cell_inputs(algorithm: str, seed: int, settings: dict[str, Any], worst_case: bool = False):
+    """``(stream, params)`` of one cell: ``olc_core.run(algorithm, stream.X, stream.y, **params)`` is the cell."""
+    spec = _spec(algorithm)
+    st = spec.worst(settings, seed) if worst_case else spec.make(settings, seed)
+    return st, spec.params(settings, st, seed)
+
+
+def _measure(algorithm: str, trace: Any) -> tuple:
+    proof = trace.proof
+    if proof.mistake_bound is None and algorithm == "perceptron" and "nonseparable" in trace.proofs:
+        proof = trace.proofs["nonseparable"]           # with label noise: Freund–Schapire, no separability
+    if algorithm == "randomized_weighted_majority":
+        measured = float(proof.constants["expected_mistakes"])
+    else:
+        measured = float(trace.n_mistakes)
+    bound = math.nan if proof.mistake_bound is None else float(proof.mistake_bound)
+    ratio = measured / bound if math.isfinite(bound) and bound > 0 else math.nan
+    failed = proof.failed_assumptions
+    why = "; ".join(a.detail or a.statement for a in failed)
+    return trace.T, measured, trace.n_mistakes, bound, ratio, not failed, proof.name, why
+
+
+# --------------------------------------------------------------------------- the sweep
+def _seed_list(seeds: Any) -> list[int]:
+    if isinstance(seeds, (int, np.integer)) and not isinstance(seeds, bool):
+        if seeds < 1:
+            raise ValueError(f"seeds must be ≥ 1 (got {seeds!r})")
+        return list(range(int(seeds)))
+    try:
+        out = [_number("a seed", s, True) for s in seeds]
+    except TypeError:
+        raise ValueError(f"seeds must be a count or a list of integers (got {seeds!r})") from None
+    if not out or min(out) < 0:
+        raise ValueError("seeds must be a non-empty list of integers ≥ 0")
+    return out
+
+
+def _one_seed(algorithm: str, param: str, values: list, seed: int, base: dict, worst_case: bool,
+              done: list, cancel: list) -> list[tuple]:
+    """Every value for one seed; the stream is generated again only when a setting it reads changes.
+    Stops between cells once ``cancel`` is non-empty (the caller was interrupted)."""
+    from . import run
+
+    spec = _spec(algorithm)
+    keys = spec.worst_keys if worst_case else spec.stream_keys
+    last_key, st = None, None
+    rows = []
+    for v in values:
+        if cancel:
+            break
+        s = dict(base, **{param: v})
+        try:
+            key = tuple(s[k] for k in keys)
+            if key != last_key:
+                st, last_key = (spec.worst(s, seed) if worst_case else spec.make(s, seed)), key
+            trace = run(algorithm, st.X, st.y, **spec.params(s, st, seed))
+        except ValueError as e:
+            raise ValueError(f"{param} = {v:g}, seed {seed}: {e}") from None
+        rows.append((v, seed) + _measure(algorithm, trace))
+        done.append(1)
+    return rows
+
+
+def sweep(algorithm: str, param: str, values: Sequence[float], seeds: Any = 10, T: int = 1000, *,
+          worst_case: bool = False, threads: int = 2, progress: Callable[[int, int], Any] | None = None,
+          **stream: Any) -> SweepTable:
+    """Run ``algorithm`` on seeded streams for every value of ``param`` (module docstring).
+
+    ``seeds``: a count (seeds 0 … n−1) or a list; ``T``: rounds (the bound-attaining
+    streams of the Perceptron and of conjunctions have their own length, d and n);
+    ``**stream``: the other settings of :data:`SWEEPS` held fixed (e.g. ``d=5``).
+    Raises ``ValueError`` for an unknown algorithm, parameter or setting, or a value
+    a generator or the learner rejects (naming the value and seed).
+    """
+    base = _resolve(algorithm, param, T, worst_case, stream)
+    spec = _spec(algorithm)
+    vals = [_number(param, v, param in spec.integer) for v in np.asarray(values, dtype=object).ravel()]
+    if not vals:
+        raise ValueError("sweep: values is empty")
+    seed_list = _seed_list(seeds)
+    total, done = len(vals) * len(seed_list), []
+    t0 = time.perf_counter()
+    workers = max(1, min(int(threads), len(seed_list)))
+    cancel: list = []
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(_one_seed, algorithm, param, vals, sd, base, worst_case, done, cancel)
+                   for sd in seed_list]
+        pending = set(futures)
+        try:
+            while pending:
+                _, pending = wait(pending, timeout=0.1)
+                if progress is not None:
+                    progress(len(done), total)
+        except BaseException:      # e.g. a page rerun stopping the script: the workers stop after their cell
+            cancel.append(True)
+            raise
+        results = [f.result() for f in futures]           # re-raises a cell's error
+    rows = sorted((r for rs in results for r in rs), key=lambda r: (vals.index(r[0]), seed_list.index(r[1])))
+    cols = list(zip(*rows))
+    dtypes = (np.float64, np.int64, np.int64, np.float64, np.int64, np.float64, np.float64, bool, object, object)
+    columns = {name: np.asarray(c, dtype=dt) for name, c, dt in zip(COLUMNS, cols, dtypes)}
+    return SweepTable(algorithm, param, worst_case, base, columns, time.perf_counter() - t0)
+

@@ -1,0 +1,164 @@
+"""The Bound explorer's pure builders: the swept values, the two figures and the summary rows.
+
+Everything here reads an :class:`olc_core.SweepTable` (or its ``summary()``) and returns
+plain data — lists, dicts, Plotly figure dicts — so it is tested as data, without
+Streamlit. No maths of the theorems: every number comes from the table.
+
+>>> sweep_values(1, 100, 3, "log", True)
+([1, 10, 100], None)
+>>> sweep_values(0.0, 1.0, 3, "log", False)[1]
+'a logarithmic spacing needs From > 0 (choose even spacing, or a From above 0)'
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+__all__ = ["ALG_NAMES", "MEASURED", "sweep_values", "mistakes_figure", "ratio_figure", "summary_rows",
+           "na_values", "theorems", "tightest", "fmt"]
+
+ALG_NAMES = {
+    "perceptron": "Perceptron", "margin_perceptron": "Margin Perceptron", "winnow": "Winnow",
+    "normalized_winnow": "Exponentiated update (normalised Winnow)", "weighted_majority": "Weighted Majority",
+    "randomized_weighted_majority": "Randomised Weighted Majority", "halving": "Halving",
+    "conjunction": "Conjunctions (elimination)", "decision_list": "Decision lists",
+}
+#: what the ``mistakes`` column holds, per learner (the quantity its theorem bounds)
+MEASURED = {"margin_perceptron": "updates U", "randomized_weighted_majority": "expected mistakes E[M]"}
+
+BAND = "rgba(31, 119, 180, 0.18)"
+BLUE = "#1f77b4"
+RED = "#d62728"
+
+
+def fmt(x: float) -> str:
+    """A number as the page shows it (4 significant digits; n/a for NaN)."""
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "n/a"
+    if float(x) == int(x) and abs(x) < 1e9:
+        return str(int(x))
+    return f"{x:.4g}"
+
+
+def sweep_values(lo: float, hi: float, points: int, scale: str, integer: bool) -> tuple[list, str | None]:
+    """``points`` values from ``lo`` to ``hi`` (either order), evenly spaced on a linear or log scale;
+    integers rounded and repeated ones dropped. Returns (values, problem or None)."""
+    a, b = sorted((float(lo), float(hi)))
+    if scale == "log":
+        if a <= 0:
+            return [], "a logarithmic spacing needs From > 0 (choose even spacing, or a From above 0)"
+        v = np.geomspace(a, b, int(points))
+    else:
+        v = np.linspace(a, b, int(points))
+    if integer:
+        out = list(dict.fromkeys(int(round(x)) for x in v))
+    else:
+        out = list(dict.fromkeys(float(f"{x:.6g}") for x in v))
+    return out, None
+
+
+def _clean(a) -> list:
+    return [None if (x is None or not math.isfinite(float(x))) else float(x) for x in a]
+
+
+def _band(x: list, lo, hi, name: str, color: str) -> dict:
+    return {"type": "scatter", "x": x + x[::-1], "y": _clean(hi) + _clean(lo)[::-1], "fill": "toself",
+            "fillcolor": color, "line": {"width": 0}, "name": name, "hoverinfo": "skip", "mode": "lines"}
+
+
+def _xaxis(x: list, xlabel: str, log_x: bool) -> dict:
+    """Ticks at the swept values themselves when there are few (a log axis would label 2, 5, 10, 2, 5 …)."""
+    ax = {"title": {"text": xlabel}, "type": "log" if log_x else "linear"}
+    if log_x and x:
+        if len(x) <= 10:
+            ax.update({"tickvals": x, "ticktext": [fmt(v) for v in x]})
+        else:
+            ax["dtick"] = 1
+    return ax
+
+
+def _layout(title: str, xlabel: str, ylabel: str, log_x: bool, log_y: bool, x: list) -> dict:
+    yaxis = {"title": {"text": ylabel}, "type": "log" if log_y else "linear"}
+    yaxis.update({"dtick": 1} if log_y else {"rangemode": "tozero"})   # log: decades only (1, 10, 100, …)
+    return {"title": {"text": title, "font": {"size": 17}, "x": 0, "xanchor": "left"}, "height": 470,
+            "margin": {"l": 60, "r": 20, "t": 40, "b": 10},
+            "legend": {"orientation": "h", "y": -0.2, "yanchor": "top", "x": 0, "font": {"size": 13}},
+            "xaxis": _xaxis(x, xlabel, log_x), "yaxis": yaxis, "font": {"size": 14}}
+
+
+def mistakes_figure(summary: dict, xlabel: str, measured: str, log_x: bool) -> dict:
+    """Measured (median, min–max band over seeds) against the theorem's bound, per swept value.
+
+    The y axis is logarithmic when the numbers span more than two decades (and are all > 0)."""
+    x = [float(v) for v in summary["value"]]
+    pos = np.concatenate([summary["mistakes_min"], summary["bound_median"]])
+    pos = pos[np.isfinite(pos)]
+    log_y = bool(pos.size and pos.min() > 0 and pos.max() / pos.min() > 100)
+    data = [_band(x, summary["mistakes_min"], summary["mistakes_max"], "measured: min–max over seeds", BAND),
+            {"type": "scatter", "mode": "lines+markers", "x": x, "y": _clean(summary["mistakes_median"]),
+             "name": f"measured {measured} (median)", "line": {"color": BLUE, "width": 3}},
+            {"type": "scatter", "mode": "lines+markers", "x": x, "y": _clean(summary["bound_median"]),
+             "name": "the theorem's bound", "line": {"color": RED, "width": 3, "dash": "dash"},
+             "marker": {"symbol": "diamond"}, "connectgaps": False}]
+    if not np.allclose(np.nan_to_num(summary["bound_max"]), np.nan_to_num(summary["bound_min"]), rtol=1e-9, atol=0):
+        data.insert(2, _band(x, summary["bound_min"], summary["bound_max"], "bound: min–max over seeds",
+                             "rgba(214, 39, 40, 0.12)"))
+    return {"data": data, "layout": _layout(f"Measured {measured} and the bound", xlabel, measured, log_x, log_y, x)}
+
+
+def ratio_figure(summary: dict, xlabel: str, log_x: bool) -> dict:
+    """The tightness ratio measured/bound (median and min–max over seeds); 1 is the bound attained."""
+    x = [float(v) for v in summary["value"]]
+    top = np.nanmax(np.r_[summary["ratio_max"], 1.0]) if np.isfinite(summary["ratio_max"]).any() else 1.0
+    data = [_band(x, summary["ratio_min"], summary["ratio_max"], "min–max over seeds", BAND),
+            {"type": "scatter", "mode": "lines+markers", "x": x, "y": _clean(summary["ratio_median"]),
+             "name": "measured / bound (median)", "line": {"color": BLUE, "width": 3}, "connectgaps": False},
+            {"type": "scatter", "mode": "lines", "x": [min(x), max(x)] if x else [], "y": [1.0, 1.0],
+             "name": "ratio 1: the bound attained", "line": {"color": RED, "width": 2, "dash": "dot"}}]
+    lay = _layout("Tightness: measured / bound", xlabel, "measured / bound", log_x, False, x)
+    lay["yaxis"]["range"] = [0, float(top) * 1.08]
+    return {"data": data, "layout": lay}
+
+
+def summary_rows(summary: dict, param: str) -> list[dict[str, Any]]:
+    """One row per swept value: the median and range of the measured numbers, the bound, the ratio."""
+    rows = []
+    for i, v in enumerate(summary["value"]):
+        lo, hi = summary["mistakes_min"][i], summary["mistakes_max"][i]
+        rows.append({param: fmt(v), "measured: median": fmt(summary["mistakes_median"][i]),
+                     "min – max": f"{fmt(lo)} – {fmt(hi)}",
+                     "bound: median": fmt(summary["bound_median"][i]),
+                     "ratio: median": fmt(summary["ratio_median"][i]),
+                     "max": fmt(summary["ratio_max"][i]),
+                     "assumptions": "✓ hold" if summary["holds"][i] else "✗ fail: n/a"})
+    return rows
+
+
+def na_values(table) -> list[tuple[float, str]]:
+    """(value, the reason in words) for each value where some seed's assumptions failed (first reason)."""
+    out: dict[float, str] = {}
+    for v, ok, why in zip(table["value"], table["holds"], table["why"]):
+        if not ok and float(v) not in out:
+            out[float(v)] = str(why)
+    return list(out.items())
+
+
+def theorems(table) -> list[tuple[str, list[float]]]:
+    """(the proof's name, the values where its bound is the one shown), in sweep order."""
+    out: dict[str, list[float]] = {}
+    for v, name in zip(table["value"], table["proof"]):
+        vals = out.setdefault(str(name), [])
+        if float(v) not in vals:
+            vals.append(float(v))
+    return list(out.items())
+
+
+def tightest(summary: dict) -> tuple[float, float] | None:
+    """(the largest ratio over every seed, the value where it is reached), or None when no bound applies."""
+    r = np.asarray(summary["ratio_max"], dtype=float)
+    if not np.isfinite(r).any():
+        return None
+    i = int(np.nanargmax(r))
+    return float(r[i]), float(summary["value"][i])

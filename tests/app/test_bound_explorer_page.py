@@ -1,0 +1,139 @@
+"""AppTest over the Bound explorer: the numbers shown equal direct olc_core.run calls on the same seeds, the
+settings live in the URL, the bound-attaining switch, n/a where an assumption fails, and bad or extreme
+settings reported as messages (never a traceback)."""
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+
+import olc_core
+from olc_ui.explorer_view import fmt, sweep_values
+from tests.app.pagetest import metric, open_page, page_text, shown, url
+from tests.conftest import ROOT
+
+PAGE = str(ROOT / "pages" / "bound_explorer.py")
+
+
+def _open(**query):
+    return open_page(PAGE, timeout=180, **query)
+
+
+def _charts(at) -> list[dict]:
+    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+
+
+def _table(at):
+    [df] = at.dataframe
+    return df.value
+
+
+def test_default_sweep_numbers_are_direct_runs():
+    at = _open()
+    assert not at.exception and not at.error
+    assert at.title[0].value == "Bound explorer: how tight are the bounds?"
+    values, _ = sweep_values(0.05, 0.3, 8, "linear", False)
+    med, bounds, rmax = [], [], []
+    for g in values:
+        m, b = [], []
+        for seed in range(5):
+            s = olc_core.streams.separable(1000, 5, g, 1.0, seed)
+            tr = olc_core.run("perceptron", s.X, s.y, comparator=s.comparator, gamma=g)
+            m.append(tr.n_mistakes)
+            b.append(tr.proof.mistake_bound)
+            assert not tr.proof.failed_assumptions
+        med.append(float(np.median(m)))
+        bounds.append(float(np.median(b)))
+        rmax.append(max(x / y for x, y in zip(m, b)))
+    df = _table(at)
+    assert df["γ"].tolist() == [fmt(g) for g in values]
+    assert df["measured: median"].tolist() == [fmt(x) for x in med]
+    assert df["bound: median"].tolist() == [fmt(x) for x in bounds]
+    assert df["max"].tolist() == [fmt(x) for x in rmax]
+    assert set(df["assumptions"]) == {"✓ hold"}
+    mistakes, ratio = _charts(at)
+    assert mistakes["data"][1]["y"] == med and mistakes["data"][-1]["y"] == bounds
+    assert ratio["data"][1]["x"] == values
+    assert metric(at, "Runs") == "40"
+    assert metric(at, "Largest ratio measured / bound") == f"{max(rmax):.3f}"
+    assert metric(at, "…reached at γ =") == fmt(values[int(np.argmax(rmax))])
+    assert "40 runs of olc_core.run (8 values × 5 seeds)" in shown(at, "caption")
+    assert [b.label for b in at.get("download_button")] == ["Download the table (CSV: one row per run)"]
+    q = url(at)
+    assert q["alg"] == "perceptron" and q["param"] == "gamma" and q["gamma_lo"] == "0.05" and q["seeds"] == "5"
+    assert q["worst"] == "0" and q["d"] == "5" and q["T"] == "1000"
+
+
+def test_deep_link_halving_worst_case_reaches_ratio_one():
+    at = _open(alg="halving", worst="1", param="N", N_lo="2", N_hi="64", points="6", scale="log", seeds="2", T="50")
+    assert not at.exception and not at.error
+    df = _table(at)
+    assert df["N"].tolist() == ["2", "4", "8", "16", "32", "64"]
+    for n, m, r in zip(df["N"], df["measured: median"], df["ratio: median"]):
+        s = olc_core.streams.halving_adversary(T=50, N=int(n), seed=0)
+        tr = olc_core.run("halving", s.X, s.y)
+        assert m == fmt(tr.n_mistakes) and r == fmt(tr.n_mistakes / tr.proof.mistake_bound) == "1"
+    assert metric(at, "Largest ratio measured / bound") == "1.000"
+    assert "Bound-attaining stream — Halving:" in page_text(at)
+    assert url(at)["worst"] == "1" and url(at)["N_hi"] == "64"
+
+
+def test_rwm_shows_expected_mistakes_from_the_core():
+    at = _open(alg="randomized_weighted_majority", param="eta", eta_lo="0.2", eta_hi="0.8", points="2", seeds="2",
+               N="5", T="200")
+    assert not at.exception and not at.error
+    df = _table(at)
+    for eta, m in zip(df["η"], df["measured: median"]):
+        e = []
+        for seed in range(2):
+            s = olc_core.streams.experts(200, 5, np.linspace(0.1, 0.5, 5), seed)
+            tr = olc_core.run("randomized_weighted_majority", s.X, s.y, eta=float(eta), seed=seed)
+            e.append(tr.proof.constants["expected_mistakes"])
+        assert m == fmt(float(np.median(e)))
+    assert _charts(at)[0]["layout"]["yaxis"]["title"]["text"] == "expected mistakes E[M]"
+
+
+def test_noise_breaks_an_assumption_and_the_bound_reads_na_with_the_reason():
+    at = _open(alg="halving", param="noise", noise_lo="0", noise_hi="0.2", points="2", scale="linear", seeds="2",
+               N="16", T="200")
+    assert not at.exception and not at.error
+    df = _table(at)
+    assert df["assumptions"].tolist() == ["✓ hold", "✗ fail: n/a"] and df["bound: median"].tolist()[1] == "n/a"
+    warn = shown(at, "warning")
+    assert "At noise = 0.2 the theorem's assumption fails" in warn and "consistent" in warn
+    assert _charts(at)[0]["data"][-1]["y"][1] is None
+
+
+def test_bad_link_values_are_reported_and_replaced():
+    at = _open(alg="nope", gamma_lo="abc", seeds="999", points="3")
+    assert not at.exception
+    warn = shown(at, "warning")
+    assert "alg must be one of" in warn and "gamma_lo must be a number" in warn and "seeds must be between" in warn
+    assert len(_table(at)) == 3
+
+
+def test_extreme_settings_get_clear_messages():
+    at = _open(alg="winnow", param="N", N_lo="10", N_hi="20000", T="10000")
+    assert not at.exception and not at.dataframe
+    assert "This sweep cannot be run: one stream would hold 200,000,000 numbers" in shown(at, "error")
+    at = _open(alg="weighted_majority", param="beta", beta_lo="0.5", beta_hi="3", points="2", seeds="1")
+    assert not at.exception and not at.dataframe
+    err = shown(at, "error")
+    assert "These settings cannot be run: beta = 3, seed 0: weighted_majority: beta must be" in err
+    at = _open(alg="halving", param="noise", scale="log")
+    assert "logarithmic spacing needs From > 0" in shown(at, "error")
+    at = _open(alg="decision_list", worst="1")
+    assert not at.exception and "No bound-attaining stream is built here for Decision lists" in shown(at, "warning")
+
+
+def test_perceptron_noise_uses_the_nonseparable_theorem():
+    at = _open(alg="perceptron", param="noise", noise_lo="0", noise_hi="0.1", points="2", seeds="1", T="300")
+    assert not at.exception and not at.error
+    s = olc_core.streams.separable(300, 5, 0.1, 1.0, 0, noise=0.1)
+    tr = olc_core.run("perceptron", s.X, s.y, comparator=s.comparator, gamma=0.1)
+    assert tr.proof.mistake_bound is None
+    b = tr.proofs["nonseparable"].mistake_bound
+    assert _table(at)["bound: median"].tolist()[1] == fmt(b) and math.isfinite(b)
+    cap = shown(at, "caption")
+    assert "Perceptron, separable data" in cap and tr.proofs["nonseparable"].name in cap
