@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # Run the whole test suite on a fresh machine: installs Debian's chromium (for the
-# browser tests) and python3-venv when missing, creates .venv, installs the app and test
-# packages and the project itself (editable), then runs pytest over tests/ and the
-# doctests in olc_core/ and olc_ui/.
+# browser tests), nginx (for scripts/serve.sh's test) and python3-venv when missing,
+# creates .venv, installs the app and test packages and the project itself (editable),
+# then runs pytest over tests/ and the doctests in olc_core/ and olc_ui/.
 #   bash scripts/test.sh [extra pytest args, e.g. -k perceptron]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-if ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then
+DEB=()
+command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || DEB+=(chromium)
+command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || DEB+=(nginx)   # tests/ui/test_serve_script.py
+if [ ${#DEB[@]} -gt 0 ]; then
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
   export DEBIAN_FRONTEND=noninteractive
   $SUDO apt-get update -qq
-  $SUDO apt-get install -y -qq chromium >/dev/null
+  $SUDO apt-get install -y -qq "${DEB[@]}" >/dev/null
 fi
 source scripts/setup_venv.sh
 "$VENV_PY" -m pip install -q --disable-pip-version-check -r requirements.txt -r requirements-test.txt
