@@ -298,7 +298,10 @@ def browser_spot_check(url: str, link: str, start: threading.Event, out: dict, s
                 key = "ArrowRight" if k % 2 == 0 else "ArrowLeft"
                 act("slider", lambda: (slider.focus(), page.keyboard.press(key)))
                 for _ in range(3):      # the viewer reports its position once stepping pauses
-                    act("step", lambda: page.get_by_role("button", name="Next mistake", exact=True).click())
+                    nxt = page.get_by_role("button", name="Next mistake", exact=True)
+                    if not nxt.is_enabled():     # past the last mistake: back to the start first
+                        act("step", lambda: page.get_by_role("button", name="First", exact=True).click())
+                    act("step", lambda: nxt.click())
                 act("switch", lambda: page.get_by_role("link", name="Winnow").first.click())
                 act("switch", lambda: page.get_by_role("link", name="Perceptron", exact=True).first.click())
                 page.get_by_role("button", name="Next mistake", exact=True).wait_for(timeout=60_000)

@@ -102,3 +102,13 @@ def test_only_the_loopback_is_loaded():
         stproto.check_loopback("http://example.org:8501")
     with pytest.raises(SystemExit, match="loopback"):
         load.main(["--students", "1", "--url", "http://10.0.0.1:8501"])
+
+
+def test_no_full_garbage_collection_after_every_run():
+    """Streamlit's default runner.postScriptGC = true runs gc.collect() after every script run;
+    with numpy, plotly and numba loaded that was ~90 % of the server's CPU per rerun
+    (bench/load.py, docs/load.md). The app's config turns it off."""
+    import tomllib
+
+    cfg = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text(encoding="utf-8"))
+    assert cfg["runner"]["postScriptGC"] is False
