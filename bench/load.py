@@ -90,7 +90,10 @@ class Student:
         t0 = time.perf_counter()
         try:
             await coro
-        except (ProtocolError, asyncio.TimeoutError, OSError, Exception) as exc:  # noqa: BLE001 - counted
+        except (asyncio.TimeoutError, TimeoutError):
+            self.stats.error(kind, f"student {self.i}: no answer within {self.args.timeout:g} s")
+            return False
+        except Exception as exc:  # noqa: BLE001 - every failure is counted and reported
             self.stats.error(kind, f"student {self.i}: {type(exc).__name__}: {exc}")
             return False
         self.stats.latencies[kind].append(time.perf_counter() - t0)
@@ -254,12 +257,14 @@ async def hall(args, pids: list[int]) -> dict:
     t0 = time.monotonic()
     deadline = t0 + args.ramp + args.duration
     students = [Student(i, args, stats, deadline) for i in range(args.students)]
+    own0 = time.process_time()
     await asyncio.wait_for(asyncio.gather(*(s.main() for s in students)), args.ramp + args.duration + 2 * args.timeout)
+    own = time.process_time() - own0
     sampler.stop.set()
     sampler.join()
     cpu1, _ = proc_cpu_rss(pids)
     return {"stats": stats, "cpu": cpu1 - cpu0, "rss0": rss0, "peak": max(sampler.peak, rss0),
-            "wall": time.monotonic() - t0}
+            "wall": time.monotonic() - t0, "client_cpu": own}
 
 
 # ------------------------------------------------------------------------------ the real browser
@@ -339,6 +344,7 @@ def report(args, res: dict, n_pids: int, browser: dict | None) -> float | None:
               f"{per * 1000:.0f} ms per interaction")
         print(f"server memory: {res['rss0'] / 2**20:.0f} MiB after the warm-up, peak {res['peak'] / 2**20:.0f} MiB: "
               f"{(res['peak'] - res['rss0']) / 2**20 / max(1, args.students):.2f} MiB per session")
+    print(f"load client CPU (this process, all {args.students} students): {res.get('client_cpu', 0):.1f} s")
     if len(st.upstreams) > 1 or "direct" not in st.upstreams:
         print("sessions per backend: " + ", ".join(f"{u}: {n}" for u, n in sorted(st.upstreams.items())))
     for k in KINDS:
