@@ -234,21 +234,30 @@ class Sampler(threading.Thread):
             self.stop.wait(0.25)
 
 
-async def warm_up(args) -> None:
-    """One session through every step (imports, caches filled), then closed: the baseline."""
-    stats = Stats()
-    s = Student(-1, args, stats, time.monotonic() + 120)
-    await s.timed("open", s.open())
-    for kind in ("slider", "step", "switch"):
-        await s.timed(kind, getattr(s, kind)())
-    await s.client.close() if s.client else None
-    errs = [e for v in stats.errors.values() for e in v]
-    if errs:
-        raise SystemExit(f"load: the warm-up session failed: {errs[0]}")
+async def warm_up(args, n_backends: int) -> None:
+    """One session through every step (imports, caches filled) on each backend, then closed: the baseline.
+
+    Behind a balancer each session lands where its route cookie sends it: new sessions until
+    ``n_backends`` distinct ones were seen (at most 8 per backend)."""
+    seen: set[str] = set()
+    for i in range(8 * max(1, n_backends)):
+        stats = Stats()
+        s = Student(-1 - i, args, stats, time.monotonic() + 120)
+        await s.timed("open", s.open())
+        for kind in ("slider", "step", "switch"):
+            await s.timed(kind, getattr(s, kind)())
+        if s.client is not None:
+            await s.client.close()
+        errs = [e for v in stats.errors.values() for e in v]
+        if errs:
+            raise SystemExit(f"load: the warm-up session failed: {errs[0]}")
+        seen.add(s.client.upstream or "direct")
+        if len(seen) >= n_backends:
+            return
 
 
 async def hall(args, pids: list[int]) -> dict:
-    await warm_up(args)
+    await warm_up(args, len(pids))
     await asyncio.sleep(1.0)
     cpu0, rss0 = proc_cpu_rss(pids)
     sampler = Sampler(pids)
