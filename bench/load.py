@@ -4,6 +4,7 @@
     .venv/bin/python bench/load.py --students 30                   # starts its own server (a free port)
     .venv/bin/python bench/load.py --students 100 --url http://127.0.0.1:8500 --server-pid 123 --server-pid 124
     .venv/bin/python bench/load.py --students 30 --browser         # + one real Chromium doing the same steps
+    .venv/bin/python bench/load.py --students 1 --cpu-per-kind     # one student alone: server CPU per kind
 
 Each student is one websocket session speaking Streamlit's own protocol (bench/stproto.py:
 the BackMsg / ForwardMsg protobufs the browser exchanges), so the server is measured, not
@@ -276,6 +277,23 @@ async def hall(args, pids: list[int]) -> dict:
             "wall": time.monotonic() - t0, "client_cpu": own}
 
 
+async def cpu_per_kind(args, pids: list[int]) -> dict[str, float]:
+    """One student alone, back to back: server CPU seconds per step, slider move and page switch (there and back)."""
+    await warm_up(args, len(pids))
+    s = Student(0, args, Stats(), float("inf"))
+    await s.open()
+    out = {}
+    for kind, n in (("step", 20), ("slider", 10), ("switch", 6)):
+        cpu0 = proc_cpu_rss(pids)[0]
+        for _ in range(n):
+            if kind == "step":
+                s.position = 0
+            await getattr(s, kind)()
+        out[kind] = (proc_cpu_rss(pids)[0] - cpu0) / n
+    await s.client.close()
+    return out
+
+
 # ------------------------------------------------------------------------------ the real browser
 
 def browser_spot_check(url: str, link: str, start: threading.Event, out: dict, stop_at: float) -> None:
@@ -380,6 +398,10 @@ def parse_args(argv=None):
     ap.add_argument("--think", type=float, default=3.0, help="mean seconds between a student's actions")
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds a request may take before it is an error")
     ap.add_argument("--browser", action="store_true", help="one real Chromium tab doing the same steps")
+    ap.add_argument("--server-arg", action="append", default=[],
+                    help="an extra `streamlit run` option for the server started here (e.g. --server-arg=--runner.postScriptGC=true)")
+    ap.add_argument("--cpu-per-kind", action="store_true",
+                    help="instead: one student alone, the server's CPU per step / slider move / page switch")
     args = ap.parse_args(argv)
     if args.students < 1:
         ap.error("--students must be at least 1")
@@ -394,10 +416,17 @@ def main(argv=None) -> int:
     if args.url is None:
         from stbrowser import StreamlitServer
 
-        server = StreamlitServer(ROOT / "app.py", cwd=ROOT).start()
+        server = StreamlitServer(ROOT / "app.py", cwd=ROOT, extra_args=args.server_arg).start()
         args.url, args.server_pid = server.url, [server.pid]
     stproto.check_loopback(args.url)
     try:
+        if args.cpu_per_kind:
+            if not args.server_pid:
+                raise SystemExit("load: --cpu-per-kind needs the server's PID (--server-pid) with --url")
+            got = asyncio.run(cpu_per_kind(args, args.server_pid))
+            for kind, sec in got.items():
+                print(f"server CPU per {kind}: {1000 * sec:.1f} ms" + (" (there and back: two runs)" if kind == "switch" else ""))
+            return 0
         browser, started, thread = None, threading.Event(), None
         if args.browser:
             browser = {}
