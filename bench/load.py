@@ -294,6 +294,22 @@ async def cpu_per_kind(args, pids: list[int]) -> dict[str, float]:
     return out
 
 
+async def soak(args, pids: list[int], n: int) -> list[float]:
+    """One student, ``n`` interactions back to back (steps, a slider move and a page switch in
+    every ten): the server's RSS (MiB) after each hundred."""
+    s = Student(0, args, Stats(), float("inf"))
+    await s.open()
+    rss = []
+    for i in range(n):
+        await (s.slider() if i % 10 == 0 else s.switch() if i % 10 == 5 else s.step())
+        if s.position >= s.T:
+            s.position = 0
+        if (i + 1) % 100 == 0:
+            rss.append(proc_cpu_rss(pids)[1] / 2**20)
+    await s.client.close()
+    return rss
+
+
 # ------------------------------------------------------------------------------ the real browser
 
 def browser_spot_check(url: str, link: str, start: threading.Event, out: dict, stop_at: float) -> None:
@@ -400,6 +416,8 @@ def parse_args(argv=None):
     ap.add_argument("--browser", action="store_true", help="one real Chromium tab doing the same steps")
     ap.add_argument("--server-arg", action="append", default=[],
                     help="an extra `streamlit run` option for the server started here (e.g. --server-arg=--runner.postScriptGC=true)")
+    ap.add_argument("--soak", type=int, metavar="K", default=0,
+                    help="instead: one student, K interactions back to back; the server's RSS every hundred")
     ap.add_argument("--cpu-per-kind", action="store_true",
                     help="instead: one student alone, the server's CPU per step / slider move / page switch")
     args = ap.parse_args(argv)
@@ -420,9 +438,13 @@ def main(argv=None) -> int:
         args.url, args.server_pid = server.url, [server.pid]
     stproto.check_loopback(args.url)
     try:
+        if (args.soak or args.cpu_per_kind) and not args.server_pid:
+            raise SystemExit("load: --soak and --cpu-per-kind need the server's PID (--server-pid) with --url")
+        if args.soak:
+            got = asyncio.run(soak(args, args.server_pid, args.soak))
+            print("server RSS (MiB) after each 100 interactions: " + ", ".join(f"{x:.1f}" for x in got))
+            return 0
         if args.cpu_per_kind:
-            if not args.server_pid:
-                raise SystemExit("load: --cpu-per-kind needs the server's PID (--server-pid) with --url")
             got = asyncio.run(cpu_per_kind(args, args.server_pid))
             for kind, sec in got.items():
                 print(f"server CPU per {kind}: {1000 * sec:.1f} ms" + (" (there and back: two runs)" if kind == "switch" else ""))
