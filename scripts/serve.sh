@@ -5,9 +5,10 @@
 # browser to one of the K processes (127.0.0.1:P+1 … P+K), always the same one (a route
 # cookie; websocket upgrades passed on). Each process is `streamlit run app.py` from the
 # repository root (its .streamlit/config.toml applies). The PIDs are written to
-# $RUN/pids (RUN: printed at start) for bench/load.py --server-pid.
+# $RUN/pids (RUN: printed at start) for bench/load.py --server-pid; $RUN (nginx's config and
+# error log, each process's log) is removed on exit unless OLC_KEEP_RUN=1.
 # Python: $OLC_PYTHON, else .venv/bin/python (created by scripts/setup_venv.sh).
-# nginx: Debian's package (apt-get install -y nginx). See docs/deployment.md.
+# nginx: Debian's package (apt-get install -y nginx). See docs/load.md, "Past one process".
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 usage() { echo "usage: bash scripts/serve.sh K [--port P]   (K: 1 … 32 Streamlit processes)" >&2; exit 2; }
@@ -34,7 +35,7 @@ stop() {
   trap - EXIT INT TERM
   for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
   for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
-  echo "serve: stopped"
+  if [ -n "${OLC_KEEP_RUN:-}" ]; then echo "serve: stopped; logs kept in $RUN"; else rm -rf "$RUN"; echo "serve: stopped"; fi
 }
 trap stop EXIT
 trap 'exit 130' INT

@@ -3,7 +3,7 @@
 Starts ``serve.sh 2`` (skipped when nginx is not installed), then checks: both
 processes receive browsers; a browser (its route cookie) always reaches the same one,
 its websocket included; a student's full session (open, step, page switch) works through
-nginx; SIGTERM to serve.sh stops nginx and both Streamlit processes.
+nginx; SIGTERM to serve.sh stops nginx and both Streamlit processes and removes its run directory.
 """
 from __future__ import annotations
 
@@ -144,3 +144,4 @@ def test_sigterm_stops_every_child(served):
         time.sleep(0.2)
     assert [p for p in children if _alive(p)] == []
     assert [p for p in range(served["port"], served["port"] + 3) if _listening(p)] == []
+    assert not served["run"].exists()          # its run directory (configs, logs) removed
