@@ -63,9 +63,10 @@ for i in $(seq 1 "$K"); do
 import sys, urllib.request
 urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/_stcore/health", timeout=2).read()
 PY
+    kill -0 "${PIDS[$((i - 1))]}" 2>/dev/null || break      # it exited (its port taken?)
     sleep 0.5
   done
-  [ "$ok" = 1 ] || { echo "serve: the process on port $p did not start; its log: $RUN/streamlit-$p.log" >&2; tail -20 "$RUN/streamlit-$p.log" >&2; exit 1; }
+  [ "$ok" = 1 ] || { echo "serve: the process on port $p did not start; the end of its log:" >&2; tail -20 "$RUN/streamlit-$p.log" >&2; exit 1; }
 done
 printf '%s\n' "${PIDS[@]:0:$K}" >"$RUN/pids"
 echo "serve: http://$LISTEN:$PORT  ($K Streamlit processes, PIDs $(tr '\n' ' ' <"$RUN/pids")nginx $NGINX_PID; run dir $RUN)"
