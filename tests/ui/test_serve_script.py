@@ -32,6 +32,7 @@ pytestmark = pytest.mark.skipif(NGINX is None, reason="nginx is not installed (D
 
 def _free(port: int) -> bool:
     with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)   # as servers bind: TIME_WAIT is no obstacle
         try:
             s.bind(("127.0.0.1", port))
         except OSError:
