@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Serve olc from K Streamlit processes behind nginx, on this machine, in the foreground.
+#   bash scripts/serve.sh K [--port P]        (default P = 8500; Ctrl-C stops everything)
+# nginx listens on 127.0.0.1:P (set OLC_LISTEN=0.0.0.0 to serve a network) and sends each
+# browser to one of the K processes (127.0.0.1:P+1 … P+K), always the same one (a route
+# cookie; websocket upgrades passed on). Each process is `streamlit run app.py` from the
+# repository root (its .streamlit/config.toml applies). The PIDs are written to
+# $RUN/pids (RUN: printed at start) for bench/load.py --server-pid; $RUN (nginx's config and
+# error log, each process's log) is removed on exit unless OLC_KEEP_RUN=1.
+# Python: $OLC_PYTHON, else .venv/bin/python (created by scripts/setup_venv.sh).
+# nginx: Debian's package (apt-get install -y nginx). See docs/load.md, "Past one process".
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+usage() { echo "usage: bash scripts/serve.sh K [--port P]   (K: 1 … 32 Streamlit processes)" >&2; exit 2; }
+[ $# -ge 1 ] || usage
+K="$1"; shift
+PORT=8500
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --port) [ $# -ge 2 ] || usage; PORT="$2"; shift 2 ;;
+    *) usage ;;
+  esac
+done
+[[ "$K" =~ ^[0-9]+$ ]] && [ "$K" -ge 1 ] && [ "$K" -le 32 ] || usage
+[[ "$PORT" =~ ^[0-9]+$ ]] && [ "$PORT" -ge 1024 ] && [ "$PORT" -le $((65535 - K)) ] || usage
+NGINX="${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}"
+[ -x "$NGINX" ] || { echo "serve.sh: nginx not found: apt-get install -y nginx" >&2; exit 1; }
+if [ -n "${OLC_PYTHON:-}" ]; then PYBIN="$OLC_PYTHON"; else source scripts/setup_venv.sh; PYBIN="$VENV_PY"; fi
+
+RUN="$(mktemp -d "${TMPDIR:-/tmp}/olc-serve.XXXXXX")"
+chmod 755 "$RUN"
+for d in body proxy fastcgi uwsgi scgi; do mkdir -m 1777 "$RUN/$d"; done
+PIDS=()
+stop() {
+  trap - EXIT INT TERM
+  for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+  if [ -n "${OLC_KEEP_RUN:-}" ]; then echo "serve: stopped; logs kept in $RUN"; else rm -rf "$RUN"; echo "serve: stopped"; fi
+}
+trap stop EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+UPSTREAMS=""
+for i in $(seq 1 "$K"); do
+  p=$((PORT + i))
+  "$PYBIN" -m streamlit run app.py --server.headless true --server.address 127.0.0.1 --server.port "$p" \
+    --browser.gatherUsageStats false --server.fileWatcherType none >"$RUN/streamlit-$p.log" 2>&1 &
+  PIDS+=("$!")
+  UPSTREAMS+="        server 127.0.0.1:$p max_fails=0;"$'\n'
+done
+LISTEN="${OLC_LISTEN:-127.0.0.1}"
+sed -e "s|@RUN@|$RUN|g" -e "s|@PORT@|$PORT|g" -e "s|listen 127.0.0.1:|listen $LISTEN:|" scripts/nginx.conf.template \
+  | awk -v ups="$UPSTREAMS" '{ if ($0 == "@UPSTREAMS@") printf "%s", ups; else print }' >"$RUN/nginx.conf"
+"$NGINX" -t -q -c "$RUN/nginx.conf" -p "$RUN" -e "$RUN/error.log"
+"$NGINX" -c "$RUN/nginx.conf" -p "$RUN" -e "$RUN/error.log" &
+NGINX_PID=$!
+PIDS+=("$NGINX_PID")
+for i in $(seq 1 "$K"); do
+  p=$((PORT + i)); ok=0
+  for _ in $(seq 1 240); do
+    if "$PYBIN" - "$p" <<'PY' 2>/dev/null; then ok=1; break; fi
+import sys, urllib.request
+urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/_stcore/health", timeout=2).read()
+PY
+    kill -0 "${PIDS[$((i - 1))]}" 2>/dev/null || break      # it exited (its port taken?)
+    sleep 0.5
+  done
+  [ "$ok" = 1 ] || { echo "serve: the process on port $p did not start; the end of its log:" >&2; tail -20 "$RUN/streamlit-$p.log" >&2; exit 1; }
+done
+printf '%s\n' "${PIDS[@]:0:$K}" >"$RUN/pids"
+echo "serve: http://$LISTEN:$PORT  ($K Streamlit processes, PIDs $(tr '\n' ' ' <"$RUN/pids")nginx $NGINX_PID; run dir $RUN)"
+# in the foreground until nginx or any Streamlit process ends (or Ctrl-C / SIGTERM)
+wait -n "${PIDS[@]}" || true
+echo "serve: a process ended; stopping the others" >&2
+exit 1

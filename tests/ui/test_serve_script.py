@@ -1,0 +1,148 @@
+"""scripts/serve.sh K: K Streamlit processes behind nginx, sticky per browser, stopped with it.
+
+Starts ``serve.sh 2`` (skipped when nginx is not installed), then checks: both
+processes receive browsers; a browser (its route cookie) always reaches the same one,
+its websocket included; a student's full session (open, step, page switch) works through
+nginx; SIGTERM to serve.sh stops nginx and both Streamlit processes and removes its run directory.
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "bench"))
+import load  # noqa: E402
+import stproto  # noqa: E402
+
+NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if os.access("/usr/sbin/nginx", os.X_OK) else None)
+pytestmark = pytest.mark.skipif(NGINX is None, reason="nginx is not installed (Debian: apt-get install -y nginx)")
+
+
+def _free(port: int) -> bool:
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)   # as servers bind: TIME_WAIT is no obstacle
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def _listening(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=2).close()
+    except OSError:
+        return False
+    return True
+
+
+def _base_port(k: int) -> int:
+    for p in range(8650, 8657):
+        if all(_free(p + i) for i in range(k + 1)):
+            return p
+    pytest.skip("no free ports 8650-8659 for serve.sh")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:      # a zombie (exited, not yet reaped by its parent) counts as gone
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.fixture(scope="module")
+def served():
+    port = _base_port(2)
+    env = dict(os.environ, OLC_PYTHON=sys.executable)
+    proc = subprocess.Popen(["bash", str(ROOT / "scripts" / "serve.sh"), "2", "--port", str(port)], cwd=ROOT,
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            start_new_session=True)
+    line = ""
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline and proc.poll() is None:
+        line = proc.stdout.readline()
+        if line.startswith("serve: http"):
+            break
+    try:
+        m = re.search(r"PIDs ([\d ]+) nginx (\d+); run dir (\S+)\)", line)
+        assert m, f"serve.sh did not come up: {line!r} {proc.stdout.read() if proc.poll() is not None else ''}"
+        yield {"proc": proc, "url": f"http://127.0.0.1:{port}", "port": port,
+               "pids": [int(x) for x in m.group(1).split()], "nginx": int(m.group(2)), "run": Path(m.group(3))}
+    finally:
+        if proc.poll() is None:
+            os.kill(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(30)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+
+
+def _upstream(url: str, cookie: str | None = None) -> tuple[str, str | None]:
+    req = urllib.request.Request(url + "/perceptron", headers={"Cookie": cookie} if cookie else {})
+    with urllib.request.urlopen(req, timeout=30) as r:
+        r.read()
+        set_cookie = r.headers.get("Set-Cookie", "")
+        return r.headers["X-Olc-Upstream"], set_cookie.split(";", 1)[0] or None
+
+
+def test_browsers_spread_and_each_sticks_to_its_process(served):
+    url, port = served["url"], served["port"]
+    seen = {}
+    for _ in range(24):
+        up, cookie = _upstream(url)
+        seen.setdefault(up, cookie)
+    assert set(seen) == {f"127.0.0.1:{port + 1}", f"127.0.0.1:{port + 2}"}
+    assert sorted(int(x) for x in (served["run"] / "pids").read_text().split()) == sorted(served["pids"])
+
+    async def ws_upstream(cookie):
+        c = stproto.Client(url, cookie=cookie)
+        await c.connect()
+        await c.close()
+        return c.upstream
+    for up, cookie in seen.items():
+        assert [_upstream(url, cookie)[0] for _ in range(3)] == [up] * 3
+        assert asyncio.run(ws_upstream(cookie)) == up            # the websocket too
+
+
+def test_a_student_session_through_nginx(served):
+    async def go():
+        args = load.parse_args(["--students", "1", "--url", served["url"], "--timeout", "60"])
+        s = load.Student(0, args, load.Stats(), deadline=float("inf"))
+        await s.open()
+        await s.step()
+        await s.switch()
+        await s.client.close()
+        return s
+    s = asyncio.run(go())
+    assert s.client.upstream in {f"127.0.0.1:{served['port'] + i}" for i in (1, 2)}
+    assert s.position >= 1 and s.page_hash == s.pages["perceptron"]
+
+
+def test_sigterm_stops_every_child(served):
+    proc = served["proc"]
+    children = served["pids"] + [served["nginx"]]
+    assert all(_alive(p) for p in children)
+    os.kill(proc.pid, signal.SIGTERM)
+    assert proc.wait(30) != 0
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and any(_alive(p) for p in children):
+        time.sleep(0.2)
+    assert [p for p in children if _alive(p)] == []
+    assert [p for p in range(served["port"], served["port"] + 3) if _listening(p)] == []
+    assert not served["run"].exists()          # its run directory (configs, logs) removed
