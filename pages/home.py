@@ -31,7 +31,15 @@ st.markdown(
 st.subheader("A live example: the Perceptron on six points")
 X = np.array([[0.8, 0.4], [-0.6, 0.5], [0.3, -0.9], [-0.9, -0.2], [0.9, 0.5], [0.2, -0.3]])
 y = np.array([1, -1, 1, -1, 1, 1])
-trace = olc_core.run("perceptron", X, y, comparator=[0.8, -0.6])
+
+
+@st.cache_resource(show_spinner=False)
+def _six_point_run():
+    """The same six points for everyone: one run per server process."""
+    return olc_core.run("perceptron", X, y, comparator=[0.8, -0.6])
+
+
+trace = _six_point_run()
 SETTINGS = [Setting("round", "Round", "int", len(y), lo=1, hi=len(y), step=1,
                    help="Show the protocol up to this round")]
 t = state.bind("home", SETTINGS)["round"]

@@ -19,12 +19,7 @@ import olc_core.streams as streams
 from olc_ui.lessons import available
 from tests.app.pagetest import open_page
 
-#: pages/home.py runs the Perceptron on its six fixed points at every rerun, uncached (about 3 ms
-#: on the development machine); it is outside the lesson modules this test was written with. Strict:
-#: this starts failing, and the mark must go, once home caches its run.
-HOME_UNCACHED = pytest.mark.xfail(strict=True, reason="pages/home.py: olc_core.run on six points at every rerun")
-PAGES = [pytest.param(row[1], id=row[4], marks=HOME_UNCACHED if row[4] == "home" else ())
-         for row in available()]
+PAGES = [pytest.param(row[1], id=row[4]) for row in available()]
 
 
 def _count_calls(monkeypatch, calls: list) -> None:
