@@ -15,7 +15,7 @@ with st.sidebar:
     alg, worst = main["alg"], main["worst"]
     st.header("Sweep")
     v = state.bind(L.group_page(alg), L.GROUPS[alg], show=L.visible(alg, worst))
-st.markdown(L.INTRO)
+page.intro(L.INTRO)
 with st.expander("How to read this page", icon=":material/help:"):
     st.markdown(L.MORE)
 L.notice_problems(state.problems(L.PAGE) + state.problems(L.group_page(alg)))
