@@ -221,7 +221,7 @@ def _caption(alg: str, p: str, table) -> str:
     held = ", ".join(f"{_META[k][0]} = {V.fmt(x) if x is not None else 'automatic'}"
                      for k, x in table.settings.items() if k != p and k in params_of(alg)
                      and (not table.worst_case or k in SWEEPS[alg].worst_keys))
-    return (f"{len(table)} runs of olc_core.run ({len(set(table['value'].tolist()))} values × "
+    return (f"{len(table)} runs of the learner ({len(set(table['value'].tolist()))} values × "
             f"{len(set(table['seed'].tolist()))} seeds) in {table.seconds:.2f} s" + (f"; held fixed: {held}" if held
                                                                                   else ""))
 
@@ -244,7 +244,7 @@ def panels(alg: str, p: str, v: dict[str, Any], table) -> None:
     named = V.theorems(table)
     for theorem, vals in named:      # proof names come from olc_core, not from the link
         where = "" if len(named) == 1 else f" (at {_META[p][0]} = {', '.join(V.fmt(x) for x in vals)})"
-        st.caption(f"The bound is the theorem of the proof “{theorem}”{where}, as olc_core.run checks it.")
+        st.caption(f"The bound is the theorem of the proof “{theorem}”{where}, as the run checks it.")
     for value, why in V.na_values(table):
         safe.notice("warning", f"At {_META[p][0]} = {V.fmt(value)} the theorem's assumption fails, so it gives "
                     "no bound (n/a) and no ratio: ", why)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-__all__ = ["SOURCES", "setup"]
+__all__ = ["SOURCES", "intro", "setup"]
 
 SOURCES = (
     ("[000]", "K. Kitani (lecturer), D. Chen (scribe): *Online Linear Classification*, lecture notes — "
@@ -57,3 +57,15 @@ def _under_server() -> bool:
         return runtime.exists()
     except Exception:  # pragma: no cover
         return False
+
+
+def intro(text: str) -> None:
+    """The lesson's opening paragraph (trusted Markdown with KaTeX): as it is, or in presentation mode folded
+    into an expander, so that the charts and the step controls start higher on the projected screen."""
+    from . import present
+
+    if present.is_on():
+        with st.expander("What this lesson shows", icon=":material/menu_book:"):
+            st.markdown(text)
+    else:
+        st.markdown(text)

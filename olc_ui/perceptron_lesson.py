@@ -93,8 +93,9 @@ def load_data(v: dict[str, Any], upload: bytes | None) -> Data:
                        int(v["seed"]), v["order"])
         key = f"gen-d{v['d']}-g{v['gamma']:g}-R{v['R']:g}-T{v['T']}-n{v['noise']:g}-s{v['seed']}-{v['order']}"
         cmp = s.comparator if v["cmp"] == "planted" else None
-        lab = (f"generated: T = {v['T']}, d = {v['d']}, γ = {v['gamma']:g}, R = {v['R']:g}"
-               + (f", {v['noise']:.0%} label noise" if v["noise"] else ""))
+        lab = (f"generated: T = {v['T']}, d = {v['d']}, γ = {v['gamma']:g}, R = {v['R']:g}" if not v["noise"] else
+               f"generated with margin {v['gamma']:g} (R = {v['R']:g}, T = {v['T']}, d = {v['d']}), then "
+               f"{v['noise']:.0%} label noise")
         return Data(s.X, s.y, cmp, lab, key + f"-{v['cmp']}", flipped=s.info.get("flipped"))
     if src == "tight":
         s = olc_core.streams.tight_perceptron(int(v["td"]))

@@ -370,7 +370,7 @@ def _margin_caption(trace, ex, y, kind, mistakes, scales) -> dict:
     score = np.asarray(trace.columns["score"], dtype=float) + 0.0   # −0 + 0 = +0
     kinds = ["correct", "MARGIN MISTAKE (|s| < γ/2) → update", "MISTAKE → update", "first example: w = y·x"]
     return {
-        "template": "Presentation {t} of {T} (pass {pass}, example {ex}): y = {y}, s = w·x/‖w‖ = {s} → {what}. "
+        "template": "Step {t} of {T} (pass {pass}, example {ex}): y = {y}, s = w·x/‖w‖ = {s} → {what}. "
                     "Updates so far U = {k}{scale}.",
         "start": "Nothing seen yet. Press Next or Play.",
         "values": {"pass": {"by": "round", "data": np.asarray(trace.columns["pass"]) + 1, "fmt": "d"},

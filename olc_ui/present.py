@@ -25,9 +25,10 @@ import streamlit as st
 from . import safe, state
 from .config import Setting
 
-__all__ = ["PAGE", "SETTINGS", "HIDEABLE", "setup", "parse_hide", "css"]
+__all__ = ["PAGE", "SETTINGS", "HIDEABLE", "setup", "is_on", "parse_hide", "css"]
 
 PAGE = "present"
+_ON = "_olc_present_on"   # this run's state, for the page's own layout choices (olc_ui.page.intro)
 _WAS_ON = "_olc_present_was_on"
 SETTINGS = [
     Setting("present", "Presentation mode", "bool", False,
@@ -100,6 +101,7 @@ def setup() -> dict[str, Any]:
     box = st.container(key="olc_present_switch") if on else st.sidebar.container(key="olc_present_switch_side")
     v = state.bind(PAGE, SETTINGS, container=box, show=set() if hidden_switch else {"present"})
     on = bool(v["present"])
+    st.session_state[_ON] = on
     hide, unknown = parse_hide(v["hide"])
     st.session_state[state.URL_EXTRA_KEY] = ({"present": "1"} if on else {}) | ({"hide": v["hide"]} if hide or unknown else {})
     st.session_state[MODES_KEY] = {"present": {"hide": [h for h in hide if h in VIEWER_HIDEABLE]}} if on else {}
@@ -111,6 +113,11 @@ def setup() -> dict[str, Any]:
     for problem in state.problems(PAGE):
         safe.notice("warning", "A setting in the link was not valid: ", f"{problem}.")
     return {"present": on, "hide": hide}
+
+
+def is_on() -> bool:
+    """Whether this run of the page is in presentation mode (after :func:`setup`)."""
+    return bool(st.session_state.get(_ON, False))
 
 
 def _peek_hide() -> str:

@@ -34,6 +34,24 @@ _DROPPED_REQUEST = frozenset({b"accept-encoding", b"if-none-match", b"if-modifie
 _DROPPED_RESPONSE = frozenset({b"content-length", b"etag", b"last-modified"})
 
 
+#: The default page's url path (olc_ui/lessons.py, app.py): Streamlit serves the default page at the root
+#: only, so a link to ``/home`` opened "Page not found"; it is redirected to the root, query kept.
+DEFAULT_PAGE = "home"
+
+
+def redirect_to_root(rel: str, base_url: str | None, query: bytes) -> bytes | None:
+    """The Location for a request of the default page by its own path (``/home?x=1`` → ``/?x=1``), else None.
+
+    >>> redirect_to_root("home", "", b"round=3"), redirect_to_root("home", "/olc/", b""), redirect_to_root("perceptron", "", b"")
+    (b'/?round=3', b'/olc/', None)
+    """
+    if rel != DEFAULT_PAGE:
+        return None
+    base = (base_url or "").strip("/")
+    root = f"/{base}/" if base else "/"
+    return root.encode() + (b"?" + query if query else b"")
+
+
 def page_path(path: str, base_url: str | None) -> str | None:
     """The page part of request ``path`` under ``base_url`` (``server.baseUrlPath``), or None.
 
@@ -98,6 +116,12 @@ class PageBaseMiddleware:
             rel = page_path(scope.get("path", ""), self.base_url())
         if rel is None:
             await self.app(scope, receive, send)
+            return
+        location = redirect_to_root(rel, self.base_url(), scope.get("query_string", b""))
+        if location is not None:
+            await send({"type": "http.response.start", "status": 307,
+                        "headers": [(b"location", location), (b"content-length", b"0")]})
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
             return
         headers = [(k, v) for k, v in scope.get("headers", []) if k.lower() not in _DROPPED_REQUEST]
         await self.app(dict(scope, headers=headers), receive, _Editor(send, base_url_script(rel)))

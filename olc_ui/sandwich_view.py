@@ -15,6 +15,7 @@ proof's own formulas of M with the proof's constants), its bound and crossing.
 from __future__ import annotations
 
 import math
+import textwrap
 from dataclasses import dataclass
 from typing import Callable
 
@@ -39,6 +40,9 @@ class Curve:
     color: str
     f: Callable[[np.ndarray], np.ndarray] | None = None
 
+
+#: Characters per line of a note under the axis (a half-width chart at 1100 px, 16 px text).
+NOTE_WIDTH = 56
 
 def far(crossing_x: float, m_run: float) -> bool:
     return crossing_x > max(FAR[0], FAR[1] * max(m_run, 1.0))
@@ -144,7 +148,8 @@ def sandwich(fig_id: str, title: str, proof, curves: list[Curve], arrays: dict, 
     beyond = ("× marks where the bounds cross: no run gets past it (shaded)." if crossing is not None else "")
     notes = [t for t in (beyond, floor_note if floor is not None else "", note) if t]
     layout = _layout(x_title, (x_lo, x_hi), log_x, (ylo, yhi), log_y, notes)
-    return {"id": fig_id, "title": title, "height": height + (22 * len(notes)),
+    n_lines = sum(len(textwrap.wrap(t, NOTE_WIDTH, break_long_words=False) or [""]) for t in notes)
+    return {"id": fig_id, "title": title, "height": height + (22 * n_lines),
             "figure": {"data": data, "layout": layout}, "config": {"displayModeBar": False}, "dynamic": dyn}
 
 
@@ -202,10 +207,16 @@ def _layout(x_title, x_range, log_x, y_range, log_y, notes: list[str]) -> dict:
           "fixedrange": True}
     if log_y:
         ya.update(type="log", dtick=_log_dtick(ya["range"]))
-    b = 48 + (16 + 20 * len(notes) if notes else 0)
-    ann = [{"x": 0, "xref": "paper", "y": 0, "yref": "paper", "yshift": -62 - 20 * i, "xanchor": "left",
-            "yanchor": "top", "showarrow": False, "align": "left", "font": {"size": 12.5, "color": "#444"},
-            "text": t} for i, t in enumerate(notes)]
+    # notes under the axis, each wrapped to the width of a half-page chart (plotly does not wrap text)
+    wrapped = [textwrap.wrap(t, NOTE_WIDTH, break_long_words=False) or [""] for t in notes]
+    lines = sum(len(w) for w in wrapped)
+    b = 48 + (16 + 20 * lines if notes else 0)
+    ann, shift = [], -62
+    for w in wrapped:
+        ann.append({"x": 0, "xref": "paper", "y": 0, "yref": "paper", "yshift": shift, "xanchor": "left",
+                    "yanchor": "top", "showarrow": False, "align": "left", "font": {"size": 12.5, "color": "#444"},
+                    "text": "<br>".join(w)})
+        shift -= 20 * len(w)
     return {"xaxis": xa, "yaxis": ya, "margin": {"l": 58, "r": 12, "t": 8, "b": b},
             "legend": {"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0, "font": {"size": 12.5}},
             "font": {"size": 14}, "plot_bgcolor": "#ffffff", "paper_bgcolor": "#ffffff", "annotations": ann,

@@ -23,7 +23,7 @@ import streamlit as st
 
 from .config import Setting, changed_url, url_values
 
-__all__ = ["bind", "current", "write_url", "problems", "URL_KEY", "URL_EXTRA_KEY", "wkey", "entry_values"]
+__all__ = ["bind", "current", "forget_problems", "write_url", "problems", "URL_KEY", "URL_EXTRA_KEY", "wkey", "entry_values"]
 
 #: Session-state key holding the query the last run asked the browser to show (for tests).
 URL_KEY = "_olc_url"
@@ -138,6 +138,12 @@ def write_url(settings: list[Setting], values: dict[str, Any], extra: dict[str, 
     fallback = {k: str(v) for k, v in (extra or {}).items()}
     st.session_state[URL_KEY] = {**params, **fallback}
     _url_component()(key="olc_url_sync", data={"params": params, "fallback": fallback})
+
+
+def forget_problems(page: str) -> None:
+    """Drop what was wrong with the link for ``page`` (e.g. values the link held for another group that a
+    switch on the page replaced: not the student's mistake, nothing to report)."""
+    st.session_state[f"__{page}__problems"] = []
 
 
 def problems(page: str) -> list[str]:

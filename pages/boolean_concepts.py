@@ -8,7 +8,7 @@ from olc_ui.viewer import position_from_query, start_position, viewer
 
 page.setup("Conjunctions and decision lists")
 st.title("The mistake-bound model: conjunctions and decision lists")
-st.markdown(
+page.intro(
     "A learner **learns a class C in the mistake-bound model** if, for every target $c \\in C$ and **every** "
     "ordering of examples labelled by $c$ — even one chosen by an adversary — it makes at most "
     "$p(n, \\mathrm{size}(c))$ mistakes, a polynomial. Conjunctions over $n$ bits: at most $n + 1$ "

@@ -14,8 +14,13 @@ with st.sidebar:
     main = state.bind(L.PAGE, L.MAIN_SETTINGS)
     alg, worst = main["alg"], main["worst"]
     st.header("Sweep")
+    # a learner picked on the page (not in the link): the link's sweep settings were the previous learner's
+    switched = st.session_state.get("_explorer_alg", alg) != alg
+    st.session_state["_explorer_alg"] = alg
     v = state.bind(L.group_page(alg), L.GROUPS[alg], show=L.visible(alg, worst))
-st.markdown(L.INTRO)
+    if switched:
+        state.forget_problems(L.group_page(alg))
+page.intro(L.INTRO)
 with st.expander("How to read this page", icon=":material/help:"):
     st.markdown(L.MORE)
 L.notice_problems(state.problems(L.PAGE) + state.problems(L.group_page(alg)))

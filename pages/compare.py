@@ -13,7 +13,7 @@ st.title("Compare learners on the same rounds")
 with st.sidebar:
     st.header("Comparison")
     v = state.bind(L.PAGE, L.SETTINGS, show=L.visible)
-st.markdown(L.INTRO)
+page.intro(L.INTRO)
 for problem in state.problems(L.PAGE):
     safe.notice("warning", "A setting in the link was not valid: ", f"{problem}.")
 st.info(L.WHY[v["preset"]])

@@ -15,7 +15,7 @@ with st.sidebar:
     v = state.bind(L.PAGE, L.LEARNER_SETTINGS, show=L.visible_learner)
     st.header("Expert advice")
     v.update(state.bind(L.DATA_PAGE, L.DATA_SETTINGS, show=L.visible_data))
-st.markdown(L.INTRO[v["alg"]])
+page.intro(L.INTRO[v["alg"]])
 for problem in state.problems(L.PAGE) + state.problems(L.DATA_PAGE):
     safe.notice("warning", "A setting in the link was not valid: ", f"{problem}.")
 if v["data"] == "experts":

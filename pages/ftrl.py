@@ -8,7 +8,7 @@ from olc_ui.viewer import start_position, viewer
 
 page.setup("Randomised FTRL classifier")
 st.title("The randomised FTRL linear classifier")
-st.markdown(L.INTRO)
+page.intro(L.INTRO)
 
 # 1. settings, from the URL
 with st.sidebar:

@@ -7,7 +7,7 @@ from olc_ui.viewer import start_position, viewer
 
 page.setup("Halving")
 st.title("Halving: the version space")
-st.markdown(
+page.intro(
     "A finite class $H$ of hypotheses, one of which (the target $h^*$) labels the stream. Halving keeps the "
     "**version space** $H_t$ — the hypotheses not yet caught out — and predicts the **majority vote** of $H_t$. "
     "On a mistake the majority was wrong, so at least half of $H_t$ leaves. Step through the run and watch "

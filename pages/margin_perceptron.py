@@ -9,7 +9,7 @@ from olc_ui.viewer import start_position, viewer
 
 page.setup("Margin Perceptron")
 st.title("The Margin Perceptron")
-st.markdown(
+page.intro(
     "Examples are scaled to $\\lVert x\\rVert = 1$ and $w_1 = y_1 x_1$. With $s = \\langle w, x\\rangle/\\lVert w\\rVert$, "
     "the learner predicts $+$ if $s \\ge \\gamma/2$, $-$ if $s \\le -\\gamma/2$, and calls a **margin mistake** "
     "when $s$ falls in the band $(-\\gamma/2, \\gamma/2)$; on either kind of mistake $w \\leftarrow w + yx$. "

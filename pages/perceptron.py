@@ -8,7 +8,7 @@ from olc_ui.viewer import start_position, viewer
 
 page.setup("Perceptron")
 st.title("The Perceptron and its mistake bound")
-st.markdown(
+page.intro(
     "On a mistake the Perceptron adds $y_t x_t$ to $w$. Two quantities tell the proof: $\\langle w^*, w\\rangle$ "
     "grows by at least $\\gamma$ per mistake, while $\\lVert w\\rVert$ grows by at most $R^2$ in square. "
     "Step through the run and watch the **sandwich** $M\\gamma \\le \\langle w^*, w\\rangle \\le \\lVert w\\rVert "

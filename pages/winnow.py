@@ -19,7 +19,7 @@ with st.sidebar:
     if v["data"] == "upload":
         upload = uploads.upload_box(L.PAGE, "CSV file: 0/1 columns x1 … xN, then a 0/1 label",
                                     help="every cell 0 or 1; at most 10,000 rows")
-st.markdown(L.INTRO)
+page.intro(L.INTRO)
 for problem in state.problems(L.PAGE) + state.problems(L.DATA_PAGE):
     safe.notice("warning", "A setting in the link was not valid: ", f"{problem}.")
 if v["data"] == "generated":

@@ -58,7 +58,7 @@ def test_default_sweep_numbers_are_direct_runs():
     assert metric(at, "Runs") == "40"
     assert metric(at, "Largest ratio measured / bound") == f"{max(rmax):.3f}"
     assert metric(at, "…reached at γ =") == fmt(values[int(np.argmax(rmax))])
-    assert "40 runs of olc_core.run (8 values × 5 seeds)" in shown(at, "caption")
+    assert "40 runs of the learner (8 values × 5 seeds)" in shown(at, "caption")
     assert [b.label for b in at.get("download_button")] == ["Download the table (CSV: one row per run)"]
     q = url(at)
     assert q["alg"] == "perceptron" and q["param"] == "gamma" and q["gamma_lo"] == "0.05" and q["seeds"] == "5"
@@ -137,3 +137,18 @@ def test_perceptron_noise_uses_the_nonseparable_theorem():
     assert _table(at)["bound: median"].tolist()[1] == fmt(b) and math.isfinite(b)
     cap = shown(at, "caption")
     assert "Perceptron, separable data" in cap and tr.proofs["nonseparable"].name in cap
+
+
+def test_switching_the_learner_on_the_page_is_not_reported_as_a_bad_link():
+    """The link holds the previous learner's sweep (param=gamma); picking Winnow on the page starts Winnow's own
+    settings without a 'setting in the link was not valid' warning (a student did nothing wrong)."""
+    at = _open(alg="perceptron", param="gamma")
+    assert not at.exception and "not valid" not in shown(at, "warning")
+    w = next(x for x in at.selectbox if x.key == "bound_explorer__alg") if any(
+        x.key == "bound_explorer__alg" for x in at.selectbox) else next(x for x in at.radio if x.key == "bound_explorer__alg")
+    w.set_value("winnow").run()
+    assert not at.exception
+    assert "not valid" not in shown(at, "warning")
+    # a link that names a parameter the learner does not have is still reported
+    at = _open(alg="winnow", param="gamma")
+    assert "not valid" in shown(at, "warning")

@@ -345,7 +345,7 @@ def test_decision_list_note_gives_the_chain_to_the_bound(dl):
     s, tr, spec = dl
     c = tr.proof.constants
     [sand] = [f for f in spec["figures"] if f["id"] == "sandwich"]
-    texts = [a["text"] for a in sand["figure"]["layout"]["annotations"]]
+    texts = [a["text"].replace("<br>", " ") for a in sand["figure"]["layout"]["annotations"]]
     cap_sum, tight, b = c["cap_sum"], c["bound_tight"], tr.proof.mistake_bound
     assert cap_sum == int(tr.proof.series["cap_sum"][-1]) and cap_sum <= tight == (4 * c["n"] + 2) * c["L"] <= b
     assert b > max(float(tr.n_mistakes), 1.0) * 1.001

@@ -112,7 +112,7 @@ def test_non_separable_lower_curves_are_cut_off_and_say_so():
     for fid in ("sandwich_A", "sandwich_B"):
         fig = next(f for f in spec["figures"] if f["id"] == fid)
         lay = fig["figure"]["layout"]
-        notes = " ".join(a["text"] for a in lay["annotations"])
+        notes = " ".join(a["text"].replace("<br>", " ") for a in lay["annotations"])
         assert "cut off below" in notes and "says nothing" in notes
         assert lay["yaxis"]["range"][0] >= -1.2 * float(np.max(
             sp.series["norm"] if fid == "sandwich_A" else trace.proofs["hinge"].series["norm_u"])) - 1e-9

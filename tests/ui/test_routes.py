@@ -185,3 +185,22 @@ def test_installed_streamlit_still_works_as_the_middleware_assumes():
     bundle = "".join(p.read_text(encoding="utf-8") for p in (static / "static" / "js").glob("index.*.js"))
     assert "window.__streamlit" in bundle and "BACKEND_BASE_URL" in bundle
     assert "_stcore/health" in bundle and "_stcore/host-config" in bundle
+
+
+@pytest.mark.parametrize("path, base, query, location", [
+    ("/home", "", b"round=3", b"/?round=3"),
+    ("/olc/home", "/olc", b"", b"/olc/"),
+])
+def test_the_default_page_by_its_own_path_is_redirected_to_the_root(path, base, query, location):
+    """Streamlit serves the default page (home) at the root only: ``/home`` opened "Page not found"."""
+    sent = []
+
+    async def inner(scope, receive, send):
+        raise AssertionError("the redirect never reaches Streamlit")
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "method": "GET", "path": path, "query_string": query, "headers": []}
+    asyncio.run(routes.PageBaseMiddleware(inner, base_url=base)(scope, None, send))
+    assert sent[0]["status"] == 307 and dict(sent[0]["headers"])[b"location"] == location
