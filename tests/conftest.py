@@ -15,3 +15,13 @@ from hypothesis import settings  # noqa: E402
 settings.register_profile("thorough", max_examples=2000, deadline=None)
 if os.environ.get("HYPOTHESIS_PROFILE"):
     settings.load_profile(os.environ["HYPOTHESIS_PROFILE"])
+
+
+def run_async(coro):
+    """``asyncio.run(coro)`` in a thread of its own: the browser tests' sync Playwright keeps an event loop
+    running in the main thread for the whole session, and asyncio.run refuses to start inside one."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()

@@ -10,6 +10,8 @@ success. Bounded in time (a few seconds of load, each request ≤ 60 s).
 from __future__ import annotations
 
 import asyncio
+
+from tests.conftest import run_async
 import sys
 from pathlib import Path
 
@@ -38,7 +40,7 @@ def test_two_students_every_interaction_checked(server, capsys):
     argv = ["--students", "2", "--duration", "6", "--think", "0.3", "--ramp", "0.5", "--timeout", "60",
             "--url", server.url, "--server-pid", str(server.pid)]
     args = load.parse_args(argv)
-    res = asyncio.run(asyncio.wait_for(load.hall(args, args.server_pid), 240))
+    res = run_async(asyncio.wait_for(load.hall(args, args.server_pid), 240))
     st = res["stats"]
     assert {k: v for k, v in st.errors.items() if v} == {}
     for kind in load.KINDS:
@@ -55,7 +57,7 @@ def test_the_first_run_gives_widget_ids_pages_and_the_viewer(server):
         await s.open()
         await s.client.close()
         return s
-    s = asyncio.run(go())
+    s = run_async(go())
     assert any(w.endswith("-perceptron__gamma") for w in s.states)
     gamma = next(st for w, st in s.states.items() if w.endswith("-perceptron__gamma"))
     assert gamma.WhichOneof("value") == "double_array_value" and list(gamma.double_array_value.data) == [0.1]
@@ -75,7 +77,7 @@ def test_a_position_under_the_wrong_key_is_an_error(server):
         ok = await s.timed("step", s.step())
         await s.client.close()
         return s, run, ok
-    s, run, ok = asyncio.run(go())
+    s, run, ok = run_async(go())
     assert s.url_params(run).get("t") == "0"                 # the page ignored it ...
     assert ok and s.stats.latencies["step"]                   # ... and the right key works
 
@@ -94,7 +96,7 @@ def test_a_slider_value_in_the_wrong_field_is_reported(server, monkeypatch):
         gamma = s.url_params(run).get("gamma", "0.1")
         await s.client.close()
         return gamma
-    assert float(asyncio.run(go())) == pytest.approx(0.1)   # the server did not take the value
+    assert float(run_async(go())) == pytest.approx(0.1)   # the server did not take the value
 
 
 def test_only_the_loopback_is_loaded():

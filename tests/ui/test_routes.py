@@ -6,7 +6,8 @@ and that the installed Streamlit still works the way the middleware relies on.
 """
 from __future__ import annotations
 
-import asyncio
+
+from tests.conftest import run_async
 import json
 import re
 import shutil
@@ -93,7 +94,7 @@ def run_asgi(path, *, method="GET", status=200, ctype=b"text/html; charset=utf-8
     scope = {"type": "http", "method": method, "path": path,
              "headers": [(b"accept", b"text/html"), (b"accept-encoding", b"gzip, br"),
                          (b"if-none-match", b'"abc"')]}
-    asyncio.run(routes.PageBaseMiddleware(inner, base_url=base)(scope, receive, send))
+    run_async(routes.PageBaseMiddleware(inner, base_url=base)(scope, receive, send))
     return seen["scope"], sent
 
 
@@ -202,5 +203,5 @@ def test_the_default_page_by_its_own_path_is_redirected_to_the_root(path, base, 
         sent.append(message)
 
     scope = {"type": "http", "method": "GET", "path": path, "query_string": query, "headers": []}
-    asyncio.run(routes.PageBaseMiddleware(inner, base_url=base)(scope, None, send))
+    run_async(routes.PageBaseMiddleware(inner, base_url=base)(scope, None, send))
     assert sent[0]["status"] == 307 and dict(sent[0]["headers"])[b"location"] == location

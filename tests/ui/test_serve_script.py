@@ -7,7 +7,8 @@ nginx; SIGTERM to serve.sh stops nginx and both Streamlit processes and removes 
 """
 from __future__ import annotations
 
-import asyncio
+
+from tests.conftest import run_async
 import os
 import re
 import shutil
@@ -117,7 +118,7 @@ def test_browsers_spread_and_each_sticks_to_its_process(served):
         return c.upstream
     for up, cookie in seen.items():
         assert [_upstream(url, cookie)[0] for _ in range(3)] == [up] * 3
-        assert asyncio.run(ws_upstream(cookie)) == up            # the websocket too
+        assert run_async(ws_upstream(cookie)) == up            # the websocket too
 
 
 def test_a_student_session_through_nginx(served):
@@ -129,7 +130,7 @@ def test_a_student_session_through_nginx(served):
         await s.switch()
         await s.client.close()
         return s
-    s = asyncio.run(go())
+    s = run_async(go())
     assert s.client.upstream in {f"127.0.0.1:{served['port'] + i}" for i in (1, 2)}
     assert s.position >= 1 and s.page_hash == s.pages["perceptron"]
 
