@@ -10,8 +10,6 @@ success. Bounded in time (a few seconds of load, each request ≤ 60 s).
 from __future__ import annotations
 
 import asyncio
-
-from tests.conftest import run_async
 import sys
 from pathlib import Path
 
@@ -23,6 +21,7 @@ sys.path.insert(0, str(ROOT / "tests" / "e2e"))
 import load  # noqa: E402
 import stproto  # noqa: E402
 from stbrowser import StreamlitServer  # noqa: E402
+from tests.conftest import run_async  # noqa: E402
 
 
 @pytest.fixture(scope="module")

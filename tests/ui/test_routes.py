@@ -6,8 +6,6 @@ and that the installed Streamlit still works the way the middleware relies on.
 """
 from __future__ import annotations
 
-
-from tests.conftest import run_async
 import json
 import re
 import shutil
@@ -19,6 +17,7 @@ import streamlit
 
 from olc_ui import routes
 from tests.hostile import HOSTILE
+from tests.conftest import run_async
 
 HTML = b"<!DOCTYPE html>\n<html>\n  <head>\n    <meta charset='UTF-8' />\n  </head><body></body></html>"
 

@@ -7,8 +7,6 @@ nginx; SIGTERM to serve.sh stops nginx and both Streamlit processes and removes 
 """
 from __future__ import annotations
 
-
-from tests.conftest import run_async
 import os
 import re
 import shutil
@@ -26,6 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))
 import load  # noqa: E402
 import stproto  # noqa: E402
+from tests.conftest import run_async  # noqa: E402
 
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if os.access("/usr/sbin/nginx", os.X_OK) else None)
 pytestmark = pytest.mark.skipif(NGINX is None, reason="nginx is not installed (Debian: apt-get install -y nginx)")
