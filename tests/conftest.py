@@ -15,3 +15,9 @@ from hypothesis import settings  # noqa: E402
 settings.register_profile("thorough", max_examples=2000, deadline=None)
 if os.environ.get("HYPOTHESIS_PROFILE"):
     settings.load_profile(os.environ["HYPOTHESIS_PROFILE"])
+
+
+def pytest_addoption(parser):
+    """``--fuzz-full``: hundreds of random links per page in tests/app/test_fuzz_pages.py (also OLC_FUZZ=full)."""
+    parser.addoption("--fuzz-full", action="store_true", default=False,
+                     help="run the long fuzz of every page (tests/app/test_fuzz_pages.py)")
