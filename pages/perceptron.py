@@ -37,7 +37,7 @@ except DataError as exc:  # NeedsInput: nothing given yet; otherwise the data ar
     safe.notice(*(("info", "To start: ") if isinstance(exc, NeedsInput) else ("error", "These data cannot be used: ")),
                 f"{exc}.")
     state.write_url(ALL, {**v, **state.bind(L.PAGE + "_td", L.TD_SETTINGS, show=set())})
-    for problem in state.problems(L.PAGE):
+    for problem in state.problems(L.PAGE) + state.problems(L.PAGE + "_td"):
         safe.notice("warning", "A setting in the link was not valid: ", f"{problem}.")
     st.stop()
 

@@ -151,3 +151,13 @@ def test_refused_extremes_are_explained():
     at = open_page(page_path("perceptron"), T="0", noise="0.5")
     said = " ".join(unescape(w.value) for w in at.warning)
     assert "T must be between 1 and 10000 (got '0')" in said and "noise must be between 0 and 0.3 (got '0.5')" in said
+
+
+@pytest.mark.parametrize("data", ["upload", "click"])
+def test_found_by_fuzzing_td_settings_refused_while_waiting_for_data(data):
+    """Fuzz seeds perceptron-42/43: a bad gbest/gtd in a link to the upload or click source (no data yet) was
+    replaced by its default without a word (only the first settings group's problems were shown)."""
+    at = open_page(page_path("perceptron"), data=data, gbest="maybe", gtd="2.005")
+    check(at, "perceptron", {"data": data, "gbest": "maybe", "gtd": "2.005"})
+    said = " ".join(unescape(w.value) for w in at.warning)
+    assert "gbest must be 0 or 1 (got 'maybe'); using 1" in said and "gtd must be between 0.005 and 2" in said
