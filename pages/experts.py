@@ -2,6 +2,7 @@
 import streamlit as st
 
 from olc_ui import experts_lesson as L
+from olc_ui import caps
 from olc_ui import page, safe, state
 from olc_ui.data import DataError
 from olc_ui.viewer import start_position, viewer
@@ -42,6 +43,7 @@ if not trace.proof.applies and v["data"] == "experts":
 spec = L.spec_for(v, adv, trace, band)
 spec = {**spec, "position": start_position("experts_viewer", spec["T"])}
 position = viewer(spec, key="experts_viewer")
+caps.show("experts")
 state.write_url(L.SETTINGS, v, {"t": str(position)})
 
 L.summary_panel(v, adv, trace, band)

@@ -2,6 +2,7 @@
 import streamlit as st
 
 from olc_ui import perceptron_lesson as L
+from olc_ui import caps
 from olc_ui import page, safe, state, uploads
 from olc_ui.data import DataError, NeedsInput
 from olc_ui.viewer import start_position, viewer
@@ -62,6 +63,7 @@ shown = trace_td if trace_td is not None else trace
 spec = L.spec_for(data, shown, gamma_td=gamma_td, use="separable" if separable else "nonseparable")
 spec = {**spec, "position": start_position("perceptron_viewer", spec["T"])}
 position = viewer(spec, key="perceptron_viewer")
+caps.show("perceptron")
 state.write_url(ALL, v, {"t": str(position)})
 
 L.assumption_panel(trace, data)
