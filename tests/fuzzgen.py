@@ -18,10 +18,10 @@ from __future__ import annotations
 import os
 import random
 
-from olc_ui.config import Setting, encode, url_values
+from olc_ui.config import Setting, url_values
 from tests.hostile import HOSTILE
 
-__all__ = ["BAD_NUMBERS", "case", "expected_problems", "page_settings", "fuzz_full", "n_cases"]
+__all__ = ["BAD_NUMBERS", "case", "expected_problems", "page_settings", "fuzz_full", "n_cases", "first_seed"]
 
 #: numbers no setting takes (every float and int setting is bounded and finite)
 BAD_NUMBERS = ("nan", "NaN", "-nan", "inf", "-inf", "+Infinity", "1e308", "-1e308", "1e999", "0x10", "1,5", "")
@@ -139,6 +139,7 @@ def n_cases(full: bool) -> int:
     return 300 if full else 3
 
 
-def defaults_query(settings: list[Setting]) -> dict[str, str]:
-    """Every setting at its default, as a link writes it (a sanity case)."""
-    return {s.key: encode(s, s.default) for s in settings}
+def first_seed() -> int:
+    """The first seed of the run (``OLC_FUZZ_SEED``, default 0): a later run can try fresh links."""
+    return int(os.environ.get("OLC_FUZZ_SEED", "0"))
+
