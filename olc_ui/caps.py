@@ -25,7 +25,7 @@ def _texts() -> dict[str, str]:
         "ftrl": f"at most 3,000 generated rounds ({file}); earlier points drawn faint, at most "
                 f"{ftrl_view.FAINT_POINTS} of them",
         "experts": f"rounds × experts ≤ {experts_lesson.MAX_CELLS:,} (T is cut, and the page says so); "
-                   "the weight curves thinned to at most 700 points",
+                   "the sandwich's paths and the expected-mistakes curve thinned to at most 700 points",
         "halving": f"at most 500 rounds; each hypothesis' vote drawn while the rounds' version spaces hold at most "
                    f"{halving_view.VOTE_ROWS_CAP:,} hypotheses in all",
         "boolean_concepts": "at most 1,000 rounds and 12 variables (a decision list: 8; a game: 10)",
