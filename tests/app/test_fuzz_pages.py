@@ -23,9 +23,11 @@ from tests.hostile import unescaped
 
 PAGES = sorted(page_settings())
 
-#: the extremes the issue names, one link each (T = 0 and noise 1/2 are refused: the page must say so)
+#: the extremes the issue names, one link each (T = 0 and noise 1/2 are refused: the page must say so); the
+#: heaviest runs (seconds each) are marked slow: --fuzz-full runs them
+SLOW = pytest.mark.slow
 EXTREMES = [
-    ("perceptron", {"gamma": "0.01", "R": "5", "T": "10000"}),
+    pytest.param("perceptron", {"gamma": "0.01", "R": "5", "T": "10000"}, marks=SLOW),
     ("perceptron", {"T": "0", "noise": "0.5"}),
     ("perceptron", {"T": "1", "d": "3", "noise": "0.3", "gbest": "0", "gtd": "0.005"}),
     ("margin_perceptron", {"gamma": "0.02", "gamma_alg": "0.01", "passes": "200", "T": "2000"}),
@@ -33,7 +35,7 @@ EXTREMES = [
     ("experts", {"beta": "0", "N": "1", "T": "2000"}),
     ("experts", {"beta": "-0", "alg": "rwm", "N": "1", "T": "1"}),
     ("experts", {"beta": "0.99", "update": "every_round", "best": "0.5", "worst": "1", "errors": "exact"}),
-    ("experts", {"eta": "0.01", "alg": "rwm", "runs": "500", "T": "2000", "N": "50"}),
+    pytest.param("experts", {"eta": "0.01", "alg": "rwm", "runs": "500", "T": "2000", "N": "50"}, marks=SLOW),
     ("experts", {"beta": "5e-324", "data": "adversary", "N": "50", "T": "2000"}),
     ("experts", {"noise": "0.5", "T": "0"}),
     ("halving", {"K": "1", "T": "1"}),
@@ -48,14 +50,14 @@ EXTREMES = [
     ("boolean_concepts", {"mode": "learner", "ln": "10", "preds": "1" * 10}),
     ("winnow", {"N": "2", "k": "2", "T": "1"}),
     ("winnow", {"N": "2", "k": "50"}),
-    ("winnow", {"N": "10000", "k": "50", "T": "10000", "beta": "0.05"}),
-    ("winnow", {"data": "adversary", "N": "10000", "T": "10000", "beta": "3"}),
+    pytest.param("winnow", {"N": "10000", "k": "50", "T": "10000", "beta": "0.05"}, marks=SLOW),
+    pytest.param("winnow", {"data": "adversary", "N": "10000", "T": "10000", "beta": "3"}, marks=SLOW),
     ("exponentiated_update", {"N": "3", "k": "3", "eta_opt": "0", "eta": "0.01"}),
     ("exponentiated_update", {"N": "2", "k": "49", "T": "1"}),
     ("exponentiated_update", {"data": "continuous", "delta": "0.9", "eta_opt": "0", "eta": "5", "T": "2000",
                               "N": "100"}),
     ("exponentiated_update", {"data": "continuous", "delta": "0.01", "noise": "0.3"}),
-    ("ftrl", {"gamma": "0.01", "alpha": "0.05", "T": "3000", "runs": "500", "d": "5"}),
+    pytest.param("ftrl", {"gamma": "0.01", "alpha": "0.05", "T": "3000", "runs": "500", "d": "5"}, marks=SLOW),
     ("ftrl", {"T": "1", "R": "0.55", "alpha": "10", "noise": "0.3"}),
 ]
 
@@ -141,7 +143,8 @@ def test_fuzzed_links_and_widget_moves(page, fuzz_seed):
     run_case(page, query, rng)
 
 
-@pytest.mark.parametrize("page,query", EXTREMES, ids=[f"{p}-{i}" for i, (p, _) in enumerate(EXTREMES)])
+@pytest.mark.parametrize("page,query", EXTREMES,
+                         ids=[f"{(e.values if hasattr(e, 'values') else e)[0]}-{i}" for i, e in enumerate(EXTREMES)])
 def test_extremes(page, query):
     run_case(page, query, random.Random(0), moves=1)
 
