@@ -4,6 +4,8 @@ import io
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import olc_core
 from olc_ui.data import (MAX_UPLOAD_BYTES, DataError, decode_points, encode_points, parse_binary_csv,
@@ -158,3 +160,25 @@ def test_trace_csv_index_columns_count_from_one():
     rows = list(csv.DictReader(io.StringIO(trace_csv(mp))))
     assert [r["example"] for r in rows[:4]] == ["1", "2", "3", "1"] and rows[0]["pass"] == "1"
     assert rows[3]["pass"] == "2"
+
+
+_CELLS = ["1", "0", "-1", "0.5", "1e3", "nan", "inf", "-0", "", " ", "abc", "<b>x</b>", "label", "y", "x1", '"1,2"',
+          '"a\nb"', "\u00e9", "1e999", "0x1"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(rows=st.lists(st.lists(st.sampled_from(_CELLS), min_size=0, max_size=5), min_size=0, max_size=8),
+       sep=st.sampled_from([",", ";", "\t"]), end=st.sampled_from(["\n", "\r\n", "\r"]), bom=st.booleans(),
+       junk=st.binary(max_size=6))
+def test_any_file_is_parsed_or_refused_with_a_data_error(rows, sep, end, bom, junk):
+    """Fuzzed CSVs (cells from a hostile list, any separator and line ending, a BOM, stray bytes): each parser
+    returns arrays or raises DataError with a short one-line message, never another exception."""
+    raw = (("\ufeff" if bom else "") + end.join(sep.join(r) for r in rows)).encode("utf-8") + junk
+    for parse in (parse_points_csv, parse_binary_csv):
+        try:
+            out = parse(raw)
+        except DataError as e:
+            assert 0 < len(str(e)) < 400 and "\n" not in str(e)
+            continue
+        X, y = out[0], out[1]
+        assert X.shape[0] == y.shape[0] > 0 and np.isfinite(np.asarray(X, float)).all()
