@@ -185,8 +185,9 @@ def _label_column(first: list[str], header: list[str]) -> int | None:
     """The index of the label column (None when no column has a label name); DataError when several do."""
     lab = [i for i, c in enumerate(header) if c in LABEL_NAMES]
     if len(lab) > 1:
-        raise DataError(f"{len(lab)} columns are named like a label ({', '.join(_shown(first[i], 15) for i in lab[:4])}): "
-                        "keep one label column (label, y, class or target)")
+        named = ", ".join(_shown(first[i], 15) for i in lab[:4])
+        raise DataError(f"{len(lab)} columns are named like a label ({named}): keep one label column "
+                        "(label, y, class or target)")
     return lab[0] if lab else None
 
 

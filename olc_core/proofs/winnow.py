@@ -191,7 +191,8 @@ def winnow_proof(*, T: int, N: int, beta: float, log_base: float, mistakes: np.n
         P0 = np.concatenate([np.zeros((1, kk), dtype=np.int64), P])
         D0 = np.concatenate([np.zeros((1, kk), dtype=np.int64), D])
         if kk:
-            rel_logs = np.concatenate([np.zeros((1, kk)), A[:, relevant].astype(np.float64) * L]) if M else np.zeros((1, kk))
+            rel = A[:, relevant].astype(np.float64) * L
+            rel_logs = np.concatenate([np.zeros((1, kk)), rel]) if M else np.zeros((1, kk))
             series["log_w_rel_max"] = rel_logs.max(axis=1)
             series["k_max_promotions"] = kk * P0.max(axis=1).astype(np.float64)
         else:
