@@ -12,6 +12,7 @@ number of links per page, ``OLC_FUZZ_SEED=…`` the first seed). Counts and resu
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -164,3 +165,15 @@ def test_found_by_fuzzing_td_settings_refused_while_waiting_for_data(data):
     check(at, "perceptron", {"data": data, "gbest": "maybe", "gtd": "2.005"})
     said = " ".join(unescape(w.value) for w in at.warning)
     assert "gbest must be 0 or 1 (got 'maybe'); using 1" in said and "gtd must be between 0.005 and 2" in said
+
+
+def test_found_by_fuzzing_negative_zero_is_zero():
+    """experts?beta=-0&best=-0&worst=-0: the page showed "β = -0", "error rates -0 … -0" and ln(1/-0), and wrote
+    beta=-0 back to the URL (float("-0") is −0.0; the decoder now returns 0)."""
+    from tests.app.pagetest import page_text, url
+    at = open_page(page_path("experts"), beta="-0", best="-0", worst="-0", noise="-0.0")
+    assert not at.exception
+    txt = page_text(at, latex=True, warnings=True)
+    assert "β = 0 " in txt and not re.search(r"(?<![\w.])-0(?![\d.])", txt), txt
+    assert {k: url(at)[k] for k in ("beta", "best", "worst", "noise")} == {"beta": "0", "best": "0", "worst": "0",
+                                                                         "noise": "0"}
