@@ -24,7 +24,7 @@ import olc_core
 from olc_core.proofs.boolean import Conjunction
 from olc_core.streams import conjunction_adversary, elimination_predictor
 
-from . import common, safe, state
+from . import caps, common, safe, state
 from .boolean_view import assumption_text, bits, conjunction_spec, pretty
 from .config import Setting
 from .safe import quote
@@ -272,6 +272,7 @@ def play(n: int, publish: Callable[[dict[str, Any], dict[str, str] | None], None
             position = opens_at(T)
             spec = {**_game_spec(f"adv-{n}-{encode_moves(X, y)}", trace, X, y), "position": position}
             position = viewer(spec, key=VIEWER)
+            caps.show("boolean_concepts")
     publish({"moves": encode_moves(X, y)}, {"t": str(position)} if spec is not None else None)
     if trace is not None:
         common.downloads(trace, spec, position, "boolean_adversary_game", X, y)

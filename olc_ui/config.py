@@ -52,6 +52,7 @@ def decode(s: Setting, raw: str) -> Any:
                              f"(got {quote(raw)})") from None
         if isinstance(v, float) and not math.isfinite(v):
             raise ValueError(f"{s.key} must be finite (got {quote(raw)})")
+        v = v + 0  # −0 is 0 (a link's "-0" was shown as β = -0 and written back to the URL)
         if (s.lo is not None and v < s.lo) or (s.hi is not None and v > s.hi):
             raise ValueError(f"{s.key} must be between {s.lo:g} and {s.hi:g} (got {quote(raw)})")
         return v

@@ -71,15 +71,15 @@ def parse_points_csv(raw: bytes, *, dims: tuple[int, ...] = (2, 3), max_rows: in
         line0 = 1
     else:
         header = [c.lower() for c in first]
-        lab = [i for i, c in enumerate(header) if c in LABEL_NAMES]
-        if not lab:
+        li = _label_column(first, header)
+        if li is None:
             raise DataError("no label column: name it 'label' (or y, class, target), e.g. a header "
                             "x1,x2,label")
-        li = lab[0]
         feats = [i for i in range(len(header)) if i != li]
         if len(feats) not in dims:
+            named = ", ".join(_shown(first[i], 15) for i in feats[:6]) + (", …" if len(feats) > 6 else "")
             raise DataError(f"expected {' or '.join(str(d) for d in dims)} feature columns besides the label; "
-                            f"found {len(feats)} ({', '.join(_shown(first[i], 15) for i in feats) or 'none'})")
+                            f"found {len(feats):,} ({named or 'none'})")
         names = [first[i] for i in feats] + [first[li]]
         order = feats + [li]
         body = [[r[i] if i < len(r) else "" for i in order] + ([] if len(r) <= len(header) else ["…"])
@@ -135,8 +135,14 @@ def _numeric(c: str) -> bool:
         return False
 
 
-def _csv_rows(raw: bytes, max_rows: int) -> list[list[str]]:
-    """The non-blank rows of an uploaded CSV (size, binary and encoding checked as for points)."""
+def _csv_rows(raw: bytes, max_rows: int, max_fields: int = 10_001) -> list[list[str]]:
+    """The non-blank rows of an uploaded CSV (size, binary and encoding checked as for points).
+
+    Memory and time stay bounded before any row is parsed: the bytes are capped (the upload limit),
+    then the lines (a file of a million short or blank lines is refused by counting its line breaks),
+    and reading stops at the first row past ``max_rows`` data rows or with more than ``max_fields``
+    fields. A cell the csv module cannot read (a line break inside an unquoted cell, a cell over
+    131,072 characters) is a message naming its row, never a traceback."""
     if raw is None or len(raw) == 0:
         raise DataError("the file is empty")
     if len(raw) > MAX_UPLOAD_BYTES:
@@ -146,16 +152,43 @@ def _csv_rows(raw: bytes, max_rows: int) -> list[list[str]]:
         raise DataError("this is not a text (CSV) file")
     try:
         text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise DataError("the file is not UTF-8 text; save it as a CSV (comma-separated values) file") from None
+    except UnicodeDecodeError as e:
+        line = raw[:e.start].count(b"\n") + 1
+        raise DataError(f"row {line} is not UTF-8 text (byte 0x{raw[e.start]:02x}); save the file as a CSV "
+                        "(comma-separated values) file in UTF-8") from None
+    lines = text.count("\n") + text.count("\r") - text.count("\r\n")
+    if lines > 2 * max_rows + 2:
+        raise DataError(f"the file has {lines:,} lines; the limit is {max_rows:,} rows")
     try:
         delim = csv.Sniffer().sniff(text[:2048], delimiters=",;\t").delimiter
     except csv.Error:
         delim = ","
-    rows = [r for r in csv.reader(io.StringIO(text), delimiter=delim) if any(c.strip() for c in r)]
+    rows: list[list[str]] = []
+    reader = csv.reader(io.StringIO(text, newline=None), delimiter=delim)  # \r, \r\n and \n end a row
+    try:
+        for r in reader:
+            if len(r) > max_fields:
+                raise DataError(f"row {len(rows) + 1} has {len(r):,} fields; the limit is {max_fields:,}")
+            if any(c.strip() for c in r):
+                rows.append(r)
+                if len(rows) > max_rows + 1:  # a header and max_rows data rows at most
+                    raise DataError(f"the file has more than {max_rows:,} rows; the limit is {max_rows:,}")
+    except csv.Error as e:
+        why = "a cell is longer than 131,072 characters" if "field limit" in str(e) else str(e)
+        raise DataError(f"row {len(rows) + 1} cannot be read as CSV: {why}") from None
     if not rows:
         raise DataError("the file has no rows")
     return rows
+
+
+def _label_column(first: list[str], header: list[str]) -> int | None:
+    """The index of the label column (None when no column has a label name); DataError when several do."""
+    lab = [i for i, c in enumerate(header) if c in LABEL_NAMES]
+    if len(lab) > 1:
+        named = ", ".join(_shown(first[i], 15) for i in lab[:4])
+        raise DataError(f"{len(lab)} columns are named like a label ({named}): keep one label column "
+                        "(label, y, class or target)")
+    return lab[0] if lab else None
 
 
 def parse_binary_csv(raw: bytes, *, max_rows: int = MAX_ROWS, max_cols: int = 10_000
@@ -184,9 +217,9 @@ def parse_binary_csv(raw: bytes, *, max_rows: int = MAX_ROWS, max_cols: int = 10
         body, line0, notes = rows, 1, []
     else:
         header = [c.lower() for c in first]
-        lab = [i for i, c in enumerate(header) if c in LABEL_NAMES]
-        li = lab[0] if lab else len(first) - 1
-        notes = [] if lab else [f"no column is named label (or y, class, target): the last one, "
+        found = _label_column(first, header)
+        li = len(first) - 1 if found is None else found
+        notes = [] if found is not None else [f"no column is named label (or y, class, target): the last one, "
                                 f"{_shown(first[li], 15)}, is read as the label"]
         order = [i for i in range(len(first)) if i != li] + [li]
         names = [first[i] for i in order]

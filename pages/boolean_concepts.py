@@ -3,6 +3,7 @@ import streamlit as st
 
 from olc_ui import boolean_adversary as B
 from olc_ui import boolean_lesson as L
+from olc_ui import caps
 from olc_ui import common, page, safe, state
 from olc_ui.viewer import position_from_query, start_position, viewer
 
@@ -58,6 +59,7 @@ if mode in ("conj", "dl"):
     # 3. the spec (pure), 4. render
     spec = (L.conj_spec_for if mode == "conj" else L.dl_spec_for)(stream, trace, key, label, opens_at(trace.T))
     position = viewer(spec, key=VIEWER)
+    caps.show("boolean_concepts")
     state.write_url(SETTINGS, {**m, **v}, {"t": str(position)})
     if mode == "conj":
         L.conj_panel(trace, stream)
@@ -111,5 +113,6 @@ elif mode == "adversary":
 else:
     spec, position, game, preds = L.learner_game(v, lambda T: opens_at(T, T))
     position = viewer(spec, key=VIEWER)
+    caps.show("boolean_concepts")
     state.write_url(SETTINGS, {**m, **v, "preds": preds}, {"t": str(position)})
     L.game_downloads(spec, position, game)

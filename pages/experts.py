@@ -2,6 +2,7 @@
 import streamlit as st
 
 from olc_ui import experts_lesson as L
+from olc_ui import caps
 from olc_ui import page, predict, safe, state
 from olc_ui.data import DataError
 from olc_ui.viewer import start_position, viewer
@@ -45,6 +46,7 @@ ask = predict.experts_options(trace, adv.X, adv.y, v["alg"])
 if ask is not None:
     v.update(state.bind(L.PAGE + "_predict", predict.SETTINGS))
 position = viewer(spec, key="experts_viewer", modes=predict.modes(ask if v.get("predict") else None))
+caps.show("experts")
 state.write_url(L.SETTINGS + (predict.SETTINGS if ask is not None else []), v, {"t": str(position)})
 
 L.summary_panel(v, adv, trace, band)

@@ -2,6 +2,7 @@
 import streamlit as st
 
 from olc_ui import eg_lesson as L
+from olc_ui import caps
 from olc_ui import page, safe, state, uploads
 from olc_ui.data import DataError, NeedsInput
 from olc_ui.viewer import start_position, viewer
@@ -49,6 +50,7 @@ for kind, text in L.notes(v, data, trace):
 spec = L.spec_for(v, data, trace)
 spec = {**spec, "position": start_position("eg_viewer", spec["T"])}
 position = viewer(spec, key="eg_viewer")
+caps.show("exponentiated_update")
 state.write_url(L.SETTINGS, v, {"t": str(position)})
 
 L.summary_panel(data, trace)

@@ -2,6 +2,7 @@
 import streamlit as st
 
 from olc_ui import ftrl_lesson as L
+from olc_ui import caps
 from olc_ui import page, safe, state, uploads
 from olc_ui.data import DataError, NeedsInput
 from olc_ui.viewer import start_position, viewer
@@ -54,6 +55,7 @@ for kind, text in L.notes(v, trace):
 spec = L.spec_for(data, v, trace, band, sweep)
 spec = {**spec, "position": start_position("ftrl_viewer", spec["T"])}
 position = viewer(spec, key="ftrl_viewer")
+caps.show("ftrl")
 state.write_url(L.SETTINGS, v, {"t": str(position)})
 
 L.summary_panel(data, trace, band)

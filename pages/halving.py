@@ -2,6 +2,7 @@
 import streamlit as st
 
 from olc_ui import halving_lesson as L
+from olc_ui import caps
 from olc_ui import page, safe, state
 from olc_ui.viewer import start_position, viewer
 
@@ -34,6 +35,7 @@ except ValueError as exc:  # the core refuses a class or stream it cannot run, a
 spec = L.spec_for(run)
 spec = {**spec, "position": start_position("halving_viewer", spec["T"])}
 position = viewer(spec, key="halving_viewer")
+caps.show("halving")
 state.write_url(L.SETTINGS, v, {"t": str(position)})
 
 L.assumption_panel(run)

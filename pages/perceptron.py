@@ -2,6 +2,7 @@
 import streamlit as st
 
 from olc_ui import perceptron_lesson as L
+from olc_ui import caps
 from olc_ui import page, predict, safe, state, uploads
 from olc_ui.data import DataError, NeedsInput
 from olc_ui.viewer import start_position, viewer
@@ -40,7 +41,7 @@ except DataError as exc:  # NeedsInput: nothing given yet; otherwise the data ar
     safe.notice(*(("info", "To start: ") if isinstance(exc, NeedsInput) else ("error", "These data cannot be used: ")),
                 f"{exc}.")
     state.write_url(ALL, {**v, **state.bind(L.PAGE + "_td", L.TD_SETTINGS, show=set())})
-    for problem in state.problems(L.PAGE):
+    for problem in state.problems(L.PAGE) + state.problems(L.PAGE + "_td"):
         safe.notice("warning", "A setting in the link was not valid: ", f"{problem}.")
     st.stop()
 
@@ -68,6 +69,7 @@ ask = predict.perceptron_options(shown, data.X, data.y)
 if ask is not None:
     v.update(state.bind(L.PAGE + "_predict", predict.SETTINGS))
 position = viewer(spec, key="perceptron_viewer", modes=predict.modes(ask if v.get("predict") else None))
+caps.show("perceptron")
 state.write_url(ALL + (predict.SETTINGS if ask is not None else []), v, {"t": str(position)})
 
 L.assumption_panel(trace, data)

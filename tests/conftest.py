@@ -25,3 +25,23 @@ def run_async(coro):
 
     with ThreadPoolExecutor(1) as pool:
         return pool.submit(asyncio.run, coro).result()
+
+
+def pytest_addoption(parser):
+    """``--fuzz-full``: hundreds of random links per page in tests/app/test_fuzz_pages.py (also OLC_FUZZ=full)."""
+    parser.addoption("--fuzz-full", action="store_true", default=False,
+                     help="run the long fuzz of every page (tests/app/test_fuzz_pages.py)")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Tests marked ``slow`` (the 10⁶-round runs) run only with ``--fuzz-full`` or ``OLC_FUZZ=full``."""
+    import pytest
+
+    from tests.fuzzgen import fuzz_full
+
+    if fuzz_full(config):
+        return
+    skip = pytest.mark.skip(reason="a long run: pytest --fuzz-full (or OLC_FUZZ=full)")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
