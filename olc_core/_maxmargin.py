@@ -29,7 +29,7 @@ from . import _accel
 from ._exact import LazyCertificate, certificate_for, is_certificate, verified_square
 from ._mmscan import Scanner
 
-__all__ = ["MaxMargin", "max_margin", "euclid", "unit", "resolution"]
+__all__ = ["MaxMargin", "max_margin", "euclid", "unit", "resolution", "search_steps", "drive"]
 
 #: Below this many rounds the search runs on all of them (no working set, no compiled pass).
 SMALL = 4096
@@ -233,10 +233,44 @@ def max_margin(X: np.ndarray, y: np.ndarray, *, tol: float = 1e-13, max_iter: in
 
 
 def _search(X, y, tol, max_iter, rescaled=False, threads=2) -> MaxMargin:
+    scan = Scanner(X, y, threads)
+    return drive(_steps(X, y, tol, max_iter, rescaled, scan), scan)
+
+
+def drive(steps, scan: Scanner, w=None) -> MaxMargin:
+    """Run the search's steps to their verdict, making each full pass they ask for (``w``: the pass
+    the steps asked for last, already made by the caller, e.g. fused into the Perceptron's loop)."""
+    try:
+        if w is None:
+            w = next(steps)
+            scan.full(w)
+        while True:
+            w = steps.send(None)
+            scan.full(w)
+    except StopIteration as stop:
+        return stop.value
+
+
+def search_steps(X: np.ndarray, y: np.ndarray, *, tol: float = 1e-13, max_iter: int | None = None):
+    """The search of :func:`max_margin` as steps, for a caller that makes the first full pass itself:
+    ``(steps, scan)``; ``next(steps)`` runs Wolfe on the working set and yields the direction w of the
+    full pass it needs (``scan.set_full(w, block minima, max‖x‖²)``, then :func:`drive` with w), or stops
+    with the verdict. The same decisions, hence the same result, as :func:`max_margin` on data of normal
+    scale; raises ``_Rescale`` otherwise (the caller then calls :func:`max_margin`)."""
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    y = np.ascontiguousarray(y, dtype=np.float64)
+    if max_iter is None:
+        max_iter = 100 * (X.shape[1] + 1) + 1000
+    scan = Scanner(X, y, 2)
+    return _steps(X, y, tol, max_iter, False, scan), scan
+
+
+def _steps(X, y, tol, max_iter, rescaled, scan):
+    """The search (a generator): yields each direction w whose full pass it needs (the caller makes it:
+    ``scan.full(w)`` or a fused pass), returns the verdict."""
     T, d = X.shape
     # every round, or a strided sample (strictly increasing: T − 1 ≥ SAMPLE − 1)
     cand = np.arange(T) if T <= max(SMALL, SAMPLE) else np.arange(SAMPLE, dtype=np.int64) * (T - 1) // (SAMPLE - 1)
-    scan = Scanner(X, y, threads)
     S = lam = None
     its = 0
     while True:
@@ -256,7 +290,7 @@ def _search(X, y, tol, max_iter, rescaled=False, threads=2) -> MaxMargin:
         upper = euclid(res.p)
         w = unit(res.p) if upper > 0.0 else None
         if w is None:  # p = 0 in floats without a certificate: nothing separates that floats resolve
-            scan.full(np.zeros(d))
+            yield np.zeros(d)  # a full pass for max ‖x‖²
             if not _normal(scan.r2) and not rescaled:
                 raise _Rescale
             return _verdict(None, -np.inf, upper, rounds, its, res.converged, d, scan.r2)
@@ -264,7 +298,7 @@ def _search(X, y, tol, max_iter, rescaled=False, threads=2) -> MaxMargin:
         # point below ‖p‖, as the search itself uses there)
         blocks = scan.risky(w, _threshold(upper, tol, scan.r2)) if scan.ref is not None else None
         if blocks is None:  # a full pass, the new reference for the bounds
-            scan.full(w)
+            yield w
             if not _normal(scan.r2) and not rescaled:
                 raise _Rescale
         thr = _threshold(upper, tol, scan.r2)

@@ -25,9 +25,10 @@ import numpy as np
 from . import _accel
 from ._numeric import rowdot
 
-__all__ = ["Scanner", "BLOCK"]
+__all__ = ["Scanner", "BLOCK", "SHIFT", "block_minima"]
 
-BLOCK = 256
+SHIFT = 8
+BLOCK = 1 << SHIFT
 #: From twice this many blocks on, a full pass runs as two halves on two threads (when allowed).
 SPLIT_BLOCKS = 512
 #: Below this many entries (T·d) the numpy passes are used (compiling would cost more).
@@ -97,6 +98,21 @@ def _compiled() -> dict:
     return _kernels
 
 
+def block_minima(X: np.ndarray, y: np.ndarray, w: np.ndarray, bmin: np.ndarray) -> None:
+    """The minima of ``y_t⟨w, x_t⟩`` over the blocks of the rounds of ``X`` (``bmin[b]`` for the rounds
+    ``b·BLOCK …``), as :meth:`Scanner.full` computes them: for the rounds a fused pass did not cover."""
+    if len(X) == 0:
+        return
+    if _accel.resolve_engine("auto") == "numba" and X.size >= COMPILED_MIN // 8:
+        _compiled()["minima"](X, y, w, bmin)
+        return
+    g = y * rowdot(X, w)
+    nb = bmin.shape[0]
+    pad = np.full(nb * BLOCK, np.inf)
+    pad[:len(g)] = g
+    bmin[:] = pad.reshape(nb, BLOCK).min(axis=1)
+
+
 class Scanner:
     """The passes over one stream's ``z_t = y_t x_t`` (see the module docstring). ``threads``: at most
     this many threads for a full pass (1 when the caller runs another pass at the same time)."""
@@ -134,6 +150,13 @@ class Scanner:
             r2 = float(rowdot(X * X, np.ones(X.shape[1])).max()) if len(X) else 0.0
         self.ref, self.bmin, self.r2 = np.array(w, dtype=np.float64), bmin, float(r2)
         return self.r2
+
+    def set_full(self, w: np.ndarray, bmin: np.ndarray, r2: float) -> None:
+        """Take the results of a full pass under ``w`` made elsewhere (fused into the Perceptron's loop:
+        the same float expressions, so the same numbers as :meth:`full`)."""
+        if bmin.shape != (self.nb,):
+            raise ValueError("block minima of the wrong length")
+        self.ref, self.bmin, self.r2 = np.array(w, dtype=np.float64), bmin, float(r2)
 
     def _slack(self, w: np.ndarray) -> float:
         """How far a block's minimum under ``w`` can lie below its minimum under the reference: the
