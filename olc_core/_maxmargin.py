@@ -35,6 +35,8 @@ __all__ = ["MaxMargin", "max_margin", "euclid", "unit", "resolution", "search_st
 SMALL = 4096
 #: Size of the first working set (a strided sample) and most violators added per pass.
 SAMPLE, ADD = 8192, 1024
+#: Up to this dimension the working set after the first full pass is the corral and the violators only.
+LOW_D = 3
 EPS = float(np.finfo(np.float64).eps)
 
 METHOD = ("Wolfe's minimum-norm-point algorithm on z_t = y_t x_t (homogeneous separator, no bias) on a working "
@@ -100,6 +102,16 @@ def _affine_minimizer(ZS: np.ndarray) -> np.ndarray:
     if k == 1:
         return np.ones(1)
     B = ZS[1:] - ZS[0]
+    if k == 2:  # the segment: β = −⟨b, z₀⟩/‖b‖² (the normal equations in one dimension)
+        bb = float(B[0] @ B[0])
+        if bb > 0.0 and math.isfinite(bb):
+            beta = -float(B[0] @ ZS[0]) / bb
+            if math.isfinite(beta):
+                return np.array([1.0 - beta, beta])
+    elif k == 3:  # the same Cholesky test and solve as below, in scalars (a 2×2 system)
+        beta = _solve2(B, ZS[0])
+        if beta is not None:
+            return np.array([1.0 - beta[0] - beta[1], beta[0], beta[1]])
     # the normal equations (BBᵀ)β = −B z₀ by Cholesky when B's rows are well apart from dependent
     # (hundreds of times faster than an SVD for a corral of a hundred points); else least squares
     G = B @ B.T
@@ -114,6 +126,29 @@ def _affine_minimizer(ZS: np.ndarray) -> np.ndarray:
         pass
     beta, *_ = np.linalg.lstsq(B.T, -ZS[0], rcond=None)
     return np.concatenate([[1.0 - beta.sum()], beta])
+
+
+def _solve2(B: np.ndarray, z0: np.ndarray):
+    """β with (BBᵀ)β = −B z₀ for the two rows of B, by a 2×2 Cholesky factorisation, or None when its
+    pivots are not well apart from dependent (as :func:`_affine_minimizer` asks) or not finite."""
+    b0, b1 = B[0], B[1]
+    a, b, c = float(b0 @ b0), float(b0 @ b1), float(b1 @ b1)
+    r0, r1 = -float(b0 @ z0), -float(b1 @ z0)
+    if not (a > 0.0 and math.isfinite(a) and math.isfinite(c)):
+        return None
+    l11 = math.sqrt(a)
+    l21 = b / l11
+    q = c - l21 * l21
+    if not q > 0.0:
+        return None
+    l22 = math.sqrt(q)
+    if not min(l11, l22) > 1e-6 * max(l11, l22):
+        return None
+    u0 = r0 / l11
+    u1 = (r1 - l21 * u0) / l22
+    x1 = u1 / l22
+    x0 = (u0 - l21 * x1) / l11
+    return (x0, x1) if math.isfinite(x0) and math.isfinite(x1) else None
 
 
 def _minor_cycles(Z, S, lam):
@@ -273,6 +308,7 @@ def _steps(X, y, tol, max_iter, rescaled, scan):
     cand = np.arange(T) if T <= max(SMALL, SAMPLE) else np.arange(SAMPLE, dtype=np.int64) * (T - 1) // (SAMPLE - 1)
     S = lam = None
     its = 0
+    dropped = False
     while True:
         Zc = y[cand, None] * X[cand]
         R2c = scan.r2 if scan.r2 is not None else float(np.einsum("ij,ij->i", Zc, Zc).max())
@@ -308,8 +344,12 @@ def _steps(X, y, tol, max_iter, rescaled, scan):
         if not len(viol):  # certified: no other block can hold a round below thr; the exact minimum
             gmin, jmin = scan.exact_min(w, gmin, jmin, blocks)
             return _verdict(w, gmin, upper, rounds, its, True, d, scan.r2)
-        new = _merged(cand, np.append(viol, jmin) if jmin >= 0 else viol)
-        if len(new) == len(cand) or its >= max_iter:
+        # in low dimension the corral and the violators carry the solution: the rest of the sample is dropped
+        # once (later the working set only grows, so the search ends)
+        base = np.sort(rounds) if d <= LOW_D and not dropped else cand
+        dropped = True
+        new = _merged(base, np.append(viol, jmin) if jmin >= 0 else viol)
+        if len(new) == len(base) or its >= max_iter:
             return _verdict(w, gmin, upper, rounds, its, len(cand) == T and res.converged, d, scan.r2)
         S, lam = np.searchsorted(new, rounds), res.lam
         cand = new

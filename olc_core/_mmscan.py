@@ -27,10 +27,10 @@ from ._numeric import rowdot
 
 __all__ = ["Scanner", "BLOCK", "SHIFT", "block_minima"]
 
-SHIFT = 8
+SHIFT = 6
 BLOCK = 1 << SHIFT
 #: From twice this many blocks on, a full pass runs as two halves on two threads (when allowed).
-SPLIT_BLOCKS = 512
+SPLIT_BLOCKS = 2048
 #: Below this many entries (T·d) the numpy passes are used (compiling would cost more).
 COMPILED_MIN = 200_000
 EPS = float(np.finfo(np.float64).eps)
@@ -179,9 +179,10 @@ class Scanner:
     def below(self, thr: float) -> np.ndarray:
         """After a full pass: the blocks whose minimum is below ``thr`` (exactly), most violating first;
         at least the block of the overall minimum."""
-        order = np.argsort(self.bmin, kind="stable")
-        k = int(np.searchsorted(self.bmin[order], thr, side="left"))
-        return order[:max(1, k)].astype(np.int64)
+        blocks = np.flatnonzero(self.bmin < thr)
+        if not len(blocks):
+            return np.array([int(np.argmin(self.bmin))], np.int64)
+        return blocks[np.argsort(self.bmin[blocks], kind="stable")].astype(np.int64)
 
     def exact(self, w: np.ndarray, thr: float, blocks: np.ndarray, cap: int) -> tuple[float, int, np.ndarray]:
         """The margins of ``blocks`` under ``w``: (minimum, its round, at most ``cap`` rounds below ``thr``)."""
@@ -204,8 +205,8 @@ class Scanner:
         lower = self.bmin - self._slack(w)
         seen = np.zeros(self.nb, bool)
         seen[done] = True
-        order = np.argsort(lower, kind="stable")
-        order = order[~seen[order]]
+        order = np.flatnonzero((lower <= m) & ~seen)
+        order = order[np.argsort(lower[order], kind="stable")]
         i = 0
         while i < len(order) and lower[order[i]] <= m:
             chunk = order[i:i + 64]
