@@ -188,9 +188,7 @@ def _perceptron_py(X, y, wstar, has_wstar, t0, t1, w, M0, score, cmargin, mis, s
                 g = 0.0
                 g += x0 * v0
                 g += x1 * v1
-                g = yt * g
-                if g < bm:
-                    bm = g
+                bm = min(bm, yt * g)  # as the search's own pass (olc_core._mmscan), without a branch
                 if (t & mask) == mask:
                     bm = _flush(bmin, t, shift, bm)
             if yt * s <= 0.0:
@@ -237,9 +235,7 @@ def _perceptron_py(X, y, wstar, has_wstar, t0, t1, w, M0, score, cmargin, mis, s
                 cmin = c
             nonpos += c <= 0.0
         if hasb:
-            g = yt * g
-            if g < bm:
-                bm = g
+            bm = min(bm, yt * g)
             if (t & mask) == mask:
                 bm = _flush(bmin, t, shift, bm)
         if yt * s <= 0.0:
@@ -339,9 +335,7 @@ def _perceptron_data_py(X, y, wstar, has_wstar, t0, cmargin, r2max, cmin, nonpos
                 cmin = c
             nonpos += c <= 0.0
         if hasb:
-            g = y[t] * g
-            if g < bm:
-                bm = g
+            bm = min(bm, y[t] * g)
             if (t & mask) == mask:
                 bm = _flush(bmin, t, shift, bm)
     _flush(bmin, T - 1, shift, bm)
