@@ -197,6 +197,11 @@ def _wolfe(Z: np.ndarray, Rz2: float, tol: float, max_iter: int, S=None, lam=Non
     if S is None:
         S = np.array([int(np.argmin(np.einsum("ij,ij->i", Z, Z)))], dtype=np.int64)
         lam = np.ones(1)
+    if d == 2 and len(S) <= 2:  # the plane: corrals of one or two points, the minor cycles in closed form
+        done, S, lam, it2 = _wolfe_plane(Z, Rz2, tol, max_iter, S, lam)
+        if done is not None:
+            return done
+        max_iter = max(1, max_iter - it2)  # near 0: the general steps, which look for a certificate
     p = lam @ Z[S]
     tried: set = set()
 
@@ -227,6 +232,57 @@ def _wolfe(Z: np.ndarray, Rz2: float, tol: float, max_iter: int, S=None, lam=Non
         p = lam @ Z[S]
     cert = attempt() if euclid(p) <= zero_tol else None
     return _Wolfe(p, S, lam, it, converged or cert is not None, cert)
+
+
+def _nearest_on_segment(a0, a1, b0, b1):
+    """The point of the segment [a, b] nearest 0, as ``(t, x0, x1)`` with the point ``a + t(b − a)``."""
+    e0, e1 = b0 - a0, b1 - a1
+    ee = e0 * e0 + e1 * e1
+    t = 0.0 if not ee > 0.0 else min(1.0, max(0.0, -(a0 * e0 + a1 * e1) / ee))
+    return t, a0 + t * e0, a1 + t * e1
+
+
+def _wolfe_plane(Z, Rz2, tol, max_iter, S, lam):
+    """Wolfe's algorithm in the plane while 0 is not near: the corral is a point or a segment, and adding the
+    most violating point z_j makes a segment or a triangle whose nearest point to 0 (on its boundary when 0
+    is outside it) is found in closed form — what the minor cycles compute, without a linear solve. Returns
+    ``(result, S, lam, iterations)``; result None when p comes near 0 or the triangle may hold 0 (the caller
+    continues with the general steps from S, lam, which look for an exact certificate)."""
+    zero_tol = 1e-10 * math.sqrt(Rz2)
+    S, lam = [int(i) for i in S], [float(v) for v in lam]
+    p = np.asarray(lam) @ Z[S]
+    converged, it = False, 0
+    for it in range(1, max_iter + 1):
+        if euclid(p) <= zero_tol:
+            return None, np.array(S, np.int64), np.array(lam), it - 1
+        pp = float(p @ p)
+        g = Z @ p
+        j = int(np.argmin(g))
+        if pp - g[j] <= tol * Rz2 or g[j] >= pp:
+            converged = True
+            break
+        if j in S:  # no progress possible in floating point
+            converged = pp - g[j] <= 1e-9 * Rz2
+            break
+        pts = S + [j]
+        P = [(float(Z[i, 0]), float(Z[i, 1])) for i in pts]
+        if len(pts) == 3:
+            c = [P[a][0] * P[b][1] - P[a][1] * P[b][0] for a, b in ((0, 1), (1, 2), (2, 0))]
+            if min(c) >= 0.0 or max(c) <= 0.0:  # 0 in the triangle (or on it, or too close to tell)
+                return None, np.array(S, np.int64), np.array(lam), it - 1
+        best = None
+        for a, b in ((0, 1), (1, 2), (0, 2)) if len(pts) == 3 else ((0, 1),):
+            t, x0, x1 = _nearest_on_segment(*P[a], *P[b])
+            n2 = x0 * x0 + x1 * x1
+            if best is None or n2 < best[0]:
+                best = (n2, a, b, t, x0, x1)
+        _, a, b, t, x0, x1 = best
+        S, lam = [pts[a], pts[b]], [1.0 - t, t]
+        if lam[1] <= 1e-14 or lam[0] <= 1e-14:  # an end point: the corral is one point
+            S, lam = ([pts[b]], [1.0]) if lam[0] <= 1e-14 else ([pts[a]], [1.0])
+        p = np.array([x0, x1]) if len(S) == 2 else Z[S[0]].copy()
+    Sa, la = np.array(S, np.int64), np.array(lam)
+    return _Wolfe(p, Sa, la, it, converged, None), Sa, la, it
 
 
 class _Rescale(Exception):
@@ -364,6 +420,8 @@ def _threshold(upper: float, tol: float, r2: float) -> float:
 def _merged(cand: np.ndarray, more: np.ndarray) -> np.ndarray:
     """The sorted union of the sorted rounds ``cand`` and the rounds ``more`` (a sort of the few new ones
     and one merge: no hashing of the whole working set)."""
+    if len(cand) <= 4096:  # small: one sort of both
+        return np.unique(np.concatenate([cand, np.asarray(more, dtype=cand.dtype)]))
     more = np.unique(more)
     more = more[~np.isin(more, cand, assume_unique=True, kind="sort")] if len(more) else more
     if not len(more):

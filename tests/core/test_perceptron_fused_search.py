@@ -176,3 +176,43 @@ def test_low_dimension_working_set_agrees_with_wolfe_on_every_round(T, d, seed, 
     assert mm.status == "separable"
     assert mm.margin <= upper + 1e-12 and margin <= mm.upper + 1e-12
     assert abs(mm.margin - margin) <= 1e-9 and np.linalg.norm(mm.w - w) <= 1e-4
+
+
+def test_plane_wolfe_hand_worked():
+    # z = (1, 1), (1, -1), (3, 0): the nearest point of the hull to 0 is (1, 0), the middle of the first two
+    Z = np.array([[1.0, 1.0], [1.0, -1.0], [3.0, 0.0]])
+    res = _maxmargin._wolfe(Z, 9.0, 1e-13, 100)
+    assert res.converged and res.cert is None
+    assert res.p.tolist() == [1.0, 0.0] and sorted(res.S.tolist()) == [0, 1] and res.lam.tolist() == [0.5, 0.5]
+    # a vertex: (2, 1) is nearest, every other point lies beyond the line through it orthogonal to it
+    Z = np.array([[2.0, 1.0], [4.0, 0.0], [0.0, 5.0]])
+    res = _maxmargin._wolfe(Z, 25.0, 1e-13, 100)
+    assert res.p.tolist() == [2.0, 1.0] and res.S.tolist() == [0]
+    # 0 inside the triangle: the plane steps hand over to the general ones, which find the exact certificate
+    Z = np.array([[1.0, 0.0], [-1.0, 0.5], [-1.0, -0.5]])
+    res = _maxmargin._wolfe(Z, 1.25, 1e-13, 100)
+    assert res.cert is not None and [str(v) for v in res.cert] == ["1/2", "1/4", "1/4"]
+
+
+@settings(deadline=None, max_examples=200)
+@given(st.integers(1, 60), st.integers(0, 2**31), st.floats(-0.5, 1.0))
+def test_plane_wolfe_agrees_with_the_general_steps(m, seed, shift):
+    # points around a direction, shifted towards or past 0 (some sets hold 0 in their hull)
+    rng = np.random.default_rng(seed)
+    Z = rng.standard_normal((m, 2)) * rng.uniform(0.01, 1.0) + np.array([shift, 0.2 * shift])
+    Rz2 = float((Z * Z).sum(axis=1).max())
+    fast = _maxmargin._wolfe(Z, Rz2, 1e-13, 1000)
+    general = _wolfe_without_the_plane_steps(Z, Rz2)
+    assert (fast.cert is None) == (general.cert is None)
+    if fast.cert is None:
+        # the same nearest point of the hull, to the stopping tolerance
+        assert abs(np.linalg.norm(fast.p) - np.linalg.norm(general.p)) <= 1e-9 * np.sqrt(Rz2)
+        g = Z @ fast.p
+        assert fast.p @ fast.p - g.min() <= 1e-9 * Rz2        # Wolfe's optimality condition on every point
+        assert np.all(fast.lam > 0) and fast.lam.sum() == pytest.approx(1.0)
+        np.testing.assert_allclose(fast.lam @ Z[fast.S], fast.p, atol=1e-12 * np.sqrt(Rz2))
+
+
+def _wolfe_without_the_plane_steps(Z, Rz2):
+    Z3 = np.column_stack([Z, np.zeros(len(Z))])  # the same points in 3-D: the general steps only
+    return _maxmargin._wolfe(Z3, Rz2, 1e-13, 1000)
