@@ -185,10 +185,10 @@ def _check_finite(X: np.ndarray) -> None:
 
 def _learn(X, y, params, engine):
     """The loop with its comparator. With the compiled loop and no comparator given, the max-margin search
-    runs in the same pass: its first step (Wolfe on a sample of the rounds) on the worker thread while the
-    learner (which needs no w*) starts, then the block minima of its full pass computed by the learner's
-    loop, then the rest of the search (a few blocks read again). w*'s columns then come from the search's
-    certified direction (its margins, the same float expression as the loop's) and the snapshots."""
+    runs in the same pass: its first step (Wolfe on a sample of the rounds), then the block minima of its
+    full pass computed by the learner's loop (which needs no w*), then the rest of the search (a few blocks
+    read again). w*'s columns then come from the search's certified direction (its margins, the same float
+    expression as the loop's) and the snapshots."""
     loop = perceptron_numba if engine == "numba" else perceptron_numpy
     if engine != "numba" or params["comparator"] is not None:
         if engine != "numba":
@@ -217,9 +217,9 @@ def _learn_and_search(X, y):
         steps = None
     minima = None
     if steps is not None:
-        if _accel.threads() >= 2:
+        if _accel.threads() >= 2 and SEARCH_CONCURRENT:
             fut = _accel._worker().submit(_search_first, steps)
-        else:  # one thread: the first step before the loop
+        else:  # the first step before the loop
             fut = Future()
             try:
                 fut.set_result(_search_first(steps))
@@ -268,6 +268,11 @@ def _margins_when_read(X, y, wstar):
 
 #: From this many entries (T·d) on, the compiled learner computes the max-margin search's full pass.
 CONCURRENT_MIN = 100_000
+#: Run the search's first step on the worker thread while the loop starts (the loop then runs in chunks
+#: until its direction is known, and the rounds before are caught up on the worker). Off: measured slower
+#: on the 2-core machine (the first step's Python code holds the GIL that the loop needs between chunks),
+#: so the first step runs before the loop.
+SEARCH_CONCURRENT = False
 
 
 def run(X, y, params: dict[str, Any]) -> Trace:

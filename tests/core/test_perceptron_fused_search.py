@@ -98,10 +98,11 @@ def test_no_direction_or_a_failed_search_leaves_the_loop_alone():
 
 
 @needs_numba
-@pytest.mark.parametrize("threads", ["1", "2"])
+@pytest.mark.parametrize("threads, concurrent", [("1", False), ("2", False), ("2", True)])
 @pytest.mark.parametrize("d", [2, 3, 5])
-def test_run_finds_the_comparator_max_margin_finds(threads, d, monkeypatch):
+def test_run_finds_the_comparator_max_margin_finds(threads, concurrent, d, monkeypatch):
     monkeypatch.setenv("OLC_CORE_THREADS", threads)
+    monkeypatch.setattr(P, "SEARCH_CONCURRENT", concurrent)  # the first step on the worker, or before the loop
     T = max(60_000, P.CONCURRENT_MIN // d + 1)
     for seed, noise in ((d, 0.0), (d + 1, 0.0), (d, 0.1)):
         s = olc_core.streams.separable(T=T, d=d, gamma=0.05, radius=1.0, seed=seed, noise=noise)
