@@ -15,8 +15,8 @@ import time
 
 import numpy as np
 
-__all__ = ["available", "resolve_engine", "perceptron_kernel", "perceptron", "BlockMinima", "threads", "link_bad", "link_bad_numpy",
-           "compile_seconds"]
+__all__ = ["available", "resolve_engine", "perceptron_kernel", "perceptron", "BlockMinima", "threads", "link_bad",
+           "link_bad_numpy", "compile_seconds"]
 
 _kernels: dict[str, object] = {}
 _compile_seconds: dict[str, float] = {}

@@ -25,7 +25,6 @@ from fractions import Fraction
 
 import numpy as np
 
-from . import _accel
 from ._exact import LazyCertificate, certificate_for, is_certificate, verified_square
 from ._mmscan import Scanner
 

@@ -3,8 +3,6 @@ block minima are the search's full pass, value for value, however the direction 
 loop, in the middle of it, after it, or never), and the run finds the comparator max_margin finds."""
 from __future__ import annotations
 
-from concurrent.futures import Future
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
