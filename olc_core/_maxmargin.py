@@ -34,6 +34,8 @@ __all__ = ["MaxMargin", "max_margin", "euclid", "unit", "resolution", "search_st
 SMALL = 4096
 #: Size of the first working set (a strided sample) and most violators added per pass.
 SAMPLE, ADD = 8192, 1024
+#: The sample is taken in runs of this many consecutive rounds.
+RUN = 64
 #: Up to this dimension the working set after the first full pass is the corral and the violators only.
 LOW_D = 3
 EPS = float(np.finfo(np.float64).eps)
@@ -359,8 +361,7 @@ def _steps(X, y, tol, max_iter, rescaled, scan):
     """The search (a generator): yields each direction w whose full pass it needs (the caller makes it:
     ``scan.full(w)`` or a fused pass), returns the verdict."""
     T, d = X.shape
-    # every round, or a strided sample (strictly increasing: T − 1 ≥ SAMPLE − 1)
-    cand = np.arange(T) if T <= max(SMALL, SAMPLE) else np.arange(SAMPLE, dtype=np.int64) * (T - 1) // (SAMPLE - 1)
+    cand = _sample(T)
     S = lam = None
     its = 0
     dropped = False
@@ -408,6 +409,18 @@ def _steps(X, y, tol, max_iter, rescaled, scan):
             return _verdict(w, gmin, upper, rounds, its, len(cand) == T and res.converged, d, scan.r2)
         S, lam = np.searchsorted(new, rounds), res.lam
         cand = new
+
+
+def _sample(T: int) -> np.ndarray:
+    """The first working set: every round, or SAMPLE rounds spread over the stream in RUN runs of
+    consecutive rounds (a few memory pages each, not one page per round), strictly increasing."""
+    if T <= max(SMALL, SAMPLE):
+        return np.arange(T)
+    k = SAMPLE // RUN
+    if T < SAMPLE + RUN * k:  # the runs would overlap: single rounds, evenly strided (T − 1 ≥ SAMPLE − 1)
+        return np.arange(SAMPLE, dtype=np.int64) * (T - 1) // (SAMPLE - 1)
+    starts = np.arange(k, dtype=np.int64) * (T - RUN) // (k - 1)
+    return (starts[:, None] + np.arange(RUN, dtype=np.int64)[None, :]).ravel()
 
 
 def _threshold(upper: float, tol: float, r2: float) -> float:

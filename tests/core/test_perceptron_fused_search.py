@@ -215,3 +215,13 @@ def test_plane_wolfe_agrees_with_the_general_steps(m, seed, shift):
 def _wolfe_without_the_plane_steps(Z, Rz2):
     Z3 = np.column_stack([Z, np.zeros(len(Z))])  # the same points in 3-D: the general steps only
     return _maxmargin._wolfe(Z3, Rz2, 1e-13, 1000)
+
+
+def test_sample_is_runs_of_consecutive_rounds_spread_over_the_stream():
+    S, RUN = _maxmargin.SAMPLE, _maxmargin.RUN
+    assert _maxmargin._sample(5).tolist() == [0, 1, 2, 3, 4]
+    for T in (S + 1, S + RUN * (S // RUN) - 1, S + RUN * (S // RUN), 10**5, 10**6 + 3):
+        c = _maxmargin._sample(T)
+        assert len(c) == S and np.all(np.diff(c) > 0) and c[0] == 0 and c[-1] == T - 1
+    c = _maxmargin._sample(10**6).reshape(S // RUN, RUN)
+    assert np.all(np.diff(c, axis=1) == 1) and np.all(np.diff(c[:, 0]) > 7000)   # runs, far apart
