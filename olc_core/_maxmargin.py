@@ -1,7 +1,7 @@
 """The maximum-margin separator through the origin, with certificates (see :mod:`olc_core.comparators`).
 
 Wolfe's minimum-norm-point algorithm runs on a small *working set* of the points
-``z_t = y_t x_t``: a strided sample first, then the points that violate the optimality
+``z_t = y_t x_t``: a sample spread over the stream first, then the points that violate the optimality
 condition ``⟨z_t, p⟩ ≥ ‖p‖² − tol·R²`` of the current point p, found in one vectorised
 pass over all T rounds (compiled with numba when it is available). The margin is set by
 the few points nearest the boundary, so two or three passes usually certify the answer.
@@ -32,7 +32,7 @@ __all__ = ["MaxMargin", "max_margin", "euclid", "unit", "resolution", "search_st
 
 #: Below this many rounds the search runs on all of them (no working set, no compiled pass).
 SMALL = 4096
-#: Size of the first working set (a strided sample) and most violators added per pass.
+#: Size of the first working set (a sample spread over the stream) and most violators added per pass.
 SAMPLE, ADD = 8192, 1024
 #: The sample is taken in runs of this many consecutive rounds.
 RUN = 64
