@@ -210,13 +210,11 @@ def _perceptron_py(X, y, wstar, has_wstar, t0, t1, w, M0, score, cmargin, mis, s
         s = 0.0
         xx = 0.0
         c = 0.0
-        g = 0.0
         for j in range(d):
             xj = X[t, j]
             s += xj * w[j]
             xx += xj * xj
             c += xj * wstar[j]
-            g += xj * v[j]
         if not np.isfinite(xx):
             for j in range(d):
                 if not np.isfinite(X[t, j]):
@@ -234,7 +232,10 @@ def _perceptron_py(X, y, wstar, has_wstar, t0, t1, w, M0, score, cmargin, mis, s
             if c < cmin:
                 cmin = c
             nonpos += c <= 0.0
-        if hasb:
+        if hasb:  # its own loop over the row (in cache): the loop above stays as it was without minima
+            g = 0.0
+            for j in range(d):
+                g += X[t, j] * v[j]
             bm = min(bm, yt * g)
             if (t & mask) == mask:
                 bm = _flush(bmin, t, shift, bm)
@@ -314,12 +315,10 @@ def _perceptron_data_py(X, y, wstar, has_wstar, t0, cmargin, r2max, cmin, nonpos
             continue
         xx = 0.0
         c = 0.0
-        g = 0.0
         for j in range(d):
             xj = X[t, j]
             xx += xj * xj
             c += xj * wstar[j]
-            g += xj * v[j]
         if not np.isfinite(xx):
             for j in range(d):
                 if not np.isfinite(X[t, j]):
@@ -335,6 +334,9 @@ def _perceptron_data_py(X, y, wstar, has_wstar, t0, cmargin, r2max, cmin, nonpos
                 cmin = c
             nonpos += c <= 0.0
         if hasb:
+            g = 0.0
+            for j in range(d):
+                g += X[t, j] * v[j]
             bm = min(bm, y[t] * g)
             if (t & mask) == mask:
                 bm = _flush(bmin, t, shift, bm)
