@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import time
+from concurrent.futures import Future
 
 import numpy as np
 
@@ -432,10 +433,13 @@ class BlockMinima:
     """The max-margin search's first full pass, fused into the Perceptron's loop: the minimum of
     ``y_t⟨v, x_t⟩`` over each block of ``2^shift`` rounds, for a direction v that the worker thread is
     still computing (``future`` gives v, or None when the search needs no pass). Rounds the loop ran
-    before v was known are covered by ``catch_up(X[:t], y[:t], v, bmin[:blocks])`` on the worker."""
+    before v was known are covered by ``catch_up(X[:t], y[:t], v, bmin[:blocks])`` on the worker.
+    ``first`` (instead of a future): a callable giving v, which :func:`perceptron` calls in its own
+    thread while the first :data:`PREFIX` rounds of the loop run on the worker (the callable may hold
+    the GIL: the loop does not need it)."""
 
-    def __init__(self, future, T: int, shift: int, catch_up):
-        self.future, self.shift, self.catch_up = future, shift, catch_up
+    def __init__(self, future, T: int, shift: int, catch_up, first=None):
+        self.future, self.shift, self.catch_up, self.first = future, shift, catch_up, first
         self.bmin = np.full(-(-T >> shift), np.inf)
         self.v = None
         self.failed = False
@@ -468,6 +472,8 @@ class BlockMinima:
 
 #: While the direction of the fused block minima is not known yet, the loop runs in chunks of this many rounds.
 CHUNK = 1 << 15
+#: With ``BlockMinima.first``: the rounds the worker runs while the caller's thread computes the direction.
+PREFIX = 1 << 17
 
 
 def perceptron(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None, split: bool | None = None,
@@ -512,12 +518,12 @@ def perceptron(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None, split: bo
 
     k = perceptron_kernel()
 
-    def one_pass(t_end):
+    def one_pass(t_end, chunks=True):
         nonlocal t, M, r2, cmin, nonpos, nodd, bad
         while t < t_end and bad == -1:
-            if pending and minima.future.done():
+            if pending and chunks and minima.future.done():
                 resolve(t)
-            stop = min(t_end, (t // CHUNK + 1) * CHUNK) if pending else t_end
+            stop = min(t_end, (t // CHUNK + 1) * CHUNK) if pending and chunks else t_end
             while True:
                 t, M, r2, cmin, nonpos, nodd, bad = k(X, y, wv, has, t, stop, w, M, score, cmargin, mis, snaps, inner,
                                                       norm, r2, cmin, nonpos, nodd, v, bmin, shift)
@@ -527,7 +533,20 @@ def perceptron(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None, split: bo
 
     if split is None:
         split = threads() >= 2 and T > 2 * SPLIT_PROBE
-    one_pass(min(T, SPLIT_PROBE) if split else T)
+    if pending and minima.first is not None:
+        minima.future = Future()
+        pre = None
+        if threads() >= 2 and T > 2 * PREFIX:  # the loop's first rounds on the worker meanwhile
+            pre = _worker().submit(one_pass, PREFIX, False)  # one call: no GIL needed until it returns
+        try:
+            minima.future.set_result(minima.first())
+        except Exception as e:  # noqa: BLE001 - read by BlockMinima.resolve (the caller reports it)
+            minima.future.set_exception(e)
+        finally:
+            if pre is not None:
+                pre.result()
+        resolve(t)
+    one_pass(min(T, max(t, SPLIT_PROBE)) if split else T)
     if t < T and bad == -1 and M < SPLIT_MIN_MISTAKE_RATE * t:
         one_pass(T)  # few mistakes: the one pass to the end
     elif t < T and bad == -1:

@@ -29,7 +29,6 @@ underflow to 0 or overflow). The bounds are computed scale-free (R²/γ² from R
 """
 from __future__ import annotations
 
-from concurrent.futures import Future
 from typing import Any
 
 import numpy as np
@@ -218,14 +217,9 @@ def _learn_and_search(X, y):
     minima = None
     if steps is not None:
         if _accel.threads() >= 2 and SEARCH_CONCURRENT:
-            fut = _accel._worker().submit(_search_first, steps)
-        else:  # the first step before the loop
-            fut = Future()
-            try:
-                fut.set_result(_search_first(steps))
-            except Exception as e:  # noqa: BLE001 - read by BlockMinima.resolve (then max_margin reports it)
-                fut.set_exception(e)
-        minima = _accel.BlockMinima(fut, len(X), SHIFT, block_minima)
+            minima = _accel.BlockMinima(_accel._worker().submit(_search_first, steps), len(X), SHIFT, block_minima)
+        else:  # the first step in this thread, while the loop's first rounds run on the worker
+            minima = _accel.BlockMinima(None, len(X), SHIFT, block_minima, first=lambda: _search_first(steps))
     out = list(perceptron_numba(X, y, None, minima=minima))   # checks X and y (raises on bad data)
     if minima is None or minima.failed:
         return out, max_margin(X, y)
@@ -270,8 +264,8 @@ def _margins_when_read(X, y, wstar):
 CONCURRENT_MIN = 100_000
 #: Run the search's first step on the worker thread while the loop starts (the loop then runs in chunks
 #: until its direction is known, and the rounds before are caught up on the worker). Off: measured slower
-#: on the 2-core machine (the first step's Python code holds the GIL that the loop needs between chunks),
-#: so the first step runs before the loop.
+#: on the 2-core machine (the first step's Python code holds the GIL that the loop needs between chunks);
+#: instead the first step runs in the calling thread while the loop's first rounds run on the worker.
 SEARCH_CONCURRENT = False
 
 

@@ -225,3 +225,34 @@ def test_sample_is_runs_of_consecutive_rounds_spread_over_the_stream():
         assert len(c) == S and np.all(np.diff(c) > 0) and c[0] == 0 and c[-1] == T - 1
     c = _maxmargin._sample(10**6).reshape(S // RUN, RUN)
     assert np.all(np.diff(c, axis=1) == 1) and np.all(np.diff(c[:, 0]) > 7000)   # runs, far apart
+
+
+@needs_numba
+@pytest.mark.parametrize("split", [True, False])
+@pytest.mark.parametrize("outcome", ["direction", "none", "raises"])
+def test_first_step_in_this_thread_while_the_worker_runs_the_first_rounds(split, outcome, monkeypatch):
+    # BlockMinima.first: the caller's thread computes the direction while the worker runs PREFIX rounds; their
+    # minima are caught up afterwards; the learner's results and the minima are those of the plain passes
+    monkeypatch.setattr(_accel, "PREFIX", 4096)
+    monkeypatch.setattr(_accel, "SPLIT_PROBE", 2048)
+    monkeypatch.setattr(_accel, "SPLIT_MIN_MISTAKE_RATE", 0.0)
+    monkeypatch.setattr(_accel, "threads", lambda: 2)
+    s = olc_core.streams.noisy(T=20_000 + 37, d=2, gamma=0.01, noise=0.4, seed=9)
+    v = np.array([0.6, 0.8])
+    seen = []
+
+    def first():
+        seen.append(True)
+        if outcome == "raises":
+            raise ValueError("search failed")
+        return v if outcome == "direction" else None
+    m = _accel.BlockMinima(None, len(s.X), _mmscan.SHIFT, _mmscan.block_minima, first=first)
+    out = perceptron_numba(s.X, s.y, None, split=split, minima=m)
+    assert seen == [True] and m.failed == (outcome == "raises")
+    for u, w in zip(out, perceptron_numpy(s.X, s.y, None)):
+        np.testing.assert_array_equal(u, w)
+    if outcome == "direction":
+        bmin, r2 = scanner_minima(s.X, s.y, v)
+        np.testing.assert_array_equal(m.bmin, bmin)
+    else:
+        assert m.v is None and np.isinf(m.bmin).all()
