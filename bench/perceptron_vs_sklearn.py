@@ -5,6 +5,7 @@
     .venv/bin/python bench/perceptron_vs_sklearn.py --quick          # T ≤ 10⁵
     .venv/bin/python bench/perceptron_vs_sklearn.py --markdown docs/benchmarks.md
     .venv/bin/python bench/perceptron_vs_sklearn.py --comparator none --only 1000000x2  # w* found by the run
+    .venv/bin/python bench/perceptron_vs_sklearn.py --comparator both --only 1000000x2  # both, one timing loop
 
 Both sides see the same streams: separable with margin γ = 0.05 (radius 1, a planted
 unit w*), and the same with 10 % of the labels flipped; T = 10⁴, 10⁵, 10⁶ and
@@ -20,6 +21,7 @@ d = 2, 100, 1000, skipping any X larger than ~2 GB. Timed, interleaved, median o
   ``OLC_CORE_THREADS=1``) and plain numpy;
   with ``--comparator none`` the run is given no comparator and finds the max-margin one itself
   (:func:`olc_core.comparators.max_margin`, with its certificate: the search is timed too);
+  ``--comparator both`` times the planted and the no-comparator runs in the same interleaved loop;
 * scikit-learn: ``Perceptron(fit_intercept=False, shuffle=False, max_iter=1, tol=None,
   eta0=1.0).fit(X, y)``, which records nothing.
 
@@ -117,8 +119,9 @@ def main() -> int:
     ap.add_argument("--budget", type=float, default=30.0, help="seconds per row before cutting repeats")
     ap.add_argument("--no-numpy", action="store_true", help="skip the plain-numpy engine (slow on noisy rows)")
     ap.add_argument("--markdown", type=Path, help="also write the table (markdown) to this file")
-    ap.add_argument("--comparator", choices=("planted", "none"), default="planted",
-                    help="give the run the planted unit w* (default), or none: it finds the max-margin one")
+    ap.add_argument("--comparator", choices=("planted", "none", "both"), default="planted",
+                    help="give the run the planted unit w* (default), or none: it finds the max-margin one; "
+                         "both: the two interleaved in one timing loop (rows of the same moment)")
     ap.add_argument("--only", help="only these rows, e.g. 1000000x2 or 100000x100,1000000x2 (T x d)")
     args = ap.parse_args()
 
@@ -126,7 +129,7 @@ def main() -> int:
     ds = [2, 100, 1000]
     engines = (["numba", "numba-1t"] if _accel.available() else []) + ([] if args.no_numpy else ["numpy"])
     rows = []
-    head = (f"{'stream':<20} {'T':>8} {'d':>5} {'M':>8} {'sklearn ms':>11} " +
+    head = (f"{'stream':<22} {'T':>8} {'d':>5} {'M':>8} {'sklearn ms':>11} " +
             " ".join(f"{'olc ' + e + ' ms':>14} {'ratio':>6}" for e in engines))
     print(head)
     only = {tuple(int(v) for v in r.split("x")) for r in args.only.split(",")} if args.only else None
@@ -141,24 +144,29 @@ def main() -> int:
                     continue
                 s = olc_core.streams.separable(T=T, d=d, gamma=0.05, radius=1.0, seed=0, noise=noise)
                 X, y = s.X, s.y
-                w = s.comparator if args.comparator == "planted" else None
+                kinds = {"planted": ["planted"], "none": ["none"], "both": ["planted", "none"]}[args.comparator]
                 ref = sklearn_fit(X, y)
                 fns = {"sklearn": lambda: sklearn_fit(X, y)}
                 M = None
-                for e in engines:
-                    tr = olc_run(X, y, w, e)  # warm-up, and the exactness check
-                    if not np.array_equal(tr.weights_at(tr.T), ref):
-                        print(f"  !! final weights differ from scikit-learn ({e})")
-                    M = tr.n_mistakes
-                    fns[e] = (lambda e=e: olc_run(X, y, w, e))
+                for kind in kinds:  # interleaved in one timing loop: the rows of one kind compare with the other's
+                    w = s.comparator if kind == "planted" else None
+                    for e in engines:
+                        tr = olc_run(X, y, w, e)  # warm-up, and the exactness check
+                        if not np.array_equal(tr.weights_at(tr.T), ref):
+                            print(f"  !! final weights differ from scikit-learn ({e})")
+                        M = tr.n_mistakes
+                        fns[(kind, e)] = (lambda e=e, w=w: olc_run(X, y, w, e))
                 budget = args.budget if not (noise and "numpy" in engines and T * d >= 10 ** 7) else args.budget / 3
-                med = median_times(fns, args.repeats, budget)
-                row = {"stream": ("noisy 10%" if noise else "separable") + ("" if w is not None else ", no w*"), "T": T, "d": d, "M": M,
-                       "sklearn": med["sklearn"], **{e: med[e] for e in engines}}
-                rows.append(row)
-                print(f"{row['stream']:<20} {T:>8} {d:>5} {M:>8} {med['sklearn'] * 1e3:>11.1f} " +
-                      " ".join(f"{med[e] * 1e3:>14.1f} {med['sklearn'] / med[e]:>6.2f}" for e in engines),
-                      flush=True)
+                med = median_times(fns, args.repeats, budget * len(kinds))
+                for kind in kinds:
+                    name = ("noisy 10%" if noise else "separable") + (", no w*" if kind == "none" else
+                                                                       ", planted w*" if len(kinds) > 1 else "")
+                    row = {"stream": name, "T": T, "d": d, "M": M, "sklearn": med["sklearn"],
+                           **{e: med[(kind, e)] for e in engines}}
+                    rows.append(row)
+                    print(f"{row['stream']:<22} {T:>8} {d:>5} {M:>8} {med['sklearn'] * 1e3:>11.1f} " +
+                          " ".join(f"{row[e] * 1e3:>14.1f} {med['sklearn'] / row[e]:>6.2f}" for e in engines),
+                          flush=True)
     cc = compile_cost() if _accel.available() else {}
     if cc:
         print(f"\nfirst call in a fresh process (import + tiny run): numba cold (compiling) {cc['cold']:.2f} s, "

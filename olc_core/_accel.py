@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import os
 import time
+from concurrent.futures import Future
 
 import numpy as np
 
-__all__ = ["available", "resolve_engine", "perceptron_kernel", "perceptron", "threads", "link_bad", "link_bad_numpy",
-           "compile_seconds"]
+__all__ = ["available", "resolve_engine", "perceptron_kernel", "perceptron", "BlockMinima", "threads", "link_bad",
+           "link_bad_numpy", "compile_seconds"]
 
 _kernels: dict[str, object] = {}
 _compile_seconds: dict[str, float] = {}
@@ -88,23 +89,35 @@ def _update_py(M, t, yt, X, w, wstar, mis, snaps, inner, norm):
     return (b < 1e-290) | (b > 1e290)
 
 
+def _flush_py(bmin, t, shift, bm):
+    """Lower ``bmin`` of round t's block to ``bm`` (the minimum since the last flush; none when
+    ``bmin`` is empty or ``bm`` is +inf); returns +inf, the next block's starting minimum."""
+    if bmin.shape[0] > 0 and t >= 0:
+        b = t >> shift
+        if bm < bmin[b]:
+            bmin[b] = bm
+    return np.inf
+
+
 _record2 = _record2_py
 _update = _update_py
+_flush = _flush_py
 _bad1 = None  # compiled helpers, set by _inline_helpers() before a kernel that calls them compiles
 
 
 def _inline_helpers() -> None:
     """Compile the helpers the kernels call, inlined into them (numba reads these globals when
     it compiles a kernel)."""
-    global _record2, _update, _bad1
+    global _record2, _update, _bad1, _flush
     if _record2 is _record2_py:
         _record2 = _numba.njit(inline="always")(_record2_py)
         _update = _numba.njit(inline="always")(_update_py)
+        _flush = _numba.njit(inline="always")(_flush_py)
         _bad1 = _numba.njit(inline="always", error_model="numpy")(_bad1_py)
 
 
 def _perceptron_py(X, y, wstar, has_wstar, t0, t1, w, M0, score, cmargin, mis, snaps, inner, norm, r2max, cmin,
-                   nonpos, nodd):
+                   nonpos, nodd, v, bmin, shift):
     """The Perceptron on rounds ``t0 … t1-1`` with weights ``w`` (updated in place) and ``M0`` mistakes so far.
 
     Writes per round the score ⟨w, x⟩ and the comparator margin y⟨w*, x⟩, and per mistake the
@@ -114,6 +127,8 @@ def _perceptron_py(X, y, wstar, has_wstar, t0, t1, w, M0, score, cmargin, mis, s
     Returns ``(t_stop, M, r2max, cmin, nonpos, nodd, bad_row)``: ``t_stop < t1`` when the
     snapshot buffers are full (the caller grows them and resumes); ``bad_row >= 0`` at a
     non-finite row of X, ``bad_row = -2`` when some label is not ±1 (the caller finds the first).
+    When ``bmin`` is not empty, also the minimum of ``y⟨v, x⟩`` over each block of ``2^shift`` rounds
+    (``bmin[t >> shift]`` lowered to it: the max-margin search's full pass, fused into this one).
 
     The ``t < 0`` and ``M < 0`` tests never fire: they tell LLVM the indices are not negative,
     which compiles out numba's negative-index wraparound on every access (1.5 ms of 7.5 ms
@@ -126,17 +141,23 @@ def _perceptron_py(X, y, wstar, has_wstar, t0, t1, w, M0, score, cmargin, mis, s
         return t0, M, r2max, cmin, nonpos, nodd, -3
     bad_row = -1
     nbad = 0  # labels other than ±1 seen: reported as bad_row = -2 (the caller finds the first)
+    hasb = bmin.shape[0] > 0
+    mask = (1 << shift) - 1
     if d == 2:  # the lecture-hall case: same arithmetic, the two coordinates in registers
         w0 = w[0]
         w1 = w[1]
         a0 = wstar[0]
         a1 = wstar[1]
+        v0 = v[0]
+        v1 = v[1]
+        bm = np.inf
         for t in range(t0, t1):
             if t < 0:
                 continue
             if M == cap:
                 w[0] = w0
                 w[1] = w1
+                _flush(bmin, t - 1, shift, bm)
                 return t, M, r2max, cmin, nonpos, nodd, -2 if nbad > 0 else bad_row
             x0 = X[t, 0]
             x1 = X[t, 1]
@@ -164,6 +185,13 @@ def _perceptron_py(X, y, wstar, has_wstar, t0, t1, w, M0, score, cmargin, mis, s
                 if c < cmin:
                     cmin = c
                 nonpos += c <= 0.0
+            if hasb:
+                g = 0.0
+                g += x0 * v0
+                g += x1 * v1
+                bm = min(bm, yt * g)  # as the search's own pass (olc_core._mmscan), without a branch
+                if (t & mask) == mask:
+                    bm = _flush(bmin, t, shift, bm)
             if yt * s <= 0.0:
                 w0 = w0 + yt * x0
                 w1 = w1 + yt * x1
@@ -171,11 +199,14 @@ def _perceptron_py(X, y, wstar, has_wstar, t0, t1, w, M0, score, cmargin, mis, s
                 M += 1
         w[0] = w0
         w[1] = w1
+        _flush(bmin, t1 - 1, shift, bm)
         return t1, M, r2max, cmin, nonpos, nodd, -2 if nbad > 0 and bad_row < 0 else bad_row
+    bm = np.inf
     for t in range(t0, t1):
         if t < 0:
             continue
         if M == cap:
+            _flush(bmin, t - 1, shift, bm)
             return t, M, r2max, cmin, nonpos, nodd, -2 if nbad > 0 else bad_row
         s = 0.0
         xx = 0.0
@@ -202,9 +233,17 @@ def _perceptron_py(X, y, wstar, has_wstar, t0, t1, w, M0, score, cmargin, mis, s
             if c < cmin:
                 cmin = c
             nonpos += c <= 0.0
+        if hasb:  # its own loop over the row (in cache): the loop above stays as it was without minima
+            g = 0.0
+            for j in range(d):
+                g += X[t, j] * v[j]
+            bm = min(bm, yt * g)
+            if (t & mask) == mask:
+                bm = _flush(bmin, t, shift, bm)
         if yt * s <= 0.0:
             nodd += _update(M, t, yt, X, w, wstar, mis, snaps, inner, norm)
             M += 1
+    _flush(bmin, t1 - 1, shift, bm)
     return t1, M, r2max, cmin, nonpos, nodd, -2 if nbad > 0 and bad_row < 0 else bad_row
 
 
@@ -262,12 +301,16 @@ def _perceptron_learn_py(X, y, wstar, t0, w, M0, score, mis, snaps, inner, norm,
     return T, M, nodd
 
 
-def _perceptron_data_py(X, y, wstar, has_wstar, t0, cmargin, r2max, cmin, nonpos):
+def _perceptron_data_py(X, y, wstar, has_wstar, t0, cmargin, r2max, cmin, nonpos, v, bmin, shift):
     """The data's half of :func:`_perceptron_py` (rounds ``t0 … T-1``): finiteness, max ‖x‖², the
-    labels, and the comparator margin y⟨w*, x⟩ with its minimum and the count of rounds ≤ 0.
+    labels, and the comparator margin y⟨w*, x⟩ with its minimum and the count of rounds ≤ 0; the
+    block minima of y⟨v, x⟩ when ``bmin`` is not empty.
     Returns ``(r2max, cmin, nonpos, nbad, bad_row)`` (``bad_row`` the first non-finite row, or -1)."""
     T, d = X.shape
     nbad = 0
+    hasb = bmin.shape[0] > 0
+    mask = (1 << shift) - 1
+    bm = np.inf
     for t in range(t0, T):
         if t < 0:
             continue
@@ -291,6 +334,14 @@ def _perceptron_data_py(X, y, wstar, has_wstar, t0, cmargin, r2max, cmin, nonpos
             if c < cmin:
                 cmin = c
             nonpos += c <= 0.0
+        if hasb:
+            g = 0.0
+            for j in range(d):
+                g += X[t, j] * v[j]
+            bm = min(bm, y[t] * g)
+            if (t & mask) == mask:
+                bm = _flush(bmin, t, shift, bm)
+    _flush(bmin, T - 1, shift, bm)
     return r2max, cmin, nonpos, nbad, -1
 
 
@@ -299,11 +350,11 @@ def _warm_args(which: str, d: int) -> tuple:
     X, y, w = np.zeros((1, d)), np.ones(1), np.zeros(d)
     if which == "perceptron":
         return (X, y, w, True, 0, 1, np.zeros(d), 0, np.empty(1), np.empty(1), np.empty(1, np.int64),
-                np.empty((1, d)), np.zeros(2), np.zeros(2), 0.0, np.inf, 0, 0)
+                np.empty((1, d)), np.zeros(2), np.zeros(2), 0.0, np.inf, 0, 0, w, np.full(1, np.inf), 8)
     if which == "perceptron_learn":
         return (X, y, w, 0, np.zeros(d), 0, np.empty(1), np.empty(1, np.int64), np.empty((1, d)), np.zeros(2),
                 np.zeros(2), 0)
-    return (X, y, w, True, 0, np.empty(1), 0.0, np.inf, 0)
+    return (X, y, w, True, 0, np.empty(1), 0.0, np.inf, 0, w, np.full(1, np.inf), 8)
 
 
 _PERCEPTRON_KERNELS = {"perceptron": _perceptron_py, "perceptron_learn": _perceptron_learn_py,
@@ -378,14 +429,64 @@ def _worker():
     return _pool
 
 
-def perceptron(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None, split: bool | None = None):
+class BlockMinima:
+    """The max-margin search's first full pass, fused into the Perceptron's loop: the minimum of
+    ``y_t⟨v, x_t⟩`` over each block of ``2^shift`` rounds, for a direction v that the worker thread is
+    still computing (``future`` gives v, or None when the search needs no pass). Rounds the loop ran
+    before v was known are covered by ``catch_up(X[:t], y[:t], v, bmin[:blocks])`` on the worker.
+    ``first`` (instead of a future): a callable giving v, which :func:`perceptron` calls in its own
+    thread while the first :data:`PREFIX` rounds of the loop run on the worker (the callable may hold
+    the GIL: the loop does not need it)."""
+
+    def __init__(self, future, T: int, shift: int, catch_up, first=None):
+        self.future, self.shift, self.catch_up, self.first = future, shift, catch_up, first
+        self.bmin = np.full(-(-T >> shift), np.inf)
+        self.v = None
+        self.failed = False
+        self._pending = []
+
+    def resolve(self, X, y, t: int, inline: bool = False) -> bool:
+        """Read v once the future is done (``t``: the rounds the loop has run, a multiple of the block
+        unless it is every round); start the catch-up. True when the loop should compute minima."""
+        try:
+            v = self.future.result()
+        except Exception:  # noqa: BLE001 - the search's own error is the caller's to report
+            self.failed, v = True, None
+        if v is None:
+            return False
+        self.v = np.ascontiguousarray(v, dtype=np.float64)
+        if t > 0:
+            nb = -(-t >> self.shift)
+            args = (X[:t], y[:t], self.v, self.bmin[:nb])
+            if inline:
+                self.catch_up(*args)
+            else:
+                self._pending.append(_worker().submit(self.catch_up, *args))
+        return True
+
+    def wait(self) -> None:
+        for f in self._pending:
+            f.result()
+        self._pending.clear()
+
+
+#: While the direction of the fused block minima is not known yet, the loop runs in chunks of this many rounds.
+CHUNK = 1 << 15
+#: With ``BlockMinima.first``: the rounds the worker runs while the caller's thread computes the direction.
+PREFIX = 1 << 17
+
+
+def perceptron(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None, split: bool | None = None,
+               minima: BlockMinima | None = None):
     """Run the compiled loop, growing the per-mistake buffers as needed.
 
     The one-pass kernel runs the first :data:`SPLIT_PROBE` rounds. When mistakes were frequent
     there and two CPUs are available (``split=None``; True/False force it), the rest runs as two
     halves at once: the learner in this thread, the data-only quantities (finiteness, R, labels,
     y⟨w*,x⟩) in a worker thread (numba releases the GIL). Every value is the same float
-    expression either way, so the results are identical (tested).
+    expression either way, so the results are identical (tested). ``minima``: also the block minima
+    of the max-margin search's first pass (:class:`BlockMinima`), from the rounds after its direction
+    is known (the loop runs in chunks until then).
 
     Returns ``score, cmargin, mistakes, snapshots, inner, norm, max‖x‖², min cmargin,
     #{t: cmargin ≤ 0}, #odd norms, bad_row``.
@@ -399,6 +500,8 @@ def perceptron(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None, split: bo
     mis, snaps, inner, norm = _buffers(cap, d)
     w = np.zeros(d)
     t, M, r2, cmin, nonpos, nodd, bad = 0, 0, 0.0, np.inf, 0, 0, -1
+    v, bmin, shift = np.zeros(d), np.empty(0), 0
+    pending = minima is not None
 
     def grow():
         nonlocal cap, mis, snaps, inner, norm
@@ -407,26 +510,54 @@ def perceptron(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None, split: bo
         mis2[:M], snaps2[:M], inner2[:M + 1], norm_2[:M + 1] = mis[:M], snaps[:M], inner[:M + 1], norm[:M + 1]
         mis, snaps, inner, norm = mis2, snaps2, inner2, norm_2
 
+    def resolve(t_done, inline=False):
+        nonlocal pending, v, bmin, shift
+        pending = False
+        if minima.resolve(X, y, t_done, inline):
+            v, bmin, shift = minima.v, minima.bmin, minima.shift
+
+    k = perceptron_kernel()
+
+    def one_pass(t_end, chunks=True):
+        nonlocal t, M, r2, cmin, nonpos, nodd, bad
+        while t < t_end and bad == -1:
+            if pending and chunks and minima.future.done():
+                resolve(t)
+            stop = min(t_end, (t // CHUNK + 1) * CHUNK) if pending and chunks else t_end
+            while True:
+                t, M, r2, cmin, nonpos, nodd, bad = k(X, y, wv, has, t, stop, w, M, score, cmargin, mis, snaps, inner,
+                                                      norm, r2, cmin, nonpos, nodd, v, bmin, shift)
+                if t >= stop or bad != -1:
+                    break
+                grow()
+
     if split is None:
         split = threads() >= 2 and T > 2 * SPLIT_PROBE
-    t1 = min(T, SPLIT_PROBE) if split else T
-    k = perceptron_kernel()
-    while True:
-        t, M, r2, cmin, nonpos, nodd, bad = k(X, y, wv, has, t, t1, w, M, score, cmargin, mis, snaps, inner, norm,
-                                              r2, cmin, nonpos, nodd)
-        if t >= t1 or bad != -1:
-            break
-        grow()
+    if pending and minima.first is not None:
+        minima.future = Future()
+        pre = None
+        if threads() >= 2 and T > 2 * PREFIX:  # the loop's first rounds on the worker meanwhile
+            pre = _worker().submit(one_pass, PREFIX, False)  # one call: no GIL needed until it returns
+        try:
+            minima.future.set_result(minima.first())
+        except Exception as e:  # noqa: BLE001 - read by BlockMinima.resolve (the caller reports it)
+            minima.future.set_exception(e)
+        finally:
+            if pre is not None:
+                pre.result()
+        resolve(t)
+    one_pass(min(T, max(t, SPLIT_PROBE)) if split else T)
     if t < T and bad == -1 and M < SPLIT_MIN_MISTAKE_RATE * t:
-        while True:  # few mistakes: the one pass to the end
-            t, M, r2, cmin, nonpos, nodd, bad = k(X, y, wv, has, t, T, w, M, score, cmargin, mis, snaps, inner,
-                                                  norm, r2, cmin, nonpos, nodd)
-            if t >= T or bad != -1:
-                break
-            grow()
+        one_pass(T)  # few mistakes: the one pass to the end
     elif t < T and bad == -1:
         learn, data = perceptron_kernel("perceptron_learn"), perceptron_kernel("perceptron_data")
-        fut = _worker().submit(data, X, y, wv, has, t, cmargin, r2, cmin, nonpos)
+        t_split = t
+
+        def data_half():  # on the worker, after the search's first step (the pool runs tasks in order)
+            if pending:
+                resolve(t_split, inline=True)
+            return data(X, y, wv, has, t_split, cmargin, r2, cmin, nonpos, v, bmin, shift)
+        fut = _worker().submit(data_half)
         try:
             while True:
                 t, M, nodd = learn(X, y, wv, t, w, M, score, mis, snaps, inner, norm, nodd)
@@ -437,6 +568,10 @@ def perceptron(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None, split: bo
             r2, cmin, nonpos, nbad, bad = fut.result()
         if bad == -1 and nbad > 0:
             bad = -2
+    if pending:  # the direction came after the last round: its minima over every round
+        resolve(t, inline=True)
+    if minima is not None:
+        minima.wait()
     return score, cmargin, mis[:M], snaps[:M], inner[:M + 1], norm[:M + 1], r2, cmin, nonpos, nodd, bad
 
 

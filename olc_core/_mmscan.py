@@ -25,11 +25,12 @@ import numpy as np
 from . import _accel
 from ._numeric import rowdot
 
-__all__ = ["Scanner", "BLOCK"]
+__all__ = ["Scanner", "BLOCK", "SHIFT", "block_minima"]
 
-BLOCK = 256
+SHIFT = 6
+BLOCK = 1 << SHIFT
 #: From twice this many blocks on, a full pass runs as two halves on two threads (when allowed).
-SPLIT_BLOCKS = 512
+SPLIT_BLOCKS = 2048
 #: Below this many entries (T·d) the numpy passes are used (compiling would cost more).
 COMPILED_MIN = 200_000
 EPS = float(np.finfo(np.float64).eps)
@@ -97,6 +98,21 @@ def _compiled() -> dict:
     return _kernels
 
 
+def block_minima(X: np.ndarray, y: np.ndarray, w: np.ndarray, bmin: np.ndarray) -> None:
+    """The minima of ``y_t⟨w, x_t⟩`` over the blocks of the rounds of ``X`` (``bmin[b]`` for the rounds
+    ``b·BLOCK …``), as :meth:`Scanner.full` computes them: for the rounds a fused pass did not cover."""
+    if len(X) == 0:
+        return
+    if _accel.resolve_engine("auto") == "numba" and X.size >= COMPILED_MIN // 8:
+        _compiled()["minima"](X, y, w, bmin)
+        return
+    g = y * rowdot(X, w)
+    nb = bmin.shape[0]
+    pad = np.full(nb * BLOCK, np.inf)
+    pad[:len(g)] = g
+    bmin[:] = pad.reshape(nb, BLOCK).min(axis=1)
+
+
 class Scanner:
     """The passes over one stream's ``z_t = y_t x_t`` (see the module docstring). ``threads``: at most
     this many threads for a full pass (1 when the caller runs another pass at the same time)."""
@@ -135,6 +151,13 @@ class Scanner:
         self.ref, self.bmin, self.r2 = np.array(w, dtype=np.float64), bmin, float(r2)
         return self.r2
 
+    def set_full(self, w: np.ndarray, bmin: np.ndarray, r2: float) -> None:
+        """Take the results of a full pass under ``w`` made elsewhere (fused into the Perceptron's loop:
+        the same float expressions, so the same numbers as :meth:`full`)."""
+        if bmin.shape != (self.nb,):
+            raise ValueError("block minima of the wrong length")
+        self.ref, self.bmin, self.r2 = np.array(w, dtype=np.float64), bmin, float(r2)
+
     def _slack(self, w: np.ndarray) -> float:
         """How far a block's minimum under ``w`` can lie below its minimum under the reference: the
         margins under each are within (d + 2)·eps·R of exact (unit vectors), and the exact ones differ by
@@ -156,9 +179,10 @@ class Scanner:
     def below(self, thr: float) -> np.ndarray:
         """After a full pass: the blocks whose minimum is below ``thr`` (exactly), most violating first;
         at least the block of the overall minimum."""
-        order = np.argsort(self.bmin, kind="stable")
-        k = int(np.searchsorted(self.bmin[order], thr, side="left"))
-        return order[:max(1, k)].astype(np.int64)
+        blocks = np.flatnonzero(self.bmin < thr)
+        if not len(blocks):
+            return np.array([int(np.argmin(self.bmin))], np.int64)
+        return blocks[np.argsort(self.bmin[blocks], kind="stable")].astype(np.int64)
 
     def exact(self, w: np.ndarray, thr: float, blocks: np.ndarray, cap: int) -> tuple[float, int, np.ndarray]:
         """The margins of ``blocks`` under ``w``: (minimum, its round, at most ``cap`` rounds below ``thr``)."""
@@ -181,8 +205,8 @@ class Scanner:
         lower = self.bmin - self._slack(w)
         seen = np.zeros(self.nb, bool)
         seen[done] = True
-        order = np.argsort(lower, kind="stable")
-        order = order[~seen[order]]
+        order = np.flatnonzero((lower <= m) & ~seen)
+        order = order[np.argsort(lower[order], kind="stable")]
         i = 0
         while i < len(order) and lower[order[i]] <= m:
             chunk = order[i:i + 64]

@@ -36,6 +36,8 @@ import numpy as np
 from .. import _accel
 from .._numeric import Grow, rowdot, rowsq
 from .._validate import as_labels, as_matrix, as_vector, bad_label
+from .._maxmargin import drive, search_steps
+from .._mmscan import SHIFT, block_minima
 from ..comparators import MaxMargin, max_margin, separability_text, soft_margin_direction, unit
 from ..proofs import perceptron as proofs
 from ..trace import SnapshotHistory, Trace
@@ -82,10 +84,13 @@ def perceptron_numpy(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None):
     return score, cmargin, mis.array(), S, inner, norm, r2, cmin, nonpos
 
 
-def perceptron_numba(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None, split: bool | None = None):
+def perceptron_numba(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None, split: bool | None = None,
+                     minima: _accel.BlockMinima | None = None):
     """The same loop compiled with numba (finiteness and labels checked in the pass; on long runs
-    with frequent mistakes, in two halves on two threads: see :func:`olc_core._accel.perceptron`)."""
-    score, cmargin, mis, S, inner, norm, r2, cmin, nonpos, nodd, bad_row = _accel.perceptron(X, y, wstar, split)
+    with frequent mistakes, in two halves on two threads: see :func:`olc_core._accel.perceptron`;
+    ``minima``: the max-margin search's block minima computed in the same pass)."""
+    score, cmargin, mis, S, inner, norm, r2, cmin, nonpos, nodd, bad_row = _accel.perceptron(X, y, wstar, split,
+                                                                                              minima)
     if bad_row >= 0:
         raise ValueError(f"{NAME}: X has a NaN or infinite value at round {bad_row + 1}")
     if bad_row == -2:
@@ -178,31 +183,70 @@ def _check_finite(X: np.ndarray) -> None:
 
 
 def _learn(X, y, params, engine):
-    """The loop with its comparator. With the compiled loop and no comparator given, the learner (which
-    needs no w*) and the max-margin search run at once on two threads; w*'s columns then come from the
-    search's certifying pass (its margins, the same float expression as the loop's) and the snapshots."""
+    """The loop with its comparator. With the compiled loop and no comparator given, the max-margin search
+    runs in the same pass: its first step (Wolfe on a sample of the rounds), then the block minima of its
+    full pass computed by the learner's loop (which needs no w*), then the rest of the search (a few blocks
+    read again). w*'s columns then come from the search's certified direction (its margins, the same float
+    expression as the loop's) and the snapshots."""
     loop = perceptron_numba if engine == "numba" else perceptron_numpy
     if engine != "numba" or params["comparator"] is not None:
         if engine != "numba":
             _check_finite(X)
         wstar, cinfo = resolve_comparator(X, y, params["comparator"], NAME)
         return wstar, cinfo, loop(X, y, wstar)
-    both = _accel.threads() >= 2 and X.size >= CONCURRENT_MIN
-    fut = _search_pool().submit(_search_quietly, X, y, 1) if both else None
-    try:
-        out = list(loop(X, y, None))            # checks X and y (raises on bad data)
-    finally:
-        mm = fut.result() if fut is not None else None   # the search reads X: wait for it in any case
-    if fut is None:
-        mm = _search_quietly(X, y, 2)
-    if mm is None:  # the search failed on data the loop accepted: run it again, its error is the message
-        mm = max_margin(X, y)
+    out, mm = _learn_and_search(X, y)
     wstar, cinfo = resolve_comparator(X, y, None, NAME, mm)
     if wstar is not None:  # certified: its exact minimum margin is positive, so no round has margin ≤ 0
         out[1] = _margins_when_read(X, y, wstar)   # y_t⟨w*, x_t⟩ as the loop computes it, when first read
         out[4] = np.concatenate([[0.0], rowdot(out[3], wstar)])
         out[7], out[8] = mm.margin, 0
     return wstar, cinfo, tuple(out)
+
+
+def _learn_and_search(X, y):
+    """The compiled learner with no comparator, and the max-margin search (the same result as
+    :func:`max_margin`, which it falls back to on data of extreme scale or when it fails)."""
+    if X.size < CONCURRENT_MIN:
+        out = list(perceptron_numba(X, y, None))   # checks X and y (raises on bad data)
+        return out, max_margin(X, y)
+    try:
+        gen, scan = search_steps(X, y)
+        steps = _Steps(gen)
+    except Exception:  # noqa: BLE001 - max_margin below reports it
+        steps = None
+    minima = None
+    if steps is not None:
+        if _accel.threads() >= 2 and SEARCH_CONCURRENT:
+            minima = _accel.BlockMinima(_accel._worker().submit(_search_first, steps), len(X), SHIFT, block_minima)
+        else:  # the first step in this thread, while the loop's first rounds run on the worker
+            minima = _accel.BlockMinima(None, len(X), SHIFT, block_minima, first=lambda: _search_first(steps))
+    out = list(perceptron_numba(X, y, None, minima=minima))   # checks X and y (raises on bad data)
+    if minima is None or minima.failed:
+        return out, max_margin(X, y)
+    first = minima.future.result()
+    if first is None:                       # the search ended in its first step (e.g. a certificate)
+        return out, steps.verdict
+    try:
+        with np.errstate(all="ignore"):
+            scan.set_full(minima.v, minima.bmin, out[6])
+            return out, drive(steps.gen, scan, minima.v)
+    except Exception:  # noqa: BLE001 - e.g. data of extreme scale: the plain search handles (or reports) it
+        return out, max_margin(X, y)
+
+
+class _Steps:
+    def __init__(self, gen):
+        self.gen, self.verdict = gen, None
+
+
+def _search_first(steps):
+    """The search's first step: the direction of the full pass it needs, or None (``steps.verdict`` set)."""
+    with np.errstate(all="ignore"):
+        try:
+            return next(steps.gen)
+        except StopIteration as stop:
+            steps.verdict = stop.value
+            return None
 
 
 def _margins_when_read(X, y, wstar):
@@ -216,26 +260,13 @@ def _margins_when_read(X, y, wstar):
     return get
 
 
-#: From this many entries (T·d) on, the compiled learner and the max-margin search run at once.
+#: From this many entries (T·d) on, the compiled learner computes the max-margin search's full pass.
 CONCURRENT_MIN = 100_000
-_pool: list = []
-
-
-def _search_pool():
-    if not _pool:
-        from concurrent.futures import ThreadPoolExecutor
-        _pool.append(ThreadPoolExecutor(max_workers=1, thread_name_prefix="olc-maxmargin"))
-    return _pool[0]
-
-
-def _search_quietly(X, y, threads):
-    """The max-margin search, or None when it fails (on data the loop refuses, the loop's message is the
-    one to show; on data it accepts, the caller runs the search again and lets its error through)."""
-    try:
-        with np.errstate(all="ignore"):
-            return max_margin(X, y, threads=threads)
-    except Exception:  # noqa: BLE001 - never let the search's failure hide the loop's message
-        return None
+#: Run the search's first step on the worker thread while the loop starts (the loop then runs in chunks
+#: until its direction is known, and the rounds before are caught up on the worker). Off: measured slower
+#: on the 2-core machine (the first step's Python code holds the GIL that the loop needs between chunks);
+#: instead the first step runs in the calling thread while the loop's first rounds run on the worker.
+SEARCH_CONCURRENT = False
 
 
 def run(X, y, params: dict[str, Any]) -> Trace:
