@@ -27,6 +27,8 @@ __all__ = ["MAX_ROUNDS", "SETTINGS", "bind", "experts_options", "modes", "percep
 
 #: The rounds the mode asks about: the first MAX_ROUNDS (the options travel with the page).
 MAX_ROUNDS = 2000
+#: The experts' question names which experts say the label when there are at most this many.
+MAX_NAMED = 12
 SETTINGS = [Setting("predict", "Predict, then reveal", "bool", False,
                     help="Before each round is drawn the class answers: mistake or not? (and on the Perceptron, "
                          "which way w turns). Keys: N no mistake, M mistake, A / C a mistake turning w "
@@ -113,6 +115,12 @@ def experts_options(trace, X, y, alg: str) -> dict[str, Any] | None:
     else:   # Halving: vote = (n₊ − n₋)/n over the version space
         wrong = (1.0 - lab * np.asarray(trace.columns["vote"][:n], dtype=np.float64)) / 2.0
         whose = "of the version space"
+    agree = X == lab[:, None]
     out.update(kind="experts", whose=whose, label=lab.tolist(), N=int(X.shape[1]),
-               agree=(X == lab[:, None]).sum(axis=1).astype(int).tolist(), wrong=wrong.tolist())
+               agree=agree.sum(axis=1).astype(int).tolist(), wrong=wrong.tolist(),
+               # the charts that show later rounds (the advice strip with the learner's ŷ row, the cumulative
+               # mistakes): the mode covers them beyond the round on screen (x = round + offset)
+               cover={"advice": 0.5, "mistakes": 0.0})
+    if X.shape[1] <= MAX_NAMED:   # which experts say the label, by number (1-based), when they fit in a line
+        out["says"] = [(np.flatnonzero(a) + 1).tolist() for a in agree]
     return out

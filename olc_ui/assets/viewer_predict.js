@@ -44,7 +44,8 @@ export function questionText(o, r) {
     return `Round ${r}: x = (${num(o.px[i])}, ${num(o.py[i])}), ringed on the ` +
       `chart, has label y = ${y}.${w0} Will the Perceptron make a mistake` + (w0 ? "?" : " — and which way will w turn?");
   }
-  return `Round ${r}: the label is y = ${y}; ${o.agree[i]} of the ${o.N} experts say ${y}. ` +
+  const who = o.says ? (o.says[i].length ? ` (${o.says[i].length === 1 ? "expert" : "experts"} ${o.says[i].join(", ")})` : "") : "";
+  return `Round ${r}: the label is y = ${y}; ${o.agree[i]} of the ${o.N} experts say ${y}${who}. ` +
     `Look at the weights: will the ${o.whose === "of the weight" ? "weighted majority" : "majority of the version space"} err?`;
 }
 
@@ -91,6 +92,7 @@ class Predict {
   onBuild() {
     const v = this.view;
     v.root.dataset.predict = "true";
+    this.covers = [];
     this.panel = el("div", "olc-predict");
     this.panel.setAttribute("aria-live", "polite");
     this.title = el("span", "olc-predict-title", "Predict, then reveal:");
@@ -109,8 +111,29 @@ class Predict {
     this.renderTally();
   }
 
+  // The charts that show later rounds get a white cover beyond the round on screen (options.cover:
+  // figure id -> x offset of round p's right edge), so that they do not give the answers away.
+  coverShape(offset, p) {
+    return { type: "rect", xref: "x", yref: "paper", x0: p + offset, x1: this.o.T + 1, y0: -0.02, y1: 1.02,
+      fillcolor: "#ffffff", line: { width: 0 }, layer: "above" };
+  }
+
+  updateCovers(p) {
+    const P = this.view.Plotly;
+    if (!P || !this.covers) return;
+    for (const c of this.covers) {
+      if (!c.f.gd || !c.f.gd.layout) continue;
+      P.relayout(c.f.gd, { [`shapes[${c.index}].x0`]: p + c.offset });
+    }
+  }
+
   // A marker trace for the round's example on the Perceptron's chart (drawn only while asking).
-  beforePlot(f, data) {
+  beforePlot(f, data, layout) {
+    const cover = this.o.cover && this.o.cover[f.spec.id];
+    if (cover !== undefined && layout) {
+      layout.shapes = [...(layout.shapes || []), this.coverShape(cover, this.view.p)];
+      (this.covers = (this.covers || []).filter((c) => c.f !== f)).push({ f, offset: cover, index: layout.shapes.length - 1 });
+    }
     if (this.o.kind !== "perceptron" || f.spec.id !== this.o.figure) return;
     data.push({ type: "scatter", mode: "markers", name: MARK_NAME, x: [], y: [], showlegend: false,
       hoverinfo: "skip", marker: { symbol: "circle-open", size: 30, line: { width: 4, color: "#ff7f0e" } } });
@@ -133,6 +156,7 @@ class Predict {
   }
 
   onRender(p) {
+    this.updateCovers(p);
     if (this.pendingAsk !== undefined && this.pendingAsk !== null) {
       const r = this.pendingAsk;
       this.pendingAsk = null;

@@ -76,3 +76,28 @@ def test_the_class_answers_before_the_round_is_drawn(page, url, answers):
     page.keyboard.press("ArrowLeft")
     expect(panel).to_have_attribute("data-state", "idle")
     assert _position(page) == m
+
+
+def test_on_the_experts_page_later_rounds_stay_covered(page, url):
+    """The advice strip (with the learner's ŷ row) and the cumulative mistakes would give the answers away:
+    in predict mode they are covered beyond the round on screen, and the cover follows the steps."""
+    page.set_viewport_size({"width": 1100, "height": 800})
+    page.goto(f"{url}/experts?alg=wm&predict=1&t=10")
+    page.wait_for_selector(f'{VIEWER}[data-ready="true"]', timeout=90_000)
+
+    def cover(fid):
+        return page.evaluate("""fid => { const gd = document.querySelector(`.olc-plot[data-figure-id="${fid}"]`);
+            const s = (gd.layout.shapes || []).filter(s => s.fillcolor === '#ffffff' && s.layer === 'above');
+            return s.length ? s[s.length - 1].x0 : null; }""", fid)
+
+    assert cover("advice") == 10.5 and cover("mistakes") == 10
+    panel = page.locator(f"{VIEWER} .olc-predict")
+    page.locator(VIEWER).first.focus()
+    page.keyboard.press("ArrowRight")
+    expect(panel).to_have_attribute("data-state", "asking")
+    assert cover("advice") == 10.5                                    # round 11 is asked about: still covered
+    expect(panel).to_contain_text("Round 11: the label is")
+    page.keyboard.press("n")
+    expect(panel).not_to_have_attribute("data-state", "asking")
+    page.wait_for_function("""() => { const gd = document.querySelector('.olc-plot[data-figure-id="advice"]');
+        return gd.layout.shapes.some(s => s.fillcolor === '#ffffff' && s.x0 === 11.5); }""")

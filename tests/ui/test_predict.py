@@ -114,3 +114,16 @@ def test_the_browser_grades_with_the_runs_answers(tmp_path):
     got = _js(tmp_path, "Array.from({length: 60}, (_, i) => m.rightAnswer(data, i + 1))", w)
     assert got == ["mistake" if m else "none" for m in w["mistake"]]
 
+
+
+def test_experts_options_name_who_says_the_label_and_cover_later_rounds():
+    e = olc_core.streams.experts(T=50, N=5, error_rates=[0.1, 0.2, 0.3, 0.4, 0.45], seed=5)
+    wm = olc_core.run("weighted_majority", e.X, e.y, beta=0.5)
+    o = predict.experts_options(wm, e.X, e.y, "wm")
+    assert o["says"] == [(np.flatnonzero(e.X[t] == e.y[t]) + 1).tolist() for t in range(50)]
+    assert [len(s) for s in o["says"]] == o["agree"]
+    assert o["cover"] == {"advice": 0.5, "mistakes": 0.0}
+    big = olc_core.streams.experts(T=20, N=predict.MAX_NAMED + 1, error_rates=[0.3] * (predict.MAX_NAMED + 1),
+                                   seed=1)
+    tr = olc_core.run("weighted_majority", big.X, big.y, beta=0.5)
+    assert "says" not in predict.experts_options(tr, big.X, big.y, "wm")
