@@ -8,7 +8,8 @@ import math
 
 import numpy as np
 
-from .experts_view import (BEST_COLOR, LD, LN10, SHADE, _axis, _finite, _l10, _layout, _range, log_ticks)
+from .experts_view import (BEST_COLOR, LD, LN10, SHADE, _axis, _finite, _l10, _layout, _range, _thin_idx,
+                           log_ticks)
 from .spec_tools import COLORS, position_states
 
 __all__ = ["sandwich_figure"]
@@ -28,20 +29,6 @@ def _revealed_paths(paths, vals, arrays: dict, data: list, dyn: list, T: int) ->
                      "line": {"color": color, "width": 2.5}, "hovertemplate": f"{name}: 10^%{{y:.3f}}<extra></extra>"})
         dyn.append({"trace": len(data) - 1, "op": "rows_before", "rounds": "sw_tr_r", "x": "sw_tr_x",
                     "y": f"sw_tr_{key}"})
-
-
-def _thin_idx(x, y, max_points: int = 700) -> np.ndarray:
-    """The indices :func:`_thin` keeps."""
-    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-    if y.size == 0:
-        return np.zeros(0, dtype=int)
-    keep = np.ones(y.size, dtype=bool)
-    keep[1:] = ~((x[1:] == x[:-1]) & ((y[1:] == y[:-1]) | (np.isnan(y[1:]) & np.isnan(y[:-1]))))
-    keep[-1] = True
-    idx = np.flatnonzero(keep)
-    if idx.size > max_points:
-        idx = np.unique(np.r_[idx[np.linspace(0, idx.size - 1, max_points).round().astype(int)], idx[-1]])
-    return idx
 
 
 def _chain(algo: str, c: dict, S, M_pos) -> tuple:

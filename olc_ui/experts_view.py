@@ -210,17 +210,24 @@ def _steps(x, y) -> tuple[list, list]:
     return x[keep].tolist(), y[keep].tolist()
 
 
-def _thin(x, y, max_points: int = 700) -> tuple[list, list]:
-    """A path without repeated points, evenly thinned to at most ``max_points`` (the last one kept)."""
+def _thin_idx(x, y, max_points: int = 700) -> np.ndarray:
+    """The indices of a path without repeated points, evenly thinned to at most ``max_points`` (the last kept)."""
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     if y.size == 0:
-        return [], []
+        return np.zeros(0, dtype=int)
     keep = np.ones(y.size, dtype=bool)
     keep[1:] = ~((x[1:] == x[:-1]) & ((y[1:] == y[:-1]) | (np.isnan(y[1:]) & np.isnan(y[:-1]))))
     keep[-1] = True
     idx = np.flatnonzero(keep)
     if idx.size > max_points:
         idx = np.unique(np.r_[idx[np.linspace(0, idx.size - 1, max_points).round().astype(int)], idx[-1]])
+    return idx
+
+
+def _thin(x, y, max_points: int = 700) -> tuple[list, list]:
+    """A path without repeated points, evenly thinned to at most ``max_points`` (the last one kept)."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    idx = _thin_idx(x, y, max_points)
     return x[idx].tolist(), y[idx].tolist()
 
 

@@ -45,3 +45,21 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+def node_eval(tmp_path, module: str, expression: str, data=None):
+    """Import ``olc_ui/assets/<module>`` under node as ``m``, bind ``data`` (JSON), evaluate ``expression`` and
+    return its JSON value (the viewer's JS tested against Python's numbers)."""
+    import json
+    import shutil
+    import subprocess
+
+    script = tmp_path / "eval.mjs"
+    script.write_text("const m = await import(process.argv[2]);\n"
+                      "const data = JSON.parse(await new Promise(r => { let s = '';"
+                      " process.stdin.on('data', d => s += d); process.stdin.on('end', () => r(s)); }));\n"
+                      f"console.log(JSON.stringify({expression}));\n")
+    js = (ROOT / "olc_ui" / "assets" / module).as_uri()
+    out = subprocess.run([shutil.which("node"), str(script), js], input=json.dumps(data), capture_output=True,
+                         text=True, timeout=60, check=True)
+    return json.loads(out.stdout)

@@ -2,16 +2,14 @@
 (olc_ui/assets/viewer_predict.js, under node) asks and grades with them."""
 from __future__ import annotations
 
-import json
 import shutil
-import subprocess
 
 import numpy as np
 import pytest
 
 import olc_core
 from olc_ui import predict
-from tests.conftest import ROOT
+from tests.conftest import node_eval
 
 NODE = shutil.which("node")
 
@@ -88,15 +86,7 @@ def test_long_runs_are_asked_about_their_first_rounds_only():
 
 
 def _js(tmp_path, expression: str, data):
-    script = tmp_path / "eval.mjs"
-    script.write_text("const m = await import(process.argv[2]);\n"
-                      "const data = JSON.parse(await new Promise(r => { let s = '';"
-                      " process.stdin.on('data', d => s += d); process.stdin.on('end', () => r(s)); }));\n"
-                      f"console.log(JSON.stringify({expression}));\n")
-    js = (ROOT / "olc_ui" / "assets" / "viewer_predict.js").as_uri()
-    out = subprocess.run([NODE, str(script), js], input=json.dumps(data), capture_output=True, text=True,
-                         timeout=60, check=True)
-    return json.loads(out.stdout)
+    return node_eval(tmp_path, "viewer_predict.js", expression, data)
 
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed")

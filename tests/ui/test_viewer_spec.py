@@ -9,7 +9,6 @@ from __future__ import annotations
 import copy
 import json
 import shutil
-import subprocess
 import sys
 
 import numpy as np
@@ -17,7 +16,7 @@ import pytest
 
 import olc_core
 from olc_ui import viewer as ov
-from tests.conftest import ROOT
+from tests.conftest import ROOT, node_eval
 
 sys.path.insert(0, str(ROOT / "tests" / "e2e" / "apps"))
 from perceptron_spec import build_spec  # noqa: E402
@@ -240,15 +239,7 @@ NODE = shutil.which("node")
 def _viewer_js(tmp_path, expression: str, data=None):
     """Evaluate ``expression`` under node with ``m._testing`` (viewer.js's test hooks) and ``data`` (JSON) bound;
     return its JSON value."""
-    script = tmp_path / "eval.mjs"
-    script.write_text("const m = await import(process.argv[2]);\n"
-                      "const data = JSON.parse(await new Promise(r => { let s = '';"
-                      " process.stdin.on('data', d => s += d); process.stdin.on('end', () => r(s)); }));\n"
-                      f"console.log(JSON.stringify({expression}));\n")
-    js = (ROOT / "olc_ui" / "assets" / "viewer.js").as_uri()
-    out = subprocess.run([NODE, str(script), js], input=json.dumps(data), capture_output=True, text=True,
-                         timeout=60, check=True)
-    return json.loads(out.stdout)
+    return node_eval(tmp_path, "viewer.js", expression, data)
 
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
