@@ -26,6 +26,8 @@ from typing import Any
 
 import numpy as np
 
+from .spec_tools import axis as _axis
+from .spec_tools import layout as _layout
 from .viewer import jsonable, with_infinities
 
 __all__ = ["Lane", "NAMES", "LANE_COLORS", "compare_spec", "sandwich_geometry", "union_breaks", "sweep_figure",
@@ -202,16 +204,6 @@ def _pow10(k: int) -> str:
     return "1" if k == 0 else "10" if k == 1 else "10" + str(k).translate(_SUP)
 
 
-def _axis(title: str, **kw) -> dict:
-    return {"title": {"text": title}, "gridcolor": "#ececec", "tickfont": {"size": 12}, "fixedrange": True, **kw}
-
-
-def _layout(**kw) -> dict:
-    base = {"margin": {"l": 58, "r": 10, "t": 6, "b": 44}, "font": {"size": 13}, "plot_bgcolor": "#ffffff",
-            "paper_bgcolor": "#ffffff", "hovermode": "closest",
-            "legend": {"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0, "font": {"size": 12}}}
-    base.update(kw)
-    return base
 
 
 # ------------------------------------------------------------------------------------------ sandwiches
