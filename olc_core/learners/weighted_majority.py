@@ -44,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from .._numeric import Grow
+from .. import _accel_experts as fast
 from .._validate import as_labels, real_matrix
 from ..proofs import experts as proofs
 from ..trace import CheckpointHistory, SnapshotHistory, Trace
@@ -309,78 +309,80 @@ def checkpoint_every(T: int, N: int) -> int:
 
 # ---------------------------------------------------------------------------- the run
 def run_weighted_majority(A: np.ndarray, y: np.ndarray, enc: tuple[float, float], beta: float,
-                          every_round: bool) -> dict[str, Any]:
-    """The learner's loop (one pass, O(N) numpy work per round) and every per-round quantity the proof reads."""
+                          every_round: bool, engine: str = "auto") -> dict[str, Any]:
+    """The learner's decisions (exact; ties → +1), then every per-round quantity the proof reads,
+    computed from the integer exponents a block of rounds at a time (olc_core._accel_experts)."""
     T, N = A.shape
     yv = label_values(y, enc, A.dtype)
-    st = WeightState(N, beta)
-    pred = np.empty(T, dtype=np.int8)
-    vote = np.empty(T)
-    is_mis = np.zeros(T, dtype=bool)
-    log_phi = np.empty(T + 1)
-    m_star = np.zeros(T + 1, dtype=np.int64)      # min_i m_{t,i}
-    slack = np.zeros(T + 1, dtype=np.int64)       # min_i (m_{t,i} − p_{t,i})
-    min_p = np.zeros(T + 1, dtype=np.int64)       # min_i p_{t,i}
-    log_phi[0] = st.log_phi()
-    m = None if every_round else np.zeros(N, dtype=np.int32)   # expert mistakes (= c when every_round)
-    g = None if every_round else np.zeros(N, dtype=np.int32)   # m − c
-    every = checkpoint_every(T, N)
-    checkpoints: list[np.ndarray] = []
-    snap_ok = not every_round
-    snaps = Grow((N,), np.int32) if snap_ok else None
-    max_snaps = max(1, HISTORY_BUDGET // (4 * N))
-    snaps_box = [snap_ok, snaps]
-    # far-behind experts' scaled float weights may underflow: harmless (the vote's error bound covers it,
-    # and the exact integer exponents never underflow)
-    with np.errstate(under="ignore"):
-        _wm_loop(A, y, yv, enc, st, every_round, every, checkpoints, pred, vote, is_mis, log_phi, m_star,
-                 slack, min_p, m, g, snaps_box, max_snaps)
-    snap_ok, snaps = snaps_box
-    mistakes = np.flatnonzero(is_mis).astype(np.int64)
-    m_final = st.c.astype(np.int64) if every_round else m.astype(np.int64)
-    if snap_ok:
-        hist = counts_history(A, yv, None, [], every, T, snapshots=snaps.array().copy(), change_rounds=mistakes)
+    if every_round:
+        pred, is_mis = _every_round_decisions(A, yv, y, enc[0], beta)
     else:
-        hist = counts_history(A, yv, None if every_round else is_mis, checkpoints, every, T)
-    return dict(yv=yv, pred=pred, vote=vote, is_mis=is_mis, mistakes=mistakes, log_phi=log_phi,
-                m_star=m_star, slack=slack, min_p=min_p, m_final=m_final, history=hist)
+        pred, is_mis = fast.wm_decisions(A, yv, y, enc[0], beta, lambda c, plus: exact_vote_sign(c, plus, beta),
+                                         engine)
+    mistakes = np.flatnonzero(is_mis).astype(np.int64)
+    out = _series(A, yv, enc[0], beta, None if every_round else is_mis, len(mistakes))
+    out.update(yv=yv, pred=pred, is_mis=is_mis, mistakes=mistakes)
+    return out
 
 
-def _wm_loop(A, y, yv, enc, st, every_round, every, checkpoints, pred, vote, is_mis, log_phi, m_star, slack,
-             min_p, m, g, snaps_box, max_snaps):
-    T = A.shape[0]
-    snap_ok, snaps = snaps_box
-    for t in range(T):
-        if t % every == 0:
-            checkpoints.append(st.c.copy())
-        a = A[t]
-        yhat, d = st.predict(a, enc)
-        pred[t] = yhat
-        vote[t] = d / st.phi_s if st.phi_s > 0 else 0.0
-        mis = yhat != y[t]
-        is_mis[t] = mis
-        wrong = a != yv[t]
-        if every_round:
-            st.penalise(wrong)
-            m_star[t + 1] = st.c.min()
-            min_p[t + 1] = m_star[t + 1]
+def _every_round_decisions(A, yv, y, on, beta):
+    """Every round penalises, so the exponents before round t are a cumulative sum: all votes at once."""
+    T, N = A.shape
+    pred = np.empty(T, dtype=np.int8)
+    c = np.zeros(N, dtype=np.int64)
+    for s, e, _, C in fast.count_blocks(A, yv, None, c):
+        w, _ = fast.scaled_weights(C, beta)
+        plus = A[s:e] == on
+        phi = w.sum(axis=1)
+        d = np.where(plus, w, -w).sum(axis=1)
+        yhat = np.where(d >= 0.0, 1, -1).astype(np.int8)
+        if beta > 0.0:  # (β = 0: d is an exact integer)
+            for r in np.flatnonzero(np.abs(d) <= fast.vote_tolerance(N, phi)):
+                yhat[r] = 1 if exact_vote_sign(C[r], plus[r], beta) >= 0 else -1
+        pred[s:e] = yhat
+    return pred, pred != y
+
+
+def _series(A, yv, on, beta, is_mis, n_mis):
+    """Vote, ln Φ, min_i m, min_i (m − p), min_i p per round, the final counts and the exponent history."""
+    T, N = A.shape
+    vote, log_phi = np.empty(T), np.empty(T + 1)
+    m_star, slack, min_p = (np.zeros(T + 1, dtype=np.int64) for _ in range(3))
+    every = checkpoint_every(T, N)
+    snap_ok = is_mis is not None and n_mis <= max(1, HISTORY_BUDGET // (4 * N))
+    checkpoints: list[np.ndarray] = []
+    snaps: list[np.ndarray] = []
+    c = np.zeros(N, dtype=np.int64)
+    m = np.zeros(N, dtype=np.int64)
+    for s, e, wrong, C in fast.count_blocks(A, yv, is_mis, c):
+        w, base = fast.scaled_weights(C, beta)
+        phi = w.sum(axis=1)
+        d = np.where(A[s:e] == on, w, -w).sum(axis=1)
+        vote[s:e] = np.divide(d, phi, out=np.zeros_like(d), where=phi > 0)
+        log_phi[s:e] = fast.log_phi_rows(phi, base, beta)
+        after = C + (wrong if is_mis is None else wrong & is_mis[s:e, None])
+        if is_mis is None:
+            m_star[s + 1:e + 1] = min_p[s + 1:e + 1] = after.min(axis=1)
         else:
-            m += wrong
-            if mis:
-                st.penalise(wrong)
-                min_p[t + 1] = st.c.min()
-                if snap_ok:
-                    if snaps.n < max_snaps:
-                        snaps.append(st.c)
-                    else:
-                        snap_ok, snaps = False, None
-            else:
-                g += wrong
-                min_p[t + 1] = min_p[t]
-            m_star[t + 1] = m.min()
-            slack[t + 1] = g.min()
-        log_phi[t + 1] = st.log_phi()
-    snaps_box[:] = [snap_ok, snaps]
+            Mc = np.cumsum(wrong, axis=0, dtype=np.int64)
+            Mc += m
+            m[:] = Mc[-1]
+            m_star[s + 1:e + 1] = Mc.min(axis=1)
+            slack[s + 1:e + 1] = (Mc - after).min(axis=1)
+            min_p[s + 1:e + 1] = after.min(axis=1)
+            if snap_ok:
+                snaps.append(after[is_mis[s:e]].astype(np.int32))
+        checkpoints.extend(C[r].astype(np.int32) for r in range((-s) % every, e - s, every))
+    w, base = fast.scaled_weights(c[None, :], beta)
+    log_phi[T] = fast.log_phi_rows(w.sum(axis=1), base, beta)[0]
+    m_final = c.copy() if is_mis is None else m
+    if snap_ok:
+        S = np.concatenate(snaps) if snaps else np.zeros((0, N), dtype=np.int32)
+        hist = counts_history(A, yv, None, [], every, T, snapshots=S, change_rounds=np.flatnonzero(is_mis))
+    else:
+        hist = counts_history(A, yv, is_mis, checkpoints, every, T)
+    return dict(vote=vote, log_phi=log_phi, m_star=m_star, slack=slack, min_p=min_p, m_final=m_final,
+                history=hist)
 
 
 def best_expert_series(A: np.ndarray, yv: np.ndarray, m_final: np.ndarray, update_rows: np.ndarray | None):
