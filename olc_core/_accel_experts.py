@@ -39,7 +39,7 @@ def block_rows(N: int) -> int:
 def count_blocks(A: np.ndarray, yv: np.ndarray, penalised: np.ndarray | None, c0: np.ndarray
                  ) -> Iterator[tuple[int, int, np.ndarray, np.ndarray]]:
     """``(s, e, wrong, C)`` for consecutive row blocks: ``wrong[t − s, i] = (A[t, i] ≠ yv[t])`` and
-    ``C[t − s]`` the (int64) counts before round t. ``penalised``: (T,) bool, the rounds whose
+    ``C[t − s]`` the counts before round t (int32: a count is below T < 2^31). ``penalised``: (T,) bool, the rounds whose
     wrong experts are penalised (None: every round). ``c0`` (int64, N) is updated in place to
     the counts after the last block."""
     T, N = A.shape
@@ -48,9 +48,9 @@ def count_blocks(A: np.ndarray, yv: np.ndarray, penalised: np.ndarray | None, c0
         e = min(T, s + step)
         wrong = A[s:e] != yv[s:e, None]
         pen = wrong if penalised is None else wrong & penalised[s:e, None]
-        C = np.cumsum(pen, axis=0, dtype=np.int64)
+        C = np.cumsum(pen, axis=0, dtype=np.int32)
         C -= pen
-        C += c0
+        C += c0.astype(np.int32)
         c0[:] = C[-1] + pen[-1]
         yield s, e, wrong, C
 

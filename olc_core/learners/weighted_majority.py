@@ -57,6 +57,9 @@ EPS = 2.0 ** -52
 #: memory budget (bytes) for stored weight exponents (snapshots / checkpoints)
 HISTORY_BUDGET = 64 << 20
 _BLOCK_ELEMS = 1 << 22
+#: on_mistake: one run of rounds between mistakes costs about as much Python as this many (round, expert)
+#: cells of block arithmetic (the two ways give bit-identical series; the cheaper one is used)
+SEGMENT_COST = 20_000
 
 
 # ---------------------------------------------------------------------------- input
@@ -310,28 +313,46 @@ def checkpoint_every(T: int, N: int) -> int:
 # ---------------------------------------------------------------------------- the run
 def run_weighted_majority(A: np.ndarray, y: np.ndarray, enc: tuple[float, float], beta: float,
                           every_round: bool, engine: str = "auto") -> dict[str, Any]:
-    """The learner's decisions (exact; ties → +1), then every per-round quantity the proof reads,
-    computed from the integer exponents a block of rounds at a time (olc_core._accel_experts)."""
+    """The learner's decisions (exact; ties → +1) and every per-round quantity the proof reads, computed
+    from the integer exponents a block of rounds (or, on_mistake, a run of rounds between two mistakes,
+    whose weights are fixed) at a time (olc_core._accel_experts)."""
     T, N = A.shape
     yv = label_values(y, enc, A.dtype)
+    out = {"vote": np.empty(T), "log_phi": np.empty(T + 1), "m_star": np.zeros(T + 1, dtype=np.int64),
+           "slack": np.zeros(T + 1, dtype=np.int64), "min_p": np.zeros(T + 1, dtype=np.int64)}
+    every = checkpoint_every(T, N)
     if every_round:
-        pred, is_mis = _every_round_decisions(A, yv, y, enc[0], beta)
+        pred, c, checkpoints = _every_round(A, yv, enc[0], beta, every, out)
+        is_mis = pred != y
+        hist = counts_history(A, yv, None, checkpoints, every, T)
+        m_final = c
     else:
         pred, is_mis = fast.wm_decisions(A, yv, y, enc[0], beta, lambda c, plus: exact_vote_sign(c, plus, beta),
                                          engine)
-    mistakes = np.flatnonzero(is_mis).astype(np.int64)
-    out = _series(A, yv, enc[0], beta, None if every_round else is_mis, len(mistakes))
-    out.update(yv=yv, pred=pred, is_mis=is_mis, mistakes=mistakes)
+        mis = np.flatnonzero(is_mis)
+        snap_ok = len(mis) <= max(1, HISTORY_BUDGET // (4 * N))
+        series = _on_mistake_series if len(mis) * SEGMENT_COST < T * N else _on_mistake_blocks
+        m_final, checkpoints, snaps = series(A, yv, enc[0], beta, mis, snap_ok, every, out)
+        if snap_ok:
+            S = np.stack(snaps) if snaps else np.zeros((0, N), dtype=np.int32)
+            hist = counts_history(A, yv, None, [], every, T, snapshots=S, change_rounds=mis)
+        else:
+            hist = counts_history(A, yv, is_mis, checkpoints, every, T)
+    out.update(yv=yv, pred=pred, is_mis=is_mis, mistakes=np.flatnonzero(is_mis).astype(np.int64),
+               m_final=m_final, history=hist)
     return out
 
 
-def _every_round_decisions(A, yv, y, on, beta):
-    """Every round penalises, so the exponents before round t are a cumulative sum: all votes at once."""
+def _every_round(A, yv, on, beta, every, out):
+    """Every round penalises, so the exponents before round t are a cumulative sum: all votes of a block at
+    once (the rounds a float vote cannot decide are decided exactly). Fills ``out``'s series; returns the
+    predictions, the final counts and the checkpoints."""
     T, N = A.shape
     pred = np.empty(T, dtype=np.int8)
     c = np.zeros(N, dtype=np.int64)
-    for s, e, _, C in fast.count_blocks(A, yv, None, c):
-        w, _ = fast.scaled_weights(C, beta)
+    checkpoints: list[np.ndarray] = []
+    for s, e, wrong, C in fast.count_blocks(A, yv, None, c):
+        w, base = fast.scaled_weights(C, beta)
         plus = A[s:e] == on
         phi = w.sum(axis=1)
         d = np.where(plus, w, -w).sum(axis=1)
@@ -340,49 +361,85 @@ def _every_round_decisions(A, yv, y, on, beta):
             for r in np.flatnonzero(np.abs(d) <= fast.vote_tolerance(N, phi)):
                 yhat[r] = 1 if exact_vote_sign(C[r], plus[r], beta) >= 0 else -1
         pred[s:e] = yhat
-    return pred, pred != y
+        out["vote"][s:e] = np.divide(d, phi, out=np.zeros_like(d), where=phi > 0)
+        out["log_phi"][s:e] = fast.log_phi_rows(phi, base, beta)
+        out["m_star"][s + 1:e + 1] = out["min_p"][s + 1:e + 1] = (C + wrong).min(axis=1)
+        checkpoints.extend(C[r].astype(np.int32) for r in range((-s) % every, e - s, every))
+    w, base = fast.scaled_weights(c[None, :], beta)
+    out["log_phi"][T] = fast.log_phi_rows(w.sum(axis=1), base, beta)[0]
+    return pred, c, checkpoints
 
 
-def _series(A, yv, on, beta, is_mis, n_mis):
-    """Vote, ln Φ, min_i m, min_i (m − p), min_i p per round, the final counts and the exponent history."""
+def _on_mistake_series(A, yv, on, beta, mis, snap_ok, every, out):
+    """The series of an on_mistake run. State k (the exponents after k mistakes) holds before the rounds
+    j = starts[k] … starts[k+1] − 1: its weights, Φ and min p are computed once, the votes of its rounds
+    in blocks; the expert mistakes m (every round) are a cumulative sum. Returns the final m, the
+    checkpoints and the snapshots (the exponents after each mistake)."""
     T, N = A.shape
-    vote, log_phi = np.empty(T), np.empty(T + 1)
-    m_star, slack, min_p = (np.zeros(T + 1, dtype=np.int64) for _ in range(3))
-    every = checkpoint_every(T, N)
-    snap_ok = is_mis is not None and n_mis <= max(1, HISTORY_BUDGET // (4 * N))
-    checkpoints: list[np.ndarray] = []
-    snaps: list[np.ndarray] = []
+    starts = np.concatenate([[0], mis + 1, [T + 1]]).astype(np.int64)
     c = np.zeros(N, dtype=np.int64)
     m = np.zeros(N, dtype=np.int64)
+    checkpoints: list[np.ndarray] = []
+    snaps: list[np.ndarray] = []
+    step = fast.block_rows(N)
+    vote, m_star, slack = out["vote"], out["m_star"], out["slack"]
+    for k in range(len(starts) - 1):
+        a, b = int(starts[k]), int(starts[k + 1])
+        w, base = fast.scaled_weights(c[None, :], beta)
+        phi = w.sum(axis=1)
+        out["log_phi"][a:b] = fast.log_phi_rows(phi, base, beta)[0]
+        out["min_p"][a:b] = c.min()
+        w, phi = w[0], float(phi[0])
+        for j0 in range(a, min(b, T), step):
+            j1 = min(b, T, j0 + step)
+            blk = A[j0:j1]
+            d = np.where(blk == on, w, -w).sum(axis=1)
+            vote[j0:j1] = d / phi if phi > 0 else 0.0
+            Mc = np.cumsum(blk != yv[j0:j1, None], axis=0, dtype=np.int32)   # counts < T < 2^31
+            Mc += m.astype(np.int32)
+            m[:] = Mc[-1]
+            m_star[j0 + 1:j1 + 1] = Mc.min(axis=1)
+            Mc -= c.astype(np.int32)
+            slack[j0 + 1:j1 + 1] = Mc.min(axis=1)
+            checkpoints.extend(c.astype(np.int32) for _ in range((-j0) % every, j1 - j0, every))
+        if b <= T:  # round b − 1 was the k-th mistake: penalise, and p after it is the next state's
+            t = b - 1
+            c += A[t] != yv[t]
+            slack[t + 1] = (m - c).min()
+            if snap_ok:
+                snaps.append(c.astype(np.int32))
+    return m, checkpoints, snaps
+
+
+def _on_mistake_blocks(A, yv, on, beta, mis, snap_ok, every, out):
+    """The same series as :func:`_on_mistake_series` a block of rounds at a time, the exponents of every
+    round from a cumulative sum over the mistake rounds (better when mistakes are many and N small)."""
+    T, N = A.shape
+    is_mis = np.zeros(T, dtype=bool)
+    is_mis[mis] = True
+    c = np.zeros(N, dtype=np.int64)
+    m = np.zeros(N, dtype=np.int64)
+    checkpoints: list[np.ndarray] = []
+    snaps: list[np.ndarray] = []
     for s, e, wrong, C in fast.count_blocks(A, yv, is_mis, c):
         w, base = fast.scaled_weights(C, beta)
         phi = w.sum(axis=1)
         d = np.where(A[s:e] == on, w, -w).sum(axis=1)
-        vote[s:e] = np.divide(d, phi, out=np.zeros_like(d), where=phi > 0)
-        log_phi[s:e] = fast.log_phi_rows(phi, base, beta)
-        after = C + (wrong if is_mis is None else wrong & is_mis[s:e, None])
-        if is_mis is None:
-            m_star[s + 1:e + 1] = min_p[s + 1:e + 1] = after.min(axis=1)
-        else:
-            Mc = np.cumsum(wrong, axis=0, dtype=np.int64)
-            Mc += m
-            m[:] = Mc[-1]
-            m_star[s + 1:e + 1] = Mc.min(axis=1)
-            slack[s + 1:e + 1] = (Mc - after).min(axis=1)
-            min_p[s + 1:e + 1] = after.min(axis=1)
-            if snap_ok:
-                snaps.append(after[is_mis[s:e]].astype(np.int32))
+        out["vote"][s:e] = np.divide(d, phi, out=np.zeros_like(d), where=phi > 0)
+        out["log_phi"][s:e] = fast.log_phi_rows(phi, base, beta)
+        after = C + (wrong & is_mis[s:e, None])
+        Mc = np.cumsum(wrong, axis=0, dtype=np.int64)
+        Mc += m
+        m[:] = Mc[-1]
+        out["m_star"][s + 1:e + 1] = Mc.min(axis=1)
+        out["slack"][s + 1:e + 1] = (Mc - after).min(axis=1)
+        out["min_p"][s + 1:e + 1] = after.min(axis=1)
+        if snap_ok:
+            snaps.extend(after[is_mis[s:e]].astype(np.int32))
         checkpoints.extend(C[r].astype(np.int32) for r in range((-s) % every, e - s, every))
     w, base = fast.scaled_weights(c[None, :], beta)
-    log_phi[T] = fast.log_phi_rows(w.sum(axis=1), base, beta)[0]
-    m_final = c.copy() if is_mis is None else m
-    if snap_ok:
-        S = np.concatenate(snaps) if snaps else np.zeros((0, N), dtype=np.int32)
-        hist = counts_history(A, yv, None, [], every, T, snapshots=S, change_rounds=np.flatnonzero(is_mis))
-    else:
-        hist = counts_history(A, yv, is_mis, checkpoints, every, T)
-    return dict(vote=vote, log_phi=log_phi, m_star=m_star, slack=slack, min_p=min_p, m_final=m_final,
-                history=hist)
+    out["log_phi"][T] = fast.log_phi_rows(w.sum(axis=1), base, beta)[0]
+    return m, checkpoints, snaps
 
 
 def best_expert_series(A: np.ndarray, yv: np.ndarray, m_final: np.ndarray, update_rows: np.ndarray | None):

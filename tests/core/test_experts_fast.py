@@ -243,3 +243,26 @@ def test_rwm_realised_mistakes_match_the_per_round_loop():
         assert new.bound == old.bound
         one = olc_core.run("randomized_weighted_majority", st.X, st.y, eta=eta, seed=3)
         assert new.totals[3] == one.n_mistakes
+
+
+def test_weighted_majority_on_mistake_segment_and_block_series_bit_identical(monkeypatch):
+    """The on_mistake series come from runs between mistakes (few mistakes, many experts) or from blocks of
+    rounds (many mistakes, few experts): both ways must give the same bits, and the old loop's values."""
+    import olc_core.learners.weighted_majority as wm
+    from olc_core.streams.experts import adversary, experts
+    streams = [experts(2000, N, np.linspace(0.1, 0.5, N), seed) for seed, N in ((0, 1), (1, 10), (2, 300))]
+    streams.append(adversary(400, 7, 0.9, "on_mistake", 3))
+    for st in streams:
+        for beta in (0.0, 0.3, 0.9):
+            p = validate("weighted_majority", {"beta": beta})
+            runs = []
+            for cost in (0, 10 ** 12):      # 0: always blocks; 10^12: always runs between mistakes
+                monkeypatch.setattr(wm, "SEGMENT_COST", cost)
+                runs.append(olc_core.run("weighted_majority", st.X, st.y, **p))
+            a, b = runs
+            assert np.array_equal(a.columns["vote"], b.columns["vote"])
+            for t in (0, 1, st.y.size // 2, st.y.size):
+                assert np.array_equal(a.history.raw_at(t), b.history.raw_at(t))
+            for k in a.proof.series:
+                assert _equal(a.proof.series[k], b.proof.series[k]), k
+            _check_wm(a, old_wm.run(st.X, st.y, p))
