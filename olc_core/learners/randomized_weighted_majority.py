@@ -9,8 +9,9 @@ Advice ``X`` (T, N) in {−1, +1} (or 0/1, read as in
 * Prediction: the advice of one expert ``I_t`` drawn with probability
   ``w_{t,i}/Φ_t``. The draw is seeded: ``U = numpy.random.default_rng(seed).random(T)``
   and ``I_t`` is the expert whose interval ``[Σ_{j<i} w_j, Σ_{j≤i} w_j)`` contains
-  ``U_t·Φ_t`` (prefix sums in float64, by blocks of 128 experts; rounding can move
-  an interval end by ~1e-16 relative, nothing else). Same data and seed ⇒ same run.
+  ``U_t·Φ_t`` (prefix sums in float64 of ``β^{m_{t,i} − min_j m_{t,j}}``, every round of
+  a block at once — the weights do not depend on the draws; rounding can move an
+  interval end by ~1e-16 relative, nothing else). Same data and seed ⇒ same run.
 * ``F_t = Σ_{i wrong} w_{t,i}/Φ_t`` is the probability of a mistake at round t;
   the weights do not depend on the draws, so ``E[M] = Σ_t F_t`` exactly for a
   fixed stream. ``trace.proof.mistake_bound`` bounds this expectation
@@ -45,31 +46,12 @@ from .._params import validate
 from .._validate import as_labels
 from ..proofs import experts as proofs
 from ..trace import Trace
-from .weighted_majority import (ExpertWeights, WeightState, advice_matrix, best_expert_series,
+from .weighted_majority import (ExpertWeights, advice_matrix, best_expert_series,
                                 checkpoint_every, counts_history, label_values, resolve_beta)
 
-__all__ = ["run", "draw", "realised_mistakes", "RealisedMistakes"]
+__all__ = ["run", "choose", "realised_mistakes", "RealisedMistakes"]
 
 NAME = "randomized_weighted_majority"
-
-
-def draw(st: WeightState, u: np.ndarray) -> np.ndarray:
-    """The experts chosen for uniform numbers ``u`` (any shape (S,)): interval of ``u·Φ`` in the weights."""
-    B = st.PAD
-    rows = st.wt.reshape(-1, B)
-    bs = rows.sum(axis=1)
-    cb = np.cumsum(bs)
-    target = np.asarray(u, dtype=np.float64) * cb[-1]
-    k = np.searchsorted(cb, target, side="right")
-    last_block = int(np.flatnonzero(bs > 0)[-1])
-    k = np.minimum(k, last_block)
-    before = np.where(k > 0, cb[np.maximum(k - 1, 0)], 0.0)
-    R = rows[k]
-    inner = np.cumsum(R, axis=1)
-    j = (inner <= (target - before)[:, None]).sum(axis=1)
-    last_pos = B - 1 - np.argmax(R[:, ::-1] > 0, axis=1)
-    j = np.minimum(j, last_pos)
-    return k * B + j
 
 
 def choose(cum: np.ndarray, last: np.ndarray, phi: np.ndarray, u: np.ndarray) -> np.ndarray:
