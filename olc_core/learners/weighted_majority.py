@@ -95,11 +95,13 @@ def advice_matrix(X, algorithm: str, name: str = "X") -> tuple[np.ndarray, tuple
             j = int(np.flatnonzero(~ok[r])[0])
             raise ValueError(f"{algorithm}: {name} must hold -1/+1 advice (or 0/1); found {blk[r, j].item():g} "
                              f"at round {s + r + 1}, expert {j + 1}")
-        z = blk == 0
-        if first_zero is None and z.any():
+        if is_float:
+            lo = blk.min()
+        if first_zero is None and np.count_nonzero(blk) < blk.size:
+            z = blk == 0
             r = int(np.flatnonzero(z.any(axis=1))[0])
             first_zero = (s + r, int(np.flatnonzero(z[r])[0]))
-        if first_neg is None and blk.min() < 0:
+        if first_neg is None and lo < 0:
             r = int(np.flatnonzero((blk < 0).any(axis=1))[0])
             first_neg = (s + r, int(np.flatnonzero(blk[r] < 0)[0]))
         has_zero |= first_zero is not None

@@ -266,3 +266,33 @@ def test_weighted_majority_on_mistake_segment_and_block_series_bit_identical(mon
             for k in a.proof.series:
                 assert _equal(a.proof.series[k], b.proof.series[k]), k
             _check_wm(a, old_wm.run(st.X, st.y, p))
+
+
+def test_advice_checks_report_what_the_old_ones_did():
+    """The advice check reads each block fewer times now: same encodings, same messages (first bad cell)."""
+    from olc_core.learners.weighted_majority import advice_matrix
+    rng = np.random.default_rng(7)
+    for trial in range(60):
+        T, N = int(rng.integers(1, 40)), int(rng.integers(1, 30))
+        kind = ("pm1", "01", "float01", "u8")[trial % 4]
+        A, _ = _advice(rng, T, N, "pm1" if kind == "pm1" else kind)
+        if kind == "01":
+            A = (A > 0).astype(np.int16)
+        A = A.copy()
+        bad = trial % 3
+        if bad == 1:       # a mix of −1 and 0
+            A = np.where(A > 0, 1, -1).astype(np.int8 if kind != "float01" else np.float64)
+            A[rng.integers(T), rng.integers(N)] = 0
+        elif bad == 2:     # a value outside {−1, 0, 1}
+            A = A.astype(np.float64) if kind == "float01" else A.astype(np.int16)
+            A[rng.integers(T), rng.integers(N)] = (2, -3, 0.5, np.nan)[trial % 4] if kind == "float01" else 2
+        got = want = None
+        try:
+            got = advice_matrix(A, "weighted_majority")[1]
+        except ValueError as e:
+            got = str(e)
+        try:
+            want = old_wm.advice_matrix(A, "weighted_majority")[1]
+        except ValueError as e:
+            want = str(e)
+        assert got == want, (trial, got, want)
