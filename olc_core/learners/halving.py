@@ -38,7 +38,6 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .._numeric import Grow
 from .._validate import as_labels
 from ..hypotheses import HypothesisClass
 from ..proofs import experts as proofs
@@ -48,6 +47,9 @@ from .weighted_majority import advice_matrix
 __all__ = ["run", "VersionSpaceHistory", "version_space"]
 
 NAME = "halving"
+#: elements (rows × hypotheses) evaluated at once
+_BLOCK_ELEMS = 1 << 21
+_FIRST_ROWS = 64
 
 
 class VersionSpaceHistory:
@@ -68,55 +70,80 @@ class VersionSpaceHistory:
         return int(self.removed_before.nbytes)
 
 
-def _plus_fn(X, hyp) -> tuple[Callable[[int, np.ndarray], np.ndarray], int, int, np.ndarray | Any]:
-    """``plus(t, idx)``: bool, True where hypothesis ``idx[j]`` labels round t's instance +1."""
+def _plus_fn(X, hyp) -> tuple[Callable[[int, int, np.ndarray], np.ndarray], int, int, np.ndarray | Any]:
+    """``plus(t0, t1, idx)``: (t1 − t0, len(idx)) bool, True where hypothesis ``idx[j]`` labels round t's
+    instance +1 (rows t0 … t1 − 1)."""
     if hyp is None:
         A, enc = advice_matrix(X, NAME)
         on = enc[0]
-        return (lambda t, idx: A[t, idx] == on), A.shape[0], A.shape[1], A
+        return (lambda t0, t1, idx: A[t0:t1, idx] == on), A.shape[0], A.shape[1], A
     if not isinstance(hyp, HypothesisClass):
         raise ValueError(f"{NAME}: hypotheses must be None (X = the (T, |H|) label matrix) or a class from "
                          f"olc_core.hypotheses (Thresholds, HalfPlanes, MonotoneConjunctions, "
                          f"MonotoneDisjunctions); got {type(hyp).__name__}")
     Xi = hyp.check_instances(X, NAME)
-    return (lambda t, idx: hyp.predict(Xi[t:t + 1], idx)[0] > 0), Xi.shape[0], hyp.size, Xi
+    return (lambda t0, t1, idx: hyp.predict(Xi[t0:t1], idx) > 0), Xi.shape[0], hyp.size, Xi
 
 
 def version_space(plus, T: int, H: int, y: np.ndarray, every_round: bool):
-    """Run Halving: predictions, mistakes, the round each hypothesis left, and the size after each change."""
+    """Run Halving: predictions, mistakes, the round each hypothesis left, and the size after each change.
+
+    The version space only changes on an update, so the votes of the rounds up to the next update are
+    evaluated together (a block of rows, doubled while no update happens); a mistake at least halves a
+    non-empty version space, so on_mistake needs at most log₂|H| + 1 blocks that end early.
+    """
     alive = np.arange(H, dtype=np.int64)
     removed = np.full(H, T + 1, dtype=np.int64)
-    pred = np.empty(T, dtype=np.int8)
-    vote = np.empty(T)
-    size_before = np.empty(T, dtype=np.int64)
-    changes = Grow((), np.int64)
-    sizes = Grow((), np.int64)
-    for t in range(T):
-        p = plus(t, alive)
-        n_plus = int(np.count_nonzero(p))
+    pred = np.ones(T, dtype=np.int8)
+    vote = np.zeros(T)
+    size_before = np.zeros(T, dtype=np.int64)
+    changes: list[int] = []
+    sizes: list[int] = []
+    t, rows = 0, _FIRST_ROWS
+    while t < T and alive.size:
         n = alive.size
-        size_before[t] = n
-        yhat = 1 if 2 * n_plus >= n else -1
-        pred[t] = yhat
-        vote[t] = (2 * n_plus - n) / n if n else 0.0
-        if yhat != y[t] or every_round:
-            keep = p if y[t] > 0 else ~p
+        t1 = min(T, t + max(1, min(rows, _BLOCK_ELEMS // n)))
+        P = plus(t, t1, alive)
+        n_plus = np.count_nonzero(P, axis=1)
+        yhat = np.where(2 * n_plus >= n, 1, -1).astype(np.int8)
+        yb = y[t:t1]
+        if every_round:
+            event = (P != (yb > 0)[:, None]).any(axis=1)
+        else:
+            event = yhat != yb
+        k = int(np.argmax(event)) if event.any() else t1 - t - 1
+        e = t + k + 1
+        pred[t:e] = yhat[:k + 1]
+        vote[t:e] = (2 * n_plus[:k + 1] - n) / n
+        size_before[t:e] = n
+        if event[k]:
+            keep = P[k] if yb[k] > 0 else ~P[k]
             if not keep.all():
-                removed[alive[~keep]] = t + 1
+                removed[alive[~keep]] = e
                 alive = alive[keep]
-                changes.append(t)
+                changes.append(e - 1)
                 sizes.append(alive.size)
-    return pred, vote, size_before, removed, changes.array().copy(), sizes.array().copy()
+            rows = _FIRST_ROWS
+        else:
+            rows *= 2
+        t = e
+    # an empty version space: every later round predicts +1 with vote 0 (the arrays' initial values)
+    return (pred, vote, size_before, removed, np.asarray(changes, dtype=np.int64),
+            np.asarray(sizes, dtype=np.int64))
 
 
 def consistent_set(plus, T: int, H: int, y: np.ndarray) -> tuple[np.ndarray, int | None]:
     """The hypotheses consistent with every label, and the round on which that set became empty (or None)."""
     cons = np.arange(H, dtype=np.int64)
-    for t in range(T):
-        p = plus(t, cons)
-        cons = cons[p] if y[t] > 0 else cons[~p]
-        if cons.size == 0:
-            return cons, t
+    t = 0
+    while t < T:
+        t1 = min(T, t + max(1, _BLOCK_ELEMS // cons.size))
+        wrong = plus(t, t1, cons) != (y[t:t1] > 0)[:, None]
+        bad = wrong.any(axis=0)
+        if bad.all():  # the set empties on the last of its members' first wrong rounds
+            return cons[:0], t + int(np.argmax(wrong, axis=0).max())
+        cons = cons[~bad]
+        t = t1
     return cons, None
 
 

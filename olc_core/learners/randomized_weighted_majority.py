@@ -9,8 +9,9 @@ Advice ``X`` (T, N) in {−1, +1} (or 0/1, read as in
 * Prediction: the advice of one expert ``I_t`` drawn with probability
   ``w_{t,i}/Φ_t``. The draw is seeded: ``U = numpy.random.default_rng(seed).random(T)``
   and ``I_t`` is the expert whose interval ``[Σ_{j<i} w_j, Σ_{j≤i} w_j)`` contains
-  ``U_t·Φ_t`` (prefix sums in float64, by blocks of 128 experts; rounding can move
-  an interval end by ~1e-16 relative, nothing else). Same data and seed ⇒ same run.
+  ``U_t·Φ_t`` (prefix sums in float64 of ``β^{m_{t,i} − min_j m_{t,j}}``, every round of
+  a block at once — the weights do not depend on the draws; rounding can move an
+  interval end by ~1e-16 relative, nothing else). Same data and seed ⇒ same run.
 * ``F_t = Σ_{i wrong} w_{t,i}/Φ_t`` is the probability of a mistake at round t;
   the weights do not depend on the draws, so ``E[M] = Σ_t F_t`` exactly for a
   fixed stream. ``trace.proof.mistake_bound`` bounds this expectation
@@ -40,66 +41,63 @@ from typing import Any, Iterable
 
 import numpy as np
 
+from .. import _accel_experts as fast
 from .._params import validate
 from .._validate import as_labels
 from ..proofs import experts as proofs
 from ..trace import Trace
-from .weighted_majority import (ExpertWeights, WeightState, advice_matrix, best_expert_series,
+from .weighted_majority import (ExpertWeights, advice_matrix, best_expert_series,
                                 checkpoint_every, counts_history, label_values, resolve_beta)
 
-__all__ = ["run", "draw", "realised_mistakes", "RealisedMistakes"]
+__all__ = ["run", "choose", "realised_mistakes", "RealisedMistakes"]
 
 NAME = "randomized_weighted_majority"
 
 
-def draw(st: WeightState, u: np.ndarray) -> np.ndarray:
-    """The experts chosen for uniform numbers ``u`` (any shape (S,)): interval of ``u·Φ`` in the weights."""
-    B = st.PAD
-    rows = st.wt.reshape(-1, B)
-    bs = rows.sum(axis=1)
-    cb = np.cumsum(bs)
-    target = np.asarray(u, dtype=np.float64) * cb[-1]
-    k = np.searchsorted(cb, target, side="right")
-    last_block = int(np.flatnonzero(bs > 0)[-1])
-    k = np.minimum(k, last_block)
-    before = np.where(k > 0, cb[np.maximum(k - 1, 0)], 0.0)
-    R = rows[k]
-    inner = np.cumsum(R, axis=1)
-    j = (inner <= (target - before)[:, None]).sum(axis=1)
-    last_pos = B - 1 - np.argmax(R[:, ::-1] > 0, axis=1)
-    j = np.minimum(j, last_pos)
-    return k * B + j
+def choose(cum: np.ndarray, last: np.ndarray, phi: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """Per row r: the expert whose interval of the cumulative weights ``cum[r]`` contains ``u[r]·phi[r]``,
+    at most ``last[r]`` (the last expert of positive weight: never one of weight 0)."""
+    return np.minimum((cum <= (u * phi)[:, None]).sum(axis=1), last)
 
 
-def _loop(A, y, yv, enc, st: WeightState, U: np.ndarray | None, every: int | None, checkpoints: list | None,
-          record: dict | None, on_round=None):
-    """The shared per-round loop: F_t, the draws for every row of ``U`` (S, T), the update."""
-    T = A.shape[0]
-    on = enc[0]
-    for t in range(T):
-        if checkpoints is not None and t % every == 0:
-            checkpoints.append(st.c.copy())
-        a = A[t]
-        wrong = a != yv[t]
-        if st.phi_s > 0.0:
-            F = float(np.dot(st.w, wrong)) / st.phi_s
-            idx = draw(st, U[:, t]) if U is not None else None
-        else:
-            F = 1.0 if y[t] < 0 else 0.0
-            idx = None
-        if on_round is not None:
-            on_round(t, a, wrong, idx)
-        st.penalise(wrong)
-        if record is not None:
-            record["F"][t] = F
-            record["log_phi"][t + 1] = st.log_phi()
-            record["m_star"][t + 1] = st.c.min()
-            if idx is not None:
-                record["chosen"][t] = idx[0]
-                record["pred"][t] = 1 if a[idx[0]] == on else -1
-            else:
-                record["chosen"][t] = -1
-                record["pred"][t] = 1
+def _rounds(A, y, yv, enc, beta: float, U: np.ndarray):
+    """Every round of RWM a block at a time: the counts before round t are a cumulative sum (every round
+    penalises), so F_t, ln Φ_t, min_i m and the draws of every row of ``U`` (S, T) are block operations.
+    Returns F, ln Φ (T + 1), m* (T + 1), the chosen experts (S, T; −1 when Φ = 0), the checkpoints and
+    the final counts."""
+    T, N = A.shape
+    S = U.shape[0]
+    F, log_phi = np.empty(T), np.empty(T + 1)
+    m_star = np.zeros(T + 1, dtype=np.int64)
+    chosen = np.full((S, T), -1, dtype=np.int64)
+    every = checkpoint_every(T, N)
+    checkpoints: list[np.ndarray] = []
+    c = np.zeros(N, dtype=np.int64)
+    with np.errstate(under="ignore"):
+        for s, e, wrong, C in fast.count_blocks(A, yv, None, c):
+            w, base = fast.scaled_weights(C, beta)
+            phi = w.sum(axis=1)
+            pos = phi > 0
+            F[s:e] = np.where(y[s:e] < 0, 1.0, 0.0)  # Φ = 0 (β = 0, every expert erred): RWM predicts +1
+            F[s:e][pos] = (w[pos] * wrong[pos]).sum(axis=1) / phi[pos]
+            log_phi[s:e] = fast.log_phi_rows(phi, base, beta)
+            m_star[s + 1:e + 1] = (C + wrong).min(axis=1)
+            rows = np.flatnonzero(pos)
+            cum = np.cumsum(w[rows], axis=1)
+            last = N - 1 - np.argmax(w[rows, ::-1] > 0, axis=1)
+            for k in range(S):
+                chosen[k, s + rows] = choose(cum, last, phi[rows], U[k, s + rows])
+            checkpoints.extend(C[r].astype(np.int32) for r in range((-s) % every, e - s, every))
+        w, base = fast.scaled_weights(c[None, :], beta)
+        log_phi[T] = fast.log_phi_rows(w.sum(axis=1), base, beta)[0]
+    return F, log_phi, m_star, chosen, checkpoints, every, c
+
+
+def _predictions(A, on, chosen: np.ndarray) -> np.ndarray:
+    """+1 where the chosen expert says +1 (or none was chosen), else −1."""
+    t = np.arange(A.shape[0])
+    says = A[t, np.maximum(chosen, 0)] == on
+    return np.where((chosen < 0) | says, 1, -1).astype(np.int8)
 
 
 def run(X, y, params: dict[str, Any]) -> Trace:
@@ -110,21 +108,14 @@ def run(X, y, params: dict[str, Any]) -> Trace:
     eta = 1.0 - beta
     yv = label_values(y, enc, A.dtype)
     U = np.random.default_rng(params["seed"]).random(T)[None, :]
-    st = WeightState(N, beta)
-    rec = {"F": np.empty(T), "log_phi": np.empty(T + 1), "m_star": np.zeros(T + 1, dtype=np.int64),
-           "chosen": np.empty(T, dtype=np.int64), "pred": np.empty(T, dtype=np.int8)}
-    rec["log_phi"][0] = st.log_phi()
-    every = checkpoint_every(T, N)
-    checkpoints: list[np.ndarray] = []
-    with np.errstate(under="ignore"):  # far-behind experts' float weights may underflow: harmless
-        _loop(A, y, yv, enc, st, U, every, checkpoints, rec)
-    pred = rec["pred"]
+    F, log_phi, m_star, ch, checkpoints, every, c = _rounds(A, y, yv, enc, beta, U)
+    chosen = ch[0]
+    pred = _predictions(A, enc[0], chosen)
     mistakes = np.flatnonzero(pred != y).astype(np.int64)
-    m_final = st.c.astype(np.int64)
+    m_final = c
     i_star, m_col, _ = best_expert_series(A, yv, m_final, None)
     hist = counts_history(A, yv, None, checkpoints, every, T)
-    F = rec["F"]
-    args = dict(T=T, N=N, eta=eta, mistakes=mistakes, log_phi=rec["log_phi"], F=F, m_star=rec["m_star"],
+    args = dict(T=T, N=N, eta=eta, mistakes=mistakes, log_phi=log_phi, F=F, m_star=m_star,
                 i_star=i_star, m_best=m_col)
     cache: dict[str, Any] = {}
 
@@ -139,7 +130,7 @@ def run(X, y, params: dict[str, Any]) -> Trace:
             "draw": "U = default_rng(seed).random(T); I_t = expert whose weight interval contains U_t·Φ_t"}
     return Trace(algorithm=NAME, params=params, T=T, d=N, mistakes=mistakes, predictions=pred,
                  history=ExpertWeights(hist, beta), weight_kind="log",
-                 columns={"F": F, "chosen_expert": rec["chosen"],
+                 columns={"F": F, "chosen_expert": chosen,
                           "expected_mistakes": lambda: np.cumsum(F)},
                  proofs={"expected": lambda: both()["expected"], "eta_form": lambda: both()["eta_form"]},
                  primary="expected", info=info)
@@ -171,7 +162,8 @@ def realised_mistakes(X, y, seeds: int | Iterable[int] = 100, *, eta: float | No
                       points: int = 400, chunk: int = 4096) -> RealisedMistakes:
     """Run RWM with many seeds in one pass (the weights do not depend on the draws).
 
-    ``seeds``: a number S (seeds 0 … S−1) or the seeds themselves.
+    ``seeds``: a number S (seeds 0 … S−1) or the seeds themselves (``chunk`` is no longer used:
+    the rounds are processed in blocks of bounded memory).
 
     >>> import numpy as np
     >>> X = np.array([[1, -1], [1, -1], [-1, 1]]); y = np.array([1, -1, -1])
@@ -190,39 +182,15 @@ def realised_mistakes(X, y, seeds: int | Iterable[int] = 100, *, eta: float | No
     S = len(seeds)
     yv = label_values(y, enc, A.dtype)
     grid = np.unique(np.linspace(0, T, min(points, T) + 1).round().astype(np.int64))
-    gens = [np.random.default_rng(s) for s in seeds]
-    st = WeightState(N, b)
-    counts = np.zeros(S, dtype=np.int64)
-    band = np.empty((len(quantiles), len(grid)))
-    mean = np.empty(len(grid))
-    F = np.empty(T)
-    state = {"gi": 0}
-
-    def snap(t):  # mistakes on rounds < t
-        while state["gi"] < len(grid) and grid[state["gi"]] == t:
-            gi = state["gi"]
-            band[:, gi] = np.quantile(counts, quantiles)
-            mean[gi] = counts.mean()
-            state["gi"] += 1
-
-    with np.errstate(under="ignore"):
-        for c0 in range(0, T, chunk):
-            c1 = min(T, c0 + chunk)
-            U = np.stack([g.random(c1 - c0) for g in gens])
-            for t in range(c0, c1):
-                snap(t)
-                a = A[t]
-                wrong = a != yv[t]
-                if st.phi_s > 0.0:
-                    F[t] = float(np.dot(st.w, wrong)) / st.phi_s
-                    idx = draw(st, U[:, t - c0])
-                    counts += wrong[idx]
-                else:
-                    F[t] = 1.0 if y[t] < 0 else 0.0
-                    counts += y[t] < 0
-                st.penalise(wrong)
-    snap(T)
+    U = np.stack([np.random.default_rng(s).random(T) for s in seeds]) if T else np.zeros((S, 0))
+    F, _, _, chosen, _, _, c = _rounds(A, y, yv, enc, b, U)
+    t = np.arange(T)
+    wrong = np.where(chosen >= 0, A[t, np.maximum(chosen, 0)] != yv, (y < 0)[None, :])   # (S, T)
+    before = np.concatenate([np.zeros((S, 1), dtype=np.int64), np.cumsum(wrong, axis=1)], axis=1)
+    band = np.quantile(before[:, grid], quantiles, axis=0).reshape(len(quantiles), len(grid))
+    mean = before[:, grid].mean(axis=0)
+    counts = before[:, T]
     EM = np.concatenate([[0.0], np.cumsum(F)])
-    m_star = int(st.c.min())
+    m_star = int(c.min())
     return RealisedMistakes(seeds=seeds, totals=counts.copy(), rounds=grid, quantiles=tuple(quantiles), band=band,
                             expected=EM[grid], mean=mean, bound=proofs.rwm_bound(N, m_star, 1.0 - b))

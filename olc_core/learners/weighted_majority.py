@@ -44,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from .._numeric import Grow
+from .. import _accel_experts as fast
 from .._validate import as_labels, real_matrix
 from ..proofs import experts as proofs
 from ..trace import CheckpointHistory, SnapshotHistory, Trace
@@ -57,6 +57,9 @@ EPS = 2.0 ** -52
 #: memory budget (bytes) for stored weight exponents (snapshots / checkpoints)
 HISTORY_BUDGET = 64 << 20
 _BLOCK_ELEMS = 1 << 22
+#: on_mistake: one run of rounds between mistakes costs about as much Python as this many (round, expert)
+#: cells of block arithmetic (the two ways give bit-identical series; the cheaper one is used)
+SEGMENT_COST = 20_000
 
 
 # ---------------------------------------------------------------------------- input
@@ -92,11 +95,13 @@ def advice_matrix(X, algorithm: str, name: str = "X") -> tuple[np.ndarray, tuple
             j = int(np.flatnonzero(~ok[r])[0])
             raise ValueError(f"{algorithm}: {name} must hold -1/+1 advice (or 0/1); found {blk[r, j].item():g} "
                              f"at round {s + r + 1}, expert {j + 1}")
-        z = blk == 0
-        if first_zero is None and z.any():
+        if is_float:
+            lo = blk.min()
+        if first_zero is None and np.count_nonzero(blk) < blk.size:
+            z = blk == 0
             r = int(np.flatnonzero(z.any(axis=1))[0])
             first_zero = (s + r, int(np.flatnonzero(z[r])[0]))
-        if first_neg is None and blk.min() < 0:
+        if first_neg is None and lo < 0:
             r = int(np.flatnonzero((blk < 0).any(axis=1))[0])
             first_neg = (s + r, int(np.flatnonzero(blk[r] < 0)[0]))
         has_zero |= first_zero is not None
@@ -309,78 +314,134 @@ def checkpoint_every(T: int, N: int) -> int:
 
 # ---------------------------------------------------------------------------- the run
 def run_weighted_majority(A: np.ndarray, y: np.ndarray, enc: tuple[float, float], beta: float,
-                          every_round: bool) -> dict[str, Any]:
-    """The learner's loop (one pass, O(N) numpy work per round) and every per-round quantity the proof reads."""
+                          every_round: bool, engine: str = "auto") -> dict[str, Any]:
+    """The learner's decisions (exact; ties → +1) and every per-round quantity the proof reads, computed
+    from the integer exponents a block of rounds (or, on_mistake, a run of rounds between two mistakes,
+    whose weights are fixed) at a time (olc_core._accel_experts)."""
     T, N = A.shape
     yv = label_values(y, enc, A.dtype)
-    st = WeightState(N, beta)
-    pred = np.empty(T, dtype=np.int8)
-    vote = np.empty(T)
-    is_mis = np.zeros(T, dtype=bool)
-    log_phi = np.empty(T + 1)
-    m_star = np.zeros(T + 1, dtype=np.int64)      # min_i m_{t,i}
-    slack = np.zeros(T + 1, dtype=np.int64)       # min_i (m_{t,i} − p_{t,i})
-    min_p = np.zeros(T + 1, dtype=np.int64)       # min_i p_{t,i}
-    log_phi[0] = st.log_phi()
-    m = None if every_round else np.zeros(N, dtype=np.int32)   # expert mistakes (= c when every_round)
-    g = None if every_round else np.zeros(N, dtype=np.int32)   # m − c
+    out = {"vote": np.empty(T), "log_phi": np.empty(T + 1), "m_star": np.zeros(T + 1, dtype=np.int64),
+           "slack": np.zeros(T + 1, dtype=np.int64), "min_p": np.zeros(T + 1, dtype=np.int64)}
     every = checkpoint_every(T, N)
-    checkpoints: list[np.ndarray] = []
-    snap_ok = not every_round
-    snaps = Grow((N,), np.int32) if snap_ok else None
-    max_snaps = max(1, HISTORY_BUDGET // (4 * N))
-    snaps_box = [snap_ok, snaps]
-    # far-behind experts' scaled float weights may underflow: harmless (the vote's error bound covers it,
-    # and the exact integer exponents never underflow)
-    with np.errstate(under="ignore"):
-        _wm_loop(A, y, yv, enc, st, every_round, every, checkpoints, pred, vote, is_mis, log_phi, m_star,
-                 slack, min_p, m, g, snaps_box, max_snaps)
-    snap_ok, snaps = snaps_box
-    mistakes = np.flatnonzero(is_mis).astype(np.int64)
-    m_final = st.c.astype(np.int64) if every_round else m.astype(np.int64)
-    if snap_ok:
-        hist = counts_history(A, yv, None, [], every, T, snapshots=snaps.array().copy(), change_rounds=mistakes)
+    if every_round:
+        pred, c, checkpoints = _every_round(A, yv, enc[0], beta, every, out)
+        is_mis = pred != y
+        hist = counts_history(A, yv, None, checkpoints, every, T)
+        m_final = c
     else:
-        hist = counts_history(A, yv, None if every_round else is_mis, checkpoints, every, T)
-    return dict(yv=yv, pred=pred, vote=vote, is_mis=is_mis, mistakes=mistakes, log_phi=log_phi,
-                m_star=m_star, slack=slack, min_p=min_p, m_final=m_final, history=hist)
-
-
-def _wm_loop(A, y, yv, enc, st, every_round, every, checkpoints, pred, vote, is_mis, log_phi, m_star, slack,
-             min_p, m, g, snaps_box, max_snaps):
-    T = A.shape[0]
-    snap_ok, snaps = snaps_box
-    for t in range(T):
-        if t % every == 0:
-            checkpoints.append(st.c.copy())
-        a = A[t]
-        yhat, d = st.predict(a, enc)
-        pred[t] = yhat
-        vote[t] = d / st.phi_s if st.phi_s > 0 else 0.0
-        mis = yhat != y[t]
-        is_mis[t] = mis
-        wrong = a != yv[t]
-        if every_round:
-            st.penalise(wrong)
-            m_star[t + 1] = st.c.min()
-            min_p[t + 1] = m_star[t + 1]
+        pred, is_mis = fast.wm_decisions(A, yv, y, enc[0], beta, lambda c, plus: exact_vote_sign(c, plus, beta),
+                                         engine)
+        mis = np.flatnonzero(is_mis)
+        snap_ok = len(mis) <= max(1, HISTORY_BUDGET // (4 * N))
+        series = _on_mistake_series if len(mis) * SEGMENT_COST < T * N else _on_mistake_blocks
+        m_final, checkpoints, snaps = series(A, yv, enc[0], beta, mis, snap_ok, every, out)
+        if snap_ok:
+            S = np.stack(snaps) if snaps else np.zeros((0, N), dtype=np.int32)
+            hist = counts_history(A, yv, None, [], every, T, snapshots=S, change_rounds=mis)
         else:
-            m += wrong
-            if mis:
-                st.penalise(wrong)
-                min_p[t + 1] = st.c.min()
-                if snap_ok:
-                    if snaps.n < max_snaps:
-                        snaps.append(st.c)
-                    else:
-                        snap_ok, snaps = False, None
-            else:
-                g += wrong
-                min_p[t + 1] = min_p[t]
-            m_star[t + 1] = m.min()
-            slack[t + 1] = g.min()
-        log_phi[t + 1] = st.log_phi()
-    snaps_box[:] = [snap_ok, snaps]
+            hist = counts_history(A, yv, is_mis, checkpoints, every, T)
+    out.update(yv=yv, pred=pred, is_mis=is_mis, mistakes=np.flatnonzero(is_mis).astype(np.int64),
+               m_final=m_final, history=hist)
+    return out
+
+
+def _every_round(A, yv, on, beta, every, out):
+    """Every round penalises, so the exponents before round t are a cumulative sum: all votes of a block at
+    once (the rounds a float vote cannot decide are decided exactly). Fills ``out``'s series; returns the
+    predictions, the final counts and the checkpoints."""
+    T, N = A.shape
+    pred = np.empty(T, dtype=np.int8)
+    c = np.zeros(N, dtype=np.int64)
+    checkpoints: list[np.ndarray] = []
+    for s, e, wrong, C in fast.count_blocks(A, yv, None, c):
+        w, base = fast.scaled_weights(C, beta)
+        plus = A[s:e] == on
+        phi = w.sum(axis=1)
+        d = np.where(plus, w, -w).sum(axis=1)
+        yhat = np.where(d >= 0.0, 1, -1).astype(np.int8)
+        if beta > 0.0:  # (β = 0: d is an exact integer)
+            for r in np.flatnonzero(np.abs(d) <= fast.vote_tolerance(N, phi)):
+                yhat[r] = 1 if exact_vote_sign(C[r], plus[r], beta) >= 0 else -1
+        pred[s:e] = yhat
+        out["vote"][s:e] = np.divide(d, phi, out=np.zeros_like(d), where=phi > 0)
+        out["log_phi"][s:e] = fast.log_phi_rows(phi, base, beta)
+        out["m_star"][s + 1:e + 1] = out["min_p"][s + 1:e + 1] = (C + wrong).min(axis=1)
+        checkpoints.extend(C[r].astype(np.int32) for r in range((-s) % every, e - s, every))
+    w, base = fast.scaled_weights(c[None, :], beta)
+    out["log_phi"][T] = fast.log_phi_rows(w.sum(axis=1), base, beta)[0]
+    return pred, c, checkpoints
+
+
+def _on_mistake_series(A, yv, on, beta, mis, snap_ok, every, out):
+    """The series of an on_mistake run. State k (the exponents after k mistakes) holds before the rounds
+    j = starts[k] … starts[k+1] − 1: its weights, Φ and min p are computed once, the votes of its rounds
+    in blocks; the expert mistakes m (every round) are a cumulative sum. Returns the final m, the
+    checkpoints and the snapshots (the exponents after each mistake)."""
+    T, N = A.shape
+    starts = np.concatenate([[0], mis + 1, [T + 1]]).astype(np.int64)
+    c = np.zeros(N, dtype=np.int64)
+    m = np.zeros(N, dtype=np.int64)
+    checkpoints: list[np.ndarray] = []
+    snaps: list[np.ndarray] = []
+    step = fast.block_rows(N)
+    vote, m_star, slack = out["vote"], out["m_star"], out["slack"]
+    for k in range(len(starts) - 1):
+        a, b = int(starts[k]), int(starts[k + 1])
+        w, base = fast.scaled_weights(c[None, :], beta)
+        phi = w.sum(axis=1)
+        out["log_phi"][a:b] = fast.log_phi_rows(phi, base, beta)[0]
+        out["min_p"][a:b] = c.min()
+        w, phi = w[0], float(phi[0])
+        for j0 in range(a, min(b, T), step):
+            j1 = min(b, T, j0 + step)
+            blk = A[j0:j1]
+            d = np.where(blk == on, w, -w).sum(axis=1)
+            vote[j0:j1] = d / phi if phi > 0 else 0.0
+            Mc = np.cumsum(blk != yv[j0:j1, None], axis=0, dtype=np.int32)   # counts < T < 2^31
+            Mc += m.astype(np.int32)
+            m[:] = Mc[-1]
+            m_star[j0 + 1:j1 + 1] = Mc.min(axis=1)
+            Mc -= c.astype(np.int32)
+            slack[j0 + 1:j1 + 1] = Mc.min(axis=1)
+            checkpoints.extend(c.astype(np.int32) for _ in range((-j0) % every, j1 - j0, every))
+        if b <= T:  # round b − 1 was the k-th mistake: penalise, and p after it is the next state's
+            t = b - 1
+            c += A[t] != yv[t]
+            slack[t + 1] = (m - c).min()
+            if snap_ok:
+                snaps.append(c.astype(np.int32))
+    return m, checkpoints, snaps
+
+
+def _on_mistake_blocks(A, yv, on, beta, mis, snap_ok, every, out):
+    """The same series as :func:`_on_mistake_series` a block of rounds at a time, the exponents of every
+    round from a cumulative sum over the mistake rounds (better when mistakes are many and N small)."""
+    T, N = A.shape
+    is_mis = np.zeros(T, dtype=bool)
+    is_mis[mis] = True
+    c = np.zeros(N, dtype=np.int64)
+    m = np.zeros(N, dtype=np.int64)
+    checkpoints: list[np.ndarray] = []
+    snaps: list[np.ndarray] = []
+    for s, e, wrong, C in fast.count_blocks(A, yv, is_mis, c):
+        w, base = fast.scaled_weights(C, beta)
+        phi = w.sum(axis=1)
+        d = np.where(A[s:e] == on, w, -w).sum(axis=1)
+        out["vote"][s:e] = np.divide(d, phi, out=np.zeros_like(d), where=phi > 0)
+        out["log_phi"][s:e] = fast.log_phi_rows(phi, base, beta)
+        after = C + (wrong & is_mis[s:e, None])
+        Mc = np.cumsum(wrong, axis=0, dtype=np.int64)
+        Mc += m
+        m[:] = Mc[-1]
+        out["m_star"][s + 1:e + 1] = Mc.min(axis=1)
+        out["slack"][s + 1:e + 1] = (Mc - after).min(axis=1)
+        out["min_p"][s + 1:e + 1] = after.min(axis=1)
+        if snap_ok:
+            snaps.extend(after[is_mis[s:e]].astype(np.int32))
+        checkpoints.extend(C[r].astype(np.int32) for r in range((-s) % every, e - s, every))
+    w, base = fast.scaled_weights(c[None, :], beta)
+    out["log_phi"][T] = fast.log_phi_rows(w.sum(axis=1), base, beta)[0]
+    return m, checkpoints, snaps
 
 
 def best_expert_series(A: np.ndarray, yv: np.ndarray, m_final: np.ndarray, update_rows: np.ndarray | None):

@@ -194,9 +194,13 @@ def test_an_interrupted_sweep_stops_its_workers(monkeypatch):
     runs, real = [], olc_core.run
     monkeypatch.setattr(olc_core, "run", lambda *a, **k: runs.append(1) or real(*a, **k))
 
+    started = []
+
     def stop(done, total):
+        started.append(len(runs))
         raise KeyboardInterrupt     # what a page rerun does to its script
 
     with pytest.raises(KeyboardInterrupt):
         olc_core.sweep("halving", "N", list(range(2, 200)), seeds=2, T=2000, progress=stop)
-    assert len(runs) < 40            # not the 396 cells: each worker stops after its current cell
+    # each of the 2 workers finishes at most the cell it was in (cells are fast now: count from the interrupt)
+    assert len(runs) <= started[0] + 2 < 396
