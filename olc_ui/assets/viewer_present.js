@@ -52,8 +52,76 @@ function biggerTitle(title, px) {
   return t;
 }
 
-// Larger text and thicker lines in a figure's copied layout and traces.
-export function presentFigure(data, layout, px = CHART_FONT_PX, line = CHART_LINE_PX) {
+// Visible characters of a plotly label (tags such as <sup> and entities take no room).
+function visibleLength(text) {
+  return String(text).replace(/<[^>]*>/g, "").replace(/&[#\w]+;/g, "x").length;
+}
+
+// A legend name broken at spaces (never inside a tag) into lines of at most `chars` visible characters.
+export function wrapName(name, chars) {
+  if (typeof name !== "string" || chars < 8) return name;
+  const lines = [];
+  for (const part of name.split(/<br\s*\/?>/i)) {
+    const words = part.match(/(?:<[^>]*>|[^\s<])+|\s+/g) || [];
+    let line = "";
+    for (const w of words) {
+      if (/^\s+$/.test(w)) { if (line) line += " "; continue; }
+      if (line.trim() && visibleLength(line + w) > chars) { lines.push(line.trim()); line = ""; }
+      line += w;
+    }
+    lines.push(line.trim());
+  }
+  return lines.join("<br>");
+}
+
+// The traces shown in the legend (plotly's default: a named trace, unless showlegend is false).
+function legendTraces(data) {
+  return data.filter((t) => t && t.showlegend !== false && t.name !== undefined && t.name !== "" &&
+    (t.showlegend === true || (t.type || "scatter") !== "heatmap"));
+}
+
+export const LEGEND_CHAR_PX = 0.5;   // a 16 px sans-serif character is about 0.5 × 16 px wide on average
+const LEGEND_SYMBOL_PX = 44;         // the symbol (itemwidth 30) and the gaps around the text
+
+// A horizontal legend in two columns (plotly's entrywidth: half the plot's width), its names wrapped
+// to a column's width: three rows for six entries instead of six, so the plot keeps the height.
+export function twoColumnLegend(data, layout, px, width) {
+  const lg = layout.legend;
+  if (!lg || lg.orientation !== "h" || layout.showlegend === false) return;
+  const shown = legendTraces(data);
+  if (shown.length < 3 || !(width > 0)) return;
+  const margin = layout.margin || {};
+  const plotW = width - (margin.l ?? 80) - (margin.r ?? 80);
+  const column = Math.floor(plotW / 2);
+  const chars = Math.floor((column - LEGEND_SYMBOL_PX) / (px * LEGEND_CHAR_PX));
+  // "normal" order: a grouped order would stack each legend group's entries in a column of its own
+  const order = String(lg.traceorder || "").includes("reversed") ? "reversed" : "normal";
+  layout.legend = { ...lg, entrywidth: column - LEGEND_SYMBOL_PX, entrywidthmode: "pixels", itemwidth: 30,
+    tracegroupgap: 0, traceorder: order };
+  for (const t of shown) t.name = wrapName(shortName(t.name, 2 * chars), chars);
+}
+
+// A name too long for two lines of a legend column keeps its head: its first line, up to its first
+// ": " ("the learner: w·x = 0 and w (dotted: the last 5)" -> "the learner"); the chart still shows the rest.
+export function shortName(name, chars) {
+  if (typeof name !== "string" || visibleLength(name) <= chars) return name;
+  const first = name.split(/<br\s*\/?>/i)[0];
+  const colon = first.indexOf(": ");
+  return colon >= 3 ? first.slice(0, colon) : first;
+}
+
+// Draw a trace's line thicker, unless it is the outline of a filled shape or was not drawn at all.
+function thicken(t, line) {
+  const mode = String(t.mode || (t.type === "scatter" || !t.type ? "lines" : ""));
+  if (!(t.line && typeof t.line === "object") && !mode.includes("lines")) return;
+  const w = (t.line || {}).width;
+  if (w === 0 || (t.fill && t.fill !== "none")) return;
+  t.line = { ...(t.line || {}), width: Math.max(line, typeof w === "number" ? w : 2) };
+}
+
+// Larger text and thicker lines in a figure's copied layout and traces; `width` (px, optional) lets a
+// busy horizontal legend take two columns.
+export function presentFigure(data, layout, px = CHART_FONT_PX, line = CHART_LINE_PX, width = 0) {
   layout.font = bigger(layout.font, px);
   if (layout.title !== undefined) layout.title = biggerTitle(layout.title, px + 2);
   for (const key of Object.keys(layout)) {
@@ -70,9 +138,19 @@ export function presentFigure(data, layout, px = CHART_FONT_PX, line = CHART_LIN
   for (const t of data) {
     if (!t) continue;
     if (t.textfont || /text/.test(String(t.mode || ""))) t.textfont = bigger(t.textfont, px);
-    const mode = String(t.mode || (t.type === "scatter" || !t.type ? "lines" : ""));
-    if (t.line && typeof t.line === "object" || mode.includes("lines"))
-      t.line = { ...(t.line || {}), width: Math.max(line, typeof (t.line || {}).width === "number" ? t.line.width : 2) };
+    thicken(t, line);
+  }
+  twoColumnLegend(data, layout, px, width);
+  fitAspect(layout);
+}
+
+// An equal-aspect chart (scaleanchor) keeps its ranges fitted to the data: the plot area narrows
+// (constrain "domain") instead of plotly padding the range far beyond the points.
+export function fitAspect(layout) {
+  const axes = Object.keys(layout).filter((k) => /^[xy]axis\d*$/.test(k) && layout[k] && layout[k].scaleanchor);
+  for (const key of axes) {
+    const other = String(layout[key].scaleanchor).replace(/^([xy])(\d*)$/, "$1axis$2");
+    for (const k of [key, other]) if (layout[k]) layout[k] = { ...layout[k], constrain: "domain" };
   }
 }
 
@@ -132,7 +210,7 @@ class Present {
     this.help = null;
   }
 
-  beforePlot(f, data, layout) { presentFigure(data, layout); }
+  beforePlot(f, data, layout) { presentFigure(data, layout, CHART_FONT_PX, CHART_LINE_PX, layout.width || (f.gd && f.gd.clientWidth) || 0); }
 
   // Fitted once drawn, and again whenever the page around the viewer changes size (text above it
   // typeset late, a notice added, the window resized): the viewer's top may have moved.
