@@ -101,11 +101,12 @@ export function twoColumnLegend(data, layout, px, width) {
   for (const t of shown) t.name = wrapName(shortName(t.name, 2 * chars), chars);
 }
 
-// A name too long for two lines of a legend column keeps its head: its first line, up to its first
-// ": " ("the learner: w·x = 0 and w (dotted: the last 5)" -> "the learner"); the chart still shows the rest.
+// A name too long for two lines of a legend column keeps its head: its first line if that fits, else
+// the text before its first ": " ("the learner: w·x = 0 and w (dotted: the last 5)" -> "the learner"); the chart still shows the rest.
 export function shortName(name, chars) {
   if (typeof name !== "string" || visibleLength(name) <= chars) return name;
   const first = name.split(/<br\s*\/?>/i)[0];
+  if (visibleLength(first) <= chars) return first;
   const colon = first.indexOf(": ");
   return colon >= 3 ? first.slice(0, colon) : first;
 }
