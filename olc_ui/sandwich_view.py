@@ -231,7 +231,7 @@ def _layout(x_title, x_range, log_x, y_range, log_y, notes: list[str]) -> dict:
     b = 48 + (16 + 20 * lines if notes else 0)
     ann, shift = [], -62
     for w in wrapped:
-        ann.append({"x": 0, "xref": "paper", "y": 0, "yref": "paper", "yshift": shift, "xanchor": "left",
+        ann.append({"name": "note", "x": 0, "xref": "paper", "y": 0, "yref": "paper", "yshift": shift, "xanchor": "left",
                     "yanchor": "top", "showarrow": False, "align": "left", "font": {"size": 12.5, "color": "#444"},
                     "text": "<br>".join(w)})
         shift -= 20 * len(w)

@@ -155,6 +155,42 @@ export function fitAspect(layout) {
   }
 }
 
+// Notes under a chart's x axis (annotations named "note", or pinned under the plot with a yshift):
+// taken out of the figure, so its plot keeps the height, and returned as [text lines] per note.
+export function takeNotes(layout) {
+  if (!Array.isArray(layout.annotations)) return [];
+  const isNote = (a) => a && (a.name === "note" || (a.xref === "paper" && a.yref === "paper" && a.y === 0 &&
+    a.yanchor === "top" && (a.yshift || 0) <= -40));
+  const notes = layout.annotations.filter(isNote);
+  if (!notes.length) return [];
+  layout.annotations = layout.annotations.filter((a) => !isNote(a));
+  const m = layout.margin || {};
+  layout.margin = { ...m, b: Math.min(typeof m.b === "number" ? m.b : 80, NOTES_MARGIN_PX) };
+  return notes.map((a) => String(a.text || "").split(/<br\s*\/?>/i).map((line) => line.replace(/<[^>]*>/g, "")));
+}
+const NOTES_MARGIN_PX = 62;  // room for the x ticks and the axis title
+
+// Ticks an axis of `length` px can show at `px` text: every k-th of its tickvals (or a log axis's
+// decades every k), so labels keep a line and a half apart. An update for Plotly.relayout, or null.
+export function thinnedTicks(axisName, ax, length, px = CHART_FONT_PX, horizontal = false) {
+  if (!ax || !(length > 0)) return null;
+  const room = horizontal ? px * 4.5 : px * 2.2;
+  const fits = Math.max(2, Math.floor(length / room));
+  if (Array.isArray(ax.tickvals) && ax.tickvals.length > fits) {
+    const k = Math.ceil(ax.tickvals.length / fits);
+    const keep = ax.tickvals.map((_, i) => i).filter((i) => (ax.tickvals.length - 1 - i) % k === 0);
+    const out = { [`${axisName}.tickvals`]: keep.map((i) => ax.tickvals[i]) };
+    if (Array.isArray(ax.ticktext)) out[`${axisName}.ticktext`] = keep.map((i) => ax.ticktext[i]);
+    return out;
+  }
+  if (ax.type === "log" && typeof ax.dtick === "number" && Array.isArray(ax.range)) {
+    const decades = Math.abs(ax.range[1] - ax.range[0]);
+    const dtick = Math.max(ax.dtick, Math.ceil(decades / fits));
+    return dtick > ax.dtick ? { [`${axisName}.dtick`]: dtick } : null;
+  }
+  return null;
+}
+
 // Where a keydown on the document should not step the viewer: typing, lists, sliders and radio
 // groups keep their keys; a button, switch or checkbox keeps only Space and Enter (it has no use
 // for arrows, so a lecturer who just flipped the presentation switch can step at once).
@@ -211,7 +247,37 @@ class Present {
     this.help = null;
   }
 
-  beforePlot(f, data, layout) { presentFigure(data, layout, CHART_FONT_PX, CHART_LINE_PX, layout.width || (f.gd && f.gd.clientWidth) || 0); }
+  beforePlot(f, data, layout) {
+    presentFigure(data, layout, CHART_FONT_PX, CHART_LINE_PX, layout.width || (f.gd && f.gd.clientWidth) || 0);
+    f.ticks0 = null;
+    const notes = takeNotes(layout);
+    if (!notes.length || !f.box) return;
+    const box = el("div", "olc-figure-notes");
+    for (const lines of notes) box.appendChild(el("p", null, lines.join(" ")));
+    f.box.after(box);
+  }
+
+  // Fewer ticks where the fitted plot is short (labels at 16 px would overlap); from the spec's own ticks.
+  thinTicks() {
+    const v = this.view;
+    for (const f of v.figs) {
+      const full = f.gd && f.gd._fullLayout;
+      if (!full) continue;
+      if (!f.ticks0) f.ticks0 = Object.fromEntries(Object.keys(f.gd.layout).filter((k) => /^[xy]axis\d*$/.test(k))
+        .map((k) => [k, { ...f.gd.layout[k] }]));
+      const update = {};
+      for (const [k, ax] of Object.entries(f.ticks0)) {
+        const u = thinnedTicks(k, ax, full[k] && full[k]._length, CHART_FONT_PX, k[0] === "x") || {};
+        const want = { [`${k}.tickvals`]: ax.tickvals, [`${k}.ticktext`]: ax.ticktext, [`${k}.dtick`]: ax.dtick, ...u };
+        const cur = f.gd.layout[k] || {};
+        for (const [path, val] of Object.entries(want)) {
+          if (val === undefined) continue;
+          if (JSON.stringify(cur[path.split(".")[1]]) !== JSON.stringify(val)) update[path] = val;
+        }
+      }
+      if (Object.keys(update).length) v.Plotly.relayout(f.gd, update).catch(() => {});
+    }
+  }
 
   // Fitted once drawn, and again whenever the page around the viewer changes size (text above it
   // typeset late, a notice added, the window resized): the viewer's top may have moved.
@@ -232,7 +298,8 @@ class Present {
     if (!this.fit || !v.ready || !v.Plotly) return;
     const cols = [...v.root.querySelectorAll(".olc-column")];
     const stacked = cols.length > 1 && cols[1].getBoundingClientRect().top >= cols[0].getBoundingClientRect().bottom - 1;
-    if (stacked) return;  // a narrow window stacks the columns: scrolling is expected there
+    if (stacked) { this.thinTicks(); return; }  // a narrow window stacks the columns: scrolling is expected there
+    const pending = [];
     for (const col of cols) {
       const figs = v.figs.filter((f) => col.contains(f.gd));
       if (!figs.length) continue;
@@ -251,9 +318,10 @@ class Present {
         if ((f.height || f.spec.height || 400) === h) continue;
         f.height = h;
         f.gd.style.height = `${h}px`;
-        v.Plotly.relayout(f.gd, { height: h }).catch(() => {});
+        pending.push(v.Plotly.relayout(f.gd, { height: h }).catch(() => {}));
       }
     }
+    Promise.all(pending).then(() => this.thinTicks());
   }
 
   onKey(ev) {
@@ -300,7 +368,7 @@ class Present {
     if (this.legend) this.legend.remove();
     for (const [label, text] of this.relabelled || []) label.textContent = text;
     if (this.help) this.help.remove();
-    for (const f of v.figs) delete f.height;
+    for (const f of v.figs) { delete f.height; delete f.ticks0; }
   }
 }
 
