@@ -191,6 +191,18 @@ export function thinnedTicks(axisName, ax, length, px = CHART_FONT_PX, horizonta
   return null;
 }
 
+// The height of a figure left to scroll (not fitted to the window): its own, or taller where its legend
+// and margins would leave the plot less than PLOT_SHARE of it (at most FIT_MAX times its own height).
+export const PLOT_SHARE = 0.55;
+function scrolledHeight(f) {
+  const own = f.spec.height || 400;
+  const full = f.gd && f.gd._fullLayout;
+  const ax = full && (full.yaxis || full.xaxis);
+  if (!ax || !(ax._length > 0)) return own;
+  const chrome = full.height - ax._length;  // legend, title, margins: the same at any height
+  return Math.round(Math.min(own * FIT_MAX, Math.max(own, chrome / (1 - PLOT_SHARE))));
+}
+
 // Where a keydown on the document should not step the viewer: typing, lists, sliders and radio
 // groups keep their keys; a button, switch or checkbox keeps only Space and Enter (it has no use
 // for arrows, so a lecturer who just flipped the presentation switch can step at once).
@@ -314,7 +326,7 @@ class Present {
         if (scale >= FIT_GOOD || n === 1) { chosen = { part, scale: Math.max(FIT_MIN, Math.min(FIT_MAX, scale)) }; break; }
       }
       for (const f of figs) {
-        const h = Math.round((f.spec.height || 400) * (chosen.part.includes(f) ? chosen.scale : 1));
+        const h = chosen.part.includes(f) ? Math.round((f.spec.height || 400) * chosen.scale) : scrolledHeight(f);
         if ((f.height || f.spec.height || 400) === h) continue;
         f.height = h;
         f.gd.style.height = `${h}px`;
