@@ -145,3 +145,28 @@ def test_present_figure_puts_a_busy_legend_in_two_columns(tmp_path):
     few = _present(tmp_path, "[{type: 'scatter', name: 'a'}, {type: 'scatter', name: 'b'}]",
                    "{legend: {orientation: 'h'}}", width=470)
     assert "entrywidth" not in few["layout"]["legend"]
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_present_thins_ticks_and_takes_notes_out(tmp_path):
+    """The experts' sandwich, fitted to ~185 px, had six 16 px labels 10⁻¹⁰ … 1 touching; notes under a
+    sandwich's axis (six lines at 16 px) left the plot ~100 px of a 455 px figure."""
+    script = tmp_path / "t.mjs"
+    script.write_text(
+        "globalThis.document = {}; globalThis.window = {};\n"
+        "const m = await import(process.argv[2]);\n"
+        "const ax = {tickvals: [-10, -8, -6, -4, -2, 0], ticktext: ['a', 'b', 'c', 'd', 'e', '1']};\n"
+        "const lay = {margin: {l: 58, b: 200}, annotations: [{text: 'keep', x: 0.5, y: 0.5},"
+        " {name: 'note', text: 'one<br>two <b>x</b>'}, {xref: 'paper', yref: 'paper', y: 0, yanchor: 'top', yshift: -62,"
+        " text: 'three'}]};\n"
+        "const notes = m.takeNotes(lay);\n"
+        "console.log(JSON.stringify({few: m.thinnedTicks('yaxis', ax, 185), roomy: m.thinnedTicks('yaxis', ax, 400),"
+        " log: m.thinnedTicks('yaxis', {type: 'log', dtick: 1, range: [-10, 0]}, 185), notes, lay}));\n")
+    js = (ROOT / "olc_ui" / "assets" / "viewer_present.js").as_uri()
+    out = json.loads(subprocess.run([NODE, str(script), js], check=True, capture_output=True, text=True,
+                                    timeout=60).stdout)
+    assert out["few"] == {"yaxis.tickvals": [-8, -4, 0], "yaxis.ticktext": ["b", "d", "1"]}  # "1" is kept
+    assert out["roomy"] is None
+    assert out["log"] == {"yaxis.dtick": 2}
+    assert out["notes"] == [["one", "two x"], ["three"]]
+    assert [a["text"] for a in out["lay"]["annotations"]] == ["keep"] and out["lay"]["margin"]["b"] == 62
