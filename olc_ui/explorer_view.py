@@ -82,10 +82,18 @@ def _xaxis(x: list, xlabel: str, log_x: bool) -> dict:
 def _layout(title: str, xlabel: str, ylabel: str, log_x: bool, log_y: bool, x: list) -> dict:
     yaxis = {"title": {"text": ylabel}, "type": "log" if log_y else "linear"}
     yaxis.update({"dtick": 1} if log_y else {"rangemode": "tozero"})   # log: decades only (1, 10, 100, …)
-    return {"title": {"text": title, "font": {"size": 17}, "x": 0, "xanchor": "left"}, "height": 470,
-            "margin": {"l": 60, "r": 20, "t": 40, "b": 10},
-            "legend": {"orientation": "h", "y": -0.2, "yanchor": "top", "x": 0, "font": {"size": 13}},
-            "xaxis": _xaxis(x, xlabel, log_x), "yaxis": yaxis, "font": {"size": 14}}
+    xaxis = _xaxis(x, xlabel, log_x)
+    for ax in (xaxis, yaxis):  # explicit: Streamlit's chart theme would draw ticks and titles at ~10-12 px
+        ax["tickfont"] = {"size": FONT_PX}
+        ax["title"]["font"] = {"size": FONT_PX}
+    return {"title": {"text": title, "font": {"size": FONT_PX + 2}, "x": 0, "xanchor": "left"}, "height": 470,
+            "margin": {"l": 64, "r": 20, "t": 40, "b": 10},
+            "legend": {"orientation": "h", "y": -0.2, "yanchor": "top", "x": 0, "font": {"size": FONT_PX}},
+            "xaxis": xaxis, "yaxis": yaxis, "font": {"size": FONT_PX}, "hoverlabel": {"font": {"size": FONT_PX}}}
+
+
+#: The smallest chart text: 16 px, readable from the back of a room (presentation mode's minimum), always.
+FONT_PX = 16
 
 
 def mistakes_figure(summary: dict, xlabel: str, measured: str, log_x: bool) -> dict:

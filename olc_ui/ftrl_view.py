@@ -500,7 +500,7 @@ def ftrl_spec(trace, X, y, *, run_id: str, band: Band | None = None, sweep: Alph
         figures.append(_alpha_figure(proof, sweep))
     ids = [f["id"] for f in figures]
     left = [i for i in ("plane", "prob", "alpha") if i in ids]
-    right = [i for i in ("mistakes", "regret") if i in ids] + ["ledger"]
+    right = [i for i in ("regret", "mistakes") if i in ids] + ["ledger"]  # the proof's sandwich on the first screen
     spec = {
         "version": 1, "run_id": run_id, "T": int(T), "position": int(position), "url_param": "t",
         "breaks": list(range(1, T + 1)), "mistake_rounds": np.asarray(trace.mistakes, dtype=np.int64),

@@ -20,7 +20,7 @@ import math
 import numpy as np
 
 from .plane_view import _band, _main_2d, _main_3d, _main_bars, _weights_by_state, chords, clip_line  # noqa: F401
-from .sandwich_view import Curve, sandwich
+from .sandwich_view import Curve, log_axis_ticks, sandwich
 from .spec_tools import COLORS, ND, const as _const, holds as _holds, ledger as _ledger, points_trace as _pts
 from .spec_tools import by_state as _state, holds_value as _holds_value, proof_value as _pval, sig
 from .viewer import jsonable
@@ -303,8 +303,9 @@ def _td_curve_figure(ns, n_mistakes: int) -> dict:
          "marker": {"size": 14, "symbol": "star", "color": COLORS["upper"]},
          "hovertemplate": "best γ %{x:.4g}: bound %{y:.5g}<extra></extra>"},
     ]
+    x_rng = [round(math.log10(gammas[0]), 5), round(math.log10(gammas[-1]), 5)]
     layout = {"xaxis": {"title": {"text": "γ, the margin asked of the comparator w* (up to R)"}, "type": "log",
-                        "gridcolor": "#efefef"},
+                        "range": x_rng, "gridcolor": "#efefef", **log_axis_ticks(x_rng)},
               "yaxis": {"title": {"text": "mistake bound"}, "range": [0, ymax], "gridcolor": "#efefef"},
               "margin": {"l": 55, "r": 10, "t": 10, "b": 45}, "font": {"size": 14},
               "legend": {"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0, "font": {"size": 12}},

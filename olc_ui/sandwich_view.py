@@ -23,7 +23,7 @@ import numpy as np
 
 from .spec_tools import per_position, sig
 
-__all__ = ["Curve", "sandwich", "far", "FAR", "SHADE"]
+__all__ = ["Curve", "sandwich", "far", "FAR", "SHADE", "log_axis_ticks"]
 
 FAR = (25.0, 6.0)             # the crossing is "far" beyond M_run when M > max(25, 6 M_run): log axes
 SHADE = "rgba(120,120,120,0.13)"
@@ -188,10 +188,28 @@ def _now(fig_id, proof, curves, arrays, data, dyn, yl, yh) -> None:
         dyn.append({"trace": len(data) - 1, "op": op, "x": f"{fig_id}_M", "y": f"{fig_id}_{c.key}"})
 
 
-def _log_dtick(rng: list[float]):
-    """Log-axis ticks without the clutter of every digit: 1, 2, 5 per decade over a short range, else
-    one per decade."""
-    return "D2" if rng[1] - rng[0] <= 2.2 else 1
+def _tick_text(v: float) -> str:
+    """A tick value written in full: 0.2, 0.05, 5, 2000 (never "2" for 0.2)."""
+    return f"{v:.12g}" if 1e-4 <= v < 1e6 else f"{v:.0e}".replace("e-0", "e-").replace("e+0", "e")
+
+
+def log_axis_ticks(rng: list[float], max_decades: int = 6) -> dict:
+    """Ticks of a plotly log axis whose range is ``rng`` (log₁₀ units): over a short range (≤ 2.2
+    decades) explicit values 1, 2, 5 per decade labelled in full (plotly's "D2" labels 0.2 as "2");
+    over more, one tick every k decades so that at most ``max_decades`` + 1 show.
+
+    >>> log_axis_ticks([-1.05, 0.05])["ticktext"]
+    ['0.1', '0.2', '0.5', '1']
+    >>> log_axis_ticks([-10.5, 0.2])
+    {'dtick': 2}
+    """
+    lo, hi = sorted(rng)
+    if hi - lo <= 2.2:
+        vals = [m * 10.0 ** e for e in range(math.floor(lo) - 1, math.ceil(hi) + 1) for m in (1, 2, 5)]
+        vals = [float(f"{v:.12g}") for v in vals if lo - 1e-9 <= math.log10(v) <= hi + 1e-9]
+        if len(vals) >= 2:
+            return {"tickmode": "array", "tickvals": vals, "ticktext": [_tick_text(v) for v in vals]}
+    return {"dtick": max(1, math.ceil((hi - lo) / max_decades))}
 
 
 def _layout(x_title, x_range, log_x, y_range, log_y, notes: list[str]) -> dict:
@@ -200,20 +218,20 @@ def _layout(x_title, x_range, log_x, y_range, log_y, notes: list[str]) -> dict:
     xa = {"title": {"text": x_title + (" (log scale)" if log_x else "")}, "range": rng(*x_range, log_x),
           "gridcolor": "#efefef", "tickfont": {"size": 13}, "fixedrange": True}
     if log_x:
-        xa.update(type="log", dtick=_log_dtick(xa["range"]))
+        xa.update(type="log", **log_axis_ticks(xa["range"]))
     elif x_range[1] <= 12:
         xa["dtick"] = 1
     ya = {"range": [round(y_range[0], 5), round(y_range[1], 5)], "gridcolor": "#efefef", "tickfont": {"size": 13},
           "fixedrange": True}
     if log_y:
-        ya.update(type="log", dtick=_log_dtick(ya["range"]))
+        ya.update(type="log", **log_axis_ticks(ya["range"]))
     # notes under the axis, each wrapped to the width of a half-page chart (plotly does not wrap text)
     wrapped = [textwrap.wrap(t, NOTE_WIDTH, break_long_words=False) or [""] for t in notes]
     lines = sum(len(w) for w in wrapped)
     b = 48 + (16 + 20 * lines if notes else 0)
     ann, shift = [], -62
     for w in wrapped:
-        ann.append({"x": 0, "xref": "paper", "y": 0, "yref": "paper", "yshift": shift, "xanchor": "left",
+        ann.append({"name": "note", "x": 0, "xref": "paper", "y": 0, "yref": "paper", "yshift": shift, "xanchor": "left",
                     "yanchor": "top", "showarrow": False, "align": "left", "font": {"size": 12.5, "color": "#444"},
                     "text": "<br>".join(w)})
         shift -= 20 * len(w)

@@ -52,8 +52,77 @@ function biggerTitle(title, px) {
   return t;
 }
 
-// Larger text and thicker lines in a figure's copied layout and traces.
-export function presentFigure(data, layout, px = CHART_FONT_PX, line = CHART_LINE_PX) {
+// Visible characters of a plotly label (tags such as <sup> and entities take no room).
+function visibleLength(text) {
+  return String(text).replace(/<[^>]*>/g, "").replace(/&[#\w]+;/g, "x").length;
+}
+
+// A legend name broken at spaces (never inside a tag) into lines of at most `chars` visible characters.
+export function wrapName(name, chars) {
+  if (typeof name !== "string" || chars < 8) return name;
+  const lines = [];
+  for (const part of name.split(/<br\s*\/?>/i)) {
+    const words = part.match(/(?:<[^>]*>|[^\s<])+|\s+/g) || [];
+    let line = "";
+    for (const w of words) {
+      if (/^\s+$/.test(w)) { if (line) line += " "; continue; }
+      if (line.trim() && visibleLength(line + w) > chars) { lines.push(line.trim()); line = ""; }
+      line += w;
+    }
+    lines.push(line.trim());
+  }
+  return lines.join("<br>");
+}
+
+// The traces shown in the legend (plotly's default: a named trace, unless showlegend is false).
+function legendTraces(data) {
+  return data.filter((t) => t && t.showlegend !== false && t.name !== undefined && t.name !== "" &&
+    (t.showlegend === true || (t.type || "scatter") !== "heatmap"));
+}
+
+export const LEGEND_CHAR_PX = 0.5;   // a 16 px sans-serif character is about 0.5 × 16 px wide on average
+const LEGEND_SYMBOL_PX = 44;         // the symbol (itemwidth 30) and the gaps around the text
+
+// A horizontal legend in two columns (plotly's entrywidth: half the plot's width), its names wrapped
+// to a column's width: three rows for six entries instead of six, so the plot keeps the height.
+export function twoColumnLegend(data, layout, px, width) {
+  const lg = layout.legend;
+  if (!lg || lg.orientation !== "h" || layout.showlegend === false) return;
+  const shown = legendTraces(data);
+  if (shown.length < 3 || !(width > 0)) return;
+  const margin = layout.margin || {};
+  const plotW = width - (margin.l ?? 80) - (margin.r ?? 80);
+  const column = Math.floor(plotW / 2);
+  const chars = Math.floor((column - LEGEND_SYMBOL_PX) / (px * LEGEND_CHAR_PX));
+  // "normal" order: a grouped order would stack each legend group's entries in a column of its own
+  const order = String(lg.traceorder || "").includes("reversed") ? "reversed" : "normal";
+  layout.legend = { ...lg, entrywidth: column - LEGEND_SYMBOL_PX, entrywidthmode: "pixels", itemwidth: 30,
+    tracegroupgap: 0, traceorder: order };
+  for (const t of shown) t.name = wrapName(shortName(t.name, 2 * chars), chars);
+}
+
+// A name too long for two lines of a legend column keeps its head: its first line if that fits, else
+// the text before its first ": " ("the learner: w·x = 0 and w (dotted: the last 5)" -> "the learner"); the chart still shows the rest.
+export function shortName(name, chars) {
+  if (typeof name !== "string" || visibleLength(name) <= chars) return name;
+  const first = name.split(/<br\s*\/?>/i)[0];
+  if (visibleLength(first) <= chars) return first;
+  const colon = first.indexOf(": ");
+  return colon >= 3 ? first.slice(0, colon) : first;
+}
+
+// Draw a trace's line thicker, unless it is the outline of a filled shape or was not drawn at all.
+function thicken(t, line) {
+  const mode = String(t.mode || (t.type === "scatter" || !t.type ? "lines" : ""));
+  if (!(t.line && typeof t.line === "object") && !mode.includes("lines")) return;
+  const w = (t.line || {}).width;
+  if (w === 0 || (t.fill && t.fill !== "none")) return;
+  t.line = { ...(t.line || {}), width: Math.max(line, typeof w === "number" ? w : 2) };
+}
+
+// Larger text and thicker lines in a figure's copied layout and traces; `width` (px, optional) lets a
+// busy horizontal legend take two columns.
+export function presentFigure(data, layout, px = CHART_FONT_PX, line = CHART_LINE_PX, width = 0) {
   layout.font = bigger(layout.font, px);
   if (layout.title !== undefined) layout.title = biggerTitle(layout.title, px + 2);
   for (const key of Object.keys(layout)) {
@@ -70,10 +139,68 @@ export function presentFigure(data, layout, px = CHART_FONT_PX, line = CHART_LIN
   for (const t of data) {
     if (!t) continue;
     if (t.textfont || /text/.test(String(t.mode || ""))) t.textfont = bigger(t.textfont, px);
-    const mode = String(t.mode || (t.type === "scatter" || !t.type ? "lines" : ""));
-    if (t.line && typeof t.line === "object" || mode.includes("lines"))
-      t.line = { ...(t.line || {}), width: Math.max(line, typeof (t.line || {}).width === "number" ? t.line.width : 2) };
+    thicken(t, line);
   }
+  twoColumnLegend(data, layout, px, width);
+  fitAspect(layout);
+}
+
+// An equal-aspect chart (scaleanchor) keeps its ranges fitted to the data: the plot area narrows
+// (constrain "domain") instead of plotly padding the range far beyond the points.
+export function fitAspect(layout) {
+  const axes = Object.keys(layout).filter((k) => /^[xy]axis\d*$/.test(k) && layout[k] && layout[k].scaleanchor);
+  for (const key of axes) {
+    const other = String(layout[key].scaleanchor).replace(/^([xy])(\d*)$/, "$1axis$2");
+    for (const k of [key, other]) if (layout[k]) layout[k] = { ...layout[k], constrain: "domain" };
+  }
+}
+
+// Notes under a chart's x axis (annotations named "note", or pinned under the plot with a yshift):
+// taken out of the figure, so its plot keeps the height, and returned as [text lines] per note.
+export function takeNotes(layout) {
+  if (!Array.isArray(layout.annotations)) return [];
+  const isNote = (a) => a && (a.name === "note" || (a.xref === "paper" && a.yref === "paper" && a.y === 0 &&
+    a.yanchor === "top" && (a.yshift || 0) <= -40));
+  const notes = layout.annotations.filter(isNote);
+  if (!notes.length) return [];
+  layout.annotations = layout.annotations.filter((a) => !isNote(a));
+  const m = layout.margin || {};
+  layout.margin = { ...m, b: Math.min(typeof m.b === "number" ? m.b : 80, NOTES_MARGIN_PX) };
+  return notes.map((a) => String(a.text || "").split(/<br\s*\/?>/i).map((line) => line.replace(/<[^>]*>/g, "")));
+}
+const NOTES_MARGIN_PX = 62;  // room for the x ticks and the axis title
+
+// Ticks an axis of `length` px can show at `px` text: every k-th of its tickvals (or a log axis's
+// decades every k), so labels keep a line and a half apart. An update for Plotly.relayout, or null.
+export function thinnedTicks(axisName, ax, length, px = CHART_FONT_PX, horizontal = false) {
+  if (!ax || !(length > 0)) return null;
+  const room = horizontal ? px * 4.5 : px * 2.2;
+  const fits = Math.max(2, Math.floor(length / room));
+  if (Array.isArray(ax.tickvals) && ax.tickvals.length > fits) {
+    const k = Math.ceil(ax.tickvals.length / fits);
+    const keep = ax.tickvals.map((_, i) => i).filter((i) => (ax.tickvals.length - 1 - i) % k === 0);
+    const out = { [`${axisName}.tickvals`]: keep.map((i) => ax.tickvals[i]) };
+    if (Array.isArray(ax.ticktext)) out[`${axisName}.ticktext`] = keep.map((i) => ax.ticktext[i]);
+    return out;
+  }
+  if (ax.type === "log" && typeof ax.dtick === "number" && Array.isArray(ax.range)) {
+    const decades = Math.abs(ax.range[1] - ax.range[0]);
+    const dtick = Math.max(ax.dtick, Math.ceil(decades / fits));
+    return dtick > ax.dtick ? { [`${axisName}.dtick`]: dtick } : null;
+  }
+  return null;
+}
+
+// The height of a figure left to scroll (not fitted to the window): its own, or taller where its legend
+// and margins would leave the plot less than PLOT_SHARE of it (at most FIT_MAX times its own height).
+export const PLOT_SHARE = 0.55;
+function scrolledHeight(f) {
+  const own = f.spec.height || 400;
+  const full = f.gd && f.gd._fullLayout;
+  const ax = full && (full.yaxis || full.xaxis);
+  if (!ax || !(ax._length > 0)) return own;
+  const chrome = full.height - ax._length;  // legend, title, margins: the same at any height
+  return Math.round(Math.min(own * FIT_MAX, Math.max(own, chrome / (1 - PLOT_SHARE))));
 }
 
 // Where a keydown on the document should not step the viewer: typing, lists, sliders and radio
@@ -132,7 +259,37 @@ class Present {
     this.help = null;
   }
 
-  beforePlot(f, data, layout) { presentFigure(data, layout); }
+  beforePlot(f, data, layout) {
+    presentFigure(data, layout, CHART_FONT_PX, CHART_LINE_PX, layout.width || (f.gd && f.gd.clientWidth) || 0);
+    f.ticks0 = null;
+    const notes = takeNotes(layout);
+    if (!notes.length || !f.box) return;
+    const box = el("div", "olc-figure-notes");
+    for (const lines of notes) box.appendChild(el("p", null, lines.join(" ")));
+    f.box.after(box);
+  }
+
+  // Fewer ticks where the fitted plot is short (labels at 16 px would overlap); from the spec's own ticks.
+  thinTicks() {
+    const v = this.view;
+    for (const f of v.figs) {
+      const full = f.gd && f.gd._fullLayout;
+      if (!full) continue;
+      if (!f.ticks0) f.ticks0 = Object.fromEntries(Object.keys(f.gd.layout).filter((k) => /^[xy]axis\d*$/.test(k))
+        .map((k) => [k, { ...f.gd.layout[k] }]));
+      const update = {};
+      for (const [k, ax] of Object.entries(f.ticks0)) {
+        const u = thinnedTicks(k, ax, full[k] && full[k]._length, CHART_FONT_PX, k[0] === "x") || {};
+        const want = { [`${k}.tickvals`]: ax.tickvals, [`${k}.ticktext`]: ax.ticktext, [`${k}.dtick`]: ax.dtick, ...u };
+        const cur = f.gd.layout[k] || {};
+        for (const [path, val] of Object.entries(want)) {
+          if (val === undefined) continue;
+          if (JSON.stringify(cur[path.split(".")[1]]) !== JSON.stringify(val)) update[path] = val;
+        }
+      }
+      if (Object.keys(update).length) v.Plotly.relayout(f.gd, update).catch(() => {});
+    }
+  }
 
   // Fitted once drawn, and again whenever the page around the viewer changes size (text above it
   // typeset late, a notice added, the window resized): the viewer's top may have moved.
@@ -153,7 +310,8 @@ class Present {
     if (!this.fit || !v.ready || !v.Plotly) return;
     const cols = [...v.root.querySelectorAll(".olc-column")];
     const stacked = cols.length > 1 && cols[1].getBoundingClientRect().top >= cols[0].getBoundingClientRect().bottom - 1;
-    if (stacked) return;  // a narrow window stacks the columns: scrolling is expected there
+    if (stacked) { this.thinTicks(); return; }  // a narrow window stacks the columns: scrolling is expected there
+    const pending = [];
     for (const col of cols) {
       const figs = v.figs.filter((f) => col.contains(f.gd));
       if (!figs.length) continue;
@@ -168,13 +326,14 @@ class Present {
         if (scale >= FIT_GOOD || n === 1) { chosen = { part, scale: Math.max(FIT_MIN, Math.min(FIT_MAX, scale)) }; break; }
       }
       for (const f of figs) {
-        const h = Math.round((f.spec.height || 400) * (chosen.part.includes(f) ? chosen.scale : 1));
+        const h = chosen.part.includes(f) ? Math.round((f.spec.height || 400) * chosen.scale) : scrolledHeight(f);
         if ((f.height || f.spec.height || 400) === h) continue;
         f.height = h;
         f.gd.style.height = `${h}px`;
-        v.Plotly.relayout(f.gd, { height: h }).catch(() => {});
+        pending.push(v.Plotly.relayout(f.gd, { height: h }).catch(() => {}));
       }
     }
+    Promise.all(pending).then(() => this.thinTicks());
   }
 
   onKey(ev) {
@@ -221,7 +380,7 @@ class Present {
     if (this.legend) this.legend.remove();
     for (const [label, text] of this.relabelled || []) label.textContent = text;
     if (this.help) this.help.remove();
-    for (const f of v.figs) delete f.height;
+    for (const f of v.figs) { delete f.height; delete f.ticks0; }
   }
 }
 

@@ -157,3 +157,50 @@ def test_switch_turns_presentation_off_and_on_in_place(projector, url):
     pg.wait_for_function("() => new URL(location.href).searchParams.get('present') === '1'")
     pg.keyboard.press("ArrowRight")
     expect(pg.locator(".olc-viewer")).to_have_attribute("data-position", "6")
+
+
+PLOT_SHARE_JS = """() => [...document.querySelectorAll('[data-testid="stMain"] .js-plotly-plot')].map(g => {
+  const r = g.getBoundingClientRect();
+  const p = g.querySelector('.nsewdrag') || g.querySelector('.bglayer rect');
+  const sb = g.querySelector('.legend .scrollbar');
+  return {id: g.dataset.figureId || g.closest('[data-testid]').dataset.testid, fig: r.height,
+          plot: p ? p.getBoundingClientRect().height : 0,
+          legendScrolls: !!sb && parseFloat(sb.getAttribute('height') || '0') > 0};
+})"""
+
+
+@pytest.mark.parametrize("path", [p for p in PAGES if p != "home"])
+def test_present_plot_areas_dominate_and_legends_do_not_scroll(projector, url, path):
+    """Projected, legends at 16 px took half of each chart and some scrolled over the plot: every figure's
+    plot area (its first subplot) is ≥ 45 % of the figure's height, and no legend has a scroll bar."""
+    pg = projector
+    if path == "bound_explorer":  # no step viewer: its charts are st.plotly_chart
+        pg.goto(f"{url.rstrip('/')}/{path}?present=1")
+        pg.wait_for_selector('[data-testid="stMain"] .js-plotly-plot .nsewdrag', timeout=120_000)
+        small = pg.evaluate("""() => [...document.querySelectorAll('[data-testid="stMain"] .js-plotly-plot svg text')]
+            .filter(e => e.textContent.trim()).map(e => parseFloat(getComputedStyle(e).fontSize)).filter(px => px < 16)""")
+        assert not small, f"bound explorer chart text below 16 px: {small[:8]}"
+    else:
+        open_page(pg, url, path)
+    pg.wait_for_timeout(800)  # the ticks are thinned after the fitted heights settle
+    figs = pg.evaluate(PLOT_SHARE_JS)
+    assert figs, f"{path}: no figure"
+    squashed = [f for f in figs if f["plot"] < 0.45 * f["fig"]]
+    assert not squashed, f"{path}: plot area under 45 % of the figure: {squashed}"
+    scrolling = [f["id"] for f in figs if f["legendScrolls"]]
+    assert not scrolling, f"{path}: legends scroll: {scrolling}"
+
+
+def test_present_noisy_perceptron_band_has_no_outline_and_notes_leave_the_figure(projector, url):
+    """The non-separable run's busiest charts; the green w* band (a filled polygon, outline width 0) is
+    drawn without the 3 px purple outline; the TD sandwich's notes are text under the chart."""
+    pg = projector
+    open_page(pg, url, "perceptron", "present=1&noise=0.1&T=1000&t=500")
+    figs = pg.evaluate(PLOT_SHARE_JS)
+    assert all(f["plot"] >= 0.45 * f["fig"] for f in figs), figs
+    widths = pg.evaluate("""() => { const g = document.querySelector('.olc-plot[data-figure-id="main"]');
+        return g.data.filter(t => t.fill && t.fill !== 'none').map(t => (t.line || {}).width); }""")
+    assert widths and all(w is None or w <= 1 for w in widths), widths
+    notes = pg.locator(".olc-figure-notes").first
+    expect(notes).to_contain_text("× marks where the bounds cross")
+    assert float(notes.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 16

@@ -100,3 +100,23 @@ def test_every_group_offers_each_parameter_with_a_range_and_the_page_checks_size
 def test_page_texts_have_no_caret_maths():
     texts = [L.INTRO, L.MORE, *L.WORST_TEXT.values()] + [s.label for g in L.GROUPS.values() for s in g]
     assert not [t for t in texts if "^" in t or "_{" in t]
+
+
+def _font_sizes(layout: dict):
+    """(where, size) of every text in a layout: its font, title, legend, hover label, each axis's ticks and title."""
+    yield "font", layout.get("font", {}).get("size")
+    yield "title", layout.get("title", {}).get("font", {}).get("size")
+    yield "legend", layout.get("legend", {}).get("font", {}).get("size")
+    yield "hoverlabel", layout.get("hoverlabel", {}).get("font", {}).get("size")
+    for key in ("xaxis", "yaxis"):
+        yield key + ".tickfont", layout[key].get("tickfont", {}).get("size")
+        yield key + ".title", layout[key].get("title", {}).get("font", {}).get("size")
+
+
+def test_chart_text_is_at_least_16_px(gamma):
+    """Projected, the bound explorer's charts had ~10 px ticks and legend: Streamlit's chart theme fills
+    in whatever size the figure leaves unset, so every size is set, ≥ 16 px."""
+    s = gamma.summary()
+    for fig in (V.mistakes_figure(s, "γ: margin", "mistakes M", False), V.ratio_figure(s, "γ: margin", True)):
+        small = [(w, px) for w, px in _font_sizes(fig["layout"]) if not (isinstance(px, (int, float)) and px >= 16)]
+        assert not small, small

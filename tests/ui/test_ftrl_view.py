@@ -45,6 +45,8 @@ def test_spec_is_valid_json_and_follows_the_run(run):
     assert [f["id"] for f in spec["figures"]] == ["plane", "prob", "mistakes", "regret", "alpha"]
     placed = [x for col in spec["layout"]["columns"] for x in col]
     assert sorted(placed) == sorted([f["id"] for f in spec["figures"]] + ["ledger"])
+    # the proof's sandwich heads a column, so it is on the first screen (projected, it started at y ≈ 865)
+    assert [col[0] for col in spec["layout"]["columns"]] == ["plane", "regret"]
 
 
 def test_band_equals_direct_core_runs_on_the_same_seeds(run):

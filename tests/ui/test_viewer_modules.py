@@ -97,3 +97,76 @@ def test_present_figure_text_and_lines(tmp_path):
     assert L["legend"]["font"]["size"] == 16 and L["annotations"][0]["font"]["size"] == 16
     assert L["title"]["font"]["size"] == 18
     assert D[0]["line"]["width"] == 3 and D[1]["textfont"]["size"] == 16 and "line" not in D[2]
+
+
+def _present(tmp_path, data: str, layout: str, width: int = 0) -> dict:
+    script = tmp_path / "q.mjs"
+    script.write_text(
+        "globalThis.document = {}; globalThis.window = {};\n"
+        "const m = await import(process.argv[2]);\n"
+        f"const data = {data};\nconst layout = {layout};\n"
+        f"m.presentFigure(data, layout, 16, 3, {width});\n"
+        "console.log(JSON.stringify({data, layout}));\n")
+    js = (ROOT / "olc_ui" / "assets" / "viewer_present.js").as_uri()
+    return json.loads(subprocess.run([NODE, str(script), js], check=True, capture_output=True, text=True,
+                                     timeout=60).stdout)
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_present_figure_keeps_outlines_of_filled_shapes_and_hidden_lines(tmp_path):
+    """The w* band (fill "toself", outline width 0) got a 3 px purple outline in presentation mode."""
+    out = _present(tmp_path,
+                   "[{type: 'scatter', mode: 'lines', fill: 'toself', line: {width: 0, color: 'purple'}},"
+                   " {type: 'scatter', fill: 'tonexty', line: {width: 1}},"
+                   " {type: 'scatter', mode: 'lines', line: {width: 0}},"
+                   " {type: 'scatter', mode: 'lines', fill: 'none', line: {width: 1}}]", "{}")
+    D = out["data"]
+    assert D[0]["line"]["width"] == 0 and D[1]["line"]["width"] == 1 and D[2]["line"]["width"] == 0
+    assert D[3]["line"]["width"] == 3
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_present_figure_puts_a_busy_legend_in_two_columns(tmp_path):
+    names = ["seen, y = +1", "seen, y = −1", "the learner: w·x = 0 and w (dotted: the last 5)",
+             "at a mistake: wₜ (grey) + yₜ·xₜ (orange) = wₜ₊₁ (blue)", "γM − TDᵧ, TDᵧ over the whole run = 123.4",
+             "rings: mistakes so far<br>pink: hinge max(0, γ − y⟨w*,x⟩) > 0 (larger ring: larger term)"]
+    data = "[" + ",".join(f"{{type: 'scatter', name: {json.dumps(n)}}}" for n in names) + "]"
+    out = _present(tmp_path, data, "{legend: {orientation: 'h', traceorder: 'grouped'}, margin: {l: 58, r: 12},"
+                   " xaxis: {scaleanchor: 'y'}, yaxis: {}}", width=470)
+    L, D = out["layout"], out["data"]
+    assert L["legend"]["entrywidthmode"] == "pixels" and 150 <= L["legend"]["entrywidth"] <= 200
+    assert L["legend"]["traceorder"] == "normal"  # grouped would stack each group in its own column
+    got = [t["name"] for t in D]
+    assert got[0] == names[0] and got[2] == "the learner" and got[5] == "rings: mistakes so<br>far"
+    assert got[4].replace("<br>", " ") == names[4] and got[4].count("<br>") == 2  # wrapped, not cut
+    assert all(len(line) <= 19 for n in got for line in n.split("<br>"))
+    assert L["xaxis"]["constrain"] == "domain" and L["yaxis"]["constrain"] == "domain"
+    # a short legend, or no width known: left as it was
+    few = _present(tmp_path, "[{type: 'scatter', name: 'a'}, {type: 'scatter', name: 'b'}]",
+                   "{legend: {orientation: 'h'}}", width=470)
+    assert "entrywidth" not in few["layout"]["legend"]
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_present_thins_ticks_and_takes_notes_out(tmp_path):
+    """The experts' sandwich, fitted to ~185 px, had six 16 px labels 10⁻¹⁰ … 1 touching; notes under a
+    sandwich's axis (six lines at 16 px) left the plot ~100 px of a 455 px figure."""
+    script = tmp_path / "t.mjs"
+    script.write_text(
+        "globalThis.document = {}; globalThis.window = {};\n"
+        "const m = await import(process.argv[2]);\n"
+        "const ax = {tickvals: [-10, -8, -6, -4, -2, 0], ticktext: ['a', 'b', 'c', 'd', 'e', '1']};\n"
+        "const lay = {margin: {l: 58, b: 200}, annotations: [{text: 'keep', x: 0.5, y: 0.5},"
+        " {name: 'note', text: 'one<br>two <b>x</b>'}, {xref: 'paper', yref: 'paper', y: 0, yanchor: 'top', yshift: -62,"
+        " text: 'three'}]};\n"
+        "const notes = m.takeNotes(lay);\n"
+        "console.log(JSON.stringify({few: m.thinnedTicks('yaxis', ax, 185), roomy: m.thinnedTicks('yaxis', ax, 400),"
+        " log: m.thinnedTicks('yaxis', {type: 'log', dtick: 1, range: [-10, 0]}, 185), notes, lay}));\n")
+    js = (ROOT / "olc_ui" / "assets" / "viewer_present.js").as_uri()
+    out = json.loads(subprocess.run([NODE, str(script), js], check=True, capture_output=True, text=True,
+                                    timeout=60).stdout)
+    assert out["few"] == {"yaxis.tickvals": [-8, -4, 0], "yaxis.ticktext": ["b", "d", "1"]}  # "1" is kept
+    assert out["roomy"] is None
+    assert out["log"] == {"yaxis.dtick": 2}
+    assert out["notes"] == [["one", "two x"], ["three"]]
+    assert [a["text"] for a in out["lay"]["annotations"]] == ["keep"] and out["lay"]["margin"]["b"] == 62
