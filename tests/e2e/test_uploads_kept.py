@@ -31,7 +31,10 @@ def url(streamlit_app) -> str:
 def choose(page, label: str, select: bool) -> None:
     sidebar = page.locator('[data-testid="stSidebar"]')
     if select:
-        sidebar.locator('[data-testid="stSelectbox"]').filter(has_text="Data").first.click()
+        # Streamlit 1.67's select box is a react-aria combobox: a click focuses it, ↓ shows the options
+        box = sidebar.get_by_role("combobox", name="Data")
+        box.click()
+        box.press("ArrowDown")
         page.get_by_role("option", name=label).click()
     else:
         sidebar.get_by_text(label, exact=True).click()
