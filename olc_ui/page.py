@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-__all__ = ["SOURCES", "intro", "setup"]
+__all__ = ["SOURCES", "intro", "setup", "step_view"]
 
 SOURCES = (
     ("[000]", "K. Kitani (lecturer), D. Chen (scribe): *Online Linear Classification*, lecture notes — "
@@ -69,3 +69,25 @@ def intro(text: str) -> None:
             st.markdown(text)
     else:
         st.markdown(text)
+
+
+def step_view(spec: dict, *, key: str, settings: list, values: dict, cap: str | None = None,
+              ask: dict | None = None, ask_page: str | None = None) -> tuple[dict, int]:
+    """What every lesson page does with its run's spec: open the step viewer where the student was (a link's
+    ``?t=``, else the round last shown), state the page's draw cap (``cap``: its name in olc_ui/caps.py), and
+    write the settings and the round into the URL. ``ask``: predict-then-reveal options for this run
+    (olc_ui/predict.py), offered by a switch kept under ``ask_page``. Returns (the spec sent, the position)."""
+    from . import caps, predict, state
+    from .viewer import start_position, viewer
+
+    spec = {**spec, "position": start_position(key, spec["T"])}
+    modes = None
+    if ask is not None:
+        values.update(state.bind(f"{ask_page}_predict", predict.SETTINGS))
+        settings = settings + predict.SETTINGS
+        modes = predict.modes(ask if values.get("predict") else None)
+    position = viewer(spec, key=key, modes=modes)
+    if cap is not None:
+        caps.show(cap)
+    state.write_url(settings, values, {"t": str(position)})
+    return spec, position

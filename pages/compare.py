@@ -4,7 +4,6 @@ import streamlit as st
 from olc_ui import compare_lesson as L
 from olc_ui import page, safe, state
 from olc_ui.data import DataError
-from olc_ui.viewer import start_position, viewer
 
 page.setup("Compare learners")
 st.title("Compare learners on the same rounds")
@@ -30,9 +29,7 @@ except (DataError, ValueError) as exc:  # unusable settings, or a parameter the 
 
 # 3. one spec for every learner (pure), 4. render
 spec = L.spec_for(setup)
-spec = {**spec, "position": start_position("compare_viewer", spec["T"])}
-position = viewer(spec, key="compare_viewer")
-state.write_url(L.SETTINGS, v, {"t": str(position)})
+spec, position = page.step_view(spec, key="compare_viewer", settings=L.SETTINGS, values=v)
 
 L.summary_panel(setup)
 if v["preset"] != "experts":

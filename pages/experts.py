@@ -2,10 +2,8 @@
 import streamlit as st
 
 from olc_ui import experts_lesson as L
-from olc_ui import caps
 from olc_ui import page, predict, safe, state
 from olc_ui.data import DataError
-from olc_ui.viewer import start_position, viewer
 
 page.setup("Learning from expert advice")
 st.title("Learning from expert advice")
@@ -41,13 +39,8 @@ if not trace.proof.applies and v["data"] == "experts":
 
 # 3. the spec (pure), 4. render
 spec = L.spec_for(v, adv, trace, band)
-spec = {**spec, "position": start_position("experts_viewer", spec["T"])}
-ask = predict.experts_options(trace, adv.X, adv.y, v["alg"])
-if ask is not None:
-    v.update(state.bind(L.PAGE + "_predict", predict.SETTINGS))
-position = viewer(spec, key="experts_viewer", modes=predict.modes(ask if v.get("predict") else None))
-caps.show("experts")
-state.write_url(L.SETTINGS + (predict.SETTINGS if ask is not None else []), v, {"t": str(position)})
+spec, position = page.step_view(spec, key="experts_viewer", settings=L.SETTINGS, values=v, cap="experts",
+                                ask=predict.experts_options(trace, adv.X, adv.y, v["alg"]), ask_page=L.PAGE)
 
 L.summary_panel(v, adv, trace, band)
 L.comparison_panel(v, adv)

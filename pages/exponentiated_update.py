@@ -2,10 +2,8 @@
 import streamlit as st
 
 from olc_ui import eg_lesson as L
-from olc_ui import caps
 from olc_ui import page, safe, state, uploads
 from olc_ui.data import DataError, NeedsInput
-from olc_ui.viewer import start_position, viewer
 
 page.setup("The exponentiated update")
 st.title("The exponentiated update (normalised Winnow)")
@@ -48,10 +46,7 @@ for kind, text in L.notes(v, data, trace):
 
 # 3. the spec (pure), 4. render
 spec = L.spec_for(v, data, trace)
-spec = {**spec, "position": start_position("eg_viewer", spec["T"])}
-position = viewer(spec, key="eg_viewer")
-caps.show("exponentiated_update")
-state.write_url(L.SETTINGS, v, {"t": str(position)})
+spec, position = page.step_view(spec, key="eg_viewer", settings=L.SETTINGS, values=v, cap="exponentiated_update")
 
 L.summary_panel(data, trace)
 L.assumption_panel(L.assumption_rows(trace, data.X), trace.proof.mistake_bound)

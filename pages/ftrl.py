@@ -2,10 +2,8 @@
 import streamlit as st
 
 from olc_ui import ftrl_lesson as L
-from olc_ui import caps
 from olc_ui import page, safe, state, uploads
 from olc_ui.data import DataError, NeedsInput
-from olc_ui.viewer import start_position, viewer
 
 page.setup("Randomised FTRL classifier")
 st.title("The randomised FTRL linear classifier")
@@ -53,10 +51,7 @@ for kind, text in L.notes(v, trace):
 
 # 3. the spec (pure), 4. render
 spec = L.spec_for(data, v, trace, band, sweep)
-spec = {**spec, "position": start_position("ftrl_viewer", spec["T"])}
-position = viewer(spec, key="ftrl_viewer")
-caps.show("ftrl")
-state.write_url(L.SETTINGS, v, {"t": str(position)})
+spec, position = page.step_view(spec, key="ftrl_viewer", settings=L.SETTINGS, values=v, cap="ftrl")
 
 L.summary_panel(data, trace, band)
 L.proof_steps(trace)

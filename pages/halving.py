@@ -2,9 +2,7 @@
 import streamlit as st
 
 from olc_ui import halving_lesson as L
-from olc_ui import caps
 from olc_ui import page, safe, state
-from olc_ui.viewer import start_position, viewer
 
 page.setup("Halving")
 st.title("Halving: the version space")
@@ -33,10 +31,7 @@ except ValueError as exc:  # the core refuses a class or stream it cannot run, a
 
 # 3. the spec (pure), 4. render
 spec = L.spec_for(run)
-spec = {**spec, "position": start_position("halving_viewer", spec["T"])}
-position = viewer(spec, key="halving_viewer")
-caps.show("halving")
-state.write_url(L.SETTINGS, v, {"t": str(position)})
+spec, position = page.step_view(spec, key="halving_viewer", settings=L.SETTINGS, values=v, cap="halving")
 
 L.assumption_panel(run)
 L.dimensions_panel(v, run)

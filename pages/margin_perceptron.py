@@ -3,10 +3,8 @@ import numpy as np
 import streamlit as st
 
 from olc_ui import margin_lesson as L
-from olc_ui import caps
 from olc_ui import page, safe, state, uploads
 from olc_ui.data import DataError, NeedsInput
-from olc_ui.viewer import start_position, viewer
 
 page.setup("Margin Perceptron")
 st.title("The Margin Perceptron")
@@ -46,10 +44,7 @@ except ValueError as exc:  # an out-of-range parameter, reported by the core
     st.stop()
 
 spec = L.spec_for(data, trace, v)
-spec = {**spec, "position": start_position("margin_viewer", spec["T"])}
-position = viewer(spec, key="margin_viewer")
-caps.show("margin_perceptron")
-state.write_url(L.SETTINGS, v, {"t": str(position)})
+spec, position = page.step_view(spec, key="margin_viewer", settings=L.SETTINGS, values=v, cap="margin_perceptron")
 
 info = trace.info
 p = trace.proof

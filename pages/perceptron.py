@@ -2,10 +2,8 @@
 import streamlit as st
 
 from olc_ui import perceptron_lesson as L
-from olc_ui import caps
 from olc_ui import page, predict, safe, state, uploads
 from olc_ui.data import DataError, NeedsInput
-from olc_ui.viewer import start_position, viewer
 
 page.setup("Perceptron")
 st.title("The Perceptron and its mistake bound")
@@ -64,13 +62,8 @@ if not separable:
 # 3. the spec (pure), 4. render
 shown = trace_td if trace_td is not None else trace
 spec = L.spec_for(data, shown, gamma_td=gamma_td, use="separable" if separable else "nonseparable")
-spec = {**spec, "position": start_position("perceptron_viewer", spec["T"])}
-ask = predict.perceptron_options(shown, data.X, data.y)
-if ask is not None:
-    v.update(state.bind(L.PAGE + "_predict", predict.SETTINGS))
-position = viewer(spec, key="perceptron_viewer", modes=predict.modes(ask if v.get("predict") else None))
-caps.show("perceptron")
-state.write_url(ALL + (predict.SETTINGS if ask is not None else []), v, {"t": str(position)})
+spec, position = page.step_view(spec, key="perceptron_viewer", settings=ALL, values=v, cap="perceptron",
+                                ask=predict.perceptron_options(shown, data.X, data.y), ask_page=L.PAGE)
 
 L.assumption_panel(trace, data)
 if not separable:

@@ -2,10 +2,8 @@
 import streamlit as st
 
 from olc_ui import page, safe, state, uploads
-from olc_ui import caps
 from olc_ui import winnow_lesson as L
 from olc_ui.data import DataError, NeedsInput
-from olc_ui.viewer import start_position, viewer
 
 page.setup("Winnow")
 st.title("Winnow: multiplicative updates")
@@ -48,10 +46,7 @@ for kind, text in L.notes(v, data, trace):
 
 # 3. the spec (pure), 4. render
 spec = L.spec_for(v, data, trace)
-spec = {**spec, "position": start_position("winnow_viewer", spec["T"])}
-position = viewer(spec, key="winnow_viewer")
-caps.show("winnow")
-state.write_url(L.SETTINGS, v, {"t": str(position)})
+spec, position = page.step_view(spec, key="winnow_viewer", settings=L.SETTINGS, values=v, cap="winnow")
 
 L.summary_panel(v, data, trace)
 L.proof_steps(v, trace)
