@@ -299,7 +299,7 @@ def _end_point(name: str, T: int, value: float, color: str, text: str) -> tuple[
 
 
 UPPER_NAME = "bound on E[Mₜ]: min Σℓₛ(u) + √t(1/(2α) + αLₜ²)"
-OVER_NOTE = "(not a violation)"   # the ledger's, after "Mₜ = … vs E[Mₜ] = …, its bound = …": KaTeX cannot wrap \\text
+OVER_NOTE = "(not a violation)"   # the ledger's, after "Mₜ = … vs E[Mₜ] = …, its bound = …": KaTeX cannot wrap \text
 
 
 def realised_name(seed: int) -> str:
