@@ -522,12 +522,10 @@ def _caption(trace, X, y) -> dict:
         "M": _pos(trace.mistakes_before_each_round(), "d"),
         "EM": _pos(trace.proof.series["expected_mistakes"], ".2f"),
         "UB": _pos(trace.proof.series["mistakes_upper"], ".2f"),
-        "over": _over_labels(trace.proof, " M is above the bound on E[M]: not a violation — the theorem bounds "
-                                          "the expected count E[M]; M is one draw."),
-    }
+    }   # no per-step note here (a line that comes and goes would move the charts while playing): on the chart
     template = ("Round {t} of {T}: label y = {y}; the learner predicts +1 with probability {pp}, "
                 "the draw gives ŷ = {yhat} → {what} (expected loss {el}). "
-                "Mistakes so far M = {M}; expected E[M] = {EM}, whose bound after {t} rounds is {UB}.{over}")
+                "Mistakes so far M = {M}; expected E[M] = {EM}, whose bound after {t} rounds is {UB}.")
     return {"template": template, "start": "Round 0 of {T}: w₁ = 0, so the first prediction is a fair coin. "
                                            "Press Next or Play.", "values": vals}
 
