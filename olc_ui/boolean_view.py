@@ -591,32 +591,12 @@ def decision_list_spec(trace, X, y, *, run_id: str, position: int = 0, title: st
 
 # ------------------------------------------------------------------------------------------ be the learner
 
-def learner_game_spec(n: int, X, predictions, labels, targets: list, agree: list[int], *, run_id: str,
-                      position: int | None = None, next_example=None, elimination_mistakes: int | None = None
-                      ) -> dict:
-    """The viewer spec of the game where the student predicts and the adversary of [004] labels.
-
-    ``X`` (rounds revealed × n), ``predictions``, ``labels``: the rounds so far, from
-    ConjunctionAdversary; ``targets[k]``: the target conjunction after k rounds (k = 0 … T);
-    ``agree[k]``: how many of the first k labels that target gives (the core's
-    Conjunction evaluated on the examples); ``next_example``: the example waiting for a
-    prediction (None when the game is over); ``elimination_mistakes``: the mistakes our
-    elimination learner makes against the same adversary (the core's conjunction_adversary).
-    """
-    X = np.asarray(X).reshape(-1, n)
+def _learner_cells(n: int, X: np.ndarray, pred: np.ndarray, lab: np.ndarray, next_example) -> dict[str, list]:
+    """Per state k (k rounds revealed): the board's cells — the revealed rows with ŷ and y, then the example
+    waiting for a prediction with "?" (x, y, text and colour of every cell)."""
     T = int(X.shape[0])
-    pred = np.asarray(predictions, dtype=int)[:T]
-    lab = np.asarray(labels, dtype=int)[:T]
-    wrong = (pred != lab).astype(int)
-    K = T + 1 if wrong.all() else None
-    if K is None:
-        raise ValueError("every revealed round of the adversary's game is a mistake")
-    cols = n + 2
-    size = _marker_size(cols, most=38.0)
-    font = _font_size(cols) + 1
-    arrays: dict[str, Any] = {}
     cx, cy, ct, cc = [], [], [], []
-    for k in range(K):          # state k: k rounds revealed
+    for k in range(T + 1):
         xs, ys, ts, cs = [], [], [], []
         for i in range(k):
             for j in range(n):
@@ -643,8 +623,14 @@ def learner_game_spec(n: int, X, predictions, labels, targets: list, agree: list
         cy.append(ys)
         ct.append(ts)
         cc.append(cs)
-    arrays.update(c_x=cx, c_y=cy, c_t=ct, c_c=cc)
-    rows = max(T + (1 if next_example is not None else 0), 1)
+    return {"c_x": cx, "c_y": cy, "c_t": ct, "c_c": cc}
+
+
+def _learner_figure(n: int, rows: int) -> dict:
+    """The board: one row per example (bits, the student's ŷ, the adversary's y), filled per state."""
+    cols = n + 2
+    size = _marker_size(cols, most=38.0)
+    font = _font_size(cols) + 1
     data = [{"type": "scatter", "mode": "markers+text", "name": "cells", "x": [], "y": [], "text": [],
              "textfont": {"size": font, "color": "#111111"}, "showlegend": False, "hoverinfo": "skip",
              "marker": {"symbol": "square", "size": size, "color": "#dcdcdc"}}]
@@ -662,36 +648,72 @@ def learner_game_spec(n: int, X, predictions, labels, targets: list, agree: list
         "shapes": [{"type": "line", "x0": n - 0.5, "x1": n - 0.5, "y0": 0.4, "y1": rows + 0.6,
                     "line": {"color": "#bbbbbb", "width": 2}}],
     }
-    fig = {"id": "main", "title": "The adversary's examples: example i has every bit set but bit i",
-           "height": int(min(640, 130 + 48 * rows)), "figure": {"data": data, "layout": layout},
-           "config": {"displayModeBar": False}, "dynamic": dynamic}
-    M = np.cumsum(np.concatenate([[0], wrong]))
-    ti, tl = _labels([str(c) for c in targets[:K]])
-    done = [None] * K
-    if T == n:
-        done[-1] = 1 if M[-1] >= n else 0
+    return {"id": "main", "title": "The adversary's examples: example i has every bit set but bit i",
+            "height": int(min(640, 130 + 48 * rows)), "figure": {"data": data, "layout": layout},
+            "config": {"displayModeBar": False}, "dynamic": dynamic}
+
+
+def _learner_ledger(n: int, M: np.ndarray, ti: list, tl: list, agree: list[int],
+                    elimination_mistakes: int | None) -> list[dict]:
+    """The ledger of states k = 0 … T: nothing is checked (✓/✗) before it happened — the counts from the
+    first round on, the lower bound and the elimination learner's count once all n rounds are played."""
+    K = M.size
+    T = K - 1
+    over = T == n                                   # the game is over at state T = n, and only there
+    at_end = lambda v: [None] * (K - 1) + [v if over else None]  # noqa: E731
     lines = [
         {"latex": r"M = «M» \;=\; t = {t}",
          "values": {"M": by_state(M, "d")},
-         "holds": {"by": "state", "data": [int(M[k] == k) for k in range(K)]},
+         "holds": {"by": "state", "data": [None] + [int(M[k] == k) for k in range(1, K)]},
          "reason": "every revealed round is a mistake: the label is the opposite of your prediction"},
         {"latex": r"c_t = «c»:\; c_t(x_i) = y_i \text{ on } «ag» \text{ of the } t = {t} \text{ rounds}",
          "values": {"c": {"by": "state", "data": ti, "fmt": "text", "labels": tl}, "ag": by_state(agree[:K], "d")},
-         "holds": {"by": "state", "data": [int(agree[k] == k) for k in range(K)]},
+         "holds": {"by": "state", "data": [None] + [int(agree[k] == k) for k in range(1, K)]},
          "reason": "the target: x_i for each round i you predicted 1 (that example, with bit i = 0, is "
                    "negative); a round you predicted 0 leaves x_i out (the example satisfies c: positive)"},
         {"latex": r"\text{at the end: } M \;\ge\; n = «n»",
          "values": {"n": const(n, "d")},
-         "holds": {"by": "state", "data": done},
+         "holds": {"by": "state", "data": at_end(int(M[-1] >= n))},
          "reason": "no deterministic learner makes fewer than n mistakes in the worst case [004]; checked once "
                    "all n rounds are played (the first line counts M so far)"},
     ]
     if elimination_mistakes is not None:
-        lines.append({"latex": r"\text{elimination: } n = «n» \;\le\; M = «Me» \;\le\; n + 1",
-                      "values": {"n": const(n, "d"), "Me": const(elimination_mistakes, "d")},
-                      "holds": {"by": "state", "data": [int(n <= elimination_mistakes <= n + 1)] * K},
-                      "reason": "the elimination learner against the same adversary: it is deterministic too, "
-                                "and the lower bound n and its upper bound n + 1 meet within one"})
+        me = int(elimination_mistakes)
+        lines.append({"latex": r"\text{elimination, at the end: } n = «n» \;\le\; M = «Me» \;\le\; n + 1",
+                      "values": {"n": const(n, "d"), "Me": {"by": "state", "data": at_end(me), "fmt": "d"}},
+                      "holds": {"by": "state", "data": at_end(int(n <= me <= n + 1))},
+                      "reason": "the elimination learner against the same adversary (its own game of n rounds): it "
+                                "is deterministic too, and the lower bound n and its upper bound n + 1 meet within "
+                                "one; shown once your n rounds are played"})
+    return lines
+
+
+def learner_game_spec(n: int, X, predictions, labels, targets: list, agree: list[int], *, run_id: str,
+                      position: int | None = None, next_example=None, elimination_mistakes: int | None = None
+                      ) -> dict:
+    """The viewer spec of the game where the student predicts and the adversary of [004] labels.
+
+    ``X`` (rounds revealed × n), ``predictions``, ``labels``: the rounds so far, from
+    ConjunctionAdversary; ``targets[k]``: the target conjunction after k rounds (k = 0 … T);
+    ``agree[k]``: how many of the first k labels that target gives (the core's
+    Conjunction evaluated on the examples); ``next_example``: the example waiting for a
+    prediction (None when the game is over); ``elimination_mistakes``: the mistakes our
+    elimination learner makes against the same adversary (the core's conjunction_adversary),
+    shown once the student's game is over.
+    """
+    X = np.asarray(X).reshape(-1, n)
+    T = int(X.shape[0])
+    pred = np.asarray(predictions, dtype=int)[:T]
+    lab = np.asarray(labels, dtype=int)[:T]
+    wrong = (pred != lab).astype(int)
+    if not wrong.all():
+        raise ValueError("every revealed round of the adversary's game is a mistake")
+    K = T + 1
+    arrays: dict[str, Any] = _learner_cells(n, X, pred, lab, next_example)
+    fig = _learner_figure(n, max(T + (1 if next_example is not None else 0), 1))
+    M = np.cumsum(np.concatenate([[0], wrong]))
+    ti, tl = _labels([str(c) for c in targets[:K]])
+    lines = _learner_ledger(n, M, ti, tl, agree, elimination_mistakes)
     caption = {
         "template": "After {t} of n = " + str(n) + " rounds: M = {k} mistakes; the target so far c = {c}.",
         "start": "No round played yet: the first example waits for your prediction.",

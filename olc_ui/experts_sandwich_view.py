@@ -107,10 +107,12 @@ def sandwich_figure(trace, proof, M_pos, N: int, arrays: dict) -> dict:
     ann = []
     if has_bound and lf is not None:
         what = "E[M]" if algo == "randomized_weighted_majority" else "M"
+        # the bound uses the whole run's m* (the ledger's running bound uses m*ₜ so far): say which
+        final = f"the bound with the final m* = {int(c['m_star'])}" if "m_star" in c else "the bound"
         data.append({"type": "scatter", "mode": "markers", "meta": "crossing", "x": [float(bound)], "y": [round(lf, LD)],
-                     "name": f"× crossing at {what} = {bound:.4g} (shaded beyond)",
+                     "name": f"× crossing: {final}, {what} ≤ {bound:.4g} (shaded beyond)",
                      "marker": {"symbol": "x-thin", "size": 16, "color": "#000", "line": {"width": 3, "color": "#000"}},
-                     "hovertemplate": f"{bound_label} = {bound:.6g}<extra></extra>"})
+                     "hovertemplate": f"{final}: {bound_label} = {bound:.6g}<extra></extra>"})
     elif not has_bound:
         ann.append({"x": 0, "xref": "paper", "y": 0, "yref": "paper", "yshift": -62, "xanchor": "left",
                     "yanchor": "top", "showarrow": False, "font": {"size": 12.5}, "text": "no bound: an assumption fails"})

@@ -438,7 +438,7 @@ def _mistakes_figure(trace, proof, M_pos, arrays: dict, band=None) -> dict:
         rb = np.asarray(S["running_bound"], dtype=float)[idx]
         arrays["mk_rb"] = _sig(rb, 5)
         what = "E[M]" if algo == "randomized_weighted_majority" else "M"
-        series.append(("mk_rb", f"bound on {what} (m*ₜ so far)", COLORS["upper"], 2, "dash"))
+        series.append(("mk_rb", f"running bound on {what} (with m*ₜ so far)", COLORS["upper"], 2, "dash"))
     top = max(tops) * 1.15 + 1.0
     bound = proof.mistake_bound
     if "running_bound" in S:
@@ -469,7 +469,9 @@ def _mistakes_figure(trace, proof, M_pos, arrays: dict, band=None) -> dict:
         top = max(top, bound * 1.1)
     if bound is not None and bound > top:
         ann.append({"x": 1, "xref": "paper", "y": 1, "yref": "paper", "xanchor": "right", "yanchor": "top",
-                    "showarrow": False, "font": {"size": 13}, "text": f"bound = {bound:.4g} ↑ (off the chart)"})
+                    "showarrow": False, "font": {"size": 13},
+                    "text": (f"bound with the final m* = {int(proof.constants['m_star'])}: {bound:.4g} ↑ (off the chart)"
+                             if "m_star" in proof.constants else f"bound = {bound:.4g} ↑ (off the chart)")})
     data.append({"type": "scatter", "mode": "lines", "name": "current round", "x": [], "y": [], "showlegend": False,
                  "line": {"color": "#888888", "width": 1.5, "dash": "dot"}, "hoverinfo": "skip"})
     dyn.append({"trace": len(data) - 1, "op": "vline_position", "y": [0, round(top, 3)]})
@@ -544,10 +546,11 @@ def _ledger_lines(trace, proof, M_pos, N: int) -> list[dict]:
         rb_tex = (r"\frac{\ln N + m^*_t\ln(1/\beta)}{\ln(2/(1+\beta))}" if wm else
                   r"\frac{\ln N + m^*_t\ln(1/(1-\eta))}{\eta}")
         lines.append({
-            "latex": what + r" = «cur» \;\le\; " + rb_tex + r" = «rb» \quad (m^*_t = «ms»)",
+            "latex": what + r" = «cur» \;\le\; " + rb_tex + r" = «rb» \quad (\text{running bound, } m^*_t = «ms»)",
             "values": {"cur": Mv if wm else P("expected_M"), "rb": P("running_bound"), "ms": P("m_star", "d")},
             "holds": {"by": "position", "data": position_holds(proof, [(bkey, "running_bound")])},
-            "reason": reasons["running bound"][0]})
+            "reason": "the running bound: " + reasons["running bound"][0] + " (m*ₜ: the best expert's mistakes so "
+                      "far; at T, m*ₜ is the final m* and this is the bound)"})
         bound = proof.mistake_bound
         if bound is not None:
             f_tex = (r"\frac{\ln {«N»} + {«mstar»}\ln(1/{«beta»})}{\ln(2/(1+{«beta»}))}" if wm else
@@ -556,11 +559,11 @@ def _ledger_lines(trace, proof, M_pos, N: int) -> list[dict]:
                     "bound": _const(bound, ".5g")}
             vals.update({"beta": _const(c["beta"])} if wm else {"eta": _const(c["eta"])})
             lines.append({
-                "latex": what + r" = «cur» \;\le\; " + f_tex + r" = «bound»",
+                "latex": what + r" = «cur» \;\le\; " + f_tex + r" = «bound» \quad (\text{the bound, final } m^* = «mstar»)",
                 "values": vals,
                 "holds": {"by": "position", "data": position_holds(proof, [(bkey, "mistake_bound")])},
-                "reason": "the theorem with m* of the whole run (so it bounds the mistakes so far, and at the end "
-                          "all of them): the lower and upper curves cross here"
+                "reason": "the bound: the theorem with the final m* of the whole run (so it bounds the mistakes so "
+                          "far, and at the end all of them): the sandwich's lower and upper curves cross here"
                           + ("" if wm else "; it bounds the expected count, not one run's realised M")})
         else:
             why = "; ".join(a.detail for a in proof.failed_assumptions)

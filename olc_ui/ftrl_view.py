@@ -44,7 +44,8 @@ import olc_core
 from .spec_tools import axis, by_position, by_round, COLORS, layout, ledger as _ledger, position_holds, sig
 from .viewer import jsonable
 
-__all__ = ["ftrl_spec", "Band", "realised_band", "AlphaSweep", "alpha_sweep", "upto_rounds", "last_segments", "band_grid",
+__all__ = ["ftrl_spec", "over_bound", "over_bound_text", "realised_name", "UPPER_NAME", "OVER_NOTE", "Band",
+           "realised_band", "AlphaSweep", "alpha_sweep", "upto_rounds", "last_segments", "band_grid",
            "QUANTILES"]
 
 ND = 5
@@ -297,6 +298,51 @@ def _end_point(name: str, T: int, value: float, color: str, text: str) -> tuple[
     return tr, ann
 
 
+UPPER_NAME = "bound on E[Mₜ]: min Σℓₛ(u) + √t(1/(2α) + αLₜ²)"
+OVER_NOTE = "(not a violation)"   # the ledger's, after "Mₜ = … vs E[Mₜ] = …, its bound = …": KaTeX cannot wrap \text
+
+
+def realised_name(seed: int) -> str:
+    """The legend of the realised count: one draw, not what the theorem bounds."""
+    return f"realised Mₜ (seed {seed}): one draw; E[Mₜ] is bounded"
+
+
+def over_bound(proof) -> np.ndarray:
+    """Per position p = 0 … T: this seed's realised Mₚ is above the bound on E[Mₚ] (the proof's series)."""
+    S = proof.series
+    return np.asarray(S["mistakes"], dtype=float) > np.asarray(S["mistakes_upper"], dtype=float)
+
+
+def over_bound_text(proof, p: int) -> str:
+    """The chart's note at position p where the realised count is above the bound (numbers from the proof)."""
+    S = proof.series
+    return (f"Mₜ = {int(S['mistakes'][p])} > {float(S['mistakes_upper'][p]):.4g}, the bound on E[Mₜ]: "
+            f"not a violation<br>(one draw; the theorem bounds E[Mₜ] = {float(S['expected_mistakes'][p]):.4g})")
+
+
+def _over_bound_notes(proof, arrays: dict, data: list, dyn: list) -> None:
+    """Where the realised Mₜ is above the bound on E[Mₜ]: a note at the realised point, at that position only
+    (two traces: the note to the right of the point in the first half of the run, to its left in the second)."""
+    over = over_bound(proof)
+    if not over.any():
+        return
+    M = np.asarray(proof.series["mistakes"], dtype=float)
+    T = over.size - 1
+    for side, half in (("right", np.arange(T + 1) <= T / 2), ("left", np.arange(T + 1) > T / 2)):
+        show = over & half
+        if not show.any():
+            continue
+        key = f"mk_over_{side}"
+        arrays[key + "_x"] = [p if show[p] else None for p in range(T + 1)]
+        arrays[key + "_y"] = [float(M[p]) if show[p] else None for p in range(T + 1)]
+        arrays[key + "_t"] = [over_bound_text(proof, p) if show[p] else None for p in range(T + 1)]
+        data.append({"type": "scatter", "mode": "text", "name": "realised Mₜ above the bound on E[Mₜ]", "x": [],
+                     "y": [], "text": [], "textposition": f"top {side}", "showlegend": False, "hoverinfo": "skip",
+                     "cliponaxis": False, "textfont": {"size": 12, "color": COLORS["upper"]}})
+        dyn.append({"trace": len(data) - 1, "op": "point_position", "x": key + "_x", "y": key + "_y",
+                    "text": key + "_t"})
+
+
 def _mistakes_figure(trace, proof, arrays: dict, band: Band | None, seed: int) -> dict:
     T = trace.T
     S = proof.series
@@ -316,11 +362,11 @@ def _mistakes_figure(trace, proof, arrays: dict, band: Band | None, seed: int) -
         ]
         tops.append(hi)
     _revealed("mk_best", "best ‖u‖ ≤ 1 in hindsight: min Σ ℓₛ(u)", S["best_loss"], BEST_COLOR, arrays, data, dyn)
-    _revealed("mk_up", "upper bound min Σℓₛ(u) + √t(1/(2α) + αLₜ²)", S["mistakes_upper"], COLORS["upper"], arrays,
-              data, dyn, width=2.5, dash="dash")
+    _revealed("mk_up", UPPER_NAME, S["mistakes_upper"], COLORS["upper"], arrays, data, dyn, width=2.5, dash="dash")
     _revealed("mk_em", "E[Mₜ] = Σ ℓₛ(wₛ) (expected mistakes)", S["expected_mistakes"], EXP_COLOR, arrays, data, dyn)
-    _revealed("mk_M", f"realised Mₜ (seed {seed})", S["mistakes"], COLORS["w"], arrays, data, dyn, width=2,
+    _revealed("mk_M", realised_name(seed), S["mistakes"], COLORS["w"], arrays, data, dyn, width=2,
               faint=False, shape="hv")
+    _over_bound_notes(proof, arrays, data, dyn)
     ann = []
     b = proof.mistake_bound
     if b is not None:
@@ -409,6 +455,11 @@ def _numbered(tex: str) -> str:
     return tex.replace("{t}", "{{t}}").replace("{T}", "{{T}}")
 
 
+def _over_labels(proof, note: str) -> dict:
+    """A per-position text value: ``note`` where the realised count is above the bound on E[Mₜ], else nothing."""
+    return {"by": "position", "data": over_bound(proof).astype(int).tolist(), "fmt": "text", "labels": ["", note]}
+
+
 def _ledger_lines(trace, proof, seed: int) -> list[dict]:
     S = proof.series
     c = proof.constants
@@ -450,9 +501,12 @@ def _ledger_lines(trace, proof, seed: int) -> list[dict]:
     else:
         why = "; ".join(a.detail for a in proof.failed_assumptions)
         lines.append({"latex": r"\text{the bound on }\mathbb{E}[M_T]\text{ does not apply}", "reason": why})
-    lines.append({"latex": r"M_t\ \text{(realised, seed «seed»)} = «M» \quad \text{vs}\quad \mathbb{E}[M_t] = «em»",
-                  "values": {"seed": _const(seed, "d"), "M": P("mistakes", "d"), "em": P("expected_mistakes")},
-                  "reason": "random: the theorem bounds the expectation, not one run's count (see the band)"})
+    lines.append({"latex": r"M_t\ \text{(realised, seed «seed»)} = «M» \quad \text{vs}\quad \mathbb{E}[M_t] = «em»"
+                           r",\;\; \text{its bound} = «mu» \quad «over»",
+                  "values": {"seed": _const(seed, "d"), "M": P("mistakes", "d"), "em": P("expected_mistakes"),
+                             "mu": P("mistakes_upper"), "over": _over_labels(proof, OVER_NOTE)},
+                  "reason": "random: the theorem bounds the expectation E[Mₜ], not one run's count Mₜ, which may be "
+                            "above E[Mₜ]'s bound (see the band)"})
     return _ledger(lines)
 
 
@@ -467,10 +521,11 @@ def _caption(trace, X, y) -> dict:
         "what": _rnd(is_m, labels=["correct", "MISTAKE"]),
         "M": _pos(trace.mistakes_before_each_round(), "d"),
         "EM": _pos(trace.proof.series["expected_mistakes"], ".2f"),
-    }
+        "UB": _pos(trace.proof.series["mistakes_upper"], ".2f"),
+    }   # no per-step note here (a line that comes and goes would move the charts while playing): on the chart
     template = ("Round {t} of {T}: label y = {y}; the learner predicts +1 with probability {pp}, "
                 "the draw gives ŷ = {yhat} → {what} (expected loss {el}). "
-                "Mistakes so far M = {M}; expected E[M] = {EM}.")
+                "Mistakes so far M = {M}; expected E[M] = {EM}, whose bound after {t} rounds is {UB}.")
     return {"template": template, "start": "Round 0 of {T}: w₁ = 0, so the first prediction is a fair coin. "
                                            "Press Next or Play.", "values": vals}
 

@@ -77,10 +77,12 @@ def step_view(spec: dict, *, key: str, settings: list, values: dict, cap: str | 
     ``?t=``, else the round last shown), state the page's draw cap (``cap``: its name in olc_ui/caps.py), and
     write the settings and the round into the URL. ``ask``: predict-then-reveal options for this run
     (olc_ui/predict.py), offered by a switch kept under ``ask_page``. Returns (the spec sent, the position)."""
-    from . import caps, predict, state
-    from .viewer import start_position, viewer
+    from . import caps, position as link, predict, state
+    from .viewer import viewer
 
-    spec = {**spec, "position": start_position(key, spec["T"])}
+    start, problem = link.start_position_checked(key, spec["T"])
+    link.report(problem)          # a bad ?t= in the link: said as every bad setting is
+    spec = {**spec, "position": start}
     modes = None
     if ask is not None:
         values.update(state.bind(f"{ask_page}_predict", predict.SETTINGS))

@@ -40,6 +40,8 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
+from .position import _mounted, last_key, position_from_query, start_position  # noqa: F401  (re-exported)
+
 __all__ = ["viewer", "bundle_js", "validate_spec", "jsonable", "with_infinities", "start_position", "position_from_query", "minimal_spec",
            "ensure_static_assets", "OPS", "FORMAT_RE"]
 
@@ -465,53 +467,6 @@ def jsonable(obj: Any, ndigits: int | None = None) -> Any:
     return obj
 
 
-def position_from_query(T: int, param: str = "t", default: int = 0) -> int:
-    """The position in the page URL's query (``?t=…``), clamped to [0, T]; ``default`` if absent or bad."""
-    import streamlit as st
-
-    raw = st.query_params.get(param)
-    try:
-        p = int(str(raw))
-    except (TypeError, ValueError):
-        return max(0, min(T, default))
-    return max(0, min(T, p))
-
-
-def start_position(key: str, T: int, param: str = "t") -> int:
-    """Where a viewer should open a (new) run, clamped to [0, T].
-
-    When the viewer is (re)mounted (the session's first run of the page, or back from
-    another page: its widget state was cleaned up) a link's ``?t=…`` wins; otherwise the
-    position :func:`viewer` last returned for ``key`` in this session (so a page keeps its
-    step across visits to other pages); else the URL's ``?t=…``; else 0.
-
-    After the first run of a page the URL is not a source: the browser rewrites it
-    with ``history.replaceState``, which Streamlit's ``st.query_params`` does not see.
-    """
-    import streamlit as st
-
-    if not _mounted(key) and param in st.query_params:
-        return position_from_query(T, param)
-    last = st.session_state.get(_last_key(key))
-    if _is_int(last):
-        return max(0, min(T, int(last)))
-    return position_from_query(T, param)
-
-
-def _mounted(key: str) -> bool:
-    """Whether the component ``key`` has state from an earlier run of this page (not cleaned up)."""
-    import streamlit as st
-
-    try:
-        return key in st.session_state
-    except Exception:  # pragma: no cover - no session
-        return False
-
-
-def _last_key(key: str) -> str:
-    return f"_olc_viewer_last::{key}"
-
-
 def minimal_spec(T: int = 10, mistakes: list[int] | None = None, run_id: str = "demo") -> dict:
     """A small valid spec (one figure with a current-round marker, a one-line ledger), for tests and docs."""
     mistakes = sorted(mistakes or [])
@@ -770,7 +725,7 @@ def viewer(spec: dict, *, key: str, download: str | None = None, modes: dict | N
                           on_position_change=functools.partial(_touch, pin_key))
     state = result.get("position") if hasattr(result, "get") else None
     current = max(0, min(T, int(state))) if pin["touched"] and _is_int(state) else int(pin["position"])
-    st.session_state[_last_key(key)] = current
+    st.session_state[last_key(key)] = current
     return current
 
 

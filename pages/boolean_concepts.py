@@ -5,7 +5,8 @@ from olc_ui import boolean_adversary as B
 from olc_ui import boolean_lesson as L
 from olc_ui import caps
 from olc_ui import common, page, safe, state
-from olc_ui.viewer import position_from_query, start_position, viewer
+from olc_ui.position import query_position, report
+from olc_ui.viewer import start_position, viewer
 
 page.setup("Conjunctions and decision lists")
 st.title("The mistake-bound model: conjunctions and decision lists")
@@ -41,7 +42,9 @@ VIEWER = f"{L.PAGE}_{mode}_viewer"
 
 def opens_at(T: int, default: int = 0) -> int:
     if previous_mode is None:
-        return position_from_query(T, "t", default)
+        start, problem = query_position(T, "t", default)
+        report(problem)           # a bad ?t= in the link: said as every bad setting is
+        return start
     if previous_mode != mode:
         return default
     return start_position(VIEWER, T) if default == 0 else default

@@ -25,6 +25,7 @@ import { ControlMethods } from "./viewer_controls.js";
 import { StateMethods, rememberShown, shownBefore } from "./viewer_state.js";
 import { MODES, callHook } from "./viewer_modes.js";
 import "./viewer_mode_list.js";
+import { installDocumentKeys } from "./viewer_keys.js";
 
 const INSTANCES = new WeakMap();
 const LEDGER_PLAY_INTERVAL_MS = 250;  // ledger refresh while playing (see renderNow)
@@ -56,6 +57,7 @@ class Viewer {
     this.modesKey = "{}";
     this.resizeObserver = new ResizeObserver((entries) => this.onResize(entries));
     this.root.addEventListener("keydown", (ev) => this.onKey(ev));
+    installDocumentKeys(document);  // the keys work without a click into the viewer (viewer_keys.js)
   }
 
   receive(data) {

@@ -3,8 +3,8 @@
 // Python turns it on with modes = {"present": {"hide": [...], "fit": true}} (olc_ui/present.py):
 // - the viewer's text and buttons are larger (viewer.css, .olc-present), chart text ≥ 16 px and
 //   lines ≥ 3 px (beforePlot), and the figures are resized so every column fits the window;
-// - the keys work without a click into the viewer: the document's keydown is passed to the
-//   first presenting viewer unless the focus is in a text field, a list or another control;
+// - the keys work without a click into the viewer (as in normal mode: viewer_keys.js), and go to the
+//   first presenting viewer when a page holds several;
 // - a one-line key legend sits under the controls; "?" opens the full list (Esc closes it);
 // - options.hide names controls to leave out (olc_ui/present.py HIDEABLE validates the names).
 
@@ -203,33 +203,12 @@ function scrolledHeight(f) {
   return Math.round(Math.min(own * FIT_MAX, Math.max(own, chrome / (1 - PLOT_SHARE))));
 }
 
-// Where a keydown on the document should not step the viewer: typing, lists, sliders and radio
-// groups keep their keys; a button, switch or checkbox keeps only Space and Enter (it has no use
-// for arrows, so a lecturer who just flipped the presentation switch can step at once).
-const PRESSABLE = ["button", "switch", "checkbox", "link", "menuitemcheckbox"];
-const OWN_KEYS = ["slider", "textbox", "combobox", "listbox", "option", "spinbutton", "radio", "radiogroup",
-  "menuitem", "tab", "tablist", "grid", "tree"];
-export function ownsKeys(target, key) {
-  if (!target || target === document.body || target === document.documentElement) return false;
-  if (target.isContentEditable) return true;
-  const tag = target.tagName;
-  const type = tag === "INPUT" ? String(target.type || "text").toLowerCase() : "";
-  const role = (target.getAttribute && target.getAttribute("role")) ||
-    (tag === "BUTTON" || type === "button" || type === "submit" ? "button" : type === "checkbox" ? "checkbox" :
-      tag === "A" ? "link" : "");
-  if (PRESSABLE.includes(role)) return key === " " || key === "Spacebar" || key === "Enter";
-  if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return true;
-  return OWN_KEYS.includes(role);
-}
-
 class Present {
   constructor(view, options) {
     this.view = view;
     this.hide = new Set(Array.isArray(options.hide) ? options.hide.map(String) : []);
     this.fit = options.fit !== false;
-    this.onDocKey = (ev) => this.docKey(ev);
     this.onWinResize = () => { clearTimeout(this.resizeTimer); this.resizeTimer = setTimeout(() => this.fitHeights(), 150); };
-    document.addEventListener("keydown", this.onDocKey);
     window.addEventListener("resize", this.onWinResize);
   }
 
@@ -342,14 +321,6 @@ class Present {
     return undefined;
   }
 
-  docKey(ev) {
-    const v = this.view;
-    if (ev.defaultPrevented || !v.root.isConnected || v.root.contains(ev.target)) return;  // the viewer's own listener had it
-    if (document.querySelector(".olc-viewer.olc-present") !== v.root) return;  // the first presenting viewer only
-    if (ownsKeys(ev.target, ev.key)) return;
-    v.onKey(ev);
-  }
-
   toggleHelp(show) {
     const v = this.view;
     const open = show === undefined ? !this.help : show;
@@ -369,7 +340,6 @@ class Present {
   }
 
   destroy() {
-    document.removeEventListener("keydown", this.onDocKey);
     if (this.pageObserver) this.pageObserver.disconnect();
     window.removeEventListener("resize", this.onWinResize);
     clearTimeout(this.resizeTimer);

@@ -276,6 +276,22 @@ def test_be_the_learner_any_predictions_make_n_mistakes():
     assert url(at)["preds"] == "" and _metric(at, "Your mistakes M") == "0"
 
 
+def test_be_the_learner_ticks_nothing_before_the_first_move():
+    """Before any move the ledger claims nothing: no ✓, and the elimination learner's count (from its own game
+    against the adversary) appears only once the student's n rounds are played."""
+    at = _open(mode="learner", ln=5)
+    assert not at.exception
+    rows = ledger_at(_spec(at), 0)
+    assert [r["holds"] for r in rows] == [None] * 4
+    me = olc_core.run("conjunction", *(lambda s: (s.X, s.y))(conjunction_adversary(5, elimination_predictor))
+                      ).n_mistakes
+    assert f"M = {me}" not in rows[3]["latex"]
+    at = _open(mode="learner", ln=5, preds="10110")
+    spec = _spec(at)
+    assert f"M = {me}" in ledger_at(spec, 5)[3]["latex"] and ledger_at(spec, 5)[3]["holds"] is True
+    assert ledger_at(spec, 4)[3]["holds"] is None
+
+
 def test_be_the_learner_link_replays_the_game():
     at = _open(mode="learner", ln=5, preds="011", t=2)
     assert not at.exception

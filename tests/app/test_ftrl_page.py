@@ -140,3 +140,23 @@ def test_upload_runs_and_a_long_row_is_named():
     Xb = np.array([[0.5, 0.1], [0.9, 0.9], [0.6, 0.6], [2.0, 0.0]]) / 2.0
     tr = olc_core.run("ftrl_randomized", Xb, np.array([1, -1, 1, -1]), eta=float("1.414213562"))
     assert metric(at, "Bound on E[M]") == f"{tr.proof.mistake_bound:.5g}"
+
+
+def test_a_realised_count_above_the_bound_is_said_to_be_no_violation():
+    """Learner seed 2 on the default stream ends with M = 92 above the bound on E[M] (91.09): the summary says it
+    is not a violation and shows E[M] against the bound, all from the run; seed 0 (below it) says nothing of it."""
+    s = _stream()
+    tr = olc_core.run("ftrl_randomized", s.X, s.y, eta=float("1.414213562"), seed=2)
+    p, c = tr.proof, tr.proof.constants
+    assert tr.n_mistakes > p.mistake_bound
+    at = _open(seed=2, runs=10)
+    assert not at.exception
+    assert metric(at, "Realised M (seed 2)") == str(tr.n_mistakes)
+    assert [m.help for m in at.metric if m.label == "Realised M (seed 2)"] == [
+        "one draw of the learner's coins: the theorem bounds E[M], not this count"]
+    text = shown(at, "success")
+    assert (f"This seeded run made **{tr.n_mistakes}** mistakes, more than the bound {p.mistake_bound:.5g}: not a "
+            f"violation — the theorem bounds the expected count $\\mathbb{{E}}[M_T] = {c['expected_mistakes']:.4g}$"
+            in text)
+    at0 = _open(runs=10)
+    assert "not a violation" not in shown(at0, "success")

@@ -310,6 +310,34 @@ def test_learner_game_at_the_start():
     assert cells["text"] == ["0", "1", "1", "?", "?"]
 
 
+def test_learner_game_claims_nothing_before_it_happened():
+    """Before any move no line is ticked and the elimination learner's count (another game's) is not shown;
+    once the student's n rounds are played it is, at the last round only (scrolling back hides it again)."""
+    n = 5
+    me = int(olc_core.run("conjunction", *(lambda s: (s.X, s.y))(conjunction_adversary(n, elimination_predictor))
+                          ).n_mistakes)
+    adv = ConjunctionAdversary(n)
+    start = learner_game_spec(n, np.zeros((0, n)), [], [], [str(adv.target())], [0], run_id="s0",
+                              next_example=adv.next_example(), elimination_mistakes=me)
+    validate_spec(start)
+    rows = ledger_at(start, 0)
+    assert [r["holds"] for r in rows] == [None, None, None, None]
+    assert f"M = {me}" not in rows[3]["latex"] and "M = —" in rows[3]["latex"]
+    _, s, targets, agree = _game(n, "10110")
+    done = learner_game_spec(n, s.X, [1, 0, 1, 1, 0], s.y.astype(int), targets, agree, run_id="s5",
+                             elimination_mistakes=me)
+    validate_spec(done)
+    for p in range(n):
+        rows = ledger_at(done, p)
+        assert rows[2]["holds"] is None and rows[3]["holds"] is None and "M = —" in rows[3]["latex"], p
+        assert [r["holds"] for r in rows[:2]] == ([None, None] if p == 0 else [True, True]), p
+    rows = ledger_at(done, n)
+    assert all(r["holds"] is True for r in rows) and f"M = {me}" in rows[3]["latex"]
+    mid = learner_game_spec(n, s.X[:2], [1, 0], s.y[:2].astype(int), targets[:3], agree[:3], run_id="s2",
+                            next_example=s.X[2], elimination_mistakes=me)
+    assert ledger_at(mid, 2)[3]["holds"] is None and "M = —" in ledger_at(mid, 2)[3]["latex"]
+
+
 # ------------------------------------------------------------------------------------------ downloads
 
 def test_downloads_share_the_perceptron_components(conj, dl):

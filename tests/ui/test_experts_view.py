@@ -367,3 +367,28 @@ def test_vanished_weight_is_minus_infinity_and_the_caption_says_nothing_was_draw
     p1 = int(np.flatnonzero(np.isinf(np.asarray(tw.proof.series["log_phi"], dtype=float)))[0])
     assert "ties predict +1" in caption_at(sw, p1 + 1) and "held" not in caption_at(sw, p1 + 1)
     assert "β = 0" in _fig(sw, "weights", 0)["layout"]["title"]["text"]
+
+
+@pytest.mark.parametrize("which", ["wm", "rwm"])
+def test_the_crossing_and_the_running_bound_say_which_m_star_they_use(which, request):
+    """The sandwich's crossing is the bound with the whole run's m*; the ledger's and the mistakes chart's
+    running bound uses m*ₜ (the best expert's mistakes so far): each says which, with the run's numbers."""
+    s, tr, *_, spec = request.getfixturevalue(which)
+    p_ = tr.proof
+    S, c = p_.series, p_.constants
+    ms, bound = int(c["m_star"]), p_.mistake_bound
+    what = "M" if which == "wm" else "E[M]"
+    [cross] = [t for t in _fig(spec, "sandwich", 0)["data"] if t.get("meta") == "crossing"]
+    assert cross["name"] == f"× crossing: the bound with the final m* = {ms}, {what} ≤ {bound:.4g} (shaded beyond)"
+    assert cross["hovertemplate"].startswith(f"the bound with the final m* = {ms}: ")
+    p = next(q for q in range(tr.T + 1) if 0 < S["m_star"][q] < ms)          # mid-run: m*ₜ below the final m*
+    rows = ledger_at(spec, p)
+    [running] = [r for r in rows if r"\text{running bound, }" in r["latex"]]
+    assert running["latex"].endswith(rf"(\text{{running bound, }} m^*_t = {int(S['m_star'][p])})")
+    assert _g(S["running_bound"][p]) in running["latex"] and "m*ₜ: the best expert's mistakes so far" in running["reason"]
+    [final] = [r for r in rows if r"\text{the bound, final }" in r["latex"]]
+    assert final["latex"].endswith(rf"= {bound:.5g} \quad (\text{{the bound, final }} m^* = {ms})")
+    assert "the final m* of the whole run" in final["reason"]
+    assert S["running_bound"][-1] == pytest.approx(bound)                      # at T the two are the same
+    names = [t["name"] for t in _fig(spec, "mistakes", 0)["data"]]
+    assert f"running bound on {what} (with m*ₜ so far)" in names

@@ -78,7 +78,7 @@ def test_mistakes_chart_reveals_the_run_and_ends_at_the_bound(run):
         fig = _fig(spec, "mistakes", p)
         for name, key in (("E[Mₜ] = Σ ℓₛ(wₛ) (expected mistakes)", "expected_mistakes"),
                           ("best ‖u‖ ≤ 1 in hindsight: min Σ ℓₛ(u)", "best_loss"),
-                          (f"realised Mₜ (seed {SEED})", "mistakes")):
+                          (f"realised Mₜ (seed {SEED}): one draw; E[Mₜ] is bounded", "mistakes")):
             now = _named(fig, name, "markers")
             assert now["x"] == [p] and now["y"][0] == pytest.approx(S[key][p], abs=1e-4)
             line = _named(fig, name, "lines")        # revealed up to p − 1, then the segment p − 1 → p
@@ -91,7 +91,7 @@ def test_mistakes_chart_reveals_the_run_and_ends_at_the_bound(run):
     # the end point: the largest E[M] at T the theorem allows, from the proof
     end = _named(_fig(spec, "mistakes", 0), "the theorem's bound on E[M] at T")
     assert end["x"] == [T] and end["y"][0] == pytest.approx(tr.proof.mistake_bound, abs=1e-4)
-    up = _named(_fig(spec, "mistakes", 0), "upper bound min Σℓₛ(u) + √t(1/(2α) + αLₜ²) (whole run)")
+    up = _named(_fig(spec, "mistakes", 0), "bound on E[Mₜ]: min Σℓₛ(u) + √t(1/(2α) + αLₜ²) (whole run)")
     assert up["x"][-1] == T and up["y"][-1] == pytest.approx(tr.proof.mistake_bound, abs=1e-4)
 
 
@@ -243,3 +243,56 @@ def test_alpha_chart_axes_say_what_they_show(run):
     fig = _fig(run[4], "alpha", 0)
     assert fig["layout"]["yaxis"]["title"]["text"] == "regret at T"
     assert fig["layout"]["xaxis"]["title"]["text"].startswith("learning rate α")
+
+
+def _over_notes(fig: dict) -> list[str]:
+    """The texts of the mistakes chart's per-step notes on screen (the realised count above the bound)."""
+    return [t for tr in fig["data"] if tr.get("name") == "realised Mₜ above the bound on E[Mₜ]"
+            for t in (tr.get("text") or []) if t]
+
+
+def _check_over_bound_statements(spec: dict, tr, positions) -> None:
+    S = tr.proof.series
+    over = S["mistakes"] > S["mistakes_upper"]
+    for p in positions:
+        M, up, em = int(S["mistakes"][p]), float(S["mistakes_upper"][p]), float(S["expected_mistakes"][p])
+        notes = _over_notes(_fig(spec, "mistakes", p))
+        last = ledger_at(spec, p)[-1]
+        cap = caption_at(spec, p)
+        assert format(up, ".4g") in last["latex"] and format(em, ".4g") in last["latex"]  # M against the bound
+        assert "the theorem bounds the expectation E[Mₜ]" in last["reason"]
+        if over[p]:
+            assert notes == [f"Mₜ = {M} > {up:.4g}, the bound on E[Mₜ]: not a violation<br>(one draw; the theorem "
+                             f"bounds E[Mₜ] = {em:.4g})"], (p, notes)
+            assert "not a violation" in last["latex"] and last["holds"] is None
+        else:
+            assert notes == [] and "not a violation" not in last["latex"], p
+        if p:   # the caption states M against E[M] and its bound at every step (the note is on the chart)
+            assert f"M = {M}; expected E[M] = {em:.2f}, whose bound after {p} rounds is {up:.2f}." in cap
+
+
+def test_realised_count_above_the_bound_is_said_to_be_no_violation(run):
+    """The theorem bounds E[M]; where this seed's Mₜ is above the bound on E[Mₜ] the chart and the ledger say (at
+    that step only) that it is not a violation, with E[Mₜ] and the bound from the proof; the caption gives both."""
+    s, tr, band, sweep, spec = run
+    S = tr.proof.series
+    over = np.flatnonzero(S["mistakes"] > S["mistakes_upper"])
+    assert over.size and over.size < T                     # this seed runs above the bound, briefly
+    _check_over_bound_statements(spec, tr, sorted({0, 1, 2, 57, T, *over.tolist(), *(over + 1).tolist()}))
+    legend = [t["name"] for t in _fig(spec, "mistakes", 0)["data"] if t.get("showlegend", True)]
+    assert f"realised Mₜ (seed {SEED}): one draw; E[Mₜ] is bounded" in legend
+    assert "bound on E[Mₜ]: min Σℓₛ(u) + √t(1/(2α) + αLₜ²)" in legend
+
+
+def test_realised_count_above_the_bound_late_in_the_run_and_at_T():
+    """The page's default stream, learner seed 2: Mₜ is above the bound in the second half and at T (92 > 91.09)."""
+    s = olc_core.streams.separable(T=300, d=2, gamma=0.1, radius=1.0, seed=0, noise=0.0)
+    tr = olc_core.run("ftrl_randomized", s.X, s.y, eta=math.sqrt(2), seed=2)
+    spec = ftrl_spec(tr, s.X, s.y, run_id="late")
+    validate_spec(spec)
+    S = tr.proof.series
+    over = np.flatnonzero(S["mistakes"] > S["mistakes_upper"])
+    assert over.min() > 150 and over.max() == 300 and tr.n_mistakes > tr.proof.mistake_bound
+    _check_over_bound_statements(spec, tr, sorted({0, 100, 241, *over.tolist()}))
+    [late] = [t for t in _fig(spec, "mistakes", 300)["data"] if t.get("name") == "realised Mₜ above the bound on E[Mₜ]"]
+    assert late["textposition"] == "top left"              # near the right edge: the note reads leftwards
