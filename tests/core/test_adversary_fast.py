@@ -1,0 +1,131 @@
+"""The bound-attaining expert streams (issue 14 speed) against their round-by-round originals.
+
+``tests/core/adversary_reference`` holds ``adversary`` (WM/RWM) and ``halving_adversary`` as they were:
+the first replayed Weighted Majority's exact vote round by round, drawing ``rng.random(N)`` then
+``rng.integers(2)`` each round. The new generators must give exactly the same streams (advice, labels,
+comparator, info) in both engines, on small and odd block sizes, through the raw-word draws and through
+the public-API fallback; and the decisions must be those of the learner (every round a mistake).
+"""
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+
+import numpy as np
+import pytest
+
+import olc_core
+from olc_core import _accel, _accel_experts as fast
+from olc_core.streams import worst_case
+from olc_core.streams.experts import adversary
+from olc_core.streams.worst_case import halving_adversary
+from tests.core.adversary_reference import experts as old_experts
+from tests.core.adversary_reference import worst_case as old_worst
+
+ENGINES = ["numpy"] + (["numba"] if _accel.available() else [])
+
+
+@contextmanager
+def engine(name: str):
+    old = os.environ.get("OLC_CORE_ENGINE")
+    os.environ["OLC_CORE_ENGINE"] = name
+    try:
+        yield
+    finally:
+        if old is None:
+            del os.environ["OLC_CORE_ENGINE"]
+        else:
+            os.environ["OLC_CORE_ENGINE"] = old
+
+
+def _same_stream(new, old):
+    assert new.X.dtype == old.X.dtype and new.y.dtype == old.y.dtype
+    assert np.array_equal(new.X, old.X)
+    assert np.array_equal(new.y, old.y)
+    assert new.comparator == old.comparator
+    assert new.info.keys() == old.info.keys()
+    for k, v in old.info.items():
+        assert np.array_equal(new.info[k], v) if isinstance(v, np.ndarray) else new.info[k] == v, k
+
+
+# (T, N, β, seed): ties (N even: every round 1, and whenever the counts pair up), β = 0 (Halving's weights,
+# ties when an even number of experts is unpenalised), tiny and large β, N odd (one expert left far behind)
+WM_CASES = [(T, N, beta, seed)
+            for seed, (T, N) in enumerate([(1, 2), (2, 3), (7, 2), (40, 4), (121, 5), (200, 6), (301, 10), (250, 17),
+                                           (150, 32), (150, 33), (120, 64), (60, 100), (30, 257)])
+            for beta in (0.0, 1e-9, 0.05, 0.5, 0.95, 0.999999)]
+
+
+@pytest.mark.parametrize("T,N,beta,seed", WM_CASES)
+def test_wm_adversary_is_the_round_by_round_stream(T, N, beta, seed):
+    update = "every_round" if seed % 2 else "on_mistake"
+    old = old_experts.adversary(T, N, beta, update, seed)
+    for eng in ENGINES:
+        _same_stream(adversary(T, N, beta, update, seed, engine=eng), old)
+        with engine(eng):
+            _same_stream(adversary(T=T, N=N, beta=beta, update=update, seed=seed), old)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_wm_adversary_many_seeds_and_ties(seed):
+    """Even N with β > 0: every round whose sorted counts pair up is a tie, which the learner sends to +1."""
+    for N in (2, 4, 8, 12):
+        old = old_experts.adversary(400, N, 0.7, "on_mistake", 100 + seed)
+        new = adversary(400, N, 0.7, "on_mistake", 100 + seed)
+        _same_stream(new, old)
+        assert (new.y[0] == -1.0)   # round 1: all weights 1, an exact tie → WM says +1, the label −1
+
+
+def test_wm_adversary_blocks_and_fallback_draws(monkeypatch):
+    """Blocks of 2 or 4 rounds (odd T: the last block half used), and the public-API draws (used when the
+    raw-word layout check fails) give the same streams."""
+    assert fast.raw_draws_ok()   # this numpy: PCG64's documented raw words
+    cases = [(37, 3, 0.5, 1), (41, 6, 0.0, 2), (29, 40, 0.9, 3)]
+    olds = [old_experts.adversary(T, N, b, "on_mistake", s) for T, N, b, s in cases]
+    for elems in (1, 8, 150):
+        monkeypatch.setattr(fast, "ADV_BLOCK_ELEMS", elems)
+        for (T, N, b, s), old in zip(cases, olds):
+            for eng in ENGINES:
+                _same_stream(adversary(T, N, b, "on_mistake", s, engine=eng), old)
+    monkeypatch.setattr(fast, "_raw_ok", [False])
+    for (T, N, b, s), old in zip(cases, olds):
+        _same_stream(adversary(T, N, b, "on_mistake", s), old)
+
+
+def test_wm_adversary_kernel_runs_as_plain_python():
+    """The compiled kernel's source, run by the interpreter, is the numpy twin (three sort paths: ≤ 16,
+    bucketed, one count)."""
+    for N, beta in ((5, 0.5), (40, 0.3), (70, 0.0)):
+        draws = list(fast.adversary_draws(np.random.default_rng([N, 12]), 30, N))
+        out = []
+        for step in (fast._adversary_kernel_py, fast._adversary_numpy):
+            A, y, c = np.empty((30, N), np.int8), np.empty(30), np.zeros(N, np.int64)
+            for s, e, u, first in draws:
+                step(u, first, c, beta == 0.0, A[s:e], y[s:e])
+            out.append((A, y, c))
+        for a, b in zip(*out):
+            assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("beta,update", [(0.5, "on_mistake"), (0.2, "every_round"), (0.0, "on_mistake")])
+def test_wm_adversary_every_round_is_a_mistake(beta, update):
+    s = adversary(T=500, N=9, beta=beta, update=update, seed=4)
+    tr = olc_core.run("weighted_majority", s.X, s.y, beta=beta, update=update)
+    assert tr.n_mistakes == 500
+    assert tr.proof.violations() == []
+
+
+# ---------------------------------------------------------------------------- Halving
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("T,N", [(1, 1), (1, 2), (3, 5), (12, 16), (50, 17), (40, 1000), (7, 3)])
+def test_halving_adversary_is_the_original_stream(T, N, seed):
+    _same_stream(halving_adversary(T, N, seed), old_worst.halving_adversary(T, N, seed))
+
+
+def test_halving_adversary_block_boundaries(monkeypatch):
+    """Blocks that split rows (and a last partial block) draw the same numbers in the same order."""
+    olds = {(T, N): old_worst.halving_adversary(T, N, 9) for T, N in ((33, 7), (20, 64), (5, 1))}
+    for block in (1, 5, 64, 100):
+        monkeypatch.setattr(worst_case, "_BLOCK", block)
+        for (T, N), old in olds.items():
+            _same_stream(halving_adversary(T, N, 9), old)
