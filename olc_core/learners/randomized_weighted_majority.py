@@ -84,8 +84,11 @@ def _rounds(A, y, yv, enc, beta: float, U: np.ndarray):
             F[s:e] = np.where(y[s:e] < 0, 1.0, 0.0)  # Φ = 0 (β = 0, every expert erred): RWM predicts +1
             F[s:e][pos] = (w[pos] * wrong[pos]).sum(axis=1) / phi[pos]
             log_phi[s:e] = fast.log_phi_rows(phi, base, beta)
-            keep[s:e] = np.where(y[s:e] < 0, 0.0, 1.0)
-            keep[s:e][pos] = np.where(wrong[pos], 0.0, w[pos]).sum(axis=1) / phi[pos]
+            if pos.all():
+                keep[s:e] = np.where(wrong, 0.0, w).sum(axis=1) / phi
+            else:
+                keep[s:e] = np.where(y[s:e] < 0, 0.0, 1.0)
+                keep[s:e][pos] = np.where(wrong[pos], 0.0, w[pos]).sum(axis=1) / phi[pos]
             bases[s:e] = base
             log_sum[s:e] = fast.log_phi_rows(phi, np.zeros_like(base), beta)
             m_star[s + 1:e + 1] = (C + wrong).min(axis=1)
