@@ -107,9 +107,12 @@ def test_wm_adversary_kernel_runs_as_plain_python():
             assert np.array_equal(a, b)
 
 
-@pytest.mark.parametrize("beta,update", [(0.5, "on_mistake"), (0.2, "every_round"), (0.0, "on_mistake")])
-def test_wm_adversary_every_round_is_a_mistake(beta, update):
-    s = adversary(T=500, N=9, beta=beta, update=update, seed=4)
+@pytest.mark.parametrize("N", [8, 9])
+@pytest.mark.parametrize("beta,update", [(0.5, "on_mistake"), (0.2, "every_round"), (0.0, "on_mistake"),
+                                         (1e-300, "on_mistake"), (0.999, "every_round")])
+def test_wm_adversary_every_round_is_a_mistake(beta, update, N):
+    """The learner itself (its exact vote, ties → +1) confirms the kernel's decisions: it errs on every round."""
+    s = adversary(T=500, N=N, beta=beta, update=update, seed=4)
     tr = olc_core.run("weighted_majority", s.X, s.y, beta=beta, update=update)
     assert tr.n_mistakes == 500
     assert tr.proof.violations() == []
