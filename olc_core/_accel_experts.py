@@ -270,35 +270,42 @@ def adversary_draws(rng: np.random.Generator, T: int, N: int) -> Iterator[tuple[
 
 
 @jitable
-def _sort_by_draw(src, lo, hi, ur, dst, tmp, cnt):
-    """``dst[lo:hi]`` = the experts ``src[lo:hi]`` sorted by (draw ``ur``, index): for more than 16, a
-    counting sort into buckets by the draw's top bits first (expected O(n)), then an insertion sort."""
-    n = hi - lo
-    if n > 16:
-        nb, bits = 1, 0
-        while nb < n:
-            nb *= 2
-            bits += 1
-        sh = np.uint64(53 - bits)
-        cnt[:nb + 1] = 0
-        for j in range(lo, hi):
-            cnt[np.int64(ur[src[j]] >> sh) + 1] += 1
-        for b in range(nb):
-            cnt[b + 1] += cnt[b]
-        for j in range(lo, hi):
-            b = np.int64(ur[src[j]] >> sh)
-            tmp[cnt[b]] = src[j]
-            cnt[b] += 1
-        dst[lo:hi] = tmp[:n]
-    else:
-        dst[lo:hi] = src[lo:hi]
-    for i in range(lo + 1, hi):
-        x = dst[i]
+def _sort_round(c, grp, ur, order, lvl, start, cnt, bk):
+    """``order`` = the experts sorted by (count ``c``, draw ``ur``, index), given ``grp`` (the experts
+    grouped by count, ascending). Each expert goes to a bucket at the start of its count's segment plus
+    its draw's share of the segment (monotone in (count, draw), ~1 expert a bucket: the draws are
+    uniform), a counting sort by bucket, then an insertion sort that only moves experts within a bucket."""
+    N = grp.shape[0]
+    g = 0
+    start[0] = 0
+    for j in range(N):
+        if j > 0 and c[grp[j]] != c[grp[j - 1]]:
+            g += 1
+            start[g] = j
+        lvl[grp[j]] = g
+    start[g + 1] = N
+    cnt[:N + 1] = 0
+    for i in range(N):
+        lo = start[lvl[i]]
+        n = np.uint64(start[lvl[i] + 1] - lo)
+        bk[i] = lo + np.int64(((ur[i] >> np.uint64(21)) * n) >> np.uint64(32))
+        cnt[bk[i] + 1] += 1
+    for b in range(N):
+        cnt[b + 1] += cnt[b]
+    for i in range(N):
+        order[cnt[bk[i]]] = i
+        cnt[bk[i]] += 1
+    for i in range(1, N):
+        x = order[i]
         j = i
-        while j > lo and (ur[dst[j - 1]] > ur[x] or (ur[dst[j - 1]] == ur[x] and dst[j - 1] > x)):
-            dst[j] = dst[j - 1]
-            j -= 1
-        dst[j] = x
+        while j > 0:
+            k = order[j - 1]
+            if lvl[k] > lvl[x] or (lvl[k] == lvl[x] and (ur[k] > ur[x] or (ur[k] == ur[x] and k > x))):
+                order[j] = k
+                j -= 1
+            else:
+                break
+        order[j] = x
 
 
 def _adversary_kernel_py(u, first, c, beta_zero, A, y):
@@ -313,18 +320,12 @@ def _adversary_kernel_py(u, first, c, beta_zero, A, y):
     order = np.empty(N, np.int64)
     tmp = np.empty(N, np.int64)
     kept = np.empty(N, np.int64)
-    B = 1
-    while B < N:
-        B *= 2
-    cnt = np.empty(B + 1, np.int64)
+    lvl = np.empty(N, np.int64)
+    start = np.empty(N + 1, np.int64)
+    cnt = np.empty(N + 1, np.int64)
+    bk = np.empty(N, np.int64)
     for r in range(R):
-        lo = 0
-        while lo < N:
-            hi = lo + 1
-            while hi < N and c[grp[hi]] == c[grp[lo]]:
-                hi += 1
-            _sort_by_draw(grp, lo, hi, u[r], order, tmp, cnt)
-            lo = hi
+        _sort_round(c, grp, u[r], order, lvl, start, cnt, bk)
         f = first[r]
         if beta_zero:
             k = 0

@@ -93,8 +93,8 @@ def test_wm_adversary_blocks_and_fallback_draws(monkeypatch):
 
 
 def test_wm_adversary_kernel_runs_as_plain_python():
-    """The compiled kernel's source, run by the interpreter, is the numpy twin (three sort paths: ≤ 16,
-    bucketed, one count)."""
+    """The compiled kernel's source, run by the interpreter, is the numpy twin (one count level and many,
+    buckets of several experts, β = 0)."""
     for N, beta in ((5, 0.5), (40, 0.3), (70, 0.0)):
         draws = list(fast.adversary_draws(np.random.default_rng([N, 12]), 30, N))
         out = []
@@ -132,3 +132,24 @@ def test_halving_adversary_block_boundaries(monkeypatch):
         monkeypatch.setattr(worst_case, "_BLOCK", block)
         for (T, N), old in olds.items():
             _same_stream(halving_adversary(T, N, 9), old)
+
+
+@pytest.mark.parametrize("N", [2, 7, 40])
+def test_wm_adversary_kernels_break_equal_draws_by_index(N):
+    """Equal draws (probability ~N²·2⁻⁵³ a round in a real stream) are ordered by expert index, as
+    ``np.lexsort`` orders them: crafted draws from {0, …, 3}·2⁵⁰ (and all in one bucket) in every engine."""
+    rng = np.random.default_rng(N)
+    R = 60
+    u = (rng.integers(0, 4, size=(R, N)) * (1 << 50)).astype(np.uint64)
+    first = np.where(rng.random(R) < 0.5, 1, -1).astype(np.int8)
+    steps = [fast._adversary_numpy, fast._adversary_kernel_py] + (
+        [fast._adversary_compiled()] if _accel.available() else [])
+    for beta_zero in (False, True):
+        out = []
+        for step in steps:
+            A, y, c = np.empty((R, N), np.int8), np.empty(R), np.zeros(N, np.int64)
+            step(u, first, c, beta_zero, A, y)
+            out.append((A, y, c))
+        for got in out[1:]:
+            for a, b in zip(got, out[0]):
+                assert np.array_equal(a, b)
