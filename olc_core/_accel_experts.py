@@ -14,6 +14,11 @@ mistake at once. Decisions are exact (ties → +1 via ``exact_vote_sign``), so
 both engines give the same decisions, and everything else is computed from the
 counts by the same numpy code: the traces are bit-identical.
 
+The bound-attaining stream against WM (:func:`olc_core.streams.experts.adversary`) is built here too:
+:func:`adversary_rounds` decides the learner's exact vote from the integer counts (no replay of the
+learner; compiled kernel or numpy twin, the same stream), its draws read a block at a time
+(:func:`adversary_draws`).
+
 ``OLC_CORE_ENGINE=numpy`` in the environment makes "auto" mean numpy.
 """
 from __future__ import annotations
@@ -31,7 +36,8 @@ except Exception:  # pragma: no cover - numba is optional
     def jitable(fn):
         return fn
 
-__all__ = ["count_blocks", "scaled_weights", "log_phi_rows", "vote_tolerance", "wm_decisions"]
+__all__ = ["count_blocks", "scaled_weights", "log_phi_rows", "vote_tolerance", "wm_decisions", "adversary_draws",
+           "adversary_rounds", "raw_draws_ok"]
 
 EPS = 2.0 ** -52
 #: elements (rows × experts) per block
