@@ -41,7 +41,7 @@ def test_no_false_step_violations_near_eta_one(eta, seed):
 
 @pytest.mark.parametrize("beta,T,N", [(1e-300, 20_000, 10), (1e-100, 30_000, 4), (1e-9, 100_000, 6)])
 def test_no_false_step_violations_with_huge_log_potentials(beta, T, N):
-    """ln Φ ≈ −10⁶ … −10⁷ (the adversary: every round a mistake): one ulp of ln Φ is ~10⁻⁹, the tolerance."""
+    """ln Φ ≈ −10⁶ … −10⁷ (the adversary: every round a mistake): one ulp of ln Φ is ~10⁻⁹ (the tolerance)."""
     s = adversary(T, N, beta, "every_round", 1)
     tr = olc_core.run("randomized_weighted_majority", s.X, s.y, beta=beta, seed=1)
     assert tr.proof.series["log_phi"][-1] < -1e6
@@ -79,7 +79,7 @@ def test_real_step_violations_are_flagged(monkeypatch, eta, seed):
     bad = dict(kw, log_phi=kw["log_phi"].copy(), log_sum=kw["log_sum"].copy())
     bad["log_phi"][t + 1:] += 1e-7
     bad["log_sum"][t + 1:] += 1e-7
-    assert _step_rounds(bad, real) == {t}          # the link of the state before round t + 1: Φ_{t+1} vs Φ_t(1 − ηF_t)
+    assert _step_rounds(bad, real) == {t}   # the link of state t: Φ_{t+1} vs Φ_t(1 − ηF_t)
     # (b) the same with ln Φ alone altered (its parts untouched): the identity still fails there
     bad = dict(kw, log_phi=kw["log_phi"].copy())
     bad["log_phi"][t + 1] -= 1e-7
@@ -93,7 +93,7 @@ def test_real_step_violations_are_flagged(monkeypatch, eta, seed):
 def test_the_allowance_is_tiny():
     """The rounding bound shrinks a discrepancy by ~1e-14 at most: a step off by 1e-9 (the tolerance) in
     ln Φ still shows as off by 1e-9 to ~1e-14."""
-    T, N, eta = 3, 10, 1 - 1e-9
+    N, eta = 10, 1 - 1e-9
     beta = 1.0 - eta
     F = np.array([0.999999, 0.5, 1.0])
     keep = 1.0 - F
