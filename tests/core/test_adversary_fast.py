@@ -9,6 +9,8 @@ the public-API fallback; and the decisions must be those of the learner (every r
 from __future__ import annotations
 
 import os
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 
 import numpy as np
@@ -125,13 +127,45 @@ def test_halving_adversary_is_the_original_stream(T, N, seed):
     _same_stream(halving_adversary(T, N, seed), old_worst.halving_adversary(T, N, seed))
 
 
+def _fresh_prefixes(monkeypatch):
+    monkeypatch.setattr(worst_case, "_prefixes", OrderedDict())
+
+
 def test_halving_adversary_block_boundaries(monkeypatch):
     """Blocks that split rows (and a last partial block) draw the same numbers in the same order."""
     olds = {(T, N): old_worst.halving_adversary(T, N, 9) for T, N in ((33, 7), (20, 64), (5, 1))}
     for block in (1, 5, 64, 100):
         monkeypatch.setattr(worst_case, "_BLOCK", block)
-        for (T, N), old in olds.items():
-            _same_stream(halving_adversary(T, N, 9), old)
+        for cached in (True, False):
+            monkeypatch.setattr(worst_case, "_CACHE_MAX", 1 << 24 if cached else 0)
+            _fresh_prefixes(monkeypatch)
+            for (T, N), old in olds.items():
+                _same_stream(halving_adversary(T, N, 9), old)
+
+
+def test_halving_adversary_prefix_cache(monkeypatch):
+    """One seed's matrices are prefixes of one draw sequence: N and T up and down, more seeds than are
+    kept (evictions), prefixes longer than the cache holds (drawn directly) — always the original stream,
+    and a returned stream is never the cache's memory."""
+    _fresh_prefixes(monkeypatch)
+    monkeypatch.setattr(worst_case, "_CACHE_MAX", 5000)
+    calls = [(100, 2), (100, 40), (37, 64), (100, 50), (3, 1), (120, 41), (1, 1), (100, 40)]
+    for seed in (0, 1, 2, 3, 4, 0, 5, 1):
+        for T, N in calls:
+            new = halving_adversary(T, N, seed)
+            _same_stream(new, old_worst.halving_adversary(T, N, seed))
+            new.X[:] = 0   # a caller writing into its stream must not change the next one
+    assert len(worst_case._prefixes) <= worst_case._CACHE_SEEDS
+
+
+def test_halving_adversary_threads(monkeypatch):
+    """Two threads drawing the same seeds' prefixes (as olc_core.sweep's pool does) get the original streams."""
+    _fresh_prefixes(monkeypatch)
+    jobs = [(50, N, seed) for N in (3, 200, 17, 999, 64) for seed in (0, 1, 2, 0, 1)]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        got = list(pool.map(lambda j: halving_adversary(*j), jobs))
+    for j, new in zip(jobs, got):
+        _same_stream(new, old_worst.halving_adversary(*j))
 
 
 @pytest.mark.parametrize("N", [2, 7, 40])
