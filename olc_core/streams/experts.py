@@ -24,8 +24,12 @@ Same arguments and seed ⇒ the same stream.
 """
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+
 import numpy as np
 
+from .._accel import resolve_engine
 from .._accel_experts import adversary_rounds
 from ..hypotheses import HalfPlanes, HypothesisClass, MonotoneConjunctions, MonotoneDisjunctions, Thresholds
 from .base import Stream
@@ -134,17 +138,47 @@ def adversary(T: int, N: int, beta: float = 0.5, update: str = "on_mistake", see
     vote (WM errs every round, so both updates penalise). The rounds run in a compiled
     loop (numba, optional) or its numpy twin (``engine``; ``OLC_CORE_ENGINE=numpy``), the
     draws are read a block at a time (:func:`olc_core._accel_experts.adversary_draws`):
-    the same stream as the round-by-round replay of the learner (tested against it).
+    the same stream as the round-by-round replay of the learner (tested against it). The
+    decisions read β only through β = 0, so every β > 0 gives the same advice and labels: the
+    last few streams are kept, and a sweep over β draws one per seed.
     """
     T, N = _int(T, "T"), _int(N, "N", 2)
     _check(0.0 <= beta < 1.0, f"beta must be in [0, 1) (got {beta!r})")
     _check(update in ("on_mistake", "every_round"), "update must be 'on_mistake' or 'every_round'")
-    rng = np.random.default_rng([seed, 12])
-    A, y = adversary_rounds(rng, T, N, float(beta), engine)
-    m = _mistakes(A, y.astype(np.int8))
+    A, y, m = _adversary_arrays(T, N, float(beta), seed, engine)
     best = int(np.argmin(m))
     return Stream(A, y, best, {"kind": "adversary", "T": T, "N": N, "beta": beta, "update": update,
                                "expert_mistakes": m, "m_star": int(m[best]), "best_expert": best, "seed": seed})
+
+
+#: adversary streams kept (a β sweep of one seed draws one), and the largest kept (T·N)
+_ADV_KEEP = 4
+_ADV_MAX = 1 << 22
+_adv_cache: OrderedDict = OrderedDict()
+_adv_lock = threading.Lock()
+
+
+def _adversary_arrays(T: int, N: int, beta: float, seed, engine: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The advice, labels and expert mistakes of :func:`adversary` (fresh arrays). The decisions never
+    read β beyond β = 0 (the tie rule), so the stream is one for every β > 0: the last few are kept."""
+    key = (T, N, beta == 0.0, seed, resolve_engine(engine)) if _is_seed(seed) and T * N <= _ADV_MAX else None
+    with _adv_lock:
+        hit = _adv_cache.get(key) if key is not None else None
+        if hit is not None:
+            _adv_cache.move_to_end(key)
+    if hit is None:
+        A, y = adversary_rounds(np.random.default_rng([seed, 12]), T, N, beta, engine)
+        hit = (A, y, _mistakes(A, y.astype(np.int8)))
+        if key is not None:
+            with _adv_lock:
+                _adv_cache[key] = hit
+                while len(_adv_cache) > _ADV_KEEP:
+                    _adv_cache.popitem(last=False)
+    return hit[0].copy(), hit[1].copy(), hit[2].copy()
+
+
+def _is_seed(v) -> bool:
+    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
 
 
 def target_concept(hypotheses: HypothesisClass, T: int, seed: int = 0, *, target: int | None = None,

@@ -8,6 +8,7 @@ the public-API fallback; and the decisions must be those of the learner (every r
 """
 from __future__ import annotations
 
+import importlib
 import os
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
@@ -24,6 +25,8 @@ from olc_core.streams.worst_case import halving_adversary
 from tests.core.adversary_reference import experts as old_experts
 from tests.core.adversary_reference import worst_case as old_worst
 
+experts_mod = importlib.import_module("olc_core.streams.experts")   # (olc_core.streams.experts is the function)
+
 ENGINES = ["numpy"] + (["numba"] if _accel.available() else [])
 
 
@@ -38,6 +41,13 @@ def engine(name: str):
             del os.environ["OLC_CORE_ENGINE"]
         else:
             os.environ["OLC_CORE_ENGINE"] = old
+
+
+@pytest.fixture(autouse=True)
+def _fresh_caches(monkeypatch):
+    """Every test draws its streams itself (the generators keep recent streams: see the cache tests)."""
+    monkeypatch.setattr(experts_mod, "_adv_cache", OrderedDict())
+    monkeypatch.setattr(worst_case, "_prefixes", OrderedDict())
 
 
 def _same_stream(new, old):
@@ -86,10 +96,12 @@ def test_wm_adversary_blocks_and_fallback_draws(monkeypatch):
     olds = [old_experts.adversary(T, N, b, "on_mistake", s) for T, N, b, s in cases]
     for elems in (1, 8, 150):
         monkeypatch.setattr(fast, "ADV_BLOCK_ELEMS", elems)
+        experts_mod._adv_cache.clear()                 # draw again (no kept stream)
         for (T, N, b, s), old in zip(cases, olds):
             for eng in ENGINES:
                 _same_stream(adversary(T, N, b, "on_mistake", s, engine=eng), old)
     monkeypatch.setattr(fast, "_raw_ok", [False])
+    experts_mod._adv_cache.clear()
     for (T, N, b, s), old in zip(cases, olds):
         _same_stream(adversary(T, N, b, "on_mistake", s), old)
 
@@ -118,6 +130,21 @@ def test_wm_adversary_every_round_is_a_mistake(beta, update, N):
     tr = olc_core.run("weighted_majority", s.X, s.y, beta=beta, update=update)
     assert tr.n_mistakes == 500
     assert tr.proof.violations() == []
+
+
+def test_wm_adversary_is_one_stream_for_every_positive_beta():
+    """The kernel never reads β beyond β = 0, so a β sweep reuses one stream per seed (the old generator,
+    which replayed the learner's float vote for each β, gives that same stream for every β > 0); the kept
+    stream is never the caller's memory."""
+    betas = (0.05, 0.5, 0.0, 0.95, 1e-9, 0.0, 0.3)
+    for seed in (0, 1):
+        for b in betas:
+            new = adversary(300, 10, b, "every_round", seed)
+            _same_stream(new, old_experts.adversary(300, 10, b, "every_round", seed))
+            new.X[:] = 0
+            new.y[:] = 0
+            new.info["expert_mistakes"][:] = 0
+    assert 0 < len(experts_mod._adv_cache) <= experts_mod._ADV_KEEP
 
 
 # ---------------------------------------------------------------------------- Halving
