@@ -32,6 +32,9 @@ CASES = {
     "weighted_majority": ("beta", (0.05, 0.95), False, {"N": 10}, False),
     "randomized_weighted_majority": ("eta", (0.05, 0.95), False, {"N": 10}, False),
     "halving": ("N", (2, 1000), True, {}, False),
+    "weighted_majority-worst": ("beta", (0.05, 0.95), False, {"N": 10}, True),
+    "randomized_weighted_majority-worst": ("eta", (0.05, 0.95), False, {"N": 10}, True),
+    "halving-worst": ("N", (2, 1000), True, {}, True),
     "conjunction": ("n", (3, 60), True, {"k": 3}, False),
     "decision_list": ("n", (3, 60), True, {"L": 3}, False),
 }
@@ -70,7 +73,7 @@ def main() -> None:
                                      **fixed)
                 best = min(best, time.perf_counter() - t0)
             times.append(best)
-        fx = ", ".join(f"{k} = {v}" for k, v in fixed.items()) + ("; worst case" if worst else "")
+        fx = "; ".join(x for x in (", ".join(f"{k} = {v}" for k, v in fixed.items()), "worst case" * worst) if x)
         print(f"| {name} | {param} ({lo} … {hi}) | {fx or '—'} | {len(tab)} | "
               + " | ".join(f"{t:.2f}" for t in times) + " |", flush=True)
 

@@ -14,6 +14,11 @@ mistake at once. Decisions are exact (ties → +1 via ``exact_vote_sign``), so
 both engines give the same decisions, and everything else is computed from the
 counts by the same numpy code: the traces are bit-identical.
 
+The bound-attaining stream against WM (:func:`olc_core.streams.experts.adversary`) is built here too:
+:func:`adversary_rounds` decides the learner's exact vote from the integer counts (no replay of the
+learner; compiled kernel or numpy twin, the same stream), its draws read a block at a time
+(:func:`adversary_draws`).
+
 ``OLC_CORE_ENGINE=numpy`` in the environment makes "auto" mean numpy.
 """
 from __future__ import annotations
@@ -25,7 +30,14 @@ import numpy as np
 
 from ._accel import available, resolve_engine
 
-__all__ = ["count_blocks", "scaled_weights", "log_phi_rows", "vote_tolerance", "wm_decisions"]
+try:  # a helper the compiled kernels call (and plain Python, without numba)
+    from numba.extending import register_jitable as jitable
+except Exception:  # pragma: no cover - numba is optional
+    def jitable(fn):
+        return fn
+
+__all__ = ["count_blocks", "scaled_weights", "log_phi_rows", "vote_tolerance", "wm_decisions", "adversary_draws",
+           "adversary_rounds", "raw_draws_ok"]
 
 EPS = 2.0 ** -52
 #: elements (rows × experts) per block
@@ -199,3 +211,203 @@ def wm_decisions(A: np.ndarray, yv: np.ndarray, y: np.ndarray, on, beta: float,
             c += A[t] != yv[t]
         t += 1
     return pred, is_mis
+
+
+# ---------------------------------------------------------------------------- the adversaries' streams
+#: rounds per block of the adversary's draws (even: a pair of rounds takes 2N + 1 raw words)
+ADV_BLOCK_ELEMS = 1 << 18
+_raw_ok: list = []
+
+
+def _draws_public(rng: np.random.Generator, rows: int, N: int) -> tuple[np.ndarray, np.ndarray]:
+    """The adversary's draws through the public API, round by round: ``rng.random(N)`` (as the
+    integers ``u·2⁵³``, exact) then ``rng.integers(2)`` (0 → the first sign is +1, 1 → −1)."""
+    u = np.empty((rows, N), dtype=np.uint64)
+    first = np.empty(rows, dtype=np.int8)
+    for r in range(rows):
+        u[r] = (rng.random(N) * 9007199254740992.0).astype(np.uint64)
+        first[r] = 1 - 2 * int(rng.integers(2))
+    return u, first
+
+
+def _draws_raw(rng: np.random.Generator, rows: int, N: int) -> tuple[np.ndarray, np.ndarray]:
+    """The same draws from the raw 64-bit words of the bit generator, a block at once. numpy's PCG64
+    gives ``random()`` = (word >> 11)·2⁻⁵³, one word per double, and ``integers(2)`` = the top bit of a
+    32-bit half word: the low half of a new word, its high half kept for the next call. So a pair of
+    rounds reads 2N + 1 words: N doubles, the coin word, N doubles (``raw_draws_ok`` checks this)."""
+    K = -(-rows // 2)
+    R = rng.bit_generator.random_raw(K * (2 * N + 1)).reshape(K, 2 * N + 1)
+    u = np.empty((2 * K, N), dtype=np.uint64)
+    np.right_shift(R[:, :N], 11, out=u[0::2])
+    np.right_shift(R[:, N + 1:], 11, out=u[1::2])
+    coin = np.empty(2 * K, dtype=np.uint64)
+    coin[0::2] = (R[:, N] >> 31) & 1
+    coin[1::2] = R[:, N] >> 63
+    first = (1 - 2 * coin.astype(np.int8)).astype(np.int8)
+    return u[:rows], first[:rows]
+
+
+def raw_draws_ok() -> bool:
+    """Whether :func:`_draws_raw` reproduces :func:`_draws_public` with this numpy (checked once, on a few
+    seeds, odd and even round counts): otherwise the adversary draws through the public API."""
+    if not _raw_ok:
+        ok = True
+        try:
+            for seed, rows, N in ((0, 5, 3), (1, 6, 1), (2, 3, 8)):
+                ua, fa = _draws_public(np.random.default_rng([seed, 12]), rows, N)
+                ub, fb = _draws_raw(np.random.default_rng([seed, 12]), rows, N)
+                ok = ok and np.array_equal(ua, ub) and np.array_equal(fa, fb)
+        except Exception:  # pragma: no cover - a bit generator without random_raw
+            ok = False
+        _raw_ok.append(bool(ok))
+    return _raw_ok[0]
+
+
+def adversary_draws(rng: np.random.Generator, T: int, N: int) -> Iterator[tuple[int, int, np.ndarray, np.ndarray]]:
+    """``(s, e, u, first)`` for blocks of rounds: ``u[t − s]`` the tie-break draws of round t as integers
+    (``rng.random(N)·2⁵³``), ``first[t − s]`` the sign of the heaviest side; exactly the values the
+    round-by-round ``rng.random(N)``, ``rng.integers(2)`` calls give (the generator is used up after)."""
+    rows = max(2, (ADV_BLOCK_ELEMS // max(N, 1)) & ~1)
+    draw = _draws_raw if raw_draws_ok() else _draws_public
+    for s in range(0, T, rows):
+        e = min(T, s + rows)
+        u, first = draw(rng, e - s, N)
+        yield s, e, u, first
+
+
+@jitable
+def _sort_round(c, grp, ur, order, lvl, start, cnt, bk):
+    """``order`` = the experts sorted by (count ``c``, draw ``ur``, index), given ``grp`` (the experts
+    grouped by count, ascending). Each expert goes to a bucket at the start of its count's segment plus
+    its draw's share of the segment (monotone in (count, draw), ~1 expert a bucket: the draws are
+    uniform), a counting sort by bucket, then an insertion sort that only moves experts within a bucket."""
+    N = grp.shape[0]
+    g = 0
+    start[0] = 0
+    for j in range(N):
+        if j > 0 and c[grp[j]] != c[grp[j - 1]]:
+            g += 1
+            start[g] = j
+        lvl[grp[j]] = g
+    start[g + 1] = N
+    cnt[:N + 1] = 0
+    for i in range(N):
+        lo = start[lvl[i]]
+        n = np.uint64(start[lvl[i] + 1] - lo)
+        bk[i] = lo + np.int64(((ur[i] >> np.uint64(21)) * n) >> np.uint64(32))
+        cnt[bk[i] + 1] += 1
+    for b in range(N):
+        cnt[b + 1] += cnt[b]
+    for i in range(N):
+        order[cnt[bk[i]]] = i
+        cnt[bk[i]] += 1
+    for i in range(1, N):
+        x = order[i]
+        j = i
+        while j > 0:
+            k = order[j - 1]
+            if lvl[k] > lvl[x] or (lvl[k] == lvl[x] and (ur[k] > ur[x] or (ur[k] == ur[x] and k > x))):
+                order[j] = k
+                j -= 1
+            else:
+                break
+        order[j] = x
+
+
+def _adversary_kernel_py(u, first, c, beta_zero, A, y):
+    """Rounds of the WM adversary (streams.experts.adversary): experts sorted by (count, draw, index),
+    signs alternating from ``first``; the learner's exact vote is ``first`` unless it is a tie (β > 0:
+    N even and the sorted counts equal in pairs; β = 0: an even number of weight-1 experts), when it is
+    +1; the label is its opposite and the experts that agreed with the vote are penalised (``c``).
+    ``grp`` keeps the experts grouped by count (ascending): a count grows by at most 1 a round, so the
+    next grouping is a merge of the unpenalised and the penalised experts (O(N) a round)."""
+    R, N = u.shape
+    grp = np.argsort(c, kind="mergesort")
+    order = np.empty(N, np.int64)
+    tmp = np.empty(N, np.int64)
+    kept = np.empty(N, np.int64)
+    lvl = np.empty(N, np.int64)
+    start = np.empty(N + 1, np.int64)
+    cnt = np.empty(N + 1, np.int64)
+    bk = np.empty(N, np.int64)
+    for r in range(R):
+        _sort_round(c, grp, u[r], order, lvl, start, cnt, bk)
+        f = first[r]
+        if beta_zero:
+            k = 0
+            for i in range(N):
+                if c[i] == 0:
+                    k += 1
+            tie = k % 2 == 0
+        else:
+            tie = N % 2 == 0
+            if tie:
+                for j in range(0, N, 2):
+                    if c[order[j]] != c[order[j + 1]]:
+                        tie = False
+                        break
+        yhat = 1 if tie else f
+        nk, npen = 0, 0
+        for j in range(N):
+            i = order[j]
+            a = f if j % 2 == 0 else -f
+            A[r, i] = a
+            if a == yhat:
+                c[i] += 1
+                tmp[npen] = i
+                npen += 1
+            else:
+                kept[nk] = i
+                nk += 1
+        y[r] = -yhat
+        ik, ip = 0, 0
+        for j in range(N):  # merge: both lists ascend in the new counts
+            if ip == npen or (ik < nk and c[kept[ik]] <= c[tmp[ip]]):
+                grp[j] = kept[ik]
+                ik += 1
+            else:
+                grp[j] = tmp[ip]
+                ip += 1
+
+
+def _adversary_numpy(u, first, c, beta_zero, A, y):
+    """The numpy twin of :func:`_adversary_kernel_py` (same decisions, round by round)."""
+    R, N = u.shape
+    for r in range(R):
+        order = np.lexsort((u[r], c))
+        if beta_zero:
+            tie = int(np.count_nonzero(c == 0)) % 2 == 0
+        else:
+            cs = c[order]
+            tie = N % 2 == 0 and bool(np.array_equal(cs[0::2], cs[1::2]))
+        f = int(first[r])
+        yhat = 1 if tie else f
+        A[r, order[0::2]] = f
+        A[r, order[1::2]] = -f
+        c[order[(0 if yhat == f else 1)::2]] += 1
+        y[r] = -yhat
+
+
+_adv_kernel: list = []
+
+
+def _adversary_compiled():
+    if not _adv_kernel:
+        import numba
+        try:
+            _adv_kernel.append(numba.njit(cache=True, nogil=True)(_adversary_kernel_py))
+        except Exception:  # read-only install: no cache locator
+            _adv_kernel.append(numba.njit(nogil=True)(_adversary_kernel_py))
+    return _adv_kernel[0]
+
+
+def adversary_rounds(rng: np.random.Generator, T: int, N: int, beta: float, engine: str = "auto"
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """The advice (T, N) int8 and labels (T,) float of :func:`olc_core.streams.experts.adversary`."""
+    A = np.empty((T, N), dtype=np.int8)
+    y = np.empty(T)
+    c = np.zeros(N, dtype=np.int64)
+    step = _adversary_compiled() if resolve_engine(engine) == "numba" and available() else _adversary_numpy
+    for s, e, u, first in adversary_draws(rng, T, N):
+        step(u, first, c, beta == 0.0, A[s:e], y[s:e])
+    return A, y

@@ -63,11 +63,14 @@ def choose(cum: np.ndarray, last: np.ndarray, phi: np.ndarray, u: np.ndarray) ->
 def _rounds(A, y, yv, enc, beta: float, U: np.ndarray):
     """Every round of RWM a block at a time: the counts before round t are a cumulative sum (every round
     penalises), so F_t, ln Φ_t, min_i m and the draws of every row of ``U`` (S, T) are block operations.
-    Returns F, ln Φ (T + 1), m* (T + 1), the chosen experts (S, T; −1 when Φ = 0), the checkpoints and
-    the final counts."""
+    Returns F, ln Φ (T + 1), m* (T + 1), the chosen experts (S, T; −1 when Φ = 0), the checkpoints, the
+    final counts, and what the proof's potential step needs to stay exact when ηF_t ≈ 1 (``acc``): the
+    right experts' weight fraction ``keep`` (so 1 − ηF_t = keep_t + βF_t without cancellation) and
+    ln Φ_t split as ``base·ln β + log_sum`` (integer ``base``)."""
     T, N = A.shape
     S = U.shape[0]
     F, log_phi = np.empty(T), np.empty(T + 1)
+    keep, bases, log_sum = np.empty(T), np.zeros(T + 1, dtype=np.int64), np.empty(T + 1)
     m_star = np.zeros(T + 1, dtype=np.int64)
     chosen = np.full((S, T), -1, dtype=np.int64)
     every = checkpoint_every(T, N)
@@ -81,6 +84,13 @@ def _rounds(A, y, yv, enc, beta: float, U: np.ndarray):
             F[s:e] = np.where(y[s:e] < 0, 1.0, 0.0)  # Φ = 0 (β = 0, every expert erred): RWM predicts +1
             F[s:e][pos] = (w[pos] * wrong[pos]).sum(axis=1) / phi[pos]
             log_phi[s:e] = fast.log_phi_rows(phi, base, beta)
+            if pos.all():
+                keep[s:e] = np.where(wrong, 0.0, w).sum(axis=1) / phi
+            else:
+                keep[s:e] = np.where(y[s:e] < 0, 0.0, 1.0)
+                keep[s:e][pos] = np.where(wrong[pos], 0.0, w[pos]).sum(axis=1) / phi[pos]
+            bases[s:e] = base
+            log_sum[s:e] = fast.log_phi_rows(phi, np.zeros_like(base), beta)
             m_star[s + 1:e + 1] = (C + wrong).min(axis=1)
             rows = np.flatnonzero(pos)
             cum = np.cumsum(w[rows], axis=1)
@@ -90,7 +100,9 @@ def _rounds(A, y, yv, enc, beta: float, U: np.ndarray):
             checkpoints.extend(C[r].astype(np.int32) for r in range((-s) % every, e - s, every))
         w, base = fast.scaled_weights(c[None, :], beta)
         log_phi[T] = fast.log_phi_rows(w.sum(axis=1), base, beta)[0]
-    return F, log_phi, m_star, chosen, checkpoints, every, c
+        bases[T] = base[0]
+        log_sum[T] = fast.log_phi_rows(w.sum(axis=1), np.zeros_like(base), beta)[0]
+    return F, log_phi, m_star, chosen, checkpoints, every, c, {"keep": keep, "base": bases, "log_sum": log_sum}
 
 
 def _predictions(A, on, chosen: np.ndarray) -> np.ndarray:
@@ -108,7 +120,7 @@ def run(X, y, params: dict[str, Any]) -> Trace:
     eta = 1.0 - beta
     yv = label_values(y, enc, A.dtype)
     U = np.random.default_rng(params["seed"]).random(T)[None, :]
-    F, log_phi, m_star, ch, checkpoints, every, c = _rounds(A, y, yv, enc, beta, U)
+    F, log_phi, m_star, ch, checkpoints, every, c, acc = _rounds(A, y, yv, enc, beta, U)
     chosen = ch[0]
     pred = _predictions(A, enc[0], chosen)
     mistakes = np.flatnonzero(pred != y).astype(np.int64)
@@ -116,7 +128,7 @@ def run(X, y, params: dict[str, Any]) -> Trace:
     i_star, m_col, _ = best_expert_series(A, yv, m_final, None)
     hist = counts_history(A, yv, None, checkpoints, every, T)
     args = dict(T=T, N=N, eta=eta, mistakes=mistakes, log_phi=log_phi, F=F, m_star=m_star,
-                i_star=i_star, m_best=m_col)
+                i_star=i_star, m_best=m_col, beta=beta, **acc)
     cache: dict[str, Any] = {}
 
     def both():
@@ -183,7 +195,7 @@ def realised_mistakes(X, y, seeds: int | Iterable[int] = 100, *, eta: float | No
     yv = label_values(y, enc, A.dtype)
     grid = np.unique(np.linspace(0, T, min(points, T) + 1).round().astype(np.int64))
     U = np.stack([np.random.default_rng(s).random(T) for s in seeds]) if T else np.zeros((S, 0))
-    F, _, _, chosen, _, _, c = _rounds(A, y, yv, enc, b, U)
+    F, _, _, chosen, _, _, c, _ = _rounds(A, y, yv, enc, b, U)
     t = np.arange(T)
     wrong = np.where(chosen >= 0, A[t, np.maximum(chosen, 0)] != yv, (y < 0)[None, :])   # (S, T)
     before = np.concatenate([np.zeros((S, 1), dtype=np.int64), np.cumsum(wrong, axis=1)], axis=1)

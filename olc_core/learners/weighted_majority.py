@@ -336,7 +336,7 @@ def run_weighted_majority(A: np.ndarray, y: np.ndarray, enc: tuple[float, float]
         series = _on_mistake_series if len(mis) * SEGMENT_COST < T * N else _on_mistake_blocks
         m_final, checkpoints, snaps = series(A, yv, enc[0], beta, mis, snap_ok, every, out)
         if snap_ok:
-            S = np.stack(snaps) if snaps else np.zeros((0, N), dtype=np.int32)
+            S = np.vstack(snaps) if snaps else np.zeros((0, N), dtype=np.int32)
             hist = counts_history(A, yv, None, [], every, T, snapshots=S, change_rounds=mis)
         else:
             hist = counts_history(A, yv, is_mis, checkpoints, every, T)
@@ -437,7 +437,7 @@ def _on_mistake_blocks(A, yv, on, beta, mis, snap_ok, every, out):
         out["slack"][s + 1:e + 1] = (Mc - after).min(axis=1)
         out["min_p"][s + 1:e + 1] = after.min(axis=1)
         if snap_ok:
-            snaps.extend(after[is_mis[s:e]].astype(np.int32))
+            snaps.append(after[is_mis[s:e]].astype(np.int32))  # one block of rows
         checkpoints.extend(C[r].astype(np.int32) for r in range((-s) % every, e - s, every))
     w, base = fast.scaled_weights(c[None, :], beta)
     out["log_phi"][T] = fast.log_phi_rows(w.sum(axis=1), base, beta)[0]

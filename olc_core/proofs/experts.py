@@ -198,6 +198,66 @@ def weighted_majority_proofs(*, T: int, N: int, beta: float, update: str, mistak
     return {"beta_form": beta_proof, "eta_form": eta_proof}
 
 
+#: unit roundoff of float64
+U_ROUND = 2.0 ** -53
+
+
+def rwm_step_pred(log_phi: np.ndarray, F: np.ndarray, eta: float, N: int, keep: np.ndarray | None = None,
+                  base: np.ndarray | None = None, log_sum: np.ndarray | None = None,
+                  beta: float | None = None) -> np.ndarray:
+    r"""``ln(Φ_t(1 − ηF_t))`` for t = 0 … T−1, computed so that the potential-step check is exact.
+
+    ``log1p(−ηF_t)`` from the float ``F_t`` loses ~ε/(1 − ηF_t) (at η = 1 − 10⁻⁹ and F_t ≈ 1, seven
+    digits: the check then flagged violations of an identity that holds exactly). With the run's
+    parts (``keep`` = the right experts' weight fraction, ``ln Φ_t = base_t·ln β + log_sum_t``, the
+    learner's β) the value is
+    ``ln Φ_{t+1} + δ'_t``, where ``δ_t = ln(keep_t + βF_t) − ln(Φ_{t+1}/Φ_t)`` is the identity's
+    discrepancy (``1 − ηF = keep + βF``: two non-negative terms, no cancellation;
+    ``ln(Φ_{t+1}/Φ_t) = (base_{t+1} − base_t)·ln β + log_sum_{t+1} − log_sum_t``: small numbers, not
+    the difference of two ln Φ ≈ −m·ln(1/β), whose last bit alone exceeds the 1e-9 tolerance after
+    ~10⁶ mistakes at β = 10⁻⁹) and ``δ'_t = sign(δ_t)·max(|δ_t| − E_t, 0)`` is shrunk by a rigorous bound
+    ``E_t`` on its rounding error (u = 2⁻⁵³; first-order terms, doubled):
+
+    * each weight β^k from ``np.power`` within 2u; a sum of N of them (non-negative) within (N + 2)u;
+      ``keep``, ``F`` (a ratio of two sums) within (2N + 5)u; ``keep + βF`` within (2N + 7)u,
+      and ``+ 4N·2⁻¹⁰⁷⁴/β`` relative for weights that underflowed (1 − ηF ≥ β);
+    * ``ln`` of a quantity with relative error r: absolute r, plus 2u·|result| for the log itself;
+      ``log_sum`` within (N + 2)u + 2u|log_sum|; ``Δbase·ln β`` within 3u|Δbase·ln β|;
+      each subtraction u·|result|;
+
+    so ``E_t = 16u·(N + 4 + |ln q_t| + |log_sum_t| + |log_sum_{t+1}| + |Δbase·ln β|) + 8N·2⁻¹⁰⁷⁴/β``.
+    Then a flagged step is a real one (the exact discrepancy is at least δ' > 0), and a real one is
+    flagged once it exceeds the tolerance by 2E_t (~10⁻¹⁴). Where a state's ``ln Φ`` is not its parts
+    (beyond their rounding) or a side is infinite (Φ = 0 at η = 1), the value is the direct
+    ``ln Φ_t + ln(keep_t + βF_t)``; where ``keep_t + F_t`` is not 1 within their rounding (F_t is not the
+    run's fraction) and without the parts, ``ln Φ_t + log1p(−ηF_t)`` (the old form, which sees F_t).
+    """
+    T = F.shape[0]
+    with np.errstate(divide="ignore", invalid="ignore", under="ignore", over="ignore"):
+        if keep is None or base is None or log_sum is None:
+            return log_phi[:-1] + np.log1p(-eta * F)
+        b = (1.0 - eta) if beta is None else float(beta)
+        lb = math.log(b) if b > 0 else -math.inf
+        lnq = np.log(keep + b * F)
+        direct = log_phi[:-1] + lnq
+        base = np.asarray(base, dtype=np.int64)
+        big = _xlogb(base, lb)
+        parts_ok = np.abs(log_phi - (big + log_sum)) <= 8 * U_ROUND * (np.abs(log_phi) + np.abs(big) + N + 4)
+        jump = _xlogb(np.diff(base), lb)
+        delta = lnq - (jump + (log_sum[1:] - log_sum[:-1]))
+        under = 8.0 * N * 2.0 ** -1074 / b if b > 0 else 0.0
+        E = 16 * U_ROUND * (N + 4 + np.abs(lnq) + np.abs(log_sum[:-1]) + np.abs(log_sum[1:]) + np.abs(jump)) + under
+        shrunk = np.sign(delta) * np.maximum(np.abs(delta) - E, 0.0)
+        use = np.isfinite(delta) & np.isfinite(shrunk) & np.isfinite(log_phi[1:]) & parts_ok[:-1] & parts_ok[1:]
+        out = np.where(use, log_phi[1:] + shrunk, direct)
+        # F_t is the series the bound sums: where keep_t + F_t is not 1 within their rounding, F_t is not
+        # the run's weight fraction, and the step is checked with F_t itself (it fails if F_t is off)
+        fk_bad = np.abs(F + keep - 1.0) > 2 * (2 * N + 6) * U_ROUND + 4 * N * 2.0 ** -1074
+        out = np.where(fk_bad, log_phi[:-1] + np.log1p(-eta * F), out)
+    assert out.shape == (T,)
+    return out
+
+
 RWM_LABELS = {
     "lower_best": r"(1-\eta)^{m_{i^*}}",
     "log_w_best": r"w_{i^*}",
@@ -216,12 +276,15 @@ RWM_LABELS = {
 
 
 def rwm_proofs(*, T: int, N: int, eta: float, mistakes: np.ndarray, log_phi: np.ndarray, F: np.ndarray,
-               m_star: np.ndarray, i_star: int, m_best: np.ndarray) -> dict[str, Proof]:
+               m_star: np.ndarray, i_star: int, m_best: np.ndarray, keep: np.ndarray | None = None,
+               base: np.ndarray | None = None, log_sum: np.ndarray | None = None,
+               beta: float | None = None) -> dict[str, Proof]:
     """The bound on the expected mistakes ``Σ F_t`` of Randomised Weighted Majority (exact form and η form).
 
     ``F[t]`` = weight fraction of the experts wrong on round t (= P(mistake at t));
     ``log_phi``, ``m_star``, ``m_best`` have T + 1 entries as in
-    :func:`weighted_majority_proofs` (here every weight is ``(1−η)^{m_i}``).
+    :func:`weighted_majority_proofs` (here every weight is ``(1−η)^{m_i}``). ``keep``, ``base``,
+    ``log_sum``, ``beta``: the run's parts that make the potential step exact (:func:`rwm_step_pred`).
     """
     K = T + 1
     state_rounds = np.arange(K, dtype=np.int64)
@@ -232,8 +295,7 @@ def rwm_proofs(*, T: int, N: int, eta: float, mistakes: np.ndarray, log_phi: np.
     nxt = np.full(K, np.nan)
     nxt[:-1] = log_phi[1:]
     pred = np.full(K, np.nan)
-    with np.errstate(divide="ignore", invalid="ignore", under="ignore"):  # F_t may be subnormal: fine
-        pred[:-1] = log_phi[:-1] + np.log1p(-eta * F)
+    pred[:-1] = rwm_step_pred(np.asarray(log_phi, dtype=np.float64), F, eta, N, keep, base, log_sum, beta)
     mstar_f = m_star.astype(np.float64)
     if eta < 1.0:
         running = (math.log(N) + mstar_f * -lb) / eta

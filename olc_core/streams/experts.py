@@ -24,8 +24,13 @@ Same arguments and seed ⇒ the same stream.
 """
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+
 import numpy as np
 
+from .._accel import resolve_engine
+from .._accel_experts import adversary_rounds
 from ..hypotheses import HalfPlanes, HypothesisClass, MonotoneConjunctions, MonotoneDisjunctions, Thresholds
 from .base import Stream
 
@@ -114,7 +119,8 @@ def experts(T: int, N: int, error_rates=0.3, seed: int = 0, *, noise: float = 0.
     return Stream(A, y, best, info)
 
 
-def adversary(T: int, N: int, beta: float = 0.5, update: str = "on_mistake", seed: int = 0) -> Stream:
+def adversary(T: int, N: int, beta: float = 0.5, update: str = "on_mistake", seed: int = 0, *,
+              engine: str = "auto") -> Stream:
     """Advice that halves Weighted Majority's weight, labelled against its prediction (WM errs every round).
 
     Each round the experts are sorted by weight (random order among equals) and
@@ -124,32 +130,55 @@ def adversary(T: int, N: int, beta: float = 0.5, update: str = "on_mistake", see
     ``Φ_{t+1} ≈ (1+β)/2·Φ_t`` — the upper curve of the sandwich is nearly
     attained. With ``update="every_round"`` the same weights are those of RWM
     with η = 1 − β, and the stream is the one against RWM's weighted majority.
-    """
-    from ..learners.weighted_majority import WeightState  # the learner's own exact vote
 
+    WM's exact vote needs no replay: in the sorted order the weights decrease, so the
+    alternating sum has the sign of the first side unless it is a tie (β > 0: N even and
+    the counts equal in pairs; β = 0: an even number of unpenalised experts), and ties go
+    to +1 (the learner's rule). Every round penalises the experts that agreed with the
+    vote (WM errs every round, so both updates penalise). The rounds run in a compiled
+    loop (numba, optional) or its numpy twin (``engine``; ``OLC_CORE_ENGINE=numpy``), the
+    draws are read a block at a time (:func:`olc_core._accel_experts.adversary_draws`):
+    the same stream as the round-by-round replay of the learner (tested against it). The
+    decisions read β only through β = 0, so every β > 0 gives the same advice and labels: the
+    last few streams are kept, and a sweep over β draws one per seed.
+    """
     T, N = _int(T, "T"), _int(N, "N", 2)
     _check(0.0 <= beta < 1.0, f"beta must be in [0, 1) (got {beta!r})")
     _check(update in ("on_mistake", "every_round"), "update must be 'on_mistake' or 'every_round'")
-    rng = np.random.default_rng([seed, 12])
-    st = WeightState(N, beta)
-    A = np.empty((T, N), dtype=np.int8)
-    y = np.empty(T)
-    signs = np.array([1, -1], dtype=np.int8)
-    with np.errstate(under="ignore"):
-        for t in range(T):
-            order = np.lexsort((rng.random(N), st.c))
-            a = np.empty(N, dtype=np.int8)
-            first = signs[int(rng.integers(2))]
-            a[order[0::2]] = first
-            a[order[1::2]] = -first
-            yhat, _ = st.predict(a, (1, -1))
-            A[t] = a
-            y[t] = -yhat
-            st.penalise(a != -yhat)  # the learner errs on every round: both variants penalise
-    m = _mistakes(A, y.astype(np.int8))
+    A, y, m = _adversary_arrays(T, N, float(beta), seed, engine)
     best = int(np.argmin(m))
     return Stream(A, y, best, {"kind": "adversary", "T": T, "N": N, "beta": beta, "update": update,
                                "expert_mistakes": m, "m_star": int(m[best]), "best_expert": best, "seed": seed})
+
+
+#: adversary streams kept (a β sweep of one seed draws one), and the largest kept (T·N)
+_ADV_KEEP = 4
+_ADV_MAX = 1 << 22
+_adv_cache: OrderedDict = OrderedDict()
+_adv_lock = threading.Lock()
+
+
+def _adversary_arrays(T: int, N: int, beta: float, seed, engine: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The advice, labels and expert mistakes of :func:`adversary` (fresh arrays). The decisions never
+    read β beyond β = 0 (the tie rule), so the stream is one for every β > 0: the last few are kept."""
+    key = (T, N, beta == 0.0, seed, resolve_engine(engine)) if _is_seed(seed) and T * N <= _ADV_MAX else None
+    with _adv_lock:
+        hit = _adv_cache.get(key) if key is not None else None
+        if hit is not None:
+            _adv_cache.move_to_end(key)
+    if hit is None:
+        A, y = adversary_rounds(np.random.default_rng([seed, 12]), T, N, beta, engine)
+        hit = (A, y, _mistakes(A, y.astype(np.int8)))
+        if key is not None:
+            with _adv_lock:
+                _adv_cache[key] = hit
+                while len(_adv_cache) > _ADV_KEEP:
+                    _adv_cache.popitem(last=False)
+    return hit[0].copy(), hit[1].copy(), hit[2].copy()
+
+
+def _is_seed(v) -> bool:
+    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
 
 
 def target_concept(hypotheses: HypothesisClass, T: int, seed: int = 0, *, target: int | None = None,

@@ -19,6 +19,9 @@ out of the version space advise at random.
 """
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+
 import numpy as np
 
 from .base import Stream
@@ -35,6 +38,75 @@ def _is_int(v) -> bool:
     return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
 
 
+#: elements per block of :func:`_fill_signs`
+_BLOCK = 1 << 16
+#: the sign prefixes kept (seeds) and their largest length (elements = bytes)
+_CACHE_SEEDS = 3
+_CACHE_MAX = 1 << 24
+
+
+def _fill_signs(rng: np.random.Generator, flat: np.ndarray) -> None:
+    """``flat[:] = np.where(rng.random(flat.size) < 0.5, 1, -1)`` (int8) a block at a time (the same draws in
+    the same order, without the int64 temporaries)."""
+    u = np.empty(min(_BLOCK, flat.size))
+    low = np.empty(u.shape, dtype=np.bool_)
+    for s in range(0, flat.size, _BLOCK):
+        n = min(_BLOCK, flat.size - s)
+        rng.random(n, out=u[:n])
+        np.less(u[:n], 0.5, out=low[:n])
+        out = flat[s:s + n]
+        np.multiply(low[:n].view(np.int8), 2, out=out)
+        np.subtract(out, 1, out=out)
+
+
+class _Prefix:
+    """The signs of one seed's draws so far, and its generator after them."""
+
+    __slots__ = ("rng", "buf", "lock")
+
+    def __init__(self, seed):
+        self.rng = np.random.default_rng([seed, 14])
+        self.buf = np.empty(0, dtype=np.int8)
+        self.lock = threading.Lock()
+
+
+_prefixes: OrderedDict = OrderedDict()
+_prefixes_lock = threading.Lock()
+
+
+def _sign_prefix(seed: int, n: int) -> np.ndarray:
+    """The first ``n`` signs of ``seed``'s draws (read only: the caller copies). ``rng.random((T, N))`` fills
+    in C order, one draw per entry, so the (T, N) matrices of one seed are prefixes of one sequence: a
+    sweep over N or T draws the longest once (a few seeds kept, each up to ``_CACHE_MAX`` entries)."""
+    with _prefixes_lock:
+        p = _prefixes.pop(seed, None) or _Prefix(seed)
+        _prefixes[seed] = p
+        while len(_prefixes) > _CACHE_SEEDS:
+            _prefixes.popitem(last=False)
+    with p.lock:
+        have = p.buf.size
+        if have < n:
+            buf = np.empty(min(max(n, 2 * have), _CACHE_MAX), dtype=np.int8)
+            buf[:have] = p.buf
+            _fill_signs(p.rng, buf[have:])
+            p.buf = buf
+        return p.buf[:n]
+
+
+def _random_signs(seed, T: int, N: int) -> tuple[np.ndarray, np.random.Generator]:
+    """``np.where(rng.random((T, N)) < 0.5, 1, -1)`` (int8) for ``rng = default_rng([seed, 14])``, and that
+    generator after the draws."""
+    if _is_int(seed) and T * N <= _CACHE_MAX:
+        A = _sign_prefix(int(seed), T * N).reshape(T, N).copy()
+        rng = np.random.default_rng([seed, 14])
+        rng.bit_generator.advance(T * N)      # one 64-bit word per double, as if drawn
+        return A, rng
+    rng = np.random.default_rng([seed, 14])
+    A = np.empty((T, N), dtype=np.int8)
+    _fill_signs(rng, A.reshape(-1))
+    return A, rng
+
+
 def halving_adversary(T: int, N: int, seed: int = 0) -> Stream:
     """``T`` rounds of advice from ``N`` hypotheses against Halving (module docstring): ⌊log₂ N⌋ forced mistakes.
 
@@ -44,8 +116,7 @@ def halving_adversary(T: int, N: int, seed: int = 0) -> Stream:
     _check(_is_int(T) and T >= 1, f"T must be an integer ≥ 1 (got {T!r})")
     _check(_is_int(N) and N >= 1, f"N must be an integer ≥ 1 (got {N!r})")
     T, N = int(T), int(N)
-    rng = np.random.default_rng([seed, 14])
-    A = np.where(rng.random((T, N)) < 0.5, 1, -1).astype(np.int8)
+    A, rng = _random_signs(seed, T, N)
     y = np.empty(T)
     alive = rng.permutation(N)
     t = 0
