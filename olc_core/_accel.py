@@ -476,6 +476,14 @@ CHUNK = 1 << 15
 PREFIX = 1 << 17
 
 
+def _first(minima: BlockMinima) -> None:
+    """Complete ``minima.future`` with the direction ``minima.first()`` computes (or its exception)."""
+    try:
+        minima.future.set_result(minima.first())
+    except Exception as e:  # noqa: BLE001 - read by BlockMinima.resolve (the caller reports it)
+        minima.future.set_exception(e)
+
+
 def perceptron(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None, split: bool | None = None,
                minima: BlockMinima | None = None):
     """Run the compiled loop, growing the per-mistake buffers as needed.
@@ -486,7 +494,11 @@ def perceptron(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None, split: bo
     y⟨w*,x⟩) in a worker thread (numba releases the GIL). Every value is the same float
     expression either way, so the results are identical (tested). ``minima``: also the block minima
     of the max-margin search's first pass (:class:`BlockMinima`), from the rounds after its direction
-    is known (the loop runs in chunks until then).
+    is known (the loop runs in chunks until then). With ``minima.first`` (the direction computed by a
+    callable): when the probe splits the run, the worker computes the direction and then runs the data
+    half with the minima (the probe's rounds caught up), while the learner runs to the end in this
+    thread from the probe on; otherwise the caller's thread computes it while the worker runs the loop's
+    first :data:`PREFIX` rounds.
 
     Returns ``score, cmargin, mistakes, snapshots, inner, norm, max‖x‖², min cmargin,
     #{t: cmargin ≤ 0}, #odd norms, bad_row``.
@@ -533,19 +545,22 @@ def perceptron(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None, split: bo
 
     if split is None:
         split = threads() >= 2 and T > 2 * SPLIT_PROBE
+    first_later = False  # the direction is computed on the worker, before the data half (see below)
     if pending and minima.first is not None:
         minima.future = Future()
-        pre = None
-        if threads() >= 2 and T > 2 * PREFIX:  # the loop's first rounds on the worker meanwhile
-            pre = _worker().submit(one_pass, PREFIX, False)  # one call: no GIL needed until it returns
-        try:
-            minima.future.set_result(minima.first())
-        except Exception as e:  # noqa: BLE001 - read by BlockMinima.resolve (the caller reports it)
-            minima.future.set_exception(e)
-        finally:
-            if pre is not None:
-                pre.result()
-        resolve(t)
+        if split:  # the probe first (its rounds' minima are caught up once the direction is known)
+            one_pass(min(T, SPLIT_PROBE), False)
+            first_later = t < T and bad == -1 and M >= SPLIT_MIN_MISTAKE_RATE * t
+        if not first_later:
+            pre = None
+            if threads() >= 2 and T > 2 * PREFIX:  # the loop's first rounds on the worker meanwhile
+                pre = _worker().submit(one_pass, PREFIX, False)  # one call: no GIL needed until it returns
+            try:
+                _first(minima)
+            finally:
+                if pre is not None:
+                    pre.result()
+            resolve(t)
     one_pass(min(T, max(t, SPLIT_PROBE)) if split else T)
     if t < T and bad == -1 and M < SPLIT_MIN_MISTAKE_RATE * t:
         one_pass(T)  # few mistakes: the one pass to the end
@@ -554,6 +569,8 @@ def perceptron(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None, split: bo
         t_split = t
 
         def data_half():  # on the worker, after the search's first step (the pool runs tasks in order)
+            if first_later:  # the search's first step here, while the learner runs in the caller's thread
+                _first(minima)
             if pending:
                 resolve(t_split, inline=True)
             return data(X, y, wv, has, t_split, cmargin, r2, cmin, nonpos, v, bmin, shift)
@@ -632,14 +649,25 @@ def link_bad(a: np.ndarray, b: np.ndarray, tol: float, scale_floor: float, log: 
                                 bool(log))
 
 
-def _perceptron_checks_py(inner, normv, g, gR, R, usable, rfinite, bound, tol, scale_a, k0):
+def _perceptron_checks_py(inner, normv, g, gR, R, usable, rfinite, bound, tol, scale_a, k0, has_inner):
     """The verdicts of the states ``k0 … k0+n-1`` whose ⟨w*,w⟩ and ‖w‖ are ``inner``/``normv``
     (column i is state k0 + i). The array is made here, so LLVM knows it aliases nothing and
-    vectorises the pass (2× faster than writing into one passed in)."""
-    n = inner.shape[0]
+    vectorises the pass (2× faster than writing into one passed in). ``has_inner`` False: no
+    comparator, ⟨w*,w⟩ is NaN in every state (``inner`` is not read), so every link with ⟨w*,w⟩ or
+    the cosine on a side is not checked (False, as NaN gives in the formula)."""
+    n = normv.shape[0]
     out = np.empty((6, n), np.bool_)
     Rv = R if rfinite else np.nan
-    if usable:
+    if not has_inner:
+        for i in range(n):
+            kf = float(k0 + i)
+            out[0, i] = False
+            out[1, i] = False
+            out[2, i] = _bad1(normv[i], np.sqrt(kf) * Rv, tol, scale_a)
+            out[3, i] = False
+            out[4, i] = False
+            out[5, i] = _bad1(kf, bound, tol, 1.0)
+    elif usable:
         for i in range(n):
             kf = float(k0 + i)
             norm = normv[i]
@@ -683,17 +711,18 @@ def _bad1_py(a, b, tol, scale_floor):
 CHECKS_SPLIT_MIN = 1 << 16
 
 
-def perceptron_checks(inner, norm, g, gR, R, usable, rfinite, bound, tol, scale_a) -> np.ndarray:
+def perceptron_checks(inner, norm, g, gR, R, usable, rfinite, bound, tol, scale_a, has_inner=True) -> np.ndarray:
     """The verdict of every link of the Perceptron's proofs A and B (and M ≤ bound) per state,
     in one compiled pass: rows Mγ≤⟨w*,w⟩, ⟨w*,w⟩≤‖w‖, ‖w‖≤√M·R, √M·γ/R≤cos, cos≤1, M≤bound.
 
     Each value is the same float expression as the materialised series (olc_core.proofs.perceptron),
     and each verdict the same formula as :func:`link_bad_numpy`, so the verdicts are identical.
-    Long proofs are checked in two halves at once (the states are independent)."""
+    ``has_inner=False``: no comparator (``inner`` all NaN, not read). Long proofs are checked in two
+    halves at once (the states are independent)."""
     if "perceptron_checks" not in _kernels:
         t0 = time.perf_counter()
         _inline_helpers()
-        warm = (np.zeros(1), np.zeros(1), 0.1, 0.1, 1.0, True, True, 1.0, 1e-9, 1.0, 0)
+        warm = (np.zeros(1), np.zeros(1), 0.1, 0.1, 1.0, True, True, 1.0, 1e-9, 1.0, 0, True)
         try:
             k = _numba.njit(cache=True, nogil=True, error_model="numpy")(_perceptron_checks_py)
             k(*warm)
@@ -703,17 +732,17 @@ def perceptron_checks(inner, norm, g, gR, R, usable, rfinite, bound, tol, scale_
         _compile_seconds["perceptron_checks"] = time.perf_counter() - t0
         _kernels["perceptron_checks"] = k
     k = _kernels["perceptron_checks"]
-    inner = np.ascontiguousarray(inner, dtype=np.float64)
     norm = np.ascontiguousarray(norm, dtype=np.float64)
-    K = inner.shape[0]
+    inner = np.ascontiguousarray(inner, dtype=np.float64) if has_inner else norm  # not read
+    K = norm.shape[0]
     args = (float(g), float(gR), float(R), bool(usable), bool(rfinite), float(bound), float(tol), float(scale_a))
     if K >= CHECKS_SPLIT_MIN and threads() >= 2:
         h = K // 2
-        fut = _worker().submit(k, inner[:h], norm[:h], *args, 0)
+        fut = _worker().submit(k, inner[:h], norm[:h], *args, 0, bool(has_inner))
         try:
-            second = k(inner[h:], norm[h:], *args, h)
+            second = k(inner[h:], norm[h:], *args, h, bool(has_inner))
         finally:
             first = fut.result()
         return np.concatenate([first, second], axis=1)
-    return k(inner, norm, *args, 0)
+    return k(inner, norm, *args, 0, bool(has_inner))
 

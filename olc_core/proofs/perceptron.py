@@ -178,7 +178,7 @@ def separable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray | None, n
                                       "every x_t is 0" if R == 0.0 else "‖x_t‖² overflows a float"))
     constants["gamma"] = g
     usable = g is not None and g > 0.0 and 0.0 < R < math.inf
-    inner_s = _with_zero(inner, K)
+    inner_s = _with_zero(inner, K) if inner is not None else None   # None: NaN in every state, made when read
     norm_s = _with_zero(norm, K)
     gR = g / R if usable else math.nan
     block: list[np.ndarray] = []
@@ -202,14 +202,17 @@ def separable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray | None, n
             else:
                 sqrtM_R.fill(np.nan)
             one.fill(1.0)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                np.divide(inner_s, norm_s, out=cosine)  # 0/0 = NaN for w = 0: not defined, not checked
+            if inner_s is None:
+                cosine.fill(np.nan)  # NaN / ‖w‖
+            else:
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    np.divide(inner_s, norm_s, out=cosine)  # 0/0 = NaN for w = 0: not defined, not checked
             block.append(b)
         return block[0]
 
     rows = ("M", "_sqrtk", "M_gamma", "sqrtM_R", "one", "cosine", "cos_lower")
     series = {name: (lambda i=i: derived()[i]) for i, name in enumerate(rows) if not name.startswith("_")}
-    series["inner"] = inner_s
+    series["inner"] = inner_s if inner_s is not None else (lambda: np.full(K, np.nan))
     series["norm"] = norm_s
     bound = sq_ratio(R, g) if usable else None
     if usable and not math.isfinite(bound):
@@ -236,8 +239,10 @@ def separable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray | None, n
         pb = proof.mistake_bound
 
         def checker() -> dict[str, np.ndarray]:
-            m = _accel.perceptron_checks(inner_s, norm_s, float(g) if usable else math.nan, gR, R, usable,
-                                         R < math.inf, math.nan if pb is None else pb, DEFAULT_TOL, scale_a)
+            m = _accel.perceptron_checks(norm_s if inner_s is None else inner_s, norm_s,
+                                         float(g) if usable else math.nan, gR, R, usable, R < math.inf,
+                                         math.nan if pb is None else pb, DEFAULT_TOL, scale_a,
+                                         has_inner=inner_s is not None)
             rows_ = list(m) if pb is not None else list(m[:5])
             return dict(zip(names, rows_))
         proof._checker = checker

@@ -309,7 +309,7 @@ def test_compiled_loop_grows_its_buffers_and_resumes_exactly(d, split, monkeypat
 
 
 @pytest.mark.skipif(not _accel.available(), reason="numba not installed")
-@pytest.mark.parametrize("kind", ["separable", "noisy", "gamma_too_big", "tight", "equality"])
+@pytest.mark.parametrize("kind", ["separable", "noisy", "gamma_too_big", "tight", "equality", "no_comparator"])
 @pytest.mark.parametrize("halves", [True, False])
 def test_fused_proof_checks_agree_with_the_series_link_by_link(kind, halves, monkeypatch):
     from olc_core.proofs import perceptron as pp
@@ -324,12 +324,17 @@ def test_fused_proof_checks_agree_with_the_series_link_by_link(kind, halves, mon
     elif kind == "equality":  # every mistake on the margin: Mγ = ⟨w*,w⟩ exactly in exact arithmetic
         s = olc_core.streams.tight_perceptron(4096)
         kw = {"comparator": s.comparator, "gamma": 1 / np.sqrt(4096)}
+    elif kind == "no_comparator":  # noisy, no w* given: inseparable, ⟨w*,w⟩ is NaN (the checker skips reading it)
+        s = olc_core.streams.separable(T=60_000, d=2, gamma=0.01, seed=3, noise=0.2)
+        kw = {}
     else:
         s = olc_core.streams.separable(T=60_000, d=3, gamma=0.01, seed=3, noise=0.2 if kind == "noisy" else 0.0)
         kw = {"comparator": s.comparator, **({"gamma": 0.9} if kind == "gamma_too_big" else {})}
     tr = olc_core.run("perceptron", s.X, s.y, **kw)
     p = tr.proof
     assert p._checker is not None
+    if kind == "no_comparator":
+        assert tr.info["separability"] == "inseparable" and not p.series.is_computed("inner")
     fused = p.check_matrix()
     for ch in p.chains:
         for lo, hi, strict, _ in ch.links():
@@ -345,7 +350,8 @@ def test_fused_proof_checks_agree_with_the_series_link_by_link(kind, halves, mon
 @pytest.mark.parametrize("usable", [True, False])
 @pytest.mark.parametrize("rfinite", [True, False])
 @pytest.mark.parametrize("halves", [True, False])
-def test_compiled_verdicts_match_link_bad_on_special_values(usable, rfinite, halves, monkeypatch):
+@pytest.mark.parametrize("has_inner", [True, False])
+def test_compiled_verdicts_match_link_bad_on_special_values(usable, rfinite, halves, has_inner, monkeypatch):
     monkeypatch.setattr(_accel, "CHECKS_SPLIT_MIN", 2 if halves else 1 << 60)
     monkeypatch.setattr(_accel, "threads", lambda: 2)
     # zeros, NaN, ±inf, huge and tiny sides: the branch-free compiled verdict against link_bad_numpy
@@ -353,6 +359,8 @@ def test_compiled_verdicts_match_link_bad_on_special_values(usable, rfinite, hal
     inner = np.tile(special, len(special))
     norm = np.repeat(special, len(special))
     K = len(inner)
+    if not has_inner:  # no comparator: ⟨w*,w⟩ is NaN in every state (the kernel is not given it)
+        inner = np.full(K, np.nan)
     g, R, bound, tol, scale = 0.3, (2.0 if rfinite else np.inf), 50.0, 1e-9, 7.0
     gR = g / R if usable else np.nan
     kf = np.arange(K, dtype=np.float64)
@@ -364,7 +372,8 @@ def test_compiled_verdicts_match_link_bad_on_special_values(usable, rfinite, hal
         cos = inner / norm
     want = [(mg, inner, scale), (inner, norm, scale), (norm, smr, scale), (cl, cos, 1.0), (cos, np.ones(K), 1.0),
             (kf, np.full(K, bound), 1.0)]
-    got = _accel.perceptron_checks(inner, norm, g if usable else np.nan, gR, R, usable, rfinite, bound, tol, scale)
+    got = _accel.perceptron_checks(inner if has_inner else norm, norm, g if usable else np.nan, gR, R, usable,
+                                   rfinite, bound, tol, scale, has_inner=has_inner)
     for row, (a, b, sc) in enumerate(want):
         np.testing.assert_array_equal(got[row], _accel.link_bad_numpy(a, b, tol, sc, False), err_msg=str(row))
     assert got.any()  # some of these pairs do fail
