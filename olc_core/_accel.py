@@ -55,35 +55,22 @@ def _jit(fn):
         return _numba.njit(nogil=True)(fn)
 
 
-def _record2_py(M, t, w0, w1, mis, snaps):
-    """Record mistake ``M`` at round ``t`` in d = 2, the new weights being (w0, w1): the round and the
-    weights (⟨w*, w⟩ and ‖w‖ come after the loop, from the weights: :func:`_norms2_py`)."""
+def _record2_py(M, t, w0, w1, a0, a1, mis, snaps, inner, norm):
+    """Record mistake ``M`` at round ``t`` in d = 2, the new weights being (w0, w1): the round,
+    the weights, ⟨w*, w⟩ and ‖w‖. Returns 1 when ‖w‖² left the normal float range (the
+    caller then recomputes that norm with scaling), else 0."""
     mis[M] = t
     snaps[M, 0] = w0
     snaps[M, 1] = w1
-
-
-def _norms2_py(snaps, wstar, inner, norm):
-    """⟨w*, w⟩ and ‖w‖ of the state after each mistake (d = 2; ``inner``/``norm`` index k+1 for mistake k),
-    the same float expressions as :func:`_update_py` (and the numpy twin's ``rowdot``/``rowsq``). Returns the
-    number of states whose ‖w‖² left the normal float range (the caller recomputes those with scaling).
-    Out of the loop, whose serial chain (each score waits for the last update) it would lengthen."""
-    a0 = wstar[0]
-    a1 = wstar[1]
-    nodd = 0
-    for k in range(snaps.shape[0]):
-        w0 = snaps[k, 0]
-        w1 = snaps[k, 1]
-        a = 0.0
-        a += a0 * w0
-        a += a1 * w1
-        b = 0.0
-        b += w0 * w0
-        b += w1 * w1
-        inner[k + 1] = a
-        norm[k + 1] = np.sqrt(b)
-        nodd += (b < 1e-290) | (b > 1e290)
-    return nodd
+    a = 0.0
+    a += a0 * w0
+    a += a1 * w1
+    b = 0.0
+    b += w0 * w0
+    b += w1 * w1
+    inner[M + 1] = a
+    norm[M + 1] = np.sqrt(b)
+    return (b < 1e-290) | (b > 1e290)
 
 
 def _update_py(M, t, yt, X, w, wstar, mis, snaps, inner, norm):
@@ -134,8 +121,7 @@ def _perceptron_py(X, y, wstar, has_wstar, t0, t1, w, M0, score, cmargin, mis, s
     """The Perceptron on rounds ``t0 … t1-1`` with weights ``w`` (updated in place) and ``M0`` mistakes so far.
 
     Writes per round the score ⟨w, x⟩ and the comparator margin y⟨w*, x⟩, and per mistake the
-    round, the new weights, ⟨w*, w⟩ and ‖w‖ (``inner``/``norm`` index k+1 for mistake k; in d = 2 the
-    round and the weights only: :func:`perceptron` computes the other two after the loop).
+    round, the new weights, ⟨w*, w⟩ and ‖w‖ (``inner``/``norm`` index k+1 for mistake k).
     Counts the rounds with y⟨w*, x⟩ ≤ 0 (``nonpos``) and the states whose ‖w‖² left the
     normal float range (``nodd``: the caller recomputes those norms with scaling).
     Returns ``(t_stop, M, r2max, cmin, nonpos, nodd, bad_row)``: ``t_stop < t1`` when the
@@ -209,7 +195,7 @@ def _perceptron_py(X, y, wstar, has_wstar, t0, t1, w, M0, score, cmargin, mis, s
             if yt * s <= 0.0:
                 w0 = w0 + yt * x0
                 w1 = w1 + yt * x1
-                _record2(M, t, w0, w1, mis, snaps)
+                nodd += _record2(M, t, w0, w1, a0, a1, mis, snaps, inner, norm)
                 M += 1
         w[0] = w0
         w[1] = w1
@@ -275,6 +261,8 @@ def _perceptron_learn_py(X, y, wstar, t0, w, M0, score, mis, snaps, inner, norm,
     if d == 2:
         w0 = w[0]
         w1 = w[1]
+        a0 = wstar[0]
+        a1 = wstar[1]
         for t in range(t0, T):
             if t < 0:
                 continue
@@ -292,7 +280,7 @@ def _perceptron_learn_py(X, y, wstar, t0, w, M0, score, mis, snaps, inner, norm,
             if yt * s <= 0.0:
                 w0 = w0 + yt * x0
                 w1 = w1 + yt * x1
-                _record2(M, t, w0, w1, mis, snaps)
+                nodd += _record2(M, t, w0, w1, a0, a1, mis, snaps, inner, norm)
                 M += 1
         w[0] = w0
         w[1] = w1
@@ -363,8 +351,6 @@ def _warm_args(which: str, d: int) -> tuple:
     if which == "perceptron":
         return (X, y, w, True, 0, 1, np.zeros(d), 0, np.empty(1), np.empty(1), np.empty(1, np.int64),
                 np.empty((1, d)), np.zeros(2), np.zeros(2), 0.0, np.inf, 0, 0, w, np.full(1, np.inf), 8)
-    if which == "perceptron_norms2":
-        return np.zeros((1, 2)), np.zeros(2), np.zeros(2), np.zeros(2)
     if which == "perceptron_learn":
         return (X, y, w, 0, np.zeros(d), 0, np.empty(1), np.empty(1, np.int64), np.empty((1, d)), np.zeros(2),
                 np.zeros(2), 0)
@@ -372,7 +358,7 @@ def _warm_args(which: str, d: int) -> tuple:
 
 
 _PERCEPTRON_KERNELS = {"perceptron": _perceptron_py, "perceptron_learn": _perceptron_learn_py,
-                       "perceptron_data": _perceptron_data_py, "perceptron_norms2": _norms2_py}
+                       "perceptron_data": _perceptron_data_py}
 
 
 def perceptron_kernel(which: str = "perceptron"):
@@ -382,8 +368,8 @@ def perceptron_kernel(which: str = "perceptron"):
         t0 = time.perf_counter()
         _inline_helpers()
         k = _jit(_PERCEPTRON_KERNELS[which])
-        for d in (1, 2) if which != "perceptron_norms2" else (2,):  # compile (or load from the cache) now,
-            k(*_warm_args(which, d))                                   # so the first run's timing is its own
+        for d in (1, 2):  # compile (or load from the cache) now, so the first run's timing is the run's own
+            k(*_warm_args(which, d))
         _compile_seconds[which] = time.perf_counter() - t0
         _kernels[which] = k
     return _kernels[which]
@@ -603,8 +589,6 @@ def perceptron(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None, split: bo
         resolve(t, inline=True)
     if minima is not None:
         minima.wait()
-    if d == 2 and bad == -1:  # the loops recorded the weights only
-        nodd += perceptron_kernel("perceptron_norms2")(snaps[:M], wv, inner, norm)
     return score, cmargin, mis[:M], snaps[:M], inner[:M + 1], norm[:M + 1], r2, cmin, nonpos, nodd, bad
 
 
