@@ -17,7 +17,7 @@ from concurrent.futures import Future
 import numpy as np
 
 __all__ = ["available", "resolve_engine", "perceptron_kernel", "perceptron", "BlockMinima", "threads", "link_bad",
-           "link_bad_numpy", "compile_seconds"]
+           "link_bad_numpy", "compile_seconds", "counts", "square_roots"]
 
 _kernels: dict[str, object] = {}
 _compile_seconds: dict[str, float] = {}
@@ -649,12 +649,14 @@ def link_bad(a: np.ndarray, b: np.ndarray, tol: float, scale_floor: float, log: 
                                 bool(log))
 
 
-def _perceptron_checks_py(inner, normv, g, gR, R, usable, rfinite, bound, tol, scale_a, k0, has_inner):
+def _perceptron_checks_py(inner, normv, g, gR, R, usable, rfinite, bound, tol, scale_a, k0, has_inner, roots):
     """The verdicts of the states ``k0 … k0+n-1`` whose ⟨w*,w⟩ and ‖w‖ are ``inner``/``normv``
     (column i is state k0 + i). The array is made here, so LLVM knows it aliases nothing and
     vectorises the pass (2× faster than writing into one passed in). ``has_inner`` False: no
     comparator, ⟨w*,w⟩ is NaN in every state (``inner`` is not read), so every link with ⟨w*,w⟩ or
-    the cosine on a side is not checked (False, as NaN gives in the formula)."""
+    the cosine on a side is not checked (False, as NaN gives in the formula). ``roots[i]``: √(k0 + i), as
+    ``np.sqrt`` gives it (correctly rounded, so the same float as computing it here: a table made once
+    saves the pass its most expensive operation)."""
     n = normv.shape[0]
     out = np.empty((6, n), np.bool_)
     Rv = R if rfinite else np.nan
@@ -663,7 +665,7 @@ def _perceptron_checks_py(inner, normv, g, gR, R, usable, rfinite, bound, tol, s
             kf = float(k0 + i)
             out[0, i] = False
             out[1, i] = False
-            out[2, i] = _bad1(normv[i], np.sqrt(kf) * Rv, tol, scale_a)
+            out[2, i] = _bad1(normv[i], roots[i] * Rv, tol, scale_a)
             out[3, i] = False
             out[4, i] = False
             out[5, i] = _bad1(kf, bound, tol, 1.0)
@@ -671,7 +673,7 @@ def _perceptron_checks_py(inner, normv, g, gR, R, usable, rfinite, bound, tol, s
         for i in range(n):
             kf = float(k0 + i)
             norm = normv[i]
-            sqrtk = np.sqrt(kf)
+            sqrtk = roots[i]
             cosine = inner[i] / norm
             out[0, i] = _bad1(kf * g, inner[i], tol, scale_a)
             out[1, i] = _bad1(inner[i], norm, tol, scale_a)
@@ -686,7 +688,7 @@ def _perceptron_checks_py(inner, normv, g, gR, R, usable, rfinite, bound, tol, s
             cosine = inner[i] / norm
             out[0, i] = False
             out[1, i] = _bad1(inner[i], norm, tol, scale_a)
-            out[2, i] = _bad1(norm, np.sqrt(kf) * Rv, tol, scale_a)
+            out[2, i] = _bad1(norm, roots[i] * Rv, tol, scale_a)
             out[3, i] = False
             out[4, i] = _bad1(cosine, 1.0, tol, 1.0)
             out[5, i] = _bad1(kf, bound, tol, 1.0)
@@ -722,7 +724,7 @@ def perceptron_checks(inner, norm, g, gR, R, usable, rfinite, bound, tol, scale_
     if "perceptron_checks" not in _kernels:
         t0 = time.perf_counter()
         _inline_helpers()
-        warm = (np.zeros(1), np.zeros(1), 0.1, 0.1, 1.0, True, True, 1.0, 1e-9, 1.0, 0, True)
+        warm = (np.zeros(1), np.zeros(1), 0.1, 0.1, 1.0, True, True, 1.0, 1e-9, 1.0, 0, True, np.zeros(1))
         try:
             k = _numba.njit(cache=True, nogil=True, error_model="numpy")(_perceptron_checks_py)
             k(*warm)
@@ -736,13 +738,43 @@ def perceptron_checks(inner, norm, g, gR, R, usable, rfinite, bound, tol, scale_
     inner = np.ascontiguousarray(inner, dtype=np.float64) if has_inner else norm  # not read
     K = norm.shape[0]
     args = (float(g), float(gR), float(R), bool(usable), bool(rfinite), float(bound), float(tol), float(scale_a))
+    roots = square_roots(K)
     if K >= CHECKS_SPLIT_MIN and threads() >= 2:
         h = K // 2
-        fut = _worker().submit(k, inner[:h], norm[:h], *args, 0, bool(has_inner))
+        fut = _worker().submit(k, inner[:h], norm[:h], *args, 0, bool(has_inner), roots[:h])
         try:
-            second = k(inner[h:], norm[h:], *args, h, bool(has_inner))
+            second = k(inner[h:], norm[h:], *args, h, bool(has_inner), roots[h:])
         finally:
             first = fut.result()
         return np.concatenate([first, second], axis=1)
-    return k(inner, norm, *args, 0, bool(has_inner))
+    return k(inner, norm, *args, 0, bool(has_inner), roots)
+
+
+#: The tables of :func:`counts` and :func:`square_roots` are kept for up to this many states (8 bytes each).
+TABLE_MAX = 1 << 21
+_tables: dict[str, np.ndarray] = {}
+
+
+def _table(name: str, n: int, make) -> np.ndarray:
+    """The first n entries of a per-process table ``make(m)`` (m ≥ n), read-only; made anew beyond TABLE_MAX."""
+    if n > TABLE_MAX:
+        a = make(n)
+        a.flags.writeable = False
+        return a
+    a = _tables.get(name)
+    if a is None or a.shape[0] < n:
+        a = make(min(TABLE_MAX, max(n, 2 * (0 if a is None else a.shape[0]), 4096)))
+        a.flags.writeable = False
+        _tables[name] = a
+    return a[:n]
+
+
+def counts(n: int) -> np.ndarray:
+    """``np.arange(n)`` (int64), read-only, from a table made once per process."""
+    return _table("counts", n, lambda m: np.arange(m, dtype=np.int64))
+
+
+def square_roots(n: int) -> np.ndarray:
+    """``np.sqrt(np.arange(n))`` (float64), read-only, from a table made once per process."""
+    return _table("roots", n, lambda m: np.sqrt(np.arange(m, dtype=np.float64)))
 

@@ -99,11 +99,12 @@ def _scale(x: float) -> float:
 
 
 def _states(T: int, mistakes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The rounds the states start at, and their mistake counts 0 … M (read-only, from a table)."""
     K = len(mistakes) + 1
     state_rounds = np.empty(K, dtype=np.int64)
     state_rounds[0] = 0
     np.add(mistakes, 1, out=state_rounds[1:])
-    return state_rounds, np.arange(K, dtype=np.int64)
+    return state_rounds, _accel.counts(K)
 
 
 def _with_zero(a: np.ndarray | None, K: int) -> np.ndarray:
@@ -190,7 +191,7 @@ def separable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray | None, n
             b = np.empty((7, K))
             kf, sqrtk, M_gamma, sqrtM_R, one, cosine, cos_lower = b
             kf[:] = k
-            np.sqrt(kf, out=sqrtk)
+            sqrtk[:] = _accel.square_roots(K)   # np.sqrt(kf)
             if usable:
                 np.multiply(kf, g, out=M_gamma)
                 np.multiply(sqrtk, gR, out=cos_lower)

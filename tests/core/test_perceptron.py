@@ -436,3 +436,20 @@ def test_margin_perceptron_counts_updates_U():
     p = olc_core.run("margin_perceptron", s.X, s.y, gamma=0.25, comparator=s.comparator, passes=None).proof
     assert p.labels["M"] == "U" and p.labels["mistake_bound"] == r"12/\gamma^2"
     assert p.theorem.startswith("U")
+
+
+def test_state_tables_equal_arange_and_sqrt_and_are_read_only(monkeypatch):
+    # the proofs' mistake counts 0 … M and the checks' √k come from per-process tables: the same values
+    # as np.arange / np.sqrt (bit for bit), growing on demand, made anew beyond TABLE_MAX, never writable
+    monkeypatch.setattr(_accel, "_tables", {})
+    monkeypatch.setattr(_accel, "TABLE_MAX", 10_000)
+    for n in (0, 1, 5, 4096, 4097, 9_999, 10_000, 10_001, 25_000, 3):
+        c, r = _accel.counts(n), _accel.square_roots(n)
+        np.testing.assert_array_equal(c, np.arange(n, dtype=np.int64))
+        assert c.dtype == np.int64 and r.dtype == np.float64
+        assert r.tobytes() == np.sqrt(np.arange(n, dtype=np.float64)).tobytes()
+        assert not c.flags.writeable and not r.flags.writeable
+        if n:
+            with pytest.raises(ValueError):
+                c[0] = 1
+    assert _accel._tables["counts"].shape[0] <= 10_000
