@@ -108,8 +108,9 @@ _bad1 = None  # compiled helpers, set by _inline_helpers() before a kernel that 
 def _inline_helpers() -> None:
     """Compile the helpers the kernels call, inlined into them (numba reads these globals when
     it compiles a kernel)."""
-    global _record2, _update, _bad1, _flush
+    global _record2, _update, _bad1, _flush, _data2
     if _record2 is _record2_py:
+        _data2 = _numba.njit(nogil=True, error_model="numpy")(_data2_py)
         _record2 = _numba.njit(inline="always")(_record2_py)
         _update = _numba.njit(inline="always")(_update_py)
         _flush = _numba.njit(inline="always")(_flush_py)
@@ -307,8 +308,12 @@ def _perceptron_data_py(X, y, wstar, has_wstar, t0, cmargin, r2max, cmin, nonpos
     block minima of y⟨v, x⟩ when ``bmin`` is not empty.
     Returns ``(r2max, cmin, nonpos, nbad, bad_row)`` (``bad_row`` the first non-finite row, or -1)."""
     T, d = X.shape
-    nbad = 0
     hasb = bmin.shape[0] > 0
+    if d == 2 and not hasb and t0 >= 0:
+        r2f, cminf, nonposf, nbad, exact = _data2(X, y, wstar, has_wstar, t0, cmargin)
+        if exact:  # the same values as the loop below (see _data2)
+            return (r2f if r2f > r2max else r2max), (cminf if cminf < cmin else cmin), nonpos + nonposf, nbad, -1
+    nbad = 0
     mask = (1 << shift) - 1
     bm = np.inf
     for t in range(t0, T):
@@ -343,6 +348,55 @@ def _perceptron_data_py(X, y, wstar, has_wstar, t0, cmargin, r2max, cmin, nonpos
                 bm = _flush(bmin, t, shift, bm)
     _flush(bmin, T - 1, shift, bm)
     return r2max, cmin, nonpos, nbad, -1
+
+
+def _data2_py(X, y, wstar, has_wstar, t0, cmargin):
+    """The data half's quantities in d = 2 on rounds ``t0 … T-1`` without a branch per round, so that LLVM
+    vectorises the passes: max ‖x‖² as the largest bit pattern (for floats ≥ +0 the order of their bits
+    as integers is their order: an integer maximum vectorises, a float one does not without fast-math),
+    min y⟨w*,x⟩ likewise through the order-preserving map of a float's bits to a signed integer, the rounds
+    with y⟨w*,x⟩ ≤ 0 and the labels other than ±1 counted. Returns ``(max ‖x‖², min y⟨w*,x⟩, #≤0, #bad
+    labels, exact)``; ``exact`` False when the values may differ from the sequential loop's (a ‖x‖² that
+    is not finite — a non-finite row, or one whose square overflows —, a bad label, or a minimum margin
+    of 0, where −0.0 and +0.0 are equal to the loop but not to the integer map): the caller then runs
+    the loop. Otherwise every ‖x‖² is a finite float ≥ +0 and every margin finite (an overflow of
+    y⟨w*,x⟩ with a unit w* needs some x_j² to overflow), so the maxima and minima are the loop's."""
+    T = X.shape[0]
+    nx = 0
+    nbad = 0
+    r2i = 0
+    for t in range(t0, T):
+        x0 = X[t, 0]
+        x1 = X[t, 1]
+        xx = 0.0
+        xx += x0 * x0
+        xx += x1 * x1
+        nx += not np.isfinite(xx)
+        r2i = max(r2i, np.float64(xx).view(np.int64))
+        yt = y[t]
+        nbad += (yt != 1.0) & (yt != -1.0)
+    r2 = np.int64(r2i).view(np.float64)
+    cmin = np.inf
+    nonpos = 0
+    if has_wstar and nx == 0 and nbad == 0:
+        a0 = wstar[0]
+        a1 = wstar[1]
+        for t in range(t0, T):
+            c = 0.0
+            c += X[t, 0] * a0
+            c += X[t, 1] * a1
+            cmargin[t] = y[t] * c
+        ki = 0x7FF0000000000000  # +inf's bits, its own key
+        for t in range(t0, T):
+            c = cmargin[t]
+            i = np.float64(c).view(np.int64)
+            ki = min(ki, i ^ ((i >> 63) & 0x7FFFFFFFFFFFFFFF))
+            nonpos += c <= 0.0
+        cmin = np.int64(ki ^ ((ki >> 63) & 0x7FFFFFFFFFFFFFFF)).view(np.float64)
+    return r2, cmin, nonpos, nbad, nx == 0 and nbad == 0 and cmin != 0.0
+
+
+_data2 = _data2_py
 
 
 def _warm_args(which: str, d: int) -> tuple:
