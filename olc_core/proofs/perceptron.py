@@ -120,7 +120,7 @@ def _with_zero(a: np.ndarray | None, K: int) -> np.ndarray:
 def separable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray | None, norm: np.ndarray,
                     radius: float, cmargin: np.ndarray | None, gamma: float | None,
                     comparator_info: dict[str, Any], min_margin: float | None = None,
-                    n_nonpositive: int | None = None) -> Proof:
+                    n_nonpositive: int | None = None, state_rounds: np.ndarray | None = None) -> Proof:
     """Proofs A and B of ``M ≤ R²/γ²``.
 
     ``inner``/``norm``: ⟨w*, w⟩ and ‖w‖ in each state (the initial w = 0 first);
@@ -129,9 +129,13 @@ def separable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray | None, n
     ``gamma``: the γ the caller asked the proof to assume (None: the measured
     margin ``min_t cmargin[t]``, or ``min_margin`` when the loop already found it);
     ``n_nonpositive``: the number of rounds with ``cmargin[t] ≤ 0`` when the loop already
-    counted them (the rounds themselves are then listed on first access).
+    counted them (the rounds themselves are then listed on first access);
+    ``state_rounds``: ``[0, mistakes + 1]`` when the loop already recorded it.
     """
-    state_rounds, k = _states(T, mistakes)
+    if state_rounds is None:
+        state_rounds, k = _states(T, mistakes)
+    else:
+        k = _accel.counts(len(mistakes) + 1)
     K = len(k)
     R = float(radius)
     assumptions: list[Assumption] = []

@@ -81,3 +81,21 @@ def test_split_run_with_the_data_passes_equals_the_numpy_twin(noise, monkeypatch
             for u, v in zip(a, b):
                 np.testing.assert_array_equal(u, v)
             assert np.signbit(a[7]) == np.signbit(b[7])
+
+
+@needs_numba
+@pytest.mark.parametrize("d", [2, 3])
+@pytest.mark.parametrize("split", [True, False])
+def test_state_rounds_recorded_by_the_loop_are_the_mistakes_plus_one(d, split, monkeypatch):
+    # the compiled loop writes where each state starts (0, then mistake + 1) as it records a mistake, growing
+    # its buffers on the way (40 % noise: more mistakes than the first buffer holds); the proof uses them
+    monkeypatch.setattr(_accel, "SPLIT_PROBE", 1024)
+    s = olc_core.streams.noisy(T=20_000, d=d, gamma=0.01, noise=0.4, seed=d)
+    out = perceptron_numba(s.X, s.y, s.comparator, split=split)
+    mis, sr = out[2], out[9]
+    assert len(mis) > 20_000 // 4 and sr.dtype == np.int64
+    np.testing.assert_array_equal(sr, np.concatenate([[0], mis + 1]))
+    for engine in ("numba", "numpy"):
+        tr = olc_core.run("perceptron", s.X, s.y, comparator=s.comparator, engine=engine)
+        np.testing.assert_array_equal(tr.proof.state_rounds, np.concatenate([[0], tr.mistakes + 1]))
+        np.testing.assert_array_equal(tr.proof.n_mistakes, np.arange(len(tr.mistakes) + 1))
