@@ -333,6 +333,7 @@ def test_compiled_loop_grows_its_buffers_and_resumes_exactly(d, split, monkeypat
 @pytest.mark.parametrize("halves", [True, False])
 def test_fused_proof_checks_agree_with_the_series_link_by_link(kind, halves, monkeypatch):
     from olc_core.proofs import perceptron as pp
+    monkeypatch.delenv("OLC_CORE_ENGINE", raising=False)  # the compiled checker even in the suite's numpy run
     monkeypatch.setattr(pp, "FUSED_CHECK_MIN_STATES", 1)
     # long proofs are checked in two halves on two threads: force either way
     monkeypatch.setattr(_accel, "CHECKS_SPLIT_MIN", 2 if halves else 1 << 60)
