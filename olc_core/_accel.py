@@ -460,8 +460,11 @@ def _buffers(cap: int, d: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
     return mis, snaps, inner, norm, sr
 
 
-#: Rounds the one-pass loop runs before deciding whether to split the rest in two threads.
-SPLIT_PROBE = 1 << 15
+#: Rounds the one-pass loop runs before deciding whether to split the rest in two threads (enough to tell
+#: a stream with a mistake every few rounds from one with a handful; the split waits for them).
+SPLIT_PROBE = 1 << 13
+#: Runs of at most this many rounds are not split (the worker's start would cost more than its half).
+SPLIT_MIN_T = 1 << 16
 #: Split only when at least this fraction of the probed rounds were mistakes: the loop is
 #: then bound by its serial chain (a mistake changes w, and the next score waits for it),
 #: and the data-only half runs on the other core for free. With few mistakes the one-pass
@@ -608,7 +611,7 @@ def perceptron(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None, split: bo
                 grow()
 
     if split is None:
-        split = threads() >= 2 and T > 2 * SPLIT_PROBE
+        split = threads() >= 2 and T > max(2 * SPLIT_PROBE, SPLIT_MIN_T)
     first_later = False  # the direction is computed on the worker, before the data half (see below)
     if pending and minima.first is not None:
         minima.future = Future()

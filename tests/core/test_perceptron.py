@@ -153,7 +153,7 @@ def test_split_is_chosen_by_the_mistake_rate(monkeypatch):
     calls = []
     real = _accel.perceptron_kernel
     monkeypatch.setattr(_accel, "perceptron_kernel", lambda which="perceptron": calls.append(which) or real(which))
-    T = 4 * _accel.SPLIT_PROBE
+    T = 2 * _accel.SPLIT_MIN_T
     sep = olc_core.streams.separable(T=T, d=2, gamma=0.05, radius=1.0, seed=0)
     perceptron_numba(sep.X, sep.y, sep.comparator)
     assert calls == ["perceptron"]  # a handful of mistakes: the one pass to the end
