@@ -632,16 +632,17 @@ def perceptron(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None, split: bo
     if t < T and bad == -1 and M < SPLIT_MIN_MISTAKE_RATE * t:
         one_pass(T)  # few mistakes: the one pass to the end
     elif t < T and bad == -1:
-        learn, data = perceptron_kernel("perceptron_learn"), perceptron_kernel("perceptron_data")
+        learn = perceptron_kernel("perceptron_learn")
         t_split = t
 
-        def data_half():  # on the worker, after the search's first step (the pool runs tasks in order)
-            if first_later:  # the search's first step here, while the learner runs in the caller's thread
+        def prelude():  # the search's first step (when the worker computes it) and the probe's minima
+            if first_later:
                 _first(minima)
             if pending:
                 resolve(t_split, inline=True)
-            return data(X, y, wv, has, t_split, cmargin, r2, cmin, nonpos, v, bmin, shift)
-        fut = _worker().submit(data_half)
+            return v, bmin, shift
+        half = _DataHalf(X, y, wv, has, t_split, cmargin, prelude)
+        fut = _worker().submit(half.work)
         try:
             while True:
                 t, M, nodd = learn(X, y, wv, t, w, M, score, mis, snaps, inner, norm, sr, nodd)
@@ -649,15 +650,79 @@ def perceptron(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None, split: bo
                     break
                 grow()
         finally:
-            r2, cmin, nonpos, nbad, bad = fut.result()
-        if bad == -1 and nbad > 0:
-            bad = -2
+            started = not fut.cancel()  # cancelled: the worker never started (the other core busy)
+            half.work()                 # the chunks not taken yet (all of them when cancelled)
+            if started:
+                fut.result()
+        r2, cmin, nonpos, bad = half.combine(r2, cmin, nonpos)
     if pending:  # the direction came after the last round: its minima over every round
         resolve(t, inline=True)
     if minima is not None:
         minima.wait()
     return (score, cmargin, mis[:M], snaps[:M], inner[:M + 1], norm[:M + 1], r2, cmin, nonpos, nodd, bad,
             sr[:M + 1])
+
+
+#: The data half of a split run is cut into chunks of this many rounds (a multiple of every block of minima),
+#: which the worker takes in order and the learner's thread too once the learner is done.
+DATA_CHUNK = 1 << 17
+
+
+class _DataHalf:
+    """The data half of a split run (:func:`_perceptron_data_py` on rounds ``t0 … T-1``) in chunks that either
+    thread may take: the worker from the start, the learner's thread when its loop ends, so that a worker
+    that got no CPU (the other core busy) does not hold the run up. ``prelude()`` runs first, once, in
+    whichever thread comes first (the search's first step; it returns the minima's direction, array and
+    shift). The chunks' results are combined in round order with the loop's own comparisons, so the
+    values are the single pass's (see :meth:`combine`)."""
+
+    def __init__(self, X, y, wv, has, t0, cmargin, prelude):
+        import threading
+        self.X, self.y, self.wv, self.has, self.cmargin, self.prelude = X, y, wv, has, cmargin, prelude
+        T = X.shape[0]
+        inner = list(range((t0 // DATA_CHUNK + 1) * DATA_CHUNK, T, DATA_CHUNK))
+        self.edges = [t0] + inner + [T]
+        self.results: list = [None] * (len(self.edges) - 1)
+        self.lock, self.ready = threading.Lock(), threading.Event()
+        self.taken, self.next, self.args = False, 0, None
+        self.kernel = perceptron_kernel("perceptron_data")
+
+    def work(self) -> None:
+        with self.lock:
+            first, self.taken = not self.taken, True
+        if first:
+            try:
+                self.args = self.prelude()
+            finally:
+                self.ready.set()
+        else:
+            self.ready.wait()
+        if self.args is None:  # the prelude failed: its exception is the other thread's to report
+            return
+        v, bmin, shift = self.args
+        while True:
+            with self.lock:
+                i, self.next = self.next, self.next + 1
+            if i >= len(self.results):
+                return
+            a, e = self.edges[i], self.edges[i + 1]
+            self.results[i] = self.kernel(self.X[:e], self.y[:e], self.wv, self.has, a, self.cmargin, 0.0, np.inf,
+                                          0, v, bmin, shift)
+
+    def combine(self, r2: float, cmin: float, nonpos: int) -> tuple:
+        """``(max ‖x‖², min margin, #≤0, bad_row)`` after the probe's ``r2, cmin, nonpos``: chunk by chunk in
+        round order, the larger ‖x‖² and the smaller margin only when strictly so (the first of equal
+        values, −0.0 or +0.0, stays, as in the loop), up to the first chunk with a non-finite row (whose
+        first one is the run's: the loop stops there); -2 when some label is not ±1."""
+        nbad = 0
+        for r2c, cminc, nonposc, nbadc, badc in self.results:
+            if badc >= 0:
+                return r2, cmin, nonpos, badc
+            r2 = r2c if r2c > r2 else r2
+            cmin = cminc if cminc < cmin else cmin
+            nonpos += nonposc
+            nbad += nbadc
+        return r2, cmin, nonpos, (-2 if nbad > 0 else -1)
 
 
 def link_bad_numpy(a: np.ndarray, b: np.ndarray, tol: float, scale_floor: float, log: bool) -> np.ndarray:

@@ -99,3 +99,61 @@ def test_state_rounds_recorded_by_the_loop_are_the_mistakes_plus_one(d, split, m
         tr = olc_core.run("perceptron", s.X, s.y, comparator=s.comparator, engine=engine)
         np.testing.assert_array_equal(tr.proof.state_rounds, np.concatenate([[0], tr.mistakes + 1]))
         np.testing.assert_array_equal(tr.proof.n_mistakes, np.arange(len(tr.mistakes) + 1))
+
+
+class _Starved:
+    """A worker that never gets a CPU: its tasks stay pending (so they can be cancelled)."""
+
+    def submit(self, fn, *args):
+        from concurrent.futures import Future
+        return Future()
+
+
+@needs_numba
+@pytest.mark.parametrize("starved", [False, True])
+@pytest.mark.parametrize("d", [2, 3])
+def test_data_half_in_chunks_equals_the_numpy_twin(starved, d, monkeypatch):
+    # the split's data half in chunks of 192 rounds (either thread takes them; a starved worker's task is
+    # cancelled and the learner's thread does them all): the same values as the numpy loop, −0.0 included
+    monkeypatch.setattr(_accel, "SPLIT_PROBE", 256)
+    monkeypatch.setattr(_accel, "SPLIT_MIN_MISTAKE_RATE", 0.0)
+    monkeypatch.setattr(_accel, "DATA_CHUNK", 192)
+    if starved:
+        monkeypatch.setattr(_accel, "_worker", lambda: _Starved())
+    for seed in range(12):
+        s = olc_core.streams.separable(T=3000 + seed, d=d, gamma=0.02, radius=1.0, seed=seed, noise=0.15)
+        X = s.X.copy()
+        if seed % 3 == 0:  # points on the axis hyperplane: margins ±0.0 for w* = e_1 in several chunks
+            X[::7, 0] = 0.0
+        axis = np.eye(d)[0]
+        for w in (s.comparator, None, axis):
+            a = perceptron_numpy(X, s.y, w)
+            b = perceptron_numba(X, s.y, w, split=True)
+            for u, v in zip(a, b):
+                np.testing.assert_array_equal(u, v)
+            assert np.signbit(a[7]) == np.signbit(b[7])
+
+
+@needs_numba
+@pytest.mark.parametrize("starved", [False, True])
+def test_bad_rows_and_labels_in_a_later_chunk_are_refused_as_in_one_pass(starved, monkeypatch):
+    monkeypatch.setattr(_accel, "SPLIT_PROBE", 256)
+    monkeypatch.setattr(_accel, "SPLIT_MIN_MISTAKE_RATE", 0.0)
+    monkeypatch.setattr(_accel, "DATA_CHUNK", 192)
+    if starved:
+        monkeypatch.setattr(_accel, "_worker", lambda: _Starved())
+    s = olc_core.streams.separable(T=3000, d=2, gamma=0.02, radius=1.0, seed=1, noise=0.2)
+    for bad_at, label_at in ((2100, None), (2100, 900), (None, 900), (900, 2100)):
+        X, y = s.X.copy(), s.y.copy()
+        if bad_at is not None:
+            X[bad_at, 1] = np.nan
+            X[bad_at + 300, 0] = np.inf
+        if label_at is not None:
+            y[label_at] = 0.0
+        msgs = []
+        for split in (True, False):
+            with pytest.raises(ValueError) as e:
+                perceptron_numba(X, y, s.comparator, split=split)
+            msgs.append(str(e.value))
+        assert msgs[0] == msgs[1]
+        assert (f"round {bad_at + 1}" in msgs[0]) if bad_at is not None else ("label" in msgs[0])
