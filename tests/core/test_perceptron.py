@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import olc_core
-from olc_core import _accel
+from olc_core import _accel, _accel_checks
 from olc_core.comparators import _affine_minimizer
 from olc_core.learners.perceptron import perceptron_numba, perceptron_numpy
 from olc_core.proofs.perceptron import best_gamma, td_bound
@@ -336,7 +336,7 @@ def test_fused_proof_checks_agree_with_the_series_link_by_link(kind, halves, mon
     monkeypatch.delenv("OLC_CORE_ENGINE", raising=False)  # the compiled checker even in the suite's numpy run
     monkeypatch.setattr(pp, "FUSED_CHECK_MIN_STATES", 1)
     # long proofs are checked in two halves on two threads: force either way
-    monkeypatch.setattr(_accel, "CHECKS_SPLIT_MIN", 2 if halves else 1 << 60)
+    monkeypatch.setattr(_accel_checks, "CHECKS_SPLIT_MIN", 2 if halves else 1 << 60)
     monkeypatch.setattr(_accel, "threads", lambda: 2)
     # the compiled verdicts (no series materialised) against link_bad on the materialised series
     if kind == "tight":
@@ -373,7 +373,7 @@ def test_fused_proof_checks_agree_with_the_series_link_by_link(kind, halves, mon
 @pytest.mark.parametrize("halves", [True, False])
 @pytest.mark.parametrize("has_inner", [True, False])
 def test_compiled_verdicts_match_link_bad_on_special_values(usable, rfinite, halves, has_inner, monkeypatch):
-    monkeypatch.setattr(_accel, "CHECKS_SPLIT_MIN", 2 if halves else 1 << 60)
+    monkeypatch.setattr(_accel_checks, "CHECKS_SPLIT_MIN", 2 if halves else 1 << 60)
     monkeypatch.setattr(_accel, "threads", lambda: 2)
     # zeros, NaN, ±inf, huge and tiny sides: the branch-free compiled verdict against link_bad_numpy
     special = np.array([0.0, -0.0, 1.0, -1.0, np.nan, np.inf, -np.inf, 1e308, -1e308, 1e-308, 3.0, 2.9999999999])
@@ -442,8 +442,8 @@ def test_margin_perceptron_counts_updates_U():
 def test_state_tables_equal_arange_and_sqrt_and_are_read_only(monkeypatch):
     # the proofs' mistake counts 0 … M and the checks' √k come from per-process tables: the same values
     # as np.arange / np.sqrt (bit for bit), growing on demand, made anew beyond TABLE_MAX, never writable
-    monkeypatch.setattr(_accel, "_tables", {})
-    monkeypatch.setattr(_accel, "TABLE_MAX", 10_000)
+    monkeypatch.setattr(_accel_checks, "_tables", {})
+    monkeypatch.setattr(_accel_checks, "TABLE_MAX", 10_000)
     for n in (0, 1, 5, 4096, 4097, 9_999, 10_000, 10_001, 25_000, 3):
         c, r = _accel.counts(n), _accel.square_roots(n)
         np.testing.assert_array_equal(c, np.arange(n, dtype=np.int64))
@@ -453,4 +453,4 @@ def test_state_tables_equal_arange_and_sqrt_and_are_read_only(monkeypatch):
         if n:
             with pytest.raises(ValueError):
                 c[0] = 1
-    assert _accel._tables["counts"].shape[0] <= 10_000
+    assert _accel_checks._tables["counts"].shape[0] <= 10_000
