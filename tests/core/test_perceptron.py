@@ -130,7 +130,7 @@ def test_split_halves_agree_with_the_one_pass_loop(d, with_comparator, monkeypat
 @pytest.mark.skipif(not _accel.available(), reason="numba not installed")
 @pytest.mark.parametrize("scale", [1e-150, 1.0, 1e150])
 @pytest.mark.parametrize("split", [True, False])
-def test_norms_after_the_loop_equal_the_numpy_twin_at_every_scale(scale, split, monkeypatch):
+def test_norms_equal_the_numpy_twin_at_every_scale(scale, split, monkeypatch):
     # d = 2, split or not: at scales where ‖w‖² leaves the normal range (1e-300, 1e300) the odd norms are
     # recomputed with scaling, as the numpy twin does
     monkeypatch.setattr(_accel, "SPLIT_PROBE", 64)
