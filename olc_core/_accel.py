@@ -17,7 +17,7 @@ from concurrent.futures import Future
 import numpy as np
 
 __all__ = ["available", "resolve_engine", "perceptron_kernel", "perceptron", "BlockMinima", "threads", "link_bad",
-           "link_bad_numpy", "compile_seconds"]
+           "link_bad_numpy", "compile_seconds", "counts", "square_roots"]
 
 _kernels: dict[str, object] = {}
 _compile_seconds: dict[str, float] = {}
@@ -55,11 +55,14 @@ def _jit(fn):
         return _numba.njit(nogil=True)(fn)
 
 
-def _record2_py(M, t, w0, w1, a0, a1, mis, snaps, inner, norm):
+def _record2_py(M, t, w0, w1, a0, a1, mis, snaps, inner, norm, sr):
     """Record mistake ``M`` at round ``t`` in d = 2, the new weights being (w0, w1): the round,
-    the weights, ⟨w*, w⟩ and ‖w‖. Returns 1 when ‖w‖² left the normal float range (the
-    caller then recomputes that norm with scaling), else 0."""
+    the round the new state starts at (``sr[M+1] = t+1``, for the proof), the weights, ⟨w*, w⟩ and
+    ‖w‖. Returns 1 when ‖w‖² left the normal float range (the caller then recomputes that norm with
+    scaling), else 0. (In the loop these stores cost nothing measurable: they fill the stalls of its
+    mispredicted branches; a separate pass after the loop measured 0.1–0.4 ms each.)"""
     mis[M] = t
+    sr[M + 1] = t + 1
     snaps[M, 0] = w0
     snaps[M, 1] = w1
     a = 0.0
@@ -73,7 +76,7 @@ def _record2_py(M, t, w0, w1, a0, a1, mis, snaps, inner, norm):
     return (b < 1e-290) | (b > 1e290)
 
 
-def _update_py(M, t, yt, X, w, wstar, mis, snaps, inner, norm):
+def _update_py(M, t, yt, X, w, wstar, mis, snaps, inner, norm, sr):
     """The update ``w ← w + y_t x_t`` (in place) for mistake ``M`` at round ``t``, recorded as
     :func:`_record2_py` does (any d)."""
     a = 0.0
@@ -84,6 +87,7 @@ def _update_py(M, t, yt, X, w, wstar, mis, snaps, inner, norm):
         a += wstar[j] * w[j]
         b += w[j] * w[j]
     mis[M] = t
+    sr[M + 1] = t + 1
     inner[M + 1] = a
     norm[M + 1] = np.sqrt(b)
     return (b < 1e-290) | (b > 1e290)
@@ -102,21 +106,21 @@ def _flush_py(bmin, t, shift, bm):
 _record2 = _record2_py
 _update = _update_py
 _flush = _flush_py
-_bad1 = None  # compiled helpers, set by _inline_helpers() before a kernel that calls them compiles
+# compiled helpers: set by _inline_helpers() before a kernel that calls them compiles
 
 
 def _inline_helpers() -> None:
     """Compile the helpers the kernels call, inlined into them (numba reads these globals when
     it compiles a kernel)."""
-    global _record2, _update, _bad1, _flush
+    global _record2, _update, _flush, _data2
     if _record2 is _record2_py:
+        _data2 = _numba.njit(nogil=True, error_model="numpy")(_data2_py)
         _record2 = _numba.njit(inline="always")(_record2_py)
         _update = _numba.njit(inline="always")(_update_py)
         _flush = _numba.njit(inline="always")(_flush_py)
-        _bad1 = _numba.njit(inline="always", error_model="numpy")(_bad1_py)
 
 
-def _perceptron_py(X, y, wstar, has_wstar, t0, t1, w, M0, score, cmargin, mis, snaps, inner, norm, r2max, cmin,
+def _perceptron_py(X, y, wstar, has_wstar, t0, t1, w, M0, score, cmargin, mis, snaps, inner, norm, sr, r2max, cmin,
                    nonpos, nodd, v, bmin, shift):
     """The Perceptron on rounds ``t0 … t1-1`` with weights ``w`` (updated in place) and ``M0`` mistakes so far.
 
@@ -195,7 +199,7 @@ def _perceptron_py(X, y, wstar, has_wstar, t0, t1, w, M0, score, cmargin, mis, s
             if yt * s <= 0.0:
                 w0 = w0 + yt * x0
                 w1 = w1 + yt * x1
-                nodd += _record2(M, t, w0, w1, a0, a1, mis, snaps, inner, norm)
+                nodd += _record2(M, t, w0, w1, a0, a1, mis, snaps, inner, norm, sr)
                 M += 1
         w[0] = w0
         w[1] = w1
@@ -241,13 +245,13 @@ def _perceptron_py(X, y, wstar, has_wstar, t0, t1, w, M0, score, cmargin, mis, s
             if (t & mask) == mask:
                 bm = _flush(bmin, t, shift, bm)
         if yt * s <= 0.0:
-            nodd += _update(M, t, yt, X, w, wstar, mis, snaps, inner, norm)
+            nodd += _update(M, t, yt, X, w, wstar, mis, snaps, inner, norm, sr)
             M += 1
     _flush(bmin, t1 - 1, shift, bm)
     return t1, M, r2max, cmin, nonpos, nodd, -2 if nbad > 0 and bad_row < 0 else bad_row
 
 
-def _perceptron_learn_py(X, y, wstar, t0, w, M0, score, mis, snaps, inner, norm, nodd):
+def _perceptron_learn_py(X, y, wstar, t0, w, M0, score, mis, snaps, inner, norm, sr, nodd):
     """The learner's half of :func:`_perceptron_py` (rounds ``t0 … T-1``): the score, the mistakes
     and the per-mistake records, nothing that depends on the data alone. Same arithmetic, so the
     same values; rows that are not finite or labels that are not ±1 are the other half's to find
@@ -280,7 +284,7 @@ def _perceptron_learn_py(X, y, wstar, t0, w, M0, score, mis, snaps, inner, norm,
             if yt * s <= 0.0:
                 w0 = w0 + yt * x0
                 w1 = w1 + yt * x1
-                nodd += _record2(M, t, w0, w1, a0, a1, mis, snaps, inner, norm)
+                nodd += _record2(M, t, w0, w1, a0, a1, mis, snaps, inner, norm, sr)
                 M += 1
         w[0] = w0
         w[1] = w1
@@ -296,7 +300,7 @@ def _perceptron_learn_py(X, y, wstar, t0, w, M0, score, mis, snaps, inner, norm,
         score[t] = s
         yt = y[t]
         if yt * s <= 0.0:
-            nodd += _update(M, t, yt, X, w, wstar, mis, snaps, inner, norm)
+            nodd += _update(M, t, yt, X, w, wstar, mis, snaps, inner, norm, sr)
             M += 1
     return T, M, nodd
 
@@ -307,8 +311,12 @@ def _perceptron_data_py(X, y, wstar, has_wstar, t0, cmargin, r2max, cmin, nonpos
     block minima of y⟨v, x⟩ when ``bmin`` is not empty.
     Returns ``(r2max, cmin, nonpos, nbad, bad_row)`` (``bad_row`` the first non-finite row, or -1)."""
     T, d = X.shape
-    nbad = 0
     hasb = bmin.shape[0] > 0
+    if d == 2 and not hasb and t0 >= 0:
+        r2f, cminf, nonposf, nbad, exact = _data2(X, y, wstar, has_wstar, t0, cmargin)
+        if exact:  # the same values as the loop below (see _data2)
+            return (r2f if r2f > r2max else r2max), (cminf if cminf < cmin else cmin), nonpos + nonposf, nbad, -1
+    nbad = 0
     mask = (1 << shift) - 1
     bm = np.inf
     for t in range(t0, T):
@@ -345,15 +353,65 @@ def _perceptron_data_py(X, y, wstar, has_wstar, t0, cmargin, r2max, cmin, nonpos
     return r2max, cmin, nonpos, nbad, -1
 
 
+def _data2_py(X, y, wstar, has_wstar, t0, cmargin):
+    """The data half's quantities in d = 2 on rounds ``t0 … T-1`` without a branch per round, so that LLVM
+    vectorises the passes: max ‖x‖² as the largest bit pattern (for floats ≥ +0 the order of their bits
+    as integers is their order: an integer maximum vectorises, a float one does not without fast-math),
+    min y⟨w*,x⟩ likewise through the order-preserving map of a float's bits to a signed integer, the rounds
+    with y⟨w*,x⟩ ≤ 0 and the labels other than ±1 counted. Returns ``(max ‖x‖², min y⟨w*,x⟩, #≤0, #bad
+    labels, exact)``; ``exact`` False when the values may differ from the sequential loop's (a ‖x‖² that
+    is not finite — a non-finite row, or one whose square overflows —, a bad label, or a minimum margin
+    of 0, where −0.0 and +0.0 are equal to the loop but not to the integer map): the caller then runs
+    the loop. Otherwise every ‖x‖² is a finite float ≥ +0 and every margin finite (an overflow of
+    y⟨w*,x⟩ with a unit w* needs some x_j² to overflow), so the maxima and minima are the loop's."""
+    T = X.shape[0]
+    nx = 0
+    nbad = 0
+    r2i = 0
+    for t in range(t0, T):
+        x0 = X[t, 0]
+        x1 = X[t, 1]
+        xx = 0.0
+        xx += x0 * x0
+        xx += x1 * x1
+        nx += not np.isfinite(xx)
+        r2i = max(r2i, np.float64(xx).view(np.int64))
+        yt = y[t]
+        nbad += (yt != 1.0) & (yt != -1.0)
+    r2 = np.int64(r2i).view(np.float64)
+    cmin = np.inf
+    nonpos = 0
+    if has_wstar and nx == 0 and nbad == 0:
+        a0 = wstar[0]
+        a1 = wstar[1]
+        for t in range(t0, T):
+            c = 0.0
+            c += X[t, 0] * a0
+            c += X[t, 1] * a1
+            cmargin[t] = y[t] * c
+        ki = 0x7FF0000000000000  # +inf's bits, its own key
+        for t in range(t0, T):
+            c = cmargin[t]
+            i = np.float64(c).view(np.int64)
+            ki = min(ki, i ^ ((i >> 63) & 0x7FFFFFFFFFFFFFFF))
+            nonpos += c <= 0.0
+        cmin = np.int64(ki ^ ((ki >> 63) & 0x7FFFFFFFFFFFFFFF)).view(np.float64)
+    return r2, cmin, nonpos, nbad, nx == 0 and nbad == 0 and cmin != 0.0
+
+
+_data2 = _data2_py
+
+
 def _warm_args(which: str, d: int) -> tuple:
     """A one-round call of each Perceptron kernel in d dimensions (compiles its signature)."""
     X, y, w = np.zeros((1, d)), np.ones(1), np.zeros(d)
     if which == "perceptron":
         return (X, y, w, True, 0, 1, np.zeros(d), 0, np.empty(1), np.empty(1), np.empty(1, np.int64),
-                np.empty((1, d)), np.zeros(2), np.zeros(2), 0.0, np.inf, 0, 0, w, np.full(1, np.inf), 8)
+                np.empty((1, d)), np.zeros(2), np.zeros(2), np.zeros(2, np.int64), 0.0, np.inf, 0, 0, w,
+                np.full(1, np.inf), 8)
     if which == "perceptron_learn":
         return (X, y, w, 0, np.zeros(d), 0, np.empty(1), np.empty(1, np.int64), np.empty((1, d)), np.zeros(2),
-                np.zeros(2), 0)
+                np.zeros(2), np.zeros(2, np.int64), 0)
     return (X, y, w, True, 0, np.empty(1), 0.0, np.inf, 0, w, np.full(1, np.inf), 8)
 
 
@@ -375,14 +433,15 @@ def perceptron_kernel(which: str = "perceptron"):
     return _kernels[which]
 
 
-def _buffers(cap: int, d: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The per-mistake buffers (rounds, weights, ⟨w*,w⟩, ‖w‖) carved out of one allocation.
+def _buffers(cap: int, d: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The per-mistake buffers (rounds, weights, ⟨w*,w⟩, ‖w‖, the rounds the states start at: 0 first)
+    carved out of one allocation.
 
     Fresh memory costs a page fault per 4 KB page on first write (a few µs each on a
     virtual machine); one block large enough for numpy to back it with huge pages costs
     a fraction of four separate mid-size arrays.
     """
-    n = cap * 8 + cap * d * 8 + 2 * (cap + 1) * 8
+    n = cap * 8 + cap * d * 8 + 3 * (cap + 1) * 8
     arena = np.empty(n, np.uint8)
     o = 0
     mis = arena[o:o + cap * 8].view(np.int64)
@@ -392,13 +451,19 @@ def _buffers(cap: int, d: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
     inner = arena[o:o + (cap + 1) * 8].view(np.float64)
     o += (cap + 1) * 8
     norm = arena[o:o + (cap + 1) * 8].view(np.float64)
+    o += (cap + 1) * 8
+    sr = arena[o:o + (cap + 1) * 8].view(np.int64)
     inner[0] = 0.0
     norm[0] = 0.0
-    return mis, snaps, inner, norm
+    sr[0] = 0
+    return mis, snaps, inner, norm, sr
 
 
-#: Rounds the one-pass loop runs before deciding whether to split the rest in two threads.
-SPLIT_PROBE = 1 << 15
+#: Rounds the one-pass loop runs before deciding whether to split the rest in two threads (enough to tell
+#: a stream with a mistake every few rounds from one with a handful; the split waits for them).
+SPLIT_PROBE = 1 << 13
+#: Runs of at most this many rounds are not split (the worker's start would cost more than its half).
+SPLIT_MIN_T = 1 << 16
 #: Split only when at least this fraction of the probed rounds were mistakes: the loop is
 #: then bound by its serial chain (a mistake changes w, and the next score waits for it),
 #: and the data-only half runs on the other core for free. With few mistakes the one-pass
@@ -476,6 +541,14 @@ CHUNK = 1 << 15
 PREFIX = 1 << 17
 
 
+def _first(minima: BlockMinima) -> None:
+    """Complete ``minima.future`` with the direction ``minima.first()`` computes (or its exception)."""
+    try:
+        minima.future.set_result(minima.first())
+    except Exception as e:  # noqa: BLE001 - read by BlockMinima.resolve (the caller reports it)
+        minima.future.set_exception(e)
+
+
 def perceptron(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None, split: bool | None = None,
                minima: BlockMinima | None = None):
     """Run the compiled loop, growing the per-mistake buffers as needed.
@@ -486,10 +559,14 @@ def perceptron(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None, split: bo
     y⟨w*,x⟩) in a worker thread (numba releases the GIL). Every value is the same float
     expression either way, so the results are identical (tested). ``minima``: also the block minima
     of the max-margin search's first pass (:class:`BlockMinima`), from the rounds after its direction
-    is known (the loop runs in chunks until then).
+    is known (the loop runs in chunks until then). With ``minima.first`` (the direction computed by a
+    callable): when the probe splits the run, the worker computes the direction and then runs the data
+    half with the minima (the probe's rounds caught up), while the learner runs to the end in this
+    thread from the probe on; otherwise the caller's thread computes it while the worker runs the loop's
+    first :data:`PREFIX` rounds.
 
     Returns ``score, cmargin, mistakes, snapshots, inner, norm, max‖x‖², min cmargin,
-    #{t: cmargin ≤ 0}, #odd norms, bad_row``.
+    #{t: cmargin ≤ 0}, #odd norms, bad_row, state rounds`` (``[0, mistakes + 1]``).
     """
     T, d = X.shape
     has = wstar is not None
@@ -497,18 +574,19 @@ def perceptron(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None, split: bo
     cap = int(min(T, max(1024, min(T // 4, (256 << 20) // (8 * d)))))  # virtual until written
     score = np.empty(T)
     cmargin = np.empty(T if has else 0)
-    mis, snaps, inner, norm = _buffers(cap, d)
+    mis, snaps, inner, norm, sr = _buffers(cap, d)
     w = np.zeros(d)
     t, M, r2, cmin, nonpos, nodd, bad = 0, 0, 0.0, np.inf, 0, 0, -1
     v, bmin, shift = np.zeros(d), np.empty(0), 0
     pending = minima is not None
 
     def grow():
-        nonlocal cap, mis, snaps, inner, norm
+        nonlocal cap, mis, snaps, inner, norm, sr
         cap *= 2  # buffers full: grow and resume where the loop stopped
-        mis2, snaps2, inner2, norm_2 = _buffers(cap, d)
+        mis2, snaps2, inner2, norm_2, sr2 = _buffers(cap, d)
         mis2[:M], snaps2[:M], inner2[:M + 1], norm_2[:M + 1] = mis[:M], snaps[:M], inner[:M + 1], norm[:M + 1]
-        mis, snaps, inner, norm = mis2, snaps2, inner2, norm_2
+        sr2[:M + 1] = sr[:M + 1]
+        mis, snaps, inner, norm, sr = mis2, snaps2, inner2, norm_2, sr2
 
     def resolve(t_done, inline=False):
         nonlocal pending, v, bmin, shift
@@ -526,194 +604,125 @@ def perceptron(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None, split: bo
             stop = min(t_end, (t // CHUNK + 1) * CHUNK) if pending and chunks else t_end
             while True:
                 t, M, r2, cmin, nonpos, nodd, bad = k(X, y, wv, has, t, stop, w, M, score, cmargin, mis, snaps, inner,
-                                                      norm, r2, cmin, nonpos, nodd, v, bmin, shift)
+                                                      norm, sr, r2, cmin, nonpos, nodd, v, bmin, shift)
                 if t >= stop or bad != -1:
                     break
                 grow()
 
     if split is None:
-        split = threads() >= 2 and T > 2 * SPLIT_PROBE
+        split = threads() >= 2 and T > max(2 * SPLIT_PROBE, SPLIT_MIN_T)
+    first_later = False  # the direction is computed on the worker, before the data half (see below)
     if pending and minima.first is not None:
         minima.future = Future()
-        pre = None
-        if threads() >= 2 and T > 2 * PREFIX:  # the loop's first rounds on the worker meanwhile
-            pre = _worker().submit(one_pass, PREFIX, False)  # one call: no GIL needed until it returns
-        try:
-            minima.future.set_result(minima.first())
-        except Exception as e:  # noqa: BLE001 - read by BlockMinima.resolve (the caller reports it)
-            minima.future.set_exception(e)
-        finally:
-            if pre is not None:
-                pre.result()
-        resolve(t)
+        if split:  # the probe first (its rounds' minima are caught up once the direction is known)
+            one_pass(min(T, SPLIT_PROBE), False)
+            first_later = t < T and bad == -1 and M >= SPLIT_MIN_MISTAKE_RATE * t
+        if not first_later:
+            pre = None
+            if threads() >= 2 and T > 2 * PREFIX:  # the loop's first rounds on the worker meanwhile
+                pre = _worker().submit(one_pass, PREFIX, False)  # one call: no GIL needed until it returns
+            try:
+                _first(minima)
+            finally:
+                if pre is not None:
+                    pre.result()
+            resolve(t)
     one_pass(min(T, max(t, SPLIT_PROBE)) if split else T)
     if t < T and bad == -1 and M < SPLIT_MIN_MISTAKE_RATE * t:
         one_pass(T)  # few mistakes: the one pass to the end
     elif t < T and bad == -1:
-        learn, data = perceptron_kernel("perceptron_learn"), perceptron_kernel("perceptron_data")
+        learn = perceptron_kernel("perceptron_learn")
         t_split = t
 
-        def data_half():  # on the worker, after the search's first step (the pool runs tasks in order)
+        def prelude():  # the search's first step (when the worker computes it) and the probe's minima
+            if first_later:
+                _first(minima)
             if pending:
                 resolve(t_split, inline=True)
-            return data(X, y, wv, has, t_split, cmargin, r2, cmin, nonpos, v, bmin, shift)
-        fut = _worker().submit(data_half)
+            return v, bmin, shift
+        half = _DataHalf(X, y, wv, has, t_split, cmargin, prelude)
+        fut = _worker().submit(half.work)
         try:
             while True:
-                t, M, nodd = learn(X, y, wv, t, w, M, score, mis, snaps, inner, norm, nodd)
+                t, M, nodd = learn(X, y, wv, t, w, M, score, mis, snaps, inner, norm, sr, nodd)
                 if t >= T:
                     break
                 grow()
         finally:
-            r2, cmin, nonpos, nbad, bad = fut.result()
-        if bad == -1 and nbad > 0:
-            bad = -2
+            started = not fut.cancel()  # cancelled: the worker never started (the other core busy)
+            half.work()                 # the chunks not taken yet (all of them when cancelled)
+            if started:
+                fut.result()
+        r2, cmin, nonpos, bad = half.combine(r2, cmin, nonpos)
     if pending:  # the direction came after the last round: its minima over every round
         resolve(t, inline=True)
     if minima is not None:
         minima.wait()
-    return score, cmargin, mis[:M], snaps[:M], inner[:M + 1], norm[:M + 1], r2, cmin, nonpos, nodd, bad
+    return (score, cmargin, mis[:M], snaps[:M], inner[:M + 1], norm[:M + 1], r2, cmin, nonpos, nodd, bad,
+            sr[:M + 1])
 
 
-def link_bad_numpy(a: np.ndarray, b: np.ndarray, tol: float, scale_floor: float, log: bool) -> np.ndarray:
-    """True where ``a ≤ b`` fails beyond the tolerance; NaN on either side is not checked.
-
-    Linear series: ``a − b > tol·max(|a|, |b|, scale_floor)`` (a plain ``a − b > 0``
-    when that scale is infinite). Log series: ``a − b > tol``.
-    """
-    with np.errstate(invalid="ignore", over="ignore", under="ignore"):
-        diff = a - b
-        if log:
-            return diff > tol
-        scale = np.abs(a)
-        np.maximum(scale, np.abs(b), out=scale)
-        np.maximum(scale, scale_floor, out=scale)
-        scale *= tol
-        bad = diff > scale
-        inf = np.isinf(scale)
-        if inf.any():
-            bad[inf] = diff[inf] > 0
-    return bad
+#: The data half of a split run is cut into chunks of this many rounds (a multiple of every block of minima),
+#: which the worker takes in order and the learner's thread too once the learner is done.
+DATA_CHUNK = 1 << 17
 
 
-def _link_bad_py(a, b, tol, scale_floor, log):
-    n = a.shape[0]
-    out = np.empty(n, np.bool_)
-    for i in range(n):
-        diff = a[i] - b[i]
-        if log:
-            out[i] = diff > tol
-            continue
-        sc = abs(a[i])
-        ab = abs(b[i])
-        if ab > sc:
-            sc = ab
-        if scale_floor > sc:
-            sc = scale_floor
-        sc = sc * tol
-        if np.isinf(sc):
-            out[i] = diff > 0.0
+class _DataHalf:
+    """The data half of a split run (:func:`_perceptron_data_py` on rounds ``t0 … T-1``) in chunks that either
+    thread may take: the worker from the start, the learner's thread when its loop ends, so that a worker
+    that got no CPU (the other core busy) does not hold the run up. ``prelude()`` runs first, once, in
+    whichever thread comes first (the search's first step; it returns the minima's direction, array and
+    shift). The chunks' results are combined in round order with the loop's own comparisons, so the
+    values are the single pass's (see :meth:`combine`)."""
+
+    def __init__(self, X, y, wv, has, t0, cmargin, prelude):
+        import threading
+        self.X, self.y, self.wv, self.has, self.cmargin, self.prelude = X, y, wv, has, cmargin, prelude
+        T = X.shape[0]
+        inner = list(range((t0 // DATA_CHUNK + 1) * DATA_CHUNK, T, DATA_CHUNK))
+        self.edges = [t0] + inner + [T]
+        self.results: list = [None] * (len(self.edges) - 1)
+        self.lock, self.ready = threading.Lock(), threading.Event()
+        self.taken, self.next, self.args = False, 0, None
+        self.kernel = perceptron_kernel("perceptron_data")
+
+    def work(self) -> None:
+        with self.lock:
+            first, self.taken = not self.taken, True
+        if first:
+            try:
+                self.args = self.prelude()
+            finally:
+                self.ready.set()
         else:
-            out[i] = diff > sc
-    return out
+            self.ready.wait()
+        if self.args is None:  # the prelude failed: its exception is the other thread's to report
+            return
+        v, bmin, shift = self.args
+        while True:
+            with self.lock:
+                i, self.next = self.next, self.next + 1
+            if i >= len(self.results):
+                return
+            a, e = self.edges[i], self.edges[i + 1]
+            self.results[i] = self.kernel(self.X[:e], self.y[:e], self.wv, self.has, a, self.cmargin, 0.0, np.inf,
+                                          0, v, bmin, shift)
+
+    def combine(self, r2: float, cmin: float, nonpos: int) -> tuple:
+        """``(max ‖x‖², min margin, #≤0, bad_row)`` after the probe's ``r2, cmin, nonpos``: chunk by chunk in
+        round order, the larger ‖x‖² and the smaller margin only when strictly so (the first of equal
+        values, −0.0 or +0.0, stays, as in the loop), up to the first chunk with a non-finite row (whose
+        first one is the run's: the loop stops there); -2 when some label is not ±1."""
+        nbad = 0
+        for r2c, cminc, nonposc, nbadc, badc in self.results:
+            if badc >= 0:
+                return r2, cmin, nonpos, badc
+            r2 = r2c if r2c > r2 else r2
+            cmin = cminc if cminc < cmin else cmin
+            nonpos += nonposc
+            nbad += nbadc
+        return r2, cmin, nonpos, (-2 if nbad > 0 else -1)
 
 
-def link_bad(a: np.ndarray, b: np.ndarray, tol: float, scale_floor: float, log: bool) -> np.ndarray:
-    """:func:`link_bad_numpy`, compiled in one pass when numba is available (identical result)."""
-    if resolve_engine("auto") != "numba" or a.shape[0] < 4096:
-        return link_bad_numpy(a, b, tol, scale_floor, log)
-    if "link_bad" not in _kernels:
-        t0 = time.perf_counter()
-        k = _jit(_link_bad_py)
-        k(np.zeros(1), np.zeros(1), 1e-9, 0.0, False)
-        _compile_seconds["link_bad"] = time.perf_counter() - t0
-        _kernels["link_bad"] = k
-    return _kernels["link_bad"](np.ascontiguousarray(a), np.ascontiguousarray(b), float(tol), float(scale_floor),
-                                bool(log))
-
-
-def _perceptron_checks_py(inner, normv, g, gR, R, usable, rfinite, bound, tol, scale_a, k0):
-    """The verdicts of the states ``k0 … k0+n-1`` whose ⟨w*,w⟩ and ‖w‖ are ``inner``/``normv``
-    (column i is state k0 + i). The array is made here, so LLVM knows it aliases nothing and
-    vectorises the pass (2× faster than writing into one passed in)."""
-    n = inner.shape[0]
-    out = np.empty((6, n), np.bool_)
-    Rv = R if rfinite else np.nan
-    if usable:
-        for i in range(n):
-            kf = float(k0 + i)
-            norm = normv[i]
-            sqrtk = np.sqrt(kf)
-            cosine = inner[i] / norm
-            out[0, i] = _bad1(kf * g, inner[i], tol, scale_a)
-            out[1, i] = _bad1(inner[i], norm, tol, scale_a)
-            out[2, i] = _bad1(norm, sqrtk * Rv, tol, scale_a)
-            out[3, i] = _bad1(sqrtk * gR, cosine, tol, 1.0)
-            out[4, i] = _bad1(cosine, 1.0, tol, 1.0)
-            out[5, i] = _bad1(kf, bound, tol, 1.0)
-    else:  # no usable γ: Mγ and √M·γ/R are NaN, so their links are not checked (False)
-        for i in range(n):
-            kf = float(k0 + i)
-            norm = normv[i]
-            cosine = inner[i] / norm
-            out[0, i] = False
-            out[1, i] = _bad1(inner[i], norm, tol, scale_a)
-            out[2, i] = _bad1(norm, np.sqrt(kf) * Rv, tol, scale_a)
-            out[3, i] = False
-            out[4, i] = _bad1(cosine, 1.0, tol, 1.0)
-            out[5, i] = _bad1(kf, bound, tol, 1.0)
-    return out
-
-
-def _bad1_py(a, b, tol, scale_floor):
-    """One element of link_bad_numpy (linear series), without a branch (so the pass vectorises):
-    where the scale is infinite, ``diff > sc`` is False and the verdict is ``diff > 0``."""
-    diff = a - b
-    sc = abs(a)
-    ab = abs(b)
-    if ab > sc:
-        sc = ab
-    if scale_floor > sc:
-        sc = scale_floor
-    sc = sc * tol
-    return (diff > sc) | (np.isinf(sc) & (diff > 0.0))
-
-
-#: From this many states on, the verdict pass runs as two halves on two threads (when allowed).
-CHECKS_SPLIT_MIN = 1 << 16
-
-
-def perceptron_checks(inner, norm, g, gR, R, usable, rfinite, bound, tol, scale_a) -> np.ndarray:
-    """The verdict of every link of the Perceptron's proofs A and B (and M ≤ bound) per state,
-    in one compiled pass: rows Mγ≤⟨w*,w⟩, ⟨w*,w⟩≤‖w‖, ‖w‖≤√M·R, √M·γ/R≤cos, cos≤1, M≤bound.
-
-    Each value is the same float expression as the materialised series (olc_core.proofs.perceptron),
-    and each verdict the same formula as :func:`link_bad_numpy`, so the verdicts are identical.
-    Long proofs are checked in two halves at once (the states are independent)."""
-    if "perceptron_checks" not in _kernels:
-        t0 = time.perf_counter()
-        _inline_helpers()
-        warm = (np.zeros(1), np.zeros(1), 0.1, 0.1, 1.0, True, True, 1.0, 1e-9, 1.0, 0)
-        try:
-            k = _numba.njit(cache=True, nogil=True, error_model="numpy")(_perceptron_checks_py)
-            k(*warm)
-        except Exception:  # no cache locator
-            k = _numba.njit(nogil=True, error_model="numpy")(_perceptron_checks_py)
-            k(*warm)
-        _compile_seconds["perceptron_checks"] = time.perf_counter() - t0
-        _kernels["perceptron_checks"] = k
-    k = _kernels["perceptron_checks"]
-    inner = np.ascontiguousarray(inner, dtype=np.float64)
-    norm = np.ascontiguousarray(norm, dtype=np.float64)
-    K = inner.shape[0]
-    args = (float(g), float(gR), float(R), bool(usable), bool(rfinite), float(bound), float(tol), float(scale_a))
-    if K >= CHECKS_SPLIT_MIN and threads() >= 2:
-        h = K // 2
-        fut = _worker().submit(k, inner[:h], norm[:h], *args, 0)
-        try:
-            second = k(inner[h:], norm[h:], *args, h)
-        finally:
-            first = fut.result()
-        return np.concatenate([first, second], axis=1)
-    return k(inner, norm, *args, 0)
-
+# the proof's verdict pass and the tables (split into their own module; these names stay importable from here)
+from ._accel_checks import link_bad, link_bad_numpy, perceptron_checks, counts, square_roots  # noqa: E402

@@ -50,9 +50,9 @@ NAME = "perceptron"
 def perceptron_numpy(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None):
     """The Perceptron loop in numpy: margins for a block of upcoming rounds while w is constant.
 
-    Returns ``score, cmargin, mistakes, snapshots, inner, norm, R², min cmargin, #{t: cmargin ≤ 0}``
-    exactly as the compiled kernel does (``inner``/``norm`` have the initial state 0 first;
-    ``inner`` is all zeros without a comparator).
+    Returns ``score, cmargin, mistakes, snapshots, inner, norm, R², min cmargin, #{t: cmargin ≤ 0},
+    state rounds`` exactly as the compiled kernel does (``inner``/``norm`` have the initial state 0 first;
+    ``inner`` is all zeros without a comparator; the state rounds are ``[0, mistakes + 1]``).
     """
     T, d = X.shape
     w = np.zeros(d)
@@ -81,7 +81,8 @@ def perceptron_numpy(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None):
     cmin = float(cmargin.min()) if wstar is not None else np.inf
     nonpos = int(np.count_nonzero(cmargin <= 0.0))
     r2 = float(rowsq(X).max())
-    return score, cmargin, mis.array(), S, inner, norm, r2, cmin, nonpos
+    m = mis.array()
+    return score, cmargin, m, S, inner, norm, r2, cmin, nonpos, np.concatenate([[0], m + 1]).astype(np.int64)
 
 
 def perceptron_numba(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None, split: bool | None = None,
@@ -89,8 +90,8 @@ def perceptron_numba(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None, spl
     """The same loop compiled with numba (finiteness and labels checked in the pass; on long runs
     with frequent mistakes, in two halves on two threads: see :func:`olc_core._accel.perceptron`;
     ``minima``: the max-margin search's block minima computed in the same pass)."""
-    score, cmargin, mis, S, inner, norm, r2, cmin, nonpos, nodd, bad_row = _accel.perceptron(X, y, wstar, split,
-                                                                                              minima)
+    score, cmargin, mis, S, inner, norm, r2, cmin, nonpos, nodd, bad_row, sr = _accel.perceptron(X, y, wstar, split,
+                                                                                                  minima)
     if bad_row >= 0:
         raise ValueError(f"{NAME}: X has a NaN or infinite value at round {bad_row + 1}")
     if bad_row == -2:
@@ -99,7 +100,7 @@ def perceptron_numba(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None, spl
         raise RuntimeError(f"{NAME}: the compiled loop stopped with code {bad_row}")
     if nodd:  # some ‖w‖² under- or overflowed: the same rescaled norms as the numpy loop
         norm = state_norms(np.concatenate([[0.0], rowsq(S)]), S)
-    return score, cmargin, mis, S, inner, norm, float(r2), float(cmin), int(nonpos)
+    return score, cmargin, mis, S, inner, norm, float(r2), float(cmin), int(nonpos), sr
 
 
 def state_norms(norm2: np.ndarray, S: np.ndarray) -> np.ndarray:
@@ -276,7 +277,7 @@ def run(X, y, params: dict[str, Any]) -> Trace:
     y = as_labels(y, "pm1", T, NAME, check_values=engine != "numba")  # the compiled loop checks X and y itself
     with np.errstate(over="ignore"):  # only out-of-range data overflow, and check_scale refuses them below
         wstar, cinfo, out = _learn(X, y, params, engine)
-    score, cmargin, mistakes, S, inner, norm, r2, cmin, nonpos = out
+    score, cmargin, mistakes, S, inner, norm, r2, cmin, nonpos, state_rounds = out
     if callable(cmargin) and params["gamma"] is not None:  # a given γ is checked round by round
         cmargin = cmargin()
     R = radius(X, r2)
@@ -286,7 +287,8 @@ def run(X, y, params: dict[str, Any]) -> Trace:
     info = dict(cinfo, radius=R, engine=engine)
     primary = proofs.separable_proof(T=T, mistakes=mistakes, inner=inner if has else None, norm=norm, radius=R,
                                      cmargin=cm, gamma=params["gamma"], comparator_info=cinfo,
-                                     min_margin=cmin if has else None, n_nonpositive=nonpos if has else None)
+                                     min_margin=cmin if has else None, n_nonpositive=nonpos if has else None,
+                                     state_rounds=state_rounds)
 
     # the non-separable proofs need some unit w*: the one above, or a soft-margin fit
     def _ns_inputs():

@@ -281,6 +281,8 @@ class Proof:
         for ch in self.chains:
             for lo, hi, strict, _ in ch.links():
                 name = self.link_name(lo, hi, strict)
+                if not mat[name].any():  # one pass that stops at the first failure (most proofs have none)
+                    continue
                 bad = np.flatnonzero(mat[name])
                 if bad.size:
                     a, b = self.series[lo], self.series[hi]

@@ -99,11 +99,12 @@ def _scale(x: float) -> float:
 
 
 def _states(T: int, mistakes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The rounds the states start at, and their mistake counts 0 … M (read-only, from a table)."""
     K = len(mistakes) + 1
     state_rounds = np.empty(K, dtype=np.int64)
     state_rounds[0] = 0
     np.add(mistakes, 1, out=state_rounds[1:])
-    return state_rounds, np.arange(K, dtype=np.int64)
+    return state_rounds, _accel.counts(K)
 
 
 def _with_zero(a: np.ndarray | None, K: int) -> np.ndarray:
@@ -119,7 +120,7 @@ def _with_zero(a: np.ndarray | None, K: int) -> np.ndarray:
 def separable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray | None, norm: np.ndarray,
                     radius: float, cmargin: np.ndarray | None, gamma: float | None,
                     comparator_info: dict[str, Any], min_margin: float | None = None,
-                    n_nonpositive: int | None = None) -> Proof:
+                    n_nonpositive: int | None = None, state_rounds: np.ndarray | None = None) -> Proof:
     """Proofs A and B of ``M ≤ R²/γ²``.
 
     ``inner``/``norm``: ⟨w*, w⟩ and ‖w‖ in each state (the initial w = 0 first);
@@ -128,9 +129,13 @@ def separable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray | None, n
     ``gamma``: the γ the caller asked the proof to assume (None: the measured
     margin ``min_t cmargin[t]``, or ``min_margin`` when the loop already found it);
     ``n_nonpositive``: the number of rounds with ``cmargin[t] ≤ 0`` when the loop already
-    counted them (the rounds themselves are then listed on first access).
+    counted them (the rounds themselves are then listed on first access);
+    ``state_rounds``: ``[0, mistakes + 1]`` when the loop already recorded it.
     """
-    state_rounds, k = _states(T, mistakes)
+    if state_rounds is None:
+        state_rounds, k = _states(T, mistakes)
+    else:
+        k = _accel.counts(len(mistakes) + 1)
     K = len(k)
     R = float(radius)
     assumptions: list[Assumption] = []
@@ -178,7 +183,7 @@ def separable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray | None, n
                                       "every x_t is 0" if R == 0.0 else "‖x_t‖² overflows a float"))
     constants["gamma"] = g
     usable = g is not None and g > 0.0 and 0.0 < R < math.inf
-    inner_s = _with_zero(inner, K)
+    inner_s = _with_zero(inner, K) if inner is not None else None   # None: NaN in every state, made when read
     norm_s = _with_zero(norm, K)
     gR = g / R if usable else math.nan
     block: list[np.ndarray] = []
@@ -190,7 +195,7 @@ def separable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray | None, n
             b = np.empty((7, K))
             kf, sqrtk, M_gamma, sqrtM_R, one, cosine, cos_lower = b
             kf[:] = k
-            np.sqrt(kf, out=sqrtk)
+            sqrtk[:] = _accel.square_roots(K)   # np.sqrt(kf)
             if usable:
                 np.multiply(kf, g, out=M_gamma)
                 np.multiply(sqrtk, gR, out=cos_lower)
@@ -202,14 +207,17 @@ def separable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray | None, n
             else:
                 sqrtM_R.fill(np.nan)
             one.fill(1.0)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                np.divide(inner_s, norm_s, out=cosine)  # 0/0 = NaN for w = 0: not defined, not checked
+            if inner_s is None:
+                cosine.fill(np.nan)  # NaN / ‖w‖
+            else:
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    np.divide(inner_s, norm_s, out=cosine)  # 0/0 = NaN for w = 0: not defined, not checked
             block.append(b)
         return block[0]
 
     rows = ("M", "_sqrtk", "M_gamma", "sqrtM_R", "one", "cosine", "cos_lower")
     series = {name: (lambda i=i: derived()[i]) for i, name in enumerate(rows) if not name.startswith("_")}
-    series["inner"] = inner_s
+    series["inner"] = inner_s if inner_s is not None else (lambda: np.full(K, np.nan))
     series["norm"] = norm_s
     bound = sq_ratio(R, g) if usable else None
     if usable and not math.isfinite(bound):
@@ -236,8 +244,10 @@ def separable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray | None, n
         pb = proof.mistake_bound
 
         def checker() -> dict[str, np.ndarray]:
-            m = _accel.perceptron_checks(inner_s, norm_s, float(g) if usable else math.nan, gR, R, usable,
-                                         R < math.inf, math.nan if pb is None else pb, DEFAULT_TOL, scale_a)
+            m = _accel.perceptron_checks(norm_s if inner_s is None else inner_s, norm_s,
+                                         float(g) if usable else math.nan, gR, R, usable, R < math.inf,
+                                         math.nan if pb is None else pb, DEFAULT_TOL, scale_a,
+                                         has_inner=inner_s is not None)
             rows_ = list(m) if pb is not None else list(m[:5])
             return dict(zip(names, rows_))
         proof._checker = checker

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import olc_core
-from olc_core import _accel
+from olc_core import _accel, _accel_checks
 from olc_core.comparators import _affine_minimizer
 from olc_core.learners.perceptron import perceptron_numba, perceptron_numpy
 from olc_core.proofs.perceptron import best_gamma, td_bound
@@ -128,12 +128,32 @@ def test_split_halves_agree_with_the_one_pass_loop(d, with_comparator, monkeypat
 
 
 @pytest.mark.skipif(not _accel.available(), reason="numba not installed")
+@pytest.mark.parametrize("scale", [1e-150, 1.0, 1e150])
+@pytest.mark.parametrize("split", [True, False])
+def test_norms_equal_the_numpy_twin_at_every_scale(scale, split, monkeypatch):
+    # d = 2, split or not: at scales where ‖w‖² leaves the normal range (1e-300, 1e300) the odd norms are
+    # recomputed with scaling, as the numpy twin does
+    monkeypatch.setattr(_accel, "SPLIT_PROBE", 64)
+    monkeypatch.setattr(_accel, "SPLIT_MIN_MISTAKE_RATE", 0.0)
+    for seed in range(20):
+        s = olc_core.streams.separable(T=3000, d=2, gamma=0.02, radius=1.0, seed=seed, noise=0.15)
+        X = s.X * scale
+        for w in (s.comparator, None, np.array([0.6, -0.8])):
+            with np.errstate(all="ignore"):
+                a = perceptron_numpy(X, s.y, w)
+            b = perceptron_numba(X, s.y, w, split=split)
+            for u, v in zip(a, b):
+                np.testing.assert_array_equal(u, v)
+            assert np.all(np.isfinite(b[5])) and b[5][-1] > 0
+
+
+@pytest.mark.skipif(not _accel.available(), reason="numba not installed")
 def test_split_is_chosen_by_the_mistake_rate(monkeypatch):
     monkeypatch.setattr(_accel, "threads", lambda: 2)
     calls = []
     real = _accel.perceptron_kernel
     monkeypatch.setattr(_accel, "perceptron_kernel", lambda which="perceptron": calls.append(which) or real(which))
-    T = 4 * _accel.SPLIT_PROBE
+    T = 2 * _accel.SPLIT_MIN_T
     sep = olc_core.streams.separable(T=T, d=2, gamma=0.05, radius=1.0, seed=0)
     perceptron_numba(sep.X, sep.y, sep.comparator)
     assert calls == ["perceptron"]  # a handful of mistakes: the one pass to the end
@@ -309,13 +329,14 @@ def test_compiled_loop_grows_its_buffers_and_resumes_exactly(d, split, monkeypat
 
 
 @pytest.mark.skipif(not _accel.available(), reason="numba not installed")
-@pytest.mark.parametrize("kind", ["separable", "noisy", "gamma_too_big", "tight", "equality"])
+@pytest.mark.parametrize("kind", ["separable", "noisy", "gamma_too_big", "tight", "equality", "no_comparator"])
 @pytest.mark.parametrize("halves", [True, False])
 def test_fused_proof_checks_agree_with_the_series_link_by_link(kind, halves, monkeypatch):
     from olc_core.proofs import perceptron as pp
+    monkeypatch.delenv("OLC_CORE_ENGINE", raising=False)  # the compiled checker even in the suite's numpy run
     monkeypatch.setattr(pp, "FUSED_CHECK_MIN_STATES", 1)
     # long proofs are checked in two halves on two threads: force either way
-    monkeypatch.setattr(_accel, "CHECKS_SPLIT_MIN", 2 if halves else 1 << 60)
+    monkeypatch.setattr(_accel_checks, "CHECKS_SPLIT_MIN", 2 if halves else 1 << 60)
     monkeypatch.setattr(_accel, "threads", lambda: 2)
     # the compiled verdicts (no series materialised) against link_bad on the materialised series
     if kind == "tight":
@@ -324,12 +345,17 @@ def test_fused_proof_checks_agree_with_the_series_link_by_link(kind, halves, mon
     elif kind == "equality":  # every mistake on the margin: Mγ = ⟨w*,w⟩ exactly in exact arithmetic
         s = olc_core.streams.tight_perceptron(4096)
         kw = {"comparator": s.comparator, "gamma": 1 / np.sqrt(4096)}
+    elif kind == "no_comparator":  # noisy, no w* given: inseparable, ⟨w*,w⟩ is NaN (the checker skips reading it)
+        s = olc_core.streams.separable(T=60_000, d=2, gamma=0.01, seed=3, noise=0.2)
+        kw = {}
     else:
         s = olc_core.streams.separable(T=60_000, d=3, gamma=0.01, seed=3, noise=0.2 if kind == "noisy" else 0.0)
         kw = {"comparator": s.comparator, **({"gamma": 0.9} if kind == "gamma_too_big" else {})}
     tr = olc_core.run("perceptron", s.X, s.y, **kw)
     p = tr.proof
     assert p._checker is not None
+    if kind == "no_comparator":
+        assert tr.info["separability"] == "inseparable" and not p.series.is_computed("inner")
     fused = p.check_matrix()
     for ch in p.chains:
         for lo, hi, strict, _ in ch.links():
@@ -345,14 +371,17 @@ def test_fused_proof_checks_agree_with_the_series_link_by_link(kind, halves, mon
 @pytest.mark.parametrize("usable", [True, False])
 @pytest.mark.parametrize("rfinite", [True, False])
 @pytest.mark.parametrize("halves", [True, False])
-def test_compiled_verdicts_match_link_bad_on_special_values(usable, rfinite, halves, monkeypatch):
-    monkeypatch.setattr(_accel, "CHECKS_SPLIT_MIN", 2 if halves else 1 << 60)
+@pytest.mark.parametrize("has_inner", [True, False])
+def test_compiled_verdicts_match_link_bad_on_special_values(usable, rfinite, halves, has_inner, monkeypatch):
+    monkeypatch.setattr(_accel_checks, "CHECKS_SPLIT_MIN", 2 if halves else 1 << 60)
     monkeypatch.setattr(_accel, "threads", lambda: 2)
     # zeros, NaN, ±inf, huge and tiny sides: the branch-free compiled verdict against link_bad_numpy
     special = np.array([0.0, -0.0, 1.0, -1.0, np.nan, np.inf, -np.inf, 1e308, -1e308, 1e-308, 3.0, 2.9999999999])
     inner = np.tile(special, len(special))
     norm = np.repeat(special, len(special))
     K = len(inner)
+    if not has_inner:  # no comparator: ⟨w*,w⟩ is NaN in every state (the kernel is not given it)
+        inner = np.full(K, np.nan)
     g, R, bound, tol, scale = 0.3, (2.0 if rfinite else np.inf), 50.0, 1e-9, 7.0
     gR = g / R if usable else np.nan
     kf = np.arange(K, dtype=np.float64)
@@ -364,7 +393,8 @@ def test_compiled_verdicts_match_link_bad_on_special_values(usable, rfinite, hal
         cos = inner / norm
     want = [(mg, inner, scale), (inner, norm, scale), (norm, smr, scale), (cl, cos, 1.0), (cos, np.ones(K), 1.0),
             (kf, np.full(K, bound), 1.0)]
-    got = _accel.perceptron_checks(inner, norm, g if usable else np.nan, gR, R, usable, rfinite, bound, tol, scale)
+    got = _accel.perceptron_checks(inner if has_inner else norm, norm, g if usable else np.nan, gR, R, usable,
+                                   rfinite, bound, tol, scale, has_inner=has_inner)
     for row, (a, b, sc) in enumerate(want):
         np.testing.assert_array_equal(got[row], _accel.link_bad_numpy(a, b, tol, sc, False), err_msg=str(row))
     assert got.any()  # some of these pairs do fail
@@ -407,3 +437,20 @@ def test_margin_perceptron_counts_updates_U():
     p = olc_core.run("margin_perceptron", s.X, s.y, gamma=0.25, comparator=s.comparator, passes=None).proof
     assert p.labels["M"] == "U" and p.labels["mistake_bound"] == r"12/\gamma^2"
     assert p.theorem.startswith("U")
+
+
+def test_state_tables_equal_arange_and_sqrt_and_are_read_only(monkeypatch):
+    # the proofs' mistake counts 0 … M and the checks' √k come from per-process tables: the same values
+    # as np.arange / np.sqrt (bit for bit), growing on demand, made anew beyond TABLE_MAX, never writable
+    monkeypatch.setattr(_accel_checks, "_tables", {})
+    monkeypatch.setattr(_accel_checks, "TABLE_MAX", 10_000)
+    for n in (0, 1, 5, 4096, 4097, 9_999, 10_000, 10_001, 25_000, 3):
+        c, r = _accel.counts(n), _accel.square_roots(n)
+        np.testing.assert_array_equal(c, np.arange(n, dtype=np.int64))
+        assert c.dtype == np.int64 and r.dtype == np.float64
+        assert r.tobytes() == np.sqrt(np.arange(n, dtype=np.float64)).tobytes()
+        assert not c.flags.writeable and not r.flags.writeable
+        if n:
+            with pytest.raises(ValueError):
+                c[0] = 1
+    assert _accel_checks._tables["counts"].shape[0] <= 10_000

@@ -57,6 +57,7 @@ def test_fused_block_minima_equal_the_scanners_full_pass(after, split, d, monkey
     monkeypatch.setattr(_accel, "CHUNK", 1024)
     monkeypatch.setattr(_accel, "SPLIT_PROBE", 2048)
     monkeypatch.setattr(_accel, "SPLIT_MIN_MISTAKE_RATE", 0.0)
+    monkeypatch.setattr(_accel, "DATA_CHUNK", 1024 + 64)  # the split's data half in many chunks
     s = olc_core.streams.noisy(T=20_000 + 37, d=d, gamma=0.01, noise=0.4, seed=d)
     rng = np.random.default_rng(d)
     v = rng.standard_normal(d)
