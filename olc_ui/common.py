@@ -17,11 +17,7 @@ from . import data as olc_data
 __all__ = ["downloads", "figure_html", "rounds_text"]
 
 
-def rounds_text(rounds, n: int = 8) -> str:
-    """0-based rounds as the 1-based list a student reads: "3, 17, 42, … (15 in all)"."""
-    rounds = np.asarray(rounds)
-    shown = ", ".join(str(int(r) + 1) for r in rounds[:n])
-    return shown + (f", … ({len(rounds)} in all)" if len(rounds) > n else "")
+from .spec_tools import rounds_text  # noqa: E402,F401  (pure: the specs use it too)
 
 
 _KATEX = Path(__file__).parent / "assets" / "katex"
@@ -116,7 +112,7 @@ def figure_html(spec: dict, position: int) -> str:
         ledger_title = (spec.get("ledger") or {}).get("title") or "Proof ledger at this round"
         parts.append(f"<h3>{rich_html(ledger_title)}</h3><ul class='ledger'>")
         for r in rows:
-            mark = {True: "✓", False: "✗", None: "—"}[r["holds"]]
+            mark = "n/a" if r.get("na") else {True: "✓", False: "✗", None: "—"}[r["holds"]]
             reason = f" — {rich_html(r['reason'])}" if r["reason"] else ""
             parts.append(f"<li>{mark} <span class='tex'>{esc(r['latex'])}</span>{reason}</li>")
         parts.append("</ul>")

@@ -332,9 +332,11 @@ def validate_spec(spec: Any) -> None:
             path = f"ledger.lines[{i}]"
             if not isinstance(line, dict):
                 _fail(path, "must be a dict")
-            extra = set(line) - {"latex", "values", "holds", "reason"}
+            extra = set(line) - {"latex", "values", "holds", "reason", "na"}
             if extra:
                 _fail(path, f"unknown key(s) {sorted(extra)}")
+            if "na" in line and (line["na"] is not True or "holds" in line):
+                _fail(f"{path}.na", "must be true, on a line without holds (a step not applicable to these data)")
             if not isinstance(line.get("latex"), str) or not line["latex"]:
                 _fail(f"{path}.latex", "must be a non-empty string")
             if "reason" in line and not isinstance(line["reason"], str):

@@ -97,6 +97,9 @@ class Chain:
     scale: float = 0.0
     strict: tuple[bool, ...] = ()
     reasons: tuple[str, ...] = ()  # per link: why it holds (plain text, for the ledger)
+    #: names of the assumptions every link of the chain relies on (empty: it holds on any data);
+    #: where one of them fails, the step is not applicable rather than wrong
+    needs: tuple[str, ...] = ()
 
     def links(self) -> list[tuple[str, str, bool, str]]:
         out = []
@@ -152,6 +155,9 @@ class Violation:
     lhs: float
     rhs: float
     chain: str = ""
+    #: the failed assumptions this step relies on: empty for a real violation (a step that holds on any
+    #: data, or whose assumptions hold, is false); non-empty: the step is not applicable to these data
+    needs: tuple[str, ...] = ()
 
 
 class Proof:
@@ -219,6 +225,9 @@ class Proof:
             for key in ch.keys:
                 if key not in self.series:
                     raise ValueError(f"chain {ch.name!r} names unknown series {key!r}")
+            for need in ch.needs:
+                if need not in {a.name for a in self.assumptions}:
+                    raise ValueError(f"chain {ch.name!r} needs unknown assumption {need!r}")
         self.chains = chains
         self.bound_tol = bound_tol
         # an optional fused check: {link name: bad mask} at the default tolerance, computed
@@ -275,7 +284,11 @@ class Proof:
         return f"{lo} {'<' if strict else '≤'} {hi}"
 
     def violations(self, tol: float = DEFAULT_TOL) -> list[Violation]:
-        """Every inequality of the proof that fails, with its round and both sides."""
+        """Every inequality of the proof that fails, with its round and both sides.
+
+        A step whose chain needs an assumption that fails on these data is listed too (its
+        ``needs`` names those assumptions: not applicable, not a contradiction of the theorem);
+        a violation with empty ``needs`` is a step the theorem claims on these data, and false."""
         out: list[Violation] = []
         mat = self.check_matrix(tol)
         for ch in self.chains:
@@ -284,8 +297,10 @@ class Proof:
                 bad = np.flatnonzero(mat[name])
                 if bad.size:
                     a, b = self.series[lo], self.series[hi]
+                    needs = tuple(x.name for x in self.failed_needs(ch))
                     for k in bad:
-                        out.append(Violation(int(self.state_rounds[k]), name, float(a[k]), float(b[k]), ch.name))
+                        out.append(Violation(int(self.state_rounds[k]), name, float(a[k]), float(b[k]), ch.name,
+                                             needs))
         out.sort(key=lambda v: (v.round, v.chain, v.name))
         return out
 
@@ -295,14 +310,19 @@ class Proof:
         rows = []
         mat = self.check_matrix(tol)
         for ch in self.chains:
+            needs = [x.name for x in self.failed_needs(ch)]
             for lo, hi, strict, reason in ch.links():
                 a, b = float(self.series[lo][k]), float(self.series[hi][k])
                 bad = bool(mat[self.link_name(lo, hi, strict)][k])
-                defined = not (np.isnan(a) or np.isnan(b))
+                defined = not (np.isnan(a) or np.isnan(b) or needs)
                 rows.append({"chain": ch.name, "lhs_key": lo, "rhs_key": hi, "lhs": a, "rhs": b,
-                             "strict": strict, "log": ch.log, "reason": reason,
+                             "strict": strict, "log": ch.log, "reason": reason, "needs_failed": needs,
                              "holds": (not bad) if defined else None})
         return rows
+
+    def failed_needs(self, chain: Chain) -> list[Assumption]:
+        """The failed assumptions that ``chain`` relies on (empty: its links are claimed on these data)."""
+        return [a for a in self.assumptions if not a.holds and a.name in chain.needs]
 
     @property
     def failed_assumptions(self) -> list[Assumption]:

@@ -97,7 +97,7 @@ export async function figureHtml(view, p, urls) {
     for (const L of lines) {
       const tex = view.fill(L.line.latex || "", L.line.values, p, k, true);
       const h = view.values(L.line.holds, p, k);
-      const mark = h === true || h === 1 ? "✓" : h === false || h === 0 ? "✗" : "—";
+      const mark = L.line.na ? "n/a" : h === true || h === 1 ? "✓" : h === false || h === 0 ? "✗" : "—";
       const math = view.katex.renderToString(tex, { throwOnError: false, strict: "ignore", displayMode: false });
       const reason = L.row.querySelector(".olc-reason");
       const why = reason && reason.textContent ? ` — ${reason.innerHTML}` : "";
