@@ -31,12 +31,15 @@ import numpy as np
 
 from olc_core.proofs.normalized_winnow import C_of
 
-from .spec_tools import axis, COLORS, layout, ledger as _ledger, position_holds, position_states, sig
+from .spec_tools import (axis, COLORS, layout, ledger as _ledger, not_applicable, position_holds, position_states,
+                         sig)
 from .viewer import jsonable, with_infinities
 
 __all__ = ["eg_spec", "sandwich_geometry", "eta_curve", "FAR", "W_COLOR", "U_COLOR"]
 
 W_COLOR = "#7f9fbf"
+#: what the margin steps need of the data (shown where that fails: "n/a — needs …")
+NEEDS = "a margin y⟨u, x⟩ ≥ δ on every round"
 U_COLOR = "#2ca02c"
 PHI1_COLOR = "#ff8c00"
 SHADE = "rgba(214,39,40,0.10)"
@@ -418,6 +421,10 @@ def _ledger_lines(trace) -> list[dict]:
          "values": {"d": {"const": _f(c.get("delta")), "fmt": ".5g"}, "um": P("margin_at_mistake")},
          "holds": H(("delta", "margin_at_mistake")), "reason": reasons["margin on mistakes"][0]},
     ]
+    links = [("zero", "kl"), ("kl", "kl_upper"), ("kl_upper", "lnN_upper"), ("C", "kl_drop"),
+             ("log_Z", "log_cosh_eta")]
+    # the last line checks the margin assumption itself at the last mistake: its ✗ says where it fails
+    lines = [not_applicable(line, proof, [lk], NEEDS) for line, lk in zip(lines[:-1], links)] + lines[-1:]
     if "half_delta_sq" in S:
         lines.append({"latex": r"\delta^2/2 = «h» \;\le\; C = «C»",
                       "values": {"h": {"const": _f(c["half_delta_squared"]), "fmt": ".5g"}, "C": Cv},
@@ -434,7 +441,8 @@ def _ledger_lines(trace) -> list[dict]:
                       "reason": "0 ≤ ln N − C·M: the two ends of the sandwich cross at M = ln N / C"})
     else:
         why = "; ".join(a.detail for a in proof.failed_assumptions) or "an assumption fails"
-        lines.append({"latex": r"M \le \ln N / C \;\;\text{n/a: the theorem does not apply}", "reason": why})
+        lines.append({"latex": r"M \le \ln N / C \;\;\text{n/a: the theorem does not apply}", "na": True,
+                      "reason": why})
     return _ledger(lines)
 
 

@@ -58,8 +58,9 @@ def not_applicable(line: dict, proof, links: list[tuple[str, str]], needs: str) 
     """
     failed: dict[str, object] = {}
     for ch in proof.chains:
-        if any((lo, hi) in links for lo, hi, _, _ in ch.links()):
-            failed.update({a.name: a for a in proof.failed_needs(ch)})
+        for i, (lo, hi, _, _) in enumerate(ch.links()):
+            if (lo, hi) in links:
+                failed.update({a.name: a for a in proof.failed_needs(ch, i)})
     if not failed:
         return line
     rounds = np.unique(np.concatenate([np.asarray(a.rounds, dtype=np.int64) for a in failed.values()]))

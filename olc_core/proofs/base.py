@@ -100,6 +100,17 @@ class Chain:
     #: names of the assumptions every link of the chain relies on (empty: it holds on any data);
     #: where one of them fails, the step is not applicable rather than wrong
     needs: tuple[str, ...] = ()
+    #: per link, overriding ``needs``: the assumptions that link relies on (when a chain mixes steps
+    #: that hold on any data with steps that need the theorem's assumptions)
+    link_needs: tuple[tuple[str, ...], ...] | None = None
+
+    def needs_of(self, i: int | None = None) -> tuple[str, ...]:
+        """The assumptions link ``i`` relies on (None: any link of the chain)."""
+        if self.link_needs is None:
+            return self.needs
+        if i is None:
+            return tuple(dict.fromkeys(n for ln in self.link_needs for n in ln))
+        return self.link_needs[i] if i < len(self.link_needs) else ()
 
     def links(self) -> list[tuple[str, str, bool, str]]:
         out = []
@@ -225,7 +236,7 @@ class Proof:
             for key in ch.keys:
                 if key not in self.series:
                     raise ValueError(f"chain {ch.name!r} names unknown series {key!r}")
-            for need in ch.needs:
+            for need in ch.needs_of():
                 if need not in {a.name for a in self.assumptions}:
                     raise ValueError(f"chain {ch.name!r} needs unknown assumption {need!r}")
         self.chains = chains
@@ -292,12 +303,12 @@ class Proof:
         out: list[Violation] = []
         mat = self.check_matrix(tol)
         for ch in self.chains:
-            for lo, hi, strict, _ in ch.links():
+            for i, (lo, hi, strict, _) in enumerate(ch.links()):
                 name = self.link_name(lo, hi, strict)
                 bad = np.flatnonzero(mat[name])
                 if bad.size:
                     a, b = self.series[lo], self.series[hi]
-                    needs = tuple(x.name for x in self.failed_needs(ch))
+                    needs = tuple(x.name for x in self.failed_needs(ch, i))
                     for k in bad:
                         out.append(Violation(int(self.state_rounds[k]), name, float(a[k]), float(b[k]), ch.name,
                                              needs))
@@ -310,8 +321,8 @@ class Proof:
         rows = []
         mat = self.check_matrix(tol)
         for ch in self.chains:
-            needs = [x.name for x in self.failed_needs(ch)]
-            for lo, hi, strict, reason in ch.links():
+            for i, (lo, hi, strict, reason) in enumerate(ch.links()):
+                needs = [x.name for x in self.failed_needs(ch, i)]
                 a, b = float(self.series[lo][k]), float(self.series[hi][k])
                 bad = bool(mat[self.link_name(lo, hi, strict)][k])
                 defined = not (np.isnan(a) or np.isnan(b) or needs)
@@ -320,9 +331,11 @@ class Proof:
                              "holds": (not bad) if defined else None})
         return rows
 
-    def failed_needs(self, chain: Chain) -> list[Assumption]:
-        """The failed assumptions that ``chain`` relies on (empty: its links are claimed on these data)."""
-        return [a for a in self.assumptions if not a.holds and a.name in chain.needs]
+    def failed_needs(self, chain: Chain, link: int | None = None) -> list[Assumption]:
+        """The failed assumptions that ``chain`` (its link number ``link``) relies on; empty: the step is
+        claimed on these data."""
+        names = chain.needs_of(link)
+        return [a for a in self.assumptions if not a.holds and a.name in names]
 
     @property
     def failed_assumptions(self) -> list[Assumption]:
