@@ -63,7 +63,10 @@ def not_applicable(line: dict, proof, links: list[tuple[str, str]], needs: str) 
                 failed.update({a.name: a for a in proof.failed_needs(ch, i)})
     if not failed:
         return line
-    rounds = np.unique(np.concatenate([np.asarray(a.rounds, dtype=np.int64) for a in failed.values()]))
+    # the rounds of the first one the proof lists (a given target's wrong labels before the rounds
+    # that certify that no consistent target exists: the two lists mean different things)
+    first = next(a for a in proof.assumptions if a.name in failed)
+    rounds = np.asarray(first.rounds, dtype=np.int64)
     where = f" (fails at rounds {rounds_text(rounds)})" if rounds.size else " (it fails on these data)"
     out = {k: v for k, v in line.items() if k != "holds"}
     out["na"] = True
