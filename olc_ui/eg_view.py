@@ -399,17 +399,21 @@ def _ledger_lines(trace) -> list[dict]:
 
     Mv = {"by": "position", "data": trace.mistakes_before_each_round(), "fmt": "d"}
     Cv = {"const": _f(c.get("C")), "fmt": ".5g"}
+    # Φ₁ − C·M written with one sign: "− 0.5·13" for C ≥ 0, "+ 0.65834·13" for C < 0 (never "− −0.65834·13")
+    neg = c.get("C") is not None and c["C"] < 0
+    minus_CM = r" + «Ca»\cdot{«M»}" if neg else r" - «C»\cdot{«M»}"
+    Ca = {"const": _f(-c["C"]) if neg else None, "fmt": ".5g"}
     r0 = reasons["KL potential"]
     lines = [
         {"latex": r"0 \;\le\; \Phi_{t+1} = \mathrm{KL}(u\,\|\,w_{t+1}) = «kl»", "values": {"kl": P("kl")},
          "holds": H(("zero", "kl")), "reason": r0[0]},
-        {"latex": r"\Phi_{t+1} = «kl» \;\le\; \Phi_1 - C\,M = «phi1» - «C»\cdot{«M»} = «klu»",
-         "values": {"kl": P("kl"), "phi1": {"const": _f(c["phi_1"]), "fmt": ".5g"}, "C": Cv, "M": Mv,
-                    "klu": P("kl_upper")},
+        {"latex": r"\Phi_{t+1} = «kl» \;\le\; \Phi_1 - C\,M = «phi1»" + minus_CM + " = «klu»",
+         "values": {"kl": P("kl"), "phi1": {"const": _f(c["phi_1"]), "fmt": ".5g"}, "M": Mv,
+                    "C" if not neg else "Ca": Ca if neg else Cv, "klu": P("kl_upper")},
          "holds": H(("kl", "kl_upper")), "reason": r0[1]},
-        {"latex": r"\Phi_1 - C\,M = «klu» \;\le\; \ln N - C\,M = \ln {«N»} - «C»\cdot{«M»} = «lnu»",
-         "values": {"klu": P("kl_upper"), "N": {"const": int(c["N"]), "fmt": "d"}, "C": Cv, "M": Mv,
-                    "lnu": P("lnN_upper")},
+        {"latex": r"\Phi_1 - C\,M = «klu» \;\le\; \ln N - C\,M = \ln {«N»}" + minus_CM + " = «lnu»",
+         "values": {"klu": P("kl_upper"), "N": {"const": int(c["N"]), "fmt": "d"}, "M": Mv,
+                    "C" if not neg else "Ca": Ca if neg else Cv, "lnu": P("lnN_upper")},
          "holds": H(("kl_upper", "lnN_upper")), "reason": r0[2]},
         {"latex": r"\text{last mistake: } C = «C» \;\le\; \Phi_t - \Phi_{t+1} = «drop»",
          "values": {"C": Cv, "drop": P("kl_drop")}, "holds": H(("C", "kl_drop")),
