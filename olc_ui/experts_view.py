@@ -420,7 +420,8 @@ def _mistakes_figure(trace, proof, M_pos, arrays: dict, band=None) -> dict:
              "line": {"width": 0}, "showlegend": False, "hoverinfo": "skip"},
             {"type": "scatter", "mode": "lines", "name": f"{q[0]:.0%}–{q[2]:.0%} of {len(band.seeds)} runs",
              "x": r, "y": hi.round(2), "fill": "tonexty", "fillcolor": "rgba(255,140,0,0.22)", "line": {"width": 0},
-             "hovertemplate": "95%% of runs ≤ %{y} by round %{x}<extra></extra>".replace("%%", "%")},
+             "hovertemplate": "at least 95%% of runs made ≤ %{y} mistakes by round %{x}<extra></extra>".replace(
+                 "%%", "%")},
             {"type": "scatter", "mode": "lines", "name": "median run", "x": r, "y": mid.round(2),
              "line": {"color": "#ff8c00", "width": 1.5, "dash": "dot"}, "hoverinfo": "skip"},
         ]
