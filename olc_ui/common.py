@@ -154,3 +154,14 @@ def downloads(trace, spec: dict, position: int, name: str, X: np.ndarray | None 
                             data=lambda: page_transcript.figure_png(spec, int(spec["T"])),
                             file_name=transcript.file_name(name, settings, "png", what="figure"), mime="image/png",
                             on_click="ignore", key=f"{name}_dl_png")
+
+
+def band_text(band, on: str = "advice") -> str:
+    """The seeded runs' spread of the whole-run mistake count, as whole numbers: the 5th and 95th
+    percentiles (discrete: counts some run made) and how many runs lie between them."""
+    lo, hi = int(band.band[0, -1]), int(band.band[-1, -1])
+    q0, q1 = band.quantiles[0], band.quantiles[-1]
+    S = len(band.seeds)
+    inside = int(((band.totals >= lo) & (band.totals <= hi)).sum())
+    return (f"; of {S} seeded runs on the same {on}, {inside} ({inside / S:.0%}) made between {lo} and {hi} "
+            f"mistakes (the {q0:.0%} and {q1:.0%} quantiles of their counts; mean {float(band.mean[-1]):.4g}).")

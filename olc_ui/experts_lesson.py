@@ -177,17 +177,6 @@ def run_learner(v: dict[str, Any], adv: Advice, alg: str | None = None):
     return _run(adv.key, ALGS[alg], adv.X, adv.y, tuple(sorted(p.items())))
 
 
-def band_text(band) -> str:
-    """The seeded runs' spread of the whole-run mistake count, as whole numbers: the 5th and 95th
-    percentiles (discrete: counts some run made) and how many runs lie between them."""
-    lo, hi = int(band.band[0, -1]), int(band.band[-1, -1])
-    q0, q1 = band.quantiles[0], band.quantiles[-1]
-    S = len(band.seeds)
-    inside = int(((band.totals >= lo) & (band.totals <= hi)).sum())
-    return (f"; of {S} seeded runs on the same advice, {inside} ({inside / S:.0%}) made between {lo} and {hi} "
-            f"mistakes (the {q0:.0%} and {q1:.0%} quantiles of their counts; mean {float(band.mean[-1]):.4g}).")
-
-
 @st.cache_resource(max_entries=16, show_spinner=False)
 def _band(key: str, _X, _y, eta: float, runs: int):
     return realised_mistakes(_X, _y, seeds=runs, eta=eta)
@@ -348,7 +337,7 @@ def summary_panel(v: dict[str, Any], adv: Advice, trace, band) -> None:
                 st.success(f"The theorem bounds the **expected** mistakes: $\\mathbb{{E}}[M] = \\sum_t F_t = "
                            f"{c['expected_mistakes']:.4g} \\le {p.mistake_bound:.5g}$. This seeded run made "
                            f"**{trace.n_mistakes}**"
-                           + (band_text(band) if band is not None else "."))
+                           + (common.band_text(band) if band is not None else "."))
             else:
                 st.success(f"Some expert is consistent with every label ({c['n_consistent']} of them), so "
                            f"$M \\le \\log_2|H| = {p.mistake_bound:.4g}$. The run made **{trace.n_mistakes}**.")
