@@ -69,7 +69,7 @@ export function figuresAt(view, p, k) {
       if (v.text) t.text = v.text;
       if (v.color) t.marker = { ...(t.marker || {}), color: v.color };
     }
-    return { id: f.spec.id, title: f.spec.title || "", data, layout, config: { displaylogo: false, responsive: false, ...(f.spec.config || {}) } };
+    return { id: f.spec.id, title: f.spec.title || "", note: f.spec.note || "", data, layout, config: { displaylogo: false, responsive: false, ...(f.spec.config || {}) } };
   });
 }
 
@@ -87,7 +87,8 @@ export async function figureHtml(view, p, urls) {
     const w = Number(f.layout.width) || 0, h = Number(f.layout.height) || 400;
     parts.push(`<section class="figbox"${w ? ` style="width:${w}px"` : ""}>`);
     if (i > 0 && f.title) parts.push(`<h3>${esc(f.title)}</h3>`);
-    parts.push(`<div class="fig" id="fig${i}" style="height:${h}px${w ? `;width:${w}px` : ""}"></div></section>`);
+    const note = f.note ? `<p class="note">${esc(f.note)}</p>` : "";
+    parts.push(`<div class="fig" id="fig${i}" style="height:${h}px${w ? `;width:${w}px` : ""}"></div>${note}</section>`);
   });
   parts.push("</div>");
   const lines = view.ledgerLines || [];
