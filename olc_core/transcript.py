@@ -220,6 +220,7 @@ def _state_blocks(proof: Proof, k: int) -> list:
     mat = proof.check_matrix()
     out: list = []
     failed: list[str] = []
+    na: set[str] = set()
     for ch in proof.chains:
         lines = []
         for i, key in enumerate(ch.keys):
@@ -230,8 +231,12 @@ def _state_blocks(proof: Proof, k: int) -> list:
             lo, hi, strict, _ = ch.links()[i - 1]
             a, b = float(proof.series[lo][k]), float(proof.series[hi][k])
             bad = bool(mat[proof.link_name(lo, hi, strict)][k])
+            needs = proof.failed_needs(ch, i - 1)
             if np.isnan(a) or np.isnan(b):
                 rel = r"\overset{?}{\le}"
+            elif needs:  # the step needs an assumption that fails on these data: not applicable, not a failure
+                rel = r"\overset{\text{n/a}}{" + _REL[strict] + "}"
+                na.update(x.name for x in needs)
             elif bad:
                 rel = r"\nless" if strict else r"\nleq"
                 failed.append(f"{proof.link_name(lo, hi, strict)} in '{ch.name}' ({a!r} vs {b!r})")
@@ -240,8 +245,11 @@ def _state_blocks(proof: Proof, k: int) -> list:
             lines.append(f"{rel}\\ &{side}")
         out.append(("p", [ch.name + ":"]))
         out.append(("math", "\\begin{aligned}\n" + " \\\\\n".join(lines) + "\n\\end{aligned}"))
-    out.append(("p", ["Every inequality above holds." if not failed else
-                      "FAILS here: " + "; ".join(failed) + "."]))
+    verdict = "Every inequality above holds" if not failed else "FAILS here: " + "; ".join(failed)
+    if na:
+        verdict += (" (the steps marked n/a need " + ", ".join(f"'{n}'" for n in sorted(na))
+                    + ", which fails on these data: not checked as failures)")
+    out.append(("p", [verdict + "."]))
     return out
 
 
@@ -271,9 +279,19 @@ def _mistakes(trace, proof: Proof, cap: int) -> list:
 
 
 def _whole_run(proof: Proof) -> list:
-    bad = proof.violations()
+    every = proof.violations()
+    bad = [v for v in every if not v.needs]
     n_links = sum(len(ch.links()) for ch in proof.chains)
     out: list = [("h", 2, ["Checks over the whole run"])]
+    na = sorted({n for v in every for n in v.needs})
+    if na:
+        out.append(("p", [f"{len(every) - len(bad)} check(s) of steps that need " + ", ".join(f"'{n}'" for n in na)
+                          + " are false in some state: that assumption fails on these data, so those steps are "
+                            "not applicable here (not failures of the proof)."]))
+    if not bad and na:
+        out.append(("p", ["Every other inequality of the proof holds in every one of its "
+                          f"{proof.K} states."]))
+        return out
     if not bad:
         out.append(("p", [f"All {n_links} inequalities of the proof hold in every one of its {proof.K} states "
                           "(every state the learner was in, each round's included)."]))
@@ -302,7 +320,7 @@ def _conclusion(trace, proof: Proof) -> list:
     holds = value <= b * (1 + DEFAULT_TOL) + DEFAULT_TOL
     ratio = f" ({value / b:.1%} of the bound)" if b > 0 and np.isfinite(b) else ""
     verdict = "the bound holds on this run" if holds else "the bound FAILS on this run"
-    clean = not proof.violations()
+    clean = not [v for v in proof.violations() if not v.needs]
     out.append(("p", ["After all ", Math(f"T = {trace.T}"), " rounds, ",
                       Math(f"{lab} = {num(value)} {_REL[False] if holds else '>'} {num(b)}"), f": {verdict}{ratio}. ",
                       "Every inequality of the proof held at every state, so the theorem's argument is "
@@ -321,7 +339,7 @@ def _others(trace, written: Proof) -> list:
     for p in others:
         verdict = (["bound ", Math(num(p.mistake_bound))] if p.mistake_bound is not None else
                    ["no bound (failing assumption: " + ", ".join(a.name for a in p.failed_assumptions) + ")"])
-        n_bad = len(p.violations())
+        n_bad = len([v for v in p.violations() if not v.needs])
         items.append([p.name + ": ", Math(p.theorem), "; "] + verdict
                      + [f"; {n_bad} failing checks." if n_bad else "; every check holds."])
     return [("h", 2, ["Other theorems checked on this run"]), ("ul", items)]

@@ -184,8 +184,9 @@ def dl_spec_for(stream, trace, key: str, label: str, position: int) -> dict:
 
 def _assumptions(proof, bound_text: str) -> None:
     why = "; and ".join(assumption_text(a, proof) for a in proof.failed_assumptions)
-    st.error(f"The theorem {bound_text} **is not claimed** for these labels: {safe.md(why)}. The ledger marks with ✗ "
-             "the links of the proof that then fail.")
+    st.error(f"The theorem {bound_text} **is not claimed** for these labels: {safe.md(why)}. The ledger marks the "
+             "steps that need it n/a (with the rounds where it fails); the steps that hold on any labels keep their "
+             "live ✓/✗.")
 
 
 def conj_panel(trace, stream) -> None:

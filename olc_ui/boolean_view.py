@@ -27,7 +27,7 @@ from olc_core.proofs.boolean import literal_name, rule_name
 
 from .common import agree, count, rounds_text
 from .sandwich_view import Curve, sandwich as sandwich_chart
-from .spec_tools import COLORS, by_state, const, holds, ledger
+from .spec_tools import COLORS, by_state, const, holds, ledger, not_applicable
 from .viewer import jsonable
 
 __all__ = ["assumption_text", "bits", "conjunction_spec", "decision_list_spec", "learner_game_spec",
@@ -272,6 +272,9 @@ def _conj_ledger(proof, S, K: int, n: int) -> list[dict]:
          "holds": {"by": "state", "data": holds(proof, [("M_fn", "bound_c"), ("bound_c", "n_plus_1")])},
          "reason": "; ".join(r["mistake count"])},
     ]
+    links = [[("c_outside", "zero")], [("c_size", "h_size")], [("h_size", "h_upper")], [("M", "M_fn")],
+             [("M_fn", "bound_c"), ("bound_c", "n_plus_1")]]
+    lines = [not_applicable(ln, proof, lk, "labels from the target conjunction") for ln, lk in zip(lines, links)]
     if proof.mistake_bound is not None:
         lines.append({"latex": r"M = «M» \;\le\; n + 1 = «bound»",
                       "values": {"M": vals["M"], "bound": const(proof.mistake_bound, "d")},
@@ -279,7 +282,7 @@ def _conj_ledger(proof, S, K: int, n: int) -> list[dict]:
                       "reason": "the theorem [004]: at most n + 1 mistakes on any sequence a conjunction labels"})
     else:
         why = "; ".join(assumption_text(a, proof) for a in proof.failed_assumptions)
-        lines.append({"latex": r"M \le n + 1 \;\text{ is not claimed: an assumption fails}",
+        lines.append({"latex": r"M \le n + 1 \;\text{ is not claimed: an assumption fails}", "na": True,
                       "reason": why})
 
     return lines
@@ -432,6 +435,9 @@ def _dl_ledger(proof, S, K: int, R: int, Ltarget) -> list[dict]:
          "holds": {"by": "state", "data": holds(proof, [("max_level", "L_plus_1")])},
          "reason": r["no rule below level L+1"][0]},
     ]
+    links = [[("M", "Phi")], [("Phi", "cap_sum")], [("cap_sum", "tight")], [("tight", "notes_bound")],
+             [("target_excess", "zero")], [("max_level", "L_plus_1")]]
+    lines = [not_applicable(ln, proof, lk, "labels from the target decision list") for ln, lk in zip(lines, links)]
     if proof.mistake_bound is not None:
         lines.append({"latex": r"M = «M» \;\le\; (4n+2)(L+1) = «bound»",
                       "values": {"M": vals["M"], "bound": const(proof.mistake_bound, "d")},
@@ -439,7 +445,8 @@ def _dl_ledger(proof, S, K: int, R: int, Ltarget) -> list[dict]:
                       "reason": "the theorem [004]: the potential closes the sandwich"})
     else:
         why = "; ".join(assumption_text(a, proof) for a in proof.failed_assumptions)
-        lines.append({"latex": r"M \le (4n+2)(L+1) \;\text{ is not claimed: an assumption fails}", "reason": why})
+        lines.append({"latex": r"M \le (4n+2)(L+1) \;\text{ is not claimed: an assumption fails}", "na": True,
+                      "reason": why})
 
     return lines
 

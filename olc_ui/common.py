@@ -17,11 +17,7 @@ from . import data as olc_data
 __all__ = ["downloads", "figure_html", "rounds_text"]
 
 
-def rounds_text(rounds, n: int = 8) -> str:
-    """0-based rounds as the 1-based list a student reads: "3, 17, 42, … (15 in all)"."""
-    rounds = np.asarray(rounds)
-    shown = ", ".join(str(int(r) + 1) for r in rounds[:n])
-    return shown + (f", … ({len(rounds)} in all)" if len(rounds) > n else "")
+from .spec_tools import rounds_text  # noqa: E402,F401  (pure: the specs use it too)
 
 
 _KATEX = Path(__file__).parent / "assets" / "katex"
@@ -116,7 +112,7 @@ def figure_html(spec: dict, position: int) -> str:
         ledger_title = (spec.get("ledger") or {}).get("title") or "Proof ledger at this round"
         parts.append(f"<h3>{rich_html(ledger_title)}</h3><ul class='ledger'>")
         for r in rows:
-            mark = {True: "✓", False: "✗", None: "—"}[r["holds"]]
+            mark = "n/a" if r.get("na") else {True: "✓", False: "✗", None: "—"}[r["holds"]]
             reason = f" — {rich_html(r['reason'])}" if r["reason"] else ""
             parts.append(f"<li>{mark} <span class='tex'>{esc(r['latex'])}</span>{reason}</li>")
         parts.append("</ul>")
@@ -158,3 +154,14 @@ def downloads(trace, spec: dict, position: int, name: str, X: np.ndarray | None 
                             data=lambda: page_transcript.figure_png(spec, int(spec["T"])),
                             file_name=transcript.file_name(name, settings, "png", what="figure"), mime="image/png",
                             on_click="ignore", key=f"{name}_dl_png")
+
+
+def band_text(band, on: str = "advice") -> str:
+    """The seeded runs' spread of the whole-run mistake count, as whole numbers: the 5th and 95th
+    percentiles (discrete: counts some run made) and how many runs lie between them."""
+    lo, hi = int(band.band[0, -1]), int(band.band[-1, -1])
+    q0, q1 = band.quantiles[0], band.quantiles[-1]
+    S = len(band.seeds)
+    inside = int(((band.totals >= lo) & (band.totals <= hi)).sum())
+    return (f"; of {S} seeded runs on the same {on}, {inside} ({inside / S:.0%}) made between {lo} and {hi} "
+            f"mistakes (the {q0:.0%} and {q1:.0%} quantiles of their counts; mean {float(band.mean[-1]):.4g}).")

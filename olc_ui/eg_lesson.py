@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -327,6 +328,18 @@ def assumption_panel(rows: list[dict[str, Any]], bound) -> None:
                                                       "the theorem promises nothing here."))
 
 
+def best_eta_bound(p) -> float | None:
+    """``2 ln N / δ²``: a fixed number of N and δ (the bound at η = artanh δ), given whenever the data have
+    margin δ — also when this run's η is too large (C ≤ 0: only the η-form ln N / C is lost). None when the
+    margin (or another data assumption) fails, or it overflows."""
+    c = p.constants
+    if c.get("delta") is None or any(a.name != "learning rate" for a in p.failed_assumptions):
+        return None
+    r = 1.0 / c["delta"]
+    b2 = 2.0 * c["ln_N"] * (r * r)
+    return b2 if math.isfinite(b2) else None
+
+
 def summary_panel(data: Data, trace) -> None:
     p = trace.proof
     c = p.constants
@@ -340,11 +353,19 @@ def summary_panel(data: Data, trace) -> None:
         cols[2].metric("Learning rate η", f"{c['eta']:.4g}", help=trace.info["eta_source"])
         cols[3].metric("C = ηδ − ln cosh η", f"{c['C']:.4g}" if c.get("C") is not None else "n/a",
                        help="each mistake lowers Φ = KL(u‖w) by at least C")
+        C = c.get("C")
         cols[4].metric("Bound ln N / C", f"{p.mistake_bound:.5g}" if p.mistake_bound is not None else "n/a",
-                       help=None if p.mistake_bound is not None else "an assumption of the theorem fails (below)")
-        b2 = c.get("bound_2lnN_over_delta2")
-        cols[5].metric("2 ln N / δ²", f"{b2:.5g}" if b2 is not None and p.mistake_bound is not None else "n/a",
-                       help="stated at the optimal η only (C ≥ δ²/2 there)")
+                       help=None if p.mistake_bound is not None else
+                       f"the η-form bound ln N / C needs C > 0; here C = {C:.4g} ≤ 0 (η = {c['eta']:.4g} is too "
+                       f"large for δ = {c['delta']:.4g})" if C is not None and C <= 0 else
+                       "an assumption of the theorem fails (below)")
+        b2 = best_eta_bound(p)
+        cols[5].metric("2 ln N / δ²", f"{b2:.5g}" if b2 is not None else "n/a",
+                       help="the bound at the best η = artanh δ (C ≥ δ²/2 there): a fixed number of N and δ"
+                            + (", for data with margin δ" if b2 is None else
+                               "" if math.isclose(c["eta"], c["eta_optimal"], rel_tol=1e-12) else
+                               f"; this run's η = {c['eta']:.4g} is not artanh δ = {c['eta_optimal']:.4g}, so it "
+                               "bounds the run with the best η on these data, not this one"))
         if p.mistake_bound is not None:
             st.success(f"With N = {c['N']}, δ = {c['delta']:.4g} and η = {c['eta']:.4g}, the potential "
                        f"$\\Phi = \\mathrm{{KL}}(u\\,\\|\\,w)$ starts at $\\Phi_1 = {c['phi_1']:.4g} \\le \\ln N = "

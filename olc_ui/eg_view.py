@@ -31,12 +31,15 @@ import numpy as np
 
 from olc_core.proofs.normalized_winnow import C_of
 
-from .spec_tools import axis, COLORS, layout, ledger as _ledger, position_holds, position_states, sig
+from .spec_tools import (axis, COLORS, layout, ledger as _ledger, not_applicable, position_holds, position_states,
+                         sig)
 from .viewer import jsonable, with_infinities
 
 __all__ = ["eg_spec", "sandwich_geometry", "eta_curve", "FAR", "W_COLOR", "U_COLOR"]
 
 W_COLOR = "#7f9fbf"
+#: what the margin steps need of the data (shown where that fails: "n/a — needs …")
+NEEDS = "a margin y⟨u, x⟩ ≥ δ on every round"
 U_COLOR = "#2ca02c"
 PHI1_COLOR = "#ff8c00"
 SHADE = "rgba(214,39,40,0.10)"
@@ -396,17 +399,21 @@ def _ledger_lines(trace) -> list[dict]:
 
     Mv = {"by": "position", "data": trace.mistakes_before_each_round(), "fmt": "d"}
     Cv = {"const": _f(c.get("C")), "fmt": ".5g"}
+    # Φ₁ − C·M written with one sign: "− 0.5·13" for C ≥ 0, "+ 0.65834·13" for C < 0 (never "− −0.65834·13")
+    neg = c.get("C") is not None and c["C"] < 0
+    minus_CM = r" + «Ca»\cdot{«M»}" if neg else r" - «C»\cdot{«M»}"
+    Ca = {"const": _f(-c["C"]) if neg else None, "fmt": ".5g"}
     r0 = reasons["KL potential"]
     lines = [
         {"latex": r"0 \;\le\; \Phi_{t+1} = \mathrm{KL}(u\,\|\,w_{t+1}) = «kl»", "values": {"kl": P("kl")},
          "holds": H(("zero", "kl")), "reason": r0[0]},
-        {"latex": r"\Phi_{t+1} = «kl» \;\le\; \Phi_1 - C\,M = «phi1» - «C»\cdot{«M»} = «klu»",
-         "values": {"kl": P("kl"), "phi1": {"const": _f(c["phi_1"]), "fmt": ".5g"}, "C": Cv, "M": Mv,
-                    "klu": P("kl_upper")},
+        {"latex": r"\Phi_{t+1} = «kl» \;\le\; \Phi_1 - C\,M = «phi1»" + minus_CM + " = «klu»",
+         "values": {"kl": P("kl"), "phi1": {"const": _f(c["phi_1"]), "fmt": ".5g"}, "M": Mv,
+                    "C" if not neg else "Ca": Ca if neg else Cv, "klu": P("kl_upper")},
          "holds": H(("kl", "kl_upper")), "reason": r0[1]},
-        {"latex": r"\Phi_1 - C\,M = «klu» \;\le\; \ln N - C\,M = \ln {«N»} - «C»\cdot{«M»} = «lnu»",
-         "values": {"klu": P("kl_upper"), "N": {"const": int(c["N"]), "fmt": "d"}, "C": Cv, "M": Mv,
-                    "lnu": P("lnN_upper")},
+        {"latex": r"\Phi_1 - C\,M = «klu» \;\le\; \ln N - C\,M = \ln {«N»}" + minus_CM + " = «lnu»",
+         "values": {"klu": P("kl_upper"), "N": {"const": int(c["N"]), "fmt": "d"}, "M": Mv,
+                    "C" if not neg else "Ca": Ca if neg else Cv, "lnu": P("lnN_upper")},
          "holds": H(("kl_upper", "lnN_upper")), "reason": r0[2]},
         {"latex": r"\text{last mistake: } C = «C» \;\le\; \Phi_t - \Phi_{t+1} = «drop»",
          "values": {"C": Cv, "drop": P("kl_drop")}, "holds": H(("C", "kl_drop")),
@@ -418,6 +425,10 @@ def _ledger_lines(trace) -> list[dict]:
          "values": {"d": {"const": _f(c.get("delta")), "fmt": ".5g"}, "um": P("margin_at_mistake")},
          "holds": H(("delta", "margin_at_mistake")), "reason": reasons["margin on mistakes"][0]},
     ]
+    links = [("zero", "kl"), ("kl", "kl_upper"), ("kl_upper", "lnN_upper"), ("C", "kl_drop"),
+             ("log_Z", "log_cosh_eta")]
+    # the last line checks the margin assumption itself at the last mistake: its ✗ says where it fails
+    lines = [not_applicable(line, proof, [lk], NEEDS) for line, lk in zip(lines[:-1], links)] + lines[-1:]
     if "half_delta_sq" in S:
         lines.append({"latex": r"\delta^2/2 = «h» \;\le\; C = «C»",
                       "values": {"h": {"const": _f(c["half_delta_squared"]), "fmt": ".5g"}, "C": Cv},
@@ -434,7 +445,8 @@ def _ledger_lines(trace) -> list[dict]:
                       "reason": "0 ≤ ln N − C·M: the two ends of the sandwich cross at M = ln N / C"})
     else:
         why = "; ".join(a.detail for a in proof.failed_assumptions) or "an assumption fails"
-        lines.append({"latex": r"M \le \ln N / C \;\;\text{n/a: the theorem does not apply}", "reason": why})
+        lines.append({"latex": r"M \le \ln N / C \;\;\text{n/a: the theorem does not apply}", "na": True,
+                      "reason": why})
     return _ledger(lines)
 
 

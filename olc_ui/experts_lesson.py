@@ -45,7 +45,7 @@ LEARNER_SETTINGS = [
                               "on_mistake": "only on the learner's mistakes [001]"}}),
     Setting("draw", "Seed (RWM's draws)", "int", 0, lo=0, hi=1_000_000, step=1, extra={"widget": "number"}),
     Setting("runs", "Seeded runs for the band", "int", 100, lo=10, hi=500, step=10,
-            help="RWM is run with seeds 0 … runs−1 on the same advice; the band holds 90% of them"),
+            help="RWM is run with seeds 0 … runs−1 on the same advice; the band runs from the 5% to the 95% quantile of their mistake counts"),
 ]
 DATA_SETTINGS = [
     Setting("data", "Expert advice", "choice", "experts", options=("experts", "adversary"),
@@ -334,12 +334,10 @@ def summary_panel(v: dict[str, Any], adv: Advice, trace, band) -> None:
                            f"(expert {c['best_expert'] + 1}), the theorem promises $M \\le \\frac{{\\ln N + m^*\\ln(1/\\beta)}}{{\\ln(2/(1+\\beta))}} = "
                            f"{p.mistake_bound:.5g}$ on **any** such advice. The run made **{trace.n_mistakes}**.")
             elif alg == "rwm":
-                lo, hi = (float(band.band[0, -1]), float(band.band[2, -1])) if band is not None else (None, None)
                 st.success(f"The theorem bounds the **expected** mistakes: $\\mathbb{{E}}[M] = \\sum_t F_t = "
                            f"{c['expected_mistakes']:.4g} \\le {p.mistake_bound:.5g}$. This seeded run made "
                            f"**{trace.n_mistakes}**"
-                           + (f"; over {len(band.seeds)} seeded runs 90% made between {lo:g} and {hi:g} "
-                              f"(mean {float(band.mean[-1]):.4g})." if band is not None else "."))
+                           + (common.band_text(band) if band is not None else "."))
             else:
                 st.success(f"Some expert is consistent with every label ({c['n_consistent']} of them), so "
                            f"$M \\le \\log_2|H| = {p.mistake_bound:.4g}$. The run made **{trace.n_mistakes}**.")

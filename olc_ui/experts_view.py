@@ -310,6 +310,30 @@ def _weights_figure(trace, breaks, states, proof, M_pos, i_star: int, N: int, ar
             "dynamic": dyn}
 
 
+def weights_note(trace, A: np.ndarray, y: np.ndarray, i_star: int) -> str | None:
+    """Why the best expert of the whole run (green) need not have the largest weight, with the run's numbers
+    (Weighted Majority with β > 0; None for the other learners)."""
+    if trace.algorithm != "weighted_majority" or not trace.info.get("beta"):
+        return None
+    wrong = (np.asarray(A) > 0) != (np.asarray(y)[:, None] > 0)               # (T, N): expert i wrong on round t
+    total = wrong.sum(axis=0)
+    every = trace.info.get("update") == "every_round"
+    pen = total if every else wrong[np.asarray(trace.mistakes, dtype=np.int64)].sum(axis=0)
+    j = int(np.argmin(pen))                                                  # the largest weight at the end
+    M, T = trace.n_mistakes, trace.T
+    if every:
+        return (f"Every expert's weight is β^(its mistakes so far), so at round t the heaviest expert is the best "
+                f"so far, which need not be i* = expert {i_star + 1}, the best of the whole run "
+                f"({int(total[i_star])} mistakes in {T} rounds).")
+    star = f"i* = expert {i_star + 1} erred on {int(pen[i_star])} of them ({int(total[i_star])} in all)"
+    if pen[j] < pen[i_star]:
+        star += (f", expert {j + 1} on only {int(pen[j])} ({int(total[j])} in all), so at the end expert {j + 1} "
+                 f"outweighs i*")
+    return (f"Weights count mistakes only on the rounds where WM itself erred (M = {M} of {T}): w_i = β^(those "
+            f"mistakes of i so far). {star}. The best expert of the whole run need not have the largest weight at "
+            f"round t.")
+
+
 def png_data_uri(index_rows: np.ndarray, palette: list[str]) -> str:
     """A palette PNG (8-bit indices into ``palette``, "#rrggbb") as a data: URI (zlib only, no imaging library)."""
     rows = np.ascontiguousarray(index_rows, dtype=np.uint8)
@@ -420,7 +444,8 @@ def _mistakes_figure(trace, proof, M_pos, arrays: dict, band=None) -> dict:
              "line": {"width": 0}, "showlegend": False, "hoverinfo": "skip"},
             {"type": "scatter", "mode": "lines", "name": f"{q[0]:.0%}–{q[2]:.0%} of {len(band.seeds)} runs",
              "x": r, "y": hi.round(2), "fill": "tonexty", "fillcolor": "rgba(255,140,0,0.22)", "line": {"width": 0},
-             "hovertemplate": "95%% of runs ≤ %{y} by round %{x}<extra></extra>".replace("%%", "%")},
+             "hovertemplate": "at least 95%% of runs made ≤ %{y} mistakes by round %{x}<extra></extra>".replace(
+                 "%%", "%")},
             {"type": "scatter", "mode": "lines", "name": "median run", "x": r, "y": mid.round(2),
              "line": {"color": "#ff8c00", "width": 1.5, "dash": "dot"}, "hoverinfo": "skip"},
         ]
@@ -687,8 +712,12 @@ def experts_spec(trace, X, y, *, run_id: str, band=None, position: int = 0) -> d
         i_star = int(np.argmin(m.sum(axis=0)))
     breaks, states = weight_breaks(trace)
     arrays: dict[str, Any] = {}
+    wfig = _weights_figure(trace, breaks, states, proof, M_pos, i_star, N, arrays)
+    note = weights_note(trace, A, y, i_star)
+    if note:
+        wfig["note"] = note
     figures = [
-        _weights_figure(trace, breaks, states, proof, M_pos, i_star, N, arrays),
+        wfig,
         sandwich_figure(trace, proof, M_pos, N, arrays),
         _advice_figure(trace, A, y, i_star, arrays),
         _mistakes_figure(trace, proof, M_pos, arrays, band),

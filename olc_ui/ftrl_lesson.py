@@ -239,9 +239,7 @@ def summary_panel(data: Data, trace, band) -> None:
                          f"expected count $\\mathbb{{E}}[M_T] = {c['expected_mistakes']:.4g}$, and this count is one "
                          "draw of the learner's coins")
             if band is not None:
-                lo, hi = float(band.band[0, -1]), float(band.band[2, -1])
-                text += (f"; over {len(band.seeds)} seeded runs 90% made between {lo:g} and {hi:g} "
-                         f"(mean {float(band.mean[-1]):.4g}).")
+                text += common.band_text(band, on="examples")
             else:
                 text += "."
             st.success(text)

@@ -89,7 +89,7 @@ def realised_band(X, y, *, eta: float, runs: int, points: int = 400) -> Band:
             grid = band_grid(tr.T, points)
             counts = np.empty((len(seeds), len(grid)), dtype=np.int64)
         counts[i] = tr.mistakes_before_each_round()[grid]
-    band = np.quantile(counts, QUANTILES, axis=0)
+    band = np.quantile(counts, QUANTILES, axis=0, method="inverted_cdf")  # discrete: counts some run made
     return Band(seeds, grid, counts, QUANTILES, band, counts.mean(axis=0))
 
 

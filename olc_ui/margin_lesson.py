@@ -15,7 +15,8 @@ from .config import Setting
 from .perceptron_lesson import Data, click_canvas, downloads  # noqa: F401  (shared with the Perceptron page)
 from .perceptron_view import margin_perceptron_spec
 
-__all__ = ["PAGE", "SETTINGS", "visible", "load_data", "run_margin", "spec_for", "downloads", "click_canvas"]
+__all__ = ["PAGE", "SETTINGS", "visible", "load_data", "run_margin", "spec_for", "downloads", "click_canvas",
+           "data_max_margin", "margin_comparison"]
 
 PAGE = "margin"
 SETTINGS = [
@@ -98,3 +99,47 @@ def _spec(run_id: str, _trace, title: str) -> dict:
 def spec_for(data: Data, trace, v: dict[str, Any]) -> dict:
     rid = f"{data.key}-ga{v['gamma_alg']:g}-{'u' if v['until'] else v['passes']}"
     return _spec(rid, trace, f"Margin Perceptron (γ = {v['gamma_alg']:g}) on {data.label}, normalised")
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def _max_margin(key: str, _Xh, _y):
+    from olc_core.comparators import max_margin
+    return max_margin(_Xh, _y)
+
+
+def data_max_margin(data: Data, trace):
+    """The normalised data's maximum margin over every unit w (certified interval; cached per data set).
+    The run's comparator already is that separator when none was given (no second search)."""
+    info = trace.info
+    if info.get("comparator_source") != "given":
+        return None
+    return _max_margin(data.key, info["examples"], info["labels"])
+
+
+def margin_comparison(trace, mm=None) -> str:
+    """How the final margin compares with the data's largest margin (and a planted w*'s, named as such).
+
+    ``mm``: the data's :func:`~olc_core.comparators.max_margin` when the run's comparator was given
+    (planted); otherwise the run's own comparator is the max-margin separator. The final w proves the
+    largest margin is at least the final margin, so the lower end is never below it.
+    """
+    info, c = trace.info, trace.proof.constants
+    fm = info.get("final_margin")
+    if info.get("comparator_source") == "given":
+        if mm is None or not mm.separable:
+            lo, hi = None, None
+        else:
+            lo, hi = mm.margin, mm.upper
+    elif info.get("comparator_source") == "max-margin":
+        lo, hi = c.get("measured_margin"), info.get("max_margin_upper")
+    else:
+        lo = hi = None
+    parts = []
+    if lo is not None:
+        lo = max(lo, fm) if fm is not None else lo
+        hi = max(hi, lo) if hi is not None else lo
+        best = f"{lo:.4g}" if hi - lo <= 5e-5 * hi else f"between {lo:.4g} and {hi:.4g}"
+        parts.append(f"the largest margin any unit w has on these data is {best}")
+    if info.get("comparator_source") == "given" and c.get("measured_margin") is not None:
+        parts.append(f"the planted w*'s margin is {c['measured_margin']:.4g}")
+    return f" ({'; '.join(parts)})." if parts else "."

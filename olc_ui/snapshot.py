@@ -160,8 +160,11 @@ def ledger_at(spec: dict, p: int) -> list[dict[str, Any]]:
         h = line.get("holds")
         holds = None if h is None else _value(spec, h, p)
         holds = None if holds is BLANK else holds
-        rows.append({"latex": _fill(spec, line["latex"], line.get("values", {}), p, latex=True),
-                     "holds": None if holds is None else bool(holds), "reason": line.get("reason", "")})
+        row = {"latex": _fill(spec, line["latex"], line.get("values", {}), p, latex=True),
+               "holds": None if holds is None else bool(holds), "reason": line.get("reason", "")}
+        if line.get("na"):
+            row["na"] = True  # not applicable: the step needs an assumption that fails on these data
+        rows.append(row)
     return rows
 
 

@@ -16,7 +16,7 @@ import numpy as np
 from .viewer import with_infinities
 
 __all__ = ["COLORS", "ND", "sig", "decimate", "ledger", "holds", "holds_value", "per_position", "proof_value",
-           "by_state", "by_round", "by_position", "const", "points_trace",
+           "by_state", "by_round", "by_position", "const", "points_trace", "rounds_text", "not_applicable",
            "line_trace", "arrow_trace", "legend_groups", "legend_rank"]
 
 COLORS = {
@@ -40,6 +40,38 @@ def state_holds(proof, links: list[tuple[str, str]]) -> np.ndarray:
         bad |= mat[name]
         undefined |= np.isnan(proof.series[lo]) | np.isnan(proof.series[hi])
     return np.where(undefined, -1, np.where(bad, 0, 1))
+
+
+def rounds_text(rounds, n: int = 8) -> str:
+    """0-based rounds as the 1-based list a student reads: "3, 17, 42, … (15 in all)"."""
+    rounds = np.asarray(rounds)
+    shown = ", ".join(str(int(r) + 1) for r in rounds[:n])
+    return shown + (f", … ({len(rounds)} in all)" if len(rounds) > n else "")
+
+
+def not_applicable(line: dict, proof, links: list[tuple[str, str]], needs: str) -> dict:
+    """``line`` as "n/a" when a link's chain needs an assumption that fails on these data.
+
+    Such a step is not claimed by the theorem here: its ✓/✗ is dropped (the neutral mark), ``na``
+    is set, and the reason says what it needs and on which rounds that fails, then why it holds on
+    data that meet it. A line whose links hold on any data is returned unchanged (its live ✓/✗ kept).
+    """
+    failed: dict[str, object] = {}
+    for ch in proof.chains:
+        for i, (lo, hi, _, _) in enumerate(ch.links()):
+            if (lo, hi) in links:
+                failed.update({a.name: a for a in proof.failed_needs(ch, i)})
+    if not failed:
+        return line
+    # the rounds of the first one the proof lists (a given target's wrong labels before the rounds
+    # that certify that no consistent target exists: the two lists mean different things)
+    first = next(a for a in proof.assumptions if a.name in failed)
+    rounds = np.asarray(first.rounds, dtype=np.int64)
+    where = f" (fails at rounds {rounds_text(rounds)})" if rounds.size else " (it fails on these data)"
+    out = {k: v for k, v in line.items() if k != "holds"}
+    out["na"] = True
+    out["reason"] = f"n/a — needs {needs}{where}. On such data: {line.get('reason', '')}".rstrip(": ")
+    return out
 
 
 def holds(proof, links: list[tuple[str, str]]) -> list:

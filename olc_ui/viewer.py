@@ -293,9 +293,11 @@ def validate_spec(spec: Any) -> None:
         path = f"figures[{i}]"
         if not isinstance(fig, dict):
             _fail(path, "must be a dict")
-        extra = set(fig) - {"id", "title", "height", "figure", "dynamic", "config"}
+        extra = set(fig) - {"id", "title", "height", "figure", "dynamic", "config", "note"}
         if extra:
             _fail(path, f"unknown key(s) {sorted(extra)}")
+        if "note" in fig and not isinstance(fig["note"], str):
+            _fail(f"{path}.note", "must be a string (plain text, shown under the figure)")
         fid = fig.get("id")
         if not isinstance(fid, str) or not fid or fid == "ledger":
             _fail(f"{path}.id", f"must be a non-empty string other than 'ledger' (got {fid!r})")
@@ -332,9 +334,11 @@ def validate_spec(spec: Any) -> None:
             path = f"ledger.lines[{i}]"
             if not isinstance(line, dict):
                 _fail(path, "must be a dict")
-            extra = set(line) - {"latex", "values", "holds", "reason"}
+            extra = set(line) - {"latex", "values", "holds", "reason", "na"}
             if extra:
                 _fail(path, f"unknown key(s) {sorted(extra)}")
+            if "na" in line and (line["na"] is not True or "holds" in line):
+                _fail(f"{path}.na", "must be true, on a line without holds (a step not applicable to these data)")
             if not isinstance(line.get("latex"), str) or not line["latex"]:
                 _fail(f"{path}.latex", "must be a non-empty string")
             if "reason" in line and not isinstance(line["reason"], str):

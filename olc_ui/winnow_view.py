@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from .experts_view import LN10, log_ticks
-from .spec_tools import axis, by_round, by_state, COLORS, const, holds, layout, ledger as _ledger
+from .spec_tools import axis, by_round, by_state, COLORS, const, holds, layout, ledger as _ledger, not_applicable
 from .viewer import jsonable
 
 __all__ = ["winnow_spec", "exponent_summary", "promotions", "SMALL_N", "N_TOP", "crossing"]
@@ -38,6 +38,8 @@ __all__ = ["winnow_spec", "exponent_summary", "promotions", "SMALL_N", "N_TOP", 
 SMALL_N = 60
 N_TOP = 8
 REL_COLOR = "#2ca02c"
+#: what the relevant-variable steps need of the data (shown where that fails: "n/a — needs …")
+NEEDS = "labels from the OR of the relevant variables"
 IRR_COLOR = "#8fa8c4"
 _SUP = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
@@ -360,13 +362,14 @@ def _per_variable_lines(trace, X, y, proof, rel: np.ndarray, reasons: dict) -> l
     P, D = promotions(trace, X, y, rel)
     L = float(trace.log_base)
     cap = float(proof.constants["per_variable_promotions_cap"])
-    ok = holds(proof, [("rel_demotions", "zero"), ("log_w_rel_max", "log_w_max"), ("log_w_max", "log_cap"),
-                       ("k_max_promotions", "k_cap")])
+    links = [("rel_demotions", "zero"), ("log_w_rel_max", "log_w_max"), ("log_w_max", "log_cap"),
+             ("k_max_promotions", "k_cap")]
+    ok = holds(proof, links)
     out = []
     for c, i in enumerate(rel.tolist()):
         with np.errstate(over="ignore"):
             w = np.exp(E[:, c] * L)
-        out.append({
+        out.append(not_applicable({
             "latex": r"w_{«var»} = (1+\beta)^{«e»} = «w» \le (1+\beta)N = «cw»:\;\; p_{«var»} = «p»\ \text{(promotions)}, "
                      r"d_{«var»} = «d»\ \text{(demotions)}, \; p_{«var»} \le 1 + \log_{1+\beta} N = «pc»",
             "values": {"var": const(i + 1, "d"), "e": by_state(E[:, c].astype(float), "d"), "w": by_state(w, ".6g"),
@@ -375,8 +378,29 @@ def _per_variable_lines(trace, X, y, proof, rel: np.ndarray, reasons: dict) -> l
                        "pc": const(cap, ".4g")},
             "holds": {"by": "state", "data": ok},
             "reason": f"relevant variable x_{{{i + 1}}}: " + reasons["relevant variables never demoted"][0]
-                      + "; " + reasons["weight cap"][1]})
+                      + "; " + reasons["weight cap"][1]}, proof, links, NEEDS))
     return out
+
+
+def _relevant_lines(proof, st, R: dict) -> list[tuple[dict, list]]:
+    """The steps that need the labels to be the target disjunction's, each with its links."""
+    def H(*links):
+        return {"by": "state", "data": holds(proof, list(links))}
+    dem = [("rel_demotions", "zero")]
+    pos = [("m_plus", "rel_promotions"), ("rel_promotions", "k_max_promotions"), ("k_max_promotions", "k_cap")]
+    return [
+        ({"latex": r"\textstyle\sum_{i\in R} d_i = «rd» \le 0 \quad\text{(relevant weights never demoted)}",
+          "values": {"rd": st("rel_demotions", "d")}, "holds": H(*dem),
+          "reason": "dᵢ = the demotions of relevant variable i so far; " + R["relevant variables never demoted"][0]},
+         dem),
+        ({"latex": r"m^+ = «mp» \le \textstyle\sum_{i\in R} p_i = «rp» \le k\max_{i\in R} p_i = «kmp» "
+                   r"\le k(1 + \log_{1+\beta} N) = «kc»",
+          "values": {"mp": st("m_plus", "d"), "rp": st("rel_promotions", "d"), "kmp": st("k_max_promotions", "d"),
+                     "kc": st("k_cap", ".5g")},
+          "holds": H(*pos),
+          "reason": "pᵢ = the promotions of relevant variable i so far; " + "; ".join(R["mistakes on positives"])},
+         pos),
+    ]
 
 
 def _ledger_lines(trace, X, y, proof, rel: np.ndarray | None) -> list[dict]:
@@ -406,17 +430,8 @@ def _ledger_lines(trace, X, y, proof, rel: np.ndarray | None) -> list[dict]:
     ]
     if rel is not None:
         lines += _per_variable_lines(trace, X, y, proof, rel, R)
+    lines += [not_applicable(line, proof, links, NEEDS) for line, links in _relevant_lines(proof, st, R)]
     lines += [
-        {"latex": r"\textstyle\sum_{i\in R} d_i = «rd» \le 0 \quad\text{(relevant weights never demoted)}",
-         "values": {"rd": st("rel_demotions", "d")}, "holds": H(("rel_demotions", "zero")),
-         "reason": "dᵢ = the demotions of relevant variable i so far; " + R["relevant variables never demoted"][0]},
-        {"latex": r"m^+ = «mp» \le \textstyle\sum_{i\in R} p_i = «rp» \le k\max_{i\in R} p_i = «kmp» "
-                  r"\le k(1 + \log_{1+\beta} N) = «kc»",
-         "values": {"mp": st("m_plus", "d"), "rp": st("rel_promotions", "d"), "kmp": st("k_max_promotions", "d"),
-                    "kc": st("k_cap", ".5g")},
-         "holds": H(("m_plus", "rel_promotions"), ("rel_promotions", "k_max_promotions"),
-                    ("k_max_promotions", "k_cap")),
-         "reason": "pᵢ = the promotions of relevant variable i so far; " + "; ".join(R["mistakes on positives"])},
         {"latex": r"M = «M» < \tfrac{1+\beta}{\beta} + (2+\beta)m^+ = «tc»",
          "values": {"M": st("M", "d"), "tc": st("total_cap", ".6g")}, "holds": H(("M", "total_cap")),
          "reason": R["total mistakes"][0]},
@@ -424,7 +439,7 @@ def _ledger_lines(trace, X, y, proof, rel: np.ndarray | None) -> list[dict]:
     b = proof.mistake_bound
     if b is None:
         why = "; ".join(a.detail for a in proof.failed_assumptions) or "no target disjunction"
-        lines.append({"latex": r"M < \tfrac{1+\beta}{\beta} + (2+\beta)k(1 + \log_{1+\beta}N)\;\text{: n/a}",
+        lines.append({"latex": r"M < \tfrac{1+\beta}{\beta} + (2+\beta)k(1 + \log_{1+\beta}N)\;\text{: n/a}", "na": True,
                       "reason": "the theorem needs labels from a monotone disjunction: " + why})
     else:
         tex = r"M = «M» < \tfrac{1+\beta}{\beta} + (2+\beta)k(1 + \log_{1+\beta}N) = «b»"

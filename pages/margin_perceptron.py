@@ -66,14 +66,14 @@ with st.container(border=True):
     if info["converged"]:
         st.success(f"The last pass made no update: every example now has $y\\langle w, x\\rangle/\\lVert w\\rVert "
                    f"\\ge \\gamma/2 = {g / 2:.4g}$ — the final margin is {fm:.4f}"
-                   + (f" (the data's own margin is {p.constants['measured_margin']:.4g})."
-                      if p.constants.get("measured_margin") is not None else "."))
+                   + L.margin_comparison(trace, L.data_max_margin(data, trace)))
     elif v["until"]:
         st.warning(f"Stopped after {info['passes_run']} pass(es) with updates still happening: that is as many "
                    f"passes as the theorem could need (12/γ² + 1 when the data have margin γ = {g:.4g}), or the "
                    f"page's limit of {L.MAX_PRESENTATIONS:,} presentations. The final margin ({fm_text}) is not "
                    f"guaranteed to reach γ/2 = {g / 2:.4g}"
-                   + (": the data do not have margin γ (see below)." if not p.applies else "."))
+                   + (": the data do not have margin γ (see below)" if not p.applies else "")
+                   + L.margin_comparison(trace, L.data_max_margin(data, trace)))
     else:
         st.info(f"Stopped after the {info['passes_run']} pass(es) asked for, with updates still happening: the "
                 f"final margin ({fm_text}) is not yet guaranteed to reach γ/2 = {g / 2:.4g}. Tick 'Cycle until a pass "

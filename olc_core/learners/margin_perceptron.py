@@ -196,6 +196,11 @@ def run(X, y, params: dict[str, Any]) -> Trace:
                  proofs={"margin": proof}, primary="margin", info=info)
 
 
+def _whose(info: dict) -> str:
+    """Which w* a margin belongs to: the one given (e.g. the generator's planted one), or the data's best."""
+    return "given" if info.get("comparator_source") == "given" else "maximum-margin"
+
+
 def _proof(*, T, updates, S, wstar, cm, gamma, example, info) -> Proof:
     K = len(updates) + 1
     state_rounds = np.concatenate([[0], updates + 1])
@@ -220,7 +225,7 @@ def _proof(*, T, updates, S, wstar, cm, gamma, example, info) -> Proof:
         ass = Assumption("margin", r"y\langle w^*, x\rangle \ge \gamma for every (normalised) example", ok,
                          rounds.astype(np.int64),
                          "" if ok else (f"{count(bad_examples.size, 'example')} {agree(bad_examples.size, 'has', 'have')} margin below γ = {gamma:.4g} "
-                                        f"(the smallest is {cm.min():.4g})"))
+                                        f"for the {_whose(info)} w* (its smallest margin y⟨w*, x⟩ is {cm.min():.4g})"))
     constants = {"gamma": gamma, "comparator": wstar, "measured_margin": None if cm is None else float(cm.min()),
                  "bound_formula": r"12/\gamma^2",
                  "bound_tight": _finite_or_none(4.0 / gamma + 8.0 * (1.0 / gamma) * (1.0 / gamma)),

@@ -155,7 +155,8 @@ class RealisedMistakes:
     ``totals[s]``: mistakes of the run with ``seeds[s]`` (identical to
     ``olc_core.run(..., seed=seeds[s]).n_mistakes``). ``rounds``: a grid of round
     counts t; ``band[q, g]``: the ``quantiles[q]`` quantile over seeds of the
-    mistakes on rounds ``< rounds[g]``; ``expected[g]`` = Σ_{s<rounds[g]} F_s;
+    mistakes on rounds ``< rounds[g]`` (a discrete quantile: the smallest count that at least that
+    fraction of the runs does not exceed, so a whole number one of the runs made); ``expected[g]`` = Σ_{s<rounds[g]} F_s;
     ``bound``: the theorem's bound on the expected mistakes (None if it gives none).
     """
 
@@ -199,7 +200,8 @@ def realised_mistakes(X, y, seeds: int | Iterable[int] = 100, *, eta: float | No
     t = np.arange(T)
     wrong = np.where(chosen >= 0, A[t, np.maximum(chosen, 0)] != yv, (y < 0)[None, :])   # (S, T)
     before = np.concatenate([np.zeros((S, 1), dtype=np.int64), np.cumsum(wrong, axis=1)], axis=1)
-    band = np.quantile(before[:, grid], quantiles, axis=0).reshape(len(quantiles), len(grid))
+    # discrete quantiles (inverted CDF): each is a count some seeded run made, never a fraction of a mistake
+    band = np.quantile(before[:, grid], quantiles, axis=0, method="inverted_cdf").reshape(len(quantiles), len(grid))
     mean = before[:, grid].mean(axis=0)
     counts = before[:, T]
     EM = np.concatenate([[0.0], np.cumsum(F)])

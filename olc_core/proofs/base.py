@@ -97,6 +97,20 @@ class Chain:
     scale: float = 0.0
     strict: tuple[bool, ...] = ()
     reasons: tuple[str, ...] = ()  # per link: why it holds (plain text, for the ledger)
+    #: names of the assumptions every link of the chain relies on (empty: it holds on any data);
+    #: where one of them fails, the step is not applicable rather than wrong
+    needs: tuple[str, ...] = ()
+    #: per link, overriding ``needs``: the assumptions that link relies on (when a chain mixes steps
+    #: that hold on any data with steps that need the theorem's assumptions)
+    link_needs: tuple[tuple[str, ...], ...] | None = None
+
+    def needs_of(self, i: int | None = None) -> tuple[str, ...]:
+        """The assumptions link ``i`` relies on (None: any link of the chain)."""
+        if self.link_needs is None:
+            return self.needs
+        if i is None:
+            return tuple(dict.fromkeys(n for ln in self.link_needs for n in ln))
+        return self.link_needs[i] if i < len(self.link_needs) else ()
 
     def links(self) -> list[tuple[str, str, bool, str]]:
         out = []
@@ -152,6 +166,9 @@ class Violation:
     lhs: float
     rhs: float
     chain: str = ""
+    #: the failed assumptions this step relies on: empty for a real violation (a step that holds on any
+    #: data, or whose assumptions hold, is false); non-empty: the step is not applicable to these data
+    needs: tuple[str, ...] = ()
 
 
 class Proof:
@@ -219,6 +236,9 @@ class Proof:
             for key in ch.keys:
                 if key not in self.series:
                     raise ValueError(f"chain {ch.name!r} names unknown series {key!r}")
+            for need in ch.needs_of():
+                if need not in {a.name for a in self.assumptions}:
+                    raise ValueError(f"chain {ch.name!r} needs unknown assumption {need!r}")
         self.chains = chains
         self.bound_tol = bound_tol
         # an optional fused check: {link name: bad mask} at the default tolerance, computed
@@ -275,19 +295,25 @@ class Proof:
         return f"{lo} {'<' if strict else '≤'} {hi}"
 
     def violations(self, tol: float = DEFAULT_TOL) -> list[Violation]:
-        """Every inequality of the proof that fails, with its round and both sides."""
+        """Every inequality of the proof that fails, with its round and both sides.
+
+        A step whose chain needs an assumption that fails on these data is listed too (its
+        ``needs`` names those assumptions: not applicable, not a contradiction of the theorem);
+        a violation with empty ``needs`` is a step the theorem claims on these data, and false."""
         out: list[Violation] = []
         mat = self.check_matrix(tol)
         for ch in self.chains:
-            for lo, hi, strict, _ in ch.links():
+            for i, (lo, hi, strict, _) in enumerate(ch.links()):
                 name = self.link_name(lo, hi, strict)
                 if not mat[name].any():  # one pass that stops at the first failure (most proofs have none)
                     continue
                 bad = np.flatnonzero(mat[name])
                 if bad.size:
                     a, b = self.series[lo], self.series[hi]
+                    needs = tuple(x.name for x in self.failed_needs(ch, i))
                     for k in bad:
-                        out.append(Violation(int(self.state_rounds[k]), name, float(a[k]), float(b[k]), ch.name))
+                        out.append(Violation(int(self.state_rounds[k]), name, float(a[k]), float(b[k]), ch.name,
+                                             needs))
         out.sort(key=lambda v: (v.round, v.chain, v.name))
         return out
 
@@ -297,14 +323,21 @@ class Proof:
         rows = []
         mat = self.check_matrix(tol)
         for ch in self.chains:
-            for lo, hi, strict, reason in ch.links():
+            for i, (lo, hi, strict, reason) in enumerate(ch.links()):
+                needs = [x.name for x in self.failed_needs(ch, i)]
                 a, b = float(self.series[lo][k]), float(self.series[hi][k])
                 bad = bool(mat[self.link_name(lo, hi, strict)][k])
-                defined = not (np.isnan(a) or np.isnan(b))
+                defined = not (np.isnan(a) or np.isnan(b) or needs)
                 rows.append({"chain": ch.name, "lhs_key": lo, "rhs_key": hi, "lhs": a, "rhs": b,
-                             "strict": strict, "log": ch.log, "reason": reason,
+                             "strict": strict, "log": ch.log, "reason": reason, "needs_failed": needs,
                              "holds": (not bad) if defined else None})
         return rows
+
+    def failed_needs(self, chain: Chain, link: int | None = None) -> list[Assumption]:
+        """The failed assumptions that ``chain`` (its link number ``link``) relies on; empty: the step is
+        claimed on these data."""
+        names = chain.needs_of(link)
+        return [a for a in self.assumptions if not a.holds and a.name in names]
 
     @property
     def failed_assumptions(self) -> list[Assumption]:

@@ -563,18 +563,20 @@ def conjunction_proof(*, T: int, n: int, mistakes: np.ndarray, false_negative: n
         "bound_c": np.full(K, tight),
         "n_plus_1": np.full(K, float(n + 1)),
     }
+    needs = tuple(a.name for a in assumptions)  # "target" (when one is given) and "consistent"
     chains = (
-        Chain("target inside h", ("c_outside", "zero"), scale=1.0,
+        Chain("target inside h", ("c_outside", "zero"), scale=1.0, needs=needs,
               reasons=("h keeps every literal true in every positive example so far, and each literal of c is "
                        "true in every positive example",)),
         Chain("literal count |h|", ("c_size", "h_size", "h_upper"), scale=1.0,
+              link_needs=(needs, ()),
               reasons=("c ⊆ h",
                        "h starts with 2n literals; the first false negative leaves the n literals true in x; "
                        "each later false negative removes at least one (h(x) = 0: some literal of h is false in x)")),
-        Chain("no false positive", ("M", "M_fn"), scale=1.0,
+        Chain("no false positive", ("M", "M_fn"), scale=1.0, needs=("consistent",),
               reasons=("when the labels are a conjunction c's, h ⊇ c, so h(x) = 1 forces c(x) = 1: every mistake "
                        "is a false negative",)),
-        Chain("mistake count", ("M_fn", "bound_c", "n_plus_1"), scale=1.0,
+        Chain("mistake count", ("M_fn", "bound_c", "n_plus_1"), scale=1.0, link_needs=(needs, ()),
               reasons=("|c| ≤ |h| ≤ n − (M⁺ − 1) once M⁺ ≥ 1 (an unsatisfiable c has no positive example, "
                        "so M⁺ = 0)",
                        "|c| ≥ 0")),
@@ -642,18 +644,20 @@ def decision_list_proof(*, T: int, n: int, mistakes: np.ndarray, S: np.ndarray, 
             series[key] = np.full(K, np.nan)  # no target list: not defined, not checked
         bound = None
         constants.update(L=None, target=None)
+    needs = tuple(a.name for a in assumptions)  # "target" (when one is given) and "consistent"
     chains = (
         Chain("level potential", ("M", "Phi", "cap_sum", "tight", "notes_bound"), scale=1.0,
+              link_needs=((), needs, (), ()),
               reasons=("each mistake moves at least one rule down one level: the rule the prediction was read from "
                        "fired at the predicting level and was wrong",
                        "level_r ≤ cap_r for every rule: target rule i stays at level ≤ i, and no rule passes "
                        "level L+1",
                        "every cap_r ≤ L + 1",
                        "L ≤ L + 1 (the notes' form)")),
-        Chain("target rule i stays at level ≤ i", ("target_excess", "zero"), scale=1.0,
+        Chain("target rule i stays at level ≤ i", ("target_excess", "zero"), scale=1.0, needs=needs,
               reasons=("rule i moves only from a level j where it fires and is wrong; then an earlier target rule "
                        "k < i fires, and it sits at level ≤ k, so j ≤ k ≤ i − 1",)),
-        Chain("no rule below level L+1", ("max_level", "L_plus_1"), scale=1.0,
+        Chain("no rule below level L+1", ("max_level", "L_plus_1"), scale=1.0, needs=needs,
               reasons=("rules move only from the predicting level, which is ≤ the level of True → B_L ≤ L "
                        "(that rule always fires)",)),
     )

@@ -212,15 +212,16 @@ def normalized_winnow_proof(*, T: int, N: int, eta: float, delta: float | None, 
         series.update(kl_upper=nan, lnN_upper=nan, C=nan, delta=nan)
     chains = (
         Chain("KL potential", ("zero", "kl", "kl_upper", "lnN_upper"), scale=scale,
+              link_needs=((), ("margin",), ()),
               reasons=("relative entropy between two distributions is ≥ 0 (Gibbs)",
                        "each mistake lowers Φ by at least C (next chains)",
                        "Φ₁ = KL(u‖uniform) = ln N − H(u) ≤ ln N")),
-        Chain("per-mistake decrease", ("C", "kl_drop"), scale=scale,
+        Chain("per-mistake decrease", ("C", "kl_drop"), scale=scale, needs=("margin",),
               reasons=("Φ_t − Φ_{t+1} = η y_t⟨u,x_t⟩ − ln Z_t ≥ ηδ − ln cosh η = C",)),
         Chain("normaliser", ("log_Z", "log_cosh_eta"), scale=max(1.0, eta),
               reasons=("e^{ηz} ≤ cosh η + z sinh η for z = y x_i ∈ [−1, 1] (convexity), so "
                        "Z ≤ cosh η + sinh η · y⟨w,x⟩ ≤ cosh η since y⟨w,x⟩ ≤ 0 on a mistake",)),
-        Chain("margin on mistakes", ("delta", "margin_at_mistake"), scale=1.0,
+        Chain("margin on mistakes", ("delta", "margin_at_mistake"), scale=1.0, needs=("margin",),
               reasons=("the margin assumption y_t⟨u,x_t⟩ ≥ δ, at the rounds that update",)),
     ) + extra
     notes = ("The normaliser chain and Φ ≥ 0 hold on any data with ‖x‖∞ ≤ 1; the other links need the margin.",)

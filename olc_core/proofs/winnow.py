@@ -62,6 +62,9 @@ LABELS = {
     "k_cap": r"k\,(1 + \log_{1+\beta} N)",
 }
 
+#: the assumption's name: the labels are the OR of the k relevant variables
+TARGET = "target disjunction"
+
 THEOREM = r"M < \frac{1+\beta}{\beta} + (2+\beta)\,k\,\bigl(1 + \log_{1+\beta} N\bigr)"
 
 
@@ -178,7 +181,7 @@ def winnow_proof(*, T: int, N: int, beta: float, log_base: float, mistakes: np.n
     constants.update({k: v for k, v in comparator_info.items() if k != "failing_rounds"})
     failing = np.asarray(comparator_info.get("failing_rounds", np.zeros(0)), dtype=np.int64)
     assumptions = [Assumption(
-        "target disjunction",
+        TARGET,
         r"y_t = \bigvee_{i \in R} x_{t,i} \text{ for every round } t \text{ (a monotone disjunction of } k "
         r"\text{ variables labels the data)}",
         failing.size == 0, failing, comparator_info.get("consistency_detail", ""))]
@@ -227,10 +230,11 @@ def winnow_proof(*, T: int, N: int, beta: float, log_base: float, mistakes: np.n
               reasons=("a maximum over the relevant variables is at most the maximum over all",
                        "a variable is promoted only when w·x ≤ N, i.e. when its weight is ≤ N, "
                        "so no weight exceeds (1+β)N")),
-        Chain("relevant variables never demoted", ("rel_demotions", "zero"), scale=1.0,
+        Chain("relevant variables never demoted", ("rel_demotions", "zero"), scale=1.0, needs=(TARGET,),
               reasons=("a demotion is a mistake on a negative example, where every relevant bit is 0 "
                        "(so w_i = (1+β)^{p_i} for i in R)",)),
         Chain("mistakes on positives", ("m_plus", "rel_promotions", "k_max_promotions", "k_cap"), scale=1.0,
+              needs=(TARGET,),
               reasons=("a false negative has y = 1, so some relevant variable is on and is promoted",
                        "a sum of k terms is at most k times the largest",
                        "(1+β)^{p_i} = w_i ≤ (1+β)N gives p_i ≤ 1 + log_{1+β} N")),

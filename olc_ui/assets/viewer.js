@@ -187,6 +187,7 @@ class Viewer {
         gd.dataset.figureId = id;
         gd.style.height = `${fs.height || 400}px`;
         box.appendChild(gd);
+        if (fs.note) box.appendChild(el("div", "olc-figure-note", fs.note));  // plain text under the figure
         col.appendChild(box);
         this.figs.push({ spec: fs, gd, box });
       }

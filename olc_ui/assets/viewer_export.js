@@ -69,7 +69,7 @@ export function figuresAt(view, p, k) {
       if (v.text) t.text = v.text;
       if (v.color) t.marker = { ...(t.marker || {}), color: v.color };
     }
-    return { id: f.spec.id, title: f.spec.title || "", data, layout, config: { displaylogo: false, responsive: false, ...(f.spec.config || {}) } };
+    return { id: f.spec.id, title: f.spec.title || "", note: f.spec.note || "", data, layout, config: { displaylogo: false, responsive: false, ...(f.spec.config || {}) } };
   });
 }
 
@@ -87,7 +87,8 @@ export async function figureHtml(view, p, urls) {
     const w = Number(f.layout.width) || 0, h = Number(f.layout.height) || 400;
     parts.push(`<section class="figbox"${w ? ` style="width:${w}px"` : ""}>`);
     if (i > 0 && f.title) parts.push(`<h3>${esc(f.title)}</h3>`);
-    parts.push(`<div class="fig" id="fig${i}" style="height:${h}px${w ? `;width:${w}px` : ""}"></div></section>`);
+    const note = f.note ? `<p class="note">${esc(f.note)}</p>` : "";
+    parts.push(`<div class="fig" id="fig${i}" style="height:${h}px${w ? `;width:${w}px` : ""}"></div>${note}</section>`);
   });
   parts.push("</div>");
   const lines = view.ledgerLines || [];
@@ -97,7 +98,7 @@ export async function figureHtml(view, p, urls) {
     for (const L of lines) {
       const tex = view.fill(L.line.latex || "", L.line.values, p, k, true);
       const h = view.values(L.line.holds, p, k);
-      const mark = h === true || h === 1 ? "✓" : h === false || h === 0 ? "✗" : "—";
+      const mark = L.line.na ? "n/a" : h === true || h === 1 ? "✓" : h === false || h === 0 ? "✗" : "—";
       const math = view.katex.renderToString(tex, { throwOnError: false, strict: "ignore", displayMode: false });
       const reason = L.row.querySelector(".olc-reason");
       const why = reason && reason.textContent ? ` — ${reason.innerHTML}` : "";

@@ -67,11 +67,13 @@ export class LedgerMethods {
         L.lastLatex = tex;
       }
       const h = this.values(L.line.holds, p, k);
-      const state = h === true || h === 1 ? "holds" : h === false || h === 0 ? "fails" : "undefined";
+      // "na": the step needs an assumption that fails on these data (neutral, never ✗)
+      const state = L.line.na ? "na" : h === true || h === 1 ? "holds" : h === false || h === 0 ? "fails" : "undefined";
       if (L.row.dataset.holds !== state) {
         L.row.dataset.holds = state;
-        L.mark.textContent = state === "holds" ? "✓" : state === "fails" ? "✗" : "—";
-        L.mark.setAttribute("aria-label", state === "holds" ? "holds" : state === "fails" ? "fails" : "not defined yet");
+        L.mark.textContent = state === "holds" ? "✓" : state === "fails" ? "✗" : state === "na" ? "n/a" : "—";
+        L.mark.setAttribute("aria-label", state === "holds" ? "holds" : state === "fails" ? "fails"
+          : state === "na" ? "not applicable" : "not defined yet");
         L.mark.setAttribute("role", "img");
       }
     }

@@ -83,7 +83,7 @@ def test_deep_link_opens_the_same_rwm_run_at_the_same_round():
     mis = spec["figures"][3]["figure"]["data"]
     hi = next(t for t in mis if t.get("name") == "5%–95% of 30 runs")
     assert np.allclose(hi["y"], band.band[2], atol=0.01)
-    assert "over 30 seeded runs" in _messages(at, "success")
+    assert "of 30 seeded runs on the same advice" in _messages(at, "success")
     q = url(at)
     assert q["t"] == "57" and q["draw"] == "5" and q["eta"] == "0.3" and q["alg"] == "rwm"
 
@@ -174,3 +174,17 @@ def test_extreme_settings_give_a_message_not_a_traceback():
     assert _spec(at)["T"] == 600 and url(at)["T"] == "2000"
     at = _open(T=1)
     assert _spec(at)["T"] == 1
+
+
+def test_rwm_spread_of_seeded_runs_is_in_whole_mistakes():
+    """The review saw '90% made between 32 and 38.05': a quantile of mistake counts is a count."""
+    import re
+    at = _open(alg="rwm")
+    assert not at.exception
+    m = re.search(r"of (\d+) seeded runs on the same advice, (\d+) \((\d+)%\) made between (\S+) and (\S+) mistakes "
+                  r"\(the 5% and 95% quantiles of their counts", shown(at, "success"))
+    assert m, shown(at, "success")
+    S, inside, pct = int(m[1]), int(m[2]), int(m[3])
+    lo, hi = m[4], m[5]
+    assert lo.isdigit() and hi.isdigit(), (lo, hi)              # whole numbers, no 38.05
+    assert inside / S >= 0.9 and pct == round(100 * inside / S)

@@ -141,3 +141,23 @@ def test_continuous_stream_runs_with_its_margin():
     tr = olc_core.run("normalized_winnow", s.X, s.y, comparator=s.comparator, delta=0.2)
     assert metric(at, "Mistakes M (whole run)") == str(tr.n_mistakes)
     assert metric(at, "Bound ln N / C") == f"{tr.proof.mistake_bound:.5g}"
+
+
+def test_too_large_eta_keeps_the_fixed_bound_and_writes_one_sign():
+    """η = 2 > η_max(δ): C < 0. 2 ln N/δ² is still a number of N and δ (shown); the η-form ln N / C is
+    n/a because it needs C > 0; the ledger writes Φ₁ − C·M as "+ |C|·M", never "− −|C|·M"."""
+    at = _open(eta_opt=0, eta=2.0)
+    assert not at.exception
+    s, tr = _core(eta=2.0)
+    c = tr.proof.constants
+    assert c["C"] < 0
+    b2 = 2 * np.log(c["N"]) / c["delta"] ** 2
+    assert metric(at, "2 ln N / δ²") == f"{b2:.5g}" == "53.923"
+    [m] = [m for m in at.metric if m.label == "Bound ln N / C"]
+    assert m.value == "n/a" and "needs C > 0" in m.help
+    rows = ledger_at(viewer_spec(at), tr.T)
+    text = " ".join(r["latex"] for r in rows)
+    assert "- -" not in text.replace(" ", " ") and "--" not in text.replace(" ", "")
+    M = tr.n_mistakes
+    assert f"= {c['phi_1']:.5g} + {-c['C']:.5g}\\cdot{{{M}}} = " in text
+    assert f"\\ln {{{c['N']}}} + {-c['C']:.5g}\\cdot{{{M}}} = " in text

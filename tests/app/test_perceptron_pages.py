@@ -176,3 +176,35 @@ def test_label_noise_page_promises_only_what_holds_and_names_the_proof_of_insepa
     assert "ringed in pink" not in err                        # the pink rings are the hinge terms here
     assert "over the whole run" in _text(at)
     assert any("TDᵧ *so far*" in c.value and "*over the whole run*" in c.value for c in at.caption)
+
+
+def test_margin_perceptron_compares_with_the_datas_largest_margin_not_the_planted_one():
+    """γ = 1 for the algorithm: its final margin beats the planted w*'s, never the data's largest margin
+    (the page once called the planted w*'s margin 'the data's own margin')."""
+    import re
+
+    from olc_core.comparators import max_margin
+    at = _open(MARGIN, gamma_alg=1.0)
+    assert not at.exception
+    text = page_text(at, warnings=True)
+    assert "own margin" not in text
+    m = re.search(r"The final margin \(([0-9.]+)\) is not guaranteed.*?\(the largest margin any unit w has on these "
+                  r"data is ([0-9.e-]+); the planted w\*'s margin is ([0-9.]+)\)", text)
+    assert m, text
+    fm, best, planted = (float(g) for g in m.groups())
+    s = olc_core.streams.separable(T=int(url(at)["T"]), d=2, gamma=float(url(at)["gamma"]), radius=1.0, seed=0)
+    tr = olc_core.run("margin_perceptron", s.X, s.y, gamma=1.0, comparator=s.comparator, passes=None)
+    mm = max_margin(tr.info["examples"], tr.info["labels"])
+    assert fm == round(tr.info["final_margin"], 4) and planted == float(f"{tr.proof.constants['measured_margin']:.4g}")
+    assert fm > planted                                       # the case the student misread
+    assert best == float(f"{max(mm.margin, tr.info['final_margin']):.4g}") and best >= fm
+    assert mm.upper >= tr.info["final_margin"] - 1e-12
+    # the failed assumption is about the given w*, not the data
+    assert "for the given w* (its smallest margin y⟨w*, x⟩ is 0.2424)" in shown(at, "error")
+
+
+def test_converged_margin_perceptron_names_whose_margin_it_quotes():
+    at = _open(MARGIN, gamma_alg=0.2)
+    text = shown(at, "success")
+    assert "The last pass made no update" in text and "own margin" not in text
+    assert "the largest margin any unit w has on these data is" in text and "the planted w*'s margin is 0.2424" in text

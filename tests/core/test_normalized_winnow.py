@@ -165,6 +165,8 @@ def test_margin_below_delta_names_the_rounds(N, k, T, seed, extra):
     assert len(margin) == 1 and margin[0].rounds.tolist() == expected.tolist()
     # the normaliser link and Φ ≥ 0 never need the margin
     assert [v for v in p.violations() if v.name in ALGORITHMIC] == []
+    # and every link that fails relies on the margin: not applicable, not a contradiction
+    assert all(v.needs == ("margin",) for v in p.violations())
 
 
 @settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -179,6 +181,7 @@ def test_label_noise_names_the_flipped_rounds(N, T, noise, seed):
     [a] = p.failed_assumptions
     assert a.name == "margin" and a.rounds.tolist() == flipped.tolist()
     assert [v for v in p.violations() if v.name in ALGORITHMIC] == []
+    assert all(v.needs == ("margin",) for v in p.violations())
 
 
 def test_no_positive_margin_over_the_simplex_is_certified():

@@ -177,3 +177,16 @@ def test_eta_form_running_bound_is_na_when_eta_above_half(alg, eta):
     assert not [v for v in ef.violations() if v.chain == "running bound"]
     small = olc_core.run(alg, s.X, s.y, **({"eta": 0.3} if alg.startswith("randomized") else {"beta": 0.7}))
     assert np.isfinite(np.asarray(small.proofs["eta_form"].series["running_eta_bound"], dtype=float)).all()
+
+
+def test_band_quantiles_are_mistake_counts_some_run_made():
+    # a mistake count is a whole number: the band's quantiles are discrete (inverted CDF), never 38.05
+    s = experts(T=300, N=10, error_rates=np.linspace(0.1, 0.5, 10), seed=3)
+    r = realised_mistakes(s.X, s.y, seeds=100, eta=0.3)
+    assert np.array_equal(r.band, np.round(r.band))
+    lo, hi = r.band[0, -1], r.band[-1, -1]
+    assert lo in r.totals and hi in r.totals
+    # the inverted-CDF quantile: the smallest count that ≥ q of the runs do not exceed
+    for q, v in zip(r.quantiles, r.band[:, -1]):
+        assert (r.totals <= v).mean() >= q and (r.totals < v).mean() < q
+    assert ((r.totals >= lo) & (r.totals <= hi)).mean() >= 0.9

@@ -238,3 +238,17 @@ def test_the_latex_compiles_for_every_learner_and_hostile_text(tmp_path):
         assert (work / "transcript.pdf").stat().st_size > 1000
         assert "Undefined control sequence" not in log and "Missing character" not in log, log
     assert seen == set(olc_core.ALGORITHMS)
+
+
+def test_steps_that_need_a_failed_assumption_are_not_applicable_not_failures():
+    from olc_core.proofs.base import Assumption
+    p = Proof(name="toy", theorem=r"M \le 2", T=3, state_rounds=np.array([0, 2]), n_mistakes=np.array([0, 1]),
+              series={"lo": np.array([0.0, 1.0]), "phi": np.array([0.0, 0.5])},
+              chains=(Chain("toy", ("lo", "phi"), needs=("target",)),),
+              assumptions=(Assumption("target", r"y = c(x)", False, np.array([1]), "round 2 is mislabelled"),))
+    md = transcript.markdown(_fake_trace(p))
+    part = section(md, "### Mistake 1: round 2")
+    assert r"\overset{\text{n/a}}{\le}\ &\mathrm{phi} = 0.5" in part and "FAILS" not in part
+    assert "need 'target', which fails on these data" in part
+    whole = section(md, "## Checks over the whole run")
+    assert "1 check(s) of steps that need 'target' are false" in whole and "check fails" not in whole

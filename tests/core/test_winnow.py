@@ -333,3 +333,32 @@ def test_million_rounds_with_a_weight_far_below_the_smallest_float():
     assert tr.n_mistakes <= p.mistake_bound
     assert np.isfinite(p.series["log_phi"]).all() and np.isfinite(p.series["log_upper"]).all()
     assert elapsed < 10.0, elapsed
+
+
+def test_noisy_steps_name_the_assumption_they_need():
+    s = olc_core.streams.sparse_disjunction(T=500, N=100, k=3, seed=0, noise=0.1)
+    tr = olc_core.run("winnow", s.X, s.y, beta=1.0, comparator=s.comparator)
+    p = tr.proof
+    v = p.violations()
+    assert v, "the relevant-variable links do fail on these labels"
+    # every failing link relies on the failed assumption: not applicable, not a contradiction
+    assert {x.chain for x in v} <= {"relevant variables never demoted", "mistakes on positives"}
+    assert {x.needs for x in v} == {("target disjunction",)}
+    rows = p.checks_at(tr.T)
+    na = [r for r in rows if r["needs_failed"]]
+    assert {r["chain"] for r in na} == {"relevant variables never demoted", "mistakes on positives"}
+    assert all(r["holds"] is None for r in na)
+    assert all(r["holds"] is True for r in rows if not r["needs_failed"])
+
+
+def test_a_real_violation_needs_nothing():
+    # a chain that holds on any data, with its assumptions holding, keeps an empty ``needs``
+    from olc_core.proofs.base import Assumption, Chain, Proof
+    p = Proof(name="toy", theorem="", T=2, state_rounds=np.array([0, 1]), n_mistakes=np.array([0, 1]),
+              series={"a": np.array([0.0, 2.0]), "b": np.array([1.0, 1.0])},
+              chains=(Chain("c", ("a", "b"), needs=("h",)),), assumptions=(Assumption("h", "h", True),))
+    [x] = p.violations()
+    assert x.needs == () and p.checks_at(2)[0]["holds"] is False
+    with pytest.raises(ValueError, match="unknown assumption"):
+        Proof(name="toy", theorem="", T=2, state_rounds=np.array([0]), n_mistakes=np.array([0]),
+              series={"a": np.zeros(1)}, chains=(Chain("c", ("a", "a"), needs=("nope",)),))

@@ -149,7 +149,9 @@ def test_no_consistent_conjunction_is_an_outcome_not_a_bound():
     assert "FALSE POSITIVE" in caption_at(spec, p) and "noisy label" in caption_at(spec, p)
     rows = ledger_at(spec, p)
     fp_line = next(r for r in rows if r["latex"].startswith("M = ") and "M^+" in r["latex"])
-    assert fp_line["holds"] is False                                   # M ≤ M⁺ fails once a false positive happened
+    # M ≤ M⁺ needs labels from a conjunction: after a false positive it is not applicable, not ✗
+    assert fp_line["holds"] is None and fp_line.get("na")
+    assert fp_line["reason"].startswith(f"n/a — needs labels from the target conjunction (fails at rounds {int(fp[0]) + 1}")
     assert "not claimed" in rows[-1]["latex"] and rows[-1]["holds"] is None
     assert tr.proof.mistake_bound is None
     # rounds as a student counts them (1-based)
@@ -168,7 +170,12 @@ def test_conjunction_spec_property(n, T, seed, noise):
     for p in range(T + 1):
         assert _shown_h(spec, p, n) == _h_of(tr, p, n)
         k = state_index(spec, p)
-        assert ledger_at(spec, p)[1]["holds"] is (not checks["c_size ≤ h_size"][k])
+        row = ledger_at(spec, p)[1]                   # |c| ≤ |h| needs the labels to be the target's
+        if tr.proof.applies:
+            assert row["holds"] is (not checks["c_size ≤ h_size"][k]) and not row.get("na")
+        else:
+            assert row["holds"] is None and row.get("na")
+        assert ledger_at(spec, p)[2]["holds"] is (not checks["h_size ≤ h_upper"][k])  # any data: always live
 
 
 # ------------------------------------------------------------------------------------------ decision lists
@@ -256,6 +263,15 @@ def test_noisy_decision_list_claims_no_bound():
     assert "not claimed" in rows[-1]["latex"] and "differently from y" in rows[-1]["reason"]
     flipped = np.flatnonzero(s.info["flipped"])
     assert "noisy label" in caption_at(spec, int(flipped[0]) + 1)
+    # the steps that need the target list are n/a, never ✗; the algorithmic M ≤ Φ stays live
+    bad = {a.name: a.rounds for a in tr.proof.failed_assumptions}["target"]
+    na = [r for r in rows[:-1] if r.get("na")]
+    assert [r["latex"].split(" ")[0] for r in na] == [r"\Phi_t", r"\max_i\,(\mathrm{level}(c_i)", r"\max_r"]
+    for r in na:
+        assert r["holds"] is None and r["reason"].startswith(
+            f"n/a — needs labels from the target decision list (fails at rounds {int(bad[0]) + 1}")
+    assert rows[0]["latex"].startswith("M = ") and rows[0]["holds"] is True
+    assert not any(r["holds"] is False for r in rows)
 
 
 # ------------------------------------------------------------------------------------------ be the learner

@@ -316,3 +316,25 @@ def test_eta_chart_shows_both_markers_when_the_run_uses_the_optimum(default):
     run, opt = data[i_run]["marker"], data[i_opt]["marker"]
     assert i_run > i_opt                                     # drawn on top
     assert run["symbol"] == "circle-open" and run["size"] >= opt["size"] + 6
+
+
+def test_noisy_labels_show_the_margin_steps_as_not_applicable():
+    s, tr = _sparse(T=500, N=50, k=3, noise=0.1)
+    spec = eg_spec(tr, s.X, s.y, run_id="noisy")
+    validate_spec(spec)
+    [a] = tr.proof.failed_assumptions
+    assert a.name == "margin" and a.rounds.size
+    rows = ledger_at(spec, tr.T)
+    first = ", ".join(str(int(r) + 1) for r in a.rounds[:3])
+    na = [r for r in rows if r.get("na")]
+    # Φ ≤ Φ₁ − CM, the per-mistake decrease, and the bound
+    assert len(na) == 3 and all(r["holds"] is None for r in na)
+    for r in na[:-1]:
+        assert r["reason"].startswith(f"n/a — needs a margin y⟨u, x⟩ ≥ δ on every round (fails at rounds {first}")
+    live = [r for r in rows if not r.get("na")]   # Φ ≥ 0, Φ₁ ≤ ln N, ln Z ≤ ln cosh η, δ²/2 ≤ C: any data
+    margin = live.pop(3)                          # the assumption itself, checked at the last mistake
+    assert margin["latex"].startswith(r"\delta =") and margin["holds"] is not None
+    assert len(live) == 4 and all(r["holds"] is True for r in live)
+    s, tr = _sparse(T=500, N=50, k=3)
+    clean = ledger_at(eg_spec(tr, s.X, s.y, run_id="clean"), 500)
+    assert not any(r.get("na") for r in clean[:-1]) and all(r["holds"] for r in clean)

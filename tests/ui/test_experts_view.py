@@ -392,3 +392,34 @@ def test_the_crossing_and_the_running_bound_say_which_m_star_they_use(which, req
     assert S["running_bound"][-1] == pytest.approx(bound)                      # at T the two are the same
     names = [t["name"] for t in _fig(spec, "mistakes", 0)["data"]]
     assert f"running bound on {what} (with m*ₜ so far)" in names
+
+
+def test_weighted_majority_explains_why_the_best_expert_can_weigh_less():
+    # the review's run (c8): the green best expert i* has less weight than expert 2 at the end
+    s = olc_core.streams.experts(T=300, N=10, error_rates=np.linspace(0.1, 0.45, 10), seed=0, groups=2, exact=False)
+    found = False
+    for seed in range(40):
+        s = olc_core.streams.experts(T=300, N=10, error_rates=np.linspace(0.1, 0.45, 10), seed=seed, groups=2,
+                                     exact=False)
+        tr = olc_core.run("weighted_majority", s.X, s.y, beta=0.5, update="on_mistake")
+        i_star = tr.info["best_expert"]
+        lw = tr.log_weights_at(tr.T)
+        j = int(np.argmax(lw))
+        if lw[j] > lw[i_star]:
+            found = True
+            break
+    assert found
+    spec = experts_spec(tr, s.X, s.y, run_id="wm")
+    validate_spec(spec)
+    note = spec["figures"][0]["note"]
+    wrong = (s.X > 0) != (s.y[:, None] > 0)
+    on_m = wrong[tr.mistakes].sum(axis=0)
+    # the weights are β^(mistakes on WM's own mistake rounds): the note's numbers are the run's
+    assert np.allclose(lw, on_m * math.log(0.5))
+    assert f"(M = {tr.n_mistakes} of {tr.T})" in note
+    assert f"i* = expert {i_star + 1} erred on {on_m[i_star]} of them ({wrong[:, i_star].sum()} in all)" in note
+    assert f"expert {j + 1} on only {on_m[j]} ({wrong[:, j].sum()} in all), so at the end expert {j + 1} outweighs i*" in note
+    assert note.endswith("The best expert of the whole run need not have the largest weight at round t.")
+    # RWM and Halving carry no such note
+    rwm = olc_core.run("randomized_weighted_majority", s.X, s.y, eta=0.3)
+    assert "note" not in experts_spec(rwm, s.X, s.y, run_id="r")["figures"][0]

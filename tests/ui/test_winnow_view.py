@@ -260,3 +260,30 @@ def test_factor_labels_have_headroom_below_the_top_edge(which, request):
     px_per_unit = (f["height"] - lay["margin"]["t"] - lay["margin"]["b"]) / (ytop - ybot)
     highest = max(max(ty) for ty in spec["arrays"]["mv_ty"] if ty)
     assert (ytop - highest) * px_per_unit >= 20
+
+
+def test_noisy_labels_show_the_relevant_variable_steps_as_not_applicable():
+    # the review's run: /winnow?beta=1&data=generated&N=100&k=3&T=500&noise=0.1&seed=0&t=500
+    s, tr, spec = _run(T=500, N=100, k=3, seed=0, noise=0.1)
+    flipped = np.flatnonzero(s.info["flipped"])
+    assert flipped.size and tr.proof.mistake_bound is None
+    rows = ledger_at(spec, tr.T)
+    rel = [r for r in rows if r"\sum_{i\in R}" in r["latex"] or r"\log_{1+\beta} N = " in r["latex"]]
+    assert len(rel) == 3 + 2                                    # one per relevant variable, Σd_i, m⁺ ≤ Σp_i
+    first = ", ".join(str(int(r) + 1) for r in flipped[:3])
+    for r in rel:  # neutral, never ✗, saying what is needed and where it fails (1-based rounds)
+        assert r.get("na") and r["holds"] is None, r
+        assert r["reason"].startswith("n/a — needs labels from the OR of the relevant variables "
+                                      f"(fails at rounds {first}"), r["reason"]
+    # the steps that hold on any 0/1 data keep their live check
+    live = [r for r in rows if not r.get("na")]
+    assert [r["holds"] for r in live] == [True] * len(live)
+    assert any(r"\Phi_{t+1}" in r["latex"] for r in live) and any(r"\max_i w_i" in r["latex"] for r in live)
+    assert rows[-1].get("na")                                     # the bound itself: n/a
+
+
+def test_clean_labels_keep_every_relevant_step_checked(small):
+    s, tr, spec = small
+    rows = ledger_at(spec, tr.T)
+    assert not any(r.get("na") for r in rows)
+    assert all(r["holds"] is True for r in rows if r"\sum_{i\in R}" in r["latex"])
