@@ -17,6 +17,7 @@ import math
 
 import numpy as np
 
+from ._draws import fill_below, fill_signs
 from .base import Stream, reorder
 
 __all__ = ["separable", "noisy", "sparse_disjunction", "sparse_simplex", "tight_perceptron"]
@@ -145,9 +146,7 @@ def sparse_disjunction(T: int, N: int, k: int, seed: int = 0, *, p_on: float | N
     relevant = np.sort(rng.choice(int(N), size=int(k), replace=False))
     T, N = int(T), int(N)
     X = np.empty((T, N), dtype=dtype)
-    rows = max(1, (1 << 22) // N)  # draws of consecutive blocks continue one stream: same as one (T, N) draw
-    for a in range(0, T, rows):
-        X[a:a + rows] = rng.random((min(rows, T - a), N)) < p
+    fill_below(rng, p, X)  # rng.random((T, N)) < p, drawn in blocks (same numbers, no float array)
     y = X[:, relevant].max(axis=1).astype(np.float64)
     flipped = rng.random(T) < noise if noise > 0 else np.zeros(T, dtype=bool)
     y[flipped] = 1.0 - y[flipped]
@@ -166,7 +165,8 @@ def sparse_simplex(T: int, N: int, k: int, seed: int = 0, *, noise: float = 0.0)
     relevant = np.sort(rng.choice(int(N), size=int(k), replace=False))
     u = np.zeros(int(N))
     u[relevant] = 1.0 / k
-    X = np.where(rng.random((int(T), int(N))) < 0.5, -1.0, 1.0)
+    X = np.empty((int(T), int(N)))
+    fill_signs(rng, X)  # where(rng.random((T, N)) < ½, −1, 1), drawn in blocks (same numbers)
     y = np.where(X[:, relevant].sum(axis=1) > 0, 1.0, -1.0)
     flipped = rng.random(int(T)) < noise if noise > 0 else np.zeros(int(T), dtype=bool)
     y[flipped] *= -1.0
