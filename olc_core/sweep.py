@@ -22,8 +22,9 @@ Halving's worst case (⌊log₂ N⌋ mistakes), the conjunction adversary (n mis
 the n + 1 the bound allows) and Winnow's adversary.
 
 Speed: the stream of a seed is generated once while only learner parameters change
-(a β sweep reuses it), and seeds run on a thread pool (the compiled Perceptron loops
-release the GIL); ``progress(done, total)`` is called from the calling thread.
+(a β sweep reuses it), and seeds run on a thread pool (the compiled loops, the streams'
+draws and numpy release the GIL) with BLAS held to one thread meanwhile
+(:func:`one_blas_thread`); ``progress(done, total)`` is called from the calling thread.
 
 >>> import olc_core
 >>> t = olc_core.sweep("perceptron", "gamma", [0.1, 0.3], seeds=2, T=300, d=3)
@@ -42,8 +43,10 @@ from __future__ import annotations
 import csv
 import io
 import math
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, wait
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
@@ -265,6 +268,27 @@ def _measure(algorithm: str, trace: Any) -> tuple:
 
 
 # --------------------------------------------------------------------------- the sweep
+@contextmanager
+def one_blas_thread(active: bool = True):
+    """BLAS single-threaded while ``active`` (the sweep's own threads run), when called from the main
+    thread: OpenBLAS's worker threads spin for a while after each call, on the cores the sweep's threads
+    need (bench/sweep.py: Winnow's N sweep took 14 s of CPU on two threads, 7.4 s with one BLAS thread).
+    Needs threadpoolctl (optional). Not from other threads (a Streamlit script runs in one): OpenBLAS
+    0.3.31 does not take its thread count back up when asked from a thread other than the main one, so
+    the limit could not be undone there. The sweep's table does not depend on it: the learners'
+    decisions are exact, their bounds come from sequential sums, and the streams are the same (tested)."""
+    if not active or threading.current_thread() is not threading.main_thread():
+        yield None
+        return
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:
+        yield None
+        return
+    with threadpool_limits(limits=1, user_api="blas") as limiter:
+        yield limiter
+
+
 def _seed_list(seeds: Any) -> list[int]:
     if isinstance(seeds, (int, np.integer)) and not isinstance(seeds, bool):
         if seeds < 1:
@@ -326,7 +350,7 @@ def sweep(algorithm: str, param: str, values: Sequence[float], seeds: Any = 10, 
     t0 = time.perf_counter()
     workers = max(1, min(int(threads), len(seed_list)))
     cancel: list = []
-    with ThreadPoolExecutor(max_workers=workers) as pool:
+    with one_blas_thread(workers >= 2), ThreadPoolExecutor(max_workers=workers) as pool:
         futures = [pool.submit(_one_seed, algorithm, param, vals, sd, base, worst_case, done, cancel)
                    for sd in seed_list]
         pending = set(futures)
