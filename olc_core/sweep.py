@@ -270,9 +270,11 @@ def _measure(algorithm: str, trace: Any) -> tuple:
 # --------------------------------------------------------------------------- the sweep
 @contextmanager
 def one_blas_thread(active: bool = True):
-    """BLAS single-threaded while ``active`` (the sweep's own threads run), when called from the main
-    thread: OpenBLAS's worker threads spin for a while after each call, on the cores the sweep's threads
-    need (bench/sweep.py: Winnow's N sweep took 14 s of CPU on two threads, 7.4 s with one BLAS thread).
+    """BLAS single-threaded while ``active`` (the sweep runs), when called from the main thread: a sweep
+    makes many small BLAS calls, after each of which OpenBLAS's worker threads spin for a while on the
+    cores the sweep's threads need (Winnow's N sweep of bench/sweep.py, load average 3–6: 14–16 s of CPU
+    on two sweep threads, 7.4–8.5 s with one BLAS thread; on one sweep thread 16.6–17.2 s against
+    7.5–8.6 s, and no faster in wall time).
     Needs threadpoolctl (optional). Not from other threads (a Streamlit script runs in one): OpenBLAS
     0.3.31 does not take its thread count back up when asked from a thread other than the main one, so
     the limit could not be undone there. The sweep's table does not depend on it: the learners'
@@ -350,7 +352,7 @@ def sweep(algorithm: str, param: str, values: Sequence[float], seeds: Any = 10, 
     t0 = time.perf_counter()
     workers = max(1, min(int(threads), len(seed_list)))
     cancel: list = []
-    with one_blas_thread(workers >= 2), ThreadPoolExecutor(max_workers=workers) as pool:
+    with one_blas_thread(), ThreadPoolExecutor(max_workers=workers) as pool:
         futures = [pool.submit(_one_seed, algorithm, param, vals, sd, base, worst_case, done, cancel)
                    for sd in seed_list]
         pending = set(futures)

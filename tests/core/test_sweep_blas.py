@@ -1,5 +1,5 @@
-"""olc_core.sweep holds BLAS to one thread while its own threads run (OpenBLAS's spinning workers would
-take the cores the seeds need) when called from the main thread, restores the limit afterwards (also
+"""olc_core.sweep holds BLAS to one thread while it runs (OpenBLAS's spinning workers would take the
+cores the seeds need) when called from the main thread, restores the limit afterwards (also
 when a cell fails), leaves BLAS alone when called from another thread, and its table is the same as
 without the limit."""
 from __future__ import annotations
@@ -37,8 +37,9 @@ def test_the_sweep_runs_with_one_blas_thread_and_restores_it(monkeypatch, two_bl
     assert seen and all(b == [1] * len(b) for b in seen)
     assert blas_threads() == [2] * len(blas_threads())
     seen.clear()
-    olc_core.sweep("normalized_winnow", "N", [11, 21], seeds=2, T=100, threads=1)   # no threads of its own
-    assert seen and all(b == [2] * len(b) for b in seen)
+    olc_core.sweep("normalized_winnow", "N", [11, 21], seeds=2, T=100, threads=1)   # one sweep thread too
+    assert seen and all(b == [1] * len(b) for b in seen)
+    assert blas_threads() == [2] * len(blas_threads())
 
 
 def test_a_sweep_from_another_thread_leaves_blas_alone_and_a_failing_cell_restores_it(two_blas_threads):
@@ -67,6 +68,11 @@ def test_the_table_is_the_same_with_one_blas_thread(algorithm, two_blas_threads)
     param, values = ("gamma", [0.02, 0.1, 0.3]) if algorithm == "perceptron" else ("N", [11, 301, 1001])
     extra = {"d": 20} if algorithm == "perceptron" else {"k": 5}
     limited = olc_core.sweep(algorithm, param, values, seeds=2, T=10_000, threads=2, **extra)
-    free = olc_core.sweep(algorithm, param, values, seeds=2, T=10_000, threads=1, **extra)
+    out = []                                        # from another thread: BLAS keeps its two threads
+    w = threading.Thread(target=lambda: out.append(
+        olc_core.sweep(algorithm, param, values, seeds=2, T=10_000, threads=2, **extra)))
+    w.start()
+    w.join()
+    free = out[0]
     assert limited.to_csv() == free.to_csv()
     assert np.isfinite(free.columns["bound"]).all()
