@@ -131,3 +131,15 @@ def test_the_raw_limit_is_the_float_comparison_at_its_edge(p):
     for r in sorted(c for c in cand if 0 <= c < 1 << 64):
         as_float = float(r >> 11) * 2.0 ** -53          # numpy's next_double for PCG64
         assert (r < lim) == (as_float < p), (p, r)
+
+
+def test_sparse_simplex_into_a_reused_buffer_is_the_same_stream():
+    buf = np.full(5000 * 40 + 7, np.nan)
+    for seed, (T, N) in enumerate([(5000, 40), (100, 3), (300, 17)]):
+        a = sparse_simplex(T, N, 3 if N >= 3 else 1, seed, noise=0.1, out=buf)
+        b = sparse_simplex(T, N, 3 if N >= 3 else 1, seed, noise=0.1)
+        assert np.shares_memory(a.X, buf) and a.X.flags.c_contiguous
+        assert same(a.X, b.X) and same(a.y, b.y) and same(a.info["margins"], b.info["margins"])
+    for bad in (np.empty(10), np.empty(400, dtype=np.float32), np.empty((40, 20))[:, ::2]):
+        with pytest.raises(ValueError, match="out must be a C-contiguous float64 array of at least 200"):
+            sparse_simplex(20, 10, 3, 0, out=bad)

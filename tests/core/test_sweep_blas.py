@@ -76,3 +76,14 @@ def test_the_table_is_the_same_with_one_blas_thread(algorithm, two_blas_threads)
     free = out[0]
     assert limited.to_csv() == free.to_csv()
     assert np.isfinite(free.columns["bound"]).all()
+
+
+def test_streams_drawn_into_the_reused_buffer_give_the_direct_cells():
+    """The exponentiated update's streams are drawn into one buffer per seed (growing, then reused for a
+    smaller N): every cell is still the direct run on its own stream."""
+    values = [40, 9, 301, 41, 300]
+    t = olc_core.sweep("normalized_winnow", "N", values, seeds=[3, 5], T=700, k=3)
+    for i, (v, seed) in enumerate(zip(t.columns["value"].tolist(), t.columns["seed"].tolist())):
+        s = S.sparse_simplex(700, int(v), 3, seed)
+        tr = olc_core.run("normalized_winnow", s.X, s.y, comparator=s.comparator)
+        assert t.columns["mistakes"][i] == tr.n_mistakes and t.columns["bound"][i] == tr.proof.mistake_bound
