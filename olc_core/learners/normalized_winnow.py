@@ -68,7 +68,7 @@ from typing import Any
 import numpy as np
 
 from .._exact_exp import EtaSpec, exact_sign, exact_value
-from .._accel_winnow import first_row_outside_unit_box, rowdot, signed_parts, use_compiled
+from .._accel_winnow import first_row_outside_unit_box, rowdot, rowdot_in_box, signed_parts, use_compiled
 from .._numeric import Grow, logsumexp
 from .._validate import as_labels, as_matrix, as_vector, first_bad
 from ..comparators import simplex_margin
@@ -249,18 +249,23 @@ def normalized_winnow_loop(X: np.ndarray, y: np.ndarray, eta: float):
     return score, pred, mis.array(), snaps.array(), logz.array(), exact.array(), spec
 
 
+def _given_simplex(comparator, N: int) -> np.ndarray:
+    """The caller's comparator rescaled to Σu = 1 (``ValueError`` when it is not a valid one)."""
+    u = as_vector(comparator, N, NAME, "comparator")
+    if (u < 0).any():
+        raise ValueError(f"{NAME}: comparator must be non-negative (u_i ≥ 0); found {u[u < 0][0]:g} at "
+                         f"index {int(np.flatnonzero(u < 0)[0])}")
+    if float(u.sum()) <= 0.0:
+        raise ValueError(f"{NAME}: comparator must have a positive sum (it is rescaled to Σu = 1)")
+    return u / float(u.sum())
+
+
 def resolve_simplex(X: np.ndarray, y: np.ndarray, comparator) -> tuple[np.ndarray, dict[str, Any]]:
     """The comparator u on the simplex, and how it was found."""
     N = X.shape[1]
     if comparator is not None:
-        u = as_vector(comparator, N, NAME, "comparator")
-        if (u < 0).any():
-            raise ValueError(f"{NAME}: comparator must be non-negative (u_i ≥ 0); found {u[u < 0][0]:g} at "
-                             f"index {int(np.flatnonzero(u < 0)[0])}")
-        s = float(u.sum())
-        if s <= 0.0:
-            raise ValueError(f"{NAME}: comparator must have a positive sum (it is rescaled to Σu = 1)")
-        u = u / s
+        u = _given_simplex(comparator, N)
+        s = float(as_vector(comparator, N, NAME, "comparator").sum())
         return u, {"comparator_source": "given", "comparator": u, "comparator_rescaled_from_sum": s}
     sm = simplex_margin(X, y)
     info = {"comparator_source": "simplex margin", "comparator": sm.u, "comparator_method": sm.method,
@@ -311,9 +316,25 @@ def _margin_assumption(cmargin: np.ndarray, delta_param: float | None, N: int, c
     return (measured if ok else None), Assumption("margin", statement, ok, bad.astype(np.int64), detail), info
 
 
+def _checked_dots(X: np.ndarray, comparator) -> tuple[bool, np.ndarray | None]:
+    """Whether every entry of X is in [−1, 1] (so X is finite too), and ``rowdot(X, u)`` for a valid given
+    comparator u (None otherwise): one pass over X for both. An invalid comparator is reported later, in
+    its place among the checks."""
+    u = None
+    if comparator is not None:
+        try:
+            u = _given_simplex(comparator, X.shape[1])
+        except ValueError:
+            u = None
+    if u is None:
+        return first_row_outside_unit_box(X) < 0, None
+    dots, bad = rowdot_in_box(X, u)
+    return bad < 0, dots
+
+
 def run(X, y, params: dict[str, Any]) -> Trace:
     X = as_matrix(X, NAME, check_finite=False)
-    inside = first_row_outside_unit_box(X) < 0  # every entry in [−1, 1]: finite too (one pass for both)
+    inside, dots = _checked_dots(X, params["comparator"])
     if not inside:
         X = as_matrix(X, NAME)  # a NaN or an infinity raises here, with the shared message
     T, N = X.shape
@@ -321,7 +342,7 @@ def run(X, y, params: dict[str, Any]) -> Trace:
     if not inside:
         check_unit_box(X)
     u, cinfo = resolve_simplex(X, y, params["comparator"])
-    cmargin = y * rowdot(X, u)
+    cmargin = y * (dots if dots is not None else rowdot(X, u))
     delta, assumption, dinfo = _margin_assumption(cmargin, params["delta"], N, cinfo)
     eta = params["eta"]
     if eta is not None:

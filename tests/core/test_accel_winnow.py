@@ -137,3 +137,37 @@ def test_winnow_integer_input_is_checked_in_one_pass_and_still_named(dtype, val)
     X[321, 17] = val
     with pytest.raises(ValueError, match=f"0/1; found {val} at round 322, feature 18"):
         as_binary_matrix(X)
+
+
+@pytest.mark.parametrize("compiled", [False, pytest.param(True, marks=needs_numba)])
+@pytest.mark.parametrize("n,d", SHAPES)
+def test_rowdot_in_box_is_rowdot_and_the_box_check_in_one_pass(compiled, n, d):
+    rng = np.random.default_rng(3 * n + d)
+    X = np.clip(hard_matrix(rng, n, d), -1.0, 1.0)
+    v = hard_matrix(rng, 1, d)[0]
+    dots, bad = K.rowdot_in_box(X, v, compiled)
+    assert bad == -1 and same(dots, _numeric.rowdot(X, v))
+    for row in {0, n - 1, n // 2, max(0, n - 2)}:      # the first bad row, wherever it falls in a group of 4
+        Y = X.copy()
+        Y[row, d - 1] = np.nan if row % 2 else -1.5
+        Y[row + 1:, 0] = 7.0
+        dots, bad = K.rowdot_in_box(Y, v, compiled)
+        assert dots is None and bad == row == K.first_row_outside_unit_box(Y, compiled)
+
+
+@pytest.mark.parametrize("engine", ["numpy", pytest.param("auto", marks=needs_numba)])
+def test_a_bad_comparator_is_still_reported_after_the_data_checks(engine, monkeypatch):
+    monkeypatch.setenv("OLC_CORE_ENGINE", engine)
+    X = np.where(np.random.default_rng(1).random((300, 80)) < 0.5, -1.0, 1.0)
+    y = np.ones(300)
+    u = np.zeros(80)
+    u[:3] = 2.0                                       # valid, rescaled to sum 1
+    tr = olc_core.run("normalized_winnow", X, y, comparator=u)
+    assert same(tr.columns["comparator_margin"], y * _numeric.rowdot(X, u / 6.0))
+    bad = X.copy()
+    bad[200, 1] = -2.0
+    for comp in (-u, np.zeros(80), u[:5]):            # negative, zero sum, wrong length
+        with pytest.raises(ValueError, match=r"found -2 at round 201, feature 2"):
+            olc_core.run("normalized_winnow", bad, y, comparator=comp)
+        with pytest.raises(ValueError, match="comparator"):
+            olc_core.run("normalized_winnow", X, y, comparator=comp)
