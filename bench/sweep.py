@@ -63,7 +63,8 @@ def main() -> None:
             continue
         algorithm = name.split("-")[0]
         vals = values_for(lo, hi, a.values, integer)
-        olc_core.sweep(algorithm, param, vals[:2], seeds=2, T=min(a.T, 200), worst_case=worst, **fixed)  # warm
+        olc_core.sweep(algorithm, param, vals[:1] + vals[-1:], seeds=2, T=min(a.T, 200), worst_case=worst,
+                       **fixed)  # warm (the largest value too: kernels used only on large inputs load here)
         times = []
         for th in a.threads:
             best = float("inf")

@@ -22,8 +22,9 @@ Halving's worst case (⌊log₂ N⌋ mistakes), the conjunction adversary (n mis
 the n + 1 the bound allows) and Winnow's adversary.
 
 Speed: the stream of a seed is generated once while only learner parameters change
-(a β sweep reuses it), and seeds run on a thread pool (the compiled Perceptron loops
-release the GIL); ``progress(done, total)`` is called from the calling thread.
+(a β sweep reuses it), and seeds run on a thread pool (the compiled loops, the streams'
+draws and numpy release the GIL) with BLAS held to one thread meanwhile
+(:func:`one_blas_thread`); ``progress(done, total)`` is called from the calling thread.
 
 >>> import olc_core
 >>> t = olc_core.sweep("perceptron", "gamma", [0.1, 0.3], seeds=2, T=300, d=3)
@@ -42,8 +43,10 @@ from __future__ import annotations
 import csv
 import io
 import math
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, wait
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
@@ -69,6 +72,22 @@ class Sweepable:
     worst: Callable[[dict, int], S.Stream] | None = None
     worst_keys: tuple[str, ...] = ()               # settings the worst-case stream reads (others: n/a)
     doc: dict[str, str] = field(default_factory=dict)
+    into: Callable[[dict, int, "Scratch"], S.Stream] | None = None  # make, drawing X into a reused buffer
+
+
+class Scratch:
+    """One float64 buffer reused by the streams of one seed's cells (:attr:`Sweepable.into`): a T × N
+    stream is drawn into memory already touched instead of fresh pages the kernel must zero (at
+    N = 1000, T = 10⁴: 80 MB per value). It grows by doubling; a cell's stream is dropped before the next
+    one is drawn (the table keeps numbers only)."""
+
+    def __init__(self) -> None:
+        self.buf = np.empty(0)
+
+    def get(self, n: int) -> np.ndarray:
+        if self.buf.size < n:
+            self.buf = np.empty(max(int(n), 2 * self.buf.size))
+        return self.buf
 
 
 def _rates(N: int) -> np.ndarray:
@@ -109,7 +128,9 @@ SWEEPS: dict[str, Sweepable] = {
         lambda s, seed: S.sparse_simplex(s["T"], s["N"], s["k"], seed, noise=s["noise"]),
         lambda s, st, seed: {"comparator": st.comparator, "eta": s["eta"]},
         doc={"N": "features", "k": "relevant features (odd)", "eta": "learning rate η (default: the δ-optimal)",
-             "noise": "label noise", "T": "rounds"}),
+             "noise": "label noise", "T": "rounds"},
+        into=lambda s, seed, buf: S.sparse_simplex(s["T"], s["N"], s["k"], seed, noise=s["noise"],
+                                                   out=buf.get(s["T"] * s["N"]))),
     "weighted_majority": Sweepable(
         {"N": 10, "beta": 0.5, "eta": None, "noise": 0.0, "T": 1000}, ("N", "T"), ("N", "noise", "T"),
         lambda s, seed: S.experts(s["T"], s["N"], _rates(s["N"]), seed, noise=s["noise"]),
@@ -265,6 +286,29 @@ def _measure(algorithm: str, trace: Any) -> tuple:
 
 
 # --------------------------------------------------------------------------- the sweep
+@contextmanager
+def one_blas_thread(active: bool = True):
+    """BLAS single-threaded while ``active`` (the sweep runs), when called from the main thread: a sweep
+    makes many small BLAS calls, after each of which OpenBLAS's worker threads spin for a while on the
+    cores the sweep's threads need (Winnow's N sweep of bench/sweep.py, load average 3–6: 14–16 s of CPU
+    on two sweep threads, 7.4–8.5 s with one BLAS thread; on one sweep thread 16.6–17.2 s against
+    7.5–8.6 s, and no faster in wall time).
+    Needs threadpoolctl (optional). Not from other threads (a Streamlit script runs in one): OpenBLAS
+    0.3.31 does not take its thread count back up when asked from a thread other than the main one, so
+    the limit could not be undone there. The sweep's table does not depend on it: the learners'
+    decisions are exact, their bounds come from sequential sums, and the streams are the same (tested)."""
+    if not active or threading.current_thread() is not threading.main_thread():
+        yield None
+        return
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:
+        yield None
+        return
+    with threadpool_limits(limits=1, user_api="blas") as limiter:
+        yield limiter
+
+
 def _seed_list(seeds: Any) -> list[int]:
     if isinstance(seeds, (int, np.integer)) and not isinstance(seeds, bool):
         if seeds < 1:
@@ -288,6 +332,7 @@ def _one_seed(algorithm: str, param: str, values: list, seed: int, base: dict, w
     spec = _spec(algorithm)
     keys = spec.worst_keys if worst_case else spec.stream_keys
     last_key, st = None, None
+    scratch = Scratch() if spec.into is not None and not worst_case else None
     rows = []
     for v in values:
         if cancel:
@@ -296,7 +341,12 @@ def _one_seed(algorithm: str, param: str, values: list, seed: int, base: dict, w
         try:
             key = tuple(s[k] for k in keys)
             if key != last_key:
-                st, last_key = (spec.worst(s, seed) if worst_case else spec.make(s, seed)), key
+                st = trace = None                              # the last stream's buffer is drawn over next
+                if worst_case:
+                    st = spec.worst(s, seed)
+                else:
+                    st = spec.make(s, seed) if scratch is None else spec.into(s, seed, scratch)
+                last_key = key
             trace = run(algorithm, st.X, st.y, **spec.params(s, st, seed))
         except ValueError as e:
             raise ValueError(f"{param} = {v:g}, seed {seed}: {e}") from None
@@ -326,7 +376,7 @@ def sweep(algorithm: str, param: str, values: Sequence[float], seeds: Any = 10, 
     t0 = time.perf_counter()
     workers = max(1, min(int(threads), len(seed_list)))
     cancel: list = []
-    with ThreadPoolExecutor(max_workers=workers) as pool:
+    with one_blas_thread(), ThreadPoolExecutor(max_workers=workers) as pool:
         futures = [pool.submit(_one_seed, algorithm, param, vals, sd, base, worst_case, done, cancel)
                    for sd in seed_list]
         pending = set(futures)

@@ -68,7 +68,8 @@ from typing import Any
 import numpy as np
 
 from .._exact_exp import EtaSpec, exact_sign, exact_value
-from .._numeric import Grow, logsumexp, rowdot
+from .._accel_winnow import first_row_outside_unit_box, rowdot, rowdot_in_box, signed_parts, use_compiled
+from .._numeric import Grow, logsumexp
 from .._validate import as_labels, as_matrix, as_vector, first_bad
 from ..comparators import simplex_margin
 from ..proofs import normalized_winnow as proofs
@@ -89,8 +90,12 @@ FALLBACK_ETA = 0.5
 
 
 def check_unit_box(X: np.ndarray, algorithm: str = NAME) -> None:
-    """Every entry of X lies in [−1, 1] (‖x_t‖∞ ≤ 1), checked in chunks (no T×N temporary)."""
-    for a in range(0, X.shape[0], _CHUNK):
+    """Every entry of X lies in [−1, 1] (‖x_t‖∞ ≤ 1): one pass without temporaries
+    (:func:`olc_core._accel_winnow.first_row_outside_unit_box`); the message names the first entry outside."""
+    t0 = first_row_outside_unit_box(X)
+    if t0 < 0:
+        return
+    for a in range(t0, X.shape[0], _CHUNK):
         blk = X[a:a + _CHUNK]
         bad = np.abs(blk) > 1.0
         if bad.any():
@@ -108,7 +113,7 @@ def _lse_rows(G: np.ndarray) -> np.ndarray:
         return np.log(np.exp(G - safe[:, None]).sum(axis=1)) + safe
 
 
-def _signs(Xb: np.ndarray, lw: np.ndarray, drift: float):
+def _signs(Xb: np.ndarray, lw: np.ndarray, drift: float, compiled: bool | None = None):
     """sign(⟨w, x⟩) ∈ {−1, 0, 1}, ⟨w, x⟩, and ``near`` (True where floats cannot vouch for the sign) for
     a block of rows (weights given by their logs; ``drift`` bounds the error of the log-weight
     differences ``lw_i − lw_j`` against the exact ``η(r_i − r_j)``).
@@ -122,8 +127,7 @@ def _signs(Xb: np.ndarray, lw: np.ndarray, drift: float):
     m = float(lw.max())
     with np.errstate(under="ignore"):
         z = np.exp(lw - m)
-    P = rowdot(np.maximum(Xb, 0.0), z)
-    Q = rowdot(np.maximum(-Xb, 0.0), z)
+    P, Q = signed_parts(Xb, z, compiled)   # rowdot(max(±Xb, 0), z), in one pass
     sgn = np.sign(P - Q).astype(np.int8)
     score = math.exp(m) * (P - Q)
     R = m - float(lw.min())
@@ -210,10 +214,11 @@ def normalized_winnow_loop(X: np.ndarray, y: np.ndarray, eta: float):
     snaps = Grow((N,), np.float64)
     logz = Grow((), np.float64)
     cap = max(64, _MAX_CELLS // N)
+    compiled = use_compiled(X)  # decided once for the whole X (the blocks can be small)
     t, B = 0, 64
     while t < T:
         e = min(T, t + B)
-        sgn, sc, near = _signs(X[t:e], lw, drift)
+        sgn, sc, near = _signs(X[t:e], lw, drift, compiled)
         wrong = np.flatnonzero(~near & (y[t:e] * sgn <= 0))
         stop = int(wrong[0]) if wrong.size else e - t
         for j in np.flatnonzero(near[:stop]).tolist():  # near-ties before it: decide exactly, in order
@@ -244,18 +249,23 @@ def normalized_winnow_loop(X: np.ndarray, y: np.ndarray, eta: float):
     return score, pred, mis.array(), snaps.array(), logz.array(), exact.array(), spec
 
 
+def _given_simplex(comparator, N: int) -> np.ndarray:
+    """The caller's comparator rescaled to Σu = 1 (``ValueError`` when it is not a valid one)."""
+    u = as_vector(comparator, N, NAME, "comparator")
+    if (u < 0).any():
+        raise ValueError(f"{NAME}: comparator must be non-negative (u_i ≥ 0); found {u[u < 0][0]:g} at "
+                         f"index {int(np.flatnonzero(u < 0)[0])}")
+    if float(u.sum()) <= 0.0:
+        raise ValueError(f"{NAME}: comparator must have a positive sum (it is rescaled to Σu = 1)")
+    return u / float(u.sum())
+
+
 def resolve_simplex(X: np.ndarray, y: np.ndarray, comparator) -> tuple[np.ndarray, dict[str, Any]]:
     """The comparator u on the simplex, and how it was found."""
     N = X.shape[1]
     if comparator is not None:
-        u = as_vector(comparator, N, NAME, "comparator")
-        if (u < 0).any():
-            raise ValueError(f"{NAME}: comparator must be non-negative (u_i ≥ 0); found {u[u < 0][0]:g} at "
-                             f"index {int(np.flatnonzero(u < 0)[0])}")
-        s = float(u.sum())
-        if s <= 0.0:
-            raise ValueError(f"{NAME}: comparator must have a positive sum (it is rescaled to Σu = 1)")
-        u = u / s
+        u = _given_simplex(comparator, N)
+        s = float(as_vector(comparator, N, NAME, "comparator").sum())
         return u, {"comparator_source": "given", "comparator": u, "comparator_rescaled_from_sum": s}
     sm = simplex_margin(X, y)
     info = {"comparator_source": "simplex margin", "comparator": sm.u, "comparator_method": sm.method,
@@ -306,13 +316,33 @@ def _margin_assumption(cmargin: np.ndarray, delta_param: float | None, N: int, c
     return (measured if ok else None), Assumption("margin", statement, ok, bad.astype(np.int64), detail), info
 
 
+def _checked_dots(X: np.ndarray, comparator) -> tuple[bool, np.ndarray | None]:
+    """Whether every entry of X is in [−1, 1] (so X is finite too), and ``rowdot(X, u)`` for a valid given
+    comparator u (None otherwise): one pass over X for both. An invalid comparator is reported later, in
+    its place among the checks."""
+    u = None
+    if comparator is not None:
+        try:
+            u = _given_simplex(comparator, X.shape[1])
+        except ValueError:
+            u = None
+    if u is None:
+        return first_row_outside_unit_box(X) < 0, None
+    dots, bad = rowdot_in_box(X, u)
+    return bad < 0, dots
+
+
 def run(X, y, params: dict[str, Any]) -> Trace:
-    X = as_matrix(X, NAME)
+    X = as_matrix(X, NAME, check_finite=False)
+    inside, dots = _checked_dots(X, params["comparator"])
+    if not inside:
+        X = as_matrix(X, NAME)  # a NaN or an infinity raises here, with the shared message
     T, N = X.shape
     y = as_labels(y, "pm1", T, NAME)
-    check_unit_box(X)
+    if not inside:
+        check_unit_box(X)
     u, cinfo = resolve_simplex(X, y, params["comparator"])
-    cmargin = y * rowdot(X, u)
+    cmargin = y * (dots if dots is not None else rowdot(X, u))
     delta, assumption, dinfo = _margin_assumption(cmargin, params["delta"], N, cinfo)
     eta = params["eta"]
     if eta is not None:

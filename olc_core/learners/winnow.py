@@ -89,7 +89,7 @@ def as_binary_matrix(X, algorithm: str = NAME) -> np.ndarray:
         A = np.ascontiguousarray(A)
     else:
         A = as_matrix(A, algorithm)
-    if A.dtype.kind != "b":
+    if A.dtype.kind != "b" and not _zero_one(A):  # one pass without temporaries; locate the entry if not
         T = A.shape[0]
         for a in range(0, T, _CHUNK):
             blk = A[a:a + _CHUNK]
@@ -100,6 +100,16 @@ def as_binary_matrix(X, algorithm: str = NAME) -> np.ndarray:
                 raise ValueError(f"{algorithm}: X must be 0/1; found {float(blk[t, j]):g} at round {a + t + 1}, "
                                  f"feature {j + 1}")
     return A
+
+
+def _zero_one(A: np.ndarray) -> bool:
+    """Every entry of A is 0 or 1: for unsigned integers ``max ≤ 1`` (one reduction, no temporary array);
+    for other dtypes the entries must also be whole numbers (checked by the caller)."""
+    if A.dtype.kind == "u":
+        return int(A.max()) <= 1
+    if A.dtype.kind == "i":
+        return int(A.min()) >= 0 and int(A.max()) <= 1
+    return False
 
 
 def exact_greater(exponents: np.ndarray, P: int, Q: int, N: int) -> bool:

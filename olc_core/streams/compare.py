@@ -38,6 +38,7 @@ import math
 
 import numpy as np
 
+from ._draws import fill_below
 from .base import Stream
 
 __all__ = ["dense_instances", "sparse_instances", "views"]
@@ -72,7 +73,8 @@ def dense_instances(T: int, N: int, k: int, seed: int = 0) -> Stream:
     rng = np.random.default_rng([seed, 14, 1])
     relevant = np.sort(rng.choice(N, size=k, replace=False))
     p = 1.0 - 2.0 ** (-1.0 / k)
-    X = (rng.random((T, N)) < p).astype(np.uint8)
+    X = np.empty((T, N), dtype=np.uint8)
+    fill_below(rng, p, X)  # (rng.random((T, N)) < p) as uint8, drawn in blocks (same numbers)
     return _label(X, relevant, {"kind": "dense instances", "N": N, "k": k, "p_on": p, "seed": seed})
 
 

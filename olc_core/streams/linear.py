@@ -17,6 +17,7 @@ import math
 
 import numpy as np
 
+from ._draws import fill_below, fill_signs
 from .base import Stream, reorder
 
 __all__ = ["separable", "noisy", "sparse_disjunction", "sparse_simplex", "tight_perceptron"]
@@ -120,6 +121,12 @@ def tight_perceptron(d: int) -> Stream:
                             "margins": y * (X @ w), "order": "generated"})
 
 
+def _buffer(out: np.ndarray, n: int) -> np.ndarray:
+    _check(isinstance(out, np.ndarray) and out.dtype == np.float64 and out.flags.c_contiguous and out.size >= n,
+           f"out must be a C-contiguous float64 array of at least {n} entries")
+    return out.reshape(-1)[:n]
+
+
 def sparse_disjunction(T: int, N: int, k: int, seed: int = 0, *, p_on: float | None = None,
                        noise: float = 0.0, dtype=np.float64) -> Stream:
     """0/1 examples labelled by a monotone disjunction of ``k`` of the ``N`` variables (Winnow).
@@ -145,9 +152,7 @@ def sparse_disjunction(T: int, N: int, k: int, seed: int = 0, *, p_on: float | N
     relevant = np.sort(rng.choice(int(N), size=int(k), replace=False))
     T, N = int(T), int(N)
     X = np.empty((T, N), dtype=dtype)
-    rows = max(1, (1 << 22) // N)  # draws of consecutive blocks continue one stream: same as one (T, N) draw
-    for a in range(0, T, rows):
-        X[a:a + rows] = rng.random((min(rows, T - a), N)) < p
+    fill_below(rng, p, X)  # rng.random((T, N)) < p, drawn in blocks (same numbers, no float array)
     y = X[:, relevant].max(axis=1).astype(np.float64)
     flipped = rng.random(T) < noise if noise > 0 else np.zeros(T, dtype=bool)
     y[flipped] = 1.0 - y[flipped]
@@ -155,9 +160,14 @@ def sparse_disjunction(T: int, N: int, k: int, seed: int = 0, *, p_on: float | N
                                    "flipped": flipped, "seed": seed, "order": "generated"})
 
 
-def sparse_simplex(T: int, N: int, k: int, seed: int = 0, *, noise: float = 0.0) -> Stream:
+def sparse_simplex(T: int, N: int, k: int, seed: int = 0, *, noise: float = 0.0,
+                   out: np.ndarray | None = None) -> Stream:
     """±1 features labelled by the majority of ``k`` (odd) relevant ones: ``u`` puts 1/k on each,
-    so ``y_t⟨u, x_t⟩ ≥ δ = 1/k`` on every round (for the exponentiated update)."""
+    so ``y_t⟨u, x_t⟩ ≥ δ = 1/k`` on every round (for the exponentiated update).
+
+    ``out``: a C-contiguous float64 array of at least T·N entries to draw X into (X is then a view of
+    its first T·N entries; :func:`olc_core.sweep` reuses one per seed, so a T × N stream does not cost
+    fresh zeroed pages per value). The stream is the same with or without it."""
     _check(isinstance(N, (int, np.integer)) and N >= 1, f"N must be an integer ≥ 1 (got {N!r})")
     _check(isinstance(k, (int, np.integer)) and 1 <= k <= N and k % 2 == 1,
            f"k must be an odd integer in [1, N] (got {k!r})")
@@ -166,7 +176,9 @@ def sparse_simplex(T: int, N: int, k: int, seed: int = 0, *, noise: float = 0.0)
     relevant = np.sort(rng.choice(int(N), size=int(k), replace=False))
     u = np.zeros(int(N))
     u[relevant] = 1.0 / k
-    X = np.where(rng.random((int(T), int(N))) < 0.5, -1.0, 1.0)
+    n = int(T) * int(N)
+    X = (np.empty(n) if out is None else _buffer(out, n)).reshape(int(T), int(N))
+    fill_signs(rng, X)  # where(rng.random((T, N)) < ½, −1, 1), drawn in blocks (same numbers)
     y = np.where(X[:, relevant].sum(axis=1) > 0, 1.0, -1.0)
     flipped = rng.random(int(T)) < noise if noise > 0 else np.zeros(int(T), dtype=bool)
     y[flipped] *= -1.0

@@ -1,0 +1,254 @@
+"""Compiled passes over X for the exponentiated update (normalised Winnow) and anything else that
+needs :func:`olc_core._numeric.rowdot`'s exact sums fast (numba, optional).
+
+Every function here has a numpy twin and gives the same bits:
+
+* :func:`rowdot` — ``Σ_j A[i, j]·v[j]`` summed sequentially over j = 0 … d−1 from 0.0, as
+  :func:`olc_core._numeric.rowdot` (the kernel keeps the order of each row's sum and interleaves
+  four rows, so four independent addition chains run at once; no fused multiply-add: numba's
+  default ``fastmath=False``).
+* :func:`signed_parts` — ``P = rowdot(max(X, 0), z)`` and ``Q = rowdot(max(−X, 0), z)`` in one
+  pass, without the two T × N temporaries. A term ``±0`` leaves a sum that started at +0.0
+  unchanged (x + ±0 = x for x ≠ 0, and +0 + ±0 = +0), so each part's sum is the same whether the
+  zero terms of the other sign are added or not.
+* :func:`first_row_outside_unit_box` — the first row with an entry outside [−1, 1] (NaN included),
+  or −1, in one pass without temporaries; :func:`rowdot_in_box` does it and :func:`rowdot` in one pass.
+
+Small inputs (fewer than :data:`MIN_CELLS` cells) take the numpy twin (no compile); a caller that
+works on blocks of one X decides once for the whole X (``compiled=``). ``OLC_CORE_ENGINE=numpy`` in the environment makes every call take the numpy twin.
+
+>>> import numpy as np
+>>> A = np.array([[1e16, 1.0, -1e16], [1.0, 2.0, 3.0]])
+>>> rowdot(A, np.ones(3)).tolist()        # sequential: (1e16 + 1) − 1e16 = 0 in float64
+[0.0, 6.0]
+>>> P, Q = signed_parts(np.array([[1.0, -1.0, 0.5]]), np.array([0.5, 0.25, 1.0]))
+>>> P.tolist(), Q.tolist()
+([1.0], [0.25])
+>>> first_row_outside_unit_box(np.array([[1.0, -1.0], [0.0, 1.5]])), first_row_outside_unit_box(np.zeros((2, 2)))
+(1, -1)
+"""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from . import _numeric
+from ._accel import _compile_seconds, _jit, resolve_engine
+
+__all__ = ["rowdot", "rowdot_in_box", "signed_parts", "first_row_outside_unit_box", "use_compiled", "MIN_CELLS"]
+
+#: below this many cells (rows × columns) the numpy twin is used
+MIN_CELLS = 1 << 14
+_CHUNK_CELLS = 1 << 16
+_kernels: dict[str, object] = {}
+
+
+# --------------------------------------------------------------------------- kernels (plain Python)
+def _rowdot_py(A, v, out):
+    n, d = A.shape
+    i = 0
+    while i + 4 <= n:
+        s0 = 0.0
+        s1 = 0.0
+        s2 = 0.0
+        s3 = 0.0
+        for j in range(d):
+            vj = v[j]
+            s0 += A[i, j] * vj
+            s1 += A[i + 1, j] * vj
+            s2 += A[i + 2, j] * vj
+            s3 += A[i + 3, j] * vj
+        out[i] = s0
+        out[i + 1] = s1
+        out[i + 2] = s2
+        out[i + 3] = s3
+        i += 4
+    while i < n:
+        s = 0.0
+        for j in range(d):
+            s += A[i, j] * v[j]
+        out[i] = s
+        i += 1
+
+
+def _signed_parts_py(X, z, P, Q):
+    n, d = X.shape
+    i = 0
+    while i + 4 <= n:   # four rows: eight independent addition chains
+        p0 = 0.0
+        q0 = 0.0
+        p1 = 0.0
+        q1 = 0.0
+        p2 = 0.0
+        q2 = 0.0
+        p3 = 0.0
+        q3 = 0.0
+        for j in range(d):
+            zj = z[j]
+            a = X[i, j]
+            b = X[i + 1, j]
+            c = X[i + 2, j]
+            e = X[i + 3, j]
+            p0 += (a if a > 0.0 else 0.0) * zj
+            q0 += (-a if a < 0.0 else 0.0) * zj
+            p1 += (b if b > 0.0 else 0.0) * zj
+            q1 += (-b if b < 0.0 else 0.0) * zj
+            p2 += (c if c > 0.0 else 0.0) * zj
+            q2 += (-c if c < 0.0 else 0.0) * zj
+            p3 += (e if e > 0.0 else 0.0) * zj
+            q3 += (-e if e < 0.0 else 0.0) * zj
+        P[i] = p0
+        Q[i] = q0
+        P[i + 1] = p1
+        Q[i + 1] = q1
+        P[i + 2] = p2
+        Q[i + 2] = q2
+        P[i + 3] = p3
+        Q[i + 3] = q3
+        i += 4
+    while i < n:
+        p = 0.0
+        q = 0.0
+        for j in range(d):
+            a = X[i, j]
+            p += (a if a > 0.0 else 0.0) * z[j]
+            q += (-a if a < 0.0 else 0.0) * z[j]
+        P[i] = p
+        Q[i] = q
+        i += 1
+
+
+def _first_bad_row_py(X):
+    n, d = X.shape
+    for i in range(n):
+        ok = True
+        for j in range(d):
+            x = X[i, j]
+            ok &= (x >= -1.0) & (x <= 1.0)   # False for NaN; no branch in the inner loop
+        if not ok:
+            return i
+    return -1
+
+
+def _rowdot_in_box_py(A, v, out):
+    """:func:`_rowdot_py` and :func:`_first_bad_row_py` in one pass: the first row with an entry outside
+    [−1, 1] (or NaN), −1 when none; ``out`` holds the dots of the rows before it."""
+    n, d = A.shape
+    i = 0
+    while i + 4 <= n:
+        s0 = 0.0
+        s1 = 0.0
+        s2 = 0.0
+        s3 = 0.0
+        ok = True
+        for j in range(d):
+            vj = v[j]
+            a0 = A[i, j]
+            a1 = A[i + 1, j]
+            a2 = A[i + 2, j]
+            a3 = A[i + 3, j]
+            ok &= (a0 >= -1.0) & (a0 <= 1.0) & (a1 >= -1.0) & (a1 <= 1.0)
+            ok &= (a2 >= -1.0) & (a2 <= 1.0) & (a3 >= -1.0) & (a3 <= 1.0)
+            s0 += a0 * vj
+            s1 += a1 * vj
+            s2 += a2 * vj
+            s3 += a3 * vj
+        if not ok:
+            break
+        out[i] = s0
+        out[i + 1] = s1
+        out[i + 2] = s2
+        out[i + 3] = s3
+        i += 4
+    while i < n:
+        s = 0.0
+        ok = True
+        for j in range(d):
+            a = A[i, j]
+            ok &= (a >= -1.0) & (a <= 1.0)
+            s += a * v[j]
+        if not ok:
+            return i
+        out[i] = s
+        i += 1
+    return -1
+
+
+_SOURCES = {"rowdot": _rowdot_py, "signed_parts": _signed_parts_py, "first_bad_row": _first_bad_row_py,
+            "rowdot_in_box": _rowdot_in_box_py}
+
+
+def _kernel(name: str):
+    """The compiled kernel ``name`` (compiled, or loaded from numba's cache, on first use)."""
+    k = _kernels.get(name)
+    if k is None:
+        t0 = time.perf_counter()
+        k = _jit(_SOURCES[name])
+        one, v = np.zeros((1, 1)), np.zeros(1)
+        if name == "first_bad_row":
+            k(one)
+        elif name in ("rowdot", "rowdot_in_box"):
+            k(one, v, np.zeros(1))
+        else:
+            k(one, v, np.zeros(1), np.zeros(1))
+        _compile_seconds[f"winnow_{name}"] = time.perf_counter() - t0
+        _kernels[name] = k
+    return k
+
+
+def use_compiled(A: np.ndarray) -> bool:
+    """Whether the kernels serve A: a float64 matrix of at least :data:`MIN_CELLS` cells, numba available
+    and not disabled (``OLC_CORE_ENGINE=numpy``). A caller working on blocks of one X asks once, for X."""
+    return (A.dtype == np.float64 and A.ndim == 2 and A.shape[0] * A.shape[1] >= MIN_CELLS
+            and resolve_engine("auto") == "numba")
+
+
+def _compiled(A: np.ndarray, compiled: bool | None) -> bool:
+    if compiled is None:
+        return use_compiled(A)
+    return bool(compiled) and A.dtype == np.float64 and A.ndim == 2 and A.size > 0
+
+
+# --------------------------------------------------------------------------- the functions
+def rowdot(A: np.ndarray, v: np.ndarray, compiled: bool | None = None) -> np.ndarray:
+    """:func:`olc_core._numeric.rowdot` (bit for bit), compiled for large float64 A (``compiled``: the
+    caller's :func:`use_compiled`; None asks it for A)."""
+    if not _compiled(A, compiled):
+        return _numeric.rowdot(A, v)
+    out = np.empty(A.shape[0])
+    _kernel("rowdot")(np.ascontiguousarray(A), np.ascontiguousarray(v, dtype=np.float64), out)
+    return out
+
+
+def signed_parts(X: np.ndarray, z: np.ndarray, compiled: bool | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``(rowdot(max(X, 0), z), rowdot(max(−X, 0), z))`` bit for bit, in one pass (z finite, ≥ 0)."""
+    if not _compiled(X, compiled):
+        return _numeric.rowdot(np.maximum(X, 0.0), z), _numeric.rowdot(np.maximum(-X, 0.0), z)
+    P, Q = np.empty(X.shape[0]), np.empty(X.shape[0])
+    _kernel("signed_parts")(np.ascontiguousarray(X), np.ascontiguousarray(z, dtype=np.float64), P, Q)
+    return P, Q
+
+
+def first_row_outside_unit_box(X: np.ndarray, compiled: bool | None = None) -> int:
+    """The first row of X with an entry outside [−1, 1] or NaN (−1 when none)."""
+    if _compiled(X, compiled):
+        return int(_kernel("first_bad_row")(np.ascontiguousarray(X)))
+    rows = max(1, _CHUNK_CELLS // max(X.shape[1], 1))
+    for a in range(0, X.shape[0], rows):
+        blk = X[a:a + rows]
+        if not (blk.min() >= -1.0 and blk.max() <= 1.0):    # False on NaN too
+            bad = ~((blk >= -1.0) & (blk <= 1.0))
+            return a + int(np.flatnonzero(bad.any(axis=1))[0])
+    return -1
+
+
+def rowdot_in_box(A: np.ndarray, v: np.ndarray, compiled: bool | None = None) -> tuple[np.ndarray | None, int]:
+    """``(rowdot(A, v), −1)`` when every entry of A is in [−1, 1], else ``(None, first row outside)``: one
+    pass over A for both when compiled (the dots bit for bit those of :func:`rowdot`)."""
+    if not _compiled(A, compiled):
+        bad = first_row_outside_unit_box(A, False)
+        return (_numeric.rowdot(A, v) if bad < 0 else None), bad
+    out = np.empty(A.shape[0])
+    bad = int(_kernel("rowdot_in_box")(np.ascontiguousarray(A), np.ascontiguousarray(v, dtype=np.float64), out))
+    return (out if bad < 0 else None), bad
