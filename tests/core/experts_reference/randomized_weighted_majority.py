@@ -201,7 +201,9 @@ def realised_mistakes(X, y, seeds: int | Iterable[int] = 100, *, eta: float | No
     def snap(t):  # mistakes on rounds < t
         while state["gi"] < len(grid) and grid[state["gi"]] == t:
             gi = state["gi"]
-            band[:, gi] = np.quantile(counts, quantiles)
+            # discrete (inverted-CDF) quantiles since the review's fix (a count some run made, never a
+            # fraction of a mistake); the per-round loop itself is the frozen one
+            band[:, gi] = np.quantile(counts, quantiles, method="inverted_cdf")
             mean[gi] = counts.mean()
             state["gi"] += 1
 
