@@ -8,6 +8,7 @@ bound-attaining streams and every setting of the learner's group.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import streamlit as st
@@ -21,7 +22,7 @@ from . import explorer_view as V
 from .explorer_view import ALG_NAMES, MEASURED, sweep_values
 
 __all__ = ["MORE", "PAGE", "MAIN_SETTINGS", "GROUPS", "ALL_SETTINGS", "MAX_WORK", "MAX_CELL", "group_page", "visible",
-           "values_for", "fixed_for", "check_size", "run_sweep", "INTRO", "WORST_TEXT", "param_label",
+           "values_for", "fixed_for", "sweepable", "group_for", "follow_switch", "moved_text", "check_size", "run_sweep", "INTRO", "WORST_TEXT", "param_label",
            "measured_label"]
 
 PAGE = "bound_explorer"
@@ -110,6 +111,41 @@ def group_page(alg: str) -> str:
     return f"{PAGE}__{alg}"
 
 
+def sweepable(alg: str, worst: bool) -> list[str]:
+    """The parameters the page may sweep: on the bound-attaining stream, only those it reads."""
+    ps = params_of(alg)
+    if worst and SWEEPS[alg].worst is not None:
+        ps = [p for p in ps if p in SWEEPS[alg].worst_keys]
+    return ps
+
+
+def group_for(alg: str, worst: bool) -> list[Setting]:
+    """The learner's group with the parameter choice offering only :func:`sweepable` (the link may still
+    name any parameter: the page moves it to the first sweep-able one, see :func:`follow_switch`)."""
+    first, *rest = GROUPS[alg]
+    extra = {**first.extra, "choices": tuple(sweepable(alg, worst))}
+    return [replace(first, extra=extra), *rest]
+
+
+def follow_switch(alg: str, worst: bool):
+    """``(adjust, moved)`` for :func:`olc_ui.state.bind`: ``adjust`` moves a parameter the bound-attaining
+    stream cannot sweep to the first one it can; ``moved()`` is then ``(old, new)`` (else None)."""
+    allowed = sweepable(alg, worst)
+    moved: list = []
+
+    def adjust(values: dict[str, Any]) -> dict[str, Any]:
+        if values["param"] in allowed:
+            return {}
+        moved.append((values["param"], allowed[0]))
+        return {"param": allowed[0]}
+    return adjust, (lambda: moved[0] if moved else None)
+
+
+def moved_text(alg: str, old: str, new: str) -> str:
+    return (f"The bound-attaining stream of {ALG_NAMES[alg]} reads only {', '.join(_META[p][0] for p in sweepable(alg, True))}: "
+            f"it cannot sweep {_META[old][0]}, so the page sweeps {_META[new][0]} instead.")
+
+
 def visible(alg: str, worst: bool):
     """The widgets of the learner's group for these values: the swept parameter's range, the others fixed."""
     spec = SWEEPS[alg]
@@ -172,8 +208,10 @@ def run_sweep(alg: str, p: str, values: list, seeds: int, worst: bool, fixed: di
         bar.progress(done / total, text=f"Sweeping: {done} of {total} runs")
     kwargs = {k: v for k, v in fixed.items() if k != "T"}
     T = fixed.get("T", 1000)            # sweeping T: each value replaces it
-    table = olc_core.sweep(alg, p, values, seeds=seeds, T=int(T), worst_case=worst, progress=progress, **kwargs)
-    bar.empty()
+    try:
+        table = olc_core.sweep(alg, p, values, seeds=seeds, T=int(T), worst_case=worst, progress=progress, **kwargs)
+    finally:                            # a value the core refuses: no progress bar left behind
+        bar.empty()
     if len(store) >= 32:
         store.pop(next(iter(store)))
     store[key] = table
