@@ -264,6 +264,17 @@ def _caption(alg: str, p: str, table) -> str:
                                                                                   else ""))
 
 
+def _vacuous_note(p: str, rows: list[tuple[float, float, int]]) -> None:
+    """Where the bound exceeds T it says nothing: M ≤ T holds on any T rounds."""
+    if not rows:
+        return
+    sym = _META[p][0]
+    at = ", ".join(f"{sym} = {V.fmt(v)} (bound {V.fmt(b)}, T = {T})" for v, b, T in rows)
+    st.info(f"The bound exceeds the number of rounds T at {at}: there it is vacuous — no learner can make more "
+            "than T mistakes in T rounds, so M ≤ T holds trivially and the theorem says nothing more.",
+            icon=":material/info:")
+
+
 def panels(alg: str, p: str, v: dict[str, Any], table) -> None:
     """Headline metrics, the two charts side by side, the assumptions' failures, the table and its CSV."""
     s = table.summary()
@@ -272,8 +283,9 @@ def panels(alg: str, p: str, v: dict[str, Any], table) -> None:
     top = V.tightest(s)
     log_x = v["scale"] == "log"
     left, right = st.columns(2)      # the charts first: on a projector (1100×800) they start above the fold
-    left.plotly_chart(V.mistakes_figure(s, xl, meas, log_x), key="explorer_mistakes")
-    right.plotly_chart(V.ratio_figure(s, xl, log_x), key="explorer_ratio")
+    proofs = V.proof_per_value(table)
+    left.plotly_chart(V.mistakes_figure(s, xl, meas, log_x, proofs), key="explorer_mistakes")
+    right.plotly_chart(V.ratio_figure(s, xl, log_x, proofs), key="explorer_ratio")
     c1, c2, c3 = st.columns(3)
     c1.metric("Runs", f"{len(table)}")
     c2.metric("Largest ratio measured / bound", "n/a" if top is None else f"{top[0]:.3f}")
@@ -283,6 +295,7 @@ def panels(alg: str, p: str, v: dict[str, Any], table) -> None:
     for theorem, vals in named:      # proof names come from olc_core, not from the link
         where = "" if len(named) == 1 else f" (at {_META[p][0]} = {', '.join(V.fmt(x) for x in vals)})"
         st.caption(f"The bound is the theorem of the proof “{theorem}”{where}, as the run checks it.")
+    _vacuous_note(p, V.vacuous(table))
     for value, why in V.na_values(table):
         safe.notice("warning", f"At {_META[p][0]} = {V.fmt(value)} the theorem's assumption fails, so it gives "
                     "no bound (n/a) and no ratio: ", why)

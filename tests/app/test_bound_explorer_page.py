@@ -194,3 +194,17 @@ def test_every_learner_with_the_switch_on_and_off():
 def test_a_value_the_core_refuses_leaves_no_progress_bar():
     at = _open(alg="weighted_majority", param="beta", beta_lo="0.5", beta_hi="3", points="2", seeds="1")
     assert "These settings cannot be run" in shown(at, "error") and not at.get("progress")
+
+
+def test_perceptron_noise_sweep_names_each_theorem_and_the_vacuous_bounds():
+    at = _open(alg="perceptron", param="noise", noise_lo="0", noise_hi="0.3", points="4", seeds="3")
+    assert not at.exception and not at.error
+    mistakes, _ = _charts(at)
+    names = [d["name"] for d in mistakes["data"]]
+    assert "bound: Perceptron, separable data" in names and any(n.startswith("bound: Perceptron, non-sep") for n in names)
+    df = _table(at)
+    info = shown(at, "info")
+    vac = [(n, b) for n, b in zip(df["noise"], df["bound: median"]) if float(b) > 1000]
+    assert vac and "vacuous" in info and "M ≤ T holds trivially" in info
+    for n, b in vac:
+        assert f"noise = {n} (bound {b}, T = 1000)" in info
