@@ -110,7 +110,7 @@ def load_data(v: dict[str, Any], upload: bytes | None) -> Data:
     if src == "click":
         X, y = olc_data.decode_points(v["pts"])
         if len(y) == 0:
-            raise olc_data.NeedsInput("click on the canvas below to add points (choose the label first)")
+            raise olc_data.NeedsInput("click on the canvas above to add points (choose the label first)")
         h = hashlib.blake2b(v["pts"].encode(), digest_size=8).hexdigest()
         return Data(X, y, None, f"your {common.count(len(y), 'clicked point')}", f"click-{h}")
     raise olc_data.DataError(f"unknown data source {src!r}")
@@ -246,6 +246,8 @@ def downloads(trace, data: Data, spec: dict, position: int, name: str = "percept
 #: The click canvas's labels: colour and marker symbol, as the lesson's charts draw them.
 CLICK_STYLE = {1: ("#1f6fb4", "circle"), -1: ("#d43a2f", "x")}
 CLICK_RANGE = (-1.05, 1.05)
+#: px: low enough that the whole canvas fits under the page's title and intro on a 1100×800 screen
+CANVAS_HEIGHT = 340
 
 
 def canvas_figure(X: np.ndarray, y: np.ndarray, label: int):
@@ -270,7 +272,7 @@ def canvas_figure(X: np.ndarray, y: np.ndarray, label: int):
         fig.add_scatter(x=X[m, 0] if m.any() else [None], y=X[m, 1] if m.any() else [None], mode="markers",
                         name=f"y = {lab:+d}", marker={"size": 11, "color": col, "symbol": sym}, hoverinfo="skip")
     axis = {"range": list(CLICK_RANGE), "zeroline": True, "fixedrange": True, "constrain": "domain"}
-    fig.update_layout(height=420, margin={"l": 40, "r": 10, "t": 30, "b": 40, "autoexpand": False},
+    fig.update_layout(height=CANVAS_HEIGHT, margin={"l": 40, "r": 10, "t": 30, "b": 40, "autoexpand": False},
                       clickmode="event+select", dragmode=False, hovermode="closest", uirevision="canvas",
                       showlegend=True, legend={"orientation": "h", "x": 0, "y": 1.0, "yanchor": "bottom"},
                       xaxis=axis, yaxis={**axis, "scaleanchor": "x"})
@@ -283,11 +285,14 @@ def click_canvas(v: dict[str, Any], page: str = PAGE, settings: list[Setting] | 
     from .state import set_value
 
     X, y = olc_data.decode_points(v["pts"])
+    # the instruction before the canvas (on a 1100×800 screen the canvas's bottom is below the fold)
+    st.caption("Pick the label of the next point on the right, then click on the canvas: each click adds "
+               "one point there.")
     c1, c2 = st.columns([3, 1])
     with c2:
         label = st.radio("Label of the next point", [1, -1], format_func=lambda b: f"{b:+d}",
                          key=f"{page}_click_label")
-        if st.button("Remove the last point", disabled=len(y) == 0, key=f"{page}_click_undo"):
+        if st.button("Undo last point", disabled=len(y) == 0, key=f"{page}_click_undo"):
             set_value(page, settings, "pts", olc_data.encode_points(X[:-1], y[:-1]))
             st.rerun()
         if st.button("Clear all points", disabled=len(y) == 0, key=f"{page}_click_clear"):

@@ -176,3 +176,17 @@ def test_label_noise_page_promises_only_what_holds_and_names_the_proof_of_insepa
     assert "ringed in pink" not in err                        # the pink rings are the hinge terms here
     assert "over the whole run" in _text(at)
     assert any("TDᵧ *so far*" in c.value and "*over the whole run*" in c.value for c in at.caption)
+
+
+def test_click_points_instruction_comes_first_and_the_buttons_fit():
+    """Defect: "click on the canvas below" under the canvas, the canvas's bottom off a 800 px screen, and the
+    button label cut to "Remove the last po…"."""
+    import json
+    at = _open(PERCEPTRON, data="click")
+    assert not at.exception and not at.error
+    info = shown(at, "info")
+    assert "click on the canvas above" in info and "below" not in info
+    assert "then click on the canvas" in shown(at, "caption")
+    assert [b.label for b in at.button] == ["Undo last point", "Clear all points"]
+    [canvas] = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    assert canvas["layout"]["height"] <= 340
