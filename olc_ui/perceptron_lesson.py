@@ -21,7 +21,7 @@ from .config import Setting
 from .perceptron_view import perceptron_spec
 
 __all__ = ["SETTINGS", "PAGE", "Data", "load_data", "run_perceptron", "spec_for",
-           "assumption_panel", "nonseparable_panel", "downloads", "click_canvas"]
+           "assumption_panel", "nonseparable_panel", "downloads", "click_canvas", "valid_margin"]
 
 PAGE = "perceptron"
 SOURCES = ("generated", "tight", "upload", "click")
@@ -81,6 +81,21 @@ def visible(v: dict[str, Any]) -> set[str]:
 @st.cache_resource(max_entries=32, show_spinner=False)
 def _generated(d: int, gamma: float, R: float, T: int, noise: float, seed: int, order: str):
     return olc_core.streams.separable(T=T, d=d, gamma=gamma, radius=R, seed=seed, noise=noise, order=order)
+
+
+def valid_margin(v: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
+    """The settings with a margin the generator accepts (γ < R), and what was changed in words (else None).
+
+    The sliders allow γ up to 0.5 and R down to 0.5; at γ ≥ R no point can have margin γ, so the page
+    runs with the largest γ on the slider's grid below R and says so (the page is never replaced)."""
+    if v["data"] != "generated" or v["gamma"] < v["R"]:
+        return v, None
+    step = _BY_KEY["gamma"].step
+    used = round(max(_BY_KEY["gamma"].lo, v["R"] - step), 2)
+    return ({**v, "gamma": used},
+            f"A margin γ = {v['gamma']:g} is impossible with radius R = {v['R']:g} (every point has ‖x‖ ≤ R, so "
+            f"no point is farther than R from a separator through 0): the page uses γ = {used:g}. Lower γ "
+            "or raise R.")
 
 
 def load_data(v: dict[str, Any], upload: bytes | None) -> Data:

@@ -33,8 +33,11 @@ if src == "click":
     L.click_canvas(v, L.PAGE, L.SETTINGS)
 
 # 2. the data and the cached core run
+run_v, margin_note = L.valid_margin(v)
+if margin_note:
+    st.warning(margin_note)
 try:
-    data = L.load_data(v, upload)
+    data = L.load_data(run_v, upload)
 except DataError as exc:  # NeedsInput: nothing given yet; otherwise the data are unusable
     safe.notice(*(("info", "To start: ") if isinstance(exc, NeedsInput) else ("error", "These data cannot be used: ")),
                 f"{exc}.")

@@ -190,3 +190,14 @@ def test_click_points_instruction_comes_first_and_the_buttons_fit():
     assert [b.label for b in at.button] == ["Undo last point", "Clear all points"]
     [canvas] = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
     assert canvas["layout"]["height"] <= 340
+
+
+def test_margin_at_the_radius_warns_and_runs_with_a_valid_margin():
+    """Defect: γ = 0.5 with R = 0.5 (both allowed by the sliders) replaced the page by an error."""
+    at = _open(PERCEPTRON, gamma=0.5, R=0.5, T=100)
+    assert not at.exception and not at.error
+    assert "the page uses γ = 0.49" in shown(at, "warning")
+    s = olc_core.streams.separable(T=100, d=2, gamma=0.49, radius=0.5, seed=0)
+    tr = olc_core.run("perceptron", s.X, s.y, comparator=s.comparator, gamma=0.49)
+    assert _spec(at)["T"] == 100 and _metric(at, "Bound R²/γ²") == f"{tr.proof.mistake_bound:.5g}"
+    assert url(at)["gamma"] == "0.5"        # the slider keeps the student's value; the warning names the one used
