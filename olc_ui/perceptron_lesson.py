@@ -65,6 +65,7 @@ class Data:
     key: str            # identifies the data (for caching and run ids)
     notes: tuple[str, ...] = ()
     flipped: np.ndarray | None = None
+    margin: float | None = None   # the margin the stream was generated with (generated data only)
 
 
 def visible(v: dict[str, Any]) -> set[str]:
@@ -111,7 +112,7 @@ def load_data(v: dict[str, Any], upload: bytes | None) -> Data:
         lab = (f"generated: T = {v['T']}, d = {v['d']}, γ = {v['gamma']:g}, R = {v['R']:g}" if not v["noise"] else
                f"generated with margin {v['gamma']:g} (R = {v['R']:g}, T = {v['T']}, d = {v['d']}), then "
                f"{v['noise']:.0%} label noise")
-        return Data(s.X, s.y, cmp, lab, key + f"-{v['cmp']}", flipped=s.info.get("flipped"))
+        return Data(s.X, s.y, cmp, lab, key + f"-{v['cmp']}", flipped=s.info.get("flipped"), margin=float(v["gamma"]))
     if src == "tight":
         s = olc_core.streams.tight_perceptron(int(v["td"]))
         return Data(s.X, s.y, s.comparator, f"the tight instance in d = {v['td']}: xₜ = eₜ, yₜ = +1",
@@ -151,7 +152,18 @@ def _spec(run_id: str, _trace, _X, _y, use: str | None, title: str) -> dict:
 
 def spec_for(data: Data, trace, *, gamma_td: float | None, use: str | None = None) -> dict:
     rid = f"{data.key}-td{gamma_td}-{use}"
-    return _spec(rid, trace, data.X, data.y, use, f"Perceptron on {data.label}")
+    return _spec(rid, trace, data.X, data.y, use, f"Perceptron on {data.label}" + band_note(data, trace, gamma_td, use))
+
+
+def band_note(data: Data, trace, gamma_td: float | None, use: str | None) -> str:
+    """On non-separable data the band around w* is drawn with the TD_γ bound's γ, not the generator's margin:
+    say which γ it is (the legend shows only its value)."""
+    if use != "nonseparable":
+        return ""
+    g = float(trace.proofs["nonseparable"].constants["gamma"])
+    which = "the γ that minimises the TD_γ bound" if gamma_td is None else "the γ chosen for the TD_γ bound"
+    made = f"; the stream was generated with margin {data.margin:.3g}" if data.margin is not None else ""
+    return f" — band: γ = {g:.3g}, {which}{made}"
 
 
 # ------------------------------------------------------------------------------------------ panels
