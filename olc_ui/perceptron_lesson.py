@@ -161,7 +161,7 @@ def band_note(data: Data, trace, gamma_td: float | None, use: str | None) -> str
     if use != "nonseparable":
         return ""
     g = float(trace.proofs["nonseparable"].constants["gamma"])
-    which = "the γ that minimises the TD_γ bound" if gamma_td is None else "the γ chosen for the TD_γ bound"
+    which = "the γ that minimises the TDᵧ bound" if gamma_td is None else "the γ chosen for the TDᵧ bound"
     made = f"; the stream was generated with margin {data.margin:.3g}" if data.margin is not None else ""
     return f" — band: γ = {g:.3g}, {which}{made}"
 

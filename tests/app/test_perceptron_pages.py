@@ -211,8 +211,8 @@ def test_noisy_run_says_which_gamma_the_band_uses():
     tr = olc_core.run("perceptron", s.X, s.y, comparator=s.comparator, gamma=0.1)
     g = tr.proofs["nonseparable"].constants["best_gamma"]
     main = _spec(at)["figures"][0]
-    assert f"band: γ = {g:.3g}, the γ that minimises the TD_γ bound; the stream was generated with margin 0.1" \
+    assert f"band: γ = {g:.3g}, the γ that minimises the TDᵧ bound; the stream was generated with margin 0.1" \
         in main["title"]
     assert any(f"γ = {g:.3g}" in d.get("name", "") for d in main["figure"]["data"])
     at = _open(PERCEPTRON, noise=0.1, gamma=0.1, T=200, gbest=0, gtd=0.08)
-    assert "band: γ = 0.08, the γ chosen for the TD_γ bound" in _spec(at)["figures"][0]["title"]
+    assert "band: γ = 0.08, the γ chosen for the TDᵧ bound" in _spec(at)["figures"][0]["title"]
