@@ -281,7 +281,7 @@ _INSET_TITLE, _INSET_TICKS_X, _INSET_TICKS_Y = 0.1, 0.07, 0.1
 #: the first whose box covers no curve wins
 _INSET_SPOTS = [((x0, round(x0 + w, 3)), (y0, round(y0 + h, 3)))
                 for w, h in ((0.36, 0.3), (0.3, 0.26))
-                for y0 in (0.56, 0.45, 0.35, 0.25, 0.14)
+                for y0 in (0.62, 0.56, 0.45, 0.35, 0.25, 0.14)
                 for x0 in np.round(np.arange(0.1, 0.64, 0.025), 3).tolist()]
 #: no spot is free: the main plot gives up its right part and the zoom goes beside it
 _BESIDE_MAIN, _BESIDE_INSET = [0.0, 0.6], ([0.72, 1.0], [0.3, 0.6])
