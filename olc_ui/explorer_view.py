@@ -110,15 +110,28 @@ def _split(y, proofs: list[str] | None) -> list[tuple[str | None, list]]:
     return [(n, [b if p == n else None for b, p in zip(y, proofs)]) for n in names]
 
 
+def short(theorem: str) -> str:
+    """A proof's name for a legend: without the learner's name before the first comma, TD_γ as TDᵧ."""
+    return theorem.split(", ", 1)[-1].replace("_γ", "ᵧ")
+
+
 def _bound_series(x: list, y, proofs: list[str] | None) -> list[dict]:
     out = []
     for i, (name, ys) in enumerate(_split(y, proofs)):
         color, dash = _THEOREM_STYLES[i % len(_THEOREM_STYLES)]
         out.append({"type": "scatter", "mode": "lines+markers", "x": x, "y": ys,
-                    "name": "the theorem's bound" if name is None else f"bound: {name}",
+                    "name": "the theorem's bound" if name is None else f"bound: {short(name)}",
                     "line": {"color": color, "width": 3, "dash": dash}, "marker": {"symbol": "diamond"},
                     "connectgaps": False})
     return out
+
+
+def _bands(x: list, lo, hi, proofs: list[str] | None, name: str, color: str) -> list[dict]:
+    """A min–max band over seeds: one per theorem, over that theorem's values only (one legend entry)."""
+    groups = [list(range(len(x)))] if len(set(proofs or [])) <= 1 else \
+        [[i for i, p in enumerate(proofs) if p == n] for n in dict.fromkeys(proofs)]
+    return [{**_band([x[i] for i in idx], np.asarray(lo)[idx], np.asarray(hi)[idx], name, color),
+             "legendgroup": name, "showlegend": k == 0} for k, idx in enumerate(groups)]
 
 
 def mistakes_figure(summary: dict, xlabel: str, measured: str, log_x: bool, proofs: list[str] | None = None) -> dict:
@@ -135,8 +148,8 @@ def mistakes_figure(summary: dict, xlabel: str, measured: str, log_x: bool, proo
              "name": f"measured {measured} (median)", "line": {"color": BLUE, "width": 3}},
             *_bound_series(x, summary["bound_median"], proofs)]
     if not np.allclose(np.nan_to_num(summary["bound_max"]), np.nan_to_num(summary["bound_min"]), rtol=1e-9, atol=0):
-        data.insert(2, _band(x, summary["bound_min"], summary["bound_max"], "bound: min–max over seeds",
-                             "rgba(214, 39, 40, 0.12)"))
+        data[2:2] = _bands(x, summary["bound_min"], summary["bound_max"], proofs, "bound: min–max over seeds",
+                           "rgba(214, 39, 40, 0.12)")
     return {"data": data, "layout": _layout(f"Measured {measured} and the bound", xlabel, measured, log_x, log_y, x)}
 
 
@@ -146,11 +159,11 @@ def ratio_figure(summary: dict, xlabel: str, log_x: bool, proofs: list[str] | No
     x = [float(v) for v in summary["value"]]
     top = np.nanmax(np.r_[summary["ratio_max"], 1.0]) if np.isfinite(summary["ratio_max"]).any() else 1.0
     ratios = [{"type": "scatter", "mode": "lines+markers", "x": x, "y": ys,
-               "name": "measured / bound (median)" + ("" if name is None else f": {name}"),
+               "name": "measured / bound (median)" if name is None else f"median: {short(name)}",
                "line": {"color": BLUE, "width": 3, "dash": ("solid", "dot", "dashdot", "longdash")[i % 4]},
                "connectgaps": False}
               for i, (name, ys) in enumerate(_split(summary["ratio_median"], proofs))]
-    data = [_band(x, summary["ratio_min"], summary["ratio_max"], "min–max over seeds", BAND), *ratios,
+    data = [*_bands(x, summary["ratio_min"], summary["ratio_max"], proofs, "min–max over seeds", BAND), *ratios,
             {"type": "scatter", "mode": "lines", "x": [min(x), max(x)] if x else [], "y": [1.0, 1.0],
              "name": "ratio 1: the bound attained", "line": {"color": RED, "width": 2, "dash": "dot"}}]
     lay = _layout("Tightness: measured / bound", xlabel, "measured / bound", log_x, False, x)

@@ -201,7 +201,7 @@ def test_perceptron_noise_sweep_names_each_theorem_and_the_vacuous_bounds():
     assert not at.exception and not at.error
     mistakes, _ = _charts(at)
     names = [d["name"] for d in mistakes["data"]]
-    assert "bound: Perceptron, separable data" in names and any(n.startswith("bound: Perceptron, non-sep") for n in names)
+    assert "bound: separable data" in names and "bound: non-separable data (TDᵧ)" in names
     df = _table(at)
     info = shown(at, "info")
     vac = [(n, b) for n, b in zip(df["noise"], df["bound: median"]) if float(b) > 1000]
