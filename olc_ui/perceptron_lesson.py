@@ -274,7 +274,7 @@ def downloads(trace, data: Data, spec: dict, position: int, name: str = "percept
 CLICK_STYLE = {1: ("#1f6fb4", "circle"), -1: ("#d43a2f", "x")}
 CLICK_RANGE = (-1.05, 1.05)
 #: px: low enough that the whole canvas fits under the page's title and intro on a 1100×800 screen
-CANVAS_HEIGHT = 340
+CANVAS_HEIGHT = 300
 
 
 def canvas_figure(X: np.ndarray, y: np.ndarray, label: int):
@@ -313,8 +313,8 @@ def click_canvas(v: dict[str, Any], page: str = PAGE, settings: list[Setting] | 
 
     X, y = olc_data.decode_points(v["pts"])
     # the instruction before the canvas (on a 1100×800 screen the canvas's bottom is below the fold)
-    st.caption("Pick the label of the next point on the right, then click on the canvas: each click adds "
-               "one point there.")
+    st.markdown("**Click points onto the canvas:** pick the label of the next point on the right, then click "
+                "on the canvas; each click adds one point there.")
     c1, c2 = st.columns([3, 1])
     with c2:
         label = st.radio("Label of the next point", [1, -1], format_func=lambda b: f"{b:+d}",

@@ -28,8 +28,7 @@ with st.sidebar:
                                     help="labels −1/+1 (or 0/1); at most 10,000 rows")
 ALL = L.SETTINGS + L.TD_SETTINGS
 
-if src == "click":
-    st.subheader("Click points onto the canvas")
+if src == "click":   # the heading is in the canvas's instruction line (the canvas fits a 1100×800 screen)
     L.click_canvas(v, L.PAGE, L.SETTINGS)
 
 # 2. the data and the cached core run
