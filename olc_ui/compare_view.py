@@ -275,10 +275,16 @@ def sandwich_geometry(trace) -> dict[str, Any]:
     return g
 
 
-#: where the zoom on the run goes (the corner the curves leave empty), per learner
-_INSET_CORNER = {"perceptron": "tl", "winnow": "br"}
-_CORNERS = {"tl": ([0.09, 0.44], [0.6, 0.97]), "tr": ([0.56, 0.98], [0.58, 0.97]), "br": ([0.56, 0.98], [0.06, 0.44])}
-
+#: the room the zoom's title (above its axes) and ticks (left, below) take, in paper units
+_INSET_TITLE, _INSET_TICKS_X, _INSET_TICKS_Y = 0.1, 0.07, 0.1
+#: where the zoom may go (x domain, y domain), in order of preference (large first, top first, left first);
+#: the first whose box covers no curve wins
+_INSET_SPOTS = [((x0, round(x0 + w, 3)), (y0, round(y0 + h, 3)))
+                for w, h in ((0.36, 0.3), (0.3, 0.26))
+                for y0 in (0.62, 0.56, 0.45, 0.35, 0.25, 0.14)
+                for x0 in np.round(np.arange(0.1, 0.64, 0.025), 3).tolist()]
+#: no spot is free: the main plot gives up its right part and the zoom goes beside it
+_BESIDE_MAIN, _BESIDE_INSET = [0.0, 0.6], ([0.72, 1.0], [0.3, 0.6])
 
 def _layer(i: int, g: dict, grid: np.ndarray, run_colors: list[str], axes: dict | None, legend: bool,
            data: list, dyn: list) -> None:
@@ -365,28 +371,65 @@ def _sandwich_figure(i: int, ln: Lane, arrays: dict) -> dict:
              "showarrow": False, "font": {"size": 12}, "bgcolor": "rgba(255,240,240,0.9)",
              "text": f"no bound here: {why[:50]} fails"})
     elif cx > INSET_FACTOR * x_run:
-        _inset(i, g, tr.algorithm, x_run, runs, run_colors, data, dyn, layout)
+        _inset(i, g, x_run, runs, run_colors, data, dyn, layout, _drawn_points(g, grid, xs, runs, layout),
+               (cx, float(cross[1])))
     layout["legend"]["font"] = {"size": 11}
     return {"id": f"s{i}", "title": g["title"], "height": SANDWICH_HEIGHT, "figure": {"data": data, "layout": layout},
             "config": {"displayModeBar": False}, "dynamic": dyn}
 
 
-def _inset(i, g, alg, x_run, runs, run_colors, data, dyn, layout) -> None:
-    """The crossing is far beyond the run: a zoom on the run (0 … 1.15 × its extent) in an empty corner."""
+def _drawn_points(g: dict, grid: np.ndarray, xs: np.ndarray, runs: list[np.ndarray], layout: dict) -> np.ndarray:
+    """Every point the main plot draws a curve through (the bounds, densified, and the whole run), in paper
+    coordinates (0 … 1 across the plot area)."""
+    (x0, x1), (y0, y1) = layout["xaxis"]["range"], layout["yaxis"]["range"]
+    fine = np.linspace(grid[0], grid[-1], 4 * grid.size)
+    pts = [(fine, np.asarray(f(fine), dtype=float)) for _n, f, _c in g["bounds"]] + [(xs, r) for r in runs]
+    px = np.concatenate([(x - x0) / (x1 - x0) for x, _ in pts])
+    py = np.concatenate([(y - y0) / (y1 - y0) for _, y in pts])
+    ok = np.isfinite(px) & np.isfinite(py)
+    return np.column_stack([px[ok], py[ok]])
+
+
+def inset_box(dx, dy) -> tuple[float, float, float, float]:
+    """The paper area the zoom takes (x0, x1, y0, y1): its axes, its ticks and its title."""
+    return dx[0] - _INSET_TICKS_X, dx[1] + 0.01, dy[0] - _INSET_TICKS_Y, dy[1] + _INSET_TITLE
+
+
+def _inset_spot(points: np.ndarray, cross_paper: tuple[float, float]):
+    """The first spot whose box holds no drawn point and stays left of the crossing (and its shaded area)."""
+    for dx, dy in _INSET_SPOTS:
+        x0, x1, y0, y1 = inset_box(dx, dy)
+        if x1 >= cross_paper[0] - 0.02 or y1 > 1.0:     # the crossing's marker and the shaded area beyond it
+            continue
+        inside = (points[:, 0] >= x0) & (points[:, 0] <= x1) & (points[:, 1] >= y0) & (points[:, 1] <= y1)
+        if not inside.any():
+            return dx, dy
+    return None
+
+
+def _inset(i, g, x_run, runs, run_colors, data, dyn, layout, points, cross) -> None:
+    """The crossing is far beyond the run: a zoom on the run (0 … 1.15 × its extent) where it covers no curve,
+    no crossing and no shaded area (else beside the main plot); its title inside the plot area, under the legend."""
     x_hi = 1.15 * x_run
     grid = np.linspace(0.0, x_hi, 120)
     _layer(i, g, grid, run_colors, {"xaxis": "x2", "yaxis": "y2"}, False, data, dyn)
-    dx, dy = _CORNERS[_INSET_CORNER.get(alg, "tr")]
-    layout["xaxis2"] = _axis("", domain=dx, anchor="y2", range=[-0.03 * x_hi, x_hi])
-    layout["yaxis2"] = _axis("", domain=dy, anchor="x2", range=_y_range(g, grid, runs, [], x_hi))
+    (a, b), (c, d) = layout["xaxis"]["range"], layout["yaxis"]["range"]
+    spot = _inset_spot(points, ((cross[0] - a) / (b - a), (cross[1] - c) / (d - c)))
+    if spot is None:
+        layout["xaxis"]["domain"] = list(_BESIDE_MAIN)
+        dx, dy = _BESIDE_INSET
+    else:
+        dx, dy = (list(spot[0]), list(spot[1]))
+    layout["xaxis2"] = _axis("", domain=list(dx), anchor="y2", range=[-0.03 * x_hi, x_hi])
+    layout["yaxis2"] = _axis("", domain=list(dy), anchor="x2", range=_y_range(g, grid, runs, [], x_hi))
     for ax in ("xaxis2", "yaxis2"):
         layout[ax].update(showline=True, linecolor="#999", mirror=True, tickfont={"size": 10})
     layout["annotations"].append({"x": dx[0], "xref": "paper", "y": dy[1], "yref": "paper", "xanchor": "left",
                                   "yanchor": "bottom", "showarrow": False, "font": {"size": 11},
                                   "text": "zoom on the run"})
-    layout["shapes"].append({"type": "rect", "xref": "paper", "yref": "paper", "x0": dx[0] - 0.06, "x1": dx[1],
-                             "y0": dy[0] - 0.05, "y1": dy[1], "fillcolor": "#ffffff", "line": {"width": 0},
-                             "layer": "below"})
+    x0, x1, y0, y1 = inset_box(dx, dy)
+    layout["shapes"].append({"type": "rect", "xref": "paper", "yref": "paper", "x0": x0, "x1": x1,
+                             "y0": y0, "y1": y1, "fillcolor": "#ffffff", "line": {"width": 0}, "layer": "below"})
 
 
 # ------------------------------------------------------------------------------------------ mistakes

@@ -213,11 +213,13 @@ def _manual_eta() -> None:
     st.session_state[f"{LEARNER_PAGE}__eta_opt"] = False
 
 
-def eta_slider(container) -> float:
-    """The η slider (bound to the URL through LEARNER_SETTINGS); moving it switches the optimum off."""
+def eta_slider(container, optimal: bool = False) -> float:
+    """The η slider (bound to the URL through LEARNER_SETTINGS). While the optimum is on the run does not read the slider: it is disabled and says so (the value used is
+    in the caption under it)."""
     s = LEARNER_SETTINGS[1]
-    return container.slider(s.label, min_value=s.lo, max_value=s.hi, step=s.step, key=_eta_key(), help=s.help,
-                            on_change=_manual_eta)
+    label = f"{s.label} (not used: the optimal η* is on)" if optimal else s.label
+    return container.slider(label, min_value=s.lo, max_value=s.hi, step=s.step, key=_eta_key(), help=s.help,
+                            on_change=_manual_eta, disabled=optimal)
 
 
 def use_optimum(shown: float) -> None:

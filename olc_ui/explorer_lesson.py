@@ -8,6 +8,7 @@ bound-attaining streams and every setting of the learner's group.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import streamlit as st
@@ -21,7 +22,7 @@ from . import explorer_view as V
 from .explorer_view import ALG_NAMES, MEASURED, sweep_values
 
 __all__ = ["MORE", "PAGE", "MAIN_SETTINGS", "GROUPS", "ALL_SETTINGS", "MAX_WORK", "MAX_CELL", "group_page", "visible",
-           "values_for", "fixed_for", "check_size", "run_sweep", "INTRO", "WORST_TEXT", "param_label",
+           "values_for", "fixed_for", "sweepable", "group_for", "follow_switch", "moved_text", "check_size", "run_sweep", "INTRO", "WORST_TEXT", "param_label",
            "measured_label"]
 
 PAGE = "bound_explorer"
@@ -110,6 +111,41 @@ def group_page(alg: str) -> str:
     return f"{PAGE}__{alg}"
 
 
+def sweepable(alg: str, worst: bool) -> list[str]:
+    """The parameters the page may sweep: on the bound-attaining stream, only those it reads."""
+    ps = params_of(alg)
+    if worst and SWEEPS[alg].worst is not None:
+        ps = [p for p in ps if p in SWEEPS[alg].worst_keys]
+    return ps
+
+
+def group_for(alg: str, worst: bool) -> list[Setting]:
+    """The learner's group with the parameter choice offering only :func:`sweepable` (the link may still
+    name any parameter: the page moves it to the first sweep-able one, see :func:`follow_switch`)."""
+    first, *rest = GROUPS[alg]
+    extra = {**first.extra, "choices": tuple(sweepable(alg, worst))}
+    return [replace(first, extra=extra), *rest]
+
+
+def follow_switch(alg: str, worst: bool):
+    """``(adjust, moved)`` for :func:`olc_ui.state.bind`: ``adjust`` moves a parameter the bound-attaining
+    stream cannot sweep to the first one it can; ``moved()`` is then ``(old, new)`` (else None)."""
+    allowed = sweepable(alg, worst)
+    moved: list = []
+
+    def adjust(values: dict[str, Any]) -> dict[str, Any]:
+        if values["param"] in allowed:
+            return {}
+        moved.append((values["param"], allowed[0]))
+        return {"param": allowed[0]}
+    return adjust, (lambda: moved[0] if moved else None)
+
+
+def moved_text(alg: str, old: str, new: str) -> str:
+    return (f"The bound-attaining stream of {ALG_NAMES[alg]} reads only {', '.join(_META[p][0] for p in sweepable(alg, True))}: "
+            f"it cannot sweep {_META[old][0]}, so the page sweeps {_META[new][0]} instead.")
+
+
 def visible(alg: str, worst: bool):
     """The widgets of the learner's group for these values: the swept parameter's range, the others fixed."""
     spec = SWEEPS[alg]
@@ -172,8 +208,10 @@ def run_sweep(alg: str, p: str, values: list, seeds: int, worst: bool, fixed: di
         bar.progress(done / total, text=f"Sweeping: {done} of {total} runs")
     kwargs = {k: v for k, v in fixed.items() if k != "T"}
     T = fixed.get("T", 1000)            # sweeping T: each value replaces it
-    table = olc_core.sweep(alg, p, values, seeds=seeds, T=int(T), worst_case=worst, progress=progress, **kwargs)
-    bar.empty()
+    try:
+        table = olc_core.sweep(alg, p, values, seeds=seeds, T=int(T), worst_case=worst, progress=progress, **kwargs)
+    finally:                            # a value the core refuses: no progress bar left behind
+        bar.empty()
     if len(store) >= 32:
         store.pop(next(iter(store)))
     store[key] = table
@@ -226,6 +264,17 @@ def _caption(alg: str, p: str, table) -> str:
                                                                                   else ""))
 
 
+def _vacuous_note(p: str, rows: list[tuple[float, float, int]]) -> None:
+    """Where the bound exceeds T it says nothing: M ≤ T holds on any T rounds."""
+    if not rows:
+        return
+    sym = _META[p][0]
+    at = ", ".join(f"{sym} = {V.fmt(v)} (bound {V.fmt(b)}, T = {T})" for v, b, T in rows)
+    st.info(f"The bound exceeds the number of rounds T at {at}: there it is vacuous — no learner can make more "
+            "than T mistakes in T rounds, so M ≤ T holds trivially and the theorem says nothing more.",
+            icon=":material/info:")
+
+
 def panels(alg: str, p: str, v: dict[str, Any], table) -> None:
     """Headline metrics, the two charts side by side, the assumptions' failures, the table and its CSV."""
     s = table.summary()
@@ -234,8 +283,9 @@ def panels(alg: str, p: str, v: dict[str, Any], table) -> None:
     top = V.tightest(s)
     log_x = v["scale"] == "log"
     left, right = st.columns(2)      # the charts first: on a projector (1100×800) they start above the fold
-    left.plotly_chart(V.mistakes_figure(s, xl, meas, log_x), key="explorer_mistakes")
-    right.plotly_chart(V.ratio_figure(s, xl, log_x), key="explorer_ratio")
+    proofs = V.proof_per_value(table)
+    left.plotly_chart(V.mistakes_figure(s, xl, meas, log_x, proofs), key="explorer_mistakes")
+    right.plotly_chart(V.ratio_figure(s, xl, log_x, proofs), key="explorer_ratio")
     c1, c2, c3 = st.columns(3)
     c1.metric("Runs", f"{len(table)}")
     c2.metric("Largest ratio measured / bound", "n/a" if top is None else f"{top[0]:.3f}")
@@ -245,6 +295,7 @@ def panels(alg: str, p: str, v: dict[str, Any], table) -> None:
     for theorem, vals in named:      # proof names come from olc_core, not from the link
         where = "" if len(named) == 1 else f" (at {_META[p][0]} = {', '.join(V.fmt(x) for x in vals)})"
         st.caption(f"The bound is the theorem of the proof “{theorem}”{where}, as the run checks it.")
+    _vacuous_note(p, V.vacuous(table))
     for value, why in V.na_values(table):
         safe.notice("warning", f"At {_META[p][0]} = {V.fmt(value)} the theorem's assumption fails, so it gives "
                     "no bound (n/a) and no ratio: ", why)

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 __all__ = ["ALG_NAMES", "MEASURED", "sweep_values", "mistakes_figure", "ratio_figure", "summary_rows",
-           "na_values", "theorems", "tightest", "fmt"]
+           "na_values", "theorems", "proof_per_value", "vacuous", "tightest", "fmt"]
 
 ALG_NAMES = {
     "perceptron": "Perceptron", "margin_perceptron": "Margin Perceptron", "winnow": "Winnow",
@@ -96,10 +96,49 @@ def _layout(title: str, xlabel: str, ylabel: str, log_x: bool, log_y: bool, x: l
 FONT_PX = 16
 
 
-def mistakes_figure(summary: dict, xlabel: str, measured: str, log_x: bool) -> dict:
+#: one colour and dash per theorem when a sweep crosses from one theorem to another (noise > 0, say)
+_THEOREM_STYLES = ((RED, "dash"), ("#9467bd", "dot"), ("#ff7f0e", "dashdot"), ("#2ca02c", "longdash"))
+
+
+def _split(y, proofs: list[str] | None) -> list[tuple[str | None, list]]:
+    """(theorem, y with None where another theorem's bound is shown) per theorem, in sweep order; one series
+    (theorem None) when one theorem covers every value — points of different theorems are never joined."""
+    y = _clean(y)
+    names = list(dict.fromkeys(proofs or []))
+    if len(names) <= 1:
+        return [(None, y)]
+    return [(n, [b if p == n else None for b, p in zip(y, proofs)]) for n in names]
+
+
+def short(theorem: str) -> str:
+    """A proof's name for a legend: without the learner's name before the first comma, TD_γ as TDᵧ."""
+    return theorem.split(", ", 1)[-1].replace("_γ", "ᵧ")
+
+
+def _bound_series(x: list, y, proofs: list[str] | None) -> list[dict]:
+    out = []
+    for i, (name, ys) in enumerate(_split(y, proofs)):
+        color, dash = _THEOREM_STYLES[i % len(_THEOREM_STYLES)]
+        out.append({"type": "scatter", "mode": "lines+markers", "x": x, "y": ys,
+                    "name": "the theorem's bound" if name is None else f"bound: {short(name)}",
+                    "line": {"color": color, "width": 3, "dash": dash}, "marker": {"symbol": "diamond"},
+                    "connectgaps": False})
+    return out
+
+
+def _bands(x: list, lo, hi, proofs: list[str] | None, name: str, color: str) -> list[dict]:
+    """A min–max band over seeds: one per theorem, over that theorem's values only (one legend entry)."""
+    groups = [list(range(len(x)))] if len(set(proofs or [])) <= 1 else \
+        [[i for i, p in enumerate(proofs) if p == n] for n in dict.fromkeys(proofs)]
+    return [{**_band([x[i] for i in idx], np.asarray(lo)[idx], np.asarray(hi)[idx], name, color),
+             "legendgroup": name, "showlegend": k == 0} for k, idx in enumerate(groups)]
+
+
+def mistakes_figure(summary: dict, xlabel: str, measured: str, log_x: bool, proofs: list[str] | None = None) -> dict:
     """Measured (median, min–max band over seeds) against the theorem's bound, per swept value.
 
-    The y axis is logarithmic when the numbers span more than two decades (and are all > 0)."""
+    ``proofs``: the theorem whose bound is shown at each value (:func:`proof_per_value`); several theorems
+    give one named series each. The y axis is logarithmic when the numbers span more than two decades."""
     x = [float(v) for v in summary["value"]]
     pos = np.concatenate([summary["mistakes_min"], summary["bound_median"]])
     pos = pos[np.isfinite(pos)]
@@ -107,22 +146,24 @@ def mistakes_figure(summary: dict, xlabel: str, measured: str, log_x: bool) -> d
     data = [_band(x, summary["mistakes_min"], summary["mistakes_max"], "measured: min–max over seeds", BAND),
             {"type": "scatter", "mode": "lines+markers", "x": x, "y": _clean(summary["mistakes_median"]),
              "name": f"measured {measured} (median)", "line": {"color": BLUE, "width": 3}},
-            {"type": "scatter", "mode": "lines+markers", "x": x, "y": _clean(summary["bound_median"]),
-             "name": "the theorem's bound", "line": {"color": RED, "width": 3, "dash": "dash"},
-             "marker": {"symbol": "diamond"}, "connectgaps": False}]
+            *_bound_series(x, summary["bound_median"], proofs)]
     if not np.allclose(np.nan_to_num(summary["bound_max"]), np.nan_to_num(summary["bound_min"]), rtol=1e-9, atol=0):
-        data.insert(2, _band(x, summary["bound_min"], summary["bound_max"], "bound: min–max over seeds",
-                             "rgba(214, 39, 40, 0.12)"))
+        data[2:2] = _bands(x, summary["bound_min"], summary["bound_max"], proofs, "bound: min–max over seeds",
+                           "rgba(214, 39, 40, 0.12)")
     return {"data": data, "layout": _layout(f"Measured {measured} and the bound", xlabel, measured, log_x, log_y, x)}
 
 
-def ratio_figure(summary: dict, xlabel: str, log_x: bool) -> dict:
-    """The tightness ratio measured/bound (median and min–max over seeds); 1 is the bound attained."""
+def ratio_figure(summary: dict, xlabel: str, log_x: bool, proofs: list[str] | None = None) -> dict:
+    """The tightness ratio measured/bound (median and min–max over seeds); 1 is the bound attained.
+    Against several theorems (``proofs``), one median series per theorem, never joined across them."""
     x = [float(v) for v in summary["value"]]
     top = np.nanmax(np.r_[summary["ratio_max"], 1.0]) if np.isfinite(summary["ratio_max"]).any() else 1.0
-    data = [_band(x, summary["ratio_min"], summary["ratio_max"], "min–max over seeds", BAND),
-            {"type": "scatter", "mode": "lines+markers", "x": x, "y": _clean(summary["ratio_median"]),
-             "name": "measured / bound (median)", "line": {"color": BLUE, "width": 3}, "connectgaps": False},
+    ratios = [{"type": "scatter", "mode": "lines+markers", "x": x, "y": ys,
+               "name": "measured / bound (median)" if name is None else f"median: {short(name)}",
+               "line": {"color": BLUE, "width": 3, "dash": ("solid", "dot", "dashdot", "longdash")[i % 4]},
+               "connectgaps": False}
+              for i, (name, ys) in enumerate(_split(summary["ratio_median"], proofs))]
+    data = [*_bands(x, summary["ratio_min"], summary["ratio_max"], proofs, "min–max over seeds", BAND), *ratios,
             {"type": "scatter", "mode": "lines", "x": [min(x), max(x)] if x else [], "y": [1.0, 1.0],
              "name": "ratio 1: the bound attained", "line": {"color": RED, "width": 2, "dash": "dot"}}]
     lay = _layout("Tightness: measured / bound", xlabel, "measured / bound", log_x, False, x)
@@ -161,6 +202,28 @@ def theorems(table) -> list[tuple[str, list[float]]]:
         if float(v) not in vals:
             vals.append(float(v))
     return list(out.items())
+
+
+def proof_per_value(table) -> list[str]:
+    """The theorem whose bound is shown at each swept value (in sweep order; its first seed's)."""
+    out: dict[float, str] = {}
+    for v, name in zip(table["value"], table["proof"]):
+        out.setdefault(float(v), str(name))
+    return list(out.values())
+
+
+def vacuous(table) -> list[tuple[float, float, int]]:
+    """(value, the bound's median, T) where the bound's median exceeds the rounds T: M ≤ T holds anyway, so
+    the bound says nothing there."""
+    out = []
+    for v in dict.fromkeys(table["value"].tolist()):
+        rows = table["value"] == v
+        b = table["bound"][rows]
+        b = b[np.isfinite(b)]
+        T = int(np.min(table["T"][rows]))
+        if b.size and float(np.median(b)) > T:
+            out.append((float(v), float(np.median(b)), T))
+    return out
 
 
 def tightest(summary: dict) -> tuple[float, float] | None:

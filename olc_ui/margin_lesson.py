@@ -62,7 +62,7 @@ def load_data(v: dict[str, Any], upload: bytes | None) -> Data:
         return Data(X, y, None, f"your file ({count(len(y), 'point')})", f"mup-{h}", tuple(notes))
     X, y = olc_data.decode_points(v["pts"])
     if len(y) == 0:
-        raise olc_data.NeedsInput("click on the canvas below to add points (choose the label first)")
+        raise olc_data.NeedsInput("click on the canvas above to add points (choose the label first)")
     if (np.hypot(X[:, 0], X[:, 1]) == 0).any():
         raise olc_data.DataError("a point at the origin cannot be normalised to length 1: remove it")
     h = hashlib.blake2b(v["pts"].encode(), digest_size=8).hexdigest()

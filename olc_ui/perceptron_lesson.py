@@ -21,7 +21,7 @@ from .config import Setting
 from .perceptron_view import perceptron_spec
 
 __all__ = ["SETTINGS", "PAGE", "Data", "load_data", "run_perceptron", "spec_for",
-           "assumption_panel", "nonseparable_panel", "downloads", "click_canvas"]
+           "assumption_panel", "nonseparable_panel", "downloads", "click_canvas", "valid_margin"]
 
 PAGE = "perceptron"
 SOURCES = ("generated", "tight", "upload", "click")
@@ -65,6 +65,7 @@ class Data:
     key: str            # identifies the data (for caching and run ids)
     notes: tuple[str, ...] = ()
     flipped: np.ndarray | None = None
+    margin: float | None = None   # the margin the stream was generated with (generated data only)
 
 
 def visible(v: dict[str, Any]) -> set[str]:
@@ -83,6 +84,21 @@ def _generated(d: int, gamma: float, R: float, T: int, noise: float, seed: int, 
     return olc_core.streams.separable(T=T, d=d, gamma=gamma, radius=R, seed=seed, noise=noise, order=order)
 
 
+def valid_margin(v: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
+    """The settings with a margin the generator accepts (γ < R), and what was changed in words (else None).
+
+    The sliders allow γ up to 0.5 and R down to 0.5; at γ ≥ R no point can have margin γ, so the page
+    runs with the largest γ on the slider's grid below R and says so (the page is never replaced)."""
+    if v["data"] != "generated" or v["gamma"] < v["R"]:
+        return v, None
+    step = _BY_KEY["gamma"].step
+    used = round(max(_BY_KEY["gamma"].lo, v["R"] - step), 2)
+    return ({**v, "gamma": used},
+            f"A margin γ = {v['gamma']:g} is impossible with radius R = {v['R']:g} (every point has ‖x‖ ≤ R, so "
+            f"no point is farther than R from a separator through 0): the page uses γ = {used:g}. Lower γ "
+            "or raise R.")
+
+
 def load_data(v: dict[str, Any], upload: bytes | None) -> Data:
     """The stream for these settings; ``DataError`` with a message for the page when the data are unusable."""
     src = v["data"]
@@ -96,7 +112,7 @@ def load_data(v: dict[str, Any], upload: bytes | None) -> Data:
         lab = (f"generated: T = {v['T']}, d = {v['d']}, γ = {v['gamma']:g}, R = {v['R']:g}" if not v["noise"] else
                f"generated with margin {v['gamma']:g} (R = {v['R']:g}, T = {v['T']}, d = {v['d']}), then "
                f"{v['noise']:.0%} label noise")
-        return Data(s.X, s.y, cmp, lab, key + f"-{v['cmp']}", flipped=s.info.get("flipped"))
+        return Data(s.X, s.y, cmp, lab, key + f"-{v['cmp']}", flipped=s.info.get("flipped"), margin=float(v["gamma"]))
     if src == "tight":
         s = olc_core.streams.tight_perceptron(int(v["td"]))
         return Data(s.X, s.y, s.comparator, f"the tight instance in d = {v['td']}: xₜ = eₜ, yₜ = +1",
@@ -110,7 +126,7 @@ def load_data(v: dict[str, Any], upload: bytes | None) -> Data:
     if src == "click":
         X, y = olc_data.decode_points(v["pts"])
         if len(y) == 0:
-            raise olc_data.NeedsInput("click on the canvas below to add points (choose the label first)")
+            raise olc_data.NeedsInput("click on the canvas above to add points (choose the label first)")
         h = hashlib.blake2b(v["pts"].encode(), digest_size=8).hexdigest()
         return Data(X, y, None, f"your {common.count(len(y), 'clicked point')}", f"click-{h}")
     raise olc_data.DataError(f"unknown data source {src!r}")
@@ -136,7 +152,18 @@ def _spec(run_id: str, _trace, _X, _y, use: str | None, title: str) -> dict:
 
 def spec_for(data: Data, trace, *, gamma_td: float | None, use: str | None = None) -> dict:
     rid = f"{data.key}-td{gamma_td}-{use}"
-    return _spec(rid, trace, data.X, data.y, use, f"Perceptron on {data.label}")
+    return _spec(rid, trace, data.X, data.y, use, f"Perceptron on {data.label}" + band_note(data, trace, gamma_td, use))
+
+
+def band_note(data: Data, trace, gamma_td: float | None, use: str | None) -> str:
+    """On non-separable data the band around w* is drawn with the TD_γ bound's γ, not the generator's margin:
+    say which γ it is (the legend shows only its value)."""
+    if use != "nonseparable":
+        return ""
+    g = float(trace.proofs["nonseparable"].constants["gamma"])
+    which = "the γ that minimises the TDᵧ bound" if gamma_td is None else "the γ chosen for the TDᵧ bound"
+    made = f"; the stream was generated with margin {data.margin:.3g}" if data.margin is not None else ""
+    return f" — band: γ = {g:.3g}, {which}{made}"
 
 
 # ------------------------------------------------------------------------------------------ panels
@@ -246,6 +273,8 @@ def downloads(trace, data: Data, spec: dict, position: int, name: str = "percept
 #: The click canvas's labels: colour and marker symbol, as the lesson's charts draw them.
 CLICK_STYLE = {1: ("#1f6fb4", "circle"), -1: ("#d43a2f", "x")}
 CLICK_RANGE = (-1.05, 1.05)
+#: px: low enough that the whole canvas fits under the page's title and intro on a 1100×800 screen
+CANVAS_HEIGHT = 300
 
 
 def canvas_figure(X: np.ndarray, y: np.ndarray, label: int):
@@ -270,7 +299,7 @@ def canvas_figure(X: np.ndarray, y: np.ndarray, label: int):
         fig.add_scatter(x=X[m, 0] if m.any() else [None], y=X[m, 1] if m.any() else [None], mode="markers",
                         name=f"y = {lab:+d}", marker={"size": 11, "color": col, "symbol": sym}, hoverinfo="skip")
     axis = {"range": list(CLICK_RANGE), "zeroline": True, "fixedrange": True, "constrain": "domain"}
-    fig.update_layout(height=420, margin={"l": 40, "r": 10, "t": 30, "b": 40, "autoexpand": False},
+    fig.update_layout(height=CANVAS_HEIGHT, margin={"l": 40, "r": 10, "t": 30, "b": 40, "autoexpand": False},
                       clickmode="event+select", dragmode=False, hovermode="closest", uirevision="canvas",
                       showlegend=True, legend={"orientation": "h", "x": 0, "y": 1.0, "yanchor": "bottom"},
                       xaxis=axis, yaxis={**axis, "scaleanchor": "x"})
@@ -283,11 +312,14 @@ def click_canvas(v: dict[str, Any], page: str = PAGE, settings: list[Setting] | 
     from .state import set_value
 
     X, y = olc_data.decode_points(v["pts"])
+    # the instruction before the canvas (on a 1100×800 screen the canvas's bottom is below the fold)
+    st.markdown("**Click points onto the canvas:** pick the label of the next point on the right, then click "
+                "on the canvas; each click adds one point there.")
     c1, c2 = st.columns([3, 1])
     with c2:
         label = st.radio("Label of the next point", [1, -1], format_func=lambda b: f"{b:+d}",
                          key=f"{page}_click_label")
-        if st.button("Remove the last point", disabled=len(y) == 0, key=f"{page}_click_undo"):
+        if st.button("Undo last point", disabled=len(y) == 0, key=f"{page}_click_undo"):
             set_value(page, settings, "pts", olc_data.encode_points(X[:-1], y[:-1]))
             st.rerun()
         if st.button("Clear all points", disabled=len(y) == 0, key=f"{page}_click_clear"):

@@ -63,12 +63,14 @@ def _entry_values(page: str, settings: list[Setting]) -> tuple[dict[str, Any], l
     return {s.key: kept.get(s.key, s.default) for s in settings}, []
 
 
-def bind(page: str, settings: list[Setting], *, container=None, show=None) -> dict[str, Any]:
+def bind(page: str, settings: list[Setting], *, container=None, show=None, adjust=None) -> dict[str, Any]:
     """Create the widgets for ``settings`` and return every value.
 
     ``show``: the keys to draw widgets for (a set, or a function of the current values
-    returning one); the others keep their values without a widget. Call once per group
-    and run: a widget's key cannot be written after the widget is drawn.
+    returning one); the others keep their values without a widget. ``adjust``: a function of
+    the current values returning the ones to change before the widgets are drawn (e.g. a
+    choice another setting restricts). Call once per group and run: a widget's key cannot
+    be written after the widget is drawn.
     """
     keys = [_wkey(page, s) for s in settings]
     if any(k not in st.session_state for k in keys):  # first run here, or back from another page
@@ -76,6 +78,10 @@ def bind(page: str, settings: list[Setting], *, container=None, show=None) -> di
         for s, k in zip(settings, keys):
             st.session_state[k] = values[s.key]
         st.session_state[f"__{page}__problems"] = bad
+    if adjust is not None:
+        by_key = {s.key: k for s, k in zip(settings, keys)}
+        for key, value in adjust({s.key: st.session_state[k] for s, k in zip(settings, keys)}).items():
+            st.session_state[by_key[key]] = value
     box = container if container is not None else st
     if callable(show):
         show = set(show({s.key: st.session_state[k] for s, k in zip(settings, keys)}))
@@ -107,9 +113,10 @@ def _widget(box, s: Setting, key: str) -> Any:
     if s.kind == "choice":
         labels = s.extra.get("labels", {})
         fmt = (lambda v: labels.get(v, v))
+        options = s.extra.get("choices", s.options)   # the ones offered now (the link may name any option)
         if kind == "select":
-            return box.selectbox(s.label, s.options, key=key, help=s.help or None, format_func=fmt)
-        return box.radio(s.label, s.options, key=key, help=s.help or None, format_func=fmt,
+            return box.selectbox(s.label, options, key=key, help=s.help or None, format_func=fmt)
+        return box.radio(s.label, options, key=key, help=s.help or None, format_func=fmt,
                          horizontal=s.extra.get("horizontal", False))
     if s.kind == "bool":
         return box.toggle(s.label, key=key, help=s.help or None)

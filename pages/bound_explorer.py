@@ -17,7 +17,9 @@ with st.sidebar:
     # a learner picked on the page (not in the link): the link's sweep settings were the previous learner's
     switched = st.session_state.get("_explorer_alg", alg) != alg
     st.session_state["_explorer_alg"] = alg
-    v = state.bind(L.group_page(alg), L.GROUPS[alg], show=L.visible(alg, worst))
+    # the parameter choice follows the switch: the bound-attaining stream sweeps only what it reads
+    adjust, moved = L.follow_switch(alg, worst)
+    v = state.bind(L.group_page(alg), L.group_for(alg, worst), show=L.visible(alg, worst), adjust=adjust)
     if switched:
         state.forget_problems(L.group_page(alg))
 page.intro(L.INTRO)
@@ -28,6 +30,8 @@ state.write_url(L.MAIN_SETTINGS + L.GROUPS[alg], {**main, **v})
 if worst:
     if alg in L.WORST_TEXT:
         st.info(f"**Bound-attaining stream — {V.ALG_NAMES[alg]}:** {L.WORST_TEXT[alg]}")
+        if moved():
+            st.info(L.moved_text(alg, *moved()), icon=":material/swap_horiz:")
     else:
         st.warning(f"No bound-attaining stream is built here for {V.ALG_NAMES[alg]}; the learners with one: "
                    + ", ".join(V.ALG_NAMES[a] for a in L.WORST_TEXT) + ". Turn the switch off, or pick one of them.")

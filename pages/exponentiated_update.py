@@ -19,7 +19,7 @@ with st.sidebar:
                                     help="labels −1/+1 (or 0/1); at most 10,000 rows and 100 features")
     st.header("Learner")
     v.update(state.bind(L.LEARNER_PAGE, L.LEARNER_SETTINGS, show={"eta_opt"}))
-    v["eta"] = L.eta_slider(st)
+    v["eta"] = L.eta_slider(st, optimal=bool(v["eta_opt"]))
     eta_slot = st.container()
 for problem in state.problems(L.PAGE) + state.problems(L.LEARNER_PAGE):
     safe.notice("warning", "A setting in the link was not valid: ", f"{problem}.")

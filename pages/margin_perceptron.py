@@ -27,7 +27,6 @@ with st.sidebar:
 for problem in state.problems(L.PAGE):
     safe.notice("warning", "A setting in the link was not valid: ", f"{problem}.")
 if v["data"] == "click":
-    st.subheader("Click points onto the canvas")
     L.click_canvas(v, L.PAGE, L.SETTINGS)
 
 try:

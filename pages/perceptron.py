@@ -28,13 +28,15 @@ with st.sidebar:
                                     help="labels −1/+1 (or 0/1); at most 10,000 rows")
 ALL = L.SETTINGS + L.TD_SETTINGS
 
-if src == "click":
-    st.subheader("Click points onto the canvas")
+if src == "click":   # the heading is in the canvas's instruction line (the canvas fits a 1100×800 screen)
     L.click_canvas(v, L.PAGE, L.SETTINGS)
 
 # 2. the data and the cached core run
+run_v, margin_note = L.valid_margin(v)
+if margin_note:
+    st.warning(margin_note)
 try:
-    data = L.load_data(v, upload)
+    data = L.load_data(run_v, upload)
 except DataError as exc:  # NeedsInput: nothing given yet; otherwise the data are unusable
     safe.notice(*(("info", "To start: ") if isinstance(exc, NeedsInput) else ("error", "These data cannot be used: ")),
                 f"{exc}.")

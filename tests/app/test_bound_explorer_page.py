@@ -9,6 +9,8 @@ import math
 import numpy as np
 
 import olc_core
+from olc_ui import explorer_lesson as L
+from olc_ui.explorer_lesson import param_label
 from olc_ui.explorer_view import fmt, sweep_values
 from tests.app.pagetest import metric, open_page, page_text, shown, url
 from tests.conftest import ROOT
@@ -152,3 +154,57 @@ def test_switching_the_learner_on_the_page_is_not_reported_as_a_bad_link():
     # a link that names a parameter the learner does not have is still reported
     at = _open(alg="winnow", param="gamma")
     assert "not valid" in shown(at, "warning")
+
+
+def _widget(at, key):
+    return next(w for kind in ("selectbox", "toggle", "radio") for w in at.get(kind) if w.key == key)
+
+
+def test_bound_attaining_switch_from_the_default_page_moves_the_parameter():
+    """Defect: turning the switch on from the default page (Perceptron sweeping γ) left an empty progress bar
+    and "cannot sweep 'gamma'"; the parameter choice now offers only d and moves there, saying so."""
+    at = _open()
+    _widget(at, "bound_explorer__worst").set_value(True).run()
+    assert not at.exception and not at.error and not at.get("progress")
+    param = _widget(at, "bound_explorer__perceptron__param")
+    assert param.value == "d" and list(param.options) == [param_label("perceptron", "d")]
+    assert "cannot sweep γ, so the page sweeps d instead" in shown(at, "info")
+    assert len(_charts(at)) == 2 and url(at)["param"] == "d"
+
+
+def test_every_learner_with_the_switch_on_and_off():
+    from olc_core.sweep import SWEEPS
+    for alg in SWEEPS:
+        at = _open(alg=alg, seeds="1", T="100", points="2")
+        assert not at.exception and not at.error, alg
+        for worst in (True, False):
+            _widget(at, "bound_explorer__worst").set_value(worst).run()
+            assert not at.exception and not at.error and not at.get("progress"), (alg, worst)
+            param = _widget(at, f"bound_explorer__{alg}__param")
+            offered = [p for p in L.params_of(alg) if not (worst and SWEEPS[alg].worst is not None)
+                       or p in SWEEPS[alg].worst_keys]
+            assert list(param.options) == [param_label(alg, p) for p in offered], (alg, worst)
+            assert param.value in offered
+            if worst and alg not in L.WORST_TEXT:
+                assert "No bound-attaining stream is built here" in shown(at, "warning")
+            else:
+                assert len(_charts(at)) == 2, (alg, worst)
+
+
+def test_a_value_the_core_refuses_leaves_no_progress_bar():
+    at = _open(alg="weighted_majority", param="beta", beta_lo="0.5", beta_hi="3", points="2", seeds="1")
+    assert "These settings cannot be run" in shown(at, "error") and not at.get("progress")
+
+
+def test_perceptron_noise_sweep_names_each_theorem_and_the_vacuous_bounds():
+    at = _open(alg="perceptron", param="noise", noise_lo="0", noise_hi="0.3", points="4", seeds="3")
+    assert not at.exception and not at.error
+    mistakes, _ = _charts(at)
+    names = [d["name"] for d in mistakes["data"]]
+    assert "bound: separable data" in names and "bound: non-separable data (TDᵧ)" in names
+    df = _table(at)
+    info = shown(at, "info")
+    vac = [(n, b) for n, b in zip(df["noise"], df["bound: median"]) if float(b) > 1000]
+    assert vac and "vacuous" in info and "M ≤ T holds trivially" in info
+    for n, b in vac:
+        assert f"noise = {n} (bound {b}, T = 1000)" in info

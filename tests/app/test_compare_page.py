@@ -129,3 +129,18 @@ def test_many_experts_cap_the_rounds_too():
     from olc_ui.compare_lesson import MAX_CELLS
     T = MAX_CELLS // 150
     assert viewer_spec(at)["T"] == T and f"T is capped at {T} rounds for N = 50 experts" in shown(at, "caption")
+
+
+def test_presentation_mode_zooms_cover_no_curve_and_no_legend():
+    """Defect (review pr_cmp.png, c10.png): the zoom's title ran into the legend and the zooms covered the bound
+    curves and the crossing area. Every zoom on the page, at the end of the run, covers none of them."""
+    from olc_ui.snapshot import figures_at
+    from tests.ui.test_compare_view import inset_clear_of_curves
+
+    at = open_page(PAGE, timeout=300, present="1")
+    assert not at.exception
+    spec = viewer_spec(at)
+    zooms = [f for f in figures_at(spec, spec["T"]) if "xaxis2" in f["layout"]]
+    assert zooms
+    for fig in zooms:
+        inset_clear_of_curves(fig)

@@ -98,7 +98,9 @@ def test_deep_link_with_a_chosen_eta_and_the_one_click_optimum():
     assert metric(at, "Learning rate η") == f"{opt:.4g}"
     assert viewer_spec(at)["mistake_rounds"] == best.mistakes.tolist()
     assert at.slider(key="eg_learner__eta").value == pytest.approx(round(opt, 2))
-    # moving the slider switches the optimum off and runs with the slider's η
+    # the slider is disabled while the optimum is on: switching it off, then moving the slider, runs its η
+    assert at.slider(key="eg_learner__eta").disabled
+    at.toggle(key="eg_learner__eta_opt").set_value(False).run()
     at.slider(key="eg_learner__eta").set_value(0.5).run()
     assert url(at)["eta_opt"] == "0" and url(at)["eta"] == "0.5"
     _, half = _core(seed=4, eta=0.5)
@@ -143,6 +145,7 @@ def test_continuous_stream_runs_with_its_margin():
     assert metric(at, "Bound ln N / C") == f"{tr.proof.mistake_bound:.5g}"
 
 
+<<<<<<< HEAD
 def test_too_large_eta_keeps_the_fixed_bound_and_writes_one_sign():
     """η = 2 > η_max(δ): C < 0. 2 ln N/δ² is still a number of N and δ (shown); the η-form ln N / C is
     n/a because it needs C > 0; the ledger writes Φ₁ − C·M as "+ |C|·M", never "− −|C|·M"."""
@@ -161,3 +164,16 @@ def test_too_large_eta_keeps_the_fixed_bound_and_writes_one_sign():
     M = tr.n_mistakes
     assert f"= {c['phi_1']:.5g} + {-c['C']:.5g}\\cdot{{{M}}} = " in text
     assert f"\\ln {{{c['N']}}} + {-c['C']:.5g}\\cdot{{{M}}} = " in text
+=======
+def test_eta_slider_is_disabled_while_the_optimum_is_on():
+    """Defect: with "use the optimal η" on, the slider looked enabled at 0.50 while the run used 0.3466."""
+    at = _open()
+    assert not at.exception and url(at)["eta_opt"] == "1"
+    sl = at.slider(key="eg_learner__eta")
+    assert sl.disabled and "not used: the optimal η* is on" in sl.label
+    _, tr = _core(seed=0)
+    assert f"This run: η = {tr.info['eta']:.6g}" in shown(at, "caption")
+    at.toggle(key="eg_learner__eta_opt").set_value(False).run()
+    sl = at.slider(key="eg_learner__eta")
+    assert not sl.disabled and sl.label == "η: learning rate" and url(at)["eta"] == "0.5"
+>>>>>>> h-rfb

@@ -112,8 +112,8 @@ def test_td_gamma_slider_sets_the_bound():
 
 def test_extreme_sliders_give_a_message_not_a_traceback():
     at = _open(PERCEPTRON, gamma=0.5, R=0.5)
-    assert not at.exception
-    assert "must be smaller than the radius" in shown(at, "error")
+    assert not at.exception and not at.error      # γ ≥ R: a warning and a valid γ (see the test below)
+    assert "is impossible with radius R = 0.5" in shown(at, "warning")
     at = _open(PERCEPTRON, T=1)
     assert not at.exception and _spec(at)["T"] == 1
 
@@ -208,3 +208,43 @@ def test_converged_margin_perceptron_names_whose_margin_it_quotes():
     text = shown(at, "success")
     assert "The last pass made no update" in text and "own margin" not in text
     assert "the largest margin any unit w has on these data is" in text and "the planted w*'s margin is 0.2424" in text
+
+
+def test_click_points_instruction_comes_first_and_the_buttons_fit():
+    """Defect: "click on the canvas below" under the canvas, the canvas's bottom off a 800 px screen, and the
+    button label cut to "Remove the last po…"."""
+    import json
+    at = _open(PERCEPTRON, data="click")
+    assert not at.exception and not at.error
+    info = shown(at, "info")
+    assert "click on the canvas above" in info and "below" not in info
+    assert "**Click points onto the canvas:** pick the label of the next point" in shown(at, "markdown")
+    assert [b.label for b in at.button] == ["Undo last point", "Clear all points"]
+    [canvas] = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    assert canvas["layout"]["height"] <= 300
+
+
+def test_margin_at_the_radius_warns_and_runs_with_a_valid_margin():
+    """Defect: γ = 0.5 with R = 0.5 (both allowed by the sliders) replaced the page by an error."""
+    at = _open(PERCEPTRON, gamma=0.5, R=0.5, T=100)
+    assert not at.exception and not at.error
+    assert "the page uses γ = 0.49" in shown(at, "warning")
+    s = olc_core.streams.separable(T=100, d=2, gamma=0.49, radius=0.5, seed=0)
+    tr = olc_core.run("perceptron", s.X, s.y, comparator=s.comparator, gamma=0.49)
+    assert _spec(at)["T"] == 100 and _metric(at, "Bound R²/γ²") == f"{tr.proof.mistake_bound:.5g}"
+    assert url(at)["gamma"] == "0.5"        # the slider keeps the student's value; the warning names the one used
+
+
+def test_noisy_run_says_which_gamma_the_band_uses():
+    """Defect: with noise the band and the title used γ = 0.28 (the TD bound's best γ) while the sidebar read 0.10."""
+    at = _open(PERCEPTRON, noise=0.1, gamma=0.1, T=200)
+    assert not at.exception and "does not apply" in shown(at, "error")     # R²/γ² fails: the TD_γ bound is shown
+    s = olc_core.streams.separable(T=200, d=2, gamma=0.1, radius=1.0, seed=0, noise=0.1)
+    tr = olc_core.run("perceptron", s.X, s.y, comparator=s.comparator, gamma=0.1)
+    g = tr.proofs["nonseparable"].constants["best_gamma"]
+    main = _spec(at)["figures"][0]
+    assert f"band: γ = {g:.3g}, the γ that minimises the TDᵧ bound; the stream was generated with margin 0.1" \
+        in main["title"]
+    assert any(f"γ = {g:.3g}" in d.get("name", "") for d in main["figure"]["data"])
+    at = _open(PERCEPTRON, noise=0.1, gamma=0.1, T=200, gbest=0, gtd=0.08)
+    assert "band: γ = 0.08, the γ chosen for the TDᵧ bound" in _spec(at)["figures"][0]["title"]

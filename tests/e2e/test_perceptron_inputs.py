@@ -43,7 +43,7 @@ def to_px(g: dict, x: float, y: float) -> tuple[float, float]:
 def test_click_canvas_axes_stay_put_and_show_the_next_point(page, url, width, tmp_path):
     page.set_viewport_size({"width": width, "height": 900})
     page.goto(f"{url}/perceptron?data=click")
-    expect(page.get_by_text("click on the canvas below")).to_be_visible(timeout=60_000)
+    expect(page.get_by_text("click on the canvas above")).to_be_visible(timeout=60_000)
     before = canvas(page)
     assert before["x"] == pytest.approx([-1.05, 1.05]) and before["y"] == pytest.approx([-1.05, 1.05])
     assert before["n"] == [0, 0]

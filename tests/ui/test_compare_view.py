@@ -206,3 +206,45 @@ def test_each_ledger_line_gives_the_proofs_reasons_for_its_own_links(sparse_targ
     potential = next(ch for ch in proof.chains if "log_phi" in ch.keys)
     assert total.reasons[0] in rows[2 * w]["reason"]
     assert potential.reasons[0] not in rows[2 * w]["reason"]  # Φ's chain is not on this line
+
+
+def _paper(v, rng):
+    return (np.asarray(v, dtype=float) - rng[0]) / (rng[1] - rng[0])
+
+
+def inset_clear_of_curves(fig) -> None:
+    """The zoom's box (its axes, ticks and title) holds no point of a main-plot curve, stays under the legend
+    (above the plot area) and left of the crossing and its shaded area."""
+    lay = fig["layout"]
+    box = [s for s in lay["shapes"] if s.get("xref") == "paper" and s.get("fillcolor") == "#ffffff"]
+    assert len(box) == 1
+    x0, x1, y0, y1 = (box[0][k] for k in ("x0", "x1", "y0", "y1"))
+    title = [a for a in lay["annotations"] if a["text"] == "zoom on the run"][0]
+    assert x0 <= lay["xaxis2"]["domain"][0] and lay["yaxis2"]["domain"][1] <= title["y"] < y1 <= 1.0
+    assert lay["legend"]["y"] >= 1.0 and lay["legend"]["yanchor"] == "bottom"   # the legend: above y = 1
+    xd = lay["xaxis"].get("domain", [0, 1])
+    for t in fig["data"]:
+        if t.get("xaxis") or t.get("mode") == "markers" and not t["name"].startswith("bounds cross"):
+            continue
+        px = xd[0] + (xd[1] - xd[0]) * _paper(t["x"], lay["xaxis"]["range"])
+        py = _paper([np.nan if y is None else y for y in t["y"]], lay["yaxis"]["range"])
+        # between two drawn points the line is straight: test points along each segment too
+        fx = np.concatenate([np.linspace(a, b, 8) for a, b in zip(px[:-1], px[1:])] or [px])
+        fy = np.concatenate([np.linspace(a, b, 8) for a, b in zip(py[:-1], py[1:])] or [py])
+        inside = (fx >= x0) & (fx <= x1) & (fy >= y0) & (fy <= y1)
+        assert not inside.any(), (t["name"], fx[inside][:3], fy[inside][:3])
+        if t["name"].startswith("bounds cross"):   # the shaded area beyond the crossing: left of it, or beside the plot
+            assert x1 < px[0] or x0 >= xd[1]
+
+
+def test_the_zoom_covers_no_curve_and_no_legend(sparse_target, kwa, experts):
+    """Defect: the zoom's title ran into the legend entry "bounds cross" and the zoom covered the bound curves
+    and the crossing area (Compare page, presentation mode)."""
+    seen = 0
+    for lanes, spec in (sparse_target, kwa, experts):
+        for i, ln in enumerate(lanes):
+            fig = _fig(spec, f"s{i}", ln.trace.T)
+            if "xaxis2" in fig["layout"]:
+                inset_clear_of_curves(fig)
+                seen += 1
+    assert seen >= 2

@@ -120,3 +120,32 @@ def test_chart_text_is_at_least_16_px(gamma):
     for fig in (V.mistakes_figure(s, "γ: margin", "mistakes M", False), V.ratio_figure(s, "γ: margin", True)):
         small = [(w, px) for w, px in _font_sizes(fig["layout"]) if not (isinstance(px, (int, float)) and px >= 16)]
         assert not small, small
+
+
+def test_perceptron_noise_draws_each_theorem_as_its_own_series_and_names_the_vacuous_bounds():
+    """Defect: one 'theorem's bound' line joined R²/γ² (noise 0) to the TD_γ bound (noise > 0), and bounds above
+    T (vacuous) were drawn without a word."""
+    t = olc_core.sweep("perceptron", "noise", [0.0, 0.1, 0.2], seeds=2, T=1000, d=5, gamma=0.1)
+    s = t.summary()
+    proofs = V.proof_per_value(t)
+    assert len(set(proofs)) == 2 and proofs[1] == proofs[2] != proofs[0]
+    for fig, prefix in ((V.mistakes_figure(s, "noise", "mistakes M", False, proofs), "bound: "),
+                        (V.ratio_figure(s, "noise", False, proofs), "median: ")):
+        series = [d for d in fig["data"] if d["name"].startswith(prefix) and "fill" not in d]
+        assert [d["name"] for d in series] == [prefix + V.short(n) for n in dict.fromkeys(proofs)]
+        for d, theorem in zip(series, dict.fromkeys(proofs)):   # one theorem's points only: never joined across
+            own = [p == theorem for p in proofs]
+            assert all((y is None) != o for y, o in zip(d["y"], own)) and d["connectgaps"] is False
+    bounds = [d for d in V.mistakes_figure(s, "noise", "mistakes M", False, proofs)["data"]
+              if d["name"].startswith("bound: ") and "fill" not in d]
+    assert bounds[0]["y"][0] == s["bound_median"][0] and bounds[1]["y"][1:] == s["bound_median"][1:].tolist()
+    assert [b["name"] for b in bounds] == ["bound: separable data", "bound: non-separable data (TDᵧ)"]
+    bands = [d for d in V.mistakes_figure(s, "noise", "mistakes M", False, proofs)["data"]
+             if d["name"].startswith("bound: min–max")]
+    # a band per theorem, over its own values only (the TDᵧ bound varies over seeds)
+    assert [(b["x"], b["showlegend"]) for b in bands] == [([0.0, 0.0], True), ([0.1, 0.2, 0.2, 0.1], False)]
+    ratio_bands = [d for d in V.ratio_figure(s, "noise", False, proofs)["data"] if "fill" in d]
+    assert [b["x"] for b in ratio_bands] == [[0.0, 0.0], [0.1, 0.2, 0.2, 0.1]]
+    vac = V.vacuous(t)
+    assert [v for v, _, _ in vac] == [x for x, b in zip(s["value"], s["bound_median"]) if b > 1000] == [0.1, 0.2]
+    assert all(b == m and T == 1000 for (_, b, T), m in zip(vac, s["bound_median"][1:]))
