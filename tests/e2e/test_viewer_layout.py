@@ -6,9 +6,8 @@ from __future__ import annotations
 import pytest
 
 pytest.importorskip("playwright")
-from playwright.sync_api import expect  # noqa: E402
 
-VIEWER = ".olc-viewer"
+from viewerpage import expect_position, open_viewer  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -16,13 +15,7 @@ def url(streamlit_app) -> str:
     return streamlit_app("app.py")
 
 
-def _open(page, url: str, query: str = "t=0") -> None:
-    page.goto(f"{url}/perceptron?{query}")
-    page.wait_for_selector(f'{VIEWER}[data-ready="true"]', timeout=90_000)
-
-
-def _at(page, p: int) -> None:
-    expect(page.locator(VIEWER)).to_have_attribute("data-position", str(p))
+_open, _at = open_viewer, expect_position
 
 
 ROWS_JS = """() => {

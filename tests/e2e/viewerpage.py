@@ -16,3 +16,15 @@ def trace_by_name(page, figure: str, name: str, mode: str | None = None) -> dict
 
 def caption(page):
     return page.locator(f"{VIEWER} .olc-caption")
+
+
+def open_viewer(page, url: str, query: str = "t=0", path: str = "perceptron") -> None:
+    """Open ``path?query`` and wait until its step viewer is ready."""
+    page.goto(f"{url}/{path}?{query}")
+    page.wait_for_selector(f'{VIEWER}[data-ready="true"]', timeout=90_000)
+
+
+def expect_position(page, p: int) -> None:
+    """The viewer shows position ``p``."""
+    from playwright.sync_api import expect
+    expect(page.locator(VIEWER)).to_have_attribute("data-position", str(p))
