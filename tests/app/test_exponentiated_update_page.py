@@ -145,7 +145,6 @@ def test_continuous_stream_runs_with_its_margin():
     assert metric(at, "Bound ln N / C") == f"{tr.proof.mistake_bound:.5g}"
 
 
-<<<<<<< HEAD
 def test_too_large_eta_keeps_the_fixed_bound_and_writes_one_sign():
     """η = 2 > η_max(δ): C < 0. 2 ln N/δ² is still a number of N and δ (shown); the η-form ln N / C is
     n/a because it needs C > 0; the ledger writes Φ₁ − C·M as "+ |C|·M", never "− −|C|·M"."""
@@ -164,7 +163,8 @@ def test_too_large_eta_keeps_the_fixed_bound_and_writes_one_sign():
     M = tr.n_mistakes
     assert f"= {c['phi_1']:.5g} + {-c['C']:.5g}\\cdot{{{M}}} = " in text
     assert f"\\ln {{{c['N']}}} + {-c['C']:.5g}\\cdot{{{M}}} = " in text
-=======
+
+
 def test_eta_slider_is_disabled_while_the_optimum_is_on():
     """Defect: with "use the optimal η" on, the slider looked enabled at 0.50 while the run used 0.3466."""
     at = _open()
@@ -176,4 +176,3 @@ def test_eta_slider_is_disabled_while_the_optimum_is_on():
     at.toggle(key="eg_learner__eta_opt").set_value(False).run()
     sl = at.slider(key="eg_learner__eta")
     assert not sl.disabled and sl.label == "η: learning rate" and url(at)["eta"] == "0.5"
->>>>>>> h-rfb
