@@ -336,7 +336,7 @@ def _add_inset(g, proof, arrays, data, dyn, layout, top) -> None:
         layout[ax].update(showline=True, linecolor="#999999", mirror=True, tickfont={"size": 10})
     layout["annotations"] = layout["annotations"] + [
         {"x": dx[0], "xref": "paper", "y": dy[1], "yref": "paper", "xanchor": "left", "yanchor": "bottom",
-         "showarrow": False, "font": {"size": 11}, "text": f"zoom on the run (M ≤ {x2:.3g})"}]
+         "showarrow": False, "font": {"size": 11}, "text": "zoom on the run"}]  # short: 16 px in presentation mode
     x0, x1, y0, y1 = inset.inset_box(dx, dy)
     layout["shapes"] = layout["shapes"] + [
         {"type": "rect", "xref": "paper", "yref": "paper", "x0": x0, "x1": x1, "y0": y0, "y1": y1,

@@ -342,6 +342,8 @@ def test_noisy_labels_show_the_margin_steps_as_not_applicable():
 
 #: the room the zoom's tick labels take left of and under its axes, in paper units (the test's own, not the view's)
 _TICKS_X, _TICKS_Y = 0.07, 0.1
+#: the plot area's width of the sandwich in presentation mode at 1100 px (a 462 px chart, 62 + 12 px margins)
+_PLOT_PX = 388
 
 
 def zoom_clear_of_curves(fig) -> None:
@@ -354,6 +356,9 @@ def zoom_clear_of_curves(fig) -> None:
     assert title["yanchor"] == "bottom" and title["y"] >= dy1 and title["xanchor"] == "left" and title["x"] >= dx0 - _TICKS_X
     x0, x1, y0, y1 = dx0 - _TICKS_X, dx1 + 0.01, dy0 - _TICKS_Y, title["y"] + 0.08   # 0.08: one line of title
     assert y1 <= 1.0 and lay["legend"]["y"] >= 1.0 and lay["legend"]["yanchor"] == "bottom"
+    # the title in presentation mode (16 px, about 0.5 × 16 px a character) on the page's narrowest sandwich
+    # (presentation mode's right-hand column: a plot about 380 px wide) ends inside the box
+    assert title["x"] + len(title["text"]) * 8 / _PLOT_PX <= x1, title["text"]
     xd = lay["xaxis"].get("domain", [0, 1])
     xr, yr = lay["xaxis"]["range"], lay["yaxis"]["range"]
     seen = 0
