@@ -285,7 +285,7 @@ def _sandwich_figure(trace, arrays: dict) -> dict:
         ann.append({"x": 0.98, "xref": "paper", "y": 0.97, "yref": "paper", "xanchor": "right", "yanchor": "top",
                     "showarrow": False, "font": {"size": 13}, "bgcolor": "rgba(255,255,255,0.85)",
                     "text": "no crossing: C ≤ 0 or undefined — no bound"})
-    below = g["far"] and cross is not None  # the note goes under the axis (the inset is top right)
+    below = g["far"] and cross is not None  # the note goes under the axis (the zoom takes the free upper part)
     layout = _layout(xaxis=_axis("mistakes M", range=[-0.02 * x_hi, round(x_hi, 4)],
                                  **({"dtick": 1} if x_hi <= 12 else {})),
                      yaxis=_axis("nats", range=[round(ylo, 4), round(yhi, 4)]), shapes=shapes, annotations=ann,
@@ -299,7 +299,7 @@ def _sandwich_figure(trace, arrays: dict) -> dict:
 
 def _crossing_note(text: str, far: bool) -> dict:
     """The crossing's note where it covers no curve: the bounds and the run all lie under the line from
-    (0, ln N) to the crossing, so the top right corner is empty — unless the inset is there (far), then
+    (0, ln N) to the crossing, so the top right corner is empty — unless a zoom is drawn (far: it takes that part), then
     under the x axis (below its title)."""
     pos = ({"x": 1.0, "y": -0.15, "yanchor": "top"} if far else {"x": 0.995, "y": 0.99, "yanchor": "top"})
     return {**pos, "xref": "paper", "yref": "paper", "xanchor": "right", "showarrow": False, "font": {"size": 13},
