@@ -26,6 +26,8 @@ from typing import Any
 
 import numpy as np
 
+from .inset import BESIDE_INSET as _BESIDE_INSET, BESIDE_MAIN as _BESIDE_MAIN, inset_box
+from .inset import inset_spot as _inset_spot
 from .spec_tools import axis as _axis
 from .spec_tools import layout as _layout
 from .viewer import jsonable, with_infinities
@@ -275,17 +277,6 @@ def sandwich_geometry(trace) -> dict[str, Any]:
     return g
 
 
-#: the room the zoom's title (above its axes) and ticks (left, below) take, in paper units
-_INSET_TITLE, _INSET_TICKS_X, _INSET_TICKS_Y = 0.1, 0.07, 0.1
-#: where the zoom may go (x domain, y domain), in order of preference (large first, top first, left first);
-#: the first whose box covers no curve wins
-_INSET_SPOTS = [((x0, round(x0 + w, 3)), (y0, round(y0 + h, 3)))
-                for w, h in ((0.36, 0.3), (0.3, 0.26))
-                for y0 in (0.62, 0.56, 0.45, 0.35, 0.25, 0.14)
-                for x0 in np.round(np.arange(0.1, 0.64, 0.025), 3).tolist()]
-#: no spot is free: the main plot gives up its right part and the zoom goes beside it
-_BESIDE_MAIN, _BESIDE_INSET = [0.0, 0.6], ([0.72, 1.0], [0.3, 0.6])
-
 def _layer(i: int, g: dict, grid: np.ndarray, run_colors: list[str], axes: dict | None, legend: bool,
            data: list, dyn: list) -> None:
     """The bound curves over ``grid`` and the run's revealed trajectory and current markers, on one pair of axes."""
@@ -388,23 +379,6 @@ def _drawn_points(g: dict, grid: np.ndarray, xs: np.ndarray, runs: list[np.ndarr
     py = np.concatenate([(y - y0) / (y1 - y0) for _, y in pts])
     ok = np.isfinite(px) & np.isfinite(py)
     return np.column_stack([px[ok], py[ok]])
-
-
-def inset_box(dx, dy) -> tuple[float, float, float, float]:
-    """The paper area the zoom takes (x0, x1, y0, y1): its axes, its ticks and its title."""
-    return dx[0] - _INSET_TICKS_X, dx[1] + 0.01, dy[0] - _INSET_TICKS_Y, dy[1] + _INSET_TITLE
-
-
-def _inset_spot(points: np.ndarray, cross_paper: tuple[float, float]):
-    """The first spot whose box holds no drawn point and stays left of the crossing (and its shaded area)."""
-    for dx, dy in _INSET_SPOTS:
-        x0, x1, y0, y1 = inset_box(dx, dy)
-        if x1 >= cross_paper[0] - 0.02 or y1 > 1.0:     # the crossing's marker and the shaded area beyond it
-            continue
-        inside = (points[:, 0] >= x0) & (points[:, 0] <= x1) & (points[:, 1] >= y0) & (points[:, 1] <= y1)
-        if not inside.any():
-            return dx, dy
-    return None
 
 
 def _inset(i, g, x_run, runs, run_colors, data, dyn, layout, points, cross) -> None:

@@ -33,6 +33,7 @@ from olc_core.proofs.normalized_winnow import C_of
 
 from .spec_tools import (axis, COLORS, layout, ledger as _ledger, not_applicable, position_holds, position_states,
                          sig)
+from . import inset
 from .viewer import jsonable, with_infinities
 
 __all__ = ["eg_spec", "sandwich_geometry", "eta_curve", "FAR", "W_COLOR", "U_COLOR"]
@@ -284,7 +285,7 @@ def _sandwich_figure(trace, arrays: dict) -> dict:
         ann.append({"x": 0.98, "xref": "paper", "y": 0.97, "yref": "paper", "xanchor": "right", "yanchor": "top",
                     "showarrow": False, "font": {"size": 13}, "bgcolor": "rgba(255,255,255,0.85)",
                     "text": "no crossing: C ≤ 0 or undefined — no bound"})
-    below = g["far"] and cross is not None  # the note goes under the axis (the inset is top right)
+    below = g["far"] and cross is not None  # the note goes under the axis (the zoom takes the free upper part)
     layout = _layout(xaxis=_axis("mistakes M", range=[-0.02 * x_hi, round(x_hi, 4)],
                                  **({"dtick": 1} if x_hi <= 12 else {})),
                      yaxis=_axis("nats", range=[round(ylo, 4), round(yhi, 4)]), shapes=shapes, annotations=ann,
@@ -298,7 +299,7 @@ def _sandwich_figure(trace, arrays: dict) -> dict:
 
 def _crossing_note(text: str, far: bool) -> dict:
     """The crossing's note where it covers no curve: the bounds and the run all lie under the line from
-    (0, ln N) to the crossing, so the top right corner is empty — unless the inset is there (far), then
+    (0, ln N) to the crossing, so the top right corner is empty — unless a zoom is drawn (far: it takes that part), then
     under the x axis (below its title)."""
     pos = ({"x": 1.0, "y": -0.15, "yanchor": "top"} if far else {"x": 0.995, "y": 0.99, "yanchor": "top"})
     return {**pos, "xref": "paper", "yref": "paper", "xanchor": "right", "showarrow": False, "font": {"size": 13},
@@ -306,25 +307,40 @@ def _crossing_note(text: str, far: bool) -> dict:
 
 
 def _add_inset(g, proof, arrays, data, dyn, layout, top) -> None:
-    """The crossing is far beyond the run: a zoom on the run (0 … 1.15 × its M) in the top right."""
+    """The crossing is far beyond the run: a zoom on the run (0 … 1.15 × its M) where its box (axes, ticks,
+    title above its axes) covers no curve of the main plot, no crossing and no shaded area, under the legend
+    (olc_ui.inset, as on the Compare page); else beside the main plot."""
     x2 = max(g["M_run"], 1.0) * 1.15
+    xr, yr = layout["xaxis"]["range"], layout["yaxis"]["range"]
+    # every point the main plot draws a curve through: the bounds (straight lines) and the whole run
+    S = proof.series
+    points = np.concatenate([inset.segment_points(t["x"], t["y"], xr, yr) for t in data if t.get("mode") == "lines"]
+                            + [inset.segment_points(proof.n_mistakes, S["kl"], xr, yr),
+                               inset.segment_points([0, x2, x2, 0, 0], np.array([-1, -1, 1, 1, -1]) * 0.04 * top
+                                                    + np.array([0, 0, 1, 1, 0]) * top, xr, yr)])  # the zoomed area
+    spot = inset.inset_spot(points, ((g["crossing"][0] - xr[0]) / (xr[1] - xr[0]), 0.0))
+    if spot is None:
+        layout["xaxis"]["domain"] = list(inset.BESIDE_MAIN)
+        dx, dy = (list(d) for d in inset.BESIDE_INSET)
+    else:
+        dx, dy = list(spot[0]), list(spot[1])
     d2, dy2 = _sandwich_layer(g, proof, arrays, x2, axes=("x2", "y2"), legend=False)
     n = len(data)
     for op in dy2:
         op["trace"] += n
     data += d2
     dyn += dy2
-    layout["xaxis2"] = _axis("", domain=[0.47, 0.98], range=[0, round(x2, 4)], anchor="y2",
-                             **({"dtick": 1} if x2 <= 12 else {}))
-    layout["yaxis2"] = _axis("", domain=[0.53, 0.97], range=[round(-0.05 * top, 4), round(1.08 * top, 4)],
-                             anchor="x2")
+    layout["xaxis2"] = _axis("", domain=dx, range=[0, round(x2, 4)], anchor="y2", **({"dtick": 1} if x2 <= 12 else {}))
+    layout["yaxis2"] = _axis("", domain=dy, range=[round(-0.05 * top, 4), round(1.08 * top, 4)], anchor="x2")
+    for ax in ("xaxis2", "yaxis2"):
+        layout[ax].update(showline=True, linecolor="#999999", mirror=True, tickfont={"size": 10})
     layout["annotations"] = layout["annotations"] + [
-        {"x": 0.975, "xref": "paper", "y": 0.965, "yref": "paper", "xanchor": "right", "yanchor": "top",
-         "showarrow": False, "font": {"size": 12}, "bgcolor": "rgba(255,255,255,0.9)",
-         "text": f"zoom on the run (M ≤ {x2:.3g})"}]
+        {"x": dx[0], "xref": "paper", "y": dy[1], "yref": "paper", "xanchor": "left", "yanchor": "bottom",
+         "showarrow": False, "font": {"size": 11}, "text": "zoom on the run"}]  # short: 16 px in presentation mode
+    x0, x1, y0, y1 = inset.inset_box(dx, dy)
     layout["shapes"] = layout["shapes"] + [
-        {"type": "rect", "xref": "paper", "yref": "paper", "x0": 0.47, "x1": 0.98, "y0": 0.53, "y1": 0.97,
-         "fillcolor": "#ffffff", "line": {"color": "#999999", "width": 1}, "layer": "below"},
+        {"type": "rect", "xref": "paper", "yref": "paper", "x0": x0, "x1": x1, "y0": y0, "y1": y1,
+         "fillcolor": "#ffffff", "line": {"width": 0}, "layer": "below"},
         {"type": "rect", "xref": "x", "yref": "y", "x0": 0, "x1": round(x2, 4), "y0": round(-0.04 * top, 4),
          "y1": round(1.04 * top, 4), "line": {"color": "#999999", "width": 1, "dash": "dot"}}]
 

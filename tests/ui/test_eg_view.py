@@ -338,3 +338,65 @@ def test_noisy_labels_show_the_margin_steps_as_not_applicable():
     s, tr = _sparse(T=500, N=50, k=3)
     clean = ledger_at(eg_spec(tr, s.X, s.y, run_id="clean"), 500)
     assert not any(r.get("na") for r in clean[:-1]) and all(r["holds"] for r in clean)
+
+
+#: the room the zoom's tick labels take left of and under its axes, in paper units (the test's own, not the view's)
+_TICKS_X, _TICKS_Y = 0.07, 0.1
+#: the plot area's width of the sandwich in presentation mode at 1100 px (a 462 px chart, 62 + 12 px margins)
+_PLOT_PX = 388
+
+
+def zoom_clear_of_curves(fig) -> None:
+    """The zoom's whole box — its axes, its tick labels (left, below) and its title (above its axes, not over its
+    own curves) — holds no point of a main-plot curve (each segment sampled finely), stays left of the crossing
+    (×) and the shaded area beyond it, and under the legend (which sits above the plot area)."""
+    lay = fig["layout"]
+    (dx0, dx1), (dy0, dy1) = lay["xaxis2"]["domain"], lay["yaxis2"]["domain"]
+    [title] = [a for a in lay["annotations"] if a["text"].startswith("zoom on the run")]
+    assert title["yanchor"] == "bottom" and title["y"] >= dy1 and title["xanchor"] == "left" and title["x"] >= dx0 - _TICKS_X
+    x0, x1, y0, y1 = dx0 - _TICKS_X, dx1 + 0.01, dy0 - _TICKS_Y, title["y"] + 0.08   # 0.08: one line of title
+    assert y1 <= 1.0 and lay["legend"]["y"] >= 1.0 and lay["legend"]["yanchor"] == "bottom"
+    # the title in presentation mode (16 px, about 0.5 × 16 px a character) on the page's narrowest sandwich
+    # (presentation mode's right-hand column: a plot about 380 px wide) ends inside the box
+    assert title["x"] + len(title["text"]) * 8 / _PLOT_PX <= x1, title["text"]
+    xd = lay["xaxis"].get("domain", [0, 1])
+    xr, yr = lay["xaxis"]["range"], lay["yaxis"]["range"]
+    seen = 0
+    for t in fig["data"]:
+        if t.get("xaxis") == "x2" or not t.get("x") or isinstance(t["x"][0], list):
+            continue
+        xs = np.array([np.nan if v is None else v for v in t["x"]], dtype=float)
+        ys = np.array([np.nan if v is None else v for v in t["y"]], dtype=float)
+        px = xd[0] + (xd[1] - xd[0]) * (xs - xr[0]) / (xr[1] - xr[0])
+        py = (ys - yr[0]) / (yr[1] - yr[0])
+        fx = np.concatenate([np.linspace(a, b, 2000) for a, b in zip(px[:-1], px[1:])] or [px])
+        fy = np.concatenate([np.linspace(a, b, 2000) for a, b in zip(py[:-1], py[1:])] or [py])
+        inside = (fx >= x0) & (fx <= x1) & (fy >= y0) & (fy <= y1)
+        assert not inside.any(), (t["name"], fx[inside][:3], fy[inside][:3], (x0, x1, y0, y1))
+        seen += np.isfinite(fx).sum() > 0
+        if t.get("meta") == "crossing":
+            assert x1 < px[0] or x0 >= xd[1]
+    assert seen >= 4     # the three bounds, the run, the crossing (at least)
+
+
+@pytest.mark.parametrize("kind, T, N, k, delta, noise", [
+    ("sparse", 600, 100, 9, None, 0.0),          # M = 98, the crossing at 744
+    ("sparse", 600, 100, 9, None, 0.02),         # noisy: the crossing is drawn but not proven
+    ("continuous", 300, 20, 3, 0.3, 0.0),        # M = 9: unit ticks in the zoom
+    ("continuous", 2000, 100, 9, 0.02, 0.0),     # the crossing at 23,000
+])
+def test_the_zoom_covers_no_curve_no_crossing_and_no_legend(kind, T, N, k, delta, noise):
+    """Defect (as on the Compare page): the zoom's tick labels sat on the main plot's ln N − C·M line and its title
+    lay over the zoom's own curves. At the end of the run and mid-run, its whole box covers none of them."""
+    if kind == "sparse":
+        s = olc_core.streams.sparse_simplex(T=T, N=N, k=k, seed=0, noise=noise)
+        d = s.info["delta"]
+    else:
+        s = olc_core.streams.winnow_extra.simplex_continuous(T=T, N=N, k=k, delta=delta, seed=0, noise=noise)
+        d = delta
+    tr = olc_core.run("normalized_winnow", s.X, s.y, comparator=s.comparator, delta=d)
+    assert sandwich_geometry(tr.proof)["far"]
+    spec = eg_spec(tr, s.X, s.y, run_id="zoom")
+    validate_spec(spec)
+    for p in (tr.T // 3, tr.T):
+        zoom_clear_of_curves(figures_at(spec, p)[2])
