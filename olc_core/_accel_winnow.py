@@ -14,7 +14,8 @@ Every function here has a numpy twin and gives the same bits:
 * :func:`scan_rows` — the exponentiated update's rounds from ``t`` on with fixed weights: each row's
   ``P, Q`` as :func:`signed_parts`, its sign, score ``e·(P − Q)`` and near-tie test, stopping at the
   first row that is a mistake, a near tie or has both parts below 2⁻⁹⁰⁰ (the caller handles that
-  row). The kernel reads four rows at a time and stops within them (at most three rows read in
+  row), or that has an entry outside [−1, 1] or NaN (checked before the row is used, so a caller may
+  leave the box check of X to the scan). The kernel reads four rows at a time and stops within them (at most three rows read in
   vain per stop); the twin reads blocks of rows.
 * :func:`first_row_outside_unit_box` — the first row with an entry outside [−1, 1] (NaN included),
   or −1, in one pass without temporaries; :func:`rowdot_in_box` does it and :func:`rowdot` in one pass.
@@ -41,14 +42,16 @@ import numpy as np
 from . import _numeric
 from ._accel import _compile_seconds, _jit, resolve_engine
 
-__all__ = ["rowdot", "rowdot_in_box", "signed_parts", "scan_rows", "SCAN_END", "SCAN_MISTAKE", "SCAN_NEAR", "SCAN_SMALL", "first_row_outside_unit_box", "use_compiled", "MIN_CELLS"]
+__all__ = ["rowdot", "rowdot_in_box", "signed_parts", "scan_rows", "SCAN_END", "SCAN_MISTAKE", "SCAN_NEAR", "SCAN_SMALL",
+           "SCAN_OUTSIDE", "first_row_outside_unit_box", "use_compiled", "MIN_CELLS"]
 
 #: below this many cells (rows × columns) the numpy twin is used
 MIN_CELLS = 1 << 14
 _CHUNK_CELLS = 1 << 16
 _kernels: dict[str, object] = {}
-#: what stopped :func:`scan_rows`: the end of X, a float-certain mistake, a near tie, both parts tiny
-SCAN_END, SCAN_MISTAKE, SCAN_NEAR, SCAN_SMALL = 0, 1, 2, 3
+#: what stopped :func:`scan_rows`: the end of X, a float-certain mistake, a near tie, both parts tiny,
+#: an entry outside [−1, 1] (or NaN)
+SCAN_END, SCAN_MISTAKE, SCAN_NEAR, SCAN_SMALL, SCAN_OUTSIDE = 0, 1, 2, 3, 4
 _SMALL = 2.0 ** -900
 
 
@@ -184,8 +187,8 @@ def _rowdot_in_box_py(A, v, out):
 
 
 def _scan_py(X, y, z, t, escale, a1, a2, c3, score, pred, pq):
-    """4·r + code for the first row r ≥ t that stops the scan (4·n when none; see :func:`scan_rows`);
-    ``pq``: room for the parts of four rows."""
+    """8·r + code for the first row r ≥ t that stops the scan (8·n when none; see :func:`scan_rows`);
+    ``pq``: room for the parts and box flags of four rows."""
     n, d = X.shape
     i = t
     while i < n:
@@ -198,6 +201,10 @@ def _scan_py(X, y, z, t, escale, a1, a2, c3, score, pred, pq):
         q2 = 0.0
         p3 = 0.0
         q3 = 0.0
+        o0 = True
+        o1 = True
+        o2 = True
+        o3 = True
         if h == 4:
             for j in range(d):
                 zj = z[j]
@@ -205,6 +212,10 @@ def _scan_py(X, y, z, t, escale, a1, a2, c3, score, pred, pq):
                 b = X[i + 1, j]
                 c = X[i + 2, j]
                 e = X[i + 3, j]
+                o0 &= (a >= -1.0) & (a <= 1.0)   # False for NaN
+                o1 &= (b >= -1.0) & (b <= 1.0)
+                o2 &= (c >= -1.0) & (c <= 1.0)
+                o3 &= (e >= -1.0) & (e <= 1.0)
                 p0 += (a if a > 0.0 else 0.0) * zj
                 q0 += (-a if a < 0.0 else 0.0) * zj
                 p1 += (b if b > 0.0 else 0.0) * zj
@@ -216,6 +227,7 @@ def _scan_py(X, y, z, t, escale, a1, a2, c3, score, pred, pq):
         else:
             for j in range(d):
                 a = X[i, j]
+                o0 &= (a >= -1.0) & (a <= 1.0)
                 p0 += (a if a > 0.0 else 0.0) * z[j]
                 q0 += (-a if a < 0.0 else 0.0) * z[j]
         pq[0] = p0
@@ -226,22 +238,28 @@ def _scan_py(X, y, z, t, escale, a1, a2, c3, score, pred, pq):
         pq[5] = q2
         pq[6] = p3
         pq[7] = q3
+        pq[8] = 1.0 if o0 else 0.0
+        pq[9] = 1.0 if o1 else 0.0
+        pq[10] = 1.0 if o2 else 0.0
+        pq[11] = 1.0 if o3 else 0.0
         for k in range(h):   # the rounds in order, each decided as by the numpy twin
             r = i + k
             p = pq[2 * k]
             q = pq[2 * k + 1]
+            if pq[8 + k] == 0.0:
+                return 8 * r + 4
             if p < 2.0 ** -900 and q < 2.0 ** -900:
-                return 4 * r + 3
+                return 8 * r + 3
             diff = p - q
             s = 1 if diff > 0.0 else (-1 if diff < 0.0 else 0)
             score[r] = escale * diff
             pred[r] = s
             if abs(diff) <= 2.0 * ((p + q) * a1 * a2 + c3):
-                return 4 * r + 2
+                return 8 * r + 2
             if y[r] * s <= 0.0:
-                return 4 * r + 1
+                return 8 * r + 1
         i += h
-    return 4 * n
+    return 8 * n
 
 
 _SOURCES = {"rowdot": _rowdot_py, "signed_parts": _signed_parts_py, "first_bad_row": _first_bad_row_py,
@@ -258,7 +276,7 @@ def _kernel(name: str):
         if name == "first_bad_row":
             k(one)
         elif name == "scan":
-            k(one, np.ones(1), v, 0, 1.0, 0.0, 0.0, 0.0, np.zeros(1), np.zeros(1, dtype=np.int8), np.zeros(8))
+            k(one, np.ones(1), v, 0, 1.0, 0.0, 0.0, 0.0, np.zeros(1), np.zeros(1, dtype=np.int8), np.zeros(12))
         elif name in ("rowdot", "rowdot_in_box"):
             k(one, v, np.zeros(1))
         else:
@@ -330,17 +348,22 @@ def _scan_np(X, y, z, t, escale, a1, a2, c3, score, pred, block):
     n = X.shape[0]
     while t < n:
         e = min(n, t + block)
-        P, Q = signed_parts(X[t:e], z, False)
+        blk = X[t:e]
+        out = np.zeros(e - t, dtype=bool)
+        if not (blk.min() >= -1.0 and blk.max() <= 1.0):     # False on NaN too
+            out = ~((blk >= -1.0) & (blk <= 1.0)).all(axis=1)
+            blk = np.where(out[:, None], 0.0, blk)             # those rows stop the scan before use
+        P, Q = signed_parts(blk, z, False)
         diff = P - Q
         sgn = np.sign(diff).astype(np.int8)
         sc = escale * diff
         small = (P < _SMALL) & (Q < _SMALL)
         near = np.abs(diff) <= 2.0 * ((P + Q) * a1 * a2 + c3)
-        stop = np.flatnonzero(small | near | (y[t:e] * sgn <= 0))
+        stop = np.flatnonzero(out | small | near | (y[t:e] * sgn <= 0))
         if stop.size:
             k = int(stop[0])
             score[t:t + k + 1], pred[t:t + k + 1] = sc[:k + 1], sgn[:k + 1]
-            code = SCAN_SMALL if small[k] else (SCAN_NEAR if near[k] else SCAN_MISTAKE)
+            code = SCAN_OUTSIDE if out[k] else (SCAN_SMALL if small[k] else (SCAN_NEAR if near[k] else SCAN_MISTAKE))
             return t + k, code
         score[t:e], pred[t:e] = sc, sgn
         t, block = e, 2 * block
@@ -350,13 +373,13 @@ def _scan_np(X, y, z, t, escale, a1, a2, c3, score, pred, block):
 def scan_rows(X: np.ndarray, y: np.ndarray, z: np.ndarray, t: int, escale: float, a1: float, a2: float, c3: float,
               score: np.ndarray, pred: np.ndarray, compiled: bool, block: int = 64) -> tuple[int, int]:
     """``(r, code)``: the rounds t … r−1 are correct predictions the floats vouch for, and row r stops the
-    scan (``code``: :data:`SCAN_MISTAKE`, :data:`SCAN_NEAR`, :data:`SCAN_SMALL`; r = n with
-    :data:`SCAN_END`). The weights are ``z`` (shifted, ≤ 1); ``score[i] = escale·(P − Q)`` and
-    ``pred[i] = sign(P − Q)`` are written for the rounds t … r (for r only when its code is not SMALL);
+    scan (``code``: :data:`SCAN_MISTAKE`, :data:`SCAN_NEAR`, :data:`SCAN_SMALL`, :data:`SCAN_OUTSIDE`;
+    r = n with :data:`SCAN_END`). The weights are ``z`` (shifted, ≤ 1); ``score[i] = escale·(P − Q)`` and
+    ``pred[i] = sign(P − Q)`` are written for the rounds t … r (for r only when its code is MISTAKE or NEAR);
     a row is near when ``|P − Q| ≤ 2((P + Q)·a1·a2 + c3)``. Kernel and twin give the same bits
     (``block``: the twin's first block of rows)."""
     if not _compiled(X, compiled):
         return _scan_np(X, y, z, t, escale, a1, a2, c3, score, pred, block)
     code = int(_kernel("scan")(X, y, z, int(t), float(escale), float(a1), float(a2), float(c3), score, pred,
-                               np.empty(8)))
-    return code >> 2, code & 3
+                               np.empty(12)))
+    return code >> 3, code & 7

@@ -68,7 +68,7 @@ from typing import Any
 import numpy as np
 
 from .._exact_exp import EtaSpec, exact_sign, exact_value
-from .._accel_winnow import (SCAN_END, SCAN_NEAR, SCAN_SMALL, first_row_outside_unit_box, rowdot, rowdot_in_box,
+from .._accel_winnow import (SCAN_END, SCAN_NEAR, SCAN_OUTSIDE, SCAN_SMALL, first_row_outside_unit_box, rowdot, rowdot_in_box,
                              scan_rows, signed_parts, use_compiled)
 from .._numeric import Grow, logsumexp
 from .._validate import as_labels, as_matrix, as_vector, first_bad
@@ -104,6 +104,13 @@ def check_unit_box(X: np.ndarray, algorithm: str = NAME) -> None:
             j = int(np.flatnonzero(bad[t])[0])
             raise ValueError(f"{algorithm}: every entry of X must be in [-1, 1] (‖x_t‖∞ ≤ 1); found "
                              f"{blk[t, j]:g} at round {a + t + 1}, feature {j + 1}")
+
+
+def _raise_outside(X: np.ndarray) -> None:
+    """Raise the error of the input checks for an X with an entry outside [−1, 1] (NaN or ±inf named first)."""
+    as_matrix(X, NAME)
+    check_unit_box(X)
+    raise AssertionError("unreachable: X has an entry outside [-1, 1]")
 
 
 def _lse_rows(G: np.ndarray) -> np.ndarray:
@@ -259,6 +266,8 @@ def normalized_winnow_loop(X: np.ndarray, y: np.ndarray, eta: float):
             r, code = scan_rows(X, yf, st.z, t, st.escale, st.a1, st.a2, st.c3, score, pred, compiled, B)
             if code == SCAN_END:
                 break
+            if code == SCAN_OUTSIDE:    # X's box check was left to the scan (run): the same errors as before
+                _raise_outside(X)
             if not _round_at(X, y, r, code, lw, drift, st, ex, spec, score, pred, exact):
                 t = r + 1
                 continue
@@ -346,10 +355,21 @@ def _margin_assumption(cmargin: np.ndarray, delta_param: float | None, N: int, c
     return (measured if ok else None), Assumption("margin", statement, ok, bad.astype(np.int64), detail), info
 
 
-def _checked_dots(X: np.ndarray, comparator) -> tuple[bool, np.ndarray | None]:
+def _support_dots(X: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """``rowdot(X, u)`` bit for bit when X is finite, reading only u's support: the terms ``x·0 = ±0`` leave
+    a sequential sum that started at +0.0 unchanged (it is never −0)."""
+    out = np.zeros(X.shape[0])
+    for j in np.flatnonzero(u).tolist():
+        out += X[:, j] * u[j]
+    return out
+
+
+def _checked_dots(X: np.ndarray, comparator) -> tuple[bool | None, np.ndarray | None]:
     """Whether every entry of X is in [−1, 1] (so X is finite too), and ``rowdot(X, u)`` for a valid given
     comparator u (None otherwise): one pass over X for both. An invalid comparator is reported later, in
-    its place among the checks."""
+    its place among the checks. With the kernels and a sparse u (at most a quarter of the features), X is
+    not read here: the dots are :func:`_support_dots` and the box check is left to the run's scan, which
+    checks each row before it uses it (``None`` for inside)."""
     u = None
     if comparator is not None:
         try:
@@ -358,18 +378,31 @@ def _checked_dots(X: np.ndarray, comparator) -> tuple[bool, np.ndarray | None]:
             u = None
     if u is None:
         return first_row_outside_unit_box(X) < 0, None
+    if use_compiled(X) and 4 * int(np.count_nonzero(u)) <= X.shape[1]:
+        return None, _support_dots(X, u)
     dots, bad = rowdot_in_box(X, u)
     return bad < 0, dots
+
+
+def _labels(X: np.ndarray, y, inside: bool | None) -> np.ndarray:
+    """y checked; when the box check of X was left to the scan, a bad X is still reported before bad labels
+    when the checks report it first (a NaN or an infinity)."""
+    try:
+        return as_labels(y, "pm1", X.shape[0], NAME)
+    except ValueError:
+        if inside is None and first_row_outside_unit_box(X) >= 0:
+            as_matrix(X, NAME)
+        raise
 
 
 def run(X, y, params: dict[str, Any]) -> Trace:
     X = as_matrix(X, NAME, check_finite=False)
     inside, dots = _checked_dots(X, params["comparator"])
-    if not inside:
+    if inside is False:
         X = as_matrix(X, NAME)  # a NaN or an infinity raises here, with the shared message
     T, N = X.shape
-    y = as_labels(y, "pm1", T, NAME)
-    if not inside:
+    y = _labels(X, y, inside)
+    if inside is False:
         check_unit_box(X)
     u, cinfo = resolve_simplex(X, y, params["comparator"])
     cmargin = y * (dots if dots is not None else rowdot(X, u))

@@ -124,6 +124,8 @@ def test_scan_kernel_is_its_numpy_twin(N):
     for trial in range(40):
         T = int(rng.integers(1, 90))
         X = rng.choice([-1.0, -0.5, 0.0, 0.5, 1.0], size=(T, N))
+        if trial % 5 == 4:                                       # a row outside the box stops the scan first
+            X[0 if trial % 10 == 4 else rng.integers(T), rng.integers(N)] = (math.nan, 1.5, -math.inf, math.nextafter(1.0, 2.0))[trial % 4]
         y = rng.choice([-1.0, 1.0], size=T)
         st = _state(rng, N, (0.0, 3.0, 1000.0, 2000.0)[trial % 4])
         if trial % 4 == 3:                                       # y follows the heaviest feature where it is ±
@@ -140,4 +142,39 @@ def test_scan_kernel_is_its_numpy_twin(N):
             (r1, c1, s1, p1), (r2, c2, s2, p2) = out
             assert (r1, c1) == (r2, c2) and same(s1, s2) and same(p1, p2)
             codes.add(c1)
-    assert codes == {K.SCAN_END, K.SCAN_MISTAKE, K.SCAN_NEAR, K.SCAN_SMALL}
+    assert codes == {K.SCAN_END, K.SCAN_MISTAKE, K.SCAN_NEAR, K.SCAN_SMALL, K.SCAN_OUTSIDE}
+
+
+def _errors(X, y, u):
+    try:
+        tr = olc_core.run("normalized_winnow", X, y, comparator=u)
+    except ValueError as e:
+        return str(e)
+    return [tr.columns["comparator_margin"].tobytes(), tr.mistakes.tobytes(), tr.columns["score"].tobytes()]
+
+
+@needs_numba
+def test_the_box_check_left_to_the_scan_reports_what_the_checks_reported(monkeypatch):
+    rng = np.random.default_rng(5)
+    X = np.where(rng.random((400, 100)) < 0.5, -1.0, 1.0)
+    u = np.zeros(100)
+    u[[4, 50, 77]] = 1.0
+    y = np.where(X[:, [4, 50, 77]].sum(1) > 0, 1.0, -1.0)
+    monkeypatch.delenv("OLC_CORE_ENGINE", raising=False)
+    assert NW._checked_dots(X, u)[0] is None                  # the fast path: X is not read before the run
+    variants = [(X, y)]
+    for row, col, val in ((399, 99, 1.5), (0, 0, math.nextafter(-1.0, -2.0)), (250, 3, math.nan), (250, 50, math.nan),
+                          (120, 77, math.inf), (121, 2, -math.inf), (10, 4, 2.0)):
+        B = X.copy()
+        B[row, col] = val
+        variants.append((B, y))
+        y0 = y.copy()
+        y0[300] = 0.0                                          # a bad label too: NaN/inf first, then labels
+        variants.append((B, y0))
+    variants.append((np.asfortranarray(X), y))
+    results = [_errors(A, b, u) for A, b in variants]
+    monkeypatch.setenv("OLC_CORE_ENGINE", "numpy")
+    assert NW._checked_dots(X, u)[0] is True
+    assert results == [_errors(A, b, u) for A, b in variants]
+    assert sum(isinstance(r, str) for r in results) == 14
+    assert results[0][0] == (y * NW.rowdot(X, u / 3.0)).tobytes()
