@@ -216,14 +216,18 @@ def _scan_py(X, y, z, t, escale, a1, a2, c3, score, pred, pq):
                 o1 &= (b >= -1.0) & (b <= 1.0)
                 o2 &= (c >= -1.0) & (c <= 1.0)
                 o3 &= (e >= -1.0) & (e <= 1.0)
-                p0 += (a if a > 0.0 else 0.0) * zj
-                q0 += (-a if a < 0.0 else 0.0) * zj
-                p1 += (b if b > 0.0 else 0.0) * zj
-                q1 += (-b if b < 0.0 else 0.0) * zj
-                p2 += (c if c > 0.0 else 0.0) * zj
-                q2 += (-c if c < 0.0 else 0.0) * zj
-                p3 += (e if e > 0.0 else 0.0) * zj
-                q3 += (-e if e < 0.0 else 0.0) * zj
+                a *= zj          # max(a, 0)·z is a·z or +0, and max(−a, 0)·z is −(a·z) or +0: the same bits
+                b *= zj
+                c *= zj
+                e *= zj
+                p0 += a if a > 0.0 else 0.0
+                q0 += -a if a < 0.0 else 0.0
+                p1 += b if b > 0.0 else 0.0
+                q1 += -b if b < 0.0 else 0.0
+                p2 += c if c > 0.0 else 0.0
+                q2 += -c if c < 0.0 else 0.0
+                p3 += e if e > 0.0 else 0.0
+                q3 += -e if e < 0.0 else 0.0
         else:
             for j in range(d):
                 a = X[i, j]
