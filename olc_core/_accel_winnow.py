@@ -11,6 +11,12 @@ Every function here has a numpy twin and gives the same bits:
   pass, without the two T × N temporaries. A term ``±0`` leaves a sum that started at +0.0
   unchanged (x + ±0 = x for x ≠ 0, and +0 + ±0 = +0), so each part's sum is the same whether the
   zero terms of the other sign are added or not.
+* :func:`scan_rows` — the exponentiated update's rounds from ``t`` on with fixed weights: each row's
+  ``P, Q`` as :func:`signed_parts`, its sign, score ``e·(P − Q)`` and near-tie test, stopping at the
+  first row that is a mistake, a near tie or has both parts below 2⁻⁹⁰⁰ (the caller handles that
+  row), or that has an entry outside [−1, 1] or NaN (checked before the row is used, so a caller may
+  leave the box check of X to the scan). The kernel reads four rows at a time and stops within them (at most three rows read in
+  vain per stop); the twin reads blocks of rows.
 * :func:`first_row_outside_unit_box` — the first row with an entry outside [−1, 1] (NaN included),
   or −1, in one pass without temporaries; :func:`rowdot_in_box` does it and :func:`rowdot` in one pass.
 
@@ -36,12 +42,17 @@ import numpy as np
 from . import _numeric
 from ._accel import _compile_seconds, _jit, resolve_engine
 
-__all__ = ["rowdot", "rowdot_in_box", "signed_parts", "first_row_outside_unit_box", "use_compiled", "MIN_CELLS"]
+__all__ = ["rowdot", "rowdot_in_box", "signed_parts", "scan_rows", "SCAN_END", "SCAN_MISTAKE", "SCAN_NEAR", "SCAN_SMALL",
+           "SCAN_OUTSIDE", "first_row_outside_unit_box", "use_compiled", "MIN_CELLS"]
 
 #: below this many cells (rows × columns) the numpy twin is used
 MIN_CELLS = 1 << 14
 _CHUNK_CELLS = 1 << 16
 _kernels: dict[str, object] = {}
+#: what stopped :func:`scan_rows`: the end of X, a float-certain mistake, a near tie, both parts tiny,
+#: an entry outside [−1, 1] (or NaN)
+SCAN_END, SCAN_MISTAKE, SCAN_NEAR, SCAN_SMALL, SCAN_OUTSIDE = 0, 1, 2, 3, 4
+_SMALL = 2.0 ** -900
 
 
 # --------------------------------------------------------------------------- kernels (plain Python)
@@ -175,8 +186,88 @@ def _rowdot_in_box_py(A, v, out):
     return -1
 
 
+def _scan_py(X, y, z, t, escale, a1, a2, c3, score, pred, pq):
+    """8·r + code for the first row r ≥ t that stops the scan (8·n when none; see :func:`scan_rows`);
+    ``pq``: room for the parts and box flags of four rows."""
+    n, d = X.shape
+    i = t
+    while i < n:
+        h = 4 if i + 4 <= n else 1
+        p0 = 0.0
+        q0 = 0.0
+        p1 = 0.0
+        q1 = 0.0
+        p2 = 0.0
+        q2 = 0.0
+        p3 = 0.0
+        q3 = 0.0
+        o0 = True
+        o1 = True
+        o2 = True
+        o3 = True
+        if h == 4:
+            for j in range(d):
+                zj = z[j]
+                a = X[i, j]
+                b = X[i + 1, j]
+                c = X[i + 2, j]
+                e = X[i + 3, j]
+                o0 &= (a >= -1.0) & (a <= 1.0)   # False for NaN
+                o1 &= (b >= -1.0) & (b <= 1.0)
+                o2 &= (c >= -1.0) & (c <= 1.0)
+                o3 &= (e >= -1.0) & (e <= 1.0)
+                a *= zj          # max(a, 0)·z is a·z or +0, and max(−a, 0)·z is −(a·z) or +0: the same bits
+                b *= zj
+                c *= zj
+                e *= zj
+                p0 += a if a > 0.0 else 0.0
+                q0 += -a if a < 0.0 else 0.0
+                p1 += b if b > 0.0 else 0.0
+                q1 += -b if b < 0.0 else 0.0
+                p2 += c if c > 0.0 else 0.0
+                q2 += -c if c < 0.0 else 0.0
+                p3 += e if e > 0.0 else 0.0
+                q3 += -e if e < 0.0 else 0.0
+        else:
+            for j in range(d):
+                a = X[i, j]
+                o0 &= (a >= -1.0) & (a <= 1.0)
+                p0 += (a if a > 0.0 else 0.0) * z[j]
+                q0 += (-a if a < 0.0 else 0.0) * z[j]
+        pq[0] = p0
+        pq[1] = q0
+        pq[2] = p1
+        pq[3] = q1
+        pq[4] = p2
+        pq[5] = q2
+        pq[6] = p3
+        pq[7] = q3
+        pq[8] = 1.0 if o0 else 0.0
+        pq[9] = 1.0 if o1 else 0.0
+        pq[10] = 1.0 if o2 else 0.0
+        pq[11] = 1.0 if o3 else 0.0
+        for k in range(h):   # the rounds in order, each decided as by the numpy twin
+            r = i + k
+            p = pq[2 * k]
+            q = pq[2 * k + 1]
+            if pq[8 + k] == 0.0:
+                return 8 * r + 4
+            if p < 2.0 ** -900 and q < 2.0 ** -900:
+                return 8 * r + 3
+            diff = p - q
+            s = 1 if diff > 0.0 else (-1 if diff < 0.0 else 0)
+            score[r] = escale * diff
+            pred[r] = s
+            if abs(diff) <= 2.0 * ((p + q) * a1 * a2 + c3):
+                return 8 * r + 2
+            if y[r] * s <= 0.0:
+                return 8 * r + 1
+        i += h
+    return 8 * n
+
+
 _SOURCES = {"rowdot": _rowdot_py, "signed_parts": _signed_parts_py, "first_bad_row": _first_bad_row_py,
-            "rowdot_in_box": _rowdot_in_box_py}
+            "rowdot_in_box": _rowdot_in_box_py, "scan": _scan_py}
 
 
 def _kernel(name: str):
@@ -188,6 +279,8 @@ def _kernel(name: str):
         one, v = np.zeros((1, 1)), np.zeros(1)
         if name == "first_bad_row":
             k(one)
+        elif name == "scan":
+            k(one, np.ones(1), v, 0, 1.0, 0.0, 0.0, 0.0, np.zeros(1), np.zeros(1, dtype=np.int8), np.zeros(12))
         elif name in ("rowdot", "rowdot_in_box"):
             k(one, v, np.zeros(1))
         else:
@@ -252,3 +345,45 @@ def rowdot_in_box(A: np.ndarray, v: np.ndarray, compiled: bool | None = None) ->
     out = np.empty(A.shape[0])
     bad = int(_kernel("rowdot_in_box")(np.ascontiguousarray(A), np.ascontiguousarray(v, dtype=np.float64), out))
     return (out if bad < 0 else None), bad
+
+
+def _scan_np(X, y, z, t, escale, a1, a2, c3, score, pred, block):
+    """The numpy twin of :func:`_scan_py` (blocks of ``block`` rows, doubling)."""
+    n = X.shape[0]
+    while t < n:
+        e = min(n, t + block)
+        blk = X[t:e]
+        out = np.zeros(e - t, dtype=bool)
+        if not (blk.min() >= -1.0 and blk.max() <= 1.0):     # False on NaN too
+            out = ~((blk >= -1.0) & (blk <= 1.0)).all(axis=1)
+            blk = np.where(out[:, None], 0.0, blk)             # those rows stop the scan before use
+        P, Q = signed_parts(blk, z, False)
+        diff = P - Q
+        sgn = np.sign(diff).astype(np.int8)
+        sc = escale * diff
+        small = (P < _SMALL) & (Q < _SMALL)
+        near = np.abs(diff) <= 2.0 * ((P + Q) * a1 * a2 + c3)
+        stop = np.flatnonzero(out | small | near | (y[t:e] * sgn <= 0))
+        if stop.size:
+            k = int(stop[0])
+            score[t:t + k + 1], pred[t:t + k + 1] = sc[:k + 1], sgn[:k + 1]
+            code = SCAN_OUTSIDE if out[k] else (SCAN_SMALL if small[k] else (SCAN_NEAR if near[k] else SCAN_MISTAKE))
+            return t + k, code
+        score[t:e], pred[t:e] = sc, sgn
+        t, block = e, 2 * block
+    return n, SCAN_END
+
+
+def scan_rows(X: np.ndarray, y: np.ndarray, z: np.ndarray, t: int, escale: float, a1: float, a2: float, c3: float,
+              score: np.ndarray, pred: np.ndarray, compiled: bool, block: int = 64) -> tuple[int, int]:
+    """``(r, code)``: the rounds t … r−1 are correct predictions the floats vouch for, and row r stops the
+    scan (``code``: :data:`SCAN_MISTAKE`, :data:`SCAN_NEAR`, :data:`SCAN_SMALL`, :data:`SCAN_OUTSIDE`;
+    r = n with :data:`SCAN_END`). The weights are ``z`` (shifted, ≤ 1); ``score[i] = escale·(P − Q)`` and
+    ``pred[i] = sign(P − Q)`` are written for the rounds t … r (for r only when its code is MISTAKE or NEAR);
+    a row is near when ``|P − Q| ≤ 2((P + Q)·a1·a2 + c3)``. Kernel and twin give the same bits
+    (``block``: the twin's first block of rows)."""
+    if not _compiled(X, compiled):
+        return _scan_np(X, y, z, t, escale, a1, a2, c3, score, pred, block)
+    code = int(_kernel("scan")(X, y, z, int(t), float(escale), float(a1), float(a2), float(c3), score, pred,
+                               np.empty(12)))
+    return code >> 3, code & 7

@@ -68,7 +68,8 @@ from typing import Any
 import numpy as np
 
 from .._exact_exp import EtaSpec, exact_sign, exact_value
-from .._accel_winnow import first_row_outside_unit_box, rowdot, rowdot_in_box, signed_parts, use_compiled
+from .._accel_winnow import (SCAN_END, SCAN_NEAR, SCAN_OUTSIDE, SCAN_SMALL, first_row_outside_unit_box, rowdot, rowdot_in_box,
+                             scan_rows, signed_parts, use_compiled)
 from .._numeric import Grow, logsumexp
 from .._validate import as_labels, as_matrix, as_vector, first_bad
 from ..comparators import simplex_margin
@@ -103,6 +104,13 @@ def check_unit_box(X: np.ndarray, algorithm: str = NAME) -> None:
             j = int(np.flatnonzero(bad[t])[0])
             raise ValueError(f"{algorithm}: every entry of X must be in [-1, 1] (‖x_t‖∞ ≤ 1); found "
                              f"{blk[t, j]:g} at round {a + t + 1}, feature {j + 1}")
+
+
+def _raise_outside(X: np.ndarray) -> None:
+    """Raise the error of the input checks for an X with an entry outside [−1, 1] (NaN or ±inf named first)."""
+    as_matrix(X, NAME)
+    check_unit_box(X)
+    raise AssertionError("unreachable: X has an entry outside [-1, 1]")
 
 
 def _lse_rows(G: np.ndarray) -> np.ndarray:
@@ -198,12 +206,48 @@ def _decide_exactly(x: np.ndarray, lw: np.ndarray, ex: ExactExponents, spec: Eta
     return s, (v if v != 0.0 and (v > 0) == (s > 0) else math.copysign(5e-324, s))
 
 
+class _State:
+    """What the scan needs from the weights (fixed between mistakes): ``z = e^{lw − m}``, ``e^m`` and the
+    constants of :func:`_signs`'s near-tie bound, computed as there."""
+
+    def __init__(self, lw: np.ndarray, drift: float):
+        N = lw.shape[0]
+        self.m = m = float(lw.max())
+        with np.errstate(under="ignore"):
+            self.z = np.exp(lw - m)
+        self.escale = math.exp(m)
+        E = math.expm1(drift + _U * (m - float(lw.min()) + 4.0))
+        self.a1, self.a2, self.c3 = E + (N + 2) * _U, 1.0 + E, N * 2.0 ** -1070
+
+    def lse(self) -> float:
+        """``logsumexp(lw)`` from z and m, the same bits (the same operations on the same arrays)."""
+        return float((np.log(self.z.sum(keepdims=True)) + self.m)[0])
+
+
+def _round_at(X, y, r: int, code: int, lw, drift, st: _State, ex, spec, score, pred, exact) -> bool:
+    """Settle round r where the scan stopped (a tiny-parts row by :func:`_signs`, a near tie exactly);
+    True when it is a mistake."""
+    if code == SCAN_SMALL:
+        sgn, sc, near = _signs(X[r:r + 1], lw, drift, False)
+        s, f, is_near = int(sgn[0]), float(sc[0]), bool(near[0])
+    else:
+        s, f, is_near = int(pred[r]), float(score[r]), code == SCAN_NEAR
+    if is_near:
+        s, f = _decide_exactly(X[r], lw, ex, spec, s, f)
+        exact.append(r)
+    score[r], pred[r] = f, s
+    return y[r] * s <= 0
+
+
 def normalized_winnow_loop(X: np.ndarray, y: np.ndarray, eta: float):
     """The run: ``(score, predictions, mistakes, log-weight snapshots, ln Z per mistake, exact rounds)``.
 
-    Rounds whose float score is within its error bound of 0 are decided by :func:`_decide_exactly`
-    (``exact rounds``), in order, before the block's first float-decided mistake."""
+    Between mistakes :func:`olc_core._accel_winnow.scan_rows` runs the rounds the floats decide; a
+    round whose float score is within its error bound of 0 is decided by :func:`_decide_exactly`
+    (``exact rounds``), in order."""
     T, N = X.shape
+    X = np.ascontiguousarray(X)
+    yf = np.ascontiguousarray(y, dtype=np.float64)
     spec = EtaSpec(eta)
     ex = ExactExponents(X, y)
     lw = np.full(N, -math.log(N))
@@ -214,38 +258,33 @@ def normalized_winnow_loop(X: np.ndarray, y: np.ndarray, eta: float):
     snaps = Grow((N,), np.float64)
     logz = Grow((), np.float64)
     cap = max(64, _MAX_CELLS // N)
-    compiled = use_compiled(X)  # decided once for the whole X (the blocks can be small)
+    compiled = use_compiled(X)  # decided once for the whole X
+    st = _State(lw, drift)
     t, B = 0, 64
-    while t < T:
-        e = min(T, t + B)
-        sgn, sc, near = _signs(X[t:e], lw, drift, compiled)
-        wrong = np.flatnonzero(~near & (y[t:e] * sgn <= 0))
-        stop = int(wrong[0]) if wrong.size else e - t
-        for j in np.flatnonzero(near[:stop]).tolist():  # near-ties before it: decide exactly, in order
-            sgn[j], sc[j] = _decide_exactly(X[t + j], lw, ex, spec, int(sgn[j]), float(sc[j]))
-            exact.append(t + j)
-            if y[t + j] * sgn[j] <= 0:
-                stop = j
+    with np.errstate(under="ignore"):
+        while t < T:
+            r, code = scan_rows(X, yf, st.z, t, st.escale, st.a1, st.a2, st.c3, score, pred, compiled, B)
+            if code == SCAN_END:
                 break
-        if stop == e - t:
-            score[t:e], pred[t:e] = sc, sgn
-            t, B = e, min(2 * B, cap)
-            continue
-        i = t + stop
-        score[t:i + 1], pred[t:i + 1] = sc[:stop + 1], sgn[:stop + 1]
-        step = (eta * y[i]) * X[i]
-        v = lw + step
-        lz = logsumexp(v)
-        logz.append(lz - logsumexp(lw))  # ln Z_t, with Σ w_t = 1 up to rounding
-        lw = v - lz
-        xm = float(np.abs(X[i]).max())
-        drift += 2.0 * (_U * float(np.abs(step).max()) + spec.err * xm + _U * float(np.abs(v).max())
-                        + _U * float(np.abs(lw).max()))
-        ex.add(i)
-        mis.append(i)
-        snaps.append(lw)
-        B = int(min(cap, max(16, 2 * stop + 16)))
-        t = i + 1
+            if code == SCAN_OUTSIDE:    # X's box check was left to the scan (run): the same errors as before
+                _raise_outside(X)
+            if not _round_at(X, y, r, code, lw, drift, st, ex, spec, score, pred, exact):
+                t = r + 1
+                continue
+            step = (eta * y[r]) * X[r]
+            v = lw + step
+            lz = logsumexp(v)
+            logz.append(lz - st.lse())  # ln Z_t, with Σ w_t = 1 up to rounding
+            lw = v - lz
+            xm = float(np.abs(X[r]).max())
+            drift += 2.0 * (_U * float(np.abs(step).max()) + spec.err * xm + _U * float(np.abs(v).max())
+                            + _U * float(np.abs(lw).max()))
+            ex.add(r)
+            mis.append(r)
+            snaps.append(lw)
+            st = _State(lw, drift)
+            B = int(min(cap, max(16, 2 * (r - t) + 16)))
+            t = r + 1
     return score, pred, mis.array(), snaps.array(), logz.array(), exact.array(), spec
 
 
@@ -316,10 +355,21 @@ def _margin_assumption(cmargin: np.ndarray, delta_param: float | None, N: int, c
     return (measured if ok else None), Assumption("margin", statement, ok, bad.astype(np.int64), detail), info
 
 
-def _checked_dots(X: np.ndarray, comparator) -> tuple[bool, np.ndarray | None]:
+def _support_dots(X: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """``rowdot(X, u)`` bit for bit when X is finite, reading only u's support: the terms ``x·0 = ±0`` leave
+    a sequential sum that started at +0.0 unchanged (it is never −0)."""
+    out = np.zeros(X.shape[0])
+    for j in np.flatnonzero(u).tolist():
+        out += X[:, j] * u[j]
+    return out
+
+
+def _checked_dots(X: np.ndarray, comparator) -> tuple[bool | None, np.ndarray | None]:
     """Whether every entry of X is in [−1, 1] (so X is finite too), and ``rowdot(X, u)`` for a valid given
     comparator u (None otherwise): one pass over X for both. An invalid comparator is reported later, in
-    its place among the checks."""
+    its place among the checks. With the kernels and a sparse u (at most a quarter of the features), X is
+    not read here: the dots are :func:`_support_dots` and the box check is left to the run's scan, which
+    checks each row before it uses it (``None`` for inside)."""
     u = None
     if comparator is not None:
         try:
@@ -328,18 +378,31 @@ def _checked_dots(X: np.ndarray, comparator) -> tuple[bool, np.ndarray | None]:
             u = None
     if u is None:
         return first_row_outside_unit_box(X) < 0, None
+    if use_compiled(X) and 4 * int(np.count_nonzero(u)) <= X.shape[1]:
+        return None, _support_dots(X, u)
     dots, bad = rowdot_in_box(X, u)
     return bad < 0, dots
+
+
+def _labels(X: np.ndarray, y, inside: bool | None) -> np.ndarray:
+    """y checked; when the box check of X was left to the scan, a bad X is still reported before bad labels
+    when the checks report it first (a NaN or an infinity)."""
+    try:
+        return as_labels(y, "pm1", X.shape[0], NAME)
+    except ValueError:
+        if inside is None and first_row_outside_unit_box(X) >= 0:
+            as_matrix(X, NAME)
+        raise
 
 
 def run(X, y, params: dict[str, Any]) -> Trace:
     X = as_matrix(X, NAME, check_finite=False)
     inside, dots = _checked_dots(X, params["comparator"])
-    if not inside:
+    if inside is False:
         X = as_matrix(X, NAME)  # a NaN or an infinity raises here, with the shared message
     T, N = X.shape
-    y = as_labels(y, "pm1", T, NAME)
-    if not inside:
+    y = _labels(X, y, inside)
+    if inside is False:
         check_unit_box(X)
     u, cinfo = resolve_simplex(X, y, params["comparator"])
     cmargin = y * (dots if dots is not None else rowdot(X, u))
