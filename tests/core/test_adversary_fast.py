@@ -9,10 +9,8 @@ the public-API fallback; and the decisions must be those of the learner (every r
 from __future__ import annotations
 
 import importlib
-import os
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 
 import numpy as np
 import pytest
@@ -24,23 +22,12 @@ from olc_core.streams.experts import adversary
 from olc_core.streams.worst_case import halving_adversary
 from tests.core.adversary_reference import experts as old_experts
 from tests.core.adversary_reference import worst_case as old_worst
+from tests.core.test_experts_fast import engine
 
 experts_mod = importlib.import_module("olc_core.streams.experts")   # (olc_core.streams.experts is the function)
 
 ENGINES = ["numpy"] + (["numba"] if _accel.available() else [])
 
-
-@contextmanager
-def engine(name: str):
-    old = os.environ.get("OLC_CORE_ENGINE")
-    os.environ["OLC_CORE_ENGINE"] = name
-    try:
-        yield
-    finally:
-        if old is None:
-            del os.environ["OLC_CORE_ENGINE"]
-        else:
-            os.environ["OLC_CORE_ENGINE"] = old
 
 
 @pytest.fixture(autouse=True)

@@ -25,6 +25,7 @@ RTOL = 1e-12
 
 @contextmanager
 def engine(name: str):
+    """``OLC_CORE_ENGINE=name`` inside the block (the variable restored after)."""
     old = os.environ.get("OLC_CORE_ENGINE")
     os.environ["OLC_CORE_ENGINE"] = name
     try:
