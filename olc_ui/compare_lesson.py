@@ -15,6 +15,7 @@ Every number shown comes from ``olc_core.run``.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,11 +26,11 @@ import olc_core
 from olc_core.streams.compare import dense_instances, sparse_instances, views
 
 from . import data as olc_data
-from .compare_view import NAMES, Lane, compare_spec, sweep_figure
+from .compare_view import NAMES, SOURCES, Lane, compare_spec, sweep_figure
 from .config import Setting
 
 __all__ = ["PAGE", "SETTINGS", "PRESETS", "LINEAR", "EXPERTS", "visible", "Setup", "load", "spec_for", "sweep",
-           "sweep_rows", "downloads_panel", "capped_T", "notes", "MAX_CELLS", "SWEEP_N", "SWEEP_SEEDS", "SWEEP_T", "dense_k", "WHY", "INTRO", "summary_rows"]
+           "sweep_rows", "downloads_panel", "capped_T", "notes", "MAX_CELLS", "SWEEP_N", "SWEEP_SEEDS", "SWEEP_T", "dense_k", "why", "SOURCES", "INTRO", "summary_rows"]
 
 PAGE = "compare"
 LINEAR = ("perceptron", "winnow", "normalized_winnow")
@@ -68,19 +69,109 @@ INTRO = ("The learners below read **the same rounds**; the step controls move ev
          "(*Next mistake* goes to the next round on which any of them errs). "
          "Each learner's sandwich is its own proof: a potential between two proven bounds, drawn against its "
          "mistake count out to where the bounds cross — its mistake bound.")
-#: one sentence per preset: why this one wins here
-WHY = {
-    "sparse": ("Why Winnow wins here: only k of the N variables matter, but about N·ln 2/k are on in each example, "
-               "so the Perceptron's R² (and its bound R²/γ²) grows linearly with N, while the multiplicative "
-               "updates pay for the N features only through log N."),
-    "dense": ("Why the Perceptron wins here: each example has one bit on (R² = 2) but half the variables are "
-              "relevant, so the Perceptron's bound R²/γ² = 2(4k+1) is linear in k, while Winnow must promote each "
-              "of the k relevant weights about log₂ N times and the exponentiated update's margin δ = 1/(2k+1) "
-              "is tiny."),
-    "experts": ("Halving trusts only the experts that were never wrong, so its log₂ N bound needs a perfect expert; "
-                "Weighted Majority and its randomised version only shrink a wrong expert's weight, so they pay "
-                "ln N plus a multiple of the best expert's mistakes m*."),
-}
+def _n(x: float) -> str:
+    """A bound or a constant as the sentences print it (5 significant digits, thousands separated)."""
+    x = float(x)
+    if abs(x) >= 1e4 and x == round(x):
+        return f"{int(round(x)):,}"
+    if abs(x) >= 1e4:
+        return f"{x:,.0f}"
+    return f"{x:.5g}"
+
+
+def _ranking(lanes, what: str, key, most: str = "fewest") -> str:
+    """Who has the fewest (``key`` per lane), with ties said as ties: "the Perceptron and … tie (116 each)"."""
+    vals = [(ln.name, key(ln)) for ln in lanes]
+    best = min(v for _, v in vals)
+    winners = [nm for nm, v in vals if v == best]
+    others = ", ".join(f"{nm} {_n(v)}" for nm, v in vals if v != best)
+    if len(winners) == 1:
+        head = f"{winners[0]} has the {most} {what} ({_n(best)})"
+    else:
+        head = f"{' and '.join(winners)} tie on {what} ({_n(best)} each"
+        head += ")" if not others else ""
+        return head + (f"; {others})" if others else "")
+    return head + (f"; {others}" if others else "")
+
+
+def why(v: dict[str, Any], setup: Setup) -> str:
+    """What the comparison shows on this run, every number from the run (and the stream's generator)."""
+    lanes = {ln.algorithm: ln for ln in setup.lanes}
+    if v["preset"] == "experts":
+        return _why_experts(lanes)
+    P, W, E = lanes["perceptron"], lanes["winnow"], lanes["normalized_winnow"]
+    M = {a: int(ln.trace.n_mistakes) for a, ln in lanes.items()}
+    B = {a: ln.trace.proof.mistake_bound for a, ln in lanes.items()}
+    cP, cW, cE = P.trace.proof.constants, W.trace.proof.constants, E.trace.proof.constants
+    N = int(W.trace.proof.constants["N"])
+    k = int(W.trace.proof.constants["k"])
+    order = list(setup.lanes)
+    fewest = _ranking(order, "mistakes", lambda ln: int(ln.trace.n_mistakes))
+    bounded = [ln for ln in order if ln.trace.proof.mistake_bound is not None]
+    lowest = (_ranking(bounded, "bound", lambda ln: float(ln.trace.proof.mistake_bound), "lowest") if bounded
+              else "no theorem gives a bound")
+    same = np.array_equal(np.asarray(P.trace.mistakes), np.asarray(E.trace.mistakes))
+    tie = (f"The exponentiated update errs on exactly the Perceptron's rounds ({M['perceptron']} mistakes each): "
+           "its curve lies on the Perceptron's. " if same else "")
+    r2 = float(cP["radius"]) ** 2
+    if v["preset"] == "sparse":
+        p_on = 1.0 - 2.0 ** (-1.0 / k)
+        mw = min(M.values()) == M["winnow"] and sum(m == M["winnow"] for m in M.values()) == 1
+        bw = B["winnow"] is not None and all(b is None or b > B["winnow"] for a, b in B.items() if a != "winnow")
+        head = "Why Winnow wins here: " if (mw and bw) else "What this run shows: "
+        return (head + f"on this run {fewest}; on the theorems' bounds {lowest}. {tie}"
+                f"Only k = {k} of the N = {N} variables matter, but the stream turns each bit on independently "
+                f"with probability 1 − 2^(−1/k) = {p_on:.3f} (so that about half the examples are positive): "
+                f"about N·(1 − 2^(−1/k)) = {N * p_on:.1f} bits are on in each example. So the Perceptron's R² "
+                f"(here {r2:.4g}) and its bound R²/γ² = {_n(B['perceptron'])} grow linearly with N, while the "
+                f"multiplicative updates pay for the N features only through log N (Winnow's bound "
+                f"{_n(B['winnow'])}, the exponentiated update's {_n(B['normalized_winnow'])}).")
+    # dense target, sparse instances
+    pw = B["perceptron"] is not None and all(b is None or b > B["perceptron"] for a, b in B.items()
+                                             if a != "perceptron")
+    pm = all(m > M["perceptron"] for a, m in M.items() if a != "perceptron")
+    head = ("Why the Perceptron wins here: " if pw and pm else
+            "Where the Perceptron wins here: on its bound, not on mistakes. " if pw else "What this run shows: ")
+    return (head + f"On this run {fewest}; on the theorems' bounds {lowest}. {tie}"
+            f"Each example has one bit on (R² = {r2:.4g}) but half the variables are relevant (k = {k} of N = {N}), "
+            f"so the Perceptron's bound R²/γ² = 2(4k+1) = {_n(B['perceptron'])} is linear in k; Winnow's bound "
+            f"charges each of the k relevant weights up to 1 + log₂ N = {float(cW['per_variable_promotions_cap']):.4g} "
+            f"promotions ({_n(B['winnow'])}); and the exponentiated update's margin δ = 1/(2k+1) = "
+            f"{float(cE['delta']):.4g} is tiny, so its bound ln N / C is {_n(B['normalized_winnow'])}"
+            + (f" (≤ 2 ln N/δ² = {_n(cE['bound_2lnN_over_delta2'])})"
+               if B["normalized_winnow"] is not None and B["normalized_winnow"] <= cE["bound_2lnN_over_delta2"] else "")
+            + ". A bound is a guarantee on any such stream, "
+            "not a prediction of this run's count.")
+
+
+def _than(a: float, b: float) -> str:
+    return "more than" if a > b else "less than" if a < b else "the same as"
+
+
+def _why_experts(lanes: dict) -> str:
+    wm, rwm, hv = (lanes[a].trace.proof for a in EXPERTS)
+    c = wm.constants
+    N, ms = int(c["N"]), int(c["m_star"])
+    beta, eta = float(c["beta"]), float(rwm.constants["eta"])
+    lnN = math.log(N)
+    a_wm = 1.0 / math.log(2.0 / (1.0 + beta))
+    b_wm = math.log(1.0 / beta) * a_wm if beta > 0 else math.inf
+    a_rwm = 1.0 / eta
+    b_rwm = math.log(1.0 / (1.0 - eta)) / eta if eta < 1 else math.inf
+    a_hv = 1.0 / math.log(2.0)
+
+    def val(b):
+        return "no bound" if b is None else _n(b)
+    return ("Halving trusts only the experts that were never wrong, so its bound log₂ N = "
+            f"{a_hv:.3g}·ln N needs a perfect expert ([001]). Weighted Majority and its randomised version only "
+            "shrink a wrong expert's weight, so they pay a multiple of ln N plus a multiple of the best expert's "
+            f"mistakes m*: at β = {beta:g}, Weighted Majority's bound ([001] eq. 6) is "
+            f"(ln N + m*·ln(1/β))/ln(2/(1+β)) = {a_wm:.3g}·ln N + {b_wm:.3g}·m*; at η = {eta:g}, Randomised WM's "
+            f"bound on the expected mistakes (the potential of [000] §1.2) is (ln N + m*·ln(1/(1−η)))/η = "
+            f"{a_rwm:.3g}·ln N + {b_rwm:.3g}·m*. Per ln N, Weighted Majority pays {a_wm:.3g} ({_than(a_wm, a_hv)} "
+            f"Halving's {a_hv:.3g}) and Randomised WM {a_rwm:.3g} ({_than(a_rwm, a_hv)} Halving's)"
+            + f". Here N = {N} (ln N = {lnN:.3g}), m* = {ms}: Weighted Majority {val(wm.mistake_bound)}, "
+            f"Randomised WM {val(rwm.mistake_bound)} (on E[M]), Halving {val(hv.mistake_bound)}.")
 
 
 def visible(v: dict[str, Any]) -> set[str]:
@@ -238,7 +329,8 @@ def summary_rows(setup: Setup) -> list[dict]:
         rows.append({"learner": ln.name, "mistakes M": int(ln.trace.n_mistakes),
                      "theorem's bound": (f"{p.mistake_bound:.5g}{what}" if p.mistake_bound is not None else
                                          "n/a: " + ", ".join(f"«{a.name}»" for a in p.failed_assumptions) + " fails"),
-                     "measured constants": _constants(ln.trace)})
+                     "measured constants": _constants(ln.trace),
+                     "the bound's source": SOURCES.get(ln.algorithm, "")})
     return rows
 
 

@@ -32,12 +32,23 @@ from .spec_tools import axis as _axis
 from .spec_tools import layout as _layout
 from .viewer import jsonable, with_infinities
 
-__all__ = ["Lane", "NAMES", "LANE_COLORS", "compare_spec", "sandwich_geometry", "union_breaks", "sweep_figure",
+__all__ = ["Lane", "NAMES", "SOURCES", "coinciding", "LANE_COLORS", "compare_spec", "sandwich_geometry", "union_breaks", "sweep_figure",
            "position_index"]
 
 NAMES = {"perceptron": "Perceptron", "winnow": "Winnow", "normalized_winnow": "Exponentiated update",
          "weighted_majority": "Weighted Majority", "randomized_weighted_majority": "Randomised WM",
          "halving": "Halving"}
+#: the note each learner's bound comes from (the form the core proves), shown wherever the bound is
+SOURCES = {
+    "perceptron": "[000], [004]: M ≤ R²/γ²",
+    "winnow": "[000] §4: M ≤ (1+β)/β + (2+β)k(1 + log₁₊β N)",
+    "normalized_winnow": "[003] §2.2: M ≤ ln N / C",
+    "weighted_majority": "[001] eq. 6 (its β form): M ≤ (ln N + m*·ln(1/β)) / ln(2/(1+β))",
+    "randomized_weighted_majority": "the potential Φₜ₊₁ = Φₜ(1 − ηFₜ) of [000] §1.2: "
+                                    "E[M] ≤ (ln N + m*·ln(1/(1−η))) / η; for η ≤ ½ it gives [000] eq. 2, "
+                                    "E[M] − m* ≤ ηm* + ln N/η",
+    "halving": "[001] (Halving, Littlestone): M ≤ log₂|H|",
+}
 LANE_COLORS = ["#1f6fb4", "#d62728", "#2ca02c"]
 BEST_COLOR = "#7f7f7f"
 REL_COLOR, OTHER_COLOR, CONST_COLOR = "#2ca02c", "#9fb4c9", "#444444"
@@ -408,25 +419,49 @@ def _inset(i, g, x_run, runs, run_colors, data, dyn, layout, points, cross) -> N
 
 # ------------------------------------------------------------------------------------------ mistakes
 
+def coinciding(series: list) -> dict[int, int]:
+    """``{j: i}`` for each series j equal, point for point, to an earlier series i (the first such i): drawn
+    later, j's curve would hide i's. Series are compared exactly (NaN equal to NaN)."""
+    out: dict[int, int] = {}
+    arrs = [np.asarray(a, dtype=float) for a in series]
+    for j in range(len(arrs)):
+        for i in range(j):
+            if arrs[i].shape == arrs[j].shape and np.array_equal(arrs[i], arrs[j], equal_nan=True):
+                out[j] = out.get(i, i)
+                break
+    return out
+
+
+def coincidence_note(names: list[str], same: dict[int, int]) -> str:
+    """"the X curve lies under the Y curve" for each pair :func:`coinciding` found (X drawn first)."""
+    return "; ".join(f"the {names[i]} curve lies under the {names[j]} curve (dashed)" for j, i in same.items())
+
+
 def _mistakes_figure(lanes: list[Lane], arrays: dict) -> dict:
     T = lanes[0].trace.T
     pos = np.arange(T + 1)
     arrays["m_pos"] = pos.tolist()
     arrays["m_r"] = np.maximum(pos - 2, 0).tolist()  # rows_before shows r < p − 1: position q once p ≥ max(q, 2)
     data, dyn, top = [], [], 1.0
+    counts = [ln.trace.mistakes_before_each_round() for ln in lanes]
+    same = coinciding(counts)    # a curve equal to an earlier one is drawn dashed over it, and said
     for i, ln in enumerate(lanes):
-        M = ln.trace.mistakes_before_each_round().astype(float)
+        M = counts[i].astype(float)
         top = max(top, float(M[-1]))
         col = LANE_COLORS[i % 3]
+        dash = "dash" if i in same else "solid"
+        name = ln.name + (f" (= {lanes[same[i]].name}: dashed over it)" if i in same else "")
         arrays[f"m{i}"] = M.astype(int).tolist()
         data.append({"type": "scatter", "mode": "lines", "name": ln.name, "x": pos.tolist(), "y": M.astype(int),
-                     "line": {"color": col, "width": 1.5, "shape": "hv"}, "opacity": 0.3, "showlegend": False,
-                     "hoverinfo": "skip"})
-        data.append({"type": "scatter", "mode": "lines", "name": ln.name, "x": [], "y": [],
-                     "line": {"color": col, "width": 3, "shape": "hv"}, "hoverinfo": "skip"})
+                     "line": {"color": col, "width": 1.5, "shape": "hv", "dash": dash}, "opacity": 0.3,
+                     "showlegend": False, "hoverinfo": "skip"})
+        data.append({"type": "scatter", "mode": "lines", "name": name, "x": [], "y": [],
+                     "line": {"color": col, "width": 3, "shape": "hv", "dash": dash}, "hoverinfo": "skip"})
         dyn.append({"trace": len(data) - 1, "op": "rows_before", "rounds": "m_r", "x": "m_pos", "y": f"m{i}"})
         data.append({"type": "scatter", "mode": "markers", "name": ln.name + " now", "showlegend": False,
-                     "x": [], "y": [], "marker": {"color": col, "size": 10}, "hoverinfo": "skip"})
+                     "x": [], "y": [], "hoverinfo": "skip",
+                     "marker": ({"color": col, "size": 10} if i not in same else
+                                {"color": "rgba(0,0,0,0)", "size": 15, "line": {"color": col, "width": 2.5}})})
         dyn.append({"trace": len(data) - 1, "op": "point_position", "x": "m_pos", "y": f"m{i}"})
         if ln.algorithm == "randomized_weighted_majority":
             em = np.asarray(ln.trace.proof.series["expected_M"], dtype=float)[position_index(ln.trace.proof)]
@@ -447,7 +482,14 @@ def _mistakes_figure(lanes: list[Lane], arrays: dict) -> dict:
                  "line": {"color": "#888", "width": 1, "dash": "dot"}, "hoverinfo": "skip"})
     dyn.append({"trace": len(data) - 1, "op": "vline_position", "y": [0, top * 1.06]})
     layout = _layout(xaxis=_axis("round t", range=[0, T]), yaxis=_axis("mistakes so far", range=[0, top * 1.08]))
-    return {"id": "mistakes", "title": "Cumulative mistakes, all learners on the same rounds", "height": 300,
+    title = "Cumulative mistakes, all learners on the same rounds"
+    if same:
+        note = coincidence_note([ln.name for ln in lanes], same)
+        title += ": " + note
+        layout["annotations"] = [{"x": 0.01, "xref": "paper", "y": 0.98, "yref": "paper", "xanchor": "left",
+                                  "yanchor": "top", "showarrow": False, "align": "left", "font": {"size": 12},
+                                  "bgcolor": "rgba(255,255,255,0.85)", "text": note[0].upper() + note[1:]}]
+    return {"id": "mistakes", "title": title, "height": 300,
             "figure": {"data": data, "layout": layout}, "config": {"displayModeBar": False}, "dynamic": dyn}
 
 
@@ -519,7 +561,8 @@ def _ledger_lines(i: int, ln: Lane) -> list[dict]:
                       "values": {f"q{i}m": _pos(cur, "d" if bkey == "M" else ".4g"),
                                  f"q{i}b": _const(proof.mistake_bound, ".5g")},
                       "holds": {"by": "position", "data": _holds(proof, [(bkey, "mistake_bound")], idx)},
-                      "reason": "the two bounds of the sandwich cross here: the theorem's mistake bound"})
+                      "reason": "the two bounds of the sandwich cross here: the theorem's mistake bound ("
+                                + SOURCES.get(ln.algorithm, "") + ")"})
     else:
         lines.append({"latex": what + r" \le " + _BOUND_TEX[ln.algorithm] + r"\;\text{ does not apply}",
                       "reason": "; ".join(a.detail for a in proof.failed_assumptions)})
@@ -583,10 +626,10 @@ def sweep_figure(rows: list[dict], *, T: int | None = None, title: str = "") -> 
     ``algorithm``, ``N``, ``seed``, ``mistakes``, ``bound`` (None when the theorem gives none)."""
     algs = list(dict.fromkeys(r["algorithm"] for r in rows))
     data = []
-    for i, alg in enumerate(algs):
-        col = LANE_COLORS[i % 3]
+    stats = []
+    for alg in algs:
         Ns = sorted({r["N"] for r in rows if r["algorithm"] == alg})
-        med, lo, hi, bnd = [], [], [], []
+        med, lo, hi, bnd, every = [], [], [], [], []
         for N in Ns:
             m = np.array([r["mistakes"] for r in rows if r["algorithm"] == alg and r["N"] == N], dtype=float)
             b = [r["bound"] for r in rows if r["algorithm"] == alg and r["N"] == N and r["bound"] is not None]
@@ -594,8 +637,18 @@ def sweep_figure(rows: list[dict], *, T: int | None = None, title: str = "") -> 
             lo.append(float(m.min()))
             hi.append(float(m.max()))
             bnd.append(float(np.median(b)) if b else None)
-        data.append({"type": "scatter", "mode": "lines+markers", "name": f"{NAMES.get(alg, alg)}: mistakes (median)",
-                     "x": Ns, "y": med, "line": {"color": col, "width": 2.5}, "marker": {"size": 8},
+            every += [N, *m.tolist()]
+        stats.append((Ns, med, lo, hi, bnd, every))
+    same = coinciding([st[5] for st in stats])   # the same mistakes on every run: one curve would hide the other
+    for i, alg in enumerate(algs):
+        Ns, med, lo, hi, bnd, _ = stats[i]
+        col = LANE_COLORS[i % 3]
+        over = i in same
+        data.append({"type": "scatter", "mode": "lines+markers",
+                     "name": f"{NAMES.get(alg, alg)}: mistakes (median)"
+                             + (f" = {NAMES.get(algs[same[i]], algs[same[i]])}'s, dashed over it" if over else ""),
+                     "x": Ns, "y": med, "line": {"color": col, "width": 2.5, "dash": "dash" if over else "solid"},
+                     "marker": {"size": 13, "symbol": "circle-open", "line": {"width": 2.5}} if over else {"size": 8},
                      "error_y": {"type": "data", "symmetric": False, "array": [h - m for h, m in zip(hi, med)],
                                  "arrayminus": [m - l for m, l in zip(med, lo)], "color": col, "thickness": 1.5},
                      "customdata": list(zip(lo, hi)),
@@ -615,4 +668,10 @@ def sweep_figure(rows: list[dict], *, T: int | None = None, title: str = "") -> 
     layout["legend"] = {"orientation": "h", "y": -0.2, "yanchor": "top", "x": 0, "font": {"size": 12}}
     if title:
         layout["title"] = {"text": title, "font": {"size": 15}}
+    if same:
+        note = coincidence_note([f"{NAMES.get(a, a)} mistakes" for a in algs], same)
+        layout["annotations"] = [{"x": 0.01, "xref": "paper", "y": 0.99, "yref": "paper", "xanchor": "left",
+                                  "yanchor": "top", "showarrow": False, "align": "left", "font": {"size": 12},
+                                  "bgcolor": "rgba(255,255,255,0.85)", "text": note[0].upper() + note[1:]
+                                  + " (the same count on every run)"}]
     return jsonable({"data": data, "layout": layout})

@@ -15,7 +15,6 @@ with st.sidebar:
 page.intro(L.INTRO)
 for problem in state.problems(L.PAGE):
     safe.notice("warning", "A setting in the link was not valid: ", f"{problem}.")
-st.info(L.WHY[v["preset"]])
 for note in L.notes(v):
     st.caption(note)
 
@@ -26,6 +25,8 @@ except (DataError, ValueError) as exc:  # unusable settings, or a parameter the 
     safe.notice("error", "These settings cannot be run: ", f"{exc}.")
     state.write_url(L.SETTINGS, v)
     st.stop()
+
+st.info(L.why(v, setup))
 
 # 3. one spec for every learner (pure), 4. render
 spec = L.spec_for(setup)

@@ -1,0 +1,68 @@
+"""Issue 20: the Compare page's sentences say what the stream and the run show, with the run's numbers."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+import olc_core
+from olc_core.streams.compare import dense_instances, sparse_instances, views
+from tests.app.pagetest import open_page, page_path, shown, viewer_spec
+
+PAGE = page_path("compare")
+
+
+def _runs(stream) -> dict:
+    return {alg: olc_core.run(alg, v.X, v.y, comparator=v.comparator) for alg, v in views(stream).items()}
+
+
+def test_sparse_says_how_many_bits_the_stream_turns_on():
+    for k, on in ((2, 100 * (1 - 2 ** -0.5)), (1, 50.0)):
+        at = open_page(PAGE, timeout=300, preset="sparse", N=100, k=k, T=300)
+        info = shown(at, "info")
+        assert f"1 − 2^(−1/k) = {1 - 2 ** (-1 / k):.3f}" in info
+        assert f"N·(1 − 2^(−1/k)) = {on:.1f} bits are on" in info
+        assert "ln 2/k" not in info and "34.7" not in info and "69.3" not in info
+        runs = _runs(dense_instances(T=300, N=100, k=k, seed=0))
+        assert f"Winnow has the fewest mistakes ({runs['winnow'].n_mistakes})" in info
+
+
+def test_dense_says_the_mistakes_tie_and_the_perceptron_wins_on_its_bound():
+    at = open_page(PAGE, timeout=300, preset="dense", N=100, T=300)
+    info = shown(at, "info")
+    runs = _runs(sparse_instances(T=300, N=100, k=50, ones=1, seed=0))
+    m = runs["perceptron"].n_mistakes
+    assert m == runs["normalized_winnow"].n_mistakes
+    assert f"Perceptron and Exponentiated update tie on mistakes ({m} each" in info
+    assert "wins here: on its bound, not on mistakes" in info
+    assert f"Perceptron has the lowest bound ({runs['perceptron'].proof.mistake_bound:.5g})" in info
+    assert "Why the Perceptron wins here" not in info
+    # the coinciding curves: dashed over, and said
+    spec = viewer_spec(at)
+    mis = next(f for f in spec["figures"] if f["id"] == "mistakes")
+    assert "the Perceptron curve lies under the Exponentiated update curve" in mis["title"]
+    eg = [d for d in mis["figure"]["data"] if d["name"].startswith("Exponentiated update (= Perceptron")]
+    assert eg and eg[0]["line"]["dash"] == "dash"
+    note = mis["figure"]["layout"]["annotations"][0]["text"]
+    assert note.startswith("The Perceptron curve lies under the Exponentiated update curve")
+
+
+def test_experts_gives_each_learners_factors_on_ln_N_and_m_star():
+    at = open_page(PAGE, timeout=300, preset="experts", beta=0.5, eta=0.5)
+    info = shown(at, "info")
+    a_wm = 1 / math.log(2 / 1.5)
+    assert f"{a_wm:.3g}·ln N + {math.log(2) * a_wm:.3g}·m*" in info       # 3.48·ln N + 2.41·m*
+    assert f"{1 / 0.5:.3g}·ln N + {math.log(2) / 0.5:.3g}·m*" in info      # 2·ln N + 1.39·m*
+    assert f"log₂ N = {1 / math.log(2):.3g}·ln N" in info
+    assert "more than Halving's" in info and "[001] eq. 6" in info and "[000] §1.2" in info
+    assert "pay ln N plus" not in info
+
+
+def test_the_bounds_name_their_note_in_the_table_and_the_ledger():
+    at = open_page(PAGE, timeout=300, preset="experts")
+    df = next(d for d in at.dataframe if "measured constants" in d.value.columns).value
+    src = df["the bound's source"].tolist()
+    assert src[0].startswith("[001] eq. 6") and "[000] eq. 2" in src[1] and src[2].startswith("[001]")
+    spec = viewer_spec(at)
+    reasons = [ln.get("reason", "") for ln in spec["ledger"]["lines"]]
+    assert any("[001] eq. 6" in r for r in reasons) and any("[000] §1.2" in r for r in reasons)
