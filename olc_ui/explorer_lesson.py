@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+import numpy as np
 import streamlit as st
 
 import olc_core
@@ -21,7 +22,7 @@ from .config import Setting
 from . import explorer_view as V
 from .explorer_view import ALG_NAMES, MEASURED, sweep_values
 
-__all__ = ["MORE", "PAGE", "MAIN_SETTINGS", "GROUPS", "ALL_SETTINGS", "MAX_WORK", "MAX_CELL", "group_page", "visible",
+__all__ = ["MORE", "more", "NOISE_TEXT", "SOURCE", "rate_note", "PAGE", "MAIN_SETTINGS", "GROUPS", "ALL_SETTINGS", "MAX_WORK", "MAX_CELL", "group_page", "visible",
            "values_for", "fixed_for", "sweepable", "group_for", "follow_switch", "moved_text", "check_size", "run_sweep", "INTRO", "WORST_TEXT", "param_label",
            "measured_label"]
 
@@ -227,10 +228,61 @@ MORE = (
     "fixed at the values shown. Each value's line is the median over the seeds, the shaded band the smallest "
     "and largest run. A ratio near 0 means the bound is loose on these streams. The switch *Bound-attaining "
     "streams* replaces the random streams by the ones built to make the learner err as often as the proof "
-    "allows. Where an assumption of the theorem fails (label noise, say), the theorem gives no bound: the "
-    "bound and the ratio read n/a, with the reason. The CSV holds one row per run: the same numbers as "
+    "allows. Where an assumption of the theorem fails, that theorem gives no bound: the bound and the ratio "
+    "read n/a, with the reason — what label noise does depends on the learner (below). The CSV holds one row "
+    "per run: the same numbers as "
     "`olc_core.sweep` returns in a notebook."
 )
+
+#: what label noise does to each learner's theorem (checked on the sweeps: olc_core.sweep's ``holds``/``proof``)
+NOISE_TEXT = {
+    "perceptron": "the data stop being separable, so the separable theorem M ≤ R²/γ² no longer applies; the page "
+                  "switches to the non-separable theorem of [004], M ≤ 1/γ² + (2/γ)·TD_γ (examples scaled to "
+                  "‖x‖ = 1) — so with noise the Perceptron still has a bound (a sweep that crosses from one theorem to "
+                  "the other draws each theorem's bound as its own series).",
+    "winnow": "the labels are no longer a disjunction of k variables, so the theorem's assumption fails: n/a.",
+    "normalized_winnow": "the comparator u no longer has a positive margin on every round, so the theorem's "
+                         "assumption fails: n/a.",
+    "weighted_majority": "the theorem still holds: noise makes every expert err more, which raises m*, the best "
+                         "expert's mistakes, and the bound charges m* — the bound grows, it does not become n/a.",
+    "randomized_weighted_majority": "the theorem still holds: noise raises m*, the best expert's mistakes, and "
+                                    "the bound on E[M] charges m* — the bound grows, it does not become n/a.",
+    "halving": "once no hypothesis is consistent with every label the version space empties and the theorem "
+               "gives no bound: n/a.",
+    "conjunction": "once no conjunction is consistent with the labels the theorem gives no bound: n/a.",
+    "decision_list": "once no decision list is consistent with the labels the theorem gives no bound: n/a.",
+}
+
+
+def more(alg: str) -> str:
+    """The page's help for this learner: :data:`MORE`, and what label noise does to its theorem."""
+    if "noise" not in SWEEPS[alg].settings:
+        return MORE + f"\n\n{ALG_NAMES[alg]} has no label-noise setting here."
+    return MORE + f"\n\n**Label noise, {ALG_NAMES[alg]}:** " + NOISE_TEXT[alg]
+
+
+def rate_note(alg: str, p: str, table) -> str | None:
+    """On RWM's bound-attaining stream: E[M]/T (median over the seeds) at each swept value, from the table."""
+    if alg != "randomized_weighted_majority" or not table.worst_case:
+        return None
+    vals = list(dict.fromkeys(table["value"].tolist()))
+    rate = [float(np.median((table["mistakes"] / table["T"])[table["value"] == v])) for v in vals]
+    pairs = ", ".join(f"{r:.2f} at {_META[p][0]} = {V.fmt(v)}" for v, r in zip(vals, rate))
+    low = float(np.min(table["mistakes"] / table["T"]))
+    return (f"Expected mistakes per round E[M]/T on this stream (median over the seeds): {pairs}. "
+            + (f"The smallest over every run is {low:.4f} ≥ ½, as the adversary makes Fₜ ≥ ½ on every round."
+               if low >= 0.5 else f"The smallest over every run is {low:.4f}, below ½."))
+
+
+#: where each learner's bound (as the core proves it) comes from in the notes
+SOURCE = {
+    "weighted_majority": "the β form of note [001] (eq. 6): M ≤ (ln N + m*·ln(1/β)) / ln(2/(1+β))",
+    "randomized_weighted_majority": "from the potential Φₜ₊₁ = Φₜ(1 − ηFₜ) of RWM, note [000] §1.2: "
+                                    "E[M] ≤ (ln N + m*·ln(1/(1−η))) / η; for η ≤ ½ it implies note [000] eq. 2, "
+                                    "E[M] − m* ≤ ηm* + ln N/η",
+    "halving": "note [001]: M ≤ log₂|H|",
+}
+
 
 WORST_TEXT = {
     "perceptron": "x_t = e_t, y_t = +1, w* = (1, …, 1)/√d: γ = 1/√d, R = 1 and the Perceptron errs on every "
@@ -240,8 +292,12 @@ WORST_TEXT = {
     "weighted_majority": "the adversary splits WM's weight in two halves and labels against its vote: WM errs on "
                          "every round, Φ follows N·((1+β)/2)ᴹ; the bound still charges m* at full price, so the "
                          "ratio stays below 1.",
-    "randomized_weighted_majority": "the adversary labels against RWM's weighted majority (it splits the "
-                                    "weight in halves), so the expected mistakes per round stay near ½.",
+    "randomized_weighted_majority": "the adversary labels against RWM's weighted majority: it sorts the experts "
+                                    "by weight and gives them +1 and −1 alternately, and the label is the opposite "
+                                    "of the heavier side's vote, so the wrong experts hold at least half the weight "
+                                    "on every round: the expected mistakes per round Fₜ are at least ½ (E[M]/T ≥ ½), "
+                                    "and above ½ by as much as the weights have grown unequal (the box under the "
+                                    "charts gives E[M]/T for each η).",
     "halving": "each round splits the version space in two halves and labels against the vote: ⌊log₂ N⌋ "
                "mistakes — ratio exactly 1 when N is a power of 2.",
     "conjunction": "example i has every bit set but bit i, labelled against the learner: n mistakes on n "
@@ -294,7 +350,11 @@ def panels(alg: str, p: str, v: dict[str, Any], table) -> None:
     named = V.theorems(table)
     for theorem, vals in named:      # proof names come from olc_core, not from the link
         where = "" if len(named) == 1 else f" (at {_META[p][0]} = {', '.join(V.fmt(x) for x in vals)})"
-        st.caption(f"The bound is the theorem of the proof “{theorem}”{where}, as the run checks it.")
+        st.caption(f"The bound is the theorem of the proof “{theorem}”{where}, as the run checks it"
+                   + (f" — {SOURCE[alg]}" if alg in SOURCE else "") + ".")
+    rate = rate_note(alg, p, table)
+    if rate:
+        st.info(rate, icon=":material/info:")
     _vacuous_note(p, V.vacuous(table))
     for value, why in V.na_values(table):
         safe.notice("warning", f"At {_META[p][0]} = {V.fmt(value)} the theorem's assumption fails, so it gives "

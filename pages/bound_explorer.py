@@ -24,7 +24,7 @@ with st.sidebar:
         state.forget_problems(L.group_page(alg))
 page.intro(L.INTRO)
 with st.expander("How to read this page", icon=":material/help:"):
-    st.markdown(L.MORE)
+    st.markdown(L.more(alg))
 L.notice_problems(state.problems(L.PAGE) + state.problems(L.group_page(alg)))
 state.write_url(L.MAIN_SETTINGS + L.GROUPS[alg], {**main, **v})
 if worst:
