@@ -22,7 +22,7 @@ from olc_core.learners.ftrl_randomized import NORM_SLACK
 from . import common, safe
 from . import data as olc_data
 from .config import Setting
-from .ftrl_view import alpha_sweep, ftrl_spec, realised_band
+from .ftrl_view import alpha_sweep, best_loss_note, ftrl_spec, realised_band
 
 __all__ = ["PAGE", "SETTINGS", "INTRO", "visible", "Data", "load_data", "run_ftrl", "band_for", "sweep_for",
            "spec_for", "use_best_alpha", "notes", "summary_panel", "proof_steps", "downloads", "unit_ball_rows",
@@ -221,8 +221,9 @@ def summary_panel(data: Data, trace, band) -> None:
         cols = st.columns(5)
         cols[0].metric("E[M] = Σ ℓₜ(wₜ)", f"{c['expected_mistakes']:.4g}",
                        help="expected mistakes: the sum over rounds of the chance of erring")
-        cols[1].metric("Best ‖u‖ ≤ 1: min Σ ℓₜ(u)", f"{c['best_loss']:.4g}",
-                       help="the expected loss of the best fixed u in the unit ball, in hindsight")
+        cols[1].metric("Best ‖u‖ ≤ 1: min Σ ℓₜ(u) (a loss)", f"{c['best_loss']:.4g}",
+                       help="the expected loss of the best fixed u in the unit ball, in hindsight, used as the "
+                            "randomised classifier: ℓₜ(u) = (1 − yₜ⟨u, xₜ⟩)/2 — not a count of mistakes")
         cols[2].metric("Regret at T", f"{float(p.series['regret'][-1]):.4g}",
                        help="E[M] − min Σ ℓₜ(u) (the proof's series, at T)")
         cols[3].metric("Bound on E[M]", _f(p.mistake_bound, ".5g"))
@@ -246,6 +247,7 @@ def summary_panel(data: Data, trace, band) -> None:
         else:
             for a in p.failed_assumptions:
                 safe.notice("error", "The theorem does not apply: ", f"{a.detail}.")
+        st.caption(best_loss_note(trace, data.X, data.y))
         for note in data.notes:
             st.caption(note)
 
@@ -269,7 +271,8 @@ def proof_steps(trace) -> None:
             f"{float(p.series['regret'][-1]):.4g}).\n"
             "4. **Add the best comparator's loss:** $\\mathbb{E}[M_T] = \\min_u \\sum_t\\ell_t(u) + "
             f"\\text{{regret}} \\le {c['best_loss']:.4g} + {c['regret_bound']:.4g} = "
-            f"{_f(p.mistake_bound, '.5g')}$. The bound is smallest at "
+            f"{_f(p.mistake_bound, '.5g')}$ — where ${c['best_loss']:.4g} = \\min_u \\sum_t \\ell_t(u)$ is the best "
+            "$u$'s expected loss as a randomised classifier, not a count of its mistakes. The bound is smallest at "
             f"$\\alpha^* = 1/(\\sqrt2 L) = {c['best_alpha']:.4g}$.\n\n"
             "The realised count is random: the theorem says nothing about one run, only about the average "
             "over the learner's coins (the band).")

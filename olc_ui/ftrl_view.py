@@ -44,7 +44,7 @@ import olc_core
 from .spec_tools import axis, by_position, by_round, COLORS, layout, ledger as _ledger, position_holds, sig
 from .viewer import jsonable
 
-__all__ = ["ftrl_spec", "over_bound", "over_bound_text", "realised_name", "UPPER_NAME", "OVER_NOTE", "Band",
+__all__ = ["ftrl_spec", "best_u", "best_u_mistakes", "best_loss_note", "BEST_NAME", "MISTAKES_TITLE", "over_bound", "over_bound_text", "realised_name", "UPPER_NAME", "OVER_NOTE", "Band",
            "realised_band", "AlphaSweep", "alpha_sweep", "upto_rounds", "last_segments", "band_grid",
            "QUANTILES"]
 
@@ -299,6 +299,34 @@ def _end_point(name: str, T: int, value: float, color: str, text: str) -> tuple[
 
 
 UPPER_NAME = "bound on E[Mₜ]: min Σℓₛ(u) + √t(1/(2α) + αLₜ²)"
+#: the comparator's curve is a LOSS of the randomised classifier u, not a count of mistakes ([002])
+BEST_NAME = "best ‖u‖ ≤ 1: min Σ ℓₛ(u), u's expected loss as a randomised classifier (not a mistake count)"
+MISTAKES_TITLE = ("Expected and realised mistakes; the best ‖u‖ ≤ 1's expected loss Σℓ(u) = Σ(1 − y⟨u,x⟩)/2 "
+                  "(a loss, not a count of mistakes)")
+
+
+def best_u(X, y) -> np.ndarray:
+    """The best ‖u‖ ≤ 1 in hindsight for the linear loss: u* = S/‖S‖, S = Σₜ yₜxₜ (0 when S = 0)."""
+    S = (np.asarray(y, dtype=float)[:, None] * np.asarray(X, dtype=float)).sum(axis=0)
+    n = float(np.linalg.norm(S))
+    return S / n if n > 0 else S
+
+
+def best_u_mistakes(X, y) -> int:
+    """Rounds where sign(⟨u*, x⟩) errs (yₜ⟨u*, xₜ⟩ ≤ 0): what u* does as a deterministic classifier."""
+    u = best_u(X, y)
+    return int(np.count_nonzero(np.asarray(y, dtype=float) * (np.asarray(X, dtype=float) @ u) <= 0))
+
+
+def best_loss_note(trace, X, y) -> str:
+    """The sentence under the chart: min Σℓ(u) is the randomised classifier's expected loss, not mistakes."""
+    c = trace.proof.constants
+    k = best_u_mistakes(X, y)
+    return (f"min Σℓₜ(u) = {float(c['best_loss']):.4g} is the expected loss of the best u used as the randomised "
+            f"classifier, ℓₜ(u) = (1 − yₜ⟨u, xₜ⟩)/2 per round — not a count of mistakes: the same u* used as "
+            f"sign(⟨u*, x⟩) errs on {k} of the {trace.T} rounds. A u with margin γ still pays (1 − γ)/2 on a round "
+            "where yₜ⟨u, xₜ⟩ = γ, so on separable data the comparator's loss can be large while a separator makes "
+            "no mistake; [002] notes that restricting u to the unit ball makes the competitor weak.")
 OVER_NOTE = "(not a violation)"   # the ledger's, after "Mₜ = … vs E[Mₜ] = …, its bound = …": KaTeX cannot wrap \text
 
 
@@ -361,7 +389,7 @@ def _mistakes_figure(trace, proof, arrays: dict, band: Band | None, seed: int) -
              "showlegend": False, "legendgroup": "band"},   # one entry with the band (≤ 6 entries)
         ]
         tops.append(hi)
-    _revealed("mk_best", "best ‖u‖ ≤ 1 in hindsight: min Σ ℓₛ(u)", S["best_loss"], BEST_COLOR, arrays, data, dyn)
+    _revealed("mk_best", BEST_NAME, S["best_loss"], BEST_COLOR, arrays, data, dyn)
     _revealed("mk_up", UPPER_NAME, S["mistakes_upper"], COLORS["upper"], arrays, data, dyn, width=2.5, dash="dash")
     _revealed("mk_em", "E[Mₜ] = Σ ℓₛ(wₛ) (expected mistakes)", S["expected_mistakes"], EXP_COLOR, arrays, data, dyn)
     _revealed("mk_M", realised_name(seed), S["mistakes"], COLORS["w"], arrays, data, dyn, width=2,
@@ -379,7 +407,7 @@ def _mistakes_figure(trace, proof, arrays: dict, band: Band | None, seed: int) -
     dyn.append({"trace": len(data) - 1, "op": "vline_position", "y": yr})
     layout = _layout(xaxis=_axis("rounds so far t", range=[0, max(T, 1) * 1.02], **({"dtick": 1} if T <= 12 else {})),
                      yaxis=_axis("mistakes", range=yr), annotations=ann)
-    return {"id": "mistakes", "title": "Expected and realised mistakes against the best ‖u‖ ≤ 1 in hindsight",
+    return {"id": "mistakes", "title": MISTAKES_TITLE,
             "height": 380, "figure": {"data": data, "layout": layout}, "config": {"displayModeBar": False},
             "dynamic": dyn}
 
@@ -460,7 +488,7 @@ def _over_labels(proof, note: str) -> dict:
     return {"by": "position", "data": over_bound(proof).astype(int).tolist(), "fmt": "text", "labels": ["", note]}
 
 
-def _ledger_lines(trace, proof, seed: int) -> list[dict]:
+def _ledger_lines(trace, proof, seed: int, best_mistakes: int) -> list[dict]:
     S = proof.series
     c = proof.constants
     lab = {k: _numbered(v) for k, v in proof.labels.items()}
@@ -496,8 +524,10 @@ def _ledger_lines(trace, proof, seed: int) -> list[dict]:
             # the statement at T: one check, the proof's own at the last state, shown at every round
             "holds": {"const": position_holds(proof, [("expected_mistakes", "mistake_bound")])[-1]},
             "reason": "the theorem at T = %d (α = %.4g, L = max‖gₜ‖ = %.4g): the whole run's expected mistakes "
-                      "E[M_T] against the largest value it allows (the row above is the same bound after t rounds)"
-                      % (c["T"], c["alpha"], c["L"])})
+                      "E[M_T] against the largest value it allows (the row above is the same bound after t rounds); "
+                      "%.4g = min Σℓₜ(u) is the best u's expected loss as a randomised classifier, "
+                      "ℓₜ(u) = (1 − yₜ⟨u, xₜ⟩)/2, not a count of mistakes (sign(⟨u*, x⟩) errs on %d rounds)"
+                      % (c["T"], c["alpha"], c["L"], c["best_loss"], best_mistakes)})
     else:
         why = "; ".join(a.detail for a in proof.failed_assumptions)
         lines.append({"latex": r"\text{the bound on }\mathbb{E}[M_T]\text{ does not apply}", "reason": why})
@@ -561,7 +591,7 @@ def ftrl_spec(trace, X, y, *, run_id: str, band: Band | None = None, sweep: Alph
         "breaks": list(range(1, T + 1)), "mistake_rounds": np.asarray(trace.mistakes, dtype=np.int64),
         "arrays": arrays, "figures": figures,
         "ledger": {"title": "Proof ledger after round t (the states after t rounds)",
-                   "lines": _ledger_lines(trace, proof, seed)},
+                   "lines": _ledger_lines(trace, proof, seed, best_u_mistakes(X, y))},
         "caption": _caption(trace, X, y),
         "layout": {"columns": [left, right], "widths": [1, 1]},
         "speed": int(max(2, min(200, T // 25))),

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import olc_core
-from olc_ui.ftrl_view import (alpha_sweep, band_grid, ftrl_spec, last_segments, realised_band, upto_rounds)
+from olc_ui.ftrl_view import BEST_NAME, alpha_sweep, band_grid, ftrl_spec, last_segments, realised_band, upto_rounds
 from olc_ui.snapshot import caption_at, figures_at, ledger_at
 from olc_ui.viewer import validate_spec
 
@@ -79,7 +79,7 @@ def test_mistakes_chart_reveals_the_run_and_ends_at_the_bound(run):
     for p in (0, 1, 2, 57, T):
         fig = _fig(spec, "mistakes", p)
         for name, key in (("E[Mₜ] = Σ ℓₛ(wₛ) (expected mistakes)", "expected_mistakes"),
-                          ("best ‖u‖ ≤ 1 in hindsight: min Σ ℓₛ(u)", "best_loss"),
+                          (BEST_NAME, "best_loss"),
                           (f"realised Mₜ (seed {SEED}): one draw; E[Mₜ] is bounded", "mistakes")):
             now = _named(fig, name, "markers")
             assert now["x"] == [p] and now["y"][0] == pytest.approx(S[key][p], abs=1e-4)
