@@ -369,3 +369,90 @@ def game_downloads(spec: dict, position: int, g: dict[str, Any]) -> None:
                             data=lambda: common.figure_html(spec, position),
                             file_name=f"boolean_learner_game_round_{position}.html", mime="text/html",
                             on_click="ignore", key=f"{PAGE}_lrn_dl_html")
+
+
+# ------------------------------------------------------------------------------------------ the proofs in steps
+
+def _needs(p) -> str:
+    """The core's reasons the labels are not a target's (first one), for the steps that need them."""
+    return safe.md(p.failed_assumptions[0].detail) if p.failed_assumptions else ""
+
+
+def conj_steps(trace) -> str:
+    """The elimination proof in four steps with this run's numbers; when the labels are not the target's (noise),
+    the steps that need them say so, with the run's counts (|c ∖ h|, false positives) from the proof's series."""
+    p = trace.proof
+    c = p.constants
+    S = p.series
+    bad = bool(p.failed_assumptions)
+    lost = int(S["c_outside"][-1]) if "c_outside" in S else None
+    fp = int(S["M_fp"][-1]) if "M_fp" in S else None
+    need = " **This step needs labels from the target conjunction $c$**, and these are not (" + _needs(p) + "): "
+    one = two = three = ""
+    if bad:
+        one = need + (f"here $h$ lost **{lost}** literals of $c$, so the invariant fails on this run." if lost else
+                      "here $h$ lost no literal of $c$, so the invariant happens to hold on this run.")
+        two = need + (f"here **{fp}** of the $M = {trace.n_mistakes}$ mistakes were false positives, so this step "
+                      "does not hold on this run." if fp else "here there was no false positive on this run.")
+        three = " It rests on steps 1–2" + (", which fail on this run." if (lost or fp) else ".")
+    return (
+        "1. **Invariant $c \\subseteq h$.** $h$ starts with all $2n$ literals and only ever loses literals "
+        "that are 0 on a *positive* example; every literal of $c$ is 1 on every positive example." + one + "\n"
+        "2. **No false positive.** If $h(x) = 1$ then every literal of $h$, hence of $c$, is 1 on $x$: "
+        "$c(x) = 1$. So every mistake is a false negative ($M = M^+$)." + two + "\n"
+        "3. **Counting literals.** The first false negative leaves exactly the $n$ literals true on $x$ "
+        "(one per variable); each later one removes at least one more (some literal of $h$ was 0 on $x$), "
+        "never one of $c$: once $M \\ge 1$, $|c| \\le |h_t| \\le n - (M - 1)$ (before the first mistake "
+        "$|h_t| = 2n$)." + three + "\n"
+        + (f"4. **Solve:** $M \\le n + 1 - |c| = {c['n']} + 1 - {c['target_size']} = {c['bound_tight']:.0f} "
+           f"\\le n + 1 = {c['n'] + 1}$.\n\n" if p.mistake_bound is not None else
+           "4. **Solve:** $M \\le n + 1 - |c|$ — not for these data: the theorem's assumption fails "
+           "(see above), so the bound is not claimed on this run.\n\n")
+        + "**Lower bound** (parts ③ and ④): on the $n$ examples with every bit set but one, an adversary "
+        "answering the opposite of any deterministic learner's prediction forces $n$ mistakes, and its "
+        "labels are a monotone conjunction's. So $n \\le$ (best mistake bound) $\\le n + 1$.")
+
+
+def dl_steps(trace) -> str:
+    """The level algorithm's proof in four steps with this run's numbers; when the labels are not the target
+    list's (noise), steps 2–4 say so, with the run's own levels (from the proof's series)."""
+    p = trace.proof
+    c = p.constants
+    S = p.series
+    two = three = ""
+    if p.failed_assumptions:
+        need = " **This step needs labels from the target list**, and these are not (" + _needs(p) + "): "
+        if "target_excess" in S:
+            ex = int(S["target_excess"][-1])
+            two = need + (f"here a target rule fell **{ex}** level{'s' if ex != 1 else ''} below its place, so the "
+                          "step does not hold on this run." if ex > 0 else
+                          "here no target rule fell below its place, so it happens to hold on this run.")
+        else:
+            two = need + "it is not claimed on this run."
+        if "max_level" in S and "L_plus_1" in S:
+            lv, cap = int(S["max_level"][-1]), int(S["L_plus_1"][-1])
+            three = need + (f"here the lowest level reached is {lv} > L + 1 = {cap}, so the step does not hold on "
+                            "this run." if lv > cap else
+                            f"here the lowest level reached is {lv} ≤ L + 1 = {cap}, so it happens to hold on this "
+                            "run.")
+        else:
+            three = need + "it is not claimed on this run."
+    return (
+        "1. **Potential.** $\\Phi_t = \\sum_r (\\mathrm{level}_r - 1)$ counts the levels fallen so far. "
+        "On a mistake, the rule the prediction was read from fired and was wrong, so it falls: "
+        "$M \\le \\Phi_t$.\n"
+        "2. **Target rule $i$ never goes below level $i$.** It falls only from a level where it fires "
+        "and is wrong; then an earlier target rule $k < i$ also fires, and (induction) sits on level "
+        "$\\le k$, so it would have been read first — the level was $\\le k \\le i - 1$." + two + "\n"
+        "3. **No rule goes below level $L + 1$.** The final rule True → $B_L$ always fires and stays on "
+        "level $\\le L$, so rules fall only from levels $\\le L$." + three + "\n"
+        "4. **Sum the caps:** $\\Phi_t \\le \\sum_r (\\mathrm{cap}_r - 1) \\le (4n+2)L \\le (4n+2)(L+1)$"
+        + (f" $= {4 * c['n'] + 2} \\cdot {c['L'] + 1} = {p.mistake_bound:.0f}$ here."
+           if p.mistake_bound is not None else
+           f" — not claimed for these labels (here $\\Phi = {int(S['Phi'][-1])}$"
+           + (f", above $\\sum_r(\\mathrm{{cap}}_r - 1) = {int(S['cap_sum'][-1])}$" if "cap_sum" in S and
+              S["Phi"][-1] > S["cap_sum"][-1] else "") + ").")
+        + "\n\nThe length $L$ counts the final rule True → $B_L$, as in the notes' definition ([004] "
+        "Def. 2). The notes let each rule fall $L + 1$ levels; step 3 shows it falls at most $L$ (from "
+        "level 1 to level $L + 1$ at the lowest), so $(4n+2)L$ bounds $M$ too, and the notes' "
+        "$(4n+2)(L+1)$ is one row looser.")

@@ -389,7 +389,7 @@ def proof_steps(v: dict[str, Any], trace) -> None:
                 "the fraction $1-\\beta$ of it: $\\Phi_{t+1} \\le \\tfrac{1+\\beta}{2}\\Phi_t$. So "
                 "$\\Phi \\le N\\left(\\tfrac{1+\\beta}{2}\\right)^M$.\n"
                 "4. **Combine** in logarithms: $m^*\\ln\\beta \\le \\ln N + M\\ln\\tfrac{1+\\beta}{2}$, i.e. "
-                "$M \\le \\frac{\\ln N + m^*\\ln(1/\\beta)}{\\ln(2/(1+\\beta))}$"
+                "$M \\le \\frac{\\ln N + m^*\\ln(1/\\beta)}{\\ln(2/(1+\\beta))}$ (note [001], eq. 6)"
                 + (f" $= \\frac{{\\ln {c['N']} + {c['m_star']}\\ln(1/{c['beta']:g})}}{{\\ln(2/(1+{c['beta']:g}))}} "
                    f"= {p.mistake_bound:.5g}$ here." if p.mistake_bound is not None else
                    " — not here: " + "; ".join(a.detail for a in p.failed_assumptions) + ".")
@@ -403,17 +403,21 @@ def proof_steps(v: dict[str, Any], trace) -> None:
                 "2. **Update identity.** $\\Phi_{t+1} = \\Phi_t(1 - \\eta F_t) \\le \\Phi_t e^{-\\eta F_t}$, so "
                 "$\\Phi_{T+1} \\le N e^{-\\eta\\sum_t F_t}$.\n"
                 "3. **Lower bound.** $\\Phi_{T+1} \\ge w_{i^*} = (1-\\eta)^{m^*}$.\n"
-                "4. **Combine:** $\\sum_t F_t \\le \\frac{\\ln N + m^*\\ln(1/(1-\\eta))}{\\eta}$"
+                "4. **Combine:** $\\sum_t F_t \\le \\frac{\\ln N + m^*\\ln(1/(1-\\eta))}{\\eta}$ (from the "
+                "potential of RWM, note [000] §1.2)"
                 + (f" $= {p.mistake_bound:.5g}$ here (E[M] = {c['expected_mistakes']:.4g})."
                    if p.mistake_bound is not None else " — not here: "
                    + "; ".join(a.detail for a in p.failed_assumptions) + ".")
                 + (f" For η ≤ ½ this is at most $(1+\\eta)m^* + \\ln N/\\eta = {c['bound_eta_form']:.5g}$: the "
-                   f"expected regret is at most $\\eta m^* + \\ln N/\\eta = {c['regret_bound']:.4g}$."
+                   f"expected regret is at most $\\eta m^* + \\ln N/\\eta = {c['regret_bound']:.4g}$ (note [000], eq. 2)."
                    if c.get("bound_eta_form") is not None else ""))
         else:
             st.markdown(
                 "1. **Potential** $|H_t|$, the experts consistent with every label on which Halving updated.\n"
-                "2. **Lower bound.** An expert consistent with every label is never removed: $|H_t| \\ge 1$.\n"
+                "2. **Lower bound.** An expert consistent with every label is never removed: $|H_t| \\ge 1$."
+                + ("".join(" **This step needs an expert consistent with every label**, and there is none here ("
+                           + a.detail + "): the step does not hold on this run." for a in p.failed_assumptions))
+                + "\n"
                 "3. **Upper bound.** On a mistake the majority of $H_t$ was wrong and is removed: "
                 "$|H_{t+1}| \\le |H_t|/2$, so $|H_t| \\le |H|/2^M$.\n"
                 "4. **Combine:** $1 \\le |H|/2^M$, i.e. $M \\le \\log_2|H|$"

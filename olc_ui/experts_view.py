@@ -589,7 +589,9 @@ def _ledger_lines(trace, proof, M_pos, N: int) -> list[dict]:
                 "holds": {"by": "position", "data": position_holds(proof, [(bkey, "mistake_bound")])},
                 "reason": "the bound: the theorem with the final m* of the whole run (so it bounds the mistakes so "
                           "far, and at the end all of them): the sandwich's lower and upper curves cross here"
-                          + ("" if wm else "; it bounds the expected count, not one run's realised M")})
+                          + ("" if wm else "; it bounds the expected count, not one run's realised M")
+                          + ("; the β form of note [001], eq. 6" if wm else
+                             "; from the potential Φₜ₊₁ = Φₜ(1 − ηFₜ) of RWM, note [000] §1.2")})
         else:
             why = "; ".join(a.detail for a in proof.failed_assumptions)
             lines.append({"latex": r"\text{the bound on }" + ("M" if wm else r"\mathbb{E}[M]") +
@@ -603,7 +605,9 @@ def _ledger_lines(trace, proof, M_pos, N: int) -> list[dict]:
                 "values": {"cur": Mv if wm else P("expected_M"), "b2": _const(ef.mistake_bound, ".5g"),
                            "eta": _const(c["eta"])},
                 "holds": {"by": "position", "data": position_holds(ef, [(bkey, "mistake_bound")])},
-                "reason": "the η form (uses ln(1/(1−η)) ≤ η + η², true for η ≤ ½)"})
+                "reason": "the η form (uses ln(1/(1−η)) ≤ η + η², true for η ≤ ½)"
+                          + ("; note [000], eq. 1 (its regret M − m* ≤ (1+2η)m* + 2 ln N/η)" if wm else
+                             "; note [000], eq. 2 (its expected regret E[M] − m* ≤ ηm* + ln N/η)")})
     else:  # halving
         r0 = reasons["version space"]
         lines += [

@@ -310,7 +310,9 @@ def proof_steps(run: Run) -> None:
         "Other rounds never add a hypothesis. So after $M$ mistakes "
         f"$|H_t| \\le |H|/2^M = {Hs}/2^M$.\n"
         "3. **Lower bound.** If the target $h^* \\in H$ labels every round, it never votes wrong, is never "
-        "removed, and $|H_t| \\ge 1$.\n"
+        "removed, and $|H_t| \\ge 1$."
+        + ("".join(" **Here no hypothesis labels every round** (" + safe.md(a.detail) + "): this step does not "
+                   "hold on this run." for a in run.trace.proof.failed_assumptions)) + "\n"
         f"4. **Combine:** $1 \\le {Hs}/2^M$, i.e. $2^M \\le {Hs}$, so $M \\le \\log_2 {Hs} = {c['log2_H']:.4g}$"
         + ("." if run.trace.proof.mistake_bound is not None else
            " — but not for these labels: step 3 needs a consistent hypothesis, and there is none.")

@@ -183,9 +183,35 @@ def summary_panel(v: dict[str, Any], data: Data, trace) -> None:
                        "exact arithmetic.")
 
 
+def _label_steps(p) -> tuple[str, str]:
+    """What steps 2 and 3 say when the labels are not the target disjunction's (noise, or a file): they need
+    it, and the run's own counts say whether they still hold here (empty strings when the labels are)."""
+    if not p.failed_assumptions:
+        return "", ""
+    S = p.series
+    if "rel_demotions" not in S:
+        need = (" **This step needs labels from a target disjunction**, and no disjunction is consistent with these "
+                "labels: it does not hold on this run.")
+        return need, need
+    dem = int(S["rel_demotions"][-1])
+    dp = np.diff(np.asarray(S["m_plus"], dtype=float))
+    dr = np.diff(np.asarray(S["rel_promotions"], dtype=float))
+    stray = int(np.count_nonzero((dp > 0) & (dr == 0)))
+    mp = int(S["m_plus"][-1])
+    two = (" **This step needs labels from the target** (a negative example has every relevant bit 0): "
+           + (f"here relevant weights were demoted **{dem}** times, so the step does not hold on this run."
+              if dem else "here no relevant weight was demoted, so it happens to hold on this run."))
+    three = (" **This step needs labels from the target** (a positive example has a relevant bit on): "
+             + (f"here **{stray}** of the m⁺ = {mp} promotions promoted no relevant variable, so the step does not "
+                "hold on this run." if stray else "here every promotion promoted a relevant variable, so it "
+                                                   "happens to hold on this run."))
+    return two, three
+
+
 def proof_steps(v: dict[str, Any], trace) -> None:
     p = trace.proof
     c = p.constants
+    two, three = _label_steps(p)
     with st.expander("The proof in four steps, with this run's numbers"):
         st.markdown(
             "1. **Potential** $\\Phi = \\sum_i w_i$, $\\Phi_1 = N$. A promotion happens only when "
@@ -196,9 +222,9 @@ def proof_steps(v: dict[str, Any], trace) -> None:
             "2. **Each relevant weight** is never demoted (a negative example has every relevant bit 0), so "
             "$w_i = (1+\\beta)^{p_i}$; it is promoted only while $w_i \\le w\\cdot x \\le N$, so "
             "$w_i \\le (1+\\beta)N$ and $p_i \\le 1 + \\log_{1+\\beta} N$"
-            + f" $= {c['per_variable_promotions_cap']:.4g}$ here.\n"
+            + f" $= {c['per_variable_promotions_cap']:.4g}$ here." + two + "\n"
             "3. **Every promotion** promotes some relevant variable: $m^+ \\le \\sum_{i\\in R} p_i \\le "
-            "k(1 + \\log_{1+\\beta} N)$.\n"
+            "k(1 + \\log_{1+\\beta} N)$." + three + "\n"
             "4. **Combine:** $M = m^+ + m^- < \\tfrac{1+\\beta}{\\beta} + (2+\\beta)k(1 + \\log_{1+\\beta} N)$"
             + (f" $= {p.mistake_bound:.6g}$ here (β = 1: $2 + 3k(\\log_2 N + 1)$, [000] eq. 42)."
                if p.mistake_bound is not None else " — not here: the labels are not a disjunction's."))

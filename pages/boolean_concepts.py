@@ -66,45 +66,13 @@ if mode in ("conj", "dl"):
     state.write_url(SETTINGS, {**m, **v}, {"t": str(position)})
     if mode == "conj":
         L.conj_panel(trace, stream)
-        c = trace.proof.constants
         with st.expander("The proof in four steps, with this run's numbers"):
-            st.markdown(
-                "1. **Invariant $c \\subseteq h$.** $h$ starts with all $2n$ literals and only ever loses literals "
-                "that are 0 on a *positive* example; every literal of $c$ is 1 on every positive example.\n"
-                "2. **No false positive.** If $h(x) = 1$ then every literal of $h$, hence of $c$, is 1 on $x$: "
-                "$c(x) = 1$. So every mistake is a false negative ($M = M^+$).\n"
-                "3. **Counting literals.** The first false negative leaves exactly the $n$ literals true on $x$ "
-                "(one per variable); each later one removes at least one more (some literal of $h$ was 0 on $x$), "
-                "never one of $c$: once $M \\ge 1$, $|c| \\le |h_t| \\le n - (M - 1)$ (before the first mistake "
-                "$|h_t| = 2n$).\n"
-                + (f"4. **Solve:** $M \\le n + 1 - |c| = {c['n']} + 1 - {c['target_size']} = {c['bound_tight']:.0f} "
-                   f"\\le n + 1 = {c['n'] + 1}$.\n\n" if trace.proof.mistake_bound is not None else
-                   "4. **Solve:** $M \\le n + 1 - |c|$ — not for these data: the theorem's assumption fails "
-                   "(see above), so steps 1–3 have no consistent $c$ to compare with.\n\n")
-                + "**Lower bound** (parts ③ and ④): on the $n$ examples with every bit set but one, an adversary "
-                "answering the opposite of any deterministic learner's prediction forces $n$ mistakes, and its "
-                "labels are a monotone conjunction's. So $n \\le$ (best mistake bound) $\\le n + 1$.")
+            st.markdown(L.conj_steps(trace))
         common.downloads(trace, spec, position, "boolean_conjunction", stream.X, stream.y)
     else:
         L.dl_panel(trace, stream)
-        c = trace.proof.constants
         with st.expander("The proof in four steps, with this run's numbers"):
-            st.markdown(
-                "1. **Potential.** $\\Phi_t = \\sum_r (\\mathrm{level}_r - 1)$ counts the levels fallen so far. "
-                "On a mistake, the rule the prediction was read from fired and was wrong, so it falls: "
-                "$M \\le \\Phi_t$.\n"
-                "2. **Target rule $i$ never goes below level $i$.** It falls only from a level where it fires "
-                "and is wrong; then an earlier target rule $k < i$ also fires, and (induction) sits on level "
-                "$\\le k$, so it would have been read first — the level was $\\le k \\le i - 1$.\n"
-                "3. **No rule goes below level $L + 1$.** The final rule True → $B_L$ always fires and stays on "
-                "level $\\le L$, so rules fall only from levels $\\le L$.\n"
-                "4. **Sum the caps:** $\\Phi_t \\le \\sum_r (\\mathrm{cap}_r - 1) \\le (4n+2)L \\le (4n+2)(L+1)$"
-                + (f" $= {4 * c['n'] + 2} \\cdot {c['L'] + 1} = {trace.proof.mistake_bound:.0f}$ here."
-                   if trace.proof.mistake_bound is not None else " — not claimed for these labels.")
-                + "\n\nThe length $L$ counts the final rule True → $B_L$, as in the notes' definition ([004] "
-                "Def. 2). The notes let each rule fall $L + 1$ levels; step 3 shows it falls at most $L$ (from "
-                "level 1 to level $L + 1$ at the lowest), so $(4n+2)L$ bounds $M$ too, and the notes' "
-                "$(4n+2)(L+1)$ is one row looser.")
+            st.markdown(L.dl_steps(trace))
         common.downloads(trace, spec, position, "boolean_decision_list", stream.X, stream.y)
 
 elif mode == "adversary":
