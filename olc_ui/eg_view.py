@@ -36,7 +36,7 @@ from .spec_tools import (axis, COLORS, layout, ledger as _ledger, not_applicable
 from . import inset
 from .viewer import jsonable, with_infinities
 
-__all__ = ["eg_spec", "sandwich_geometry", "eta_curve", "FAR", "W_COLOR", "U_COLOR"]
+__all__ = ["eg_spec", "below_best_eta_bound", "sandwich_geometry", "eta_curve", "FAR", "W_COLOR", "U_COLOR"]
 
 W_COLOR = "#7f9fbf"
 #: what the margin steps need of the data (shown where that fails: "n/a — needs …")
@@ -277,7 +277,10 @@ def _sandwich_figure(trace, arrays: dict) -> dict:
             shapes.append({"type": "rect", "xref": "x", "yref": "paper", "x0": round(bx, ND), "x1": round(x_hi, 4),
                            "y0": 0, "y1": 1, "fillcolor": SHADE, "line": {"width": 0}, "layer": "below"})
             b2 = _f(c.get("bound_2lnN_over_delta2"))
-            text = f"M ≤ ln N / C = {bx:.4g}" + (f" ≤ 2 ln N/δ² = {b2:.4g}" if b2 is not None else "")
+            text = f"M ≤ ln N / C = {bx:.4g}" + {
+                "le": f" ≤ 2 ln N/δ² = {b2:.4g}" if b2 is not None else "",
+                "gt": f" > 2 ln N/δ² = {b2:.4g}<br>(2 ln N/δ² is the bound at η = artanh δ, not at this η)"
+                if b2 is not None else "", None: ""}[below_best_eta_bound(bx, b2)]
             ann.append(_crossing_note("no run gets past the crossing (×)<br>" + text, g["far"]))
         else:
             ann.append(_crossing_note(f"ln N / C = {bx:.4g} (×): not a bound here<br>(an assumption fails)", g["far"]))
@@ -452,7 +455,10 @@ def _ledger_lines(trace) -> list[dict]:
     bound = proof.mistake_bound
     if bound is not None:
         b2 = _f(c.get("bound_2lnN_over_delta2"))
-        tail = r" \;\le\; 2\ln N/\delta^2 = «b2»" if b2 is not None else ""
+        rel = below_best_eta_bound(float(bound), b2)
+        tail = {"le": r" \;\le\; 2\ln N/\delta^2 = «b2»",
+                "gt": r" \quad (> 2\ln N/\delta^2 = «b2»\text{, the bound at } \eta = \operatorname{artanh}\delta"
+                      r"\text{, not at this } \eta)", None: ""}[rel]
         vals = {"M": Mv, "b": {"const": float(bound), "fmt": ".5g"}}
         if b2 is not None:
             vals["b2"] = {"const": b2, "fmt": ".5g"}
@@ -464,6 +470,15 @@ def _ledger_lines(trace) -> list[dict]:
         lines.append({"latex": r"M \le \ln N / C \;\;\text{n/a: the theorem does not apply}", "na": True,
                       "reason": why})
     return _ledger(lines)
+
+
+def below_best_eta_bound(bound: float | None, b2: float | None) -> str | None:
+    """How this run's ln N / C compares with 2 ln N/δ² (the bound at η = artanh δ, where C ≥ δ²/2):
+    "le" when ln N / C ≤ 2 ln N/δ² holds on this run (relative tolerance 1e-9, as the proofs' checks),
+    "gt" when it does not (another η), None when either is missing. The page writes "≤" only for "le"."""
+    if bound is None or b2 is None or not math.isfinite(bound) or not math.isfinite(b2):
+        return None
+    return "le" if bound <= b2 * (1 + 1e-9) else "gt"
 
 
 # ------------------------------------------------------------------------------------------ caption
