@@ -198,9 +198,11 @@ def _move_panel(n: int, X, y, trace) -> None:
     T = len(y)
     with st.container(border=True, key=f"{PAGE}_adv_panel"):
         st.markdown("#### Your next move")
-        per_row = min(n, 5)
+        # three to a row, small gaps: at a projector's 1100×800 the panel is ~420 px wide, and five columns
+        # cut each label to "x." (tests/e2e/test_adversary_labels.py measures the labels in Chromium)
+        per_row = min(n, 3)
         for start in range(0, n, per_row):
-            cols = st.columns(per_row)
+            cols = st.columns(per_row, gap="small")
             for i in range(start, min(n, start + per_row)):
                 cols[i - start].checkbox(pretty(f"x{i + 1}"), key=_bit_key(i))
         x = np.array([1.0 if st.session_state.get(_bit_key(i), False) else 0.0 for i in range(n)])
