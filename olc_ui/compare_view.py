@@ -486,8 +486,9 @@ def _mistakes_figure(lanes: list[Lane], arrays: dict) -> dict:
     if same:
         note = coincidence_note([ln.name for ln in lanes], same)
         title += ": " + note
-        layout["annotations"] = [{"x": 0.01, "xref": "paper", "y": 0.98, "yref": "paper", "xanchor": "left",
-                                  "yanchor": "top", "showarrow": False, "align": "left", "font": {"size": 12},
+        # bottom right: cumulative counts rise from the bottom left, so that corner stays clear
+        layout["annotations"] = [{"x": 0.99, "xref": "paper", "y": 0.02, "yref": "paper", "xanchor": "right",
+                                  "yanchor": "bottom", "showarrow": False, "align": "right", "font": {"size": 12},
                                   "bgcolor": "rgba(255,255,255,0.85)", "text": note[0].upper() + note[1:]}]
     return {"id": "mistakes", "title": title, "height": 300,
             "figure": {"data": data, "layout": layout}, "config": {"displayModeBar": False}, "dynamic": dyn}

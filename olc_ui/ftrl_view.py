@@ -300,7 +300,7 @@ def _end_point(name: str, T: int, value: float, color: str, text: str) -> tuple[
 
 UPPER_NAME = "bound on E[Mₜ]: min Σℓₛ(u) + √t(1/(2α) + αLₜ²)"
 #: the comparator's curve is a LOSS of the randomised classifier u, not a count of mistakes ([002])
-BEST_NAME = "best ‖u‖ ≤ 1: min Σ ℓₛ(u), u's expected loss as a randomised classifier (not a mistake count)"
+BEST_NAME = "best ‖u‖ ≤ 1: min Σ ℓₛ(u), its expected loss (not a count of mistakes)"
 MISTAKES_TITLE = ("Expected and realised mistakes; the best ‖u‖ ≤ 1's expected loss Σℓ(u) = Σ(1 − y⟨u,x⟩)/2 "
                   "(a loss, not a count of mistakes)")
 

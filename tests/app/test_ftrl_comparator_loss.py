@@ -15,7 +15,7 @@ def test_best_loss_is_called_a_loss_in_the_chart_the_ledger_and_the_summary():
     assert "not a count of mistakes" in mis["title"] and "(1 − y⟨u,x⟩)/2" in mis["title"]
     assert "against the best ‖u‖ ≤ 1 in hindsight" not in mis["title"]
     names = [d.get("name", "") for d in mis["figure"]["data"]]
-    assert any("expected loss as a randomised classifier (not a mistake count)" in n for n in names)
+    assert any("its expected loss (not a count of mistakes)" in n for n in names)
     reasons = " ".join(ln.get("reason", "") for ln in spec["ledger"]["lines"])
     assert "is the best u's expected loss as a randomised classifier" in reasons
     caps = " ".join(c.value for c in at.caption)
