@@ -66,3 +66,15 @@ def test_the_bounds_name_their_note_in_the_table_and_the_ledger():
     spec = viewer_spec(at)
     reasons = [ln.get("reason", "") for ln in spec["ledger"]["lines"]]
     assert any("[001] eq. 6" in r for r in reasons) and any("[000] §1.2" in r for r in reasons)
+
+
+def test_dense_sweep_chart_says_the_curves_coincide():
+    import json
+    at = open_page(PAGE, timeout=300, preset="dense", N=100, T=300)
+    [chart] = at.get("plotly_chart")
+    fig = json.loads(chart.proto.spec)
+    notes = [a["text"] for a in fig["layout"].get("annotations", [])]
+    assert any(n.startswith("The Perceptron mistakes curve lies under the Exponentiated update mistakes curve")
+               for n in notes)
+    eg = next(d for d in fig["data"] if d["name"].startswith("Exponentiated update: mistakes"))
+    assert eg["line"]["dash"] == "dash"
