@@ -1,0 +1,92 @@
+"""Every relation a proof transcript prints between two numbers is true for those numbers, for every
+learner, on streams that meet the theorem's assumptions and on noisy ones (label noise: the steps that
+need the assumption are then false on some states, and must be written with the relation that holds),
+in Markdown and in LaTeX."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import olc_core
+from olc_core import streams, transcript
+from olc_core.hypotheses import MonotoneConjunctions, Thresholds
+from olc_core.streams import boolean as sb
+from olc_core.streams.experts import experts, target_concept
+from olc_core.streams.winnow_extra import simplex_continuous
+from tests.core.transcript_tools import (false_relations, math_segments, printed_relations, tex_math_segments)
+
+
+def _unit_ball(T, d, noise, seed):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(T, d))
+    X /= np.maximum(1.0, np.linalg.norm(X, axis=1))[:, None] * 1.2
+    u = np.ones(d) / np.sqrt(d)
+    y = np.where(X @ u >= 0, 1.0, -1.0)
+    flip = rng.random(T) < noise
+    y[flip] = -y[flip]
+    return X, y
+
+
+def _runs():
+    """(id, algorithm, X, y, params): every learner, with and without label noise."""
+    out = []
+    for noise in (0.0, 0.1):
+        n = f"noise{noise:g}"
+        s = streams.separable(T=300, d=3, gamma=0.1, radius=1.5, seed=1, noise=noise)
+        out.append((f"perceptron-{n}", "perceptron", s.X, s.y, {"comparator": s.comparator}))
+        out.append((f"perceptron-gamma-{n}", "perceptron", s.X, s.y, {"comparator": s.comparator, "gamma": 0.2}))
+        s = streams.separable(T=200, d=2, gamma=0.15, radius=1.0, seed=2, noise=noise)
+        out.append((f"margin-perceptron-{n}", "margin_perceptron", s.X, s.y,
+                    {"gamma": 0.15, "comparator": s.comparator}))
+        s = streams.sparse_disjunction(T=500, N=100, k=3, seed=0, noise=noise, dtype=np.uint8)
+        out.append((f"winnow-{n}", "winnow", s.X, s.y, {"beta": 1.0, "comparator": s.comparator}))
+        out.append((f"winnow-beta0.5-{n}", "winnow", s.X, s.y, {"beta": 0.5}))
+        s = streams.sparse_simplex(T=300, N=20, k=3, seed=0, noise=noise)
+        out.append((f"eg-sparse-{n}", "normalized_winnow", s.X, s.y,
+                    {"comparator": s.comparator, "delta": s.info["delta"]}))
+        out.append((f"eg-sparse-eta0.5-{n}", "normalized_winnow", s.X, s.y,
+                    {"comparator": s.comparator, "delta": s.info["delta"], "eta": 0.5}))
+        s = simplex_continuous(T=200, N=10, k=2, delta=0.15, seed=3, noise=noise)
+        out.append((f"eg-continuous-{n}", "normalized_winnow", s.X, s.y, {"comparator": s.comparator}))
+        s = experts(T=200, N=7, error_rates=[0.05, 0.1, 0.2, 0.3, 0.4, 0.45, 0.5], seed=4, noise=noise)
+        A = s.X.astype(np.float64)
+        out.append((f"wm-{n}", "weighted_majority", A, s.y, {"beta": 0.5, "update": "on_mistake"}))
+        out.append((f"wm-beta0-{n}", "weighted_majority", A, s.y, {"beta": 0.0, "update": "every_round"}))
+        out.append((f"rwm-{n}", "randomized_weighted_majority", A, s.y, {"eta": 0.4, "seed": 3}))
+        out.append((f"rwm-eta0.8-{n}", "randomized_weighted_majority", A, s.y, {"eta": 0.8, "seed": 3}))
+        H = Thresholds.grid(16)
+        s = target_concept(H, T=80, seed=5, noise=noise)
+        out.append((f"halving-thresholds-{n}", "halving", s.X, s.y, {"hypotheses": H, "update": "on_mistake"}))
+        H = MonotoneConjunctions(4)
+        s = target_concept(H, T=80, seed=6, noise=noise)
+        out.append((f"halving-conj-{n}", "halving", s.X, s.y, {"hypotheses": H, "update": "every_round"}))
+        X, y = _unit_ball(200, 3, noise, 7)
+        out.append((f"ftrl-{n}", "ftrl_randomized", X, y, {"seed": 7}))
+        out.append((f"ftrl-comparator-{n}", "ftrl_randomized", X, y, {"seed": 7, "comparator": np.ones(3) / 3}))
+        s = sb.conjunction(T=150, n=6, k=2, seed=8, noise=noise)
+        out.append((f"conjunction-given-{n}", "conjunction", s.X, s.y, {"comparator": s.comparator}))
+        out.append((f"conjunction-found-{n}", "conjunction", s.X, s.y, {}))
+        s = sb.decision_list(T=150, n=4, L=3, seed=9, noise=noise)
+        out.append((f"decision-list-given-{n}", "decision_list", s.X, s.y, {"comparator": s.comparator, "tie": "first"}))
+        out.append((f"decision-list-found-{n}", "decision_list", s.X, s.y, {"tie": "majority"}))
+    return out
+
+
+RUNS = _runs()
+
+
+def test_the_runs_cover_every_learner_with_and_without_noise():
+    for noise in ("noise0-", "noise0.1"):
+        assert {alg for rid, alg, *_ in RUNS if noise in rid + "-"} == set(olc_core.ALGORITHMS)
+
+
+@pytest.mark.parametrize("rid,algorithm,X,y,params", RUNS, ids=[r[0] for r in RUNS])
+def test_every_printed_relation_is_true_for_its_numbers(rid, algorithm, X, y, params):
+    tr = olc_core.run(algorithm, X, y, **params)
+    md = transcript.markdown(tr, page=rid)
+    tex = transcript.latex(tr, page=rid)
+    md_rel = printed_relations(math_segments(md))
+    tex_rel = printed_relations(tex_math_segments(tex))
+    assert len(md_rel) > 5 and len(md_rel) == len(tex_rel)   # the parser sees the state blocks
+    bad = false_relations(math_segments(md)) + false_relations(tex_math_segments(tex))
+    assert not bad, f"{len(bad)} false relations, e.g.\n" + "\n".join(bad[:10])
