@@ -9,6 +9,7 @@ import pytest
 
 import olc_core
 from olc_core import streams, transcript
+from olc_core._texdoc import num
 from olc_core.hypotheses import MonotoneConjunctions, Thresholds
 from olc_core.streams import boolean as sb
 from olc_core.streams.experts import experts, target_concept
@@ -90,3 +91,83 @@ def test_every_printed_relation_is_true_for_its_numbers(rid, algorithm, X, y, pa
     assert len(md_rel) > 5 and len(md_rel) == len(tex_rel)   # the parser sees the state blocks
     bad = false_relations(math_segments(md)) + false_relations(tex_math_segments(tex))
     assert not bad, f"{len(bad)} false relations, e.g.\n" + "\n".join(bad[:10])
+
+
+# ------------------------------------------------------------------------------ the verdicts, hand-made
+
+from types import SimpleNamespace  # noqa: E402
+
+from olc_core.proofs.base import Assumption, Chain, Proof  # noqa: E402
+from tests.core.transcript_tools import section  # noqa: E402
+
+
+def _toy(series, chains, assumptions=(), bound=None, strict_bound=False):
+    p = Proof(name="toy", theorem=r"M \le 2", T=3, state_rounds=np.array([0, 2]), n_mistakes=np.array([0, 1]),
+              series={k: np.asarray(v, dtype=float) for k, v in series.items()}, chains=chains,
+              assumptions=assumptions, mistake_bound=bound, bound_strict=strict_bound)
+    tr = SimpleNamespace(algorithm="toy", params={}, T=3, d=1, mistakes=np.array([1]), n_mistakes=1, proof=p,
+                         proofs={"toy": p})
+    return tr, transcript.markdown(tr), transcript.latex(tr)
+
+
+def test_a_true_step_that_needs_a_failed_assumption_is_marked_na_and_said_so():
+    tr, md, tex = _toy({"lo": [0, 0.5], "hi": [0, 1.0]}, (Chain("c", ("lo", "hi"), needs=("target",)),),
+                       (Assumption("target", "y = c(x)", False, np.array([1])),))
+    part = section(md, "### Mistake 1: round 2")
+    assert r"\overset{\text{n/a}}{\le}\ &\mathrm{hi} = 1" in part
+    assert ("1 is not applicable (marked n/a): true on these numbers, but it needs 'target', which fails on these "
+            r"data: c: $\mathrm{lo} \le \mathrm{hi}$.") in part
+    assert not false_relations(math_segments(md)) and not false_relations(tex_math_segments(tex))
+
+
+def test_numbers_within_the_tolerance_are_not_printed_with_a_relation_they_contradict():
+    # lo exceeds hi by 1e-12 relative: the check passes (tolerance 1e-9), but "lo ≤ hi" would be false for the
+    # printed numbers once they are printed with enough digits; a strict link with equal sides is not "<"
+    a = 1.0 + 1e-12
+    tr, md, tex = _toy({"lo": [0, a], "hi": [0, 1.0], "eq": [0, 1.0]},
+                       (Chain("c", ("lo", "hi")), Chain("s", ("hi", "eq"), strict=(True,))))
+    p = tr.proof
+    assert not p.violations()
+    part = section(md, "### Mistake 1: round 2")
+    assert r"\overset{\text{tol}}{\approx}\ &\mathrm{hi} = 1" in part
+    before = section(md, "### Before round 1")
+    assert r"\overset{\text{tol}}{=}\ &\mathrm{eq} = 0" in before
+    assert "hold only up to the check's relative tolerance" in before and "Every inequality above holds" not in before
+    assert not false_relations(math_segments(md)) and not false_relations(tex_math_segments(tex))
+
+
+def test_close_numbers_are_printed_with_the_digits_that_show_their_order():
+    a, b = 0.12345671, 0.12345679   # both 0.123457 at six digits: "a < b" would read 0.123457 < 0.123457
+    tr, md, tex = _toy({"lo": [0, a], "hi": [0, b]}, (Chain("c", ("lo", "hi"), strict=(True,)),))
+    part = section(md, "### Mistake 1: round 2")
+    assert r"&\mathrm{lo} = 0.12345671 " in part and r"<\ &\mathrm{hi} = 0.12345679" in part
+    assert not false_relations(math_segments(md)) and not false_relations(tex_math_segments(tex))
+
+
+def test_winnow_with_label_noise_writes_the_false_steps_with_the_relation_that_holds():
+    # the page /winnow?noise=0.1 (N = 100, k = 3, T = 500, seed 0), mistake 40 (round 118)
+    s = streams.sparse_disjunction(T=500, N=100, k=3, seed=0, noise=0.1, dtype=np.uint8)
+    tr = olc_core.run("winnow", s.X, s.y, beta=1.0, comparator=s.comparator)
+    md = transcript.markdown(tr)
+    part = section(md, "### Mistake 40: round 118")
+    assert "&m^+ = 24 \\\\\n" + r"\overset{\text{n/a: fails}}{>}\ &\textstyle\sum_{i\in R} p_i = 21" in part
+    assert r"\overset{\text{n/a: fails}}{>}\ &0 = 0" in part
+    assert "Every inequality above holds" not in part
+    assert "3 fail here" in part and "they need 'target disjunction', which fails on these data" in part
+    whole = section(md, "## Checks over the whole run")
+    assert "of the steps that need 'target disjunction' fail" in whole
+
+
+def test_a_strict_theorem_is_written_with_a_strict_bound():
+    s = streams.sparse_disjunction(T=120, N=16, k=2, seed=0)
+    tr = olc_core.run("winnow", s.X, s.y, beta=1.0, comparator=s.comparator)
+    assert tr.proof.bound_strict and not tr.proofs["winnow"].violations() if "winnow" in tr.proofs else True
+    md = transcript.markdown(tr)
+    b = num(tr.proof.mistake_bound)
+    assert f"On this run the bound is $M < {b}$." in md
+    assert f"$M = {tr.n_mistakes} < {b}$: the bound holds on this run" in section(md, "## Conclusion")
+    assert r"- $M < \text{bound}$: the sandwich closes" in md
+    # every other learner's theorem is ≤, and says so
+    s = streams.separable(T=60, d=3, gamma=0.1, radius=1.5, seed=0)
+    tr = olc_core.run("perceptron", s.X, s.y, comparator=s.comparator)
+    assert not tr.proof.bound_strict and "On this run the bound is $M \\le " in transcript.markdown(tr)
