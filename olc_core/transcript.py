@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from ._texdoc import Math, clip, num
+from ._texdoc import Math, clip, num, plain_index
 from ._texdoc import latex as _latex
 from ._texdoc import markdown as _markdown
 from .proofs.base import DEFAULT_TOL, Chain, Proof
@@ -145,7 +145,7 @@ def _value(v) -> list:
             head = ", ".join(num(x) for x in a[:8])
             more = r", \ldots" if a.size > 8 else ""
             return [Math(f"({head}{more})"), f" ({a.size} entries)"]
-    return [clip(v, LONG_TEXT)]
+    return [clip(plain_index(str(v)), LONG_TEXT)]
 
 
 def _theorem(proof: Proof) -> list:
@@ -160,12 +160,12 @@ def _theorem(proof: Proof) -> list:
     if consts:
         out += [("h", 3, ["Measured constants"]), ("ul", consts)]
     for note in proof.notes:
-        out.append(("p", ["Note: " + note]))
+        out.append(("p", ["Note: " + plain_index(note)]))
     out.append(("h", 3, ["The inequalities of the proof, and why each holds"]))
     for ch in proof.chains:
         out.append(("p", [f"{ch.name}" + (" (natural logarithms of the quantities)" if ch.log else "") + ":"]))
         out.append(("ul", [[Math(f"{_side(proof, ch, lo)} {_REL[strict]} {_side(proof, ch, hi)}"),
-                            (": " + reason) if reason else ""] for lo, hi, strict, reason in ch.links()]))
+                            (": " + plain_index(reason)) if reason else ""] for lo, hi, strict, reason in ch.links()]))
     return out
 
 
@@ -181,23 +181,23 @@ def _statement(s: str) -> Math:
 
 def _assumption(a) -> list:
     if a.holds:
-        return [_statement(a.statement), ": holds on these data" + (f" ({a.detail})" if a.detail else "") + "."]
+        return [_statement(a.statement), ": holds on these data" + (f" ({plain_index(a.detail)})" if a.detail else "") + "."]
     r = np.asarray(a.rounds)
     where = ""
     if r.size:
         shown = ", ".join(str(int(t) + 1) for t in r[:10])
         where = f" on {r.size} round{'s' if r.size != 1 else ''} ({shown}{', …' if r.size > 10 else ''})"
-    return [_statement(a.statement), f": FAILS{where}" + (f": {a.detail}" if a.detail else "") + "."]
+    return [_statement(a.statement), f": FAILS{where}" + (f": {plain_index(a.detail)}" if a.detail else "") + "."]
 
 
 def _constant(k: str, v) -> list | None:
     if "formula" in k and isinstance(v, str):
         return [f"{k}: ", Math(v)]
     if isinstance(v, str):
-        return [f"{k}: {clip(v, 400)}"]
+        return [f"{k}: {clip(plain_index(v), 400)}"]
     if isinstance(v, (bool, np.bool_, int, float, np.integer, np.floating, list, tuple, np.ndarray)) or v is None:
         return [f"{k} = "] + _value(v)
-    return [f"{k}: {clip(v, LONG_TEXT)}"]
+    return [f"{k}: {clip(plain_index(str(v)), LONG_TEXT)}"]
 
 
 def _bounded_label(proof: Proof) -> str:

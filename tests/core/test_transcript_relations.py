@@ -161,7 +161,7 @@ def test_winnow_with_label_noise_writes_the_false_steps_with_the_relation_that_h
 def test_a_strict_theorem_is_written_with_a_strict_bound():
     s = streams.sparse_disjunction(T=120, N=16, k=2, seed=0)
     tr = olc_core.run("winnow", s.X, s.y, beta=1.0, comparator=s.comparator)
-    assert tr.proof.bound_strict and not tr.proofs["winnow"].violations() if "winnow" in tr.proofs else True
+    assert tr.proof.bound_strict and not tr.proof.violations()
     md = transcript.markdown(tr)
     b = num(tr.proof.mistake_bound)
     assert f"On this run the bound is $M < {b}$." in md
