@@ -126,7 +126,7 @@ def _setting(trace, proof, *, page, title, data, settings, source) -> list:
         items.append(["Seed: ", ", ".join(f"{clip(k, 20)} = {clip(v, SHORT_TEXT)}" for k, v in seeds.items())])
     if settings:
         shown = {k: v for k, v in settings.items() if k != "t"}
-        items.append(["The page's settings (its link reopens this run): ",
+        items.append(["The page's settings that this run uses (its link reopens this run): ",
                       ", ".join(f"{clip(k, 20)} = {clip(v, SHORT_TEXT)}" for k, v in shown.items()) or "none"])
     return [("h", 2, ["The setting"]), ("ul", items)]
 
@@ -508,7 +508,7 @@ def _others(trace, written: Proof) -> list:
         return []
     items = []
     for p in others:
-        verdict = (["bound ", Math(("<" if p.bound_strict else r"\le") + " " + num(p.mistake_bound))]
+        verdict = (["bound ", Math(f"{_bounded_label(p)} {_REL[p.bound_strict]} {num(p.mistake_bound)}")]
                    + _gamma_note(p, written) if p.mistake_bound is not None else
                    ["no bound (failing assumption: " + ", ".join(a.name for a in p.failed_assumptions) + ")"])
         every = p.violations()

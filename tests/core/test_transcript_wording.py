@@ -9,7 +9,7 @@ import pytest
 
 import olc_core
 from olc_core import transcript
-from olc_core._texdoc import Math
+from olc_core._texdoc import Math, num
 from olc_core.proofs import normalized_winnow, winnow
 from tests.core.test_transcript_relations import RUNS
 
@@ -61,3 +61,22 @@ def test_winnow_promotion_reason_is_an_implication():
     assert "i.e." not in cap
     assert "so its weight before the promotion is at most" in cap
     assert winnow.THEOREM.startswith("M <")
+
+
+def test_other_theorems_say_which_gamma_their_bound_uses():
+    # the compare page's Perceptron (sparse preset): the TD_γ bound picks its own γ, below R²/γ² at the measured γ
+    from olc_core.streams.compare import dense_instances, views
+    s = dense_instances(T=300, N=100, k=5, seed=0)
+    v = views(s)["perceptron"]
+    tr = olc_core.run("perceptron", v.X, v.y, comparator=v.comparator)
+    p, td = tr.proof, tr.proofs["nonseparable"]
+    assert td.constants["gamma"] != p.constants["gamma"] and td.mistake_bound < p.mistake_bound
+    md = transcript.markdown(tr)
+    others = md[md.index("## Other theorems"):]
+    g, g0 = num(td.constants["gamma"]), num(p.constants["gamma"])
+    assert (f"bound $M \\le {num(td.mistake_bound)}$ (at $\\gamma = {g}$, the γ in (0, R\\] that makes this bound "
+            f"smallest; the proof written out above uses $\\gamma = {g0}$)") in others
+    # with the same γ nothing is added
+    tr = olc_core.run("perceptron", v.X, v.y, comparator=v.comparator, gamma=p.constants["gamma"])
+    others = transcript.markdown(tr)
+    assert "the proof written out above uses" not in others[others.index("## Other theorems"):]
