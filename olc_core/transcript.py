@@ -119,6 +119,9 @@ def _setting(trace, proof, *, page, title, data, settings, source) -> list:
                   "them); ", Math(num(trace.n_mistakes)),
                   f" {'mistake' if trace.n_mistakes == 1 else 'mistakes'} (realised)."])
     for k, v in trace.params.items():
+        if k in proof.indices and k in proof.constants:  # e.g. Winnow's relevant variables, numbered from 1
+            items.append([f"Parameter {k}: "] + _indices(proof.constants[k], proof.indices[k]))
+            continue
         items.append([f"Parameter {k} = "] + _value(v))
     seeds = {k: v for k, v in (settings or {}).items() if "seed" in str(k).lower()}
     seeds.update({k: v for k, v in trace.params.items() if "seed" in k})
@@ -148,6 +151,19 @@ def _value(v) -> list:
     return [clip(plain_index(str(v)), LONG_TEXT)]
 
 
+def _indices(v, kind: str) -> list:
+    """0-based indices (of variables or experts) as the pages number them, from 1."""
+    if v is None:
+        return ["none"]
+    a = np.atleast_1d(np.asarray(v)).astype(np.int64)
+    if kind == "variable":
+        shown = ", ".join(f"x_{{{int(i) + 1}}}" for i in a[:8]) + (r", \ldots" if a.size > 8 else "")
+        return ([Math(shown)] if a.size else ["none"]) + [f" ({a.size} {'variable' if a.size == 1 else 'variables'}, "
+                                                          "numbered from 1)"]
+    return [", ".join(f"{kind} {int(i) + 1}" for i in a[:8]) + (", …" if a.size > 8 else "")
+            + " (numbered from 1)"]
+
+
 def _theorem(proof: Proof) -> list:
     out: list = [("h", 2, ["The theorem"]), ("p", [proof.name + ": ", Math(proof.theorem)])]
     if proof.mistake_bound is not None:
@@ -155,7 +171,8 @@ def _theorem(proof: Proof) -> list:
                           Math(f"{_bounded_label(proof)} {_REL[proof.bound_strict]} {num(proof.mistake_bound)}"), "."]))
     out.append(("h", 3, ["Its assumptions"]))
     out.append(("ul", [_assumption(a) for a in proof.assumptions] or [["none beyond the learner's input."]]))
-    consts = [_constant(k, v) for k, v in proof.constants.items()]
+    consts = [[f"{k}: "] + _indices(v, proof.indices[k]) if k in proof.indices else _constant(k, v)
+              for k, v in proof.constants.items()]
     consts = [c for c in consts if c]
     if consts:
         out += [("h", 3, ["Measured constants"]), ("ul", consts)]
@@ -194,7 +211,7 @@ def _constant(k: str, v) -> list | None:
     if "formula" in k and isinstance(v, str):
         return [f"{k}: ", Math(v)]
     if isinstance(v, str):
-        return [f"{k}: {clip(plain_index(v), 400)}"]
+        return [f"{k}: {clip(plain_index(v), 400)}"] if v else None
     if isinstance(v, (bool, np.bool_, int, float, np.integer, np.floating, list, tuple, np.ndarray)) or v is None:
         return [f"{k} = "] + _value(v)
     return [f"{k}: {clip(plain_index(str(v)), LONG_TEXT)}"]

@@ -245,4 +245,5 @@ def winnow_proof(*, T: int, N: int, beta: float, log_base: float, mistakes: np.n
     return Proof(name="Winnow (Littlestone), potential Φ = Σ w_i", theorem=THEOREM, T=T,
                  state_rounds=state_rounds, n_mistakes=nm, series=series, chains=chains,
                  assumptions=tuple(assumptions), mistake_bound=mistake_bound, constants=constants,
-                 labels=dict(LABELS), notes=notes, bound_strict=True)
+                 labels=dict(LABELS), notes=notes, bound_strict=True,
+                 indices={"comparator": "variable", "relevant": "variable"})

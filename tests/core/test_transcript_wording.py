@@ -80,3 +80,22 @@ def test_other_theorems_say_which_gamma_their_bound_uses():
     tr = olc_core.run("perceptron", v.X, v.y, comparator=v.comparator, gamma=p.constants["gamma"])
     others = transcript.markdown(tr)
     assert "the proof written out above uses" not in others[others.index("## Other theorems"):]
+
+
+def test_variables_and_experts_are_numbered_from_1_as_on_the_pages():
+    s = olc_core.streams.sparse_disjunction(T=120, N=16, k=2, seed=0)
+    tr = olc_core.run("winnow", s.X, s.y, beta=1.0, comparator=s.comparator)
+    rel = [int(i) for i in tr.proof.constants["relevant"]]
+    md = transcript.markdown(tr)
+    names = ", ".join(f"x_{{{i + 1}}}" for i in rel)   # the page's ledger: relevant variable x_{i+1}
+    assert f"- relevant: ${names}$ (2 variables, numbered from 1)" in md
+    assert f"- Parameter comparator: ${names}$" in md
+    assert f"({rel[0]}, {rel[1]})" not in md
+    from olc_core.streams.experts import experts
+    s = experts(T=60, N=7, error_rates=[0.5, 0.05, 0.1, 0.2, 0.3, 0.4, 0.45], seed=0)
+    for alg, params in (("weighted_majority", {"beta": 0.5}), ("randomized_weighted_majority", {"eta": 0.4})):
+        tr = olc_core.run(alg, s.X.astype(float), s.y, **params)
+        i = tr.proof.constants["best_expert"]
+        md = transcript.markdown(tr)
+        assert f"- best\\_expert: expert {i + 1} (numbered from 1)" in md   # the page: "i* = expert {i + 1}"
+        assert f"best\\_expert = ${i}$" not in md
