@@ -171,3 +171,21 @@ def test_a_strict_theorem_is_written_with_a_strict_bound():
     s = streams.separable(T=60, d=3, gamma=0.1, radius=1.5, seed=0)
     tr = olc_core.run("perceptron", s.X, s.y, comparator=s.comparator)
     assert not tr.proof.bound_strict and "On this run the bound is $M \\le " in transcript.markdown(tr)
+
+
+@pytest.mark.skipif(__import__("tests.core.transcript_tools", fromlist=["tex_engine"]).tex_engine() is None,
+                    reason="no TeX engine (pdflatex) installed")
+def test_the_latex_of_noisy_runs_and_tolerance_marks_compiles(tmp_path):
+    from tests.core.transcript_tools import compile_tex
+    texs = {}
+    for rid in ("winnow-noise0.1", "eg-sparse-noise0.1", "conjunction-given-noise0.1", "decision-list-given-noise0.1"):
+        _, alg, X, y, params = next(r for r in RUNS if r[0] == rid)
+        texs[rid] = transcript.latex(olc_core.run(alg, X, y, **params), page=rid)
+    texs["tolerance"] = _toy({"lo": [0, 1.0 + 1e-12], "hi": [0, 1.0], "eq": [0, 1.0]},
+                             (Chain("c", ("lo", "hi")), Chain("s", ("hi", "eq"), strict=(True,))))[2]
+    for rid, tex in texs.items():
+        work = tmp_path / rid
+        work.mkdir()
+        rc, log = compile_tex(tex, work)
+        assert rc == 0, f"{rid}: pdflatex failed:\n{log}"
+        assert "Undefined control sequence" not in log, log
