@@ -6,6 +6,12 @@ the proof's own (theorem, labels, the reason given for each link). What the call
 the page (a title, a description of the data, the page's settings, an uploaded file's name) is
 untrusted text: it is clipped and escaped in both formats.
 
+Every relation printed between two numbers is true for those numbers: a step is written with the
+relation its numbers satisfy (``≤``/``<`` when they do; ``>`` marked "n/a: fails" when a step that
+needs a failed assumption is false here, "FAILS" when a step the proof claims is; ``=``/``≈`` marked
+"tol" when the check passes only within its tolerance), with as many digits as it takes for the
+printed numbers to show it; each state closes with which steps hold, are n/a and fail.
+
 >>> import olc_core
 >>> X = [[1.0, 0.0], [0.0, 1.0]]
 >>> tr = olc_core.run("perceptron", X, [1, 1], comparator=[2 ** -0.5, 2 ** -0.5])
@@ -198,7 +204,8 @@ def _statement(s: str) -> Math:
 
 def _assumption(a) -> list:
     if a.holds:
-        return [_statement(a.statement), ": holds on these data" + (f" ({plain_index(a.detail)})" if a.detail else "") + "."]
+        detail = f" ({plain_index(a.detail)})" if a.detail else ""
+        return [_statement(a.statement), ": holds on these data" + detail + "."]
     r = np.asarray(a.rounds)
     where = ""
     if r.size:
@@ -291,7 +298,7 @@ class _Step:
 def _chain_digits(steps: list[_Step], n_keys: int) -> list[int]:
     """Per key of a chain, the digits that make every printed pair show its printed relation."""
     digits = [0] * n_keys
-    for _ in range(len(_DIGITS)):
+    for _ in range(len(_DIGITS) * n_keys + 1):  # each pass that changes something raises a key
         changed = False
         for i, st in enumerate(steps):
             if st.rel not in _TRUE:
