@@ -126,6 +126,50 @@ def _tex_char(c: str) -> str:
     return f"[U+{ord(c):04X}]"
 
 
+_TO_SUB = {v: k for k, v in _SUB.items()}
+_TO_SUP = {v: k for k, v in _SUP.items()}
+_INDEX_TOKEN = re.compile(r"[^\W_]|\*")  # one letter or digit (any script), or *: as olc_ui.common.index_parts
+
+
+def plain_index(s: str) -> str:
+    """The core's light index notation (``Φ_{t+1}``, ``β^{p_{i*}}``, ``2^M``: what the pages draw as
+    sub/superscripts) as plain Unicode text without markup: an index every character of which has a
+    Unicode sub/superscript (one both renderings know) is written with them (``Φₜ₊₁``); otherwise a
+    braced subscript of letters, digits and * loses its braces (``w_i*``) and any other braced index
+    is parenthesised (``β^(p_i*)``, ``m_(t,i)``).
+
+    >>> plain_index("Φ_{t+1} ≤ (1+β)/2·Φ_t; w_{i*} = β^{p_{i*}}; e^{−ηF_t}; 2^M; log_{1+β} N; x^{2}")
+    'Φₜ₊₁ ≤ (1+β)/2·Φ_t; w_i* = β^(p_i*); e^(−ηF_t); 2^M; log_(1+β) N; x²'
+    """
+    out: list[str] = []
+    i, n = 0, len(s)
+    while i < n:
+        c = s[i]
+        if c in "_^" and i + 2 < n and s[i + 1] == "{":
+            depth, j = 0, i + 1
+            while j < n:
+                depth += {"{": 1, "}": -1}.get(s[j], 0)
+                if depth == 0:
+                    break
+                j += 1
+            if j < n:
+                inner = plain_index(s[i + 2:j])
+                table = _TO_SUB if c == "_" else _TO_SUP
+                if inner and all(ch in table for ch in inner):
+                    out.append("".join(table[ch] for ch in inner))
+                elif c == "_" and all(_INDEX_TOKEN.fullmatch(ch) for ch in inner):
+                    out.append("_" + inner)
+                elif c == "^" and len(inner) == 1:
+                    out.append("^" + inner)
+                else:
+                    out.append(f"{c}({inner})")
+                i = j + 1
+                continue
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
 def tex_text(s: str) -> str:
     """LaTeX source (pure ASCII) that typesets exactly the text ``s`` (folded onto one line)."""
     return "".join(_tex_char(c) for c in _fold(s))

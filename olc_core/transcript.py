@@ -6,6 +6,12 @@ the proof's own (theorem, labels, the reason given for each link). What the call
 the page (a title, a description of the data, the page's settings, an uploaded file's name) is
 untrusted text: it is clipped and escaped in both formats.
 
+Every relation printed between two numbers is true for those numbers: a step is written with the
+relation its numbers satisfy (``≤``/``<`` when they do; ``>`` marked "n/a: fails" when a step that
+needs a failed assumption is false here, "FAILS" when a step the proof claims is; ``=``/``≈`` marked
+"tol" when the check passes only within its tolerance), with as many digits as it takes for the
+printed numbers to show it; each state closes with which steps hold, are n/a and fail.
+
 >>> import olc_core
 >>> X = [[1.0, 0.0], [0.0, 1.0]]
 >>> tr = olc_core.run("perceptron", X, [1, 1], comparator=[2 ** -0.5, 2 ** -0.5])
@@ -23,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from ._texdoc import Math, clip, num
+from ._texdoc import Math, clip, num, plain_index
 from ._texdoc import latex as _latex
 from ._texdoc import markdown as _markdown
 from .proofs.base import DEFAULT_TOL, Chain, Proof
@@ -119,6 +125,9 @@ def _setting(trace, proof, *, page, title, data, settings, source) -> list:
                   "them); ", Math(num(trace.n_mistakes)),
                   f" {'mistake' if trace.n_mistakes == 1 else 'mistakes'} (realised)."])
     for k, v in trace.params.items():
+        if k in proof.indices and k in proof.constants:  # e.g. Winnow's relevant variables, numbered from 1
+            items.append([f"Parameter {k}: "] + _indices(proof.constants[k], proof.indices[k]))
+            continue
         items.append([f"Parameter {k} = "] + _value(v))
     seeds = {k: v for k, v in (settings or {}).items() if "seed" in str(k).lower()}
     seeds.update({k: v for k, v in trace.params.items() if "seed" in k})
@@ -126,7 +135,7 @@ def _setting(trace, proof, *, page, title, data, settings, source) -> list:
         items.append(["Seed: ", ", ".join(f"{clip(k, 20)} = {clip(v, SHORT_TEXT)}" for k, v in seeds.items())])
     if settings:
         shown = {k: v for k, v in settings.items() if k != "t"}
-        items.append(["The page's settings (its link reopens this run): ",
+        items.append(["The page's settings that this run uses (its link reopens this run): ",
                       ", ".join(f"{clip(k, 20)} = {clip(v, SHORT_TEXT)}" for k, v in shown.items()) or "none"])
     return [("h", 2, ["The setting"]), ("ul", items)]
 
@@ -145,27 +154,41 @@ def _value(v) -> list:
             head = ", ".join(num(x) for x in a[:8])
             more = r", \ldots" if a.size > 8 else ""
             return [Math(f"({head}{more})"), f" ({a.size} entries)"]
-    return [clip(v, LONG_TEXT)]
+    return [clip(plain_index(str(v)), LONG_TEXT)]
+
+
+def _indices(v, kind: str) -> list:
+    """0-based indices (of variables or experts) as the pages number them, from 1."""
+    if v is None:
+        return ["none"]
+    a = np.atleast_1d(np.asarray(v)).astype(np.int64)
+    if kind == "variable":
+        shown = ", ".join(f"x_{{{int(i) + 1}}}" for i in a[:8]) + (r", \ldots" if a.size > 8 else "")
+        return ([Math(shown)] if a.size else ["none"]) + [f" ({a.size} {'variable' if a.size == 1 else 'variables'}, "
+                                                          "numbered from 1)"]
+    return [", ".join(f"{kind} {int(i) + 1}" for i in a[:8]) + (", …" if a.size > 8 else "")
+            + " (numbered from 1)"]
 
 
 def _theorem(proof: Proof) -> list:
     out: list = [("h", 2, ["The theorem"]), ("p", [proof.name + ": ", Math(proof.theorem)])]
     if proof.mistake_bound is not None:
-        out.append(("p", ["On this run the bound is ", Math(f"{_bounded_label(proof)} \\le {num(proof.mistake_bound)}"),
-                          "."]))
+        out.append(("p", ["On this run the bound is ",
+                          Math(f"{_bounded_label(proof)} {_REL[proof.bound_strict]} {num(proof.mistake_bound)}"), "."]))
     out.append(("h", 3, ["Its assumptions"]))
     out.append(("ul", [_assumption(a) for a in proof.assumptions] or [["none beyond the learner's input."]]))
-    consts = [_constant(k, v) for k, v in proof.constants.items()]
+    consts = [[f"{k}: "] + _indices(v, proof.indices[k]) if k in proof.indices else _constant(k, v)
+              for k, v in proof.constants.items()]
     consts = [c for c in consts if c]
     if consts:
         out += [("h", 3, ["Measured constants"]), ("ul", consts)]
     for note in proof.notes:
-        out.append(("p", ["Note: " + note]))
+        out.append(("p", ["Note: " + plain_index(note)]))
     out.append(("h", 3, ["The inequalities of the proof, and why each holds"]))
     for ch in proof.chains:
         out.append(("p", [f"{ch.name}" + (" (natural logarithms of the quantities)" if ch.log else "") + ":"]))
         out.append(("ul", [[Math(f"{_side(proof, ch, lo)} {_REL[strict]} {_side(proof, ch, hi)}"),
-                            (": " + reason) if reason else ""] for lo, hi, strict, reason in ch.links()]))
+                            (": " + plain_index(reason)) if reason else ""] for lo, hi, strict, reason in ch.links()]))
     return out
 
 
@@ -181,23 +204,24 @@ def _statement(s: str) -> Math:
 
 def _assumption(a) -> list:
     if a.holds:
-        return [_statement(a.statement), ": holds on these data" + (f" ({a.detail})" if a.detail else "") + "."]
+        detail = f" ({plain_index(a.detail)})" if a.detail else ""
+        return [_statement(a.statement), ": holds on these data" + detail + "."]
     r = np.asarray(a.rounds)
     where = ""
     if r.size:
         shown = ", ".join(str(int(t) + 1) for t in r[:10])
         where = f" on {r.size} round{'s' if r.size != 1 else ''} ({shown}{', …' if r.size > 10 else ''})"
-    return [_statement(a.statement), f": FAILS{where}" + (f": {a.detail}" if a.detail else "") + "."]
+    return [_statement(a.statement), f": FAILS{where}" + (f": {plain_index(a.detail)}" if a.detail else "") + "."]
 
 
 def _constant(k: str, v) -> list | None:
     if "formula" in k and isinstance(v, str):
         return [f"{k}: ", Math(v)]
     if isinstance(v, str):
-        return [f"{k}: {clip(v, 400)}"]
+        return [f"{k}: {clip(plain_index(v), 400)}"] if v else None
     if isinstance(v, (bool, np.bool_, int, float, np.integer, np.floating, list, tuple, np.ndarray)) or v is None:
         return [f"{k} = "] + _value(v)
-    return [f"{k}: {clip(v, LONG_TEXT)}"]
+    return [f"{k}: {clip(plain_index(str(v)), LONG_TEXT)}"]
 
 
 def _bounded_label(proof: Proof) -> str:
@@ -205,7 +229,10 @@ def _bounded_label(proof: Proof) -> str:
 
 
 def _side(proof: Proof, chain: Chain, key: str) -> str:
-    lab = proof.labels.get(key) or r"\mathrm{" + key.replace("_", r"\_") + "}"
+    return _side_of(proof.labels.get(key) or r"\mathrm{" + key.replace("_", r"\_") + "}", chain)
+
+
+def _side_of(lab: str, chain: Chain) -> str:
     if re.fullmatch(r"[A-Za-z]{2,}", lab):  # a word ("bound"), not a product of letters
         lab = r"\text{" + lab + "}"
     if chain.log and r"\ln" not in lab:  # the series holds ln of the quantity the label names
@@ -215,41 +242,160 @@ def _side(proof: Proof, chain: Chain, key: str) -> str:
 
 # ------------------------------------------------------------------------------------ the states
 
+#: the significant digits a number is printed with, raised (for both sides of a link) until the
+#: printed numbers show the relation printed between them
+_DIGITS = (6, 9, 12, 15, 17)
+
+
+def _printed(x: float, digits: int) -> float:
+    """The number :func:`num` prints for ``x`` with ``digits`` significant digits, read back."""
+    if not np.isfinite(x) or (x == int(x) and abs(x) < 1e15):
+        return x
+    return float(f"{x:.{digits}g}")
+
+
+_TRUE = {"<": lambda a, b: a < b, r"\le": lambda a, b: a <= b, "=": lambda a, b: a == b,
+         ">": lambda a, b: a > b}
+
+
+class _Step:
+    """One link of a chain in one state: its two numbers, the relation they are printed with (the one
+    that holds for them), and its verdict: ``holds``, ``tol`` (the check passes within its tolerance,
+    the numbers are equal or ordered the other way by less than it), ``fails`` (a step the proof
+    claims on these data is false), ``undefined`` (a side is NaN); ``na`` (the step needs an assumption
+    that fails on these data) qualifies each."""
+
+    def __init__(self, proof: Proof, ch: Chain, i: int, k: int, mat) -> None:
+        lo, hi, strict, _ = ch.links()[i]
+        self.chain, self.lo, self.hi, self.strict = ch, lo, hi, strict
+        self.a, self.b = float(proof.series[lo][k]), float(proof.series[hi][k])
+        self.claim = _REL[strict]
+        self.needs = [x.name for x in proof.failed_needs(ch, i)]
+        bad = bool(mat[proof.link_name(lo, hi, strict)][k])
+        a, b = self.a, self.b
+        if np.isnan(a) or np.isnan(b):
+            self.verdict, self.rel = "undefined", None
+        elif _TRUE[self.claim](a, b):
+            self.verdict, self.rel = "holds", self.claim
+        elif bad:
+            self.verdict, self.rel = "fails", ">"
+        else:  # within the check's tolerance: equal (a strict link), or a above b by less than it
+            self.verdict, self.rel = "tol", "=" if a == b else r"\approx"
+
+    @property
+    def na(self) -> bool:
+        return bool(self.needs)
+
+    def tex(self) -> str:
+        """The relation as printed in the state block."""
+        if self.verdict == "undefined":
+            return r"\overset{?}{" + self.claim + "}"
+        note = {("holds", True): "n/a", ("fails", True): "n/a: fails", ("fails", False): "FAILS",
+                ("tol", False): "tol", ("tol", True): "n/a, tol"}.get((self.verdict, self.na))
+        return self.rel if note is None else r"\overset{\text{" + note + "}}{" + self.rel + "}"
+
+
+def _chain_digits(steps: list[_Step], n_keys: int) -> list[int]:
+    """Per key of a chain, the digits that make every printed pair show its printed relation."""
+    digits = [0] * n_keys
+    for _ in range(len(_DIGITS) * n_keys + 1):  # each pass that changes something raises a key
+        changed = False
+        for i, st in enumerate(steps):
+            if st.rel not in _TRUE:
+                continue
+            while not _TRUE[st.rel](_printed(st.a, _DIGITS[digits[i]]), _printed(st.b, _DIGITS[digits[i + 1]])):
+                if digits[i] == digits[i + 1] == len(_DIGITS) - 1:
+                    break  # 17 digits print every float exactly: cannot happen
+                digits[i] = digits[i + 1] = min(max(digits[i], digits[i + 1]) + 1, len(_DIGITS) - 1)
+                changed = True
+        if not changed:
+            break
+    return [_DIGITS[d] for d in digits]
+
+
+def _short(proof: Proof, chain: Chain, key: str) -> str:
+    """A side's label without its defining formula (``\\ln\\Phi`` for ``\\ln\\Phi = \\ln\\sum_i w_i``)."""
+    lab = proof.labels.get(key) or r"\mathrm{" + key.replace("_", r"\_") + "}"
+    return _side_of(lab.split(" = ")[0], chain)
+
+
+def _step_text(proof: Proof, st: _Step) -> list:
+    """A step named in a sentence: its chain and the relation that holds between its two sides."""
+    rel = st.rel if st.rel is not None else st.claim
+    return [f"{st.chain.name}: ", Math(f"{_short(proof, st.chain, st.lo)} {rel} {_short(proof, st.chain, st.hi)}")]
+
+
+def _listing(proof: Proof, steps: list[_Step], claim: bool = False) -> list:
+    out: list = []
+    for j, st in enumerate(steps):
+        out += (["; "] if j else []) + _step_text(proof, st)
+        if claim:
+            out += [" (its claim: ", Math(st.claim), ")"]
+    return out
+
+
+def _needs_words(steps: list[_Step]) -> str:
+    names = sorted({n for st in steps for n in st.needs})
+    return ", ".join(f"'{n}'" for n in names)
+
+
 def _state_blocks(proof: Proof, k: int) -> list:
-    """Every chain of the proof in state ``k``, with both sides' numbers and the checks' verdicts."""
+    """Every chain of the proof in state ``k``, each link written with the relation its two numbers
+    satisfy (never one they contradict), and a closing sentence that says which steps hold, which are
+    not applicable (they need an assumption that fails on these data) and which fail."""
     mat = proof.check_matrix()
     out: list = []
-    failed: list[str] = []
-    na: set[str] = set()
+    every: list[_Step] = []
     for ch in proof.chains:
+        steps = [_Step(proof, ch, i, k, mat) for i in range(len(ch.keys) - 1)]
+        every += steps
+        digits = _chain_digits(steps, len(ch.keys))
         lines = []
         for i, key in enumerate(ch.keys):
-            side = f"{_side(proof, ch, key)} = {num(proof.series[key][k])}"
-            if i == 0:
-                lines.append("&" + side)
-                continue
-            lo, hi, strict, _ = ch.links()[i - 1]
-            a, b = float(proof.series[lo][k]), float(proof.series[hi][k])
-            bad = bool(mat[proof.link_name(lo, hi, strict)][k])
-            needs = proof.failed_needs(ch, i - 1)
-            if np.isnan(a) or np.isnan(b):
-                rel = r"\overset{?}{\le}"
-            elif needs:  # the step needs an assumption that fails on these data: not applicable, not a failure
-                rel = r"\overset{\text{n/a}}{" + _REL[strict] + "}"
-                na.update(x.name for x in needs)
-            elif bad:
-                rel = r"\nless" if strict else r"\nleq"
-                failed.append(f"{proof.link_name(lo, hi, strict)} in '{ch.name}' ({a!r} vs {b!r})")
-            else:
-                rel = _REL[strict]
-            lines.append(f"{rel}\\ &{side}")
+            side = f"{_side(proof, ch, key)} = {num(proof.series[key][k], digits[i])}"
+            lines.append("&" + side if i == 0 else f"{steps[i - 1].tex()}\\ &{side}")
         out.append(("p", [ch.name + ":"]))
         out.append(("math", "\\begin{aligned}\n" + " \\\\\n".join(lines) + "\n\\end{aligned}"))
-    verdict = "Every inequality above holds" if not failed else "FAILS here: " + "; ".join(failed)
+    out.append(("p", _verdict(proof, every)))
+    return out
+
+
+def _verdict(proof: Proof, steps: list[_Step]) -> list:
+    """The closing sentence of a state: which steps hold, which are n/a, which fail."""
+    hold = [s for s in steps if s.verdict == "holds" and not s.na]
+    tol = [s for s in steps if s.verdict == "tol"]
+    na = [s for s in steps if s.verdict == "holds" and s.na]
+    fail_na = [s for s in steps if s.verdict == "fails" and s.na]
+    fail = [s for s in steps if s.verdict == "fails" and not s.na]
+    undef = [s for s in steps if s.verdict == "undefined"]
+    if len(hold) == len(steps):
+        return ["Every inequality above holds."]
+    n = len(steps)
+    out: list = [f"Of the {n} steps above, {len(hold)} hold" + (" (every step not listed below)." if hold else ".")]
+    if tol:
+        out += [f" {len(tol)} hold only up to the check's relative tolerance of {DEFAULT_TOL:g} (marked tol: "
+                "the printed numbers are equal, or ordered the other way by less than the tolerance): "]
+        out += _listing(proof, tol, claim=True) + ["."]
     if na:
-        verdict += (" (the steps marked n/a need " + ", ".join(f"'{n}'" for n in sorted(na))
-                    + ", which fails on these data: not checked as failures)")
-    out.append(("p", [verdict + "."]))
+        out += [f" {len(na)} {'is' if len(na) == 1 else 'are'} not applicable (marked n/a): true on these numbers, "
+                f"but {'it needs' if len(na) == 1 else 'they need'} {_needs_words(na)}, which fails on these data: "]
+        out += _listing(proof, na) + ["."]
+    if fail_na:
+        out += [f" {len(fail_na)} {'fails' if len(fail_na) == 1 else 'fail'} here (marked n/a: fails, written with "
+                "the relation that holds): "] + _listing(proof, fail_na, claim=True)
+        out += [f"; {'it needs' if len(fail_na) == 1 else 'they need'} {_needs_words(fail_na)}, which fails on "
+                "these data, so the proof does not claim "
+                + ("it" if len(fail_na) == 1 else "them") + " here."]
+    if fail:
+        out += [f" FAILS here: {len(fail)} {'step' if len(fail) == 1 else 'steps'} the proof claims on these data "
+                f"{'is' if len(fail) == 1 else 'are'} false (marked FAILS): "]
+        for j, st in enumerate(fail):
+            out += (["; "] if j else []) + _step_text(proof, st) + [
+                f" ({proof.link_name(st.lo, st.hi, st.strict)}: {st.a!r} vs {st.b!r})"]
+        out += ["."]
+    if undef:
+        out += [f" {len(undef)} {'is' if len(undef) == 1 else 'are'} undefined in this state (a side is not a "
+                "number; marked ?, not checked): "] + _listing(proof, undef) + ["."]
     return out
 
 
@@ -285,11 +431,14 @@ def _whole_run(proof: Proof) -> list:
     out: list = [("h", 2, ["Checks over the whole run"])]
     na = sorted({n for v in every for n in v.needs})
     if na:
-        out.append(("p", [f"{len(every) - len(bad)} check(s) of steps that need " + ", ".join(f"'{n}'" for n in na)
-                          + " are false in some state: that assumption fails on these data, so those steps are "
-                            "not applicable here (not failures of the proof)."]))
+        n_na = len(every) - len(bad)
+        out.append(("p", [f"{n_na} {'check' if n_na == 1 else 'checks'} (a step in a state) of the steps that need "
+                          + ", ".join(f"'{n}'" for n in na) + f" {'fails' if n_na == 1 else 'fail'}: that assumption "
+                          "fails on these data, so the proof does not claim those steps here (they are not "
+                          "applicable, and not counted as failures of the proof); the states written out above "
+                          "show each with the relation that holds."]))
     if not bad and na:
-        out.append(("p", ["Every other inequality of the proof holds in every one of its "
+        out.append(("p", ["Every other check holds: each remaining inequality of the proof, in every one of its "
                           f"{proof.K} states."]))
         return out
     if not bad:
@@ -299,10 +448,20 @@ def _whole_run(proof: Proof) -> list:
     fail = "check fails" if len(bad) == 1 else "checks fail"
     out.append(("p", [f"{len(bad)} {fail} (an inequality in a state); the first "
                       f"{min(len(bad), MAX_VIOLATIONS)}:"]))
-    items = [[f"after round {v.round}, {v.chain}: ", Math(f"{num(v.lhs, 12)} > {num(v.rhs, 12)}"),
+    items = [[f"after round {v.round}, {v.chain}: ", Math(f"{_num_pair(v.lhs, v.rhs, '>')[0]} > "
+                                                          f"{_num_pair(v.lhs, v.rhs, '>')[1]}"),
               f" ({v.name})"] for v in bad[:MAX_VIOLATIONS]]
     out.append(("ul", items))
     return out
+
+
+def _num_pair(a: float, b: float, rel: str, digits: int = 6) -> tuple[str, str]:
+    """``a`` and ``b`` printed with as many digits as it takes for the printed numbers to satisfy ``rel``
+    (which holds for a and b)."""
+    for d in [x for x in _DIGITS if x >= digits]:
+        if _TRUE[rel](_printed(a, d), _printed(b, d)):
+            return num(a, d), num(b, d)
+    return num(a, 17), num(b, 17)
 
 
 def _conclusion(trace, proof: Proof) -> list:
@@ -310,24 +469,60 @@ def _conclusion(trace, proof: Proof) -> list:
     value = float(proof.series[proof.bounded][final])
     lab = _bounded_label(proof)
     out: list = [("h", 2, ["Conclusion"])]
+    every = proof.violations()
+    bad = [v for v in every if not v.needs]
     if proof.mistake_bound is None:
         names = ", ".join(a.name for a in proof.failed_assumptions) or "an assumption"
-        out.append(("p", [f"The theorem's assumptions fail on these data ({names}): it gives no bound for this run, "
-                          "and none is claimed. After all ", Math(f"T = {trace.T}"), " rounds, ",
-                          Math(f"{lab} = {num(value)}"), "."]))
+        text: list = [f"The theorem's assumptions fail on these data ({names}): it gives no bound for this run, "
+                      "and none is claimed. After all ", Math(f"T = {trace.T}"), " rounds, ",
+                      Math(f"{lab} = {num(value)}"), "."]
+        n_na = len(every) - len(bad)
+        if n_na:
+            text.append(f" The steps that need it fail in {n_na} {'check' if n_na == 1 else 'checks'} (not "
+                        "applicable here, see above)" + ("; every step that holds on any data held in every state."
+                                                         if not bad else "."))
+        if bad:
+            text.append(" Some inequalities the proof claims on any data failed (listed above): that is a defect "
+                        "to report.")
+        out.append(("p", text))
         return out
     b = proof.mistake_bound
-    holds = value <= b * (1 + DEFAULT_TOL) + DEFAULT_TOL
+    strict = proof.bound_strict
+    claim = _REL[strict]
+    within = value <= b * (1 + DEFAULT_TOL) + DEFAULT_TOL
+    if _TRUE[claim](value, b):
+        rel, verdict = claim, "the bound holds on this run"
+    elif within:  # equal, or above by less than the tolerance
+        rel = "=" if value == b else r"\approx"
+        verdict = (f"the bound holds on this run only up to the check's tolerance (the theorem claims "
+                   f"{'<' if strict else '≤'})")
+    else:
+        rel, verdict = ">", "the bound FAILS on this run"
+    shown = _num_pair(value, b, rel) if rel in _TRUE else (num(value), num(b))
     ratio = f" ({value / b:.1%} of the bound)" if b > 0 and np.isfinite(b) else ""
-    verdict = "the bound holds on this run" if holds else "the bound FAILS on this run"
-    clean = not [v for v in proof.violations() if not v.needs]
     out.append(("p", ["After all ", Math(f"T = {trace.T}"), " rounds, ",
-                      Math(f"{lab} = {num(value)} {_REL[False] if holds else '>'} {num(b)}"), f": {verdict}{ratio}. ",
+                      Math(f"{lab} = {shown[0]} {rel} {shown[1]}"), f": {verdict}{ratio}. ",
                       "Every inequality of the proof held at every state, so the theorem's argument is "
-                      "confirmed step by step on this run." if clean else
+                      "confirmed step by step on this run." if not bad else
                       "Some inequalities of the proof failed (listed above): on data meeting the "
                       "assumptions that is a defect to report."]))
     return out
+
+
+def _gamma_note(p: Proof, written: Proof) -> list:
+    """Which γ a bound of another proof uses, when it is not the written proof's γ."""
+    g, g0 = p.constants.get("gamma"), written.constants.get("gamma")
+    if not isinstance(g, (int, float, np.floating)) or g is None:
+        return []
+    if isinstance(g0, (int, float, np.floating)) and np.isclose(float(g), float(g0), rtol=1e-12, atol=0.0):
+        return []
+    best = p.constants.get("best_gamma")
+    why = (", the γ in (0, R] that makes this bound smallest" if isinstance(best, (int, float, np.floating))
+           and np.isclose(float(best), float(g), rtol=1e-12, atol=0.0) else "")
+    out: list = [" (at ", Math(rf"\gamma = {num(g)}"), why]
+    if isinstance(g0, (int, float, np.floating)):
+        out += ["; the proof written out above uses ", Math(rf"\gamma = {num(g0)}")]
+    return out + [")"]
 
 
 def _others(trace, written: Proof) -> list:
@@ -337,9 +532,15 @@ def _others(trace, written: Proof) -> list:
         return []
     items = []
     for p in others:
-        verdict = (["bound ", Math(num(p.mistake_bound))] if p.mistake_bound is not None else
+        verdict = (["bound ", Math(f"{_bounded_label(p)} {_REL[p.bound_strict]} {num(p.mistake_bound)}")]
+                   + _gamma_note(p, written) if p.mistake_bound is not None else
                    ["no bound (failing assumption: " + ", ".join(a.name for a in p.failed_assumptions) + ")"])
-        n_bad = len([v for v in p.violations() if not v.needs])
-        items.append([p.name + ": ", Math(p.theorem), "; "] + verdict
-                     + [f"; {n_bad} failing checks." if n_bad else "; every check holds."])
+        every = p.violations()
+        n_bad = len([v for v in every if not v.needs])
+        n_na = len(every) - n_bad
+        tail = f"; {n_bad} failing {'check' if n_bad == 1 else 'checks'}" if n_bad else "; every check it claims holds"
+        if n_na:
+            tail += (f" ({n_na} {'check' if n_na == 1 else 'checks'} of steps that need a failing assumption "
+                     f"{'fails' if n_na == 1 else 'fail'}: not applicable)")
+        items.append([p.name + ": ", Math(p.theorem), "; "] + verdict + [tail + "."])
     return [("h", 2, ["Other theorems checked on this run"]), ("ul", items)]

@@ -18,7 +18,7 @@ import shutil
 
 import streamlit as st
 
-__all__ = ["link_settings", "changed_settings", "context", "png_available", "figure_png", "CHROMIUM"]
+__all__ = ["link_settings", "changed_settings", "used_settings", "context", "png_available", "figure_png", "CHROMIUM"]
 
 #: where the PNG export looks for a browser when BROWSER_PATH is not set
 CHROMIUM = "/usr/bin/chromium"
@@ -75,12 +75,76 @@ def changed_settings(name: str, settings: dict[str, str]) -> dict[str, str]:
             if k in declared and declared[k].kind != "text" and encode(declared[k], declared[k].default) != v}
 
 
+def _used_keys(name: str, v: dict, trace) -> set[str] | None:
+    """The settings of the page that calls olc_ui.common.downloads with ``name`` that the run with the
+    values ``v`` (and ``trace``) uses: the ones with a widget for these values (each page's own
+    ``visible``), less those a switch turns off (the exponentiated update's η slider while the optimal
+    η* is on), plus the page's own text (clicked points) when the data are those. None: unknown page."""
+    from . import boolean_lesson as B
+    from . import compare_lesson as C
+    from . import eg_lesson as G
+    from . import experts_lesson as E
+    from . import ftrl_lesson as F
+    from . import halving_lesson as H
+    from . import margin_lesson as M
+    from . import perceptron_lesson as P
+    from . import winnow_lesson as W
+
+    clicked = {"pts"} if v.get("data") == "click" else set()
+    if name == "perceptron":
+        td = set()
+        if trace is not None and not trace.proof.applies:  # the page shows the TD_γ bound and its settings
+            td = {"gbest"} | (set() if v.get("gbest") else {"gtd"})
+        return P.visible(v) | clicked | td
+    if name == "margin_perceptron":
+        return M.visible(v) | clicked
+    if name == "winnow":
+        return W.visible_data(v) | {s.key for s in W.LEARNER_SETTINGS}
+    if name == "exponentiated_update":
+        return G.visible(v) | {"eta_opt"} | (set() if v.get("eta_opt") else {"eta"})
+    if name == "ftrl":
+        return F.visible(v)
+    if name == "halving":
+        return H.visible(v)
+    if name.startswith("experts_"):
+        return E.visible(v)
+    if name.startswith("compare_"):
+        return C.visible(v)
+    if name == "boolean_conjunction":
+        return {s.key for s in B.MODE_SETTINGS} | B.conj_visible(v)
+    if name == "boolean_decision_list":
+        return {s.key for s in B.MODE_SETTINGS} | B.dl_visible(v)
+    return None
+
+
+def used_settings(name: str, settings: dict[str, str], trace=None) -> dict[str, str]:
+    """The link's settings that the run uses: a setting the run ignores (a margin δ for ±1 data whose δ is
+    1/k, the η slider while the optimal η* is on, the experts' β on the compare page's sparse preset) is
+    left out, so the transcript's list never contradicts the run's parameters. Settings the page does
+    not declare, and every setting of a page this does not know, are kept."""
+    from .config import url_values
+
+    declared = _page_settings(name)
+    if not declared:
+        return dict(settings)
+    values, _ = url_values(declared, settings)
+    try:
+        used = _used_keys(name, values, trace)
+    except (KeyError, TypeError, ValueError):  # a page's values this does not understand: keep the link whole
+        used = None
+    if used is None:
+        return dict(settings)
+    keys = {s.key for s in declared}
+    return {k: v for k, v in settings.items() if k not in keys or k in used}
+
+
 def context(trace, spec: dict, name: str) -> dict:
-    """What the transcript says about the page: its name, the run's title, the link's settings and an
-    uploaded file's name. All of it is passed on as untrusted text (olc_core.transcript escapes it)."""
+    """What the transcript says about the page: its name, the run's title, the link's settings that the run
+    uses (:func:`used_settings`) and an uploaded file's name. All of it is passed on as untrusted text
+    (olc_core.transcript escapes it)."""
     from . import uploads
 
-    settings = link_settings()
+    settings = used_settings(name, link_settings(), trace)
     source = None
     key = _upload_key(name) if settings.get("data") == "upload" else None
     if key is not None:

@@ -189,6 +189,12 @@ class Proof:
         The theorem's bound on ``series[bounded]`` (default: on the mistake count
         ``M``); forced to None when an assumption fails. When set, a chain
         ``bounded ≤ mistake_bound`` is checked at every state too.
+    bound_strict : bool
+        The theorem states ``bounded < mistake_bound`` (strict): the transcript and the
+        bound chain write < (the check itself is the same, with its tolerance).
+    indices : dict
+        ``{constant name: "variable" | "expert"}`` for constants that hold 0-based indices (the
+        transcript writes them from 1, as the pages do).
     """
 
     def __init__(self, *, name: str, theorem: str, T: int, state_rounds: np.ndarray, n_mistakes: np.ndarray,
@@ -196,7 +202,8 @@ class Proof:
                  assumptions: tuple[Assumption, ...] = (), mistake_bound: float | None = None,
                  constants: dict[str, Any] | None = None, labels: dict[str, str] | None = None,
                  notes: tuple[str, ...] = (), bound_tol: float = DEFAULT_TOL, bounded: str | None = None,
-                 checker: Callable[[], dict[str, np.ndarray]] | None = None):
+                 checker: Callable[[], dict[str, np.ndarray]] | None = None, bound_strict: bool = False,
+                 indices: dict[str, str] | None = None):
         self.name = name
         self.theorem = theorem
         self.T = int(T)
@@ -212,6 +219,12 @@ class Proof:
         self.constants = dict(constants or {})
         self.labels = dict(labels or {})
         self.notes = tuple(notes)
+        #: the theorem's bound is strict (``M < bound``, as Winnow's): written with < (still checked
+        #: with the tolerance, as every link)
+        self.bound_strict = bool(bound_strict)
+        #: constants that hold 0-based indices, and what they number ("variable", "expert"): written
+        #: from 1 for a reader, as the pages number them
+        self.indices = dict(indices or {})
         if any(not a.holds for a in self.assumptions):
             mistake_bound = None  # the theorem does not apply: claim nothing
         self.mistake_bound = None if mistake_bound is None else float(mistake_bound)
@@ -231,7 +244,7 @@ class Proof:
             self.series["mistake_bound"] = lambda: np.full(K, b)
             self.labels.setdefault("mistake_bound", "bound")
             chains = chains + (Chain("mistake bound", (self.bounded, "mistake_bound"), scale=1.0,
-                                     reasons=("the sandwich closes",)),)
+                                     strict=(self.bound_strict,), reasons=("the sandwich closes",)),)
         for ch in chains:
             for key in ch.keys:
                 if key not in self.series:

@@ -179,7 +179,7 @@ def weighted_majority_proofs(*, T: int, N: int, beta: float, update: str, mistak
                        theorem=r"M \le \frac{\ln N + m^* \ln(1/\beta)}{\ln(2/(1+\beta))}", T=T,
                        state_rounds=state_rounds, n_mistakes=M, series=series, chains=chains,
                        assumptions=(assumption,), mistake_bound=wm_bound(N, m_final, beta),
-                       constants=dict(constants), labels=dict(WM_LABELS))
+                       constants=dict(constants), labels=dict(WM_LABELS), indices={"best_expert": "expert"})
     eta_ok = eta <= 0.5
     eta_series = dict(series)
     eta_series["running_eta_bound"] = _eta_form_running(2.0 * (1.0 + eta) * mstar_f + 2.0 * math.log(N) / eta, eta_ok)
@@ -194,7 +194,7 @@ def weighted_majority_proofs(*, T: int, N: int, beta: float, update: str, mistak
                       assumptions=(eta_assumption,),
                       mistake_bound=wm_eta_bound(N, m_final, eta) if eta_ok else None,
                       constants=dict(constants, bound_formula=r"2(1+\eta)m^* + 2\ln N/\eta"),
-                      labels=dict(WM_LABELS))
+                      labels=dict(WM_LABELS), indices={"best_expert": "expert"})
     return {"beta_form": beta_proof, "eta_form": eta_proof}
 
 
@@ -345,6 +345,7 @@ def rwm_proofs(*, T: int, N: int, eta: float, mistakes: np.ndarray, log_phi: np.
                  theorem=r"\mathbb{E}[M] = \sum_t F_t \le \frac{\ln N + m^* \ln(1/(1-\eta))}{\eta}", T=T,
                  state_rounds=state_rounds, n_mistakes=M, series=series, chains=chains, assumptions=(assumption,),
                  mistake_bound=rwm_bound(N, m_final, eta), constants=dict(constants), labels=dict(RWM_LABELS),
+                 indices={"best_expert": "expert"},
                  bounded="expected_M",
                  notes=("mistake_bound bounds the expected number of mistakes Σ F_t, not the realised count M "
                         "of one seeded run",))
@@ -360,7 +361,7 @@ def rwm_proofs(*, T: int, N: int, eta: float, mistakes: np.ndarray, log_phi: np.
                       state_rounds=state_rounds, n_mistakes=M, series=eta_series, chains=eta_chains,
                       assumptions=(eta_assumption,), mistake_bound=rwm_eta_bound(N, m_final, eta) if eta_ok else None,
                       constants=dict(constants, bound_formula=r"(1+\eta)m^* + \ln N/\eta"),
-                      labels=dict(RWM_LABELS), bounded="expected_M")
+                      labels=dict(RWM_LABELS), indices={"best_expert": "expert"}, bounded="expected_M")
     return {"expected": main, "eta_form": eta_proof}
 
 

@@ -52,7 +52,9 @@ LABELS = {
     "half_delta_sq": r"\delta^2/2",
 }
 
-THEOREM = r"M \le \frac{\ln N}{C},\quad C = \eta\delta - \ln\frac{e^\eta + e^{-\eta}}{2} \;\;(\le 2\ln N/\delta^2 \text{ at } \eta = \operatorname{artanh}\delta)"
+THEOREM = (r"M \le \frac{\ln N}{C},\quad C = \eta\delta - \ln\frac{e^\eta + e^{-\eta}}{2}"
+           r";\quad \text{at } \eta = \operatorname{artanh}\delta,\ C \ge \delta^2/2"
+           r"\text{, so } \frac{\ln N}{C} \le \frac{2\ln N}{\delta^2}")
 
 
 def log_cosh(eta: float) -> float:

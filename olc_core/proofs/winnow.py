@@ -228,8 +228,9 @@ def winnow_proof(*, T: int, N: int, beta: float, log_base: float, mistakes: np.n
               reasons=("M = m⁺ + m⁻ and m⁻ < (1+β)/β + (1+β)m⁺",)),
         Chain("weight cap", ("log_w_rel_max", "log_w_max", "log_cap"), log=True,
               reasons=("a maximum over the relevant variables is at most the maximum over all",
-                       "a variable is promoted only when w·x ≤ N, i.e. when its weight is ≤ N, "
-                       "so no weight exceeds (1+β)N")),
+                       "a variable is promoted only on a round with w·x ≤ N on which it is on, so its weight "
+                       "before the promotion is at most w·x ≤ N and after it at most (1+β)N; demotions only "
+                       "lower weights, so no weight exceeds (1+β)N")),
         Chain("relevant variables never demoted", ("rel_demotions", "zero"), scale=1.0, needs=(TARGET,),
               reasons=("a demotion is a mistake on a negative example, where every relevant bit is 0 "
                        "(so w_i = (1+β)^{p_i} for i in R)",)),
@@ -244,4 +245,5 @@ def winnow_proof(*, T: int, N: int, beta: float, log_base: float, mistakes: np.n
     return Proof(name="Winnow (Littlestone), potential Φ = Σ w_i", theorem=THEOREM, T=T,
                  state_rounds=state_rounds, n_mistakes=nm, series=series, chains=chains,
                  assumptions=tuple(assumptions), mistake_bound=mistake_bound, constants=constants,
-                 labels=dict(LABELS), notes=notes)
+                 labels=dict(LABELS), notes=notes, bound_strict=True,
+                 indices={"comparator": "variable", "relevant": "variable"})

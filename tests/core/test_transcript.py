@@ -110,8 +110,9 @@ def test_every_learner_writes_its_proof_with_the_trace_numbers(case):
     final = p.series[p.bounded][p.K - 1]
     concl = section(md, "## Conclusion")
     assert f"{transcript._bounded_label(p)} = {num(final)}" in concl
-    if p.mistake_bound is not None:
-        assert f"\\le {num(p.mistake_bound)}" in concl and "the bound holds on this run" in concl
+    if p.mistake_bound is not None:  # a strict theorem (Winnow's M < …) is written with <
+        rel = "<" if p.bound_strict else "\\le"
+        assert f"{rel} {num(p.mistake_bound)}" in concl and "the bound holds on this run" in concl
     assert not p.violations() and "All " in section(md, "## Checks over the whole run")
 
 
@@ -151,7 +152,9 @@ def test_a_failing_inequality_is_marked_and_listed():
               chains=(Chain("toy", ("lo", "phi")),), mistake_bound=2.0)
     md = transcript.markdown(_fake_trace(p))
     part = section(md, "### Mistake 1: round 2")
-    assert r"\nleq\ &\mathrm{phi} = 0.5" in part and "FAILS here: lo ≤ phi in 'toy' (1.0 vs 0.5)." in part
+    assert r"\overset{\text{FAILS}}{>}\ &\mathrm{phi} = 0.5" in part
+    assert "FAILS here: 1 step the proof claims on these data is false" in part
+    assert r"toy: $\mathrm{lo} > \mathrm{phi}$ (lo ≤ phi: 1.0 vs 0.5)." in part
     assert "1 check fails" in md and r"after round 2, toy: $1 > 0.5$ (lo ≤ phi)" in md
     assert "Some inequalities of the proof failed" in section(md, "## Conclusion")
 
@@ -248,7 +251,14 @@ def test_steps_that_need_a_failed_assumption_are_not_applicable_not_failures():
               assumptions=(Assumption("target", r"y = c(x)", False, np.array([1]), "round 2 is mislabelled"),))
     md = transcript.markdown(_fake_trace(p))
     part = section(md, "### Mistake 1: round 2")
-    assert r"\overset{\text{n/a}}{\le}\ &\mathrm{phi} = 0.5" in part and "FAILS" not in part
-    assert "need 'target', which fails on these data" in part
+    # 1 ≤ 0.5 is false: written with the relation that holds, and said to fail (not claimed here)
+    assert r"\overset{\text{n/a: fails}}{>}\ &\mathrm{phi} = 0.5" in part and "FAILS" not in part
+    assert "Every inequality above holds" not in part
+    assert (r"1 fails here (marked n/a: fails, written with the relation that holds): toy: $\mathrm{lo} > \mathrm{phi}$ "
+            r"(its claim: $\le$); it needs 'target', which fails on these data, so the proof does not claim it here."
+            in part)
     whole = section(md, "## Checks over the whole run")
-    assert "1 check(s) of steps that need 'target' are false" in whole and "check fails" not in whole
+    assert "1 check (a step in a state) of the steps that need 'target' fails" in whole and "check fails" not in whole
+    assert "Every other check holds" in whole
+    concl = section(md, "## Conclusion")
+    assert "The steps that need it fail in 1 check" in concl
