@@ -198,7 +198,13 @@ class _Monotone(HypothesisClass):
 
 @dataclass(frozen=True, eq=True)
 class MonotoneConjunctions(_Monotone):
-    """``h_S(x) = +1`` iff ``x_j = 1`` for every ``j ∈ S`` (S ⊆ {0 … n−1}, index = Σ_{j∈S} 2^j)."""
+    """``h_S(x) = +1`` iff ``x_j = 1`` for every ``j ∈ S`` (S ⊆ {0 … n−1}, index = Σ_{j∈S} 2^j).
+
+    Described as the pages number variables, from 1 (bit j is ``x{j+1}``):
+
+    >>> MonotoneConjunctions(3).describe(0b101)
+    'x1 ∧ x3'
+    """
 
     name = "monotone conjunctions"
 
@@ -209,7 +215,7 @@ class MonotoneConjunctions(_Monotone):
 
     def describe(self, i):
         v = self._vars(i)
-        return " ∧ ".join(f"x{j}" for j in v) if v else "true"
+        return " ∧ ".join(f"x{j + 1}" for j in v) if v else "true"
 
 
 @dataclass(frozen=True, eq=True)
@@ -225,7 +231,7 @@ class MonotoneDisjunctions(_Monotone):
 
     def describe(self, i):
         v = self._vars(i)
-        return " ∨ ".join(f"x{j}" for j in v) if v else "false"
+        return " ∨ ".join(f"x{j + 1}" for j in v) if v else "false"
 
 
 def label_matrix(hypotheses: HypothesisClass, domain: np.ndarray) -> np.ndarray:

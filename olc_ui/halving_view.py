@@ -115,7 +115,7 @@ def grid_cells(n: int) -> tuple[np.ndarray, np.ndarray, int, int]:
 
 
 def _subset_label(bits: list[int]) -> str:
-    return " ".join(f"x{j}" for j in bits) if bits else "∅"
+    return " ".join(f"x{j + 1}" for j in bits) if bits else "∅"
 
 
 def _half_annulus(phi: float, r_in: float, r_out: float, n: int = 9) -> tuple[list, list]:
@@ -341,7 +341,7 @@ def _main_grid(trace, X, y, H: MonotoneConjunctions | MonotoneDisjunctions, targ
     T = trace.T
     n = H.n
     col, row, nc, nr = grid_cells(n)
-    texts = [f"S = {{{', '.join(str(j) for j in H._vars(i))}}}: {H.describe(i)}" for i in range(H.size)]
+    texts = [f"S = {{{', '.join(str(j + 1) for j in H._vars(i))}}}: {H.describe(i)}" for i in range(H.size)]
     size = float(min(34, max(7, 460 / max(nc, nr * 1.6))))
     data: list = []
     dyn: list = []
@@ -391,11 +391,11 @@ def _main_grid(trace, X, y, H: MonotoneConjunctions | MonotoneDisjunctions, targ
         yt = ["".join("1" if (r >> j) & 1 else "0" for j in range(n - a)) for r in range(nr)]
     layout = {
         "xaxis": {"range": [-0.7, nc - 0.3], "tickvals": list(range(nc)), "ticktext": xt, "fixedrange": True,
-                  "title": {"text": f"variables of S among x0…x{a - 1}" + ("" if n <= 6 else " (bit j = xj ∈ S)")},
+                  "title": {"text": f"variables of S among x1…x{a}" + ("" if n <= 6 else " (the j-th bit: xj ∈ S)")},
                   "showgrid": False, "zeroline": False, "tickangle": 0 if nc <= 8 else -60,
                   "tickfont": {"size": 13 if nc <= 16 else 10}},
         "yaxis": {"range": [nr - 0.4, -1.5], "tickvals": list(range(nr)), "ticktext": yt, "fixedrange": True,
-                  "title": {"text": f"… among x{a}…x{n - 1}" if n > a else ""}, "showgrid": False,
+                  "title": {"text": f"… among x{a + 1}…x{n}" if n > a else ""}, "showgrid": False,
                   "zeroline": False, "tickfont": {"size": 13 if nr <= 16 else 10}},
         "margin": {"l": 70, "r": 10, "t": 10, "b": 10}, **_common_layout(),
     }

@@ -291,3 +291,18 @@ def test_adversary_forces_a_mistake_on_every_round_it_plays(H):
     spec = halving_spec(tr, X, y, H, run_id="a", target=target)
     validate_spec(spec)
     assert len(ledger_at(spec, 40)) == 3                                # no consistent-count line without it
+
+
+@pytest.mark.parametrize("cls, join", [(MonotoneConjunctions, " ∧ "), (MonotoneDisjunctions, " ∨ ")])
+def test_grid_numbers_variables_from_one_as_the_other_pages_do(cls, join):
+    """The conjunctions page and every transcript write x₁ … xₙ: the Halving grid's labels, hover texts
+    and the target's name number the same variables from 1 (S = {1, 3}: x1 ∧ x3), never x0."""
+    H = cls(4)
+    assert H.describe(0b0101) == join.join(["x1", "x3"])
+    s, tr, spec = _make(H, T=20, seed=5)
+    text = json.dumps(spec, ensure_ascii=False)
+    assert "x0" not in text and "x4" in text and "x5" not in text
+    main = figures_at(spec, 0)[0]
+    assert main["layout"]["xaxis"]["ticktext"] == ["∅", "x1", "x2", "x1 x2"]
+    assert main["layout"]["xaxis"]["title"]["text"].startswith("variables of S among x1…x2")
+    assert main["layout"]["yaxis"]["title"]["text"] == "… among x3…x4"
