@@ -135,7 +135,9 @@ def downloads(trace, spec: dict, position: int, name: str, X: np.ndarray | None 
 
     from . import transcript as page_transcript
 
-    settings = page_transcript.changed_settings(name, page_transcript.link_settings())
+    link = page_transcript.link_settings()
+    used = page_transcript.used_settings(name, link, trace)  # a file is named by settings the run uses
+    settings = {k: v for k, v in page_transcript.changed_settings(name, link).items() if k in used}
     row = st.container(horizontal=True)  # one row of buttons (they wrap on a narrow screen)
     row.download_button("Download the trace (CSV)", data=lambda: olc_data.trace_csv(trace, X, y),
                         file_name=transcript.file_name(name, settings, "csv", what="trace"), mime="text/csv",

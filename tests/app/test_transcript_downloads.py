@@ -128,3 +128,13 @@ def test_the_figure_at_the_end_of_the_run_exports_as_png(downloads):
     [(_, data, name)] = [d for d in downloads if d[0] == PNG]
     png = data()
     assert name == "perceptron-seed3-figure.png" and png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 5000
+
+
+def test_file_names_leave_out_a_changed_setting_the_run_does_not_use(downloads):
+    """With the optimal η* on, the η slider is not used by the run: a changed η must not name the files
+    (a reader would take the file for a run at η = 0.7), while a used setting (the seed) still does."""
+    at = open_page(page_path("exponentiated_update"), eta="0.7", seed="6")
+    assert not at.exception, at.exception
+    names = [name for _, _, name in downloads[:3]]
+    assert names == ["exponentiated_update-seed6-trace.csv", "exponentiated_update-seed6-proof.md",
+                     "exponentiated_update-seed6-proof.tex"], names
