@@ -31,8 +31,8 @@ import numpy as np
 
 from olc_core.proofs.normalized_winnow import C_of
 
-from .spec_tools import (axis, COLORS, layout, ledger as _ledger, not_applicable, position_holds, position_states,
-                         sig)
+from .spec_tools import (axis, COLORS, layout, ledger as _ledger, live_relations, not_applicable, position_holds,
+                         position_states, sig)
 from . import inset
 from .viewer import jsonable, with_infinities
 
@@ -447,7 +447,8 @@ def _ledger_lines(trace) -> list[dict]:
     links = [("zero", "kl"), ("kl", "kl_upper"), ("kl_upper", "lnN_upper"), ("C", "kl_drop"),
              ("log_Z", "log_cosh_eta")]
     # the last line checks the margin assumption itself at the last mistake: its ✗ says where it fails
-    lines = [not_applicable(line, proof, [lk], NEEDS) for line, lk in zip(lines[:-1], links)] + lines[-1:]
+    lines = [not_applicable(line, proof, [lk], NEEDS) for line, lk in zip(lines[:-1], links)] + [
+        live_relations(lines[-1], [position_holds(proof, [("delta", "margin_at_mistake")])], "position")]
     if "half_delta_sq" in S:
         lines.append({"latex": r"\delta^2/2 = «h» \;\le\; C = «C»",
                       "values": {"h": {"const": _f(c["half_delta_squared"]), "fmt": ".5g"}, "C": Cv},

@@ -16,6 +16,8 @@ import bisect
 import copy
 from typing import Any
 
+from .viewer import REL_LATEX
+
 __all__ = ["state_index", "apply_op", "figures_at", "ledger_at", "caption_at"]
 
 BLANK = object()  # a "by round" value at p = 0 (no round played yet)
@@ -135,6 +137,8 @@ def _fmt(v: Any, fmt: str | None, latex: bool = False) -> str:
         return "—"
     if v in ("inf", "-inf"):  # ±∞ tokens of a value source
         return ({"inf": r"\infty", "-inf": r"-\infty"} if latex else {"inf": "∞", "-inf": "−∞"})[v]
+    if fmt == "rel":  # a relation (olc_ui.viewer.REL_LATEX): its LaTeX in a ledger line, its sign in text
+        return str(v) if latex else REL_LATEX.get(str(v), str(v))
     if fmt in (None, "text") or isinstance(v, str):
         return str(v)
     try:

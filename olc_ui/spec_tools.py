@@ -17,6 +17,7 @@ from .viewer import with_infinities
 
 __all__ = ["COLORS", "ND", "sig", "decimate", "ledger", "holds", "holds_value", "per_position", "proof_value",
            "by_state", "by_round", "by_position", "const", "points_trace", "rounds_text", "not_applicable",
+           "live_relations", "RELATIONS",
            "line_trace", "arrow_trace", "legend_groups", "legend_rank"]
 
 COLORS = {
@@ -49,11 +50,42 @@ def rounds_text(rounds, n: int = 8) -> str:
     return shown + (f", … ({len(rounds)} in all)" if len(rounds) > n else "")
 
 
+#: a relation the ledger may print, and the relation that holds when it is false ("rel" values, in the viewer)
+RELATIONS = {r"\le": ">", "<": r"\ge"}
+_REL_TOKEN = re.compile(r"\\le(?![A-Za-z])|(?<![\\A-Za-z])<")
+
+
+def live_relations(line: dict, truths: list, by: str = "state") -> dict:
+    r"""``line`` with each relation (``\le``, ``<``) of its LaTeX, in order, printed as its numbers decide:
+    ``truths[i]`` is the i-th relation's per-state 1 (holds) / 0 (false) / None (undefined), as
+    :func:`holds` (``by="position"``: per position, as :func:`position_holds`). A false step then reads ``C = 0.057 > Φₜ − Φₜ₊₁ = −0.096``, never a false ``≤`` (its
+    ✗ or n/a mark says the proof's step fails or is not claimed). A line whose count of relations is not
+    ``len(truths)`` is returned unchanged.
+
+    >>> out = live_relations({"latex": r"a = «a» \le b = «b»", "values": {}}, [[1, 0, None]])
+    >>> out["latex"], out["values"]["_r0"]["data"], out["values"]["_r0"]["labels"]
+    ('a = «a» «_r0» b = «b»', [1, 0, 2], ['>', '\\le', '\\overset{?}{\\le}'])
+    """
+    toks = list(_REL_TOKEN.finditer(line["latex"]))
+    if len(toks) != len(truths) or not toks:
+        return line
+    out = dict(line, values=dict(line.get("values", {})))
+    parts, last = [], 0
+    for i, (m, truth) in enumerate(zip(toks, truths)):
+        tok = m.group(0)
+        parts += [line["latex"][last:m.start()], f"«_r{i}»"]
+        last = m.end()
+        out["values"][f"_r{i}"] = {"by": by, "data": [2 if v is None or v < 0 else int(bool(v)) for v in truth],
+                                   "fmt": "rel", "labels": [RELATIONS[tok], tok, r"\overset{?}{" + tok + "}"]}
+    out["latex"] = "".join(parts) + line["latex"][last:]
+    return out
+
+
 def not_applicable(line: dict, proof, links: list[tuple[str, str]], needs: str) -> dict:
     """``line`` as "n/a" when a link's chain needs an assumption that fails on these data.
 
     Such a step is not claimed by the theorem here: its ✓/✗ is dropped (the neutral mark), ``na``
-    is set, and the reason says what it needs and on which rounds that fails, then why it holds on
+    is set, each relation prints as the numbers decide (:func:`live_relations`: a false step reads ``>``), and the reason says what it needs and on which rounds that fails, then why it holds on
     data that meet it. A line whose links hold on any data is returned unchanged (its live ✓/✗ kept).
     """
     failed: dict[str, object] = {}
@@ -61,6 +93,9 @@ def not_applicable(line: dict, proof, links: list[tuple[str, str]], needs: str) 
         for i, (lo, hi, _, _) in enumerate(ch.links()):
             if (lo, hi) in links:
                 failed.update({a.name: a for a in proof.failed_needs(ch, i)})
+    by = (line.get("holds") or {}).get("by", "state")  # the line's own ✓/✗ source: per state or per position
+    each = position_holds if by == "position" else holds
+    line = live_relations(line, [each(proof, [lk]) for lk in links], by)  # a false step never reads as ≤
     if not failed:
         return line
     # the rounds of the first one the proof lists (a given target's wrong labels before the rounds

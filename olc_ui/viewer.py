@@ -43,7 +43,7 @@ from typing import Any
 from .position import _mounted, last_key, position_from_query, start_position  # noqa: F401  (re-exported)
 
 __all__ = ["viewer", "bundle_js", "validate_spec", "jsonable", "with_infinities", "start_position", "position_from_query", "minimal_spec",
-           "ensure_static_assets", "OPS", "FORMAT_RE"]
+           "ensure_static_assets", "OPS", "FORMAT_RE", "REL_LATEX"]
 
 _LOG = logging.getLogger(__name__)
 
@@ -78,6 +78,8 @@ _OP_KEYS = {
 }
 #: Number formats: a subset of Python's format spec ([sign][,][.precision][type]),
 #: rendered identically by the browser; or "text".
+#: the relations a ledger value of fmt "rel" may print (raw LaTeX: a closed list, nothing else passes)
+REL_LATEX = {r"\le": "≤", "<": "<", ">": ">", r"\ge": "≥", r"\overset{?}{\le}": "≤?", r"\overset{?}{<}": "<?"}
 FORMAT_RE = re.compile(r"^([+\- ]?)(,?)(?:\.(\d+))?([dfeg%]?)$")
 _NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _BUILTINS = ("t", "T", "k")
@@ -142,9 +144,12 @@ def _source(src: Any, path: str, T: int, K: int, *, holds: bool = False) -> None
             what = {"state": "K = len(breaks) + 1", "position": "T + 1", "round": "T"}[by]
             _fail(f"{path}.data", f"by {by!r} needs {lengths[by]} entries ({what}), got {len(data)}")
     fmt = src.get("fmt")
-    if fmt is not None and (not isinstance(fmt, str) or (fmt != "text" and not FORMAT_RE.match(fmt))):
-        _fail(f"{path}.fmt", f"must be 'text' or a format like 'd', '.4g', '.3f', '+.3f', ',d' (got {fmt!r})")
+    if fmt is not None and (not isinstance(fmt, str) or (fmt not in ("text", "rel") and not FORMAT_RE.match(fmt))):
+        _fail(f"{path}.fmt", f"must be 'text', 'rel' or a format like 'd', '.4g', '.3f', '+.3f', ',d' (got {fmt!r})")
     labels = src.get("labels")
+    if fmt == "rel" and not (isinstance(labels, list) and labels and all(s in REL_LATEX for s in labels)):
+        _fail(f"{path}.labels", f"with fmt 'rel', labels are relations printed as LaTeX, each one of "
+                                f"{sorted(REL_LATEX)} (got {labels!r})")
     if labels is not None:
         if not isinstance(labels, list) or not all(isinstance(s, str) for s in labels):
             _fail(f"{path}.labels", "must be a list of strings")

@@ -30,7 +30,8 @@ from typing import Any
 import numpy as np
 
 from .experts_view import LN10, log_ticks
-from .spec_tools import axis, by_round, by_state, COLORS, const, holds, layout, ledger as _ledger, not_applicable
+from .spec_tools import (axis, by_round, by_state, COLORS, const, holds, layout, ledger as _ledger, live_relations,
+                         not_applicable)
 from .viewer import jsonable
 
 __all__ = ["winnow_spec", "exponent_summary", "promotions", "SMALL_N", "N_TOP", "crossing"]
@@ -369,7 +370,11 @@ def _per_variable_lines(trace, X, y, proof, rel: np.ndarray, reasons: dict) -> l
     for c, i in enumerate(rel.tolist()):
         with np.errstate(over="ignore"):
             w = np.exp(E[:, c] * L)
-        out.append(not_applicable({
+        # this variable's own two relations, as its numbers decide (w_i ≤ (1+β)N: p_i ≤ its cap)
+        log_cap = float(proof.series["log_cap"][0])
+        own = [(E[:, c] * L <= log_cap + 1e-9 * max(1.0, abs(log_cap))).astype(int).tolist(),
+               (P[:, c] <= cap).astype(int).tolist()]
+        out.append(not_applicable(live_relations({
             "latex": r"w_{«var»} = (1+\beta)^{«e»} = «w» \le (1+\beta)N = «cw»:\;\; p_{«var»} = «p»\ \text{(promotions)}, "
                      r"d_{«var»} = «d»\ \text{(demotions)}, \; p_{«var»} \le 1 + \log_{1+\beta} N = «pc»",
             "values": {"var": const(i + 1, "d"), "e": by_state(E[:, c].astype(float), "d"), "w": by_state(w, ".6g"),
@@ -378,7 +383,7 @@ def _per_variable_lines(trace, X, y, proof, rel: np.ndarray, reasons: dict) -> l
                        "pc": const(cap, ".4g")},
             "holds": {"by": "state", "data": ok},
             "reason": f"relevant variable x_{{{i + 1}}}: " + reasons["relevant variables never demoted"][0]
-                      + "; " + reasons["weight cap"][1]}, proof, links, NEEDS))
+                      + "; " + reasons["weight cap"][1]}, own), proof, links, NEEDS))
     return out
 
 

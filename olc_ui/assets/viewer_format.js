@@ -98,6 +98,9 @@ export function formatNumber(v, fmt) {
   return (neg ? "-" : sign === "+" ? "+" : sign === " " ? " " : "") + s;
 }
 
+// fmt "rel": the relations a ledger line may print, as LaTeX -> text (the spec validator allows only these)
+const REL_TEXT = { "\\le": "≤", "<": "<", ">": ">", "\\ge": "≥", "\\overset{?}{\\le}": "≤?", "\\overset{?}{<}": "<?" };
+
 export const BLANK = Symbol("blank");  // a "by round" value at p = 0
 
 // value -> {text, latex}; null / NaN -> a dash, BLANK -> empty text, "n/a" in a ledger line (no round yet)
@@ -107,6 +110,10 @@ export function formatValue(v, fmt, labels) {
     return v === "inf" ? { text: "∞", latex: "\\infty" } : { text: "−∞", latex: "-\\infty" };
   if (v === null || v === undefined || (typeof v === "number" && !Number.isFinite(v)))
     return { text: "—", latex: "\\text{---}" };
+  if (fmt === "rel") {  // a relation chosen by the numbers (olc_ui/viewer.py REL_LATEX: a closed list)
+    const t = labels && typeof v === "number" ? labels[v] : undefined;
+    return t in REL_TEXT ? { text: REL_TEXT[t], latex: t } : { text: "?", latex: "?" };
+  }
   if (labels && typeof v === "number") v = labels[v] ?? "—";
   if (typeof v !== "number" || fmt === "text") {
     const t = String(v);

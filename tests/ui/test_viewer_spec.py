@@ -291,6 +291,19 @@ def test_a_per_round_value_before_any_round_prints_alike_in_js_and_python(tmp_pa
     assert ledger_at(spec, 2)[0]["holds"] is False and "2.00" in ledger_at(spec, 2)[0]["latex"]
 
 
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_a_relation_value_prints_alike_in_js_and_python(tmp_path):
+    """fmt "rel" (olc_ui.spec_tools.live_relations): the label's LaTeX in a ledger line, its sign in text;
+    a label outside the closed list prints "?" in the browser (and the validator refuses it)."""
+    from olc_ui.snapshot import _fmt
+    from olc_ui.viewer import REL_LATEX
+    labels = [">", "\\le", "\\overset{?}{\\le}"]
+    got = _viewer_js(tmp_path, "data.map(v => m._testing.formatValue(v, 'rel', " + json.dumps(labels) + "))", [0, 1, 2])
+    assert [g["latex"] for g in got] == labels == [_fmt(x, "rel", latex=True) for x in labels]
+    assert [g["text"] for g in got] == [">", "≤", "≤?"] == [REL_LATEX[x] for x in labels]
+    assert _viewer_js(tmp_path, "m._testing.formatValue(0, 'rel', ['\\\\href{x}'])") == {"text": "?", "latex": "?"}
+
+
 INDEX_CASES = ["A. each mistake adds y_t⟨w*,x_t⟩ ≥ γ", "Φ_{t+1} ≤ (1+β)/2·Φ_t", "w_{i*} = β^{p_{i*}} ≥ β^{m_{i*}}",
                "m*_t = min_i m_{t,i}", "TD_γ over the whole run", "2^M ≤ |H|", "level_r ≤ cap_r", "no marker",
                "an unmatched _{brace", "a marker at the end_", "x_ y", "<b>not html</b>_{<i>}", "e^{−ηF_t}"]
