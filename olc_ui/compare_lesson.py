@@ -120,12 +120,15 @@ def why(v: dict[str, Any], setup: Setup) -> str:
         bw = B["winnow"] is not None and all(b is None or b > B["winnow"] for a, b in B.items() if a != "winnow")
         head = "Why Winnow wins here: " if (mw and bw) else "What this run shows: "
         return (head + f"on this run {fewest}; on the theorems' bounds {lowest}. {tie}"
-                f"Only k = {k} of the N = {N} variables matter, but the stream turns each bit on independently "
+                + (f"Only k = {k} of the N = {N} variables matter, but " if 2 * k <= N else
+                   f"k = {k} of the N = {N} variables matter (a target this dense leaves the multiplicative updates "
+                   "little to gain: their advantage is a sparse target). ")
+                + ("the stream" if 2 * k <= N else "The stream") + " turns each bit on independently "
                 f"with probability 1 − 2^(−1/k) = {p_on:.3f} (so that about half the examples are positive): "
                 f"about N·(1 − 2^(−1/k)) = {N * p_on:.1f} bits are on in each example. So the Perceptron's R² "
                 f"(here {r2:.4g}) and its bound R²/γ² = {_n(B['perceptron'])} grow linearly with N, while the "
                 f"multiplicative updates pay for the N features only through log N (Winnow's bound "
-                f"{_n(B['winnow'])}, the exponentiated update's {_n(B['normalized_winnow'])}).")
+                f"{_n(B['winnow'])}, the exponentiated update's {_n(B['normalized_winnow'])}). " + _features(E, N))
     # dense target, sparse instances
     pw = B["perceptron"] is not None and all(b is None or b > B["perceptron"] for a, b in B.items()
                                              if a != "perceptron")
@@ -141,7 +144,24 @@ def why(v: dict[str, Any], setup: Setup) -> str:
             + (f" (≤ 2 ln N/δ² = {_n(cE['bound_2lnN_over_delta2'])})"
                if B["normalized_winnow"] is not None and B["normalized_winnow"] <= cE["bound_2lnN_over_delta2"] else "")
             + ". A bound is a guarantee on any such stream, "
-            "not a prediction of this run's count.")
+            "not a prediction of this run's count. " + _features(E, N))
+
+
+def _features(lane, N: int) -> str:
+    """Why the exponentiated update's ln N is not ln of the page's N: it reads the N variables and a constant
+    threshold feature (−1), N + 1 in all (the Perceptron too); Winnow reads the N variables."""
+    n = int(lane.trace.proof.constants["N"])
+    if n == N:
+        return ""
+    return (f"(The Perceptron and the exponentiated update read N + 1 = {n} features — the N variables and the "
+            f"constant threshold feature −1 — so the exponentiated update's ln N is ln {n} = {math.log(n):.4g}.)")
+
+
+def _times_m(b: float, at: str) -> str:
+    """``b·m*``, or at an end of the slider where the factor is infinite, what that means."""
+    if math.isfinite(b):
+        return f"{b:.3g}·m*"
+    return f"∞·m* (at {at} the factor on m* is infinite: the bound is finite only when m* = 0)"
 
 
 def _than(a: float, b: float) -> str:
@@ -155,7 +175,7 @@ def _why_experts(lanes: dict) -> str:
     beta, eta = float(c["beta"]), float(rwm.constants["eta"])
     lnN = math.log(N)
     a_wm = 1.0 / math.log(2.0 / (1.0 + beta))
-    b_wm = math.log(1.0 / beta) * a_wm if beta > 0 else math.inf
+    b_wm = math.log(1.0 / beta) * a_wm if beta > 0 else math.inf  # β = 0: ln(1/β) = ∞ (finite only when m* = 0)
     a_rwm = 1.0 / eta
     b_rwm = math.log(1.0 / (1.0 - eta)) / eta if eta < 1 else math.inf
     a_hv = 1.0 / math.log(2.0)
@@ -166,9 +186,9 @@ def _why_experts(lanes: dict) -> str:
             f"{a_hv:.3g}·ln N needs a perfect expert ([001]). Weighted Majority and its randomised version only "
             "shrink a wrong expert's weight, so they pay a multiple of ln N plus a multiple of the best expert's "
             f"mistakes m*: at β = {beta:g}, Weighted Majority's bound ([001] eq. 6) is "
-            f"(ln N + m*·ln(1/β))/ln(2/(1+β)) = {a_wm:.3g}·ln N + {b_wm:.3g}·m*; at η = {eta:g}, Randomised WM's "
-            f"bound on the expected mistakes (the potential of [000] §1.2) is (ln N + m*·ln(1/(1−η)))/η = "
-            f"{a_rwm:.3g}·ln N + {b_rwm:.3g}·m*. Per ln N, Weighted Majority pays {a_wm:.3g} ({_than(a_wm, a_hv)} "
+            f"(ln N + m*·ln(1/β))/ln(2/(1+β)) = {a_wm:.3g}·ln N + {_times_m(b_wm, 'β = 0')}; at η = {eta:g}, "
+            f"Randomised WM's bound on the expected mistakes (the potential of [000] §1.2) is "
+            f"(ln N + m*·ln(1/(1−η)))/η = {a_rwm:.3g}·ln N + {_times_m(b_rwm, 'η = 1')}. Per ln N, Weighted Majority pays {a_wm:.3g} ({_than(a_wm, a_hv)} "
             f"Halving's {a_hv:.3g}) and Randomised WM {a_rwm:.3g} ({_than(a_rwm, a_hv)} Halving's)"
             + f". Here N = {N} (ln N = {lnN:.3g}), m* = {ms}: Weighted Majority {val(wm.mistake_bound)}, "
             f"Randomised WM {val(rwm.mistake_bound)} (on E[M]), Halving {val(hv.mistake_bound)}.")

@@ -243,8 +243,9 @@ NOISE_TEXT = {
     "winnow": "the labels are no longer a disjunction of k variables, so the theorem's assumption fails: n/a.",
     "normalized_winnow": "the comparator u no longer has a positive margin on every round, so the theorem's "
                          "assumption fails: n/a.",
-    "weighted_majority": "the theorem still holds: noise makes every expert err more, which raises m*, the best "
-                         "expert's mistakes, and the bound charges m* — the bound grows, it does not become n/a.",
+    "weighted_majority": "the theorem still holds: a flipped label counts as a mistake for every expert that was right "
+                         "on that round, so it can raise m*, the best expert's mistakes, and the bound charges m* — "
+                         "the bound grows, it does not become n/a.",
     "randomized_weighted_majority": "the theorem still holds: noise raises m*, the best expert's mistakes, and "
                                     "the bound on E[M] charges m* — the bound grows, it does not become n/a.",
     "halving": "once no hypothesis is consistent with every label the version space empties and the theorem "

@@ -78,3 +78,20 @@ def test_dense_sweep_chart_says_the_curves_coincide():
                for n in notes)
     eg = next(d for d in fig["data"] if d["name"].startswith("Exponentiated update: mistakes"))
     assert eg["line"]["dash"] == "dash"
+
+
+def test_a_dense_k_is_not_called_sparse_and_ln_N_says_which_N():
+    """At k = N every variable matters: the page must not say "only k of N matter"; and the exponentiated
+    update's ln N is ln(N + 1) (the constant threshold feature), which the sentence says with its value."""
+    at = open_page(PAGE, timeout=300, preset="sparse", N=10, k=10, T=300)
+    info = shown(at, "info")
+    assert "Only k = 10" not in info and "k = 10 of the N = 10 variables matter (a target this dense" in info
+    assert f"N + 1 = 11 features" in info and f"ln 11 = {math.log(11):.4g}" in info
+    info = shown(open_page(PAGE, timeout=300, preset="sparse", N=100, k=2, T=300), "info")
+    assert "Only k = 2 of the N = 100 variables matter" in info and f"ln 101 = {math.log(101):.4g}" in info
+
+
+def test_an_infinite_factor_on_m_star_is_said_not_printed_as_inf():
+    from olc_ui.compare_lesson import _times_m
+    assert _times_m(2.41, "β = 0") == "2.41·m*"
+    assert "inf·m*" not in _times_m(math.inf, "β = 0") and "finite only when m* = 0" in _times_m(math.inf, "β = 0")

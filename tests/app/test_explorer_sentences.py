@@ -42,3 +42,11 @@ def test_wm_sweep_names_note_001():
     at = open_page(PAGE, timeout=300, alg="weighted_majority", param="N", N_lo="2", N_hi="20", points="2",
                    seeds="1", T="100")
     assert "note [001] (eq. 6)" in " ".join(c.value for c in at.caption)
+
+
+def test_wm_noise_help_does_not_say_every_expert_errs_more():
+    """An expert whose advice is a coin flip errs as often on flipped labels: noise need not make
+    *every* expert err more; what it does is count a flipped round against every expert that was right."""
+    from olc_ui.explorer_lesson import more
+    text = more("weighted_majority")
+    assert "every expert err more" not in text and "flipped label" in text
