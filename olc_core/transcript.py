@@ -151,6 +151,13 @@ def _value(v) -> list:
     if isinstance(v, (list, tuple, np.ndarray)):
         a = np.asarray(v)
         if a.ndim == 1 and a.dtype.kind in "biuf" and a.size:
+            nz = np.flatnonzero(a)
+            if a.size > 8 and nz.size <= 8:  # a sparse vector (a comparator u): its support, numbered from 1
+                if not nz.size:
+                    return [Math("0"), f" (all {a.size} entries are 0)"]
+                parts = ", ".join(f"{num(a[i])}\ (i = {i + 1})" for i in nz)
+                return [Math(f"({parts})"), f" (the nonzero entries, i counted from 1; the other {a.size - nz.size} "
+                        f"of its {a.size} entries are 0)"]
             head = ", ".join(num(x) for x in a[:8])
             more = r", \ldots" if a.size > 8 else ""
             return [Math(f"({head}{more})"), f" ({a.size} entries)"]
@@ -270,13 +277,16 @@ class _Step:
         self.chain, self.lo, self.hi, self.strict = ch, lo, hi, strict
         self.a, self.b = float(proof.series[lo][k]), float(proof.series[hi][k])
         self.claim = _REL[strict]
-        self.needs = [x.name for x in proof.failed_needs(ch, i)]
+        # a chain that states an assumption itself is that assumption's test: never "n/a" for want of itself
+        self.needs = [x.name for x in proof.failed_needs(ch, i) if x.name != ch.restates]
         bad = bool(mat[proof.link_name(lo, hi, strict)][k])
         a, b = self.a, self.b
         if np.isnan(a) or np.isnan(b):
             self.verdict, self.rel = "undefined", None
         elif _TRUE[self.claim](a, b):
             self.verdict, self.rel = "holds", self.claim
+        elif bad and ch.restates and not self.needs:
+            self.verdict, self.rel = "assumption", ">"
         elif bad:
             self.verdict, self.rel = "fails", ">"
         else:  # within the check's tolerance: equal (a strict link), or a above b by less than it
@@ -291,7 +301,8 @@ class _Step:
         if self.verdict == "undefined":
             return r"\overset{?}{" + self.claim + "}"
         note = {("holds", True): "n/a", ("fails", True): "n/a: fails", ("fails", False): "FAILS",
-                ("tol", False): "tol", ("tol", True): "n/a, tol"}.get((self.verdict, self.na))
+                ("tol", False): "tol", ("tol", True): "n/a, tol",
+                ("assumption", False): "assumption fails"}.get((self.verdict, self.na))
         return self.rel if note is None else r"\overset{\text{" + note + "}}{" + self.rel + "}"
 
 
@@ -368,12 +379,13 @@ def _verdict(proof: Proof, steps: list[_Step]) -> list:
     fail_na = [s for s in steps if s.verdict == "fails" and s.na]
     fail = [s for s in steps if s.verdict == "fails" and not s.na]
     undef = [s for s in steps if s.verdict == "undefined"]
+    assumed = [s for s in steps if s.verdict == "assumption"]
     if len(hold) == len(steps):
         return ["Every inequality above holds."]
     n = len(steps)
     out: list = [f"Of the {n} steps above, {len(hold)} hold" + (" (every step not listed below)." if hold else ".")]
     if tol:
-        out += [f" {len(tol)} hold only up to the check's relative tolerance of {DEFAULT_TOL:g} (marked tol: "
+        out += [f" {len(tol)} {'holds' if len(tol) == 1 else 'hold'} only up to the check's relative tolerance of {DEFAULT_TOL:g} (marked tol: "
                 "the printed numbers are equal, or ordered the other way by less than the tolerance): "]
         out += _listing(proof, tol, claim=True) + ["."]
     if na:
@@ -393,6 +405,11 @@ def _verdict(proof: Proof, steps: list[_Step]) -> list:
             out += (["; "] if j else []) + _step_text(proof, st) + [
                 f" ({proof.link_name(st.lo, st.hi, st.strict)}: {st.a!r} vs {st.b!r})"]
         out += ["."]
+    if assumed:
+        names = ", ".join(sorted({f"'{s.chain.restates}'" for s in assumed}))
+        out += [f" {len(assumed)} {'is' if len(assumed) == 1 else 'are'} the theorem's assumption {names} "
+                "itself, false in this state (marked assumption fails, written with the relation that holds): "]
+        out += _listing(proof, assumed, claim=True) + ["; the steps that need it are not claimed here."]
     if undef:
         out += [f" {len(undef)} {'is' if len(undef) == 1 else 'are'} undefined in this state (a side is not a "
                 "number; marked ?, not checked): "] + _listing(proof, undef) + ["."]

@@ -103,6 +103,10 @@ class Chain:
     #: per link, overriding ``needs``: the assumptions that link relies on (when a chain mixes steps
     #: that hold on any data with steps that need the theorem's assumptions)
     link_needs: tuple[tuple[str, ...], ...] | None = None
+    #: the name of the assumption this chain states itself (its links are that assumption's own test, e.g.
+    #: the margin at each mistake): where it is false the assumption fails, which is not a step of the
+    #: argument failing and not "not applicable" either
+    restates: str = ""
 
     def needs_of(self, i: int | None = None) -> tuple[str, ...]:
         """The assumptions link ``i`` relies on (None: any link of the chain)."""

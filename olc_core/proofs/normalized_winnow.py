@@ -223,7 +223,7 @@ def normalized_winnow_proof(*, T: int, N: int, eta: float, delta: float | None, 
         Chain("normaliser", ("log_Z", "log_cosh_eta"), scale=max(1.0, eta),
               reasons=("e^{ηz} ≤ cosh η + z sinh η for z = y x_i ∈ [−1, 1] (convexity), so "
                        "Z ≤ cosh η + sinh η · y⟨w,x⟩ ≤ cosh η since y⟨w,x⟩ ≤ 0 on a mistake",)),
-        Chain("margin on mistakes", ("delta", "margin_at_mistake"), scale=1.0, needs=("margin",),
+        Chain("margin on mistakes", ("delta", "margin_at_mistake"), scale=1.0, needs=("margin",), restates="margin",
               reasons=("the margin assumption y_t⟨u,x_t⟩ ≥ δ, at the rounds that update",)),
     ) + extra
     notes = ("The normaliser chain and Φ ≥ 0 hold on any data with ‖x‖∞ ≤ 1; the other links need the margin.",)

@@ -99,3 +99,40 @@ def test_variables_and_experts_are_numbered_from_1_as_on_the_pages():
         md = transcript.markdown(tr)
         assert f"- best\\_expert: expert {i + 1} (numbered from 1)" in md   # the page: "i* = expert {i + 1}"
         assert f"best\\_expert = ${i}$" not in md
+
+
+def _eg_noisy():
+    from olc_core.streams import sparse_simplex
+    import inspect
+    kw = {k: v for k, v in dict(T=200, N=20, k=3, noise=0.1, seed=0).items()
+          if k in inspect.signature(sparse_simplex).parameters}
+    s = sparse_simplex(**kw)
+    return olc_core.run("normalized_winnow", s.X, s.y, comparator=s.comparator)
+
+
+def test_the_margin_check_is_the_assumption_itself_not_na_for_want_of_itself():
+    """The exponentiated update's "margin on mistakes" chain is the margin assumption's own test: where it
+    holds it is a plain ≤ (not "n/a: needs 'margin'", which is circular), where it fails it reads
+    "assumption fails" with the relation that holds; the sentence names the assumption."""
+    tr = _eg_noisy()
+    assert not tr.proof.applies
+    md = transcript.markdown(tr)
+    blocks = [b for b in md.split("margin on mistakes:")[1:] if b.lstrip().startswith("$$")]
+    assert len(blocks) == min(tr.n_mistakes, transcript.MAX_MISTAKES) + 1
+    assert not any("n/a" in b.split("$$")[1] for b in blocks), "the margin check marked n/a"
+    assert any(r"\overset{\text{assumption fails}}{>}" in b.split("$$")[1] for b in blocks)
+    assert any(re.search(r"\n\\le\\ &y_t", b.split("$$")[1]) for b in blocks)
+    assert "is the theorem's assumption 'margin' itself, false in this state" in md
+    # violations() is unchanged: the failing margin checks are still reported, as needing 'margin'
+    assert any(v.chain == "margin on mistakes" and v.needs for v in tr.proof.violations())
+
+
+def test_a_sparse_comparator_is_written_by_its_support():
+    tr = _eg_noisy()
+    u = np.asarray(tr.params["comparator"], dtype=float)
+    md = transcript.markdown(tr)
+    line = next(ln for ln in md.splitlines() if ln.startswith("- Parameter comparator"))
+    for i in np.flatnonzero(u):
+        assert f"(i = {i + 1})" in line
+    assert f"the other {u.size - np.count_nonzero(u)} of its {u.size} entries are 0" in line
+    assert "0, 0, 0" not in line
