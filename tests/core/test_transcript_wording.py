@@ -107,7 +107,8 @@ def _eg_noisy():
     kw = {k: v for k, v in dict(T=200, N=20, k=3, noise=0.1, seed=0).items()
           if k in inspect.signature(sparse_simplex).parameters}
     s = sparse_simplex(**kw)
-    return olc_core.run("normalized_winnow", s.X, s.y, comparator=s.comparator)
+    # δ = 1/k given, as the page gives it (the stream's margin before the labels were flipped)
+    return olc_core.run("normalized_winnow", s.X, s.y, comparator=s.comparator, delta=1 / 3)
 
 
 def test_the_margin_check_is_the_assumption_itself_not_na_for_want_of_itself():
