@@ -5,7 +5,9 @@ page's largest settings.
     /work/main/.venv/bin/python bench/compare_sweep.py [--preset sparse|dense|both] [--k 2]
 
 The first sweep of a server pays numba's compile of the Perceptron loop (about 2 s): it is
-reported separately ("warm-up").
+reported separately ("warm-up"). The last line: ``compare: runs=… seconds=… spec_mb=…`` (every preset's
+runs and their total time, the largest spec's JSON). ``--smoke``: the two smallest N of each grid, one
+seed, T = 200, specs at N = 20 (CI: it runs; not a measurement).
 """
 from __future__ import annotations
 
@@ -23,16 +25,19 @@ from olc_ui.compare_lesson import SWEEP_N, SWEEP_SEEDS, SWEEP_T, dense_k  # noqa
 from olc_ui.compare_view import Lane, compare_spec  # noqa: E402
 
 
-def sweep(preset: str, k: int) -> None:
+def sweep(preset: str, k: int, smoke: bool = False) -> tuple[int, float]:
     per_alg: dict[str, float] = defaultdict(float)
     per_n: dict[int, float] = defaultdict(float)
     t_all = time.perf_counter()
-    for N in SWEEP_N[preset]:
+    grid, seeds, T = SWEEP_N[preset], SWEEP_SEEDS, SWEEP_T[preset]
+    if smoke:
+        grid, seeds, T = sorted(grid)[:2], 1, 200
+    for N in grid:
         kk = k if preset == "sparse" else dense_k(N)
-        for seed in range(SWEEP_SEEDS):
+        for seed in range(seeds):
             t0 = time.perf_counter()
-            s = (dense_instances(T=SWEEP_T[preset], N=N, k=kk, seed=seed) if preset == "sparse"
-                 else sparse_instances(T=SWEEP_T[preset], N=N, k=kk, ones=1, seed=seed))
+            s = (dense_instances(T=T, N=N, k=kk, seed=seed) if preset == "sparse"
+                 else sparse_instances(T=T, N=N, k=kk, ones=1, seed=seed))
             per_alg["stream"] += time.perf_counter() - t0
             for alg, v in views(s).items():
                 t0 = time.perf_counter()
@@ -41,12 +46,14 @@ def sweep(preset: str, k: int) -> None:
                 per_alg[alg] += dt
                 per_n[N] += dt
     total = time.perf_counter() - t_all
-    print(f"{preset}: {3 * len(SWEEP_N[preset]) * SWEEP_SEEDS} runs, T = {SWEEP_T[preset]}: {total:.2f} s")
+    runs = 3 * len(grid) * seeds
+    print(f"{preset}: {runs} runs, T = {T}: {total:.2f} s")
     print("  by learner: " + ", ".join(f"{a} {t:.2f} s" for a, t in per_alg.items()))
     print("  by N:       " + ", ".join(f"{n} {t:.2f} s" for n, t in per_n.items()))
+    return runs, total
 
 
-def spec_size(preset: str, N: int = 200, T: int = 298, k: int = 2) -> None:
+def spec_size(preset: str, N: int = 200, T: int = 298, k: int = 2) -> float:
     s = (dense_instances(T=T, N=N, k=k, seed=0) if preset == "sparse"
          else sparse_instances(T=T, N=N, k=dense_k(N), ones=1, seed=0))
     rel = tuple(int(r) for r in s.comparator)
@@ -57,20 +64,25 @@ def spec_size(preset: str, N: int = 200, T: int = 298, k: int = 2) -> None:
     dt = time.perf_counter() - t0
     print(f"{preset} spec at N = {N}, T = {T}: built in {dt:.2f} s, {len(json.dumps(spec)) / 1e6:.2f} MB of JSON, "
           f"{len(spec['breaks'])} states")
+    return len(json.dumps(spec)) / 1e6
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--preset", default="both", choices=("sparse", "dense", "both"))
     ap.add_argument("--k", type=int, default=2)
+    ap.add_argument("--smoke", action="store_true", help="a tiny run (CI): two N per grid, one seed, T = 200")
     a = ap.parse_args()
     t0 = time.perf_counter()
     v = views(dense_instances(T=50, N=20, k=2, seed=0))["perceptron"]
     olc_core.run("perceptron", v.X, v.y, comparator=v.comparator)
     print(f"warm-up (numba compile, once per process): {time.perf_counter() - t0:.2f} s")
+    runs, seconds, mb = 0, 0.0, 0.0
     for p in (("sparse", "dense") if a.preset == "both" else (a.preset,)):
-        sweep(p, a.k)
-        spec_size(p)
+        r, sec = sweep(p, a.k, a.smoke)
+        runs, seconds = runs + r, seconds + sec
+        mb = max(mb, spec_size(p, N=20, T=60) if a.smoke else spec_size(p))
+    print(f"compare: runs={runs} seconds={seconds:.2f} spec_mb={mb:.2f}")
 
 
 if __name__ == "__main__":

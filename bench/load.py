@@ -21,7 +21,8 @@ Printed: per interaction kind the count, median / p95 / max latency (request sen
 ``script_finished``), errors; the server's CPU seconds per interaction (/proc of the
 server's PIDs: the one started here, or ``--server-pid``); its resident memory growth
 per session (peak RSS while all are connected minus the RSS after a warm-up session).
-The last line: ``load: students=N p95_ms=… errors=…``.
+The last line: ``load: students=N p95_ms=… errors=…``. ``--smoke``: 2 students for 3 s on a server
+started here (CI: tests/bench/test_bench_smoke.py; the protocol checks: tests/ui/test_load_protocol.py).
 
 Loopback only; bounded in time (``--duration`` after the last arrival, then every
 student stops; a request waits at most ``--timeout`` seconds).
@@ -404,7 +405,7 @@ def report(args, res: dict, n_pids: int, browser: dict | None) -> float | None:
 
 def parse_args(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--students", type=int, required=True, help="simulated students (websocket sessions)")
+    ap.add_argument("--students", type=int, help="simulated students (websocket sessions); required but with --smoke")
     ap.add_argument("--url", help="a running server (loopback only); default: start one on a free port")
     ap.add_argument("--server-pid", type=int, action="append", default=[],
                     help="PID of a server process behind --url (repeat; for CPU and memory)")
@@ -420,7 +421,19 @@ def parse_args(argv=None):
                     help="instead: one student, K interactions back to back; the server's RSS every hundred")
     ap.add_argument("--cpu-per-kind", action="store_true",
                     help="instead: one student alone, the server's CPU per step / slider move / page switch")
+    ap.add_argument("--smoke", action="store_true",
+                    help="a tiny run (CI): 2 students for 3 s, think 0.3 s, ramp 0.5 s (unless given)")
     args = ap.parse_args(argv)
+    if args.smoke:
+        args.students = args.students or 2
+        if "--duration" not in (argv or sys.argv):
+            args.duration = 3.0
+        if "--think" not in (argv or sys.argv):
+            args.think = 0.3
+        if args.ramp is None:
+            args.ramp = 0.5
+    if args.students is None:
+        ap.error("--students is required (or --smoke)")
     if args.students < 1:
         ap.error("--students must be at least 1")
     if args.ramp is None:

@@ -28,6 +28,10 @@ d = 2, 100, 1000, skipping any X larger than ~2 GB. Timed, interleaved, median o
 The ratio is sklearn time / olc time (> 1: olc is faster). The final weights are
 checked equal (exactly) on every row. numba's one-off compile time (first call in a
 fresh process, and the cached load) is reported separately: the app's start pays it.
+
+The last line: ``perceptron: worst_ratio_median=… worst_ratio_min=… runs=N`` — per row the ratio of
+its slowest olc engine, their median and smallest over the N rows. ``--smoke``: T = 10⁴, d = 2, one
+repeat, no compile-time subprocesses (CI: the bench runs and olc's weights equal scikit-learn's).
 """
 from __future__ import annotations
 
@@ -123,12 +127,16 @@ def main() -> int:
                     help="give the run the planted unit w* (default), or none: it finds the max-margin one; "
                          "both: the two interleaved in one timing loop (rows of the same moment)")
     ap.add_argument("--only", help="only these rows, e.g. 1000000x2 or 100000x100,1000000x2 (T x d)")
+    ap.add_argument("--smoke", action="store_true", help="a tiny run (CI): T = 10⁴, d = 2, one repeat")
     args = ap.parse_args()
+    if args.smoke:
+        args.quick, args.repeats, args.budget, args.only = True, 1, 5.0, "10000x2"
 
     Ts = [10 ** 4, 10 ** 5] + ([] if args.quick else [10 ** 6])
     ds = [2, 100, 1000]
     engines = (["numba", "numba-1t"] if _accel.available() else []) + ([] if args.no_numpy else ["numpy"])
     rows = []
+    differ = 0
     head = (f"{'stream':<22} {'T':>8} {'d':>5} {'M':>8} {'sklearn ms':>11} " +
             " ".join(f"{'olc ' + e + ' ms':>14} {'ratio':>6}" for e in engines))
     print(head)
@@ -154,6 +162,7 @@ def main() -> int:
                         tr = olc_run(X, y, w, e)  # warm-up, and the exactness check
                         if not np.array_equal(tr.weights_at(tr.T), ref):
                             print(f"  !! final weights differ from scikit-learn ({e})")
+                            differ += 1
                         M = tr.n_mistakes
                         fns[(kind, e)] = (lambda e=e, w=w: olc_run(X, y, w, e))
                 budget = args.budget if not (noise and "numpy" in engines and T * d >= 10 ** 7) else args.budget / 3
@@ -167,13 +176,16 @@ def main() -> int:
                     print(f"{row['stream']:<22} {T:>8} {d:>5} {M:>8} {med['sklearn'] * 1e3:>11.1f} " +
                           " ".join(f"{row[e] * 1e3:>14.1f} {med['sklearn'] / row[e]:>6.2f}" for e in engines),
                           flush=True)
-    cc = compile_cost() if _accel.available() else {}
+    cc = compile_cost() if _accel.available() and not args.smoke else {}
     if cc:
         print(f"\nfirst call in a fresh process (import + tiny run): numba cold (compiling) {cc['cold']:.2f} s, "
               f"numba warm (from numba's cache) {cc['warm']:.2f} s, numpy {cc['numpy']:.2f} s")
     if args.markdown:
         write_markdown(args.markdown, rows, engines, cc)
-    return 0
+    worst = [min(r["sklearn"] / r[e] for e in engines) for r in rows]
+    print(f"perceptron: worst_ratio_median={float(np.median(worst)) if worst else float('nan'):.2f} "
+          f"worst_ratio_min={min(worst, default=float('nan')):.2f} runs={len(rows)}")
+    return 1 if differ else 0
 
 
 def write_markdown(path: Path, rows, engines, cc) -> None:

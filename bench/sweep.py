@@ -5,7 +5,10 @@
 
 Each row: the learner, the swept parameter and its range, the fixed settings, and the best of
 ``--repeat`` wall times (a first untimed sweep warms the compiled loops and numba's cache).
-The target (issue 14): under 5 s on two cores. Prints a Markdown table for docs/benchmarks.md.
+The target (issue 14): under 5 s on two cores. Prints a Markdown table for docs/benchmarks.md, then
+one line ``sweep: slowest=<learner> seconds=… all_under_5s=yes|no`` (on the most threads asked for).
+``--smoke``: 3 values × 2 seeds × T = 200, one repeat, two threads — only shows the bench still runs
+(tests/bench/test_bench_smoke.py), the 5 s verdict then says nothing.
 """
 from __future__ import annotations
 
@@ -53,7 +56,11 @@ def main() -> None:
     ap.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     ap.add_argument("--only", nargs="*", default=None)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--smoke", action="store_true", help="a tiny run (CI): 3 values, 2 seeds, T = 200, 1 repeat")
     a = ap.parse_args()
+    if a.smoke:
+        a.values, a.seeds, a.T, a.threads, a.repeat = 3, 2, 200, [2], 1
+    slowest = ("none", 0.0)
     print(f"cores available: {len(os.sched_getaffinity(0))}; values × seeds × T = {a.values} × {a.seeds} × {a.T}")
     head = "| learner | parameter (range) | fixed | cells | " + " | ".join(f"{t} thread(s) (s)" for t in a.threads)
     print(head + " |")
@@ -74,9 +81,12 @@ def main() -> None:
                                      **fixed)
                 best = min(best, time.perf_counter() - t0)
             times.append(best)
+        if times[-1] >= slowest[1]:
+            slowest = (name, times[-1])
         fx = "; ".join(x for x in (", ".join(f"{k} = {v}" for k, v in fixed.items()), "worst case" * worst) if x)
         print(f"| {name} | {param} ({lo} … {hi}) | {fx or '—'} | {len(tab)} | "
               + " | ".join(f"{t:.2f}" for t in times) + " |", flush=True)
+    print(f"sweep: slowest={slowest[0]} seconds={slowest[1]:.2f} all_under_5s={'yes' if slowest[1] < 5 else 'no'}")
 
 
 if __name__ == "__main__":

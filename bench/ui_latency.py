@@ -34,7 +34,10 @@ Measured, with Debian's Chromium driven by Playwright (see tests/e2e/stbrowser.p
 
 Prints a table with the ratios to the floor and the targets (click median <= 1.5x,
 p95 <= 2x, play >= 20 fps, first load <= 1.5x), and says which are met. Starts and
-stops its own servers.
+stops its own servers. The last line sums it up:
+``ui: first_load_ratio=… next_mistake_ratio=… next_mistake_p95_ratio=… play_fps=…`` (the viewer's
+over the floor's; the slower play). ``--smoke``: a tiny run (T = 2000, 10 clicks, one load, 1 s of
+play) that shows the bench still works (tests/bench/test_bench_smoke.py runs it), not a measurement.
 """
 from __future__ import annotations
 
@@ -83,10 +86,13 @@ async ({cond, args, timeout_ms}) => {
 FLOOR_DRAWN = ("[...document.querySelectorAll('[data-testid=stPlotlyChart] .gtitle')]"
                ".some(e => e.textContent === args.title)")
 
-#: Perceptron page: the dynamic traces that must show the new state, found by name (demo app / lesson page)
+#: Perceptron page: the dynamic traces that must show the new state, found by figure id and trace name (and
+#: mode, when a name is shared), never by position in gd.data (the traces move as the figures grow):
+#: ``now`` is the sandwich's trace whose x is the current mistake count M
 NAMES = {
-    "demo": {"hyper": "w·x = 0", "update": "yₜxₜ", "sandwich": "sandwich"},
-    "lesson": {"hyper": "w·x = 0 (the learner)", "update": "yₜ·xₜ (the update)", "sandwich": "sandwich_A"},
+    "demo": {"hyper": "w·x = 0", "update": "yₜxₜ", "sandwich": "sandwich", "now": ["Mγ", "markers"]},
+    "lesson": {"hyper": "w·x = 0 (the learner)", "update": "yₜ·xₜ (the update)", "sandwich": "sandwich_A",
+               "now": ["M now", "lines"]},
 }
 
 MAIN_SNAPSHOT = r"""(a) => {
@@ -101,11 +107,24 @@ VIEWER_STATE = r"""(() => {
   if (!v.querySelector('.olc-caption').textContent.startsWith(`Round ${args.p} of`)) return false;
   const d = v.querySelector('.olc-plot[data-figure-id=main]').data;
   const h = d.find(t => t.name === args.hyper), u = d.find(t => t.name === args.update);
-  const sw = v.querySelector(`.olc-plot[data-figure-id=${args.sandwich}]`);
+  const sw = v.querySelector(`.olc-plot[data-figure-id=${args.sandwich}]`).data;
+  const now = sw.find(t => t.name === args.now[0] && (t.mode || 'lines+markers') === args.now[1]);
   if (JSON.stringify([h.x, h.y, u.x, u.y]) === args.main_before) return false;
-  if (sw.data[4].x[0] !== args.k) return false;
+  if (!now || !now.x || now.x[0] !== args.k) return false;
   return v.querySelector('.olc-ledger').textContent !== args.ledger_before;
 })()"""
+
+#: The Perceptron subject's named traces that are missing from the page (checked once it is drawn: a renamed
+#: trace is reported at once instead of as a timeout on every click)
+MISSING_TRACES = r"""(a) => {
+  const fig = (id) => { const e = document.querySelector(`.olc-plot[data-figure-id=${id}]`); return e && e.data; };
+  const out = [], main = fig('main'), sw = fig(a.sandwich);
+  if (!main) out.push('figure main'); if (!sw) out.push(`figure ${a.sandwich}`);
+  for (const n of [a.hyper, a.update]) if (main && !main.some(t => t.name === n)) out.push(`main: ${n}`);
+  if (sw && !sw.some(t => t.name === a.now[0] && (t.mode || 'lines+markers') === a.now[1]))
+    out.push(`${a.sandwich}: ${a.now[0]} (${a.now[1]})`);
+  return out;
+}"""
 
 VIEWER_READY = ("(() => { const v = document.querySelector('.olc-viewer');"
                 " return !!v && v.dataset.ready === 'true' && !!v.querySelector('canvas.olc-points'); })()")
@@ -204,6 +223,9 @@ class Subject:
         """The JS condition (and its args) for: the viewer shows round ``target``, state ``k``."""
         raise NotImplementedError
 
+    def check(self, page) -> None:
+        """Raise if what :meth:`state` looks for is not on the drawn page."""
+
 
 class PerceptronSubject(Subject):
     def __init__(self, args):
@@ -225,6 +247,11 @@ class PerceptronSubject(Subject):
 
     def snapshot(self, page) -> dict:
         return {**super().snapshot(page), "main_before": page.evaluate(MAIN_SNAPSHOT, self.names)}
+
+    def check(self, page) -> None:
+        missing = page.evaluate(MISSING_TRACES, self.names)
+        if missing:
+            raise SystemExit(f"ui_latency: the page has no trace {', '.join(missing)} (bench/ui_latency.py NAMES)")
 
     def state(self, target, k, before):
         return VIEWER_STATE, {"p": target, "k": k, **before, **self.names}
@@ -371,6 +398,10 @@ def report(out: dict, subject: Subject) -> None:
           f"{out['loadavg_end'][0]:.2f} at the end (other processes share it: numbers vary)")
     if out.get("console_errors"):
         print("console errors:", out["console_errors"])
+    fps = min((r["fps"] for r in out["play"].values()), default=float("nan"))
+    print(f"ui: first_load_ratio={lo['viewer']['median'] / lo['floor']['median']:.2f} "
+          f"next_mistake_ratio={c['viewer']['median'] / c['floor']['median']:.2f} "
+          f"next_mistake_p95_ratio={c['viewer']['p95'] / c['floor']['p95']:.2f} play_fps={fps:.1f}")
 
 
 def main() -> int:
@@ -388,7 +419,12 @@ def main() -> int:
     ap.add_argument("--N", type=int, default=10_000, help="winnow page only: variables (default 10^4)")
     ap.add_argument("--k", type=int, default=3, help="winnow page only: relevant variables (default 3)")
     ap.add_argument("--json", help="also write the raw numbers here")
+    ap.add_argument("--smoke", action="store_true",
+                    help="a tiny run that only shows the bench works (CI): 10 clicks, 1 load, 1 s of play, T = 2000")
     args = ap.parse_args()
+    if args.smoke:
+        args.clicks, args.loads, args.play_seconds, args.T = 10, 1, 1.0, 2000
+        args.N = min(args.N, 2000)
 
     from playwright.sync_api import sync_playwright
 
@@ -408,6 +444,7 @@ def main() -> int:
         wait_cond(floor, FLOOR_READY, timeout_ms=120_000)
         viewer = new_page(browser, viewer_url + "&t=0")
         wait_cond(viewer, subject.ready, timeout_ms=120_000)
+        subject.check(viewer)
         out.update(measure_clicks(floor, viewer, subject, args.clicks))
         errors.extend(floor.errors + viewer.errors)
         out["play"] = measure_play(browser, viewer_url, subject, args.T, args.play_seconds, errors)

@@ -10,13 +10,20 @@ runs :func:`olc_core.run` on the stream of every (value, seed) cell and returns 
   ``bound`` (the theorem's bound; NaN when an assumption fails), ``ratio``
   (mistakes/bound, the tightness; NaN when the bound is n/a or 0), ``holds``
   (every assumption of the theorem held), ``proof`` (the theorem used) and ``why``
-  (the failing assumptions in words, empty when they hold).
+  (the failing assumptions in words, empty when they hold);
+* ``bound_exact`` (not in the CSV): the bound as a :class:`fractions.Fraction` (None where n/a).
+  The Perceptron's R²/γ² is computed exactly from the stream's numbers
+  (:mod:`olc_core._exact_bound`: on x_t = e_t it is exactly d, where the float formula gives
+  2.0000000000000004 at d = 2); the other bounds are their floats. ``bound`` is its correctly
+  rounded float and ``ratio`` the correctly rounded exact quotient, so "M ≤ bound", "bound > T"
+  and "ratio = 1" are decided as exact arithmetic decides them (compare with ``bound_exact``).
 
 Each cell is exactly ``olc_core.run(algorithm, stream.X, stream.y, **params)`` on the
 generator of :data:`SWEEPS` with that seed (a test checks it cell by cell). The
 Perceptron's bound is R²/γ² on separable data; with label noise (``noise > 0``) it
 is Freund–Schapire's R²/γ² + 2TD_γ/γ, which needs no separability. ``worst_case=True``
-uses the bound-attaining streams: the Perceptron on x_t = e_t (M = d = R²/γ²), the
+uses the bound-attaining streams: the Perceptron on x_t = e_t (M = d = R²/γ², with γ the measured
+margin of w* ∝ (1, …, 1): 1/√d exactly, where the float 1/√d is a rounding of it), the
 adversary against Weighted Majority (and against RWM's expected mistakes),
 Halving's worst case (⌊log₂ N⌋ mistakes), the conjunction adversary (n mistakes of
 the n + 1 the bound allows) and Winnow's adversary.
@@ -35,8 +42,10 @@ draws and numpy release the GIL) with BLAS held to one thread meanwhile
 >>> t.to_csv().splitlines()[0]
 'value,seed,T,mistakes,realised,bound,ratio,holds,proof,why'
 >>> w = olc_core.sweep("perceptron", "d", [4, 9], seeds=1, worst_case=True)
->>> w.columns["mistakes"].tolist(), w.columns["ratio"].tolist()
-([4.0, 9.0], [1.0, 1.0])
+>>> w.columns["mistakes"].tolist(), w.columns["bound"].tolist(), w.columns["ratio"].tolist()
+([4.0, 9.0], [4.0, 9.0], [1.0, 1.0])
+>>> w.columns["bound_exact"].tolist()
+[Fraction(4, 1), Fraction(9, 1)]
 """
 from __future__ import annotations
 
@@ -48,10 +57,12 @@ import time
 from concurrent.futures import ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from . import _exact_bound as _xb
 from . import streams as S
 
 __all__ = ["sweep", "SweepTable", "SWEEPS", "Sweepable", "cell_inputs"]
@@ -73,6 +84,11 @@ class Sweepable:
     worst_keys: tuple[str, ...] = ()               # settings the worst-case stream reads (others: n/a)
     doc: dict[str, str] = field(default_factory=dict)
     into: Callable[[dict, int, "Scratch"], S.Stream] | None = None  # make, drawing X into a reused buffer
+    #: the learner's parameters on the bound-attaining stream (None: ``params``)
+    worst_params: Callable[[dict, S.Stream, int], dict] | None = None
+
+    def params_for(self, worst_case: bool) -> Callable[[dict, S.Stream, int], dict]:
+        return self.worst_params if worst_case and self.worst_params is not None else self.params
 
 
 class Scratch:
@@ -111,7 +127,8 @@ SWEEPS: dict[str, Sweepable] = {
         {"d": 5, "gamma": 0.1, "noise": 0.0, "T": 1000}, ("d", "T"), ("d", "gamma", "noise", "T"),
         lambda s, seed: S.separable(s["T"], s["d"], s["gamma"], 1.0, seed, noise=s["noise"]),
         lambda s, st, seed: {"comparator": st.comparator, "gamma": st.info["gamma"]},
-        lambda s, seed: S.tight_perceptron(s["d"]), ("d",), _LIN_DOC),
+        lambda s, seed: S.tight_perceptron(s["d"]), ("d",), _LIN_DOC,
+        worst_params=lambda s, st, seed: {"comparator": st.comparator, "gamma": None}),
     "margin_perceptron": Sweepable(
         {"d": 5, "gamma": 0.1, "T": 1000}, ("d", "T"), ("d", "gamma", "T"),
         lambda s, seed: S.separable(s["T"], s["d"], s["gamma"], 1.0, seed),
@@ -267,10 +284,23 @@ def cell_inputs(algorithm: str, seed: int, settings: dict[str, Any], worst_case:
     """``(stream, params)`` of one cell: ``olc_core.run(algorithm, stream.X, stream.y, **params)`` is the cell."""
     spec = _spec(algorithm)
     st = spec.worst(settings, seed) if worst_case else spec.make(settings, seed)
-    return st, spec.params(settings, st, seed)
+    return st, spec.params_for(worst_case)(settings, st, seed)
 
 
-def _measure(algorithm: str, trace: Any) -> tuple:
+def _exact(algorithm: str, trace: Any, proof: Any, stream: S.Stream | None) -> Fraction | None:
+    """The bound as an exact rational: the Perceptron's R²/γ² from the stream's numbers
+    (:func:`olc_core._exact_bound.perceptron_bound`), else the float bound itself (the other bounds are
+    logarithms, exact in floats where they are integers — log₂ N at powers of two —, or sums of floats)."""
+    if proof.mistake_bound is None or not math.isfinite(proof.mistake_bound):
+        return None
+    if algorithm == "perceptron" and proof is trace.proof and stream is not None:
+        b = _xb.perceptron_bound(stream.X, stream.y, proof.constants.get("comparator"), trace.params.get("gamma"))
+        if b is not None:
+            return b
+    return Fraction(float(proof.mistake_bound))
+
+
+def _measure(algorithm: str, trace: Any, stream: S.Stream | None = None) -> tuple:
     proof = trace.proof
     if proof.mistake_bound is None and algorithm == "perceptron" and "nonseparable" in trace.proofs:
         proof = trace.proofs["nonseparable"]           # with label noise: Freund–Schapire, no separability
@@ -278,11 +308,12 @@ def _measure(algorithm: str, trace: Any) -> tuple:
         measured = float(proof.constants["expected_mistakes"])
     else:
         measured = float(trace.n_mistakes)
-    bound = math.nan if proof.mistake_bound is None else float(proof.mistake_bound)
-    ratio = measured / bound if math.isfinite(bound) and bound > 0 else math.nan
+    exact = _exact(algorithm, trace, proof, stream)
+    bound = math.nan if exact is None else float(exact)        # correctly rounded
+    ratio = _xb.ratio(measured, exact)                          # correctly rounded from the exact quotient
     failed = proof.failed_assumptions
     why = "; ".join(a.detail or a.statement for a in failed)
-    return trace.T, measured, trace.n_mistakes, bound, ratio, not failed, proof.name, why
+    return trace.T, measured, trace.n_mistakes, bound, ratio, not failed, proof.name, why, exact
 
 
 # --------------------------------------------------------------------------- the sweep
@@ -347,10 +378,10 @@ def _one_seed(algorithm: str, param: str, values: list, seed: int, base: dict, w
                 else:
                     st = spec.make(s, seed) if scratch is None else spec.into(s, seed, scratch)
                 last_key = key
-            trace = run(algorithm, st.X, st.y, **spec.params(s, st, seed))
+            trace = run(algorithm, st.X, st.y, **spec.params_for(worst_case)(s, st, seed))
         except ValueError as e:
             raise ValueError(f"{param} = {v:g}, seed {seed}: {e}") from None
-        rows.append((v, seed) + _measure(algorithm, trace))
+        rows.append((v, seed) + _measure(algorithm, trace, st))
         done.append(1)
     return rows
 
@@ -391,7 +422,8 @@ def sweep(algorithm: str, param: str, values: Sequence[float], seeds: Any = 10, 
         results = [f.result() for f in futures]           # re-raises a cell's error
     rows = sorted((r for rs in results for r in rs), key=lambda r: (vals.index(r[0]), seed_list.index(r[1])))
     cols = list(zip(*rows))
-    dtypes = (np.float64, np.int64, np.int64, np.float64, np.int64, np.float64, np.float64, bool, object, object)
-    columns = {name: np.asarray(c, dtype=dt) for name, c, dt in zip(COLUMNS, cols, dtypes)}
+    dtypes = (np.float64, np.int64, np.int64, np.float64, np.int64, np.float64, np.float64, bool, object, object,
+              object)
+    columns = {name: np.asarray(c, dtype=dt) for name, c, dt in zip(COLUMNS + ("bound_exact",), cols, dtypes)}
     return SweepTable(algorithm, param, worst_case, base, columns, time.perf_counter() - t0)
 

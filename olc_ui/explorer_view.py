@@ -214,15 +214,23 @@ def proof_per_value(table) -> list[str]:
 
 def vacuous(table) -> list[tuple[float, float, int]]:
     """(value, the bound's median, T) where the bound's median exceeds the rounds T: M ≤ T holds anyway, so
-    the bound says nothing there."""
+    the bound says nothing there. Decided on the exact bounds (the table's ``bound_exact``, when it has them):
+    the Perceptron's R²/γ² = T = d on the bound-attaining stream is not "above T" by a float's rounding."""
+    from olc_core._exact_bound import exceeds, median
+
     out = []
+    exact = table.columns.get("bound_exact") if hasattr(table, "columns") else None
     for v in dict.fromkeys(table["value"].tolist()):
         rows = table["value"] == v
+        T = int(np.min(table["T"][rows]))
         b = table["bound"][rows]
         b = b[np.isfinite(b)]
-        T = int(np.min(table["T"][rows]))
-        if b.size and float(np.median(b)) > T:
-            out.append((float(v), float(np.median(b)), T))
+        if exact is not None:
+            m = median(x for x in exact[rows] if x is not None)
+        else:
+            m = median(b.tolist()) if b.size else None
+        if m is not None and exceeds(m, T):
+            out.append((float(v), float(m), T))
     return out
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run the whole test suite on a fresh machine: installs Debian's chromium (for the
-# browser tests), nginx (for scripts/serve.sh's test), pdflatex (for the LaTeX transcripts) and
-# python3-venv when missing, creates .venv, installs the app and test packages and the project
+# browser tests), nginx (for scripts/serve.sh's test), pdflatex (texlive-latex-base, for the LaTeX
+# transcripts) and python3-venv when missing (apt-get: as root, or with sudo), creates .venv, installs the app and test packages and the project
 # itself (editable), then runs pytest over tests/ and the doctests in olc_core/ and olc_ui/.
 #   bash scripts/test.sh [extra pytest args, e.g. -k perceptron]
 set -euo pipefail

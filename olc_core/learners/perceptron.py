@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from .. import _accel
+from .._exact_bound import perceptron_bound
 from .._numeric import Grow, rowdot, rowsq
 from .._validate import as_labels, as_matrix, as_vector, bad_label
 from .._maxmargin import drive, search_steps
@@ -288,7 +289,8 @@ def run(X, y, params: dict[str, Any]) -> Trace:
     primary = proofs.separable_proof(T=T, mistakes=mistakes, inner=inner if has else None, norm=norm, radius=R,
                                      cmargin=cm, gamma=params["gamma"], comparator_info=cinfo,
                                      min_margin=cmin if has else None, n_nonpositive=nonpos if has else None,
-                                     state_rounds=state_rounds)
+                                     state_rounds=state_rounds,
+                                     exact_bound=(lambda: perceptron_bound(X, y, wstar, params["gamma"])) if has else None)
 
     # the non-separable proofs need some unit w*: the one above, or a soft-margin fit
     def _ns_inputs():

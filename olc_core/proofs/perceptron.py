@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import math
 import sys
-from typing import Any
+from fractions import Fraction
+from typing import Any, Callable
 
 import numpy as np
 
@@ -120,7 +121,8 @@ def _with_zero(a: np.ndarray | None, K: int) -> np.ndarray:
 def separable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray | None, norm: np.ndarray,
                     radius: float, cmargin: np.ndarray | None, gamma: float | None,
                     comparator_info: dict[str, Any], min_margin: float | None = None,
-                    n_nonpositive: int | None = None, state_rounds: np.ndarray | None = None) -> Proof:
+                    n_nonpositive: int | None = None, state_rounds: np.ndarray | None = None,
+                    exact_bound: Callable[[], Fraction | None] | None = None) -> Proof:
     """Proofs A and B of ``M ≤ R²/γ²``.
 
     ``inner``/``norm``: ⟨w*, w⟩ and ‖w‖ in each state (the initial w = 0 first);
@@ -130,7 +132,10 @@ def separable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray | None, n
     margin ``min_t cmargin[t]``, or ``min_margin`` when the loop already found it);
     ``n_nonpositive``: the number of rounds with ``cmargin[t] ≤ 0`` when the loop already
     counted them (the rounds themselves are then listed on first access);
-    ``state_rounds``: ``[0, mistakes + 1]`` when the loop already recorded it.
+    ``state_rounds``: ``[0, mistakes + 1]`` when the loop already recorded it;
+    ``exact_bound``: R²/γ² as an exact rational (:func:`olc_core._exact_bound.perceptron_bound`), called
+    (then dropped) only when the run's mistakes reach half the float bound: the link M ≤ R²/γ² is then
+    decided exactly (:func:`_exact_bound_link`) instead of within the checks' relative tolerance.
     """
     if state_rounds is None:
         state_rounds, k = _states(T, mistakes)
@@ -251,7 +256,35 @@ def separable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray | None, n
             rows_ = list(m) if pb is not None else list(m[:5])
             return dict(zip(names, rows_))
         proof._checker = checker
+    if exact_bound is not None and proof.mistake_bound is not None and 2.0 * float(k[-1]) >= proof.mistake_bound:
+        b_exact = exact_bound()
+        if b_exact is not None:
+            _exact_bound_link(proof, b_exact)
     return proof
+
+
+def _exact_bound_link(proof: Proof, b_exact: Fraction) -> None:
+    """Decide the link ``M ≤ R²/γ²`` in exact arithmetic: it fails where M > R²/γ² (M an integer: where
+    M > ⌊R²/γ²⌋), not where M exceeds the float bound by more than the relative tolerance. On the tight
+    stream x_t = e_t, M = d = R²/γ² while the float is 2.999999999999999 at d = 3: the tolerance said
+    "holds" there too, but would also have passed an M above the exact bound by less than 1e-9·M.
+
+    Only runs whose mistakes reach half the float bound b get here: below, every M_k < b/2 < R²/γ² (b is
+    within rounding of R²/γ², or below it when the given γ is above the data's exact margin), and the
+    tolerance check already says "holds" everywhere."""
+    name = proof.link_name(proof.bounded, "mistake_bound")
+    floor_b = b_exact.numerator // b_exact.denominator
+    inner = proof._checker
+
+    def checker() -> dict[str, np.ndarray]:
+        if inner is not None:
+            out = dict(inner())
+        else:
+            out = {proof.link_name(lo, hi, st): proof._link_bad(ch, lo, hi, DEFAULT_TOL)
+                   for ch in proof.chains for lo, hi, st, _ in ch.links()}
+        out[name] = proof.n_mistakes > floor_b
+        return out
+    proof._checker = checker
 
 
 def td_bound(gamma: float, td: float, radius: float) -> float:

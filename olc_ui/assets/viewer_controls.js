@@ -3,6 +3,7 @@
 
 import { el, icon, setIcon } from "./viewer_util.js";
 import { callHook } from "./viewer_modes.js";
+import { pressesItself } from "./viewer_keys.js";
 import { serverBase } from "./viewer_libs.js";
 
 export const SPEEDS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000];
@@ -205,6 +206,7 @@ export class ControlMethods {
     if (callHook(this, "onKey", ev) === true) { ev.preventDefault(); ev.stopPropagation(); return; }
     const tag = ev.target && ev.target.tagName;
     if (tag === "SELECT") return;  // the speed list keeps its own keys
+    if (pressesItself(ev.target, ev.key)) return;  // Space/Enter on a focused button press it (no Play)
     let handled = true;
     switch (ev.key) {
       case "ArrowRight": if (ev.shiftKey) this.jumpStop(0, +1); else { this.pause(false); this.setPosition(this.p + 1); } break;

@@ -10,17 +10,31 @@
 const PRESSABLE = ["button", "switch", "checkbox", "link", "menuitemcheckbox"];
 const OWN_KEYS = ["slider", "textbox", "combobox", "listbox", "option", "spinbutton", "radio", "radiogroup",
   "menuitem", "tab", "tablist", "grid", "tree"];
+function roleOf(target) {
+  const tag = target.tagName;
+  const type = tag === "INPUT" ? String(target.type || "text").toLowerCase() : "";
+  return (target.getAttribute && target.getAttribute("role")) ||
+    (tag === "BUTTON" || type === "button" || type === "submit" ? "button" : type === "checkbox" ? "checkbox" :
+      tag === "A" ? "link" : "");
+}
+
+const ACTIVATES = (key) => key === " " || key === "Spacebar" || key === "Enter";
+
+// True for Space or Enter on a focused button (switch, checkbox, link): the browser's default presses
+// it. The viewer's own listener lets these through too — Space on a focused Next steps once, as a click
+// would, instead of starting Play; Space elsewhere in the viewer (or on the page) still plays.
+export function pressesItself(target, key) {
+  if (!target || !target.tagName || target === document.body || target === document.documentElement) return false;
+  return ACTIVATES(key) && PRESSABLE.includes(roleOf(target));
+}
+
 export function ownsKeys(target, key) {
   if (!target || target === document.body || target === document.documentElement) return false;
   if (target.isContentEditable) return true;
   const tag = target.tagName;
-  const type = tag === "INPUT" ? String(target.type || "text").toLowerCase() : "";
-  const role = (target.getAttribute && target.getAttribute("role")) ||
-    (tag === "BUTTON" || type === "button" || type === "submit" ? "button" : type === "checkbox" ? "checkbox" :
-      tag === "A" ? "link" : "");
-  if (PRESSABLE.includes(role)) return key === " " || key === "Spacebar" || key === "Enter";
+  if (PRESSABLE.includes(roleOf(target))) return ACTIVATES(key);
   if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return true;
-  return OWN_KEYS.includes(role);
+  return OWN_KEYS.includes(roleOf(target));
 }
 
 let lastUsed = null;  // the viewer element the student last clicked or focused (pages may hold several)

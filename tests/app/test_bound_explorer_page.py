@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 import math
+from fractions import Fraction
 
 import numpy as np
 
 import olc_core
+from olc_core._exact_bound import perceptron_bound
 from olc_ui import explorer_lesson as L
 from olc_ui.explorer_lesson import param_label
 from olc_ui.explorer_view import fmt, sweep_values
@@ -43,11 +45,14 @@ def test_default_sweep_numbers_are_direct_runs():
             s = olc_core.streams.separable(1000, 5, g, 1.0, seed)
             tr = olc_core.run("perceptron", s.X, s.y, comparator=s.comparator, gamma=g)
             m.append(tr.n_mistakes)
-            b.append(tr.proof.mistake_bound)
+            # the sweep's bound: R²/γ² exactly (olc_core._exact_bound), within rounding of the proof's float
+            B = perceptron_bound(s.X, s.y, tr.proof.constants["comparator"], g)
+            assert abs(float(B) - tr.proof.mistake_bound) <= 1e-12 * float(B)
+            b.append(B)
             assert not tr.proof.failed_assumptions
         med.append(float(np.median(m)))
-        bounds.append(float(np.median(b)))
-        rmax.append(max(x / y for x, y in zip(m, b)))
+        bounds.append(float(np.median([float(x) for x in b])))
+        rmax.append(max(float(Fraction(x) / y) for x, y in zip(m, b)))
     df = _table(at)
     assert df["γ"].tolist() == [fmt(g) for g in values]
     assert df["measured: median"].tolist() == [fmt(x) for x in med]

@@ -50,3 +50,48 @@ def test_keys_step_without_a_click_but_not_from_a_slider_or_number_box(page, url
     page.locator('[data-testid="stMain"] h1').first.click()
     page.keyboard.press("ArrowLeft")
     _at(page, mistakes[0])
+
+
+def _playing(page) -> bool:
+    return page.get_attribute(".olc-viewer", "data-playing") == "true"
+
+
+def _press_on(page, control: str, key: str, expect_at: int) -> None:
+    """Focus the viewer's ``control`` button, press ``key``: the button is pressed once (the browser's
+    default), the viewer lands on ``expect_at`` and does not play (checked again after a pause: Play would
+    have moved it on by then)."""
+    page.locator(f'.olc-viewer [data-control="{control}"]').focus()
+    assert page.evaluate("() => document.activeElement.dataset.control") == control
+    page.keyboard.press(key)
+    _at(page, expect_at)
+    page.wait_for_timeout(700)                   # an absence check: Play (5 rounds a second) would move it
+    _at(page, expect_at)
+    assert not _playing(page), f"{key} on a focused {control} started Play"
+
+
+def test_space_and_enter_on_a_focused_button_press_it_and_space_elsewhere_plays(page, url):
+    """Space on a focused Next, Previous or Next-mistake button used to start Play (Next went 1 → 5):
+    Space and Enter on a focused button press that button; Space on the page (or the viewer) plays."""
+    _open(page, url, "t=0&T=200")
+    mistakes = page.evaluate("() => document.querySelector('.olc-viewer').olcViewer.mistakes.slice()")
+    assert len(mistakes) >= 3
+    _press_on(page, "next", " ", 1)
+    _press_on(page, "next", "Enter", 2)
+    _press_on(page, "previous", " ", 1)
+    _press_on(page, "previous", "Enter", 0)
+    _press_on(page, "next-mistake", " ", mistakes[0] + 1)
+    _press_on(page, "next-mistake", "Enter", mistakes[1] + 1)
+    # Space with nothing focused (a click on the page's heading) plays, and pauses again
+    page.locator('[data-testid="stMain"] h1').first.click()
+    start = int(page.get_attribute(".olc-viewer", "data-position"))
+    page.keyboard.press(" ")
+    page.wait_for_function("n => +document.querySelector('.olc-viewer').dataset.position > n + 1", arg=start)
+    assert _playing(page)
+    page.keyboard.press(" ")
+    page.wait_for_function("() => document.querySelector('.olc-viewer').dataset.playing !== 'true'")
+    # so does Space on the viewer itself (focused, not one of its buttons)
+    page.locator(".olc-viewer").first.focus()
+    page.keyboard.press(" ")
+    page.wait_for_function("() => document.querySelector('.olc-viewer').dataset.playing === 'true'")
+    page.keyboard.press(" ")
+    page.wait_for_function("() => document.querySelector('.olc-viewer').dataset.playing !== 'true'")
