@@ -155,7 +155,7 @@ def _value(v) -> list:
             if a.size > 8 and nz.size <= 8:  # a sparse vector (a comparator u): its support, numbered from 1
                 if not nz.size:
                     return [Math("0"), f" (all {a.size} entries are 0)"]
-                parts = ", ".join(f"{num(a[i])}\ (i = {i + 1})" for i in nz)
+                parts = ", ".join(num(a[i]) + rf"\ (i = {i + 1})" for i in nz)
                 return [Math(f"({parts})"), f" (the nonzero entries, i counted from 1; the other {a.size - nz.size} "
                         f"of its {a.size} entries are 0)"]
             head = ", ".join(num(x) for x in a[:8])

@@ -128,7 +128,7 @@ def why(v: dict[str, Any], setup: Setup) -> str:
                 f"about N·(1 − 2^(−1/k)) = {N * p_on:.1f} bits are on in each example. So the Perceptron's R² "
                 f"(here {r2:.4g}) and its bound R²/γ² = {_n(B['perceptron'])} grow linearly with N, while the "
                 f"multiplicative updates pay for the N features only through log N (Winnow's bound "
-                f"{_n(B['winnow'])}, the exponentiated update's {_n(B['normalized_winnow'])}). " + _features(E, N))
+                f"{_n(B['winnow'])}, the exponentiated update's {_n(B['normalized_winnow'])}).")
     # dense target, sparse instances
     pw = B["perceptron"] is not None and all(b is None or b > B["perceptron"] for a, b in B.items()
                                              if a != "perceptron")
@@ -144,7 +144,7 @@ def why(v: dict[str, Any], setup: Setup) -> str:
             + (f" (≤ 2 ln N/δ² = {_n(cE['bound_2lnN_over_delta2'])})"
                if B["normalized_winnow"] is not None and B["normalized_winnow"] <= cE["bound_2lnN_over_delta2"] else "")
             + ". A bound is a guarantee on any such stream, "
-            "not a prediction of this run's count. " + _features(E, N))
+            "not a prediction of this run's count.")
 
 
 def _features(lane, N: int) -> str:
@@ -153,8 +153,8 @@ def _features(lane, N: int) -> str:
     n = int(lane.trace.proof.constants["N"])
     if n == N:
         return ""
-    return (f"(The Perceptron and the exponentiated update read N + 1 = {n} features — the N variables and the "
-            f"constant threshold feature −1 — so the exponentiated update's ln N is ln {n} = {math.log(n):.4g}.)")
+    return (f"The Perceptron and the exponentiated update read N + 1 = {n} features — the N = {N} variables and the "
+            f"constant threshold feature −1 — so the exponentiated update's ln N is ln {n} = {math.log(n):.4g}.")
 
 
 def _times_m(b: float, at: str) -> str:
@@ -368,6 +368,8 @@ def summary_panel(setup: Setup) -> None:
     st.markdown(f"#### The whole run: {setup.label}")
     st.dataframe(summary_rows(setup), hide_index=True, width="stretch", key="compare_summary")
     lanes = {ln.algorithm: ln for ln in setup.lanes}
+    if "normalized_winnow" in lanes and "winnow" in lanes:  # the table's N differs between them: say why
+        st.caption(_features(lanes["normalized_winnow"], int(lanes["winnow"].trace.proof.constants["N"])))
     if "perceptron" in lanes and "normalized_winnow" in lanes and np.array_equal(
             lanes["perceptron"].trace.mistakes, lanes["normalized_winnow"].trace.mistakes):
         st.caption("The exponentiated update erred on exactly the Perceptron's rounds here (with one bit on, both "

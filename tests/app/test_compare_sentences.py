@@ -86,9 +86,11 @@ def test_a_dense_k_is_not_called_sparse_and_ln_N_says_which_N():
     at = open_page(PAGE, timeout=300, preset="sparse", N=10, k=10, T=300)
     info = shown(at, "info")
     assert "Only k = 10" not in info and "k = 10 of the N = 10 variables matter (a target this dense" in info
-    assert f"N + 1 = 11 features" in info and f"ln 11 = {math.log(11):.4g}" in info
-    info = shown(open_page(PAGE, timeout=300, preset="sparse", N=100, k=2, T=300), "info")
-    assert "Only k = 2 of the N = 100 variables matter" in info and f"ln 101 = {math.log(101):.4g}" in info
+    caps = shown(at, "caption")
+    assert f"N + 1 = 11 features" in caps and f"ln 11 = {math.log(11):.4g}" in caps
+    at = open_page(PAGE, timeout=300, preset="sparse", N=100, k=2, T=300)
+    assert "Only k = 2 of the N = 100 variables matter" in shown(at, "info")
+    assert f"ln 101 = {math.log(101):.4g}" in shown(at, "caption")
 
 
 def test_an_infinite_factor_on_m_star_is_said_not_printed_as_inf():
