@@ -21,7 +21,7 @@ import importlib.util
 from typing import Any
 
 from . import streams
-from ._params import LABELS, PARAMETERS, validate
+from ._support.params import LABELS, PARAMETERS, validate
 from .trace import Trace
 
 __all__ = ["run", "sweep", "SweepTable", "ALGORITHMS", "PARAMETERS", "LABELS", "Trace", "streams"]

@@ -59,12 +59,12 @@ from typing import Any
 
 import numpy as np
 
-from .._numeric import Grow
-from .._validate import as_labels, as_matrix, first_bad
+from .._support.numeric import Grow
+from .._support.validate import as_labels, as_matrix, first_bad
 from ..comparators import consistent_disjunction
 from ..proofs import winnow as proofs
 from ..trace import SnapshotHistory, Trace
-from .._words import agree, count
+from .._support.words import agree, count
 
 __all__ = ["run", "winnow_loop", "exact_greater", "parse_disjunction", "as_binary_matrix"]
 
@@ -80,7 +80,7 @@ _SAFETY = 4.0
 
 def as_binary_matrix(X, algorithm: str = NAME) -> np.ndarray:
     """X as a (T, N) array of 0/1 values: integer/bool input is kept as is (no float copy),
-    anything else goes through :func:`olc_core._validate.as_matrix` (finite float64)."""
+    anything else goes through :func:`olc_core._support.validate.as_matrix` (finite float64)."""
     try:
         A = np.asarray(X)
     except Exception:

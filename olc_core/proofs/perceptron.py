@@ -30,9 +30,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .. import _accel
+from .._kernels import checks
+from .._kernels.engine import resolve_engine
 from .base import DEFAULT_TOL, Assumption, Chain, Proof
-from .._words import agree, count
+from .._support.words import agree, count
 
 __all__ = ["separable_proof", "nonseparable_proof", "hinge_proof", "best_gamma", "td_bound", "td_bounds",
            "hinge_bound"]
@@ -105,7 +106,7 @@ def _states(T: int, mistakes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     state_rounds = np.empty(K, dtype=np.int64)
     state_rounds[0] = 0
     np.add(mistakes, 1, out=state_rounds[1:])
-    return state_rounds, _accel.counts(K)
+    return state_rounds, checks.counts(K)
 
 
 def _with_zero(a: np.ndarray | None, K: int) -> np.ndarray:
@@ -133,14 +134,14 @@ def separable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray | None, n
     ``n_nonpositive``: the number of rounds with ``cmargin[t] ≤ 0`` when the loop already
     counted them (the rounds themselves are then listed on first access);
     ``state_rounds``: ``[0, mistakes + 1]`` when the loop already recorded it;
-    ``exact_bound``: R²/γ² as an exact rational (:func:`olc_core._exact_bound.perceptron_bound`), called
+    ``exact_bound``: R²/γ² as an exact rational (:func:`olc_core._exact.perceptron_bound.perceptron_bound`), called
     (then dropped) only when the run's mistakes reach half the float bound: the link M ≤ R²/γ² is then
     decided exactly (:func:`_exact_bound_link`) instead of within the checks' relative tolerance.
     """
     if state_rounds is None:
         state_rounds, k = _states(T, mistakes)
     else:
-        k = _accel.counts(len(mistakes) + 1)
+        k = checks.counts(len(mistakes) + 1)
     K = len(k)
     R = float(radius)
     assumptions: list[Assumption] = []
@@ -194,13 +195,13 @@ def separable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray | None, n
     block: list[np.ndarray] = []
 
     def derived() -> np.ndarray:
-        """Every derived series as a row of one block (one allocation: see _accel._buffers),
+        """Every derived series as a row of one block (one allocation: see olc_core._kernels.perceptron._buffers),
         computed the first time one of them is asked for."""
         if not block:
             b = np.empty((7, K))
             kf, sqrtk, M_gamma, sqrtM_R, one, cosine, cos_lower = b
             kf[:] = k
-            sqrtk[:] = _accel.square_roots(K)   # np.sqrt(kf)
+            sqrtk[:] = checks.square_roots(K)   # np.sqrt(kf)
             if usable:
                 np.multiply(kf, g, out=M_gamma)
                 np.multiply(sqrtk, gR, out=cos_lower)
@@ -241,7 +242,7 @@ def separable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray | None, n
                   state_rounds=state_rounds, n_mistakes=k, series=series, chains=chains,
                   assumptions=tuple(assumptions), mistake_bound=bound, constants=constants,
                   labels=dict(LABELS))
-    if _accel.resolve_engine("auto") == "numba" and K >= FUSED_CHECK_MIN_STATES:
+    if resolve_engine("auto") == "numba" and K >= FUSED_CHECK_MIN_STATES:
         # one compiled pass computes every link's verdict from ⟨w*,w⟩ and ‖w‖² without
         # materialising the derived series (same float operations: identical verdicts)
         names = [proof.link_name(lo, hi, st) for ch in proof.chains for lo, hi, st, _ in ch.links()]
@@ -249,7 +250,7 @@ def separable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray | None, n
         pb = proof.mistake_bound
 
         def checker() -> dict[str, np.ndarray]:
-            m = _accel.perceptron_checks(norm_s if inner_s is None else inner_s, norm_s,
+            m = checks.perceptron_checks(norm_s if inner_s is None else inner_s, norm_s,
                                          float(g) if usable else math.nan, gR, R, usable, R < math.inf,
                                          math.nan if pb is None else pb, DEFAULT_TOL, scale_a,
                                          has_inner=inner_s is not None)

@@ -1,58 +1,25 @@
-"""Optional compiled inner loops (numba). Never required: every kernel here has a
-numpy twin in the learner's module that gives bit-identical results.
+"""The Perceptron's compiled loops (numba, optional) and the driver that runs them, growing the
+per-mistake buffers and splitting a long run over two threads. Never required: every loop here has a
+numpy twin in :mod:`olc_core.learners.perceptron` that gives bit-identical results.
 
 Exactness rules both twins follow (tested): every dot product is summed
 sequentially over j = 0 … d-1 (no pairwise or SIMD reassociation, no fused
 multiply-add: numba's default ``fastmath=False`` keeps IEEE order), and the
 update is ``w[j] = w[j] + y * x[j]``.
 
-``OLC_CORE_ENGINE=numpy`` in the environment makes "auto" mean numpy.
+The engine (numba or numpy), the compile cache and the worker thread: :mod:`olc_core._kernels.engine`.
 """
 from __future__ import annotations
 
-import os
+import threading
 import time
 from concurrent.futures import Future
 
 import numpy as np
 
-__all__ = ["available", "resolve_engine", "perceptron_kernel", "perceptron", "BlockMinima", "threads", "link_bad",
-           "link_bad_numpy", "compile_seconds", "counts", "square_roots"]
+from . import engine
 
-_kernels: dict[str, object] = {}
-_compile_seconds: dict[str, float] = {}
-
-try:  # pragma: no cover - depends on the environment
-    import numba as _numba
-except Exception:  # ImportError, or a numba that fails with this numpy
-    _numba = None
-
-
-def available() -> bool:
-    return _numba is not None
-
-
-def resolve_engine(engine: str) -> str:
-    """'auto' -> 'numba' when numba is importable (and not disabled), else 'numpy'."""
-    if engine == "auto":
-        if os.environ.get("OLC_CORE_ENGINE", "").lower() == "numpy" or not available():
-            return "numpy"
-        return "numba"
-    if engine == "numba" and not available():
-        raise ValueError("engine='numba' was asked for but numba is not installed; use engine='numpy'")
-    return engine
-
-
-def compile_seconds() -> dict[str, float]:
-    """Seconds spent compiling (or loading from numba's cache) each kernel in this process."""
-    return dict(_compile_seconds)
-
-
-def _jit(fn):
-    try:
-        return _numba.njit(cache=True, nogil=True)(fn)
-    except Exception:  # read-only install: no cache locator
-        return _numba.njit(nogil=True)(fn)
+__all__ = ["perceptron_kernel", "perceptron", "BlockMinima", "SPLIT_PROBE", "SPLIT_MIN_T", "SPLIT_MIN_MISTAKE_RATE"]
 
 
 def _record2_py(M, t, w0, w1, a0, a1, mis, snaps, inner, norm, sr):
@@ -114,10 +81,10 @@ def _inline_helpers() -> None:
     it compiles a kernel)."""
     global _record2, _update, _flush, _data2
     if _record2 is _record2_py:
-        _data2 = _numba.njit(nogil=True, error_model="numpy")(_data2_py)
-        _record2 = _numba.njit(inline="always")(_record2_py)
-        _update = _numba.njit(inline="always")(_update_py)
-        _flush = _numba.njit(inline="always")(_flush_py)
+        _data2 = engine.numba.njit(nogil=True, error_model="numpy")(_data2_py)
+        _record2 = engine.numba.njit(inline="always")(_record2_py)
+        _update = engine.numba.njit(inline="always")(_update_py)
+        _flush = engine.numba.njit(inline="always")(_flush_py)
 
 
 def _perceptron_py(X, y, wstar, has_wstar, t0, t1, w, M0, score, cmargin, mis, snaps, inner, norm, sr, r2max, cmin,
@@ -193,7 +160,7 @@ def _perceptron_py(X, y, wstar, has_wstar, t0, t1, w, M0, score, cmargin, mis, s
                 g = 0.0
                 g += x0 * v0
                 g += x1 * v1
-                bm = min(bm, yt * g)  # as the search's own pass (olc_core._mmscan), without a branch
+                bm = min(bm, yt * g)  # as the search's own pass (olc_core._kernels.margin_scan), without a branch
                 if (t & mask) == mask:
                     bm = _flush(bmin, t, shift, bm)
             if yt * s <= 0.0:
@@ -422,15 +389,15 @@ _PERCEPTRON_KERNELS = {"perceptron": _perceptron_py, "perceptron_learn": _percep
 def perceptron_kernel(which: str = "perceptron"):
     """A compiled Perceptron loop (compiled on first use, cached on disk by numba): ``"perceptron"``
     (one pass does everything), ``"perceptron_learn"`` and ``"perceptron_data"`` (its two halves)."""
-    if which not in _kernels:
+    if which not in engine.KERNELS:
         t0 = time.perf_counter()
         _inline_helpers()
-        k = _jit(_PERCEPTRON_KERNELS[which])
+        k = engine.jit(_PERCEPTRON_KERNELS[which])
         for d in (1, 2):  # compile (or load from the cache) now, so the first run's timing is the run's own
             k(*_warm_args(which, d))
-        _compile_seconds[which] = time.perf_counter() - t0
-        _kernels[which] = k
-    return _kernels[which]
+        engine.COMPILE_SECONDS[which] = time.perf_counter() - t0
+        engine.KERNELS[which] = k
+    return engine.KERNELS[which]
 
 
 def _buffers(cap: int, d: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -471,29 +438,6 @@ SPLIT_MIN_T = 1 << 16
 SPLIT_MIN_MISTAKE_RATE = 0.02
 
 
-def threads() -> int:
-    """Threads the compiled Perceptron may use: 2 when this process may run on two or more
-    CPUs, else 1; ``OLC_CORE_THREADS=1`` in the environment forces 1."""
-    if os.environ.get("OLC_CORE_THREADS", "") == "1":
-        return 1
-    try:
-        n = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # not Linux
-        n = os.cpu_count() or 1
-    return 2 if n >= 2 else 1
-
-
-_pool = None
-
-
-def _worker():
-    global _pool
-    if _pool is None:
-        from concurrent.futures import ThreadPoolExecutor
-        _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="olc-core")
-    return _pool
-
-
 class BlockMinima:
     """The max-margin search's first full pass, fused into the Perceptron's loop: the minimum of
     ``y_t⟨v, x_t⟩`` over each block of ``2^shift`` rounds, for a direction v that the worker thread is
@@ -526,7 +470,7 @@ class BlockMinima:
             if inline:
                 self.catch_up(*args)
             else:
-                self._pending.append(_worker().submit(self.catch_up, *args))
+                self._pending.append(engine.worker().submit(self.catch_up, *args))
         return True
 
     def wait(self) -> None:
@@ -610,7 +554,7 @@ def perceptron(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None, split: bo
                 grow()
 
     if split is None:
-        split = threads() >= 2 and T > max(2 * SPLIT_PROBE, SPLIT_MIN_T)
+        split = engine.threads() >= 2 and T > max(2 * SPLIT_PROBE, SPLIT_MIN_T)
     first_later = False  # the direction is computed on the worker, before the data half (see below)
     if pending and minima.first is not None:
         minima.future = Future()
@@ -619,8 +563,8 @@ def perceptron(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None, split: bo
             first_later = t < T and bad == -1 and M >= SPLIT_MIN_MISTAKE_RATE * t
         if not first_later:
             pre = None
-            if threads() >= 2 and T > 2 * PREFIX:  # the loop's first rounds on the worker meanwhile
-                pre = _worker().submit(one_pass, PREFIX, False)  # one call: no GIL needed until it returns
+            if engine.threads() >= 2 and T > 2 * PREFIX:  # the loop's first rounds on the worker meanwhile
+                pre = engine.worker().submit(one_pass, PREFIX, False)  # one call: no GIL needed until it returns
             try:
                 _first(minima)
             finally:
@@ -641,7 +585,7 @@ def perceptron(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None, split: bo
                 resolve(t_split, inline=True)
             return v, bmin, shift
         half = _DataHalf(X, y, wv, has, t_split, cmargin, prelude)
-        fut = _worker().submit(half.work)
+        fut = engine.worker().submit(half.work)
         try:
             while True:
                 t, M, nodd = learn(X, y, wv, t, w, M, score, mis, snaps, inner, norm, sr, nodd)
@@ -676,7 +620,6 @@ class _DataHalf:
     values are the single pass's (see :meth:`combine`)."""
 
     def __init__(self, X, y, wv, has, t0, cmargin, prelude):
-        import threading
         self.X, self.y, self.wv, self.has, self.cmargin, self.prelude = X, y, wv, has, cmargin, prelude
         T = X.shape[0]
         inner = list(range((t0 // DATA_CHUNK + 1) * DATA_CHUNK, T, DATA_CHUNK))
@@ -723,6 +666,3 @@ class _DataHalf:
             nbad += nbadc
         return r2, cmin, nonpos, (-2 if nbad > 0 else -1)
 
-
-# the proof's verdict pass and the tables (split into their own module; these names stay importable from here)
-from ._accel_checks import link_bad, link_bad_numpy, perceptron_checks, counts, square_roots  # noqa: E402
