@@ -40,6 +40,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._comparators.max_margin import MaxMargin, _affine_minimizer, euclid, max_margin, resolution, unit  # noqa: F401
+from ._support.words import count
 
 __all__ = ["euclid", "unit", "MaxMargin", "max_margin", "resolution", "separability_text", "soft_margin_direction", "consistent_disjunction", "Disjunction",
            "simplex_margin", "SimplexMargin"]
@@ -47,7 +48,6 @@ __all__ = ["euclid", "unit", "MaxMargin", "max_margin", "resolution", "separabil
 
 def separability_text(mm: MaxMargin, data: str = "the data") -> str:
     """What a failed search for a separator proved, in words (empty for a separable result)."""
-    from ._support.words import count
     n = count(len(mm.support), "round")
     if mm.separable:
         return ""

@@ -64,6 +64,7 @@ import numpy as np
 
 from ._exact import perceptron_bound as _xb
 from . import streams as S
+from .learners import run
 
 __all__ = ["sweep", "SweepTable", "SWEEPS", "Sweepable", "cell_inputs"]
 
@@ -332,7 +333,7 @@ def one_blas_thread(active: bool = True):
         yield None
         return
     try:
-        from threadpoolctl import threadpool_limits
+        from threadpoolctl import threadpool_limits  # optional dependency: imported only when a sweep asks for it
     except ImportError:
         yield None
         return
@@ -358,8 +359,6 @@ def _one_seed(algorithm: str, param: str, values: list, seed: int, base: dict, w
               done: list, cancel: list) -> list[tuple]:
     """Every value for one seed; the stream is generated again only when a setting it reads changes.
     Stops between cells once ``cancel`` is non-empty (the caller was interrupted)."""
-    from . import run
-
     spec = _spec(algorithm)
     keys = spec.worst_keys if worst_case else spec.stream_keys
     last_key, st = None, None
