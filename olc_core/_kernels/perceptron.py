@@ -73,18 +73,22 @@ def _flush_py(bmin, t, shift, bm):
 _record2 = _record2_py
 _update = _update_py
 _flush = _flush_py
+_loop2 = None  # the two loops of _perceptron_py (defined below)
+_loopd = None
 # compiled helpers: set by _inline_helpers() before a kernel that calls them compiles
 
 
 def _inline_helpers() -> None:
     """Compile the helpers the kernels call, inlined into them (numba reads these globals when
     it compiles a kernel)."""
-    global _record2, _update, _flush, _data2
+    global _record2, _update, _flush, _data2, _loop2, _loopd
     if _record2 is _record2_py:
         _data2 = engine.numba.njit(nogil=True, error_model="numpy")(_data2_py)
         _record2 = engine.numba.njit(inline="always")(_record2_py)
         _update = engine.numba.njit(inline="always")(_update_py)
         _flush = engine.numba.njit(inline="always")(_flush_py)
+        _loop2 = engine.numba.njit(inline="always")(_loop2_py)
+        _loopd = engine.numba.njit(inline="always")(_loopd_py)
 
 
 def _perceptron_py(X, y, wstar, has_wstar, t0, t1, w, M0, score, cmargin, mis, snaps, inner, norm, sr, r2max, cmin,
@@ -105,73 +109,90 @@ def _perceptron_py(X, y, wstar, has_wstar, t0, t1, w, M0, score, cmargin, mis, s
     which compiles out numba's negative-index wraparound on every access (1.5 ms of 7.5 ms
     at T = 10⁶, d = 2).
     """
-    d = X.shape[1]
+    if M0 < 0:
+        return t0, M0, r2max, cmin, nonpos, nodd, -3
+    loop = _loop2 if X.shape[1] == 2 else _loopd
+    return loop(X, y, wstar, has_wstar, t0, t1, w, M0, score, cmargin, mis, snaps, inner, norm, sr, r2max, cmin, nonpos,
+                nodd, v, bmin, shift)
+
+
+def _loop2_py(X, y, wstar, has_wstar, t0, t1, w, M, score, cmargin, mis, snaps, inner, norm, sr, r2max, cmin, nonpos, nodd,
+              v, bmin, shift):
+    """:func:`_perceptron_py`'s loop in d = 2, the lecture-hall case: the same arithmetic, the two coordinates
+    in registers."""
     cap = snaps.shape[0]
-    M = M0
-    if M < 0:
-        return t0, M, r2max, cmin, nonpos, nodd, -3
     bad_row = -1
     nbad = 0  # labels other than ±1 seen: reported as bad_row = -2 (the caller finds the first)
     hasb = bmin.shape[0] > 0
     mask = (1 << shift) - 1
-    if d == 2:  # the lecture-hall case: same arithmetic, the two coordinates in registers
-        w0 = w[0]
-        w1 = w[1]
-        a0 = wstar[0]
-        a1 = wstar[1]
-        v0 = v[0]
-        v1 = v[1]
-        bm = np.inf
-        for t in range(t0, t1):
-            if t < 0:
-                continue
-            if M == cap:
-                w[0] = w0
-                w[1] = w1
-                _flush(bmin, t - 1, shift, bm)
-                return t, M, r2max, cmin, nonpos, nodd, -2 if nbad > 0 else bad_row
-            x0 = X[t, 0]
-            x1 = X[t, 1]
-            s = 0.0
-            s += x0 * w0
-            s += x1 * w1
-            xx = 0.0
-            xx += x0 * x0
-            xx += x1 * x1
-            if not np.isfinite(xx):
-                if not (np.isfinite(x0) and np.isfinite(x1)):
-                    bad_row = t
-                    break
-            score[t] = s
-            if xx > r2max:
-                r2max = xx
-            yt = y[t]
-            nbad += (yt != 1.0) & (yt != -1.0)  # counted, not branched on: a break here costs 3x
-            if has_wstar:
-                c = 0.0
-                c += x0 * a0
-                c += x1 * a1
-                c = yt * c
-                cmargin[t] = c
-                if c < cmin:
-                    cmin = c
-                nonpos += c <= 0.0
-            if hasb:
-                g = 0.0
-                g += x0 * v0
-                g += x1 * v1
-                bm = min(bm, yt * g)  # as the search's own pass (olc_core._kernels.margin_scan), without a branch
-                if (t & mask) == mask:
-                    bm = _flush(bmin, t, shift, bm)
-            if yt * s <= 0.0:
-                w0 = w0 + yt * x0
-                w1 = w1 + yt * x1
-                nodd += _record2(M, t, w0, w1, a0, a1, mis, snaps, inner, norm, sr)
-                M += 1
-        w[0] = w0
-        w[1] = w1
-        _flush(bmin, t1 - 1, shift, bm)
-        return t1, M, r2max, cmin, nonpos, nodd, -2 if nbad > 0 and bad_row < 0 else bad_row
+    w0 = w[0]
+    w1 = w[1]
+    a0 = wstar[0]
+    a1 = wstar[1]
+    v0 = v[0]
+    v1 = v[1]
+    bm = np.inf
+    for t in range(t0, t1):
+        if t < 0:
+            continue
+        if M == cap:
+            w[0] = w0
+            w[1] = w1
+            _flush(bmin, t - 1, shift, bm)
+            return t, M, r2max, cmin, nonpos, nodd, -2 if nbad > 0 else bad_row
+        x0 = X[t, 0]
+        x1 = X[t, 1]
+        s = 0.0
+        s += x0 * w0
+        s += x1 * w1
+        xx = 0.0
+        xx += x0 * x0
+        xx += x1 * x1
+        if not np.isfinite(xx):
+            if not (np.isfinite(x0) and np.isfinite(x1)):
+                bad_row = t
+                break
+        score[t] = s
+        if xx > r2max:
+            r2max = xx
+        yt = y[t]
+        nbad += (yt != 1.0) & (yt != -1.0)  # counted, not branched on: a break here costs 3x
+        if has_wstar:
+            c = 0.0
+            c += x0 * a0
+            c += x1 * a1
+            c = yt * c
+            cmargin[t] = c
+            if c < cmin:
+                cmin = c
+            nonpos += c <= 0.0
+        if hasb:
+            g = 0.0
+            g += x0 * v0
+            g += x1 * v1
+            bm = min(bm, yt * g)  # as the search's own pass (olc_core._kernels.margin_scan), without a branch
+            if (t & mask) == mask:
+                bm = _flush(bmin, t, shift, bm)
+        if yt * s <= 0.0:
+            w0 = w0 + yt * x0
+            w1 = w1 + yt * x1
+            nodd += _record2(M, t, w0, w1, a0, a1, mis, snaps, inner, norm, sr)
+            M += 1
+    w[0] = w0
+    w[1] = w1
+    _flush(bmin, t1 - 1, shift, bm)
+    return t1, M, r2max, cmin, nonpos, nodd, -2 if nbad > 0 and bad_row < 0 else bad_row
+
+
+def _loopd_py(X, y, wstar, has_wstar, t0, t1, w, M, score, cmargin, mis, snaps, inner, norm, sr, r2max, cmin, nonpos, nodd,
+              v, bmin, shift):
+    """:func:`_perceptron_py`'s loop in any dimension d."""
+    d = X.shape[1]
+    cap = snaps.shape[0]
+    bad_row = -1
+    nbad = 0  # labels other than ±1 seen: reported as bad_row = -2 (the caller finds the first)
+    hasb = bmin.shape[0] > 0
+    mask = (1 << shift) - 1
     bm = np.inf
     for t in range(t0, t1):
         if t < 0:
@@ -367,6 +388,8 @@ def _data2_py(X, y, wstar, has_wstar, t0, cmargin):
 
 
 _data2 = _data2_py
+_loop2 = _loop2_py
+_loopd = _loopd_py
 
 
 def _warm_args(which: str, d: int) -> tuple:
