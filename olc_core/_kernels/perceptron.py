@@ -111,9 +111,11 @@ def _perceptron_py(X, y, wstar, has_wstar, t0, t1, w, M0, score, cmargin, mis, s
     """
     if M0 < 0:
         return t0, M0, r2max, cmin, nonpos, nodd, -3
-    loop = _loop2 if X.shape[1] == 2 else _loopd
-    return loop(X, y, wstar, has_wstar, t0, t1, w, M0, score, cmargin, mis, snaps, inner, norm, sr, r2max, cmin, nonpos,
-                nodd, v, bmin, shift)
+    if X.shape[1] == 2:  # the lecture-hall case
+        return _loop2(X, y, wstar, has_wstar, t0, t1, w, M0, score, cmargin, mis, snaps, inner, norm, sr, r2max, cmin,
+                      nonpos, nodd, v, bmin, shift)
+    return _loopd(X, y, wstar, has_wstar, t0, t1, w, M0, score, cmargin, mis, snaps, inner, norm, sr, r2max, cmin, nonpos,
+                  nodd, v, bmin, shift)
 
 
 def _loop2_py(X, y, wstar, has_wstar, t0, t1, w, M, score, cmargin, mis, snaps, inner, norm, sr, r2max, cmin, nonpos, nodd,
@@ -516,6 +518,114 @@ def _first(minima: BlockMinima) -> None:
         minima.future.set_exception(e)
 
 
+class _Run:
+    """One run of :func:`perceptron`: the per-mistake buffers, the loop's running state (round ``t``, mistakes
+    ``M``, max ‖x‖², min margin, #≤0, odd norms, bad row) and the block minima's direction ``v`` once known."""
+
+    def __init__(self, X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None, minima: BlockMinima | None):
+        T, d = X.shape
+        self.X, self.y, self.T, self.d, self.minima = X, y, T, d, minima
+        self.has = wstar is not None
+        self.wv = wstar if self.has else np.zeros(d)
+        self.cap = int(min(T, max(1024, min(T // 4, (256 << 20) // (8 * d)))))  # virtual until written
+        self.score = np.empty(T)
+        self.cmargin = np.empty(T if self.has else 0)
+        self.mis, self.snaps, self.inner, self.norm, self.sr = _buffers(self.cap, d)
+        self.w = np.zeros(d)
+        self.t, self.M, self.r2, self.cmin, self.nonpos, self.nodd, self.bad = 0, 0, 0.0, np.inf, 0, 0, -1
+        self.v, self.bmin, self.shift = np.zeros(d), np.empty(0), 0
+        self.pending = minima is not None
+        self.first_later = False  # the direction is computed on the worker, before the data half (see split_rest)
+        self.t_split = 0
+        self.kernel = perceptron_kernel()
+
+    def grow(self) -> None:
+        """Buffers full: double them and keep what the loop wrote (it resumes where it stopped)."""
+        M = self.M
+        self.cap *= 2
+        mis2, snaps2, inner2, norm_2, sr2 = _buffers(self.cap, self.d)
+        mis2[:M], snaps2[:M], inner2[:M + 1], norm_2[:M + 1] = self.mis[:M], self.snaps[:M], self.inner[:M + 1], \
+            self.norm[:M + 1]
+        sr2[:M + 1] = self.sr[:M + 1]
+        self.mis, self.snaps, self.inner, self.norm, self.sr = mis2, snaps2, inner2, norm_2, sr2
+
+    def resolve(self, t_done: int, inline: bool = False) -> None:
+        """Read the minima's direction (:meth:`BlockMinima.resolve`); the loop computes minima from here on."""
+        self.pending = False
+        if self.minima.resolve(self.X, self.y, t_done, inline):
+            self.v, self.bmin, self.shift = self.minima.v, self.minima.bmin, self.minima.shift
+
+    def one_pass(self, t_end: int, chunks: bool = True) -> None:
+        """The one-pass kernel up to round ``t_end`` (in chunks while the minima's direction is pending)."""
+        k, X, y, minima = self.kernel, self.X, self.y, self.minima
+        while self.t < t_end and self.bad == -1:
+            if self.pending and chunks and minima.future.done():
+                self.resolve(self.t)
+            t = self.t
+            stop = min(t_end, (t // CHUNK + 1) * CHUNK) if self.pending and chunks else t_end
+            while True:
+                (self.t, self.M, self.r2, self.cmin, self.nonpos, self.nodd,
+                 self.bad) = k(X, y, self.wv, self.has, self.t, stop, self.w, self.M, self.score, self.cmargin,
+                               self.mis, self.snaps, self.inner, self.norm, self.sr, self.r2, self.cmin, self.nonpos,
+                               self.nodd, self.v, self.bmin, self.shift)
+                if self.t >= stop or self.bad != -1:
+                    break
+                self.grow()
+
+    def direction_first(self, split: bool) -> None:
+        """With ``minima.first``: compute the direction now, the loop's first rounds on the worker meanwhile;
+        or, when the probe will split the run, leave it to the worker before the data half (``first_later``)."""
+        minima, T = self.minima, self.T
+        minima.future = Future()
+        if split:  # the probe first (its rounds' minima are caught up once the direction is known)
+            self.one_pass(min(T, SPLIT_PROBE), False)
+            self.first_later = self.t < T and self.bad == -1 and self.M >= SPLIT_MIN_MISTAKE_RATE * self.t
+        if not self.first_later:
+            pre = None
+            if engine.threads() >= 2 and T > 2 * PREFIX:  # the loop's first rounds on the worker meanwhile
+                pre = engine.worker().submit(self.one_pass, PREFIX, False)  # one call: no GIL needed until it returns
+            try:
+                _first(minima)
+            finally:
+                if pre is not None:
+                    pre.result()
+            self.resolve(self.t)
+
+    def prelude(self):
+        """The data half's first step: the search's first step (when the worker computes it) and the probe's minima."""
+        if self.first_later:
+            _first(self.minima)
+        if self.pending:
+            self.resolve(self.t_split, inline=True)
+        return self.v, self.bmin, self.shift
+
+    def split_rest(self) -> None:
+        """The rest of the run as two halves at once: the learner in this thread, the data half in chunks that
+        the worker takes (and this thread too once the learner is done)."""
+        learn = perceptron_kernel("perceptron_learn")
+        self.t_split = self.t
+        half = _DataHalf(self.X, self.y, self.wv, self.has, self.t_split, self.cmargin, self.prelude)
+        fut = engine.worker().submit(half.work)
+        try:
+            while True:
+                self.t, self.M, self.nodd = learn(self.X, self.y, self.wv, self.t, self.w, self.M, self.score,
+                                                  self.mis, self.snaps, self.inner, self.norm, self.sr, self.nodd)
+                if self.t >= self.T:
+                    break
+                self.grow()
+        finally:
+            started = not fut.cancel()  # cancelled: the worker never started (the other core busy)
+            half.work()                 # the chunks not taken yet (all of them when cancelled)
+            if started:
+                fut.result()
+        self.r2, self.cmin, self.nonpos, self.bad = half.combine(self.r2, self.cmin, self.nonpos)
+
+    def result(self) -> tuple:
+        M = self.M
+        return (self.score, self.cmargin, self.mis[:M], self.snaps[:M], self.inner[:M + 1], self.norm[:M + 1], self.r2,
+                self.cmin, self.nonpos, self.nodd, self.bad, self.sr[:M + 1])
+
+
 def perceptron(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None, split: bool | None = None,
                minima: BlockMinima | None = None):
     """Run the compiled loop, growing the per-mistake buffers as needed.
@@ -535,98 +645,22 @@ def perceptron(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None, split: bo
     Returns ``score, cmargin, mistakes, snapshots, inner, norm, max‖x‖², min cmargin,
     #{t: cmargin ≤ 0}, #odd norms, bad_row, state rounds`` (``[0, mistakes + 1]``).
     """
-    T, d = X.shape
-    has = wstar is not None
-    wv = wstar if has else np.zeros(d)
-    cap = int(min(T, max(1024, min(T // 4, (256 << 20) // (8 * d)))))  # virtual until written
-    score = np.empty(T)
-    cmargin = np.empty(T if has else 0)
-    mis, snaps, inner, norm, sr = _buffers(cap, d)
-    w = np.zeros(d)
-    t, M, r2, cmin, nonpos, nodd, bad = 0, 0, 0.0, np.inf, 0, 0, -1
-    v, bmin, shift = np.zeros(d), np.empty(0), 0
-    pending = minima is not None
-
-    def grow():
-        nonlocal cap, mis, snaps, inner, norm, sr
-        cap *= 2  # buffers full: grow and resume where the loop stopped
-        mis2, snaps2, inner2, norm_2, sr2 = _buffers(cap, d)
-        mis2[:M], snaps2[:M], inner2[:M + 1], norm_2[:M + 1] = mis[:M], snaps[:M], inner[:M + 1], norm[:M + 1]
-        sr2[:M + 1] = sr[:M + 1]
-        mis, snaps, inner, norm, sr = mis2, snaps2, inner2, norm_2, sr2
-
-    def resolve(t_done, inline=False):
-        nonlocal pending, v, bmin, shift
-        pending = False
-        if minima.resolve(X, y, t_done, inline):
-            v, bmin, shift = minima.v, minima.bmin, minima.shift
-
-    k = perceptron_kernel()
-
-    def one_pass(t_end, chunks=True):
-        nonlocal t, M, r2, cmin, nonpos, nodd, bad
-        while t < t_end and bad == -1:
-            if pending and chunks and minima.future.done():
-                resolve(t)
-            stop = min(t_end, (t // CHUNK + 1) * CHUNK) if pending and chunks else t_end
-            while True:
-                t, M, r2, cmin, nonpos, nodd, bad = k(X, y, wv, has, t, stop, w, M, score, cmargin, mis, snaps, inner,
-                                                      norm, sr, r2, cmin, nonpos, nodd, v, bmin, shift)
-                if t >= stop or bad != -1:
-                    break
-                grow()
-
+    T = X.shape[0]
+    run = _Run(X, y, wstar, minima)
     if split is None:
         split = engine.threads() >= 2 and T > max(2 * SPLIT_PROBE, SPLIT_MIN_T)
-    first_later = False  # the direction is computed on the worker, before the data half (see below)
-    if pending and minima.first is not None:
-        minima.future = Future()
-        if split:  # the probe first (its rounds' minima are caught up once the direction is known)
-            one_pass(min(T, SPLIT_PROBE), False)
-            first_later = t < T and bad == -1 and M >= SPLIT_MIN_MISTAKE_RATE * t
-        if not first_later:
-            pre = None
-            if engine.threads() >= 2 and T > 2 * PREFIX:  # the loop's first rounds on the worker meanwhile
-                pre = engine.worker().submit(one_pass, PREFIX, False)  # one call: no GIL needed until it returns
-            try:
-                _first(minima)
-            finally:
-                if pre is not None:
-                    pre.result()
-            resolve(t)
-    one_pass(min(T, max(t, SPLIT_PROBE)) if split else T)
-    if t < T and bad == -1 and M < SPLIT_MIN_MISTAKE_RATE * t:
-        one_pass(T)  # few mistakes: the one pass to the end
-    elif t < T and bad == -1:
-        learn = perceptron_kernel("perceptron_learn")
-        t_split = t
-
-        def prelude():  # the search's first step (when the worker computes it) and the probe's minima
-            if first_later:
-                _first(minima)
-            if pending:
-                resolve(t_split, inline=True)
-            return v, bmin, shift
-        half = _DataHalf(X, y, wv, has, t_split, cmargin, prelude)
-        fut = engine.worker().submit(half.work)
-        try:
-            while True:
-                t, M, nodd = learn(X, y, wv, t, w, M, score, mis, snaps, inner, norm, sr, nodd)
-                if t >= T:
-                    break
-                grow()
-        finally:
-            started = not fut.cancel()  # cancelled: the worker never started (the other core busy)
-            half.work()                 # the chunks not taken yet (all of them when cancelled)
-            if started:
-                fut.result()
-        r2, cmin, nonpos, bad = half.combine(r2, cmin, nonpos)
-    if pending:  # the direction came after the last round: its minima over every round
-        resolve(t, inline=True)
+    if run.pending and minima.first is not None:
+        run.direction_first(split)
+    run.one_pass(min(T, max(run.t, SPLIT_PROBE)) if split else T)
+    if run.t < T and run.bad == -1 and run.M < SPLIT_MIN_MISTAKE_RATE * run.t:
+        run.one_pass(T)  # few mistakes: the one pass to the end
+    elif run.t < T and run.bad == -1:
+        run.split_rest()
+    if run.pending:  # the direction came after the last round: its minima over every round
+        run.resolve(run.t, inline=True)
     if minima is not None:
         minima.wait()
-    return (score, cmargin, mis[:M], snaps[:M], inner[:M + 1], norm[:M + 1], r2, cmin, nonpos, nodd, bad,
-            sr[:M + 1])
+    return run.result()
 
 
 #: The data half of a split run is cut into chunks of this many rounds (a multiple of every block of minima),
