@@ -50,7 +50,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import olc_core  # noqa: E402
-from olc_core import _accel  # noqa: E402
+from olc_core._kernels import engine as kernel_engine  # noqa: E402
 
 MAX_BYTES = 2 * 1024 ** 3
 
@@ -97,16 +97,16 @@ def compile_cost() -> dict:
     tiny run, and every Perceptron kernel compiled (the two halves and the verdict pass too)."""
     run = ("import time, numpy as np; t=time.perf_counter(); import olc_core; "
            "olc_core.run('perceptron', np.ones((3, 2)), np.ones(3), comparator=[1.0, 0.0], engine='ENGINE'); ")
-    kernels = ("from olc_core import _accel; "
-               "[_accel.perceptron_kernel(k) for k in ('perceptron_learn', 'perceptron_data')]; "
-               "_accel.perceptron_checks(np.zeros(1), np.ones(1), 0.1, 0.1, 1.0, True, True, 1.0, 1e-9, 1.0); ")
+    kernels = ("from olc_core._kernels import checks, perceptron; "
+               "[perceptron.perceptron_kernel(k) for k in ('perceptron_learn', 'perceptron_data')]; "
+               "checks.perceptron_checks(np.zeros(1), np.ones(1), 0.1, 0.1, 1.0, True, True, 1.0, 1e-9, 1.0); ")
     code = run.replace("ENGINE", "numba") + kernels + "print(time.perf_counter()-t)"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     out = {}
-    cache = ROOT / "olc_core" / "__pycache__"
+    cache = ROOT / "olc_core" / "_kernels" / "__pycache__"
     for label in ("cold", "warm"):
         if label == "cold" and cache.exists():
-            for f in cache.glob("_accel.*.nb[ic]"):
+            for f in cache.glob("perceptron.*.nb[ic]"):
                 f.unlink()
         res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT)
         out[label] = float(res.stdout.strip().splitlines()[-1]) if res.returncode == 0 else float("nan")
@@ -134,7 +134,7 @@ def main() -> int:
 
     Ts = [10 ** 4, 10 ** 5] + ([] if args.quick else [10 ** 6])
     ds = [2, 100, 1000]
-    engines = (["numba", "numba-1t"] if _accel.available() else []) + ([] if args.no_numpy else ["numpy"])
+    engines = (["numba", "numba-1t"] if kernel_engine.available() else []) + ([] if args.no_numpy else ["numpy"])
     rows = []
     differ = 0
     head = (f"{'stream':<22} {'T':>8} {'d':>5} {'M':>8} {'sklearn ms':>11} " +
@@ -176,7 +176,7 @@ def main() -> int:
                     print(f"{row['stream']:<22} {T:>8} {d:>5} {M:>8} {med['sklearn'] * 1e3:>11.1f} " +
                           " ".join(f"{row[e] * 1e3:>14.1f} {med['sklearn'] / row[e]:>6.2f}" for e in engines),
                           flush=True)
-    cc = compile_cost() if _accel.available() and not args.smoke else {}
+    cc = compile_cost() if kernel_engine.available() and not args.smoke else {}
     if cc:
         print(f"\nfirst call in a fresh process (import + tiny run): numba cold (compiling) {cc['cold']:.2f} s, "
               f"numba warm (from numba's cache) {cc['warm']:.2f} s, numpy {cc['numpy']:.2f} s")

@@ -3,7 +3,7 @@
 * :func:`max_margin` — the maximum-margin unit separator through the origin
   (Perceptron family), by Wolfe's minimum-norm-point algorithm on the points
   ``z_t = y_t x_t`` (on a working set, certified against every round: see
-  :mod:`olc_core._maxmargin`): the max-margin direction is the point of their convex
+  :mod:`olc_core._comparators.max_margin`): the max-margin direction is the point of their convex
   hull nearest the origin, and its distance is the max margin. The result carries a
   certified interval ``margin ≤ γ_opt ≤ upper``: ``margin`` is measured for the
   vector returned, and no unit vector has margin above ``upper`` (a convex
@@ -39,7 +39,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._maxmargin import MaxMargin, _affine_minimizer, euclid, max_margin, resolution, unit  # noqa: F401
+from ._comparators.max_margin import MaxMargin, _affine_minimizer, euclid, max_margin, resolution, unit  # noqa: F401
+from ._support.words import count
 
 __all__ = ["euclid", "unit", "MaxMargin", "max_margin", "resolution", "separability_text", "soft_margin_direction", "consistent_disjunction", "Disjunction",
            "simplex_margin", "SimplexMargin"]
@@ -47,7 +48,6 @@ __all__ = ["euclid", "unit", "MaxMargin", "max_margin", "resolution", "separabil
 
 def separability_text(mm: MaxMargin, data: str = "the data") -> str:
     """What a failed search for a separator proved, in words (empty for a separable result)."""
-    from ._words import count
     n = count(len(mm.support), "round")
     if mm.separable:
         return ""

@@ -37,10 +37,10 @@ from typing import Any
 
 import numpy as np
 
-from ._exact_trig import halfplane_nonneg
+from ._exact.halfplanes import halfplane_nonneg
 
-from ._validate import as_matrix, check_binary
-from ._words import count
+from ._support.validate import as_matrix, check_binary
+from ._support.words import count
 
 __all__ = ["HypothesisClass", "Thresholds", "HalfPlanes", "MonotoneConjunctions", "MonotoneDisjunctions",
            "Dimensions", "dimensions", "label_matrix"]
@@ -144,7 +144,7 @@ class HalfPlanes(HypothesisClass):
 
     def predict(self, X, idx):
         """+1 on the normal's side, the boundary line included, decided in exact arithmetic
-        (olc_core._exact_trig: a point on a line is +1 whatever cos/sin round to)."""
+        (olc_core._exact.halfplanes: a point on a line is +1 whatever cos/sin round to)."""
         return _pm(halfplane_nonneg(np.asarray(X, dtype=np.float64), np.asarray(idx, dtype=np.int64),
                                     int(self.K), float(self.offset)))
 

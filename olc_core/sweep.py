@@ -13,7 +13,7 @@ runs :func:`olc_core.run` on the stream of every (value, seed) cell and returns 
   (the failing assumptions in words, empty when they hold);
 * ``bound_exact`` (not in the CSV): the bound as a :class:`fractions.Fraction` (None where n/a).
   The Perceptron's R²/γ² is computed exactly from the stream's numbers
-  (:mod:`olc_core._exact_bound`: on x_t = e_t it is exactly d, where the float formula gives
+  (:mod:`olc_core._exact.perceptron_bound`: on x_t = e_t it is exactly d, where the float formula gives
   2.0000000000000004 at d = 2); the other bounds are their floats. ``bound`` is its correctly
   rounded float and ``ratio`` the correctly rounded exact quotient, so "M ≤ bound", "bound > T"
   and "ratio = 1" are decided as exact arithmetic decides them (compare with ``bound_exact``).
@@ -62,8 +62,9 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from . import _exact_bound as _xb
+from ._exact import perceptron_bound as _xb
 from . import streams as S
+from .learners import run
 
 __all__ = ["sweep", "SweepTable", "SWEEPS", "Sweepable", "cell_inputs"]
 
@@ -289,7 +290,7 @@ def cell_inputs(algorithm: str, seed: int, settings: dict[str, Any], worst_case:
 
 def _exact(algorithm: str, trace: Any, proof: Any, stream: S.Stream | None) -> Fraction | None:
     """The bound as an exact rational: the Perceptron's R²/γ² from the stream's numbers
-    (:func:`olc_core._exact_bound.perceptron_bound`), else the float bound itself (the other bounds are
+    (:func:`olc_core._exact.perceptron_bound.perceptron_bound`), else the float bound itself (the other bounds are
     logarithms, exact in floats where they are integers — log₂ N at powers of two —, or sums of floats)."""
     if proof.mistake_bound is None or not math.isfinite(proof.mistake_bound):
         return None
@@ -332,7 +333,7 @@ def one_blas_thread(active: bool = True):
         yield None
         return
     try:
-        from threadpoolctl import threadpool_limits
+        from threadpoolctl import threadpool_limits  # optional dependency: imported only when a sweep asks for it
     except ImportError:
         yield None
         return
@@ -358,8 +359,6 @@ def _one_seed(algorithm: str, param: str, values: list, seed: int, base: dict, w
               done: list, cancel: list) -> list[tuple]:
     """Every value for one seed; the stream is generated again only when a setting it reads changes.
     Stops between cells once ``cancel`` is non-empty (the caller was interrupted)."""
-    from . import run
-
     spec = _spec(algorithm)
     keys = spec.worst_keys if worst_case else spec.stream_keys
     last_key, st = None, None

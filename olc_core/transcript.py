@@ -29,9 +29,9 @@ from typing import Any
 
 import numpy as np
 
-from ._texdoc import Math, clip, num, plain_index
-from ._texdoc import latex as _latex
-from ._texdoc import markdown as _markdown
+from ._transcript.texdoc import Math, clip, num, plain_index
+from ._transcript.texdoc import latex as _latex
+from ._transcript.texdoc import markdown as _markdown
 from .proofs.base import DEFAULT_TOL, Chain, Proof
 
 __all__ = ["markdown", "latex", "document", "written_proof", "file_name", "MAX_MISTAKES", "MAX_VIOLATIONS"]
@@ -90,7 +90,7 @@ def _slug(s: object) -> str:
 
 def document(trace, *, page: str = "", title: str = "", data: str = "", settings: Mapping[str, Any] | None = None,
              source: str | None = None, max_mistakes: int = MAX_MISTAKES) -> list:
-    """The transcript's blocks (see :mod:`olc_core._texdoc`).
+    """The transcript's blocks (see :mod:`olc_core._transcript.texdoc`).
 
     ``page``: the page's name; ``title``: what the page shows the run as; ``data``: the data in
     words; ``settings``: the page's settings (as in its link); ``source``: an uploaded file's name.

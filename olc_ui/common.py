@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import streamlit as st
 
-from olc_core._words import agree, count  # noqa: F401  (re-exported for the pages)
+from olc_core._support.words import agree, count  # noqa: F401  (re-exported for the pages)
 
 from . import data as olc_data
 

@@ -216,7 +216,7 @@ def vacuous(table) -> list[tuple[float, float, int]]:
     """(value, the bound's median, T) where the bound's median exceeds the rounds T: M ≤ T holds anyway, so
     the bound says nothing there. Decided on the exact bounds (the table's ``bound_exact``, when it has them):
     the Perceptron's R²/γ² = T = d on the bound-attaining stream is not "above T" by a float's rounding."""
-    from olc_core._exact_bound import exceeds, median
+    from olc_core._exact.perceptron_bound import exceeds, median
 
     out = []
     exact = table.columns.get("bound_exact") if hasattr(table, "columns") else None

@@ -16,7 +16,7 @@ import numpy as np
 import streamlit as st
 
 import olc_core
-from olc_core._numeric import rownorm
+from olc_core._support.numeric import rownorm
 from olc_core.learners.ftrl_randomized import NORM_SLACK
 
 from . import common, safe

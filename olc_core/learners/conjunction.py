@@ -42,8 +42,8 @@ from typing import Any
 
 import numpy as np
 
-from .._numeric import Grow
-from .._validate import as_labels, as_matrix, check_binary
+from .._support.numeric import Grow
+from .._support.validate import as_labels, as_matrix, check_binary
 from ..proofs import boolean as proofs
 from ..trace import SnapshotHistory, Trace
 

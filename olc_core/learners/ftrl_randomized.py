@@ -65,11 +65,11 @@ from typing import Any
 
 import numpy as np
 
-from .._numeric import rowdot, rownorm, rowsq, rowwise_dot
-from .._validate import as_labels, as_matrix, as_vector
+from .._support.numeric import rowdot, rownorm, rowsq, rowwise_dot
+from .._support.validate import as_labels, as_matrix, as_vector
 from ..proofs import ftrl_randomized as proofs
 from ..trace import CheckpointHistory, Trace
-from .._words import agree, count
+from .._support.words import agree, count
 
 __all__ = ["run", "weights_from_theta", "Segmenter", "NORM_SLACK"]
 

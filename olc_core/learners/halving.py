@@ -38,7 +38,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .._validate import as_labels
+from .._support.validate import as_labels
 from ..hypotheses import HypothesisClass
 from ..proofs import experts as proofs
 from ..trace import Trace

@@ -30,13 +30,13 @@ from typing import Any
 
 import numpy as np
 
-from .._numeric import Grow, rowdot, rowsq
-from .._validate import as_labels, as_matrix, as_vector
+from .._support.numeric import Grow, rowdot, rowsq
+from .._support.validate import as_labels, as_matrix, as_vector
 from ..comparators import max_margin, separability_text, unit
 from ..proofs.base import Assumption, Chain, Proof
 from ..proofs.perceptron import ASSUMPTION_TOL
 from ..trace import SnapshotHistory, Trace
-from .._words import agree, count
+from .._support.words import agree, count
 
 __all__ = ["run", "normalize"]
 

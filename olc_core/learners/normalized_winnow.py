@@ -21,7 +21,7 @@ rounding. The weights are ``w_i ∝ e^{η r_i}`` with the exact counts ``r_i = �
 δ = 1/3 — sums like ``2√2 − 4/√2`` are exactly 0 and frequent). Every float score comes with a
 rigorous bound on its error (rounding of the log weights accumulated over the mistakes, of the
 shift, exp and the dot products); a round whose score is within that bound of 0 is decided exactly
-by :func:`olc_core._exact_exp.exact_sign`, and listed in ``columns["exact_decision"]``. What η is:
+by :func:`olc_core._exact.exp_sums.exact_sign`, and listed in ``columns["exact_decision"]``. What η is:
 a float within 8 ulps of ``½ ln(a/b)`` (b ≤ 1000; e.g. ``artanh(1/3) = ½ ln 2``, ``artanh 0.6 = ln 2``)
 is read as exactly that number, any other float as itself (a rational); ``info["eta_read_as"]``
 says which. Guarantee: for that η the sign, the tie (recorded as score 0.0, prediction 0) and the
@@ -67,16 +67,16 @@ from typing import Any
 
 import numpy as np
 
-from .._exact_exp import EtaSpec, exact_sign, exact_value
-from .._accel_winnow import (SCAN_END, SCAN_NEAR, SCAN_OUTSIDE, SCAN_SMALL, first_row_outside_unit_box, rowdot, rowdot_in_box,
+from .._exact.exp_sums import EtaSpec, exact_sign, exact_value
+from .._kernels.winnow import (SCAN_END, SCAN_NEAR, SCAN_OUTSIDE, SCAN_SMALL, first_row_outside_unit_box, rowdot, rowdot_in_box,
                              scan_rows, signed_parts, use_compiled)
-from .._numeric import Grow, logsumexp
-from .._validate import as_labels, as_matrix, as_vector, first_bad
+from .._support.numeric import Grow, logsumexp
+from .._support.validate import as_labels, as_matrix, as_vector, first_bad
 from ..comparators import simplex_margin
 from ..proofs import normalized_winnow as proofs
 from ..proofs.base import Assumption
 from ..trace import SnapshotHistory, Trace
-from .._words import agree, count
+from .._support.words import agree, count
 
 __all__ = ["run", "normalized_winnow_loop", "resolve_simplex", "check_unit_box"]
 
@@ -92,7 +92,7 @@ FALLBACK_ETA = 0.5
 
 def check_unit_box(X: np.ndarray, algorithm: str = NAME) -> None:
     """Every entry of X lies in [−1, 1] (‖x_t‖∞ ≤ 1): one pass without temporaries
-    (:func:`olc_core._accel_winnow.first_row_outside_unit_box`); the message names the first entry outside."""
+    (:func:`olc_core._kernels.winnow.first_row_outside_unit_box`); the message names the first entry outside."""
     t0 = first_row_outside_unit_box(X)
     if t0 < 0:
         return
@@ -242,7 +242,7 @@ def _round_at(X, y, r: int, code: int, lw, drift, st: _State, ex, spec, score, p
 def normalized_winnow_loop(X: np.ndarray, y: np.ndarray, eta: float):
     """The run: ``(score, predictions, mistakes, log-weight snapshots, ln Z per mistake, exact rounds)``.
 
-    Between mistakes :func:`olc_core._accel_winnow.scan_rows` runs the rounds the floats decide; a
+    Between mistakes :func:`olc_core._kernels.winnow.scan_rows` runs the rounds the floats decide; a
     round whose float score is within its error bound of 0 is decided by :func:`_decide_exactly`
     (``exact rounds``), in order."""
     T, N = X.shape

@@ -33,12 +33,13 @@ from typing import Any
 
 import numpy as np
 
-from .. import _accel
-from .._exact_bound import perceptron_bound
-from .._numeric import Grow, rowdot, rowsq
-from .._validate import as_labels, as_matrix, as_vector, bad_label
-from .._maxmargin import drive, search_steps
-from .._mmscan import SHIFT, block_minima
+from .._comparators.max_margin import drive, search_steps
+from .._exact.perceptron_bound import perceptron_bound
+from .._kernels import engine as kernel_engine
+from .._kernels import perceptron as compiled
+from .._kernels.margin_scan import SHIFT, block_minima
+from .._support.numeric import Grow, rowdot, rowsq
+from .._support.validate import as_labels, as_matrix, as_vector, bad_label
 from ..comparators import MaxMargin, max_margin, separability_text, soft_margin_direction, unit
 from ..proofs import perceptron as proofs
 from ..trace import SnapshotHistory, Trace
@@ -87,11 +88,11 @@ def perceptron_numpy(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None):
 
 
 def perceptron_numba(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None, split: bool | None = None,
-                     minima: _accel.BlockMinima | None = None):
+                     minima: compiled.BlockMinima | None = None):
     """The same loop compiled with numba (finiteness and labels checked in the pass; on long runs
-    with frequent mistakes, in two halves on two threads: see :func:`olc_core._accel.perceptron`;
+    with frequent mistakes, in two halves on two threads: see :func:`olc_core._kernels.perceptron.perceptron`;
     ``minima``: the max-margin search's block minima computed in the same pass)."""
-    score, cmargin, mis, S, inner, norm, r2, cmin, nonpos, nodd, bad_row, sr = _accel.perceptron(X, y, wstar, split,
+    score, cmargin, mis, S, inner, norm, r2, cmin, nonpos, nodd, bad_row, sr = compiled.perceptron(X, y, wstar, split,
                                                                                                   minima)
     if bad_row >= 0:
         raise ValueError(f"{NAME}: X has a NaN or infinite value at round {bad_row + 1}")
@@ -218,10 +219,10 @@ def _learn_and_search(X, y):
         steps = None
     minima = None
     if steps is not None:
-        if _accel.threads() >= 2 and SEARCH_CONCURRENT:
-            minima = _accel.BlockMinima(_accel._worker().submit(_search_first, steps), len(X), SHIFT, block_minima)
+        if kernel_engine.threads() >= 2 and SEARCH_CONCURRENT:
+            minima = compiled.BlockMinima(kernel_engine.worker().submit(_search_first, steps), len(X), SHIFT, block_minima)
         else:  # the first step in this thread, while the loop's first rounds run on the worker
-            minima = _accel.BlockMinima(None, len(X), SHIFT, block_minima, first=lambda: _search_first(steps))
+            minima = compiled.BlockMinima(None, len(X), SHIFT, block_minima, first=lambda: _search_first(steps))
     out = list(perceptron_numba(X, y, None, minima=minima))   # checks X and y (raises on bad data)
     if minima is None or minima.failed:
         return out, max_margin(X, y)
@@ -274,7 +275,7 @@ SEARCH_CONCURRENT = False
 def run(X, y, params: dict[str, Any]) -> Trace:
     X = as_matrix(X, NAME, check_finite=False)
     T, d = X.shape
-    engine = _accel.resolve_engine(params["engine"])
+    engine = kernel_engine.resolve_engine(params["engine"])
     y = as_labels(y, "pm1", T, NAME, check_values=engine != "numba")  # the compiled loop checks X and y itself
     with np.errstate(over="ignore"):  # only out-of-range data overflow, and check_scale refuses them below
         wstar, cinfo, out = _learn(X, y, params, engine)

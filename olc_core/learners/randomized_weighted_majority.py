@@ -41,9 +41,9 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from .. import _accel_experts as fast
-from .._params import validate
-from .._validate import as_labels
+from .._kernels import experts as fast
+from .._support.params import validate
+from .._support.validate import as_labels
 from ..proofs import experts as proofs
 from ..trace import Trace
 from .weighted_majority import (ExpertWeights, advice_matrix, best_expert_series,

@@ -44,8 +44,8 @@ from typing import Any
 
 import numpy as np
 
-from .. import _accel_experts as fast
-from .._validate import as_labels, real_matrix
+from .._kernels import experts as fast
+from .._support.validate import as_labels, real_matrix
 from ..proofs import experts as proofs
 from ..trace import CheckpointHistory, SnapshotHistory, Trace
 
@@ -317,7 +317,7 @@ def run_weighted_majority(A: np.ndarray, y: np.ndarray, enc: tuple[float, float]
                           every_round: bool, engine: str = "auto") -> dict[str, Any]:
     """The learner's decisions (exact; ties → +1) and every per-round quantity the proof reads, computed
     from the integer exponents a block of rounds (or, on_mistake, a run of rounds between two mistakes,
-    whose weights are fixed) at a time (olc_core._accel_experts)."""
+    whose weights are fixed) at a time (olc_core._kernels.experts)."""
     T, N = A.shape
     yv = label_values(y, enc, A.dtype)
     out = {"vote": np.empty(T), "log_phi": np.empty(T + 1), "m_star": np.zeros(T + 1, dtype=np.int64),

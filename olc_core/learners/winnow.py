@@ -59,12 +59,13 @@ from typing import Any
 
 import numpy as np
 
-from .._numeric import Grow
-from .._validate import as_labels, as_matrix, first_bad
+from .._exact.powers import exact_greater
+from .._support.numeric import Grow
+from .._support.validate import as_labels, as_matrix, first_bad
 from ..comparators import consistent_disjunction
 from ..proofs import winnow as proofs
 from ..trace import SnapshotHistory, Trace
-from .._words import agree, count
+from .._support.words import agree, count
 
 __all__ = ["run", "winnow_loop", "exact_greater", "parse_disjunction", "as_binary_matrix"]
 
@@ -80,7 +81,7 @@ _SAFETY = 4.0
 
 def as_binary_matrix(X, algorithm: str = NAME) -> np.ndarray:
     """X as a (T, N) array of 0/1 values: integer/bool input is kept as is (no float copy),
-    anything else goes through :func:`olc_core._validate.as_matrix` (finite float64)."""
+    anything else goes through :func:`olc_core._support.validate.as_matrix` (finite float64)."""
     try:
         A = np.asarray(X)
     except Exception:
@@ -110,35 +111,6 @@ def _zero_one(A: np.ndarray) -> bool:
     if A.dtype.kind == "i":
         return int(A.min()) >= 0 and int(A.max()) <= 1
     return False
-
-
-def exact_greater(exponents: np.ndarray, P: int, Q: int, N: int) -> bool:
-    """``Σ_j (P/Q)^{e_j} > N`` in exact integer arithmetic (``P/Q = 1+β`` in lowest terms, e_j integers).
-
-    With ``d_j = e_j − e_min`` and ``D = e_max − e_min``:
-    ``Σ_j (P/Q)^{e_j} = (P/Q)^{e_min} · I / Q^D`` where ``I = Σ_j P^{d_j} Q^{D−d_j}`` is an integer.
-    The integers have about ``(|e_min| + D)·log₂ max(P, Q)`` bits; this runs only on near-ties.
-
-    >>> exact_greater(np.array([1, 1]), 2, 1, 4), exact_greater(np.array([1, 1, -1]), 2, 1, 4)
-    (False, True)
-    """
-    if exponents.size == 0:
-        return False  # the empty sum 0 is not > N ≥ 1
-    vals, counts = np.unique(np.asarray(exponents, dtype=np.int64), return_counts=True)
-    emin, emax = int(vals[0]), int(vals[-1])
-    D = emax - emin
-    I = 0
-    for e, c in zip(vals.tolist(), counts.tolist()):
-        d = e - emin
-        I += c * pow(P, d) * pow(Q, D - d)
-    num, den = I, pow(Q, D)
-    if emin >= 0:
-        num *= pow(P, emin)
-        den *= pow(Q, emin)
-    else:
-        num *= pow(Q, -emin)
-        den *= pow(P, -emin)
-    return num > N * den
 
 
 def _decide(Xb: np.ndarray, k: np.ndarray, L: float, lnN: float):

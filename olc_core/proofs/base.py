@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from .._accel import link_bad
+from .._kernels.checks import link_bad
 
 __all__ = ["Chain", "Assumption", "Violation", "Proof", "Series", "DEFAULT_TOL"]
 

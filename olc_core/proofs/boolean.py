@@ -63,7 +63,7 @@ from typing import Any
 import numpy as np
 
 from .base import Assumption, Chain, Proof
-from .._words import agree, count
+from .._support.words import agree, count
 
 __all__ = ["Conjunction", "DecisionList", "literal_name", "rule_name", "rule_names", "literal_truth",
            "most_specific_conjunction", "consistent_decision_list", "ConjunctionFit", "DecisionListFit",

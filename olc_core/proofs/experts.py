@@ -97,21 +97,12 @@ def _eta_form_running(values: np.ndarray, eta_ok: bool) -> np.ndarray:
     return values if eta_ok else np.full(np.shape(values), np.nan)
 
 
-def weighted_majority_proofs(*, T: int, N: int, beta: float, update: str, mistakes: np.ndarray,
-                             log_phi: np.ndarray, m_star: np.ndarray, slack: np.ndarray, min_p: np.ndarray,
-                             i_star: int, m_best: np.ndarray, p_best: np.ndarray) -> dict[str, Proof]:
-    """The β form [001] (primary) and the η form [000] of the Weighted Majority bound.
-
-    Per state t = 0 … T (all arrays have T + 1 entries): ``log_phi`` = ln Φ_t,
-    ``m_star`` = min_i m_{t,i} (expert mistakes so far), ``slack`` = min_i (m_{t,i}
-    − p_{t,i}) (mistakes minus penalties), ``min_p`` = min_i p_{t,i}, and for the
-    best expert of the whole run i*: ``m_best`` = m_{t,i*}, ``p_best`` = p_{t,i*}.
-    """
+def _wm_series(T: int, N: int, beta: float, M: np.ndarray, mistakes: np.ndarray, log_phi: np.ndarray,
+               m_star: np.ndarray, slack: np.ndarray, min_p: np.ndarray, m_best: np.ndarray,
+               p_best: np.ndarray) -> dict[str, np.ndarray]:
+    """The series of Weighted Majority's chains (β form), one entry per state t = 0 … T."""
     K = T + 1
-    state_rounds = np.arange(K, dtype=np.int64)
-    M = np.searchsorted(np.asarray(mistakes, dtype=np.int64), state_rounds, side="left").astype(np.int64)
     lb = math.log(beta) if beta > 0 else -math.inf
-    eta = 1.0 - beta
     shrink = math.log((1.0 + beta) / 2.0)
     is_mis = np.zeros(T, dtype=bool)
     is_mis[np.asarray(mistakes, dtype=np.int64)] = True
@@ -125,7 +116,7 @@ def weighted_majority_proofs(*, T: int, N: int, beta: float, update: str, mistak
         running = (math.log(N) + mstar_f * -lb) / -shrink
     else:
         running = np.where(m_star == 0, math.log2(N), np.nan)
-    series = {
+    return {
         "lower_best": _xlogb(m_best, lb),
         "log_w_best": _xlogb(p_best, lb),
         "log_phi": np.asarray(log_phi, dtype=np.float64),
@@ -138,6 +129,10 @@ def weighted_majority_proofs(*, T: int, N: int, beta: float, update: str, mistak
         "running_bound": running,
         "m_star": mstar_f,
     }
+
+
+def _wm_chains(update: str) -> tuple[Chain, ...]:
+    """Weighted Majority's chains (β form), each link with its reason; the reasons name the update rule."""
     every = update == "every_round"
     p_reason = ("w_{i*} = β^{m_{i*}} exactly: it is penalised on every round it is wrong" if every else
                 "i* is penalised only on the learner's mistakes on which it is wrong: p_{i*} ≤ m_{i*}, "
@@ -146,7 +141,7 @@ def weighted_majority_proofs(*, T: int, N: int, beta: float, update: str, mistak
                  "the weight (ties go to +1 = the side with ≥ Φ/2), so Φ shrinks by at least (1−β)Φ/2, i.e. "
                  "Φ_{t+1} ≤ (1+β)/2·Φ_t; on other rounds Φ never grows (" +
                  ("wrong experts lose weight, none gains" if every else "nothing changes") + ")")
-    chains = (
+    return (
         Chain("potential, best expert i*", ("lower_best", "log_w_best", "log_phi", "upper"), log=True,
               reasons=(p_reason, "weights are non-negative: one weight is at most their sum", up_reason)),
         Chain("every expert: upper", ("log_w_max", "log_phi"), log=True,
@@ -160,15 +155,38 @@ def weighted_majority_proofs(*, T: int, N: int, beta: float, update: str, mistak
         Chain("running bound", ("M", "running_bound"), scale=1.0,
               reasons=("the theorem applied to the rounds so far, with m*_t = min_i m_{t,i}",)),
     )
-    m_final = int(m_best[-1])
+
+
+def _wm_assumption(beta: float, m_star: np.ndarray, m_final: int) -> Assumption:
+    """The β form's assumption: β > 0, or some expert never errs (Halving's case)."""
     holds = beta > 0 or m_final == 0
     last = np.zeros(0, dtype=np.int64) if holds else _first_round_all_erred(m_star)
-    assumption = Assumption(
+    return Assumption(
         "beta_or_perfect_expert", r"\beta > 0 \text{ or some expert makes no mistake } (m^* = 0)", holds, last,
         "" if holds else (f"β = 0 (Halving) and every expert errs (m* = {m_final}): ln(1/β) = ∞, the "
                           "theorem gives no bound"
                           + (f"; the last perfect expert made its first mistake on round {int(last[0]) + 1}"
                              if last.size else "")))
+
+
+def weighted_majority_proofs(*, T: int, N: int, beta: float, update: str, mistakes: np.ndarray,
+                             log_phi: np.ndarray, m_star: np.ndarray, slack: np.ndarray, min_p: np.ndarray,
+                             i_star: int, m_best: np.ndarray, p_best: np.ndarray) -> dict[str, Proof]:
+    """The β form [001] (primary) and the η form [000] of the Weighted Majority bound.
+
+    Per state t = 0 … T (all arrays have T + 1 entries): ``log_phi`` = ln Φ_t,
+    ``m_star`` = min_i m_{t,i} (expert mistakes so far), ``slack`` = min_i (m_{t,i}
+    − p_{t,i}) (mistakes minus penalties), ``min_p`` = min_i p_{t,i}, and for the
+    best expert of the whole run i*: ``m_best`` = m_{t,i*}, ``p_best`` = p_{t,i*}.
+    """
+    state_rounds = np.arange(T + 1, dtype=np.int64)
+    M = np.searchsorted(np.asarray(mistakes, dtype=np.int64), state_rounds, side="left").astype(np.int64)
+    eta = 1.0 - beta
+    series = _wm_series(T, N, beta, M, mistakes, log_phi, m_star, slack, min_p, m_best, p_best)
+    mstar_f = series["m_star"]
+    chains = _wm_chains(update)
+    m_final = int(m_best[-1])
+    assumption = _wm_assumption(beta, m_star, m_final)
     constants: dict[str, Any] = {"N": N, "beta": beta, "eta": eta, "update": update, "m_star": m_final,
                                  "best_expert": int(i_star), "M": int(M[-1]),
                                  "bound_formula": r"\frac{\ln N + m^* \ln(1/\beta)}{\ln(2/(1+\beta))}",
@@ -275,22 +293,12 @@ RWM_LABELS = {
 }
 
 
-def rwm_proofs(*, T: int, N: int, eta: float, mistakes: np.ndarray, log_phi: np.ndarray, F: np.ndarray,
-               m_star: np.ndarray, i_star: int, m_best: np.ndarray, keep: np.ndarray | None = None,
-               base: np.ndarray | None = None, log_sum: np.ndarray | None = None,
-               beta: float | None = None) -> dict[str, Proof]:
-    """The bound on the expected mistakes ``Σ F_t`` of Randomised Weighted Majority (exact form and η form).
-
-    ``F[t]`` = weight fraction of the experts wrong on round t (= P(mistake at t));
-    ``log_phi``, ``m_star``, ``m_best`` have T + 1 entries as in
-    :func:`weighted_majority_proofs` (here every weight is ``(1−η)^{m_i}``). ``keep``, ``base``,
-    ``log_sum``, ``beta``: the run's parts that make the potential step exact (:func:`rwm_step_pred`).
-    """
+def _rwm_series(T: int, N: int, eta: float, M: np.ndarray, log_phi: np.ndarray, F: np.ndarray, m_star: np.ndarray,
+                m_best: np.ndarray, keep: np.ndarray | None, base: np.ndarray | None, log_sum: np.ndarray | None,
+                beta: float | None) -> dict[str, np.ndarray]:
+    """The series of Randomised WM's chains, one entry per state t = 0 … T (``F`` has T entries)."""
     K = T + 1
-    state_rounds = np.arange(K, dtype=np.int64)
-    M = np.searchsorted(np.asarray(mistakes, dtype=np.int64), state_rounds, side="left").astype(np.int64)
     lb = math.log1p(-eta) if eta < 1.0 else -math.inf
-    F = np.asarray(F, dtype=np.float64)
     EM = np.concatenate([[0.0], np.cumsum(F)])
     nxt = np.full(K, np.nan)
     nxt[:-1] = log_phi[1:]
@@ -301,7 +309,7 @@ def rwm_proofs(*, T: int, N: int, eta: float, mistakes: np.ndarray, log_phi: np.
         running = (math.log(N) + mstar_f * -lb) / eta
     else:
         running = np.where(m_star == 0, math.log(N), np.nan)
-    series = {
+    return {
         "lower_best": _xlogb(m_best, lb),
         "log_w_best": _xlogb(m_best, lb),
         "log_phi": np.asarray(log_phi, dtype=np.float64),
@@ -315,20 +323,42 @@ def rwm_proofs(*, T: int, N: int, eta: float, mistakes: np.ndarray, log_phi: np.
         "running_bound": running,
         "m_star": mstar_f,
     }
-    chains = (
-        Chain("potential, best expert i*", ("lower_best", "log_w_best", "log_phi", "upper"), log=True,
-              reasons=("w_{i*} = (1−η)^{m_{i*}}: every round it is wrong multiplies it by 1 − η",
-                       "weights are non-negative: one weight is at most their sum",
-                       "Φ_1 = N and Φ_{t+1} = Φ_t(1 − ηF_t) ≤ Φ_t e^{−ηF_t} (1 − x ≤ e^{−x})")),
-        Chain("every expert: upper", ("log_w_max", "log_phi"), log=True,
-              reasons=("weights are non-negative: each weight is at most their sum",)),
-        Chain("potential step (≤)", ("log_phi_next", "log_phi_pred"), log=True,
-              reasons=("the wrong experts hold F_t·Φ_t of the weight and each loses the fraction η",)),
-        Chain("potential step (≥)", ("log_phi_pred", "log_phi_next"), log=True,
-              reasons=("the same identity read the other way: Φ_{t+1} = Φ_t(1 − ηF_t) is an equality",)),
-        Chain("running bound", ("expected_M", "running_bound"), scale=1.0,
-              reasons=("the theorem applied to the rounds so far, with m*_t = min_i m_{t,i}",)),
-    )
+
+
+#: Randomised WM's chains (exact form), each link with its reason.
+_RWM_CHAINS = (
+    Chain("potential, best expert i*", ("lower_best", "log_w_best", "log_phi", "upper"), log=True,
+          reasons=("w_{i*} = (1−η)^{m_{i*}}: every round it is wrong multiplies it by 1 − η",
+                   "weights are non-negative: one weight is at most their sum",
+                   "Φ_1 = N and Φ_{t+1} = Φ_t(1 − ηF_t) ≤ Φ_t e^{−ηF_t} (1 − x ≤ e^{−x})")),
+    Chain("every expert: upper", ("log_w_max", "log_phi"), log=True,
+          reasons=("weights are non-negative: each weight is at most their sum",)),
+    Chain("potential step (≤)", ("log_phi_next", "log_phi_pred"), log=True,
+          reasons=("the wrong experts hold F_t·Φ_t of the weight and each loses the fraction η",)),
+    Chain("potential step (≥)", ("log_phi_pred", "log_phi_next"), log=True,
+          reasons=("the same identity read the other way: Φ_{t+1} = Φ_t(1 − ηF_t) is an equality",)),
+    Chain("running bound", ("expected_M", "running_bound"), scale=1.0,
+          reasons=("the theorem applied to the rounds so far, with m*_t = min_i m_{t,i}",)),
+)
+
+
+def rwm_proofs(*, T: int, N: int, eta: float, mistakes: np.ndarray, log_phi: np.ndarray, F: np.ndarray,
+               m_star: np.ndarray, i_star: int, m_best: np.ndarray, keep: np.ndarray | None = None,
+               base: np.ndarray | None = None, log_sum: np.ndarray | None = None,
+               beta: float | None = None) -> dict[str, Proof]:
+    """The bound on the expected mistakes ``Σ F_t`` of Randomised Weighted Majority (exact form and η form).
+
+    ``F[t]`` = weight fraction of the experts wrong on round t (= P(mistake at t));
+    ``log_phi``, ``m_star``, ``m_best`` have T + 1 entries as in
+    :func:`weighted_majority_proofs` (here every weight is ``(1−η)^{m_i}``). ``keep``, ``base``,
+    ``log_sum``, ``beta``: the run's parts that make the potential step exact (:func:`rwm_step_pred`).
+    """
+    state_rounds = np.arange(T + 1, dtype=np.int64)
+    M = np.searchsorted(np.asarray(mistakes, dtype=np.int64), state_rounds, side="left").astype(np.int64)
+    F = np.asarray(F, dtype=np.float64)
+    series = _rwm_series(T, N, eta, M, log_phi, F, m_star, m_best, keep, base, log_sum, beta)
+    EM, mstar_f = series["expected_M"], series["m_star"]
+    chains = _RWM_CHAINS
     m_final = int(m_best[-1])
     holds = eta < 1.0 or m_final == 0
     assumption = Assumption(

@@ -87,6 +87,73 @@ def _prefix(a: np.ndarray) -> np.ndarray:
     return np.concatenate([[0.0], np.cumsum(a)])
 
 
+def _series(T: int, y: np.ndarray, p: np.ndarray, norm_theta: np.ndarray, gsq: np.ndarray, a: float,
+            n_mis: np.ndarray, cmargin: np.ndarray, u_norm2: float) -> dict[str, np.ndarray]:
+    """Every series of the regret chains, one entry per state t = 0 … T (sums over the first t rounds;
+    ``n_mis``: the realised mistakes before each state)."""
+    k = np.arange(T + 1, dtype=np.float64)
+    rk = np.sqrt(k)
+    yp = y * p
+    expected = _prefix((1.0 - yp) / 2.0)
+    best = k / 2.0 - norm_theta
+    regret = norm_theta - _prefix(yp) / 2.0          # = expected − best without the t/2 cancellation
+    weights = 1.0 / np.sqrt(np.maximum(np.arange(T, dtype=np.float64), 1.0))  # 1, 1/√1, 1/√2, … (round s ↦ 1/√(s−1))
+    D = _prefix(gsq * weights)
+    L2 = np.concatenate([[0.0], np.maximum.accumulate(gsq)])
+    with np.errstate(over="ignore", invalid="ignore"):
+        half_a_D = np.where(D > 0, (a / 2.0) * D, 0.0)   # 0 (not inf·0) when every g_s = 0
+        a_L2 = np.where(L2 > 0, a * L2, 0.0)
+        reg = rk / (2.0 * a)                            # √t‖u‖²/(2α) with ‖u‖ = 1
+        bound_data = reg + half_a_D
+        bound_sqrt = rk * (1.0 / (2.0 * a) + a_L2)
+        bound_data_u = u_norm2 * reg + half_a_D
+        bound_sqrt_u = rk * (u_norm2 / (2.0 * a) + a_L2)
+    cm = np.asarray(cmargin, dtype=np.float64)
+    regret_u = _prefix(cm - yp) / 2.0
+    loss_u = _prefix((1.0 - cm) / 2.0)
+    return {
+        "expected_mistakes": expected,
+        "mistakes": n_mis.astype(np.float64),
+        "best_loss": best,
+        "regret": regret,
+        "bound_data": bound_data,
+        "bound_sqrt": bound_sqrt,
+        "mistakes_upper": best + bound_sqrt,
+        "loss_u": loss_u,
+        "regret_u": regret_u,
+        "bound_data_u": bound_data_u,
+        "bound_sqrt_u": bound_sqrt_u,
+    }
+
+
+def _chains(scale: float) -> tuple[Chain, ...]:
+    """The regret chains (against the best u in the ball, and against the comparator u) and the mistake chain."""
+    return (
+        Chain("regret against the best u in the ball", ("regret", "bound_data", "bound_sqrt"), scale=scale,
+              reasons=("FTRL identity (Orabona, Lemma 7.1) with ψ_t(w) = √(t−1)‖w‖²/(2α): round 1 costs at most "
+                       "α‖g_1‖²/2, round s ≥ 2 at most α‖g_s‖²/(2√(s−1)) by (√(s−1)/α)-strong convexity, the "
+                       "regulariser at the best unit u*_t costs √t/(2α)",
+                       "‖g_1‖² + Σ_{s=2}^t ‖g_s‖²/√(s−1) ≤ L_t²(1 + 2√(t−1) − 1) ≤ 2√t·L_t²")),
+        Chain("the comparator u against the best u in hindsight", ("regret_u", "regret"), scale=scale,
+              reasons=("u*_t minimises the cumulative loss over the unit ball, so its loss is at most u's",)),
+        Chain("regret against the comparator u", ("regret_u", "bound_data_u", "bound_sqrt_u"), scale=scale,
+              reasons=("the same FTRL bound at u: the regulariser costs √t‖u‖²/(2α)",
+                       "‖g_1‖² + Σ_{s=2}^t ‖g_s‖²/√(s−1) ≤ 2√t·L_t²")),
+        Chain("expected mistakes", ("expected_mistakes", "mistakes_upper"), scale=1.0,
+              reasons=("E[M_t] = min_u Σ ℓ_s(u) + regret against u*_t, and the regret bound",)),
+    )
+
+
+def _assumptions(u_norm2: float) -> tuple[Assumption, ...]:
+    """The unit ball (enforced on input) and the comparator's norm."""
+    return (
+        Assumption("unit ball", r"\lVert x_t\rVert_2 \le 1 \text{ for every round } t", True,
+                   detail="enforced on input: the learner rejects longer x_t"),
+        Assumption("comparator", r"\lVert u\rVert_2 \le 1", u_norm2 <= 1.0 + 1e-9,
+                   detail="" if u_norm2 <= 1.0 + 1e-9 else f"‖u‖² = {u_norm2:.6g} > 1"),
+    )
+
+
 def regret_proof(*, T: int, y: np.ndarray, p: np.ndarray, norm_theta: np.ndarray, gsq: np.ndarray,
                  alpha: float, mistakes: np.ndarray, cmargin: np.ndarray, u_norm2: float,
                  comparator_info: dict[str, Any], g_max: float | None = None) -> Proof:
@@ -102,59 +169,16 @@ def regret_proof(*, T: int, y: np.ndarray, p: np.ndarray, norm_theta: np.ndarray
     y = np.asarray(y, dtype=np.float64)
     p = np.asarray(p, dtype=np.float64)
     a = float(alpha)
-    k = np.arange(T + 1, dtype=np.float64)
-    rk = np.sqrt(k)
-    yp = y * p
-    expected = _prefix((1.0 - yp) / 2.0)
-    norm_theta = np.asarray(norm_theta, dtype=np.float64)
-    best = k / 2.0 - norm_theta
-    regret = norm_theta - _prefix(yp) / 2.0          # = expected − best without the t/2 cancellation
-    weights = 1.0 / np.sqrt(np.maximum(np.arange(T, dtype=np.float64), 1.0))  # 1, 1/√1, 1/√2, … (round s ↦ 1/√(s−1))
-    D = _prefix(np.asarray(gsq, dtype=np.float64) * weights)
-    L2 = np.concatenate([[0.0], np.maximum.accumulate(np.asarray(gsq, dtype=np.float64))])
-    with np.errstate(over="ignore", invalid="ignore"):
-        half_a_D = np.where(D > 0, (a / 2.0) * D, 0.0)   # 0 (not inf·0) when every g_s = 0
-        a_L2 = np.where(L2 > 0, a * L2, 0.0)
-        reg = rk / (2.0 * a)                            # √t‖u‖²/(2α) with ‖u‖ = 1
-        bound_data = reg + half_a_D
-        bound_sqrt = rk * (1.0 / (2.0 * a) + a_L2)
-        bound_data_u = u_norm2 * reg + half_a_D
-        bound_sqrt_u = rk * (u_norm2 / (2.0 * a) + a_L2)
-    cm = np.asarray(cmargin, dtype=np.float64)
-    regret_u = _prefix(cm - yp) / 2.0
-    loss_u = _prefix((1.0 - cm) / 2.0)
+    gsq = np.asarray(gsq, dtype=np.float64)
     n_mis = np.searchsorted(np.asarray(mistakes, dtype=np.int64), np.arange(T + 1), side="left")
-    series = {
-        "expected_mistakes": expected,
-        "mistakes": n_mis.astype(np.float64),
-        "best_loss": best,
-        "regret": regret,
-        "bound_data": bound_data,
-        "bound_sqrt": bound_sqrt,
-        "mistakes_upper": best + bound_sqrt,
-        "loss_u": loss_u,
-        "regret_u": regret_u,
-        "bound_data_u": bound_data_u,
-        "bound_sqrt_u": bound_sqrt_u,
-    }
-    L = math.sqrt(float(L2[-1])) if g_max is None else float(g_max)
+    series = _series(T, y, p, np.asarray(norm_theta, dtype=np.float64), gsq, a, n_mis, cmargin, u_norm2)
+    best, bound_sqrt, bound_data = series["best_loss"], series["bound_sqrt"], series["bound_data"]
+    bound_sqrt_u, expected = series["bound_sqrt_u"], series["expected_mistakes"]
+    L2_T = float(gsq.max()) if gsq.size else 0.0               # L_T² = max_t ‖g_t‖² (0 before any round)
+    L = math.sqrt(L2_T) if g_max is None else float(g_max)
     # The regret series are sums of up to T terms of size ≤ L; their rounding error is
     # at most a few eps·T·L. The check's tolerance is 1e-9·max(|lhs|, |rhs|, scale).
     scale = max(L, 1e-300) * max(1.0, 4.0 * _EPS * T / 1e-9)
-    chains = (
-        Chain("regret against the best u in the ball", ("regret", "bound_data", "bound_sqrt"), scale=scale,
-              reasons=("FTRL identity (Orabona, Lemma 7.1) with ψ_t(w) = √(t−1)‖w‖²/(2α): round 1 costs at most "
-                       "α‖g_1‖²/2, round s ≥ 2 at most α‖g_s‖²/(2√(s−1)) by (√(s−1)/α)-strong convexity, the "
-                       "regulariser at the best unit u*_t costs √t/(2α)",
-                       "‖g_1‖² + Σ_{s=2}^t ‖g_s‖²/√(s−1) ≤ L_t²(1 + 2√(t−1) − 1) ≤ 2√t·L_t²")),
-        Chain("the comparator u against the best u in hindsight", ("regret_u", "regret"), scale=scale,
-              reasons=("u*_t minimises the cumulative loss over the unit ball, so its loss is at most u's",)),
-        Chain("regret against the comparator u", ("regret_u", "bound_data_u", "bound_sqrt_u"), scale=scale,
-              reasons=("the same FTRL bound at u: the regulariser costs √t‖u‖²/(2α)",
-                       "‖g_1‖² + Σ_{s=2}^t ‖g_s‖²/√(s−1) ≤ 2√t·L_t²")),
-        Chain("expected mistakes", ("expected_mistakes", "mistakes_upper"), scale=1.0,
-              reasons=("E[M_t] = min_u Σ ℓ_s(u) + regret against u*_t, and the regret bound",)),
-    )
     bound_T = float(best[-1] + bound_sqrt[-1])
     constants: dict[str, Any] = {
         "alpha": a, "L": L, "radius": 2.0 * L, "T": T,
@@ -170,17 +194,11 @@ def regret_proof(*, T: int, y: np.ndarray, p: np.ndarray, norm_theta: np.ndarray
         "regret_bound_formula": r"\sqrt{T}\,\Bigl(\frac{\lVert u\rVert^2}{2\alpha} + \alpha L^2\Bigr)",
         **comparator_info,
     }
-    assumptions = (
-        Assumption("unit ball", r"\lVert x_t\rVert_2 \le 1 \text{ for every round } t", True,
-                   detail="enforced on input: the learner rejects longer x_t"),
-        Assumption("comparator", r"\lVert u\rVert_2 \le 1", u_norm2 <= 1.0 + 1e-9,
-                   detail="" if u_norm2 <= 1.0 + 1e-9 else f"‖u‖² = {u_norm2:.6g} > 1"),
-    )
     return Proof(name="Randomised FTRL linear classifier (Orabona)",
                  theorem=r"\mathbb{E}[M_T] \le \min_{\lVert u\rVert\le 1}\sum_t \ell_t(u)"
                          r" + \sqrt{T}\,\Bigl(\frac{1}{2\alpha} + \alpha L^2\Bigr)",
                  T=T, state_rounds=np.arange(T + 1, dtype=np.int64), n_mistakes=n_mis, series=series,
-                 chains=chains, assumptions=assumptions, mistake_bound=bound_T, constants=constants,
+                 chains=_chains(scale), assumptions=_assumptions(u_norm2), mistake_bound=bound_T, constants=constants,
                  labels=dict(LABELS), bounded="expected_mistakes",
                  notes=("Realised mistakes are random: the theorem bounds their expectation E[M_T], "
                         "not the count of one run.",))

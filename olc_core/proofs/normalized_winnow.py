@@ -145,6 +145,41 @@ def _range_assumption(fits: bool, eta: float, delta: float, C: float) -> Assumpt
     return Assumption("float range", r"\ln N / C < 1.8\cdot 10^{308}", fits, np.zeros(0, dtype=np.int64), detail)
 
 
+def _rate_assumptions(eta: float, delta: float, C: float, lnN: float) -> tuple[list[Assumption], float | None]:
+    """The learning rate's assumption (C > 0) and, when it holds, the float range's; and the bound ln N / C
+    (None unless both hold)."""
+    ok = C_positive(eta, delta)
+    out = [Assumption(
+        "learning rate", r"C = \eta\delta - \ln\cosh\eta > 0 \quad(\text{i.e. } \eta < \eta_{\max}(\delta))", ok,
+        np.zeros(0, dtype=np.int64),
+        "" if ok else (f"η = {eta:.6g} is too large for δ = {delta:.6g}: C = {C:.6g} ≤ 0 "
+                       f"(C > 0 needs η < {eta_max(delta):.6g}; the best η is artanh δ = "
+                       f"{eta_optimal(delta):.6g})"))]
+    if not ok:
+        return out, None
+    fits = C >= sys.float_info.min and math.isfinite(lnN / C)
+    out.append(_range_assumption(fits, eta, delta, C))
+    return out, (lnN / C if fits else None)
+
+
+def _chains(scale: float, eta: float, extra: tuple[Chain, ...]) -> tuple[Chain, ...]:
+    """The KL potential's chains (then ``extra``), each link with its reason."""
+    return (
+        Chain("KL potential", ("zero", "kl", "kl_upper", "lnN_upper"), scale=scale,
+              link_needs=((), ("margin",), ()),
+              reasons=("relative entropy between two distributions is ≥ 0 (Gibbs)",
+                       "each mistake lowers Φ by at least C (next chains)",
+                       "Φ₁ = KL(u‖uniform) = ln N − H(u) ≤ ln N")),
+        Chain("per-mistake decrease", ("C", "kl_drop"), scale=scale, needs=("margin",),
+              reasons=("Φ_t − Φ_{t+1} = η y_t⟨u,x_t⟩ − ln Z_t ≥ ηδ − ln cosh η = C",)),
+        Chain("normaliser", ("log_Z", "log_cosh_eta"), scale=max(1.0, eta),
+              reasons=("e^{ηz} ≤ cosh η + z sinh η for z = y x_i ∈ [−1, 1] (convexity), so "
+                       "Z ≤ cosh η + sinh η · y⟨w,x⟩ ≤ cosh η since y⟨w,x⟩ ≤ 0 on a mistake",)),
+        Chain("margin on mistakes", ("delta", "margin_at_mistake"), scale=1.0, needs=("margin",), restates="margin",
+              reasons=("the margin assumption y_t⟨u,x_t⟩ ≥ δ, at the rounds that update",)),
+    ) + extra
+
+
 def normalized_winnow_proof(*, T: int, N: int, eta: float, delta: float | None, u: np.ndarray, cmargin: np.ndarray,
                             mistakes: np.ndarray, log_weights: np.ndarray, log_Z: np.ndarray,
                             margin_assumption: Assumption, eta_is_optimal: bool,
@@ -188,19 +223,10 @@ def normalized_winnow_proof(*, T: int, N: int, eta: float, delta: float | None, 
     if C is not None:
         kf = nm.astype(np.float64)
         series.update(kl_upper=kl[0] - C * kf, lnN_upper=lnN - C * kf, C=np.full(K, C), delta=np.full(K, delta))
-        ok = C_positive(eta, delta)
-        assumptions.append(Assumption(
-            "learning rate", r"C = \eta\delta - \ln\cosh\eta > 0 \quad(\text{i.e. } \eta < \eta_{\max}(\delta))", ok,
-            np.zeros(0, dtype=np.int64),
-            "" if ok else (f"η = {eta:.6g} is too large for δ = {delta:.6g}: C = {C:.6g} ≤ 0 "
-                           f"(C > 0 needs η < {eta_max(delta):.6g}; the best η is artanh δ = "
-                           f"{eta_optimal(delta):.6g})")))
-        if ok:
-            fits = C >= sys.float_info.min and math.isfinite(lnN / C)
-            assumptions.append(_range_assumption(fits, eta, delta, C))
-            if fits:
-                mistake_bound = lnN / C
-                consts.update(bound_phi1=float(kl[0]) / C)
+        rate, mistake_bound = _rate_assumptions(eta, delta, C, lnN)
+        assumptions += rate
+        if mistake_bound is not None:
+            consts.update(bound_phi1=float(kl[0]) / C)
     if C is not None and eta_is_optimal:
         r = 1.0 / delta                      # 2 ln N/δ² as 2 ln N·(1/δ)²: no division by an underflowed δ²
         b2 = 2.0 * lnN * (r * r)
@@ -212,22 +238,8 @@ def normalized_winnow_proof(*, T: int, N: int, eta: float, delta: float | None, 
         extra = ()
     if C is None:
         series.update(kl_upper=nan, lnN_upper=nan, C=nan, delta=nan)
-    chains = (
-        Chain("KL potential", ("zero", "kl", "kl_upper", "lnN_upper"), scale=scale,
-              link_needs=((), ("margin",), ()),
-              reasons=("relative entropy between two distributions is ≥ 0 (Gibbs)",
-                       "each mistake lowers Φ by at least C (next chains)",
-                       "Φ₁ = KL(u‖uniform) = ln N − H(u) ≤ ln N")),
-        Chain("per-mistake decrease", ("C", "kl_drop"), scale=scale, needs=("margin",),
-              reasons=("Φ_t − Φ_{t+1} = η y_t⟨u,x_t⟩ − ln Z_t ≥ ηδ − ln cosh η = C",)),
-        Chain("normaliser", ("log_Z", "log_cosh_eta"), scale=max(1.0, eta),
-              reasons=("e^{ηz} ≤ cosh η + z sinh η for z = y x_i ∈ [−1, 1] (convexity), so "
-                       "Z ≤ cosh η + sinh η · y⟨w,x⟩ ≤ cosh η since y⟨w,x⟩ ≤ 0 on a mistake",)),
-        Chain("margin on mistakes", ("delta", "margin_at_mistake"), scale=1.0, needs=("margin",), restates="margin",
-              reasons=("the margin assumption y_t⟨u,x_t⟩ ≥ δ, at the rounds that update",)),
-    ) + extra
     notes = ("The normaliser chain and Φ ≥ 0 hold on any data with ‖x‖∞ ≤ 1; the other links need the margin.",)
     return Proof(name="Normalised Winnow (exponentiated update), potential KL(u‖w)", theorem=THEOREM, T=T,
-                 state_rounds=state_rounds, n_mistakes=nm, series=series, chains=chains,
+                 state_rounds=state_rounds, n_mistakes=nm, series=series, chains=_chains(scale, eta, extra),
                  assumptions=tuple(assumptions), mistake_bound=mistake_bound, constants=consts,
                  labels=dict(LABELS), notes=notes)

@@ -30,9 +30,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .. import _accel
+from .._kernels import checks
+from .._kernels.engine import resolve_engine
 from .base import DEFAULT_TOL, Assumption, Chain, Proof
-from .._words import agree, count
+from .._support.words import agree, count
 
 __all__ = ["separable_proof", "nonseparable_proof", "hinge_proof", "best_gamma", "td_bound", "td_bounds",
            "hinge_bound"]
@@ -105,7 +106,7 @@ def _states(T: int, mistakes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     state_rounds = np.empty(K, dtype=np.int64)
     state_rounds[0] = 0
     np.add(mistakes, 1, out=state_rounds[1:])
-    return state_rounds, _accel.counts(K)
+    return state_rounds, checks.counts(K)
 
 
 def _with_zero(a: np.ndarray | None, K: int) -> np.ndarray:
@@ -118,89 +119,57 @@ def _with_zero(a: np.ndarray | None, K: int) -> np.ndarray:
     return a
 
 
-def separable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray | None, norm: np.ndarray,
-                    radius: float, cmargin: np.ndarray | None, gamma: float | None,
-                    comparator_info: dict[str, Any], min_margin: float | None = None,
-                    n_nonpositive: int | None = None, state_rounds: np.ndarray | None = None,
-                    exact_bound: Callable[[], Fraction | None] | None = None) -> Proof:
-    """Proofs A and B of ``M ≤ R²/γ²``.
-
-    ``inner``/``norm``: ⟨w*, w⟩ and ‖w‖ in each state (the initial w = 0 first);
-    ``cmargin[t] = y_t⟨w*, x_t⟩`` (None when no comparator separates the data; with ``min_margin`` and
-    ``n_nonpositive`` given it may be a zero-argument callable, read only to list failing rounds);
-    ``gamma``: the γ the caller asked the proof to assume (None: the measured
-    margin ``min_t cmargin[t]``, or ``min_margin`` when the loop already found it);
-    ``n_nonpositive``: the number of rounds with ``cmargin[t] ≤ 0`` when the loop already
-    counted them (the rounds themselves are then listed on first access);
-    ``state_rounds``: ``[0, mistakes + 1]`` when the loop already recorded it;
-    ``exact_bound``: R²/γ² as an exact rational (:func:`olc_core._exact_bound.perceptron_bound`), called
-    (then dropped) only when the run's mistakes reach half the float bound: the link M ≤ R²/γ² is then
-    decided exactly (:func:`_exact_bound_link`) instead of within the checks' relative tolerance.
-    """
-    if state_rounds is None:
-        state_rounds, k = _states(T, mistakes)
-    else:
-        k = _accel.counts(len(mistakes) + 1)
-    K = len(k)
-    R = float(radius)
-    assumptions: list[Assumption] = []
-    constants: dict[str, Any] = {"radius": R, **comparator_info}
+def _margin_assumption(cmargin: Any, gamma: float | None, measured: float | None, n_nonpositive: int | None,
+                       R: float, comparator_info: dict[str, Any]) -> tuple[float | None, Assumption]:
+    """The γ the proof uses and its assumption: "separable" (failed) when no comparator separates the data,
+    else "margin" — y⟨w*,x⟩ > 0 on every round (γ measured), or ≥ the given γ within rounding."""
     if cmargin is None:
-        measured = None
-    else:
-        measured = float(np.min(cmargin)) if min_margin is None else float(min_margin)
-    constants["measured_margin"] = measured
-    if cmargin is None:
-        g = None
-        assumptions.append(Assumption(
+        return None, Assumption(
             "separable", r"some unit w^* has y_t\langle w^*, x_t\rangle \ge \gamma > 0 for every round t",
             False, np.asarray(comparator_info.get("certificate_rounds", []), dtype=np.int64),
-            comparator_info.get("separability_detail", "the data are not linearly separable through the origin")))
-    else:
-        g = measured if gamma is None else float(gamma)
-        # the scan for failing rounds is needed only when the smallest margin fails
-        if gamma is None:
-            ok = measured > 0.0
-            if ok:
-                bad: Any = np.zeros(0, np.int64)
-                nbad = 0
-            elif n_nonpositive is not None:
-                cm = cmargin
-                bad = lambda: np.flatnonzero((cm() if callable(cm) else cm) <= 0.0)  # noqa: E731 - when asked for
-                nbad = int(n_nonpositive)
-            else:
-                bad = np.flatnonzero(cmargin <= 0.0)
-                nbad = len(bad)
-            detail = ("" if ok else f"w* puts {count(nbad, 'round')} on the wrong side or on the hyperplane "
-                      "(y⟨w*,x⟩ ≤ 0): the data are not separated by this w*")
+            comparator_info.get("separability_detail", "the data are not linearly separable through the origin"))
+    g = measured if gamma is None else float(gamma)
+    # the scan for failing rounds is needed only when the smallest margin fails
+    if gamma is None:
+        ok = measured > 0.0
+        if ok:
+            bad: Any = np.zeros(0, np.int64)
+            nbad = 0
+        elif n_nonpositive is not None:
+            cm = cmargin
+            bad = lambda: np.flatnonzero((cm() if callable(cm) else cm) <= 0.0)  # noqa: E731 - when asked for
+            nbad = int(n_nonpositive)
         else:
-            threshold = g - ASSUMPTION_TOL * R
-            ok = measured >= threshold
-            bad = np.zeros(0, np.int64) if ok else np.flatnonzero(cmargin < threshold)
-            detail = "" if ok else (f"{count(len(bad), 'round')} {agree(len(bad), 'has', 'have')} margin y⟨w*,x⟩ below γ = {g:.6g} "
-                                    f"(the smallest is {measured:.6g})")
-        assumptions.append(Assumption(
-            "margin", r"y_t\langle w^*, x_t\rangle \ge \gamma > 0 for every round t", ok,
-            bad if callable(bad) else bad.astype(np.int64), detail))
-    if not (0.0 < R < math.inf):
-        assumptions.append(Assumption("radius", r"0 < R = \max_t \lVert x_t\rVert < \infty", False,
-                                      np.arange(T, dtype=np.int64),
-                                      "every x_t is 0" if R == 0.0 else "‖x_t‖² overflows a float"))
-    constants["gamma"] = g
-    usable = g is not None and g > 0.0 and 0.0 < R < math.inf
-    inner_s = _with_zero(inner, K) if inner is not None else None   # None: NaN in every state, made when read
-    norm_s = _with_zero(norm, K)
+            bad = np.flatnonzero(cmargin <= 0.0)
+            nbad = len(bad)
+        detail = ("" if ok else f"w* puts {count(nbad, 'round')} on the wrong side or on the hyperplane "
+                  "(y⟨w*,x⟩ ≤ 0): the data are not separated by this w*")
+    else:
+        threshold = g - ASSUMPTION_TOL * R
+        ok = measured >= threshold
+        bad = np.zeros(0, np.int64) if ok else np.flatnonzero(cmargin < threshold)
+        detail = "" if ok else (f"{count(len(bad), 'round')} {agree(len(bad), 'has', 'have')} margin y⟨w*,x⟩ below γ = {g:.6g} "
+                                f"(the smallest is {measured:.6g})")
+    return g, Assumption("margin", r"y_t\langle w^*, x_t\rangle \ge \gamma > 0 for every round t", ok,
+                         bad if callable(bad) else bad.astype(np.int64), detail)
+
+
+def _derived_series(k: np.ndarray, g: float | None, R: float, usable: bool, inner_s: np.ndarray | None,
+                    norm_s: np.ndarray) -> dict[str, Any]:
+    """Every series of proofs A and B; the derived ones (M, Mγ, √M·R, 1, the cosine and its lower bound) are
+    rows of one block computed the first time one of them is read (each series a callable until then)."""
+    K = len(k)
     gR = g / R if usable else math.nan
     block: list[np.ndarray] = []
 
     def derived() -> np.ndarray:
-        """Every derived series as a row of one block (one allocation: see _accel._buffers),
+        """Every derived series as a row of one block (one allocation: see olc_core._kernels.perceptron._buffers),
         computed the first time one of them is asked for."""
         if not block:
             b = np.empty((7, K))
             kf, sqrtk, M_gamma, sqrtM_R, one, cosine, cos_lower = b
             kf[:] = k
-            sqrtk[:] = _accel.square_roots(K)   # np.sqrt(kf)
+            sqrtk[:] = checks.square_roots(K)   # np.sqrt(kf)
             if usable:
                 np.multiply(kf, g, out=M_gamma)
                 np.multiply(sqrtk, gR, out=cos_lower)
@@ -221,15 +190,15 @@ def separable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray | None, n
         return block[0]
 
     rows = ("M", "_sqrtk", "M_gamma", "sqrtM_R", "one", "cosine", "cos_lower")
-    series = {name: (lambda i=i: derived()[i]) for i, name in enumerate(rows) if not name.startswith("_")}
+    series: dict[str, Any] = {name: (lambda i=i: derived()[i]) for i, name in enumerate(rows) if not name.startswith("_")}
     series["inner"] = inner_s if inner_s is not None else (lambda: np.full(K, np.nan))
     series["norm"] = norm_s
-    bound = sq_ratio(R, g) if usable else None
-    if usable and not math.isfinite(bound):
-        assumptions.append(range_assumption(bound, g, R, "R²/γ² = (R/γ)²"))
-    constants["delta"] = g / R if usable else None
-    constants["bound_formula"] = r"R^2/\gamma^2"
-    chains = (
+    return series
+
+
+def _chains(R: float, K: int) -> tuple[Chain, ...]:
+    """Proof A (the norm potential) and proof B (the cosine potential), each link with its reason."""
+    return (
         Chain("norm potential (A)", ("M_gamma", "inner", "norm", "sqrtM_R"), scale=_scale(R * max(1, K - 1)),
               reasons=("each mistake adds y_t⟨w*,x_t⟩ ≥ γ to ⟨w*,w⟩",
                        "Cauchy–Schwarz with ‖w*‖ = 1",
@@ -237,25 +206,80 @@ def separable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray | None, n
         Chain("cosine potential (B)", ("cos_lower", "cosine", "one"), scale=1.0,
               reasons=("divide Mγ ≤ ⟨w*,w⟩ by ‖w‖ ≤ √M·R", "a cosine is at most 1")),
     )
+
+
+def _fused_checker(proof: Proof, inner_s: np.ndarray | None, norm_s: np.ndarray, g: float | None, R: float,
+                   usable: bool) -> Callable[[], dict[str, np.ndarray]]:
+    """Every link's verdict in one compiled pass from ⟨w*,w⟩ and ‖w‖ (the derived series never made: the same
+    float operations, so identical verdicts)."""
+    names = [proof.link_name(lo, hi, st) for ch in proof.chains for lo, hi, st, _ in ch.links()]
+    scale_a = proof.chains[0].scale
+    pb = proof.mistake_bound
+    gR = g / R if usable else math.nan
+
+    def checker() -> dict[str, np.ndarray]:
+        m = checks.perceptron_checks(norm_s if inner_s is None else inner_s, norm_s,
+                                     float(g) if usable else math.nan, gR, R, usable, R < math.inf,
+                                     math.nan if pb is None else pb, DEFAULT_TOL, scale_a,
+                                     has_inner=inner_s is not None)
+        rows_ = list(m) if pb is not None else list(m[:5])
+        return dict(zip(names, rows_))
+    return checker
+
+
+def separable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray | None, norm: np.ndarray,
+                    radius: float, cmargin: np.ndarray | None, gamma: float | None,
+                    comparator_info: dict[str, Any], min_margin: float | None = None,
+                    n_nonpositive: int | None = None, state_rounds: np.ndarray | None = None,
+                    exact_bound: Callable[[], Fraction | None] | None = None) -> Proof:
+    """Proofs A and B of ``M ≤ R²/γ²``.
+
+    ``inner``/``norm``: ⟨w*, w⟩ and ‖w‖ in each state (the initial w = 0 first);
+    ``cmargin[t] = y_t⟨w*, x_t⟩`` (None when no comparator separates the data; with ``min_margin`` and
+    ``n_nonpositive`` given it may be a zero-argument callable, read only to list failing rounds);
+    ``gamma``: the γ the caller asked the proof to assume (None: the measured
+    margin ``min_t cmargin[t]``, or ``min_margin`` when the loop already found it);
+    ``n_nonpositive``: the number of rounds with ``cmargin[t] ≤ 0`` when the loop already
+    counted them (the rounds themselves are then listed on first access);
+    ``state_rounds``: ``[0, mistakes + 1]`` when the loop already recorded it;
+    ``exact_bound``: R²/γ² as an exact rational (:func:`olc_core._exact.perceptron_bound.perceptron_bound`), called
+    (then dropped) only when the run's mistakes reach half the float bound: the link M ≤ R²/γ² is then
+    decided exactly (:func:`_exact_bound_link`) instead of within the checks' relative tolerance.
+    """
+    if state_rounds is None:
+        state_rounds, k = _states(T, mistakes)
+    else:
+        k = checks.counts(len(mistakes) + 1)
+    K = len(k)
+    R = float(radius)
+    constants: dict[str, Any] = {"radius": R, **comparator_info}
+    if cmargin is None:
+        measured = None
+    else:
+        measured = float(np.min(cmargin)) if min_margin is None else float(min_margin)
+    constants["measured_margin"] = measured
+    g, margin = _margin_assumption(cmargin, gamma, measured, n_nonpositive, R, comparator_info)
+    assumptions: list[Assumption] = [margin]
+    if not (0.0 < R < math.inf):
+        assumptions.append(Assumption("radius", r"0 < R = \max_t \lVert x_t\rVert < \infty", False,
+                                      np.arange(T, dtype=np.int64),
+                                      "every x_t is 0" if R == 0.0 else "‖x_t‖² overflows a float"))
+    constants["gamma"] = g
+    usable = g is not None and g > 0.0 and 0.0 < R < math.inf
+    inner_s = _with_zero(inner, K) if inner is not None else None   # None: NaN in every state, made when read
+    norm_s = _with_zero(norm, K)
+    series = _derived_series(k, g, R, usable, inner_s, norm_s)
+    bound = sq_ratio(R, g) if usable else None
+    if usable and not math.isfinite(bound):
+        assumptions.append(range_assumption(bound, g, R, "R²/γ² = (R/γ)²"))
+    constants["delta"] = g / R if usable else None
+    constants["bound_formula"] = r"R^2/\gamma^2"
     proof = Proof(name="Perceptron, separable data", theorem=r"M \le R^2/\gamma^2", T=T,
-                  state_rounds=state_rounds, n_mistakes=k, series=series, chains=chains,
+                  state_rounds=state_rounds, n_mistakes=k, series=series, chains=_chains(R, K),
                   assumptions=tuple(assumptions), mistake_bound=bound, constants=constants,
                   labels=dict(LABELS))
-    if _accel.resolve_engine("auto") == "numba" and K >= FUSED_CHECK_MIN_STATES:
-        # one compiled pass computes every link's verdict from ⟨w*,w⟩ and ‖w‖² without
-        # materialising the derived series (same float operations: identical verdicts)
-        names = [proof.link_name(lo, hi, st) for ch in proof.chains for lo, hi, st, _ in ch.links()]
-        scale_a = proof.chains[0].scale
-        pb = proof.mistake_bound
-
-        def checker() -> dict[str, np.ndarray]:
-            m = _accel.perceptron_checks(norm_s if inner_s is None else inner_s, norm_s,
-                                         float(g) if usable else math.nan, gR, R, usable, R < math.inf,
-                                         math.nan if pb is None else pb, DEFAULT_TOL, scale_a,
-                                         has_inner=inner_s is not None)
-            rows_ = list(m) if pb is not None else list(m[:5])
-            return dict(zip(names, rows_))
-        proof._checker = checker
+    if resolve_engine("auto") == "numba" and K >= FUSED_CHECK_MIN_STATES:
+        proof._checker = _fused_checker(proof, inner_s, norm_s, g, R, usable)
     if exact_bound is not None and proof.mistake_bound is not None and 2.0 * float(k[-1]) >= proof.mistake_bound:
         b_exact = exact_bound()
         if b_exact is not None:

@@ -131,6 +131,103 @@ def _log_phi_and_max(A: np.ndarray, L: float) -> tuple[np.ndarray, np.ndarray]:
     return phi, top
 
 
+def _potential_series(N: int, beta: float, L: float, positive: np.ndarray, A: np.ndarray) -> dict[str, np.ndarray]:
+    """The series of the chains that hold on any 0/1 data (the potential, its floor, m⁻, the weight cap),
+    one entry per state (the initial state first); ``A``: the (M, N) exponents after each mistake."""
+    M = A.shape[0]
+    K = M + 1
+    lnN = math.log(N)
+    m_plus = np.concatenate([[0], np.cumsum(positive)]).astype(np.float64)
+    m_minus = np.concatenate([[0], np.cumsum(~positive)]).astype(np.float64)
+    phi, top = _log_phi_and_max(A, L) if M else (np.zeros(0), np.zeros(0))
+    log_phi = np.concatenate([[lnN], phi])
+    log_w_max = np.concatenate([[0.0], top])
+    b1 = (1.0 + beta) / beta
+    # for extreme β (≳1e300, or subnormal) some bounds exceed the float range: +inf is their correct rounding
+    with np.errstate(over="ignore"):
+        return {
+            "m_plus": m_plus,
+            "m_minus": m_minus,
+            "log_zero": np.full(K, -np.inf),
+            "log_floor": np.full(K, lnN - L),
+            "log_phi": log_phi,
+            "log_upper": log_upper(N, beta, m_plus, m_minus),
+            "m_minus_sharp": 1.0 + (1.0 + beta) * m_plus,
+            "m_minus_cap": b1 + (1.0 + beta) * m_plus,
+            "total_cap": b1 + (2.0 + beta) * m_plus,
+            "log_w_max": log_w_max,
+            "log_cap": np.full(K, L + lnN),
+            "zero": np.zeros(K),
+        }
+
+
+def _relevant_series(N: int, beta: float, L: float, A: np.ndarray, relevant: np.ndarray, rel_promotions: np.ndarray,
+                     rel_demotions: np.ndarray) -> dict[str, np.ndarray]:
+    """The series of the chains on the target's k relevant variables (their largest weight, promotions and
+    demotions, the cap k(1 + log_{1+β} N)), one entry per state."""
+    M = A.shape[0]
+    K = M + 1
+    kk = int(relevant.shape[0])
+    P = np.asarray(rel_promotions, dtype=np.int64).reshape(M, kk)
+    D = np.asarray(rel_demotions, dtype=np.int64).reshape(M, kk)
+    P0 = np.concatenate([np.zeros((1, kk), dtype=np.int64), P])
+    D0 = np.concatenate([np.zeros((1, kk), dtype=np.int64), D])
+    series: dict[str, np.ndarray] = {}
+    if kk:
+        rel = A[:, relevant].astype(np.float64) * L
+        rel_logs = np.concatenate([np.zeros((1, kk)), rel]) if M else np.zeros((1, kk))
+        series["log_w_rel_max"] = rel_logs.max(axis=1)
+        series["k_max_promotions"] = kk * P0.max(axis=1).astype(np.float64)
+    else:
+        series["log_w_rel_max"] = np.full(K, np.nan)
+        series["k_max_promotions"] = np.zeros(K)
+    series["rel_promotions"] = P0.sum(axis=1).astype(np.float64)
+    series["rel_demotions"] = D0.sum(axis=1).astype(np.float64)
+    series["k_cap"] = np.full(K, kk * _per_variable_cap(beta, N))
+    return series
+
+
+def _target_assumption(comparator_info: dict[str, Any]) -> Assumption:
+    """The labels are the target disjunction's (its failing rounds from ``comparator_info``)."""
+    failing = np.asarray(comparator_info.get("failing_rounds", np.zeros(0)), dtype=np.int64)
+    return Assumption(
+        TARGET,
+        r"y_t = \bigvee_{i \in R} x_{t,i} \text{ for every round } t \text{ (a monotone disjunction of } k "
+        r"\text{ variables labels the data)}",
+        failing.size == 0, failing, comparator_info.get("consistency_detail", ""))
+
+
+#: Winnow's chains, each link with its reason (the relevant-variable chains need the target disjunction).
+_CHAINS = (
+    Chain("potential Φ = Σ w", ("log_zero", "log_phi", "log_upper"), log=True, strict=(True, False),
+          reasons=("weights start at 1 and are only multiplied by (1+β)^{±1}: they stay positive",
+                   "a promotion (only when w·x ≤ N) adds β·w·x ≤ βN; a demotion (only when w·x > N) "
+                   "removes β/(1+β)·w·x > βN/(1+β); Φ₁ = N")),
+    Chain("floor of Φ", ("log_floor", "log_phi"), log=True, strict=(True,),
+          reasons=("a demotion needs Φ ≥ w·x > N and keeps at least Φ/(1+β) > N/(1+β); "
+                   "promotions only raise Φ",)),
+    Chain("mistakes on negatives", ("m_minus", "m_minus_sharp", "m_minus_cap"), scale=1.0,
+          strict=(True, True),
+          reasons=("N/(1+β) < Φ ≤ N + βNm⁺ − βNm⁻/(1+β), solved for m⁻",
+                   "1 < (1+β)/β (the notes' form, from Φ > 0 alone)")),
+    Chain("total mistakes", ("M", "total_cap"), scale=1.0, strict=(True,),
+          reasons=("M = m⁺ + m⁻ and m⁻ < (1+β)/β + (1+β)m⁺",)),
+    Chain("weight cap", ("log_w_rel_max", "log_w_max", "log_cap"), log=True,
+          reasons=("a maximum over the relevant variables is at most the maximum over all",
+                   "a variable is promoted only on a round with w·x ≤ N on which it is on, so its weight "
+                   "before the promotion is at most w·x ≤ N and after it at most (1+β)N; demotions only "
+                   "lower weights, so no weight exceeds (1+β)N")),
+    Chain("relevant variables never demoted", ("rel_demotions", "zero"), scale=1.0, needs=(TARGET,),
+          reasons=("a demotion is a mistake on a negative example, where every relevant bit is 0 "
+                   "(so w_i = (1+β)^{p_i} for i in R)",)),
+    Chain("mistakes on positives", ("m_plus", "rel_promotions", "k_max_promotions", "k_cap"), scale=1.0,
+          needs=(TARGET,),
+          reasons=("a false negative has y = 1, so some relevant variable is on and is promoted",
+                   "a sum of k terms is at most k times the largest",
+                   "(1+β)^{p_i} = w_i ≤ (1+β)N gives p_i ≤ 1 + log_{1+β} N")),
+)
+
+
 def winnow_proof(*, T: int, N: int, beta: float, log_base: float, mistakes: np.ndarray, positive: np.ndarray,
                  exponents: np.ndarray, relevant: np.ndarray | None, rel_promotions: np.ndarray,
                  rel_demotions: np.ndarray, comparator_info: dict[str, Any]) -> Proof:
@@ -149,62 +246,18 @@ def winnow_proof(*, T: int, N: int, beta: float, log_base: float, mistakes: np.n
     state_rounds = np.concatenate([[0], mistakes + 1]).astype(np.int64)
     nm = np.arange(K, dtype=np.int64)
     L = float(log_base)
-    lnN = math.log(N)
-    positive = np.asarray(positive, dtype=bool)
-    m_plus = np.concatenate([[0], np.cumsum(positive)]).astype(np.float64)
-    m_minus = np.concatenate([[0], np.cumsum(~positive)]).astype(np.float64)
-
     A = np.asarray(exponents, dtype=np.int64).reshape(M, N)
-    phi, top = _log_phi_and_max(A, L) if M else (np.zeros(0), np.zeros(0))
-    log_phi = np.concatenate([[lnN], phi])
-    log_w_max = np.concatenate([[0.0], top])
-    b1 = (1.0 + beta) / beta
-    # for extreme β (≳1e300, or subnormal) some bounds exceed the float range: +inf is their correct rounding
-    with np.errstate(over="ignore"):
-        series: dict[str, np.ndarray] = {
-            "m_plus": m_plus,
-            "m_minus": m_minus,
-            "log_zero": np.full(K, -np.inf),
-            "log_floor": np.full(K, lnN - L),
-            "log_phi": log_phi,
-            "log_upper": log_upper(N, beta, m_plus, m_minus),
-            "m_minus_sharp": 1.0 + (1.0 + beta) * m_plus,
-            "m_minus_cap": b1 + (1.0 + beta) * m_plus,
-            "total_cap": b1 + (2.0 + beta) * m_plus,
-            "log_w_max": log_w_max,
-            "log_cap": np.full(K, L + lnN),
-            "zero": np.zeros(K),
-        }
+    series = _potential_series(N, beta, L, np.asarray(positive, dtype=bool), A)
     constants: dict[str, Any] = {"N": N, "beta": beta, "log_base": L, "threshold": N,
                                  "bound_formula": r"\frac{1+\beta}{\beta} + (2+\beta)\,k\,(1 + \log_{1+\beta} N)",
                                  "per_variable_promotions_cap": _per_variable_cap(beta, N)}
     constants.update({k: v for k, v in comparator_info.items() if k != "failing_rounds"})
-    failing = np.asarray(comparator_info.get("failing_rounds", np.zeros(0)), dtype=np.int64)
-    assumptions = [Assumption(
-        TARGET,
-        r"y_t = \bigvee_{i \in R} x_{t,i} \text{ for every round } t \text{ (a monotone disjunction of } k "
-        r"\text{ variables labels the data)}",
-        failing.size == 0, failing, comparator_info.get("consistency_detail", ""))]
+    assumptions = [_target_assumption(comparator_info)]
     mistake_bound = None
     if relevant is not None:
         kk = int(relevant.shape[0])
-        cap = _per_variable_cap(beta, N)
-        P = np.asarray(rel_promotions, dtype=np.int64).reshape(M, kk)
-        D = np.asarray(rel_demotions, dtype=np.int64).reshape(M, kk)
-        P0 = np.concatenate([np.zeros((1, kk), dtype=np.int64), P])
-        D0 = np.concatenate([np.zeros((1, kk), dtype=np.int64), D])
-        if kk:
-            rel = A[:, relevant].astype(np.float64) * L
-            rel_logs = np.concatenate([np.zeros((1, kk)), rel]) if M else np.zeros((1, kk))
-            series["log_w_rel_max"] = rel_logs.max(axis=1)
-            series["k_max_promotions"] = kk * P0.max(axis=1).astype(np.float64)
-        else:
-            series["log_w_rel_max"] = np.full(K, np.nan)
-            series["k_max_promotions"] = np.zeros(K)
-        series["rel_promotions"] = P0.sum(axis=1).astype(np.float64)
-        series["rel_demotions"] = D0.sum(axis=1).astype(np.float64)
-        series["k_cap"] = np.full(K, kk * cap)
-        constants.update(k=kk, relevant=relevant, m_plus_bound=kk * cap,
+        series.update(_relevant_series(N, beta, L, A, relevant, rel_promotions, rel_demotions))
+        constants.update(k=kk, relevant=relevant, m_plus_bound=kk * _per_variable_cap(beta, N),
                          mistake_bound_sharp=bound_sharp(beta, N, kk))
         mistake_bound = bound(beta, N, kk)
     else:
@@ -212,38 +265,10 @@ def winnow_proof(*, T: int, N: int, beta: float, log_base: float, mistakes: np.n
             series[key] = np.full(K, np.nan)
         constants.update(k=None, relevant=None)
 
-    chains = (
-        Chain("potential Φ = Σ w", ("log_zero", "log_phi", "log_upper"), log=True, strict=(True, False),
-              reasons=("weights start at 1 and are only multiplied by (1+β)^{±1}: they stay positive",
-                       "a promotion (only when w·x ≤ N) adds β·w·x ≤ βN; a demotion (only when w·x > N) "
-                       "removes β/(1+β)·w·x > βN/(1+β); Φ₁ = N")),
-        Chain("floor of Φ", ("log_floor", "log_phi"), log=True, strict=(True,),
-              reasons=("a demotion needs Φ ≥ w·x > N and keeps at least Φ/(1+β) > N/(1+β); "
-                       "promotions only raise Φ",)),
-        Chain("mistakes on negatives", ("m_minus", "m_minus_sharp", "m_minus_cap"), scale=1.0,
-              strict=(True, True),
-              reasons=("N/(1+β) < Φ ≤ N + βNm⁺ − βNm⁻/(1+β), solved for m⁻",
-                       "1 < (1+β)/β (the notes' form, from Φ > 0 alone)")),
-        Chain("total mistakes", ("M", "total_cap"), scale=1.0, strict=(True,),
-              reasons=("M = m⁺ + m⁻ and m⁻ < (1+β)/β + (1+β)m⁺",)),
-        Chain("weight cap", ("log_w_rel_max", "log_w_max", "log_cap"), log=True,
-              reasons=("a maximum over the relevant variables is at most the maximum over all",
-                       "a variable is promoted only on a round with w·x ≤ N on which it is on, so its weight "
-                       "before the promotion is at most w·x ≤ N and after it at most (1+β)N; demotions only "
-                       "lower weights, so no weight exceeds (1+β)N")),
-        Chain("relevant variables never demoted", ("rel_demotions", "zero"), scale=1.0, needs=(TARGET,),
-              reasons=("a demotion is a mistake on a negative example, where every relevant bit is 0 "
-                       "(so w_i = (1+β)^{p_i} for i in R)",)),
-        Chain("mistakes on positives", ("m_plus", "rel_promotions", "k_max_promotions", "k_cap"), scale=1.0,
-              needs=(TARGET,),
-              reasons=("a false negative has y = 1, so some relevant variable is on and is promoted",
-                       "a sum of k terms is at most k times the largest",
-                       "(1+β)^{p_i} = w_i ≤ (1+β)N gives p_i ≤ 1 + log_{1+β} N")),
-    )
     notes = ("The potential chain, its floor, the m⁻ chain and the weight cap hold on any 0/1 data; "
              "the relevant-variable chains and the bound need the labels to be the target disjunction's.",)
     return Proof(name="Winnow (Littlestone), potential Φ = Σ w_i", theorem=THEOREM, T=T,
-                 state_rounds=state_rounds, n_mistakes=nm, series=series, chains=chains,
+                 state_rounds=state_rounds, n_mistakes=nm, series=series, chains=_CHAINS,
                  assumptions=tuple(assumptions), mistake_bound=mistake_bound, constants=constants,
                  labels=dict(LABELS), notes=notes, bound_strict=True,
                  indices={"comparator": "variable", "relevant": "variable"})

@@ -29,8 +29,8 @@ from collections import OrderedDict
 
 import numpy as np
 
-from .._accel import resolve_engine
-from .._accel_experts import adversary_rounds
+from .._kernels.engine import resolve_engine
+from .._kernels.experts import adversary_rounds
 from ..hypotheses import HalfPlanes, HypothesisClass, MonotoneConjunctions, MonotoneDisjunctions, Thresholds
 from .base import Stream
 
@@ -137,7 +137,7 @@ def adversary(T: int, N: int, beta: float = 0.5, update: str = "on_mistake", see
     to +1 (the learner's rule). Every round penalises the experts that agreed with the
     vote (WM errs every round, so both updates penalise). The rounds run in a compiled
     loop (numba, optional) or its numpy twin (``engine``; ``OLC_CORE_ENGINE=numpy``), the
-    draws are read a block at a time (:func:`olc_core._accel_experts.adversary_draws`):
+    draws are read a block at a time (:func:`olc_core._kernels.experts.adversary_draws`):
     the same stream as the round-by-round replay of the learner (tested against it). The
     decisions read β only through β = 0, so every β > 0 gives the same advice and labels: the
     last few streams are kept, and a sweep over β draws one per seed.

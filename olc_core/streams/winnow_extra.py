@@ -16,8 +16,12 @@ below the smallest float (Littlestone's Winnow with a large β).
 """
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+
 import numpy as np
 
+from .._exact.powers import exact_greater
 from .base import Stream
 
 __all__ = ["simplex_continuous", "winnow_demotion_chain", "winnow_adversary"]
@@ -102,8 +106,7 @@ def winnow_demotion_chain(T: int, N: int, seed: int = 0) -> Stream:
 
 
 def _weights_sum_greater(e: np.ndarray, P: int, Q: int, N: int) -> bool:
-    from ..learners.winnow import exact_greater  # the learner's own exact test of Σ (1+β)^{e_i} > N
-
+    """The learner's own exact test of Σ (1+β)^{e_i} > N."""
     return exact_greater(e, P, Q, N)
 
 
@@ -124,9 +127,6 @@ def winnow_adversary(T: int, N: int, k: int, beta: float, seed: int = 0) -> Stre
     Every forced decision is checked in exact arithmetic (the learner's ``exact_greater``), so the
     learner errs on each of the ``info["forced"]`` first rounds. X is ``uint8``.
     """
-    from fractions import Fraction
-    import math
-
     _check(_int(N) and N >= 2, f"N must be an integer ≥ 2 (got {N!r})")
     _check(_int(k) and 1 <= k <= N, f"k must be an integer in [1, N] (got {k!r})")
     _check(_int(T) and T >= 1, f"T must be an integer ≥ 1 (got {T!r})")

@@ -10,7 +10,7 @@ from fractions import Fraction
 import numpy as np
 
 import olc_core
-from olc_core._exact_bound import perceptron_bound
+from olc_core._exact.perceptron_bound import perceptron_bound
 from olc_ui import explorer_lesson as L
 from olc_ui.explorer_lesson import param_label
 from olc_ui.explorer_view import fmt, sweep_values
@@ -45,7 +45,7 @@ def test_default_sweep_numbers_are_direct_runs():
             s = olc_core.streams.separable(1000, 5, g, 1.0, seed)
             tr = olc_core.run("perceptron", s.X, s.y, comparator=s.comparator, gamma=g)
             m.append(tr.n_mistakes)
-            # the sweep's bound: R²/γ² exactly (olc_core._exact_bound), within rounding of the proof's float
+            # the sweep's bound: R²/γ² exactly (olc_core._exact.perceptron_bound), within rounding of the proof's float
             B = perceptron_bound(s.X, s.y, tr.proof.constants["comparator"], g)
             assert abs(float(B) - tr.proof.mistake_bound) <= 1e-12 * float(B)
             b.append(B)

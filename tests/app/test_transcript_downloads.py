@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from olc_core._texdoc import md_text, tex_text
+from olc_core._transcript.texdoc import md_text, tex_text
 from olc_ui.lessons import available
 from olc_ui.transcript import png_available
 from tests.app.pagetest import open_page, page_path

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 import olc_core
-from olc_core import _accel
+from olc_core._kernels import engine as kernel_engine
 from tests.core.cases import Case, NaiveRun
 
 
@@ -40,7 +40,7 @@ CASES = [
     Case("perceptron-numpy", "perceptron", lambda s: _make(s, "numpy"), naive_perceptron, conservative=True),
     Case("perceptron-maxmargin", "perceptron", _make_auto_comparator, naive_perceptron, conservative=True),
 ]
-if _accel.available():
+if kernel_engine.available():
     CASES.append(Case("perceptron-numba", "perceptron", lambda s: _make(s, "numba"), naive_perceptron,
                       conservative=True))
 

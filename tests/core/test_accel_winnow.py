@@ -1,4 +1,4 @@
-"""The compiled passes of olc_core._accel_winnow give the bits of their numpy twins, the exponentiated
+"""The compiled passes of olc_core._kernels.winnow give the bits of their numpy twins, the exponentiated
 update gives the same trace with and without them, and the one-pass input checks still report what the
 separate checks reported (NaN first, then labels, then the first entry outside [−1, 1])."""
 from __future__ import annotations
@@ -9,12 +9,13 @@ import numpy as np
 import pytest
 
 import olc_core
-from olc_core import _accel, _numeric
-from olc_core import _accel_winnow as K
+from olc_core._kernels import engine as kernel_engine
+from olc_core._kernels import winnow as K
+from olc_core._support import numeric as _numeric
 from olc_core.learners.winnow import as_binary_matrix
 from olc_core.streams.compare import dense_instances, views
 
-needs_numba = pytest.mark.skipif(not _accel.available(), reason="numba is not installed")
+needs_numba = pytest.mark.skipif(not kernel_engine.available(), reason="numba is not installed")
 
 
 def same(a, b) -> bool:

@@ -16,7 +16,8 @@ import numpy as np
 import pytest
 
 import olc_core
-from olc_core import _accel, _accel_experts as fast
+from olc_core._kernels import engine as kernel_engine
+from olc_core._kernels import experts as fast
 from olc_core.streams import worst_case
 from olc_core.streams.experts import adversary
 from olc_core.streams.worst_case import halving_adversary
@@ -26,7 +27,7 @@ from tests.core.test_experts_fast import engine
 
 experts_mod = importlib.import_module("olc_core.streams.experts")   # (olc_core.streams.experts is the function)
 
-ENGINES = ["numpy"] + (["numba"] if _accel.available() else [])
+ENGINES = ["numpy"] + (["numba"] if kernel_engine.available() else [])
 
 
 
@@ -191,7 +192,7 @@ def test_wm_adversary_kernels_break_equal_draws_by_index(N):
     u = (rng.integers(0, 4, size=(R, N)) * (1 << 50)).astype(np.uint64)
     first = np.where(rng.random(R) < 0.5, 1, -1).astype(np.int8)
     steps = [fast._adversary_numpy, fast._adversary_kernel_py] + (
-        [fast._adversary_compiled()] if _accel.available() else [])
+        [fast._adversary_compiled()] if kernel_engine.available() else [])
     for beta_zero in (False, True):
         out = []
         for step in steps:

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import olc_core
-from olc_core._params import validate
+from olc_core._support.params import validate
 from tests.core.experts_reference import halving as old_halving
 from tests.core.experts_reference import randomized_weighted_majority as old_rwm
 from tests.core.experts_reference import weighted_majority as old_wm

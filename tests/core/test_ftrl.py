@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import olc_core
-from olc_core._numeric import rowdot
+from olc_core._support.numeric import rowdot
 from tests.core.cases_ftrl import naive_ftrl
 
 ALG = "ftrl_randomized"

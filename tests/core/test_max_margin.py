@@ -10,8 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import olc_core
-from olc_core._numeric import rowdot
-from olc_core import _maxmargin
+from olc_core._support.numeric import rowdot
+from olc_core._comparators import max_margin as max_margin_search
+from olc_core._kernels import engine as kernel_engine
 from olc_core.comparators import max_margin
 
 from .wolfe_reference import reference_max_margin
@@ -116,7 +117,7 @@ def test_every_verdict_is_true_in_exact_arithmetic(data):
 
 
 @settings(deadline=None, max_examples=25)
-@given(st.integers(_maxmargin.SMALL + 1, 30_000), st.integers(2, 5), st.integers(0, 2**31),
+@given(st.integers(max_margin_search.SMALL + 1, 30_000), st.integers(2, 5), st.integers(0, 2**31),
        st.floats(0.001, 0.3), st.sampled_from(["generated", "margin", "random"]))
 def test_working_set_agrees_with_wolfe_on_every_round(T, d, seed, gamma, order):
     s = olc_core.streams.separable(T=T, d=d, gamma=gamma, radius=1.0, seed=seed, order=order)
@@ -131,7 +132,7 @@ def test_working_set_agrees_with_wolfe_on_every_round(T, d, seed, gamma, order):
 
 
 @settings(deadline=None, max_examples=10)
-@given(st.integers(_maxmargin.SMALL + 1, 50_000), st.integers(2, 4), st.integers(0, 2**31),
+@given(st.integers(max_margin_search.SMALL + 1, 50_000), st.integers(2, 4), st.integers(0, 2**31),
        st.floats(0.02, 0.3))
 def test_noisy_long_streams_are_certified_inseparable_exactly(T, d, seed, noise):
     s = olc_core.streams.separable(T=T, d=d, gamma=0.05, radius=1.0, seed=seed, noise=noise)
@@ -146,7 +147,7 @@ def test_long_streams_same_run_on_both_engines(monkeypatch, threads, noise):
     """Long streams, no comparator given: the compiled engine (learner and search at once on two threads,
     or one after the other) and numpy find the same w* and give the same columns, bit for bit — the
     comparator's margins are read lazily, its minimum found block by block."""
-    if not olc_core._accel.available():
+    if not kernel_engine.available():
         pytest.skip("numba not installed")
     monkeypatch.setenv("OLC_CORE_THREADS", threads)
     s = olc_core.streams.separable(T=300_000, d=2, gamma=0.05, radius=1.0, seed=3, noise=noise)
@@ -167,13 +168,13 @@ def test_long_streams_same_run_on_both_engines(monkeypatch, threads, noise):
 def test_block_bounds_find_the_exact_minimum_and_every_violator(monkeypatch, compiled):
     """Scanner: after a full pass under w_ref, the blocks a nearby w can violate in hold every round
     below the threshold, and exact_min equals min_t y_t⟨w, x_t⟩ computed directly (same floats)."""
-    from olc_core import _mmscan
-    if compiled and not olc_core._accel.available():
+    from olc_core._kernels import margin_scan
+    if compiled and not kernel_engine.available():
         pytest.skip("numba not installed")
-    monkeypatch.setattr(_mmscan, "COMPILED_MIN", 0 if compiled else 10**12)
+    monkeypatch.setattr(margin_scan, "COMPILED_MIN", 0 if compiled else 10**12)
     rng = np.random.default_rng(5)
     s = olc_core.streams.separable(T=50_000, d=3, gamma=0.05, radius=1.0, seed=7)
-    sc = _mmscan.Scanner(s.X, s.y, threads=1)
+    sc = margin_scan.Scanner(s.X, s.y, threads=1)
     ref = s.comparator / np.linalg.norm(s.comparator)
     sc.full(ref)
     checked = 0

@@ -8,12 +8,14 @@ import numpy as np
 import pytest
 
 import olc_core
-from olc_core import _accel, _accel_checks
+from olc_core._kernels import checks
+from olc_core._kernels import engine as kernel_engine
+from olc_core._kernels import perceptron as perceptron_kernels
 from olc_core.comparators import _affine_minimizer
 from olc_core.learners.perceptron import perceptron_numba, perceptron_numpy
 from olc_core.proofs.perceptron import best_gamma, td_bound
 
-ENGINES = ["numpy"] + (["numba"] if _accel.available() else [])
+ENGINES = ["numpy"] + (["numba"] if kernel_engine.available() else [])
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -86,7 +88,7 @@ def test_final_weights_equal_scikit_learn_one_pass(engine, d, noise, seed):
     np.testing.assert_array_equal(tr.weights_at(tr.T), _sklearn_one_pass(s.X, s.y))
 
 
-@pytest.mark.skipif(not _accel.available(), reason="numba not installed")
+@pytest.mark.skipif(not kernel_engine.available(), reason="numba not installed")
 @pytest.mark.parametrize("d", [1, 2, 5, 16, 17, 300])
 @pytest.mark.parametrize("with_comparator", [True, False])
 def test_engines_agree_bit_for_bit(d, with_comparator):
@@ -104,14 +106,14 @@ def test_engines_agree_bit_for_bit(d, with_comparator):
             np.testing.assert_array_equal(u, v)
 
 
-@pytest.mark.skipif(not _accel.available(), reason="numba not installed")
+@pytest.mark.skipif(not kernel_engine.available(), reason="numba not installed")
 @pytest.mark.parametrize("d", [1, 2, 5, 17])
 @pytest.mark.parametrize("with_comparator", [True, False])
 def test_split_halves_agree_with_the_one_pass_loop(d, with_comparator, monkeypatch):
     # long noisy runs go to two halves on two threads after a probe: shrink the probe so that
     # small runs take that path, and compare all three ways value by value
-    monkeypatch.setattr(_accel, "SPLIT_PROBE", 64)
-    monkeypatch.setattr(_accel, "SPLIT_MIN_MISTAKE_RATE", 0.0)
+    monkeypatch.setattr(perceptron_kernels, "SPLIT_PROBE", 64)
+    monkeypatch.setattr(perceptron_kernels, "SPLIT_MIN_MISTAKE_RATE", 0.0)
     rng = np.random.default_rng(100 + d)
     for trial in range(3):
         T = int(rng.integers(1, 4000))
@@ -127,14 +129,14 @@ def test_split_halves_agree_with_the_one_pass_loop(d, with_comparator, monkeypat
                 np.testing.assert_array_equal(u, v)
 
 
-@pytest.mark.skipif(not _accel.available(), reason="numba not installed")
+@pytest.mark.skipif(not kernel_engine.available(), reason="numba not installed")
 @pytest.mark.parametrize("scale", [1e-150, 1.0, 1e150])
 @pytest.mark.parametrize("split", [True, False])
 def test_norms_equal_the_numpy_twin_at_every_scale(scale, split, monkeypatch):
     # d = 2, split or not: at scales where ‖w‖² leaves the normal range (1e-300, 1e300) the odd norms are
     # recomputed with scaling, as the numpy twin does
-    monkeypatch.setattr(_accel, "SPLIT_PROBE", 64)
-    monkeypatch.setattr(_accel, "SPLIT_MIN_MISTAKE_RATE", 0.0)
+    monkeypatch.setattr(perceptron_kernels, "SPLIT_PROBE", 64)
+    monkeypatch.setattr(perceptron_kernels, "SPLIT_MIN_MISTAKE_RATE", 0.0)
     for seed in range(20):
         s = olc_core.streams.separable(T=3000, d=2, gamma=0.02, radius=1.0, seed=seed, noise=0.15)
         X = s.X * scale
@@ -147,13 +149,13 @@ def test_norms_equal_the_numpy_twin_at_every_scale(scale, split, monkeypatch):
             assert np.all(np.isfinite(b[5])) and b[5][-1] > 0
 
 
-@pytest.mark.skipif(not _accel.available(), reason="numba not installed")
+@pytest.mark.skipif(not kernel_engine.available(), reason="numba not installed")
 def test_split_is_chosen_by_the_mistake_rate(monkeypatch):
-    monkeypatch.setattr(_accel, "threads", lambda: 2)
+    monkeypatch.setattr(kernel_engine, "threads", lambda: 2)
     calls = []
-    real = _accel.perceptron_kernel
-    monkeypatch.setattr(_accel, "perceptron_kernel", lambda which="perceptron": calls.append(which) or real(which))
-    T = 2 * _accel.SPLIT_MIN_T
+    real = perceptron_kernels.perceptron_kernel
+    monkeypatch.setattr(perceptron_kernels, "perceptron_kernel", lambda which="perceptron": calls.append(which) or real(which))
+    T = 2 * perceptron_kernels.SPLIT_MIN_T
     sep = olc_core.streams.separable(T=T, d=2, gamma=0.05, radius=1.0, seed=0)
     perceptron_numba(sep.X, sep.y, sep.comparator)
     assert calls == ["perceptron"]  # a handful of mistakes: the one pass to the end
@@ -163,7 +165,7 @@ def test_split_is_chosen_by_the_mistake_rate(monkeypatch):
     assert calls == ["perceptron", "perceptron_learn", "perceptron_data"]
     for u, v in zip(out, perceptron_numba(noisy.X, noisy.y, noisy.comparator, split=False)):
         np.testing.assert_array_equal(u, v)
-    monkeypatch.setattr(_accel, "threads", lambda: 1)
+    monkeypatch.setattr(kernel_engine, "threads", lambda: 1)
     calls.clear()
     perceptron_numba(noisy.X, noisy.y, noisy.comparator)
     assert calls == ["perceptron"]
@@ -171,14 +173,14 @@ def test_split_is_chosen_by_the_mistake_rate(monkeypatch):
 
 def test_threads_can_be_limited_to_one(monkeypatch):
     monkeypatch.setenv("OLC_CORE_THREADS", "1")
-    assert _accel.threads() == 1
+    assert kernel_engine.threads() == 1
 
 
-@pytest.mark.skipif(not _accel.available(), reason="numba not installed")
+@pytest.mark.skipif(not kernel_engine.available(), reason="numba not installed")
 @pytest.mark.parametrize("split", [True, False])
 def test_bad_rows_and_labels_after_the_probe_are_refused(split, monkeypatch):
-    monkeypatch.setattr(_accel, "SPLIT_PROBE", 64)
-    monkeypatch.setattr(_accel, "SPLIT_MIN_MISTAKE_RATE", 0.0)
+    monkeypatch.setattr(perceptron_kernels, "SPLIT_PROBE", 64)
+    monkeypatch.setattr(perceptron_kernels, "SPLIT_MIN_MISTAKE_RATE", 0.0)
     s = olc_core.streams.separable(T=1000, d=2, gamma=0.05, radius=1.0, seed=3, noise=0.2)
     X, y = s.X.copy(), s.y.copy()
     X[700, 0] = np.nan
@@ -197,7 +199,7 @@ def test_bad_rows_and_labels_after_the_probe_are_refused(split, monkeypatch):
         np.testing.assert_array_equal(u, v)
 
 
-@pytest.mark.skipif(not _accel.available(), reason="numba not installed")
+@pytest.mark.skipif(not kernel_engine.available(), reason="numba not installed")
 def test_numba_engine_reports_nan_row():
     X = np.ones((10, 2))
     X[6, 1] = np.inf
@@ -314,12 +316,12 @@ def test_weights_are_stored_only_at_mistakes():
         tr.weights_at(1.5)
 
 
-@pytest.mark.skipif(not _accel.available(), reason="numba not installed")
+@pytest.mark.skipif(not kernel_engine.available(), reason="numba not installed")
 @pytest.mark.parametrize("d", [2, 3])
 @pytest.mark.parametrize("split", [True, False])
 def test_compiled_loop_grows_its_buffers_and_resumes_exactly(d, split, monkeypatch):
     # 40 % label noise: far more mistakes than the first buffer (T/4 rows) holds
-    monkeypatch.setattr(_accel, "SPLIT_PROBE", 1024)
+    monkeypatch.setattr(perceptron_kernels, "SPLIT_PROBE", 1024)
     s = olc_core.streams.noisy(T=20_000, d=d, gamma=0.01, noise=0.4, seed=d)
     a = perceptron_numpy(s.X, s.y, s.comparator)
     b = perceptron_numba(s.X, s.y, s.comparator, split=split)
@@ -328,7 +330,7 @@ def test_compiled_loop_grows_its_buffers_and_resumes_exactly(d, split, monkeypat
         np.testing.assert_array_equal(u, v)
 
 
-@pytest.mark.skipif(not _accel.available(), reason="numba not installed")
+@pytest.mark.skipif(not kernel_engine.available(), reason="numba not installed")
 @pytest.mark.parametrize("kind", ["separable", "noisy", "gamma_too_big", "tight", "equality", "no_comparator"])
 @pytest.mark.parametrize("halves", [True, False])
 def test_fused_proof_checks_agree_with_the_series_link_by_link(kind, halves, monkeypatch):
@@ -336,8 +338,8 @@ def test_fused_proof_checks_agree_with_the_series_link_by_link(kind, halves, mon
     monkeypatch.delenv("OLC_CORE_ENGINE", raising=False)  # the compiled checker even in the suite's numpy run
     monkeypatch.setattr(pp, "FUSED_CHECK_MIN_STATES", 1)
     # long proofs are checked in two halves on two threads: force either way
-    monkeypatch.setattr(_accel_checks, "CHECKS_SPLIT_MIN", 2 if halves else 1 << 60)
-    monkeypatch.setattr(_accel, "threads", lambda: 2)
+    monkeypatch.setattr(checks, "CHECKS_SPLIT_MIN", 2 if halves else 1 << 60)
+    monkeypatch.setattr(kernel_engine, "threads", lambda: 2)
     # the compiled verdicts (no series materialised) against link_bad on the materialised series
     if kind == "tight":
         s = olc_core.streams.tight_perceptron(5000)
@@ -367,14 +369,14 @@ def test_fused_proof_checks_agree_with_the_series_link_by_link(kind, halves, mon
         assert p.violations() == []
 
 
-@pytest.mark.skipif(not _accel.available(), reason="numba not installed")
+@pytest.mark.skipif(not kernel_engine.available(), reason="numba not installed")
 @pytest.mark.parametrize("usable", [True, False])
 @pytest.mark.parametrize("rfinite", [True, False])
 @pytest.mark.parametrize("halves", [True, False])
 @pytest.mark.parametrize("has_inner", [True, False])
 def test_compiled_verdicts_match_link_bad_on_special_values(usable, rfinite, halves, has_inner, monkeypatch):
-    monkeypatch.setattr(_accel_checks, "CHECKS_SPLIT_MIN", 2 if halves else 1 << 60)
-    monkeypatch.setattr(_accel, "threads", lambda: 2)
+    monkeypatch.setattr(checks, "CHECKS_SPLIT_MIN", 2 if halves else 1 << 60)
+    monkeypatch.setattr(kernel_engine, "threads", lambda: 2)
     # zeros, NaN, ±inf, huge and tiny sides: the branch-free compiled verdict against link_bad_numpy
     special = np.array([0.0, -0.0, 1.0, -1.0, np.nan, np.inf, -np.inf, 1e308, -1e308, 1e-308, 3.0, 2.9999999999])
     inner = np.tile(special, len(special))
@@ -393,10 +395,10 @@ def test_compiled_verdicts_match_link_bad_on_special_values(usable, rfinite, hal
         cos = inner / norm
     want = [(mg, inner, scale), (inner, norm, scale), (norm, smr, scale), (cl, cos, 1.0), (cos, np.ones(K), 1.0),
             (kf, np.full(K, bound), 1.0)]
-    got = _accel.perceptron_checks(inner if has_inner else norm, norm, g if usable else np.nan, gR, R, usable,
+    got = checks.perceptron_checks(inner if has_inner else norm, norm, g if usable else np.nan, gR, R, usable,
                                    rfinite, bound, tol, scale, has_inner=has_inner)
     for row, (a, b, sc) in enumerate(want):
-        np.testing.assert_array_equal(got[row], _accel.link_bad_numpy(a, b, tol, sc, False), err_msg=str(row))
+        np.testing.assert_array_equal(got[row], checks.link_bad_numpy(a, b, tol, sc, False), err_msg=str(row))
     assert got.any()  # some of these pairs do fail
 
 
@@ -442,10 +444,10 @@ def test_margin_perceptron_counts_updates_U():
 def test_state_tables_equal_arange_and_sqrt_and_are_read_only(monkeypatch):
     # the proofs' mistake counts 0 … M and the checks' √k come from per-process tables: the same values
     # as np.arange / np.sqrt (bit for bit), growing on demand, made anew beyond TABLE_MAX, never writable
-    monkeypatch.setattr(_accel_checks, "_tables", {})
-    monkeypatch.setattr(_accel_checks, "TABLE_MAX", 10_000)
+    monkeypatch.setattr(checks, "_tables", {})
+    monkeypatch.setattr(checks, "TABLE_MAX", 10_000)
     for n in (0, 1, 5, 4096, 4097, 9_999, 10_000, 10_001, 25_000, 3):
-        c, r = _accel.counts(n), _accel.square_roots(n)
+        c, r = checks.counts(n), checks.square_roots(n)
         np.testing.assert_array_equal(c, np.arange(n, dtype=np.int64))
         assert c.dtype == np.int64 and r.dtype == np.float64
         assert r.tobytes() == np.sqrt(np.arange(n, dtype=np.float64)).tobytes()
@@ -453,4 +455,4 @@ def test_state_tables_equal_arange_and_sqrt_and_are_read_only(monkeypatch):
         if n:
             with pytest.raises(ValueError):
                 c[0] = 1
-    assert _accel_checks._tables["counts"].shape[0] <= 10_000
+    assert checks._tables["counts"].shape[0] <= 10_000

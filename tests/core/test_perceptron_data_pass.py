@@ -1,27 +1,28 @@
 """The compiled Perceptron's data half in d = 2 (finiteness, max ‖x‖², labels, y⟨w*,x⟩ with its minimum and
-the rounds ≤ 0): its branch-free passes (``_accel._data2``) give exactly what the sequential loop gives."""
+the rounds ≤ 0): its branch-free passes (``perceptron_kernels._data2``) give exactly what the sequential loop gives."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
 import olc_core
-from olc_core import _accel
+from olc_core._kernels import engine as kernel_engine
+from olc_core._kernels import perceptron as perceptron_kernels
 from olc_core.learners.perceptron import perceptron_numba, perceptron_numpy
 
-needs_numba = pytest.mark.skipif(not _accel.available(), reason="numba not installed")
+needs_numba = pytest.mark.skipif(not kernel_engine.available(), reason="numba not installed")
 
 
 def _loop(X, y, w, has, t0, r2, cmin, nonpos):
     """The sequential loop itself (the kernel's Python source, its branch-free passes switched off)."""
     cm = np.full(len(X) if has else 0, np.nan)
-    real = _accel._data2
-    _accel._data2 = lambda *a: (0.0, np.inf, 0, 0, False)
+    real = perceptron_kernels._data2
+    perceptron_kernels._data2 = lambda *a: (0.0, np.inf, 0, 0, False)
     try:
         with np.errstate(all="ignore"):  # a square that overflows is part of the test
-            out = _accel._perceptron_data_py(X, y, w, has, t0, cm, r2, cmin, nonpos, np.zeros(2), np.empty(0), 0)
+            out = perceptron_kernels._perceptron_data_py(X, y, w, has, t0, cm, r2, cmin, nonpos, np.zeros(2), np.empty(0), 0)
     finally:
-        _accel._data2 = real
+        perceptron_kernels._data2 = real
     return out, cm
 
 
@@ -51,7 +52,7 @@ def _streams(seed):
 @needs_numba
 @pytest.mark.parametrize("has", [True, False])
 def test_data_half_equals_the_sequential_loop_on_many_streams(has):
-    k = _accel.perceptron_kernel("perceptron_data")
+    k = perceptron_kernels.perceptron_kernel("perceptron_data")
     fast = 0
     for seed in range(400):
         X, y, w, t0, rng = _streams(seed)
@@ -64,15 +65,15 @@ def test_data_half_equals_the_sequential_loop_on_many_streams(has):
         assert got[2:] == want[2:], (seed, got, want)
         np.testing.assert_array_equal(cm[t0:], cm_want[t0:])
         assert np.signbit(cm[t0:]).tolist() == np.signbit(cm_want[t0:]).tolist()
-        fast += _accel._data2(X, y, w, has, t0, np.full(len(X) if has else 0, np.nan))[4]
+        fast += perceptron_kernels._data2(X, y, w, has, t0, np.full(len(X) if has else 0, np.nan))[4]
     assert 100 < fast < 400  # both the branch-free passes and the loop ran
 
 
 @needs_numba
 @pytest.mark.parametrize("noise", [0.0, 0.1, 0.3])
 def test_split_run_with_the_data_passes_equals_the_numpy_twin(noise, monkeypatch):
-    monkeypatch.setattr(_accel, "SPLIT_PROBE", 256)
-    monkeypatch.setattr(_accel, "SPLIT_MIN_MISTAKE_RATE", 0.0)
+    monkeypatch.setattr(perceptron_kernels, "SPLIT_PROBE", 256)
+    monkeypatch.setattr(perceptron_kernels, "SPLIT_MIN_MISTAKE_RATE", 0.0)
     for seed in range(15):
         s = olc_core.streams.separable(T=5000, d=2, gamma=0.02, radius=1.0, seed=seed, noise=noise)
         for w in (s.comparator, None, np.array([1.0, 0.0])):
@@ -89,7 +90,7 @@ def test_split_run_with_the_data_passes_equals_the_numpy_twin(noise, monkeypatch
 def test_state_rounds_recorded_by_the_loop_are_the_mistakes_plus_one(d, split, monkeypatch):
     # the compiled loop writes where each state starts (0, then mistake + 1) as it records a mistake, growing
     # its buffers on the way (40 % noise: more mistakes than the first buffer holds); the proof uses them
-    monkeypatch.setattr(_accel, "SPLIT_PROBE", 1024)
+    monkeypatch.setattr(perceptron_kernels, "SPLIT_PROBE", 1024)
     s = olc_core.streams.noisy(T=20_000, d=d, gamma=0.01, noise=0.4, seed=d)
     out = perceptron_numba(s.X, s.y, s.comparator, split=split)
     mis, sr = out[2], out[9]
@@ -115,11 +116,11 @@ class _Starved:
 def test_data_half_in_chunks_equals_the_numpy_twin(starved, d, monkeypatch):
     # the split's data half in chunks of 192 rounds (either thread takes them; a starved worker's task is
     # cancelled and the learner's thread does them all): the same values as the numpy loop, −0.0 included
-    monkeypatch.setattr(_accel, "SPLIT_PROBE", 256)
-    monkeypatch.setattr(_accel, "SPLIT_MIN_MISTAKE_RATE", 0.0)
-    monkeypatch.setattr(_accel, "DATA_CHUNK", 192)
+    monkeypatch.setattr(perceptron_kernels, "SPLIT_PROBE", 256)
+    monkeypatch.setattr(perceptron_kernels, "SPLIT_MIN_MISTAKE_RATE", 0.0)
+    monkeypatch.setattr(perceptron_kernels, "DATA_CHUNK", 192)
     if starved:
-        monkeypatch.setattr(_accel, "_worker", lambda: _Starved())
+        monkeypatch.setattr(kernel_engine, "worker", lambda: _Starved())
     for seed in range(12):
         s = olc_core.streams.separable(T=3000 + seed, d=d, gamma=0.02, radius=1.0, seed=seed, noise=0.15)
         X = s.X.copy()
@@ -137,11 +138,11 @@ def test_data_half_in_chunks_equals_the_numpy_twin(starved, d, monkeypatch):
 @needs_numba
 @pytest.mark.parametrize("starved", [False, True])
 def test_bad_rows_and_labels_in_a_later_chunk_are_refused_as_in_one_pass(starved, monkeypatch):
-    monkeypatch.setattr(_accel, "SPLIT_PROBE", 256)
-    monkeypatch.setattr(_accel, "SPLIT_MIN_MISTAKE_RATE", 0.0)
-    monkeypatch.setattr(_accel, "DATA_CHUNK", 192)
+    monkeypatch.setattr(perceptron_kernels, "SPLIT_PROBE", 256)
+    monkeypatch.setattr(perceptron_kernels, "SPLIT_MIN_MISTAKE_RATE", 0.0)
+    monkeypatch.setattr(perceptron_kernels, "DATA_CHUNK", 192)
     if starved:
-        monkeypatch.setattr(_accel, "_worker", lambda: _Starved())
+        monkeypatch.setattr(kernel_engine, "worker", lambda: _Starved())
     s = olc_core.streams.separable(T=3000, d=2, gamma=0.02, radius=1.0, seed=1, noise=0.2)
     for bad_at, label_at in ((2100, None), (2100, 900), (None, 900), (900, 2100)):
         X, y = s.X.copy(), s.y.copy()

@@ -1,4 +1,4 @@
-"""The Perceptron's R²/γ² as an exact rational (olc_core/_exact_bound.py) and the proof's link M ≤ R²/γ²
+"""The Perceptron's R²/γ² as an exact rational (olc_core/_exact/perceptron_bound.py) and the proof's link M ≤ R²/γ²
 decided with it: on x_t = e_t, M = d = R²/γ² exactly, while the float formula gives 2.0000000000000004
 (d = 2) and 2.999999999999999 (d = 3). Checked against Fraction over every row, on both engines."""
 from __future__ import annotations
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import olc_core
-from olc_core import _exact_bound as xb
+from olc_core._exact import perceptron_bound as xb
 from olc_core.proofs import perceptron as pp
 from tests.core.test_sweep import _near_tie_streams, exact_r2_over_g2
 

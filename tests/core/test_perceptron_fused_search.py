@@ -9,14 +9,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import olc_core
-from olc_core import _accel, _maxmargin, _mmscan
+from olc_core._comparators import max_margin as max_margin_search
+from olc_core._kernels import engine as kernel_engine
+from olc_core._kernels import margin_scan
+from olc_core._kernels import perceptron as perceptron_kernels
 from olc_core.comparators import max_margin
 from olc_core.learners import perceptron as P
 from olc_core.learners.perceptron import perceptron_numba, perceptron_numpy
 
 from .wolfe_reference import reference_max_margin
 
-needs_numba = pytest.mark.skipif(not _accel.available(), reason="numba not installed")
+needs_numba = pytest.mark.skipif(not kernel_engine.available(), reason="numba not installed")
 
 
 class LateFuture:
@@ -36,13 +39,13 @@ class LateFuture:
 
 
 def scanner_minima(X, y, v):
-    sc = _mmscan.Scanner(X, y, threads=1)
+    sc = margin_scan.Scanner(X, y, threads=1)
     r2 = sc.full(v)
     return sc.bmin, r2
 
 
 def fused(X, y, v, fut, split=None):
-    m = _accel.BlockMinima(fut, len(X), _mmscan.SHIFT, _mmscan.block_minima)
+    m = perceptron_kernels.BlockMinima(fut, len(X), margin_scan.SHIFT, margin_scan.block_minima)
     out = perceptron_numba(X, y, None, split=split, minima=m)
     return out, m
 
@@ -54,10 +57,10 @@ def fused(X, y, v, fut, split=None):
 def test_fused_block_minima_equal_the_scanners_full_pass(after, split, d, monkeypatch):
     # small chunks, probe and blocks' worth of rounds, so that every path runs on a short stream; 40 % noise
     # makes the loop grow its buffers (resuming in the middle of a block)
-    monkeypatch.setattr(_accel, "CHUNK", 1024)
-    monkeypatch.setattr(_accel, "SPLIT_PROBE", 2048)
-    monkeypatch.setattr(_accel, "SPLIT_MIN_MISTAKE_RATE", 0.0)
-    monkeypatch.setattr(_accel, "DATA_CHUNK", 1024 + 64)  # the split's data half in many chunks
+    monkeypatch.setattr(perceptron_kernels, "CHUNK", 1024)
+    monkeypatch.setattr(perceptron_kernels, "SPLIT_PROBE", 2048)
+    monkeypatch.setattr(perceptron_kernels, "SPLIT_MIN_MISTAKE_RATE", 0.0)
+    monkeypatch.setattr(perceptron_kernels, "DATA_CHUNK", 1024 + 64)  # the split's data half in many chunks
     s = olc_core.streams.noisy(T=20_000 + 37, d=d, gamma=0.01, noise=0.4, seed=d)
     rng = np.random.default_rng(d)
     v = rng.standard_normal(d)
@@ -129,11 +132,11 @@ def test_a_failing_first_step_falls_back_to_the_plain_search(monkeypatch):
 
 def test_search_steps_ask_for_the_passes_max_margin_makes():
     s = olc_core.streams.separable(T=30_000, d=2, gamma=0.05, radius=1.0, seed=2)
-    gen, scan = _maxmargin.search_steps(s.X, s.y)
+    gen, scan = max_margin_search.search_steps(s.X, s.y)
     w = next(gen)
     bmin, r2 = scanner_minima(s.X, s.y, w)
     scan.set_full(w, bmin, r2)
-    mm = _maxmargin.drive(gen, scan, w)
+    mm = max_margin_search.drive(gen, scan, w)
     ref = max_margin(s.X, s.y)
     np.testing.assert_array_equal(mm.w, ref.w)
     assert (mm.margin, mm.upper, mm.iterations) == (ref.margin, ref.upper, ref.iterations)
@@ -143,13 +146,13 @@ def test_search_steps_ask_for_the_passes_max_margin_makes():
 
 def test_affine_minimiser_of_two_and_three_points_hand_worked():
     # the segment from (1, 0) to (0, 1): nearest 0 at its middle; three points spanning the plane: 0 itself
-    a = _maxmargin._affine_minimizer(np.array([[1.0, 0.0], [0.0, 1.0]]))
+    a = max_margin_search._affine_minimizer(np.array([[1.0, 0.0], [0.0, 1.0]]))
     assert a.tolist() == [0.5, 0.5]
     Z = np.array([[1.0, 0.0], [-1.0, 0.5], [-1.0, -0.5]])
-    a = _maxmargin._affine_minimizer(Z)
+    a = max_margin_search._affine_minimizer(Z)
     np.testing.assert_allclose(a, [0.5, 0.25, 0.25], rtol=1e-15)
     # dependent rows (the same point twice): no closed form, least squares answers
-    a = _maxmargin._affine_minimizer(np.array([[1.0, 1.0], [1.0, 1.0], [2.0, 0.0]]))
+    a = max_margin_search._affine_minimizer(np.array([[1.0, 1.0], [1.0, 1.0], [2.0, 0.0]]))
     np.testing.assert_allclose(a @ np.array([[1.0, 1.0], [1.0, 1.0], [2.0, 0.0]]), [1.0, 1.0], atol=1e-12)
 
 
@@ -158,7 +161,7 @@ def test_affine_minimiser_of_two_and_three_points_hand_worked():
 def test_affine_minimiser_closed_forms_agree_with_least_squares(k, d, seed):
     rng = np.random.default_rng(seed)
     Z = rng.standard_normal((k, d)) * 10.0 ** rng.uniform(-3, 3)
-    a = _maxmargin._affine_minimizer(Z)
+    a = max_margin_search._affine_minimizer(Z)
     B = Z[1:] - Z[0]
     beta, *_ = np.linalg.lstsq(B.T, -Z[0], rcond=None)
     ref = np.concatenate([[1.0 - beta.sum()], beta])
@@ -167,7 +170,7 @@ def test_affine_minimiser_closed_forms_agree_with_least_squares(k, d, seed):
 
 
 @settings(deadline=None, max_examples=15)
-@given(st.integers(_maxmargin.SMALL + 1, 40_000), st.integers(2, 3), st.integers(0, 2**31), st.floats(0.001, 0.3))
+@given(st.integers(max_margin_search.SMALL + 1, 40_000), st.integers(2, 3), st.integers(0, 2**31), st.floats(0.001, 0.3))
 def test_low_dimension_working_set_agrees_with_wolfe_on_every_round(T, d, seed, gamma):
     # after the first pass the working set is the corral and the violators only (d ≤ LOW_D)
     s = olc_core.streams.separable(T=T, d=d, gamma=gamma, radius=1.0, seed=seed)
@@ -181,16 +184,16 @@ def test_low_dimension_working_set_agrees_with_wolfe_on_every_round(T, d, seed, 
 def test_plane_wolfe_hand_worked():
     # z = (1, 1), (1, -1), (3, 0): the nearest point of the hull to 0 is (1, 0), the middle of the first two
     Z = np.array([[1.0, 1.0], [1.0, -1.0], [3.0, 0.0]])
-    res = _maxmargin._wolfe(Z, 9.0, 1e-13, 100)
+    res = max_margin_search._wolfe(Z, 9.0, 1e-13, 100)
     assert res.converged and res.cert is None
     assert res.p.tolist() == [1.0, 0.0] and sorted(res.S.tolist()) == [0, 1] and res.lam.tolist() == [0.5, 0.5]
     # a vertex: (2, 1) is nearest, every other point lies beyond the line through it orthogonal to it
     Z = np.array([[2.0, 1.0], [4.0, 0.0], [0.0, 5.0]])
-    res = _maxmargin._wolfe(Z, 25.0, 1e-13, 100)
+    res = max_margin_search._wolfe(Z, 25.0, 1e-13, 100)
     assert res.p.tolist() == [2.0, 1.0] and res.S.tolist() == [0]
     # 0 inside the triangle: the plane steps hand over to the general ones, which find the exact certificate
     Z = np.array([[1.0, 0.0], [-1.0, 0.5], [-1.0, -0.5]])
-    res = _maxmargin._wolfe(Z, 1.25, 1e-13, 100)
+    res = max_margin_search._wolfe(Z, 1.25, 1e-13, 100)
     assert res.cert is not None and [str(v) for v in res.cert] == ["1/2", "1/4", "1/4"]
 
 
@@ -201,7 +204,7 @@ def test_plane_wolfe_agrees_with_the_general_steps(m, seed, shift):
     rng = np.random.default_rng(seed)
     Z = rng.standard_normal((m, 2)) * rng.uniform(0.01, 1.0) + np.array([shift, 0.2 * shift])
     Rz2 = float((Z * Z).sum(axis=1).max())
-    fast = _maxmargin._wolfe(Z, Rz2, 1e-13, 1000)
+    fast = max_margin_search._wolfe(Z, Rz2, 1e-13, 1000)
     general = _wolfe_without_the_plane_steps(Z, Rz2)
     assert (fast.cert is None) == (general.cert is None)
     if fast.cert is None:
@@ -215,16 +218,16 @@ def test_plane_wolfe_agrees_with_the_general_steps(m, seed, shift):
 
 def _wolfe_without_the_plane_steps(Z, Rz2):
     Z3 = np.column_stack([Z, np.zeros(len(Z))])  # the same points in 3-D: the general steps only
-    return _maxmargin._wolfe(Z3, Rz2, 1e-13, 1000)
+    return max_margin_search._wolfe(Z3, Rz2, 1e-13, 1000)
 
 
 def test_sample_is_runs_of_consecutive_rounds_spread_over_the_stream():
-    S, RUN = _maxmargin.SAMPLE, _maxmargin.RUN
-    assert _maxmargin._sample(5).tolist() == [0, 1, 2, 3, 4]
+    S, RUN = max_margin_search.SAMPLE, max_margin_search.RUN
+    assert max_margin_search._sample(5).tolist() == [0, 1, 2, 3, 4]
     for T in (S + 1, S + RUN * (S // RUN) - 1, S + RUN * (S // RUN), 10**5, 10**6 + 3):
-        c = _maxmargin._sample(T)
+        c = max_margin_search._sample(T)
         assert len(c) == S and np.all(np.diff(c) > 0) and c[0] == 0 and c[-1] == T - 1
-    c = _maxmargin._sample(10**6).reshape(S // RUN, RUN)
+    c = max_margin_search._sample(10**6).reshape(S // RUN, RUN)
     assert np.all(np.diff(c, axis=1) == 1) and np.all(np.diff(c[:, 0]) > 7000)   # runs, far apart
 
 
@@ -234,10 +237,10 @@ def test_sample_is_runs_of_consecutive_rounds_spread_over_the_stream():
 def test_first_step_in_this_thread_while_the_worker_runs_the_first_rounds(split, outcome, monkeypatch):
     # BlockMinima.first: the caller's thread computes the direction while the worker runs PREFIX rounds; their
     # minima are caught up afterwards; the learner's results and the minima are those of the plain passes
-    monkeypatch.setattr(_accel, "PREFIX", 4096)
-    monkeypatch.setattr(_accel, "SPLIT_PROBE", 2048)
-    monkeypatch.setattr(_accel, "SPLIT_MIN_MISTAKE_RATE", 0.0)
-    monkeypatch.setattr(_accel, "threads", lambda: 2)
+    monkeypatch.setattr(perceptron_kernels, "PREFIX", 4096)
+    monkeypatch.setattr(perceptron_kernels, "SPLIT_PROBE", 2048)
+    monkeypatch.setattr(perceptron_kernels, "SPLIT_MIN_MISTAKE_RATE", 0.0)
+    monkeypatch.setattr(kernel_engine, "threads", lambda: 2)
     s = olc_core.streams.noisy(T=20_000 + 37, d=2, gamma=0.01, noise=0.4, seed=9)
     v = np.array([0.6, 0.8])
     seen = []
@@ -247,7 +250,7 @@ def test_first_step_in_this_thread_while_the_worker_runs_the_first_rounds(split,
         if outcome == "raises":
             raise ValueError("search failed")
         return v if outcome == "direction" else None
-    m = _accel.BlockMinima(None, len(s.X), _mmscan.SHIFT, _mmscan.block_minima, first=first)
+    m = perceptron_kernels.BlockMinima(None, len(s.X), margin_scan.SHIFT, margin_scan.block_minima, first=first)
     out = perceptron_numba(s.X, s.y, None, split=split, minima=m)
     assert seen == [True] and m.failed == (outcome == "raises")
     for u, w in zip(out, perceptron_numpy(s.X, s.y, None)):

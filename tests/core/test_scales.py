@@ -14,11 +14,11 @@ import numpy as np
 import pytest
 
 import olc_core
-from olc_core import _accel
+from olc_core._kernels import engine as kernel_engine
 from olc_core.learners.perceptron import SCALE_MAX, SCALE_MIN, perceptron_numba, perceptron_numpy
 from olc_core.proofs.perceptron import best_gamma, sq_ratio, td_bound, td_bound_quadratic
 
-ENGINES = ["numpy", "numba"] if _accel.available() else ["numpy"]
+ENGINES = ["numpy", "numba"] if kernel_engine.available() else ["numpy"]
 
 # R = 5, every margin is 3 under w* = e1: the bound is R²/γ² = 25/9 (two mistakes)
 X34 = np.array([[3.0, 4.0], [3.0, -4.0]])
@@ -79,7 +79,7 @@ def test_all_zero_data_is_not_a_scale_problem():
     assert [a.name for a in tr.proof.failed_assumptions] == ["margin", "radius"]
 
 
-@pytest.mark.skipif(not _accel.available(), reason="numba not installed")
+@pytest.mark.skipif(not kernel_engine.available(), reason="numba not installed")
 @pytest.mark.parametrize("k", [-332, 332])
 def test_compiled_twin_is_bit_identical_at_the_edges_of_the_range(k):
     s = olc_core.streams.separable(T=400, d=3, gamma=0.05, radius=1.0, seed=2, noise=0.1)

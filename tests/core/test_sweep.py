@@ -169,7 +169,7 @@ def test_count_against_bound_is_decided_exactly_on_near_ties(engine, monkeypatch
     """On streams where M and R²/γ² nearly tie the sweep's cell (bound, ratio, M ≤ bound, bound > T) agrees
     with the Fraction reference; every such stream has its ratio within 1e-9 of 1 or well apart."""
     from olc_core.sweep import _measure
-    from olc_core._exact_bound import exceeds
+    from olc_core._exact.perceptron_bound import exceeds
 
     monkeypatch.setenv("OLC_CORE_ENGINE", engine)
     ties = 0

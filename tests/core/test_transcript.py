@@ -12,7 +12,7 @@ import pytest
 
 import olc_core
 from olc_core import transcript
-from olc_core._texdoc import clip, md_text, num, tex_text
+from olc_core._transcript.texdoc import clip, md_text, num, tex_text
 from olc_core.proofs.base import Chain, Proof
 from tests.core.cases import all_cases
 from tests.core.transcript_tools import compile_tex, math_segments, section, tex_engine

@@ -9,7 +9,7 @@ import pytest
 
 import olc_core
 from olc_core import streams, transcript
-from olc_core._texdoc import num
+from olc_core._transcript.texdoc import num
 from olc_core.hypotheses import MonotoneConjunctions, Thresholds
 from olc_core.streams import boolean as sb
 from olc_core.streams.experts import experts, target_concept

@@ -9,7 +9,7 @@ import pytest
 
 import olc_core
 from olc_core import transcript
-from olc_core._texdoc import Math, num
+from olc_core._transcript.texdoc import Math, num
 from olc_core.proofs import normalized_winnow, winnow
 from tests.core.test_transcript_relations import RUNS
 

@@ -1,4 +1,4 @@
-"""The exponentiated update's scan between mistakes (olc_core._accel_winnow.scan_rows): the compiled
+"""The exponentiated update's scan between mistakes (olc_core._kernels.winnow.scan_rows): the compiled
 kernel gives its numpy twin's bits and stops at the same row for the same reason, and the learner's
 loop built on it gives, bit for bit, the trace of the block loop it replaced (kept here as the
 reference: blocks of rows through ``_signs``, near ties decided exactly in order before the block's
@@ -12,13 +12,13 @@ import numpy as np
 import pytest
 
 import olc_core
-from olc_core import _accel
-from olc_core import _accel_winnow as K
-from olc_core._exact_exp import EtaSpec
-from olc_core._numeric import logsumexp
+from olc_core._kernels import engine as kernel_engine
+from olc_core._kernels import winnow as K
+from olc_core._exact.exp_sums import EtaSpec
+from olc_core._support.numeric import logsumexp
 from olc_core.learners import normalized_winnow as NW
 
-needs_numba = pytest.mark.skipif(not _accel.available(), reason="numba is not installed")
+needs_numba = pytest.mark.skipif(not kernel_engine.available(), reason="numba is not installed")
 
 
 def same(a, b) -> bool:

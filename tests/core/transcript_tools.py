@@ -69,7 +69,7 @@ _LINE = _re.compile(rf"^\s*(?:({_REL})\\ )?&(.*?)(?: = ({_NUM}))?\s*$")
 
 
 def number(s: str) -> float:
-    """A number as the transcript prints it (olc_core._texdoc.num)."""
+    """A number as the transcript prints it (olc_core._transcript.texdoc.num)."""
     s = s.strip()
     if s.endswith(r"\infty"):
         return -_math.inf if s.startswith("-") else _math.inf

@@ -38,8 +38,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from olc_core._numeric import Grow
-from olc_core._validate import as_labels
+from olc_core._support.numeric import Grow
+from olc_core._support.validate import as_labels
 from olc_core.hypotheses import HypothesisClass
 from olc_core.proofs import experts as proofs
 from olc_core.trace import Trace

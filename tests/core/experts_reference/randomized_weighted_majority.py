@@ -40,8 +40,8 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from olc_core._params import validate
-from olc_core._validate import as_labels
+from olc_core._support.params import validate
+from olc_core._support.validate import as_labels
 from olc_core.proofs import experts as proofs
 from olc_core.trace import Trace
 from .weighted_majority import (ExpertWeights, WeightState, advice_matrix, best_expert_series,

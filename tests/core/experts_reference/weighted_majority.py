@@ -44,8 +44,8 @@ from typing import Any
 
 import numpy as np
 
-from olc_core._numeric import Grow
-from olc_core._validate import as_labels, real_matrix
+from olc_core._support.numeric import Grow
+from olc_core._support.validate import as_labels, real_matrix
 from olc_core.proofs import experts as proofs
 from olc_core.trace import CheckpointHistory, SnapshotHistory, Trace
 

@@ -1,10 +1,10 @@
 """Compiled passes over X for the exponentiated update (normalised Winnow) and anything else that
-needs :func:`olc_core._numeric.rowdot`'s exact sums fast (numba, optional).
+needs :func:`olc_core._support.numeric.rowdot`'s exact sums fast (numba, optional).
 
 Every function here has a numpy twin and gives the same bits:
 
 * :func:`rowdot` — ``Σ_j A[i, j]·v[j]`` summed sequentially over j = 0 … d−1 from 0.0, as
-  :func:`olc_core._numeric.rowdot` (the kernel keeps the order of each row's sum and interleaves
+  :func:`olc_core._support.numeric.rowdot` (the kernel keeps the order of each row's sum and interleaves
   four rows, so four independent addition chains run at once; no fused multiply-add: numba's
   default ``fastmath=False``).
 * :func:`signed_parts` — ``P = rowdot(max(X, 0), z)`` and ``Q = rowdot(max(−X, 0), z)`` in one
@@ -39,8 +39,9 @@ import time
 
 import numpy as np
 
-from . import _numeric
-from ._accel import _compile_seconds, _jit, resolve_engine
+from .._support import numeric as _numeric
+from . import engine
+from .engine import jit, resolve_engine
 
 __all__ = ["rowdot", "rowdot_in_box", "signed_parts", "scan_rows", "SCAN_END", "SCAN_MISTAKE", "SCAN_NEAR", "SCAN_SMALL",
            "SCAN_OUTSIDE", "first_row_outside_unit_box", "use_compiled", "MIN_CELLS"]
@@ -275,7 +276,7 @@ def _kernel(name: str):
     k = _kernels.get(name)
     if k is None:
         t0 = time.perf_counter()
-        k = _jit(_SOURCES[name])
+        k = jit(_SOURCES[name])
         one, v = np.zeros((1, 1)), np.zeros(1)
         if name == "first_bad_row":
             k(one)
@@ -285,7 +286,7 @@ def _kernel(name: str):
             k(one, v, np.zeros(1))
         else:
             k(one, v, np.zeros(1), np.zeros(1))
-        _compile_seconds[f"winnow_{name}"] = time.perf_counter() - t0
+        engine.COMPILE_SECONDS[f"winnow_{name}"] = time.perf_counter() - t0
         _kernels[name] = k
     return k
 
@@ -305,7 +306,7 @@ def _compiled(A: np.ndarray, compiled: bool | None) -> bool:
 
 # --------------------------------------------------------------------------- the functions
 def rowdot(A: np.ndarray, v: np.ndarray, compiled: bool | None = None) -> np.ndarray:
-    """:func:`olc_core._numeric.rowdot` (bit for bit), compiled for large float64 A (``compiled``: the
+    """:func:`olc_core._support.numeric.rowdot` (bit for bit), compiled for large float64 A (``compiled``: the
     caller's :func:`use_compiled`; None asks it for A)."""
     if not _compiled(A, compiled):
         return _numeric.rowdot(A, v)

@@ -1,13 +1,13 @@
-"""The Perceptron proof's verdict pass and :func:`link_bad` (compiled with numba when available; the numpy
-forms give identical verdicts, tested), and the per-process tables of mistake counts and their square roots.
-Split from :mod:`olc_core._accel` (whose names re-export these)."""
+"""The proofs' link checks: :func:`link_bad` (every chain's verdict, a ≤ b within tolerance) and the
+Perceptron proof's fused verdict pass (compiled with numba when available; the numpy forms give identical
+verdicts, tested), and the per-process tables of mistake counts and their square roots."""
 from __future__ import annotations
 
 import time
 
 import numpy as np
 
-from . import _accel
+from . import engine
 
 __all__ = ["link_bad", "link_bad_numpy", "perceptron_checks", "counts", "square_roots"]
 
@@ -59,14 +59,14 @@ def _link_bad_py(a, b, tol, scale_floor, log):
 
 def link_bad(a: np.ndarray, b: np.ndarray, tol: float, scale_floor: float, log: bool) -> np.ndarray:
     """:func:`link_bad_numpy`, compiled in one pass when numba is available (identical result)."""
-    if _accel.resolve_engine("auto") != "numba" or a.shape[0] < 4096:
+    if engine.resolve_engine("auto") != "numba" or a.shape[0] < 4096:
         return link_bad_numpy(a, b, tol, scale_floor, log)
-    kernels = _accel._kernels
+    kernels = engine.KERNELS
     if "link_bad" not in kernels:
         t0 = time.perf_counter()
-        k = _accel._jit(_link_bad_py)
+        k = engine.jit(_link_bad_py)
         k(np.zeros(1), np.zeros(1), 1e-9, 0.0, False)
-        _accel._compile_seconds["link_bad"] = time.perf_counter() - t0
+        engine.COMPILE_SECONDS["link_bad"] = time.perf_counter() - t0
         kernels["link_bad"] = k
     return kernels["link_bad"](np.ascontiguousarray(a), np.ascontiguousarray(b), float(tol), float(scale_floor),
                                 bool(log))
@@ -135,7 +135,7 @@ def _bad1_py(a, b, tol, scale_floor):
 def _compile_checks():
     """The verdict kernel, compiled (or loaded from numba's cache) once, with :func:`_bad1_py` inlined."""
     global _bad1
-    numba = _accel._numba
+    numba = engine.numba
     t0 = time.perf_counter()
     if _bad1 is None:
         _bad1 = numba.njit(inline="always", error_model="numpy")(_bad1_py)
@@ -146,8 +146,8 @@ def _compile_checks():
     except Exception:  # no cache locator
         k = numba.njit(nogil=True, error_model="numpy")(_perceptron_checks_py)
         k(*warm)
-    _accel._compile_seconds["perceptron_checks"] = time.perf_counter() - t0
-    _accel._kernels["perceptron_checks"] = k
+    engine.COMPILE_SECONDS["perceptron_checks"] = time.perf_counter() - t0
+    engine.KERNELS["perceptron_checks"] = k
     return k
 
 
@@ -165,15 +165,15 @@ def perceptron_checks(inner, norm, g, gR, R, usable, rfinite, bound, tol, scale_
     and each verdict the same formula as :func:`link_bad_numpy`, so the verdicts are identical.
     ``has_inner=False``: no comparator (``inner`` all NaN, not read). Long proofs are checked in two
     halves at once (the states are independent)."""
-    k = _accel._kernels.get("perceptron_checks") or _compile_checks()
+    k = engine.KERNELS.get("perceptron_checks") or _compile_checks()
     norm = np.ascontiguousarray(norm, dtype=np.float64)
     inner = np.ascontiguousarray(inner, dtype=np.float64) if has_inner else norm  # not read
     K = norm.shape[0]
     args = (float(g), float(gR), float(R), bool(usable), bool(rfinite), float(bound), float(tol), float(scale_a))
     roots = square_roots(K)
-    if K >= CHECKS_SPLIT_MIN and _accel.threads() >= 2:
+    if K >= CHECKS_SPLIT_MIN and engine.threads() >= 2:
         h = K // 2
-        fut = _accel._worker().submit(k, inner[:h], norm[:h], *args, 0, bool(has_inner), roots[:h])
+        fut = engine.worker().submit(k, inner[:h], norm[:h], *args, 0, bool(has_inner), roots[:h])
         try:
             second = k(inner[h:], norm[h:], *args, h, bool(has_inner), roots[h:])
         finally:

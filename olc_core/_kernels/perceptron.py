@@ -1,58 +1,25 @@
-"""Optional compiled inner loops (numba). Never required: every kernel here has a
-numpy twin in the learner's module that gives bit-identical results.
+"""The Perceptron's compiled loops (numba, optional) and the driver that runs them, growing the
+per-mistake buffers and splitting a long run over two threads. Never required: every loop here has a
+numpy twin in :mod:`olc_core.learners.perceptron` that gives bit-identical results.
 
 Exactness rules both twins follow (tested): every dot product is summed
 sequentially over j = 0 … d-1 (no pairwise or SIMD reassociation, no fused
 multiply-add: numba's default ``fastmath=False`` keeps IEEE order), and the
 update is ``w[j] = w[j] + y * x[j]``.
 
-``OLC_CORE_ENGINE=numpy`` in the environment makes "auto" mean numpy.
+The engine (numba or numpy), the compile cache and the worker thread: :mod:`olc_core._kernels.engine`.
 """
 from __future__ import annotations
 
-import os
+import threading
 import time
 from concurrent.futures import Future
 
 import numpy as np
 
-__all__ = ["available", "resolve_engine", "perceptron_kernel", "perceptron", "BlockMinima", "threads", "link_bad",
-           "link_bad_numpy", "compile_seconds", "counts", "square_roots"]
+from . import engine
 
-_kernels: dict[str, object] = {}
-_compile_seconds: dict[str, float] = {}
-
-try:  # pragma: no cover - depends on the environment
-    import numba as _numba
-except Exception:  # ImportError, or a numba that fails with this numpy
-    _numba = None
-
-
-def available() -> bool:
-    return _numba is not None
-
-
-def resolve_engine(engine: str) -> str:
-    """'auto' -> 'numba' when numba is importable (and not disabled), else 'numpy'."""
-    if engine == "auto":
-        if os.environ.get("OLC_CORE_ENGINE", "").lower() == "numpy" or not available():
-            return "numpy"
-        return "numba"
-    if engine == "numba" and not available():
-        raise ValueError("engine='numba' was asked for but numba is not installed; use engine='numpy'")
-    return engine
-
-
-def compile_seconds() -> dict[str, float]:
-    """Seconds spent compiling (or loading from numba's cache) each kernel in this process."""
-    return dict(_compile_seconds)
-
-
-def _jit(fn):
-    try:
-        return _numba.njit(cache=True, nogil=True)(fn)
-    except Exception:  # read-only install: no cache locator
-        return _numba.njit(nogil=True)(fn)
+__all__ = ["perceptron_kernel", "perceptron", "BlockMinima", "SPLIT_PROBE", "SPLIT_MIN_T", "SPLIT_MIN_MISTAKE_RATE"]
 
 
 def _record2_py(M, t, w0, w1, a0, a1, mis, snaps, inner, norm, sr):
@@ -106,18 +73,22 @@ def _flush_py(bmin, t, shift, bm):
 _record2 = _record2_py
 _update = _update_py
 _flush = _flush_py
+_loop2 = None  # the two loops of _perceptron_py (defined below)
+_loopd = None
 # compiled helpers: set by _inline_helpers() before a kernel that calls them compiles
 
 
 def _inline_helpers() -> None:
     """Compile the helpers the kernels call, inlined into them (numba reads these globals when
     it compiles a kernel)."""
-    global _record2, _update, _flush, _data2
+    global _record2, _update, _flush, _data2, _loop2, _loopd
     if _record2 is _record2_py:
-        _data2 = _numba.njit(nogil=True, error_model="numpy")(_data2_py)
-        _record2 = _numba.njit(inline="always")(_record2_py)
-        _update = _numba.njit(inline="always")(_update_py)
-        _flush = _numba.njit(inline="always")(_flush_py)
+        _data2 = engine.numba.njit(nogil=True, error_model="numpy")(_data2_py)
+        _record2 = engine.numba.njit(inline="always")(_record2_py)
+        _update = engine.numba.njit(inline="always")(_update_py)
+        _flush = engine.numba.njit(inline="always")(_flush_py)
+        _loop2 = engine.numba.njit(inline="always")(_loop2_py)
+        _loopd = engine.numba.njit(inline="always")(_loopd_py)
 
 
 def _perceptron_py(X, y, wstar, has_wstar, t0, t1, w, M0, score, cmargin, mis, snaps, inner, norm, sr, r2max, cmin,
@@ -138,73 +109,92 @@ def _perceptron_py(X, y, wstar, has_wstar, t0, t1, w, M0, score, cmargin, mis, s
     which compiles out numba's negative-index wraparound on every access (1.5 ms of 7.5 ms
     at T = 10⁶, d = 2).
     """
-    d = X.shape[1]
+    if M0 < 0:
+        return t0, M0, r2max, cmin, nonpos, nodd, -3
+    if X.shape[1] == 2:  # the lecture-hall case
+        return _loop2(X, y, wstar, has_wstar, t0, t1, w, M0, score, cmargin, mis, snaps, inner, norm, sr, r2max, cmin,
+                      nonpos, nodd, v, bmin, shift)
+    return _loopd(X, y, wstar, has_wstar, t0, t1, w, M0, score, cmargin, mis, snaps, inner, norm, sr, r2max, cmin, nonpos,
+                  nodd, v, bmin, shift)
+
+
+def _loop2_py(X, y, wstar, has_wstar, t0, t1, w, M, score, cmargin, mis, snaps, inner, norm, sr, r2max, cmin, nonpos, nodd,
+              v, bmin, shift):
+    """:func:`_perceptron_py`'s loop in d = 2, the lecture-hall case: the same arithmetic, the two coordinates
+    in registers."""
     cap = snaps.shape[0]
-    M = M0
-    if M < 0:
-        return t0, M, r2max, cmin, nonpos, nodd, -3
     bad_row = -1
     nbad = 0  # labels other than ±1 seen: reported as bad_row = -2 (the caller finds the first)
     hasb = bmin.shape[0] > 0
     mask = (1 << shift) - 1
-    if d == 2:  # the lecture-hall case: same arithmetic, the two coordinates in registers
-        w0 = w[0]
-        w1 = w[1]
-        a0 = wstar[0]
-        a1 = wstar[1]
-        v0 = v[0]
-        v1 = v[1]
-        bm = np.inf
-        for t in range(t0, t1):
-            if t < 0:
-                continue
-            if M == cap:
-                w[0] = w0
-                w[1] = w1
-                _flush(bmin, t - 1, shift, bm)
-                return t, M, r2max, cmin, nonpos, nodd, -2 if nbad > 0 else bad_row
-            x0 = X[t, 0]
-            x1 = X[t, 1]
-            s = 0.0
-            s += x0 * w0
-            s += x1 * w1
-            xx = 0.0
-            xx += x0 * x0
-            xx += x1 * x1
-            if not np.isfinite(xx):
-                if not (np.isfinite(x0) and np.isfinite(x1)):
-                    bad_row = t
-                    break
-            score[t] = s
-            if xx > r2max:
-                r2max = xx
-            yt = y[t]
-            nbad += (yt != 1.0) & (yt != -1.0)  # counted, not branched on: a break here costs 3x
-            if has_wstar:
-                c = 0.0
-                c += x0 * a0
-                c += x1 * a1
-                c = yt * c
-                cmargin[t] = c
-                if c < cmin:
-                    cmin = c
-                nonpos += c <= 0.0
-            if hasb:
-                g = 0.0
-                g += x0 * v0
-                g += x1 * v1
-                bm = min(bm, yt * g)  # as the search's own pass (olc_core._mmscan), without a branch
-                if (t & mask) == mask:
-                    bm = _flush(bmin, t, shift, bm)
-            if yt * s <= 0.0:
-                w0 = w0 + yt * x0
-                w1 = w1 + yt * x1
-                nodd += _record2(M, t, w0, w1, a0, a1, mis, snaps, inner, norm, sr)
-                M += 1
-        w[0] = w0
-        w[1] = w1
-        _flush(bmin, t1 - 1, shift, bm)
-        return t1, M, r2max, cmin, nonpos, nodd, -2 if nbad > 0 and bad_row < 0 else bad_row
+    w0 = w[0]
+    w1 = w[1]
+    a0 = wstar[0]
+    a1 = wstar[1]
+    v0 = v[0]
+    v1 = v[1]
+    bm = np.inf
+    for t in range(t0, t1):
+        if t < 0:
+            continue
+        if M == cap:
+            w[0] = w0
+            w[1] = w1
+            _flush(bmin, t - 1, shift, bm)
+            return t, M, r2max, cmin, nonpos, nodd, -2 if nbad > 0 else bad_row
+        x0 = X[t, 0]
+        x1 = X[t, 1]
+        s = 0.0
+        s += x0 * w0
+        s += x1 * w1
+        xx = 0.0
+        xx += x0 * x0
+        xx += x1 * x1
+        if not np.isfinite(xx):
+            if not (np.isfinite(x0) and np.isfinite(x1)):
+                bad_row = t
+                break
+        score[t] = s
+        if xx > r2max:
+            r2max = xx
+        yt = y[t]
+        nbad += (yt != 1.0) & (yt != -1.0)  # counted, not branched on: a break here costs 3x
+        if has_wstar:
+            c = 0.0
+            c += x0 * a0
+            c += x1 * a1
+            c = yt * c
+            cmargin[t] = c
+            if c < cmin:
+                cmin = c
+            nonpos += c <= 0.0
+        if hasb:
+            g = 0.0
+            g += x0 * v0
+            g += x1 * v1
+            bm = min(bm, yt * g)  # as the search's own pass (olc_core._kernels.margin_scan), without a branch
+            if (t & mask) == mask:
+                bm = _flush(bmin, t, shift, bm)
+        if yt * s <= 0.0:
+            w0 = w0 + yt * x0
+            w1 = w1 + yt * x1
+            nodd += _record2(M, t, w0, w1, a0, a1, mis, snaps, inner, norm, sr)
+            M += 1
+    w[0] = w0
+    w[1] = w1
+    _flush(bmin, t1 - 1, shift, bm)
+    return t1, M, r2max, cmin, nonpos, nodd, -2 if nbad > 0 and bad_row < 0 else bad_row
+
+
+def _loopd_py(X, y, wstar, has_wstar, t0, t1, w, M, score, cmargin, mis, snaps, inner, norm, sr, r2max, cmin, nonpos, nodd,
+              v, bmin, shift):
+    """:func:`_perceptron_py`'s loop in any dimension d."""
+    d = X.shape[1]
+    cap = snaps.shape[0]
+    bad_row = -1
+    nbad = 0  # labels other than ±1 seen: reported as bad_row = -2 (the caller finds the first)
+    hasb = bmin.shape[0] > 0
+    mask = (1 << shift) - 1
     bm = np.inf
     for t in range(t0, t1):
         if t < 0:
@@ -400,6 +390,8 @@ def _data2_py(X, y, wstar, has_wstar, t0, cmargin):
 
 
 _data2 = _data2_py
+_loop2 = _loop2_py
+_loopd = _loopd_py
 
 
 def _warm_args(which: str, d: int) -> tuple:
@@ -422,15 +414,15 @@ _PERCEPTRON_KERNELS = {"perceptron": _perceptron_py, "perceptron_learn": _percep
 def perceptron_kernel(which: str = "perceptron"):
     """A compiled Perceptron loop (compiled on first use, cached on disk by numba): ``"perceptron"``
     (one pass does everything), ``"perceptron_learn"`` and ``"perceptron_data"`` (its two halves)."""
-    if which not in _kernels:
+    if which not in engine.KERNELS:
         t0 = time.perf_counter()
         _inline_helpers()
-        k = _jit(_PERCEPTRON_KERNELS[which])
+        k = engine.jit(_PERCEPTRON_KERNELS[which])
         for d in (1, 2):  # compile (or load from the cache) now, so the first run's timing is the run's own
             k(*_warm_args(which, d))
-        _compile_seconds[which] = time.perf_counter() - t0
-        _kernels[which] = k
-    return _kernels[which]
+        engine.COMPILE_SECONDS[which] = time.perf_counter() - t0
+        engine.KERNELS[which] = k
+    return engine.KERNELS[which]
 
 
 def _buffers(cap: int, d: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -471,29 +463,6 @@ SPLIT_MIN_T = 1 << 16
 SPLIT_MIN_MISTAKE_RATE = 0.02
 
 
-def threads() -> int:
-    """Threads the compiled Perceptron may use: 2 when this process may run on two or more
-    CPUs, else 1; ``OLC_CORE_THREADS=1`` in the environment forces 1."""
-    if os.environ.get("OLC_CORE_THREADS", "") == "1":
-        return 1
-    try:
-        n = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # not Linux
-        n = os.cpu_count() or 1
-    return 2 if n >= 2 else 1
-
-
-_pool = None
-
-
-def _worker():
-    global _pool
-    if _pool is None:
-        from concurrent.futures import ThreadPoolExecutor
-        _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="olc-core")
-    return _pool
-
-
 class BlockMinima:
     """The max-margin search's first full pass, fused into the Perceptron's loop: the minimum of
     ``y_t⟨v, x_t⟩`` over each block of ``2^shift`` rounds, for a direction v that the worker thread is
@@ -526,7 +495,7 @@ class BlockMinima:
             if inline:
                 self.catch_up(*args)
             else:
-                self._pending.append(_worker().submit(self.catch_up, *args))
+                self._pending.append(engine.worker().submit(self.catch_up, *args))
         return True
 
     def wait(self) -> None:
@@ -549,6 +518,114 @@ def _first(minima: BlockMinima) -> None:
         minima.future.set_exception(e)
 
 
+class _Run:
+    """One run of :func:`perceptron`: the per-mistake buffers, the loop's running state (round ``t``, mistakes
+    ``M``, max ‖x‖², min margin, #≤0, odd norms, bad row) and the block minima's direction ``v`` once known."""
+
+    def __init__(self, X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None, minima: BlockMinima | None):
+        T, d = X.shape
+        self.X, self.y, self.T, self.d, self.minima = X, y, T, d, minima
+        self.has = wstar is not None
+        self.wv = wstar if self.has else np.zeros(d)
+        self.cap = int(min(T, max(1024, min(T // 4, (256 << 20) // (8 * d)))))  # virtual until written
+        self.score = np.empty(T)
+        self.cmargin = np.empty(T if self.has else 0)
+        self.mis, self.snaps, self.inner, self.norm, self.sr = _buffers(self.cap, d)
+        self.w = np.zeros(d)
+        self.t, self.M, self.r2, self.cmin, self.nonpos, self.nodd, self.bad = 0, 0, 0.0, np.inf, 0, 0, -1
+        self.v, self.bmin, self.shift = np.zeros(d), np.empty(0), 0
+        self.pending = minima is not None
+        self.first_later = False  # the direction is computed on the worker, before the data half (see split_rest)
+        self.t_split = 0
+        self.kernel = perceptron_kernel()
+
+    def grow(self) -> None:
+        """Buffers full: double them and keep what the loop wrote (it resumes where it stopped)."""
+        M = self.M
+        self.cap *= 2
+        mis2, snaps2, inner2, norm_2, sr2 = _buffers(self.cap, self.d)
+        mis2[:M], snaps2[:M], inner2[:M + 1], norm_2[:M + 1] = self.mis[:M], self.snaps[:M], self.inner[:M + 1], \
+            self.norm[:M + 1]
+        sr2[:M + 1] = self.sr[:M + 1]
+        self.mis, self.snaps, self.inner, self.norm, self.sr = mis2, snaps2, inner2, norm_2, sr2
+
+    def resolve(self, t_done: int, inline: bool = False) -> None:
+        """Read the minima's direction (:meth:`BlockMinima.resolve`); the loop computes minima from here on."""
+        self.pending = False
+        if self.minima.resolve(self.X, self.y, t_done, inline):
+            self.v, self.bmin, self.shift = self.minima.v, self.minima.bmin, self.minima.shift
+
+    def one_pass(self, t_end: int, chunks: bool = True) -> None:
+        """The one-pass kernel up to round ``t_end`` (in chunks while the minima's direction is pending)."""
+        k, X, y, minima = self.kernel, self.X, self.y, self.minima
+        while self.t < t_end and self.bad == -1:
+            if self.pending and chunks and minima.future.done():
+                self.resolve(self.t)
+            t = self.t
+            stop = min(t_end, (t // CHUNK + 1) * CHUNK) if self.pending and chunks else t_end
+            while True:
+                (self.t, self.M, self.r2, self.cmin, self.nonpos, self.nodd,
+                 self.bad) = k(X, y, self.wv, self.has, self.t, stop, self.w, self.M, self.score, self.cmargin,
+                               self.mis, self.snaps, self.inner, self.norm, self.sr, self.r2, self.cmin, self.nonpos,
+                               self.nodd, self.v, self.bmin, self.shift)
+                if self.t >= stop or self.bad != -1:
+                    break
+                self.grow()
+
+    def direction_first(self, split: bool) -> None:
+        """With ``minima.first``: compute the direction now, the loop's first rounds on the worker meanwhile;
+        or, when the probe will split the run, leave it to the worker before the data half (``first_later``)."""
+        minima, T = self.minima, self.T
+        minima.future = Future()
+        if split:  # the probe first (its rounds' minima are caught up once the direction is known)
+            self.one_pass(min(T, SPLIT_PROBE), False)
+            self.first_later = self.t < T and self.bad == -1 and self.M >= SPLIT_MIN_MISTAKE_RATE * self.t
+        if not self.first_later:
+            pre = None
+            if engine.threads() >= 2 and T > 2 * PREFIX:  # the loop's first rounds on the worker meanwhile
+                pre = engine.worker().submit(self.one_pass, PREFIX, False)  # one call: no GIL needed until it returns
+            try:
+                _first(minima)
+            finally:
+                if pre is not None:
+                    pre.result()
+            self.resolve(self.t)
+
+    def prelude(self):
+        """The data half's first step: the search's first step (when the worker computes it) and the probe's minima."""
+        if self.first_later:
+            _first(self.minima)
+        if self.pending:
+            self.resolve(self.t_split, inline=True)
+        return self.v, self.bmin, self.shift
+
+    def split_rest(self) -> None:
+        """The rest of the run as two halves at once: the learner in this thread, the data half in chunks that
+        the worker takes (and this thread too once the learner is done)."""
+        learn = perceptron_kernel("perceptron_learn")
+        self.t_split = self.t
+        half = _DataHalf(self.X, self.y, self.wv, self.has, self.t_split, self.cmargin, self.prelude)
+        fut = engine.worker().submit(half.work)
+        try:
+            while True:
+                self.t, self.M, self.nodd = learn(self.X, self.y, self.wv, self.t, self.w, self.M, self.score,
+                                                  self.mis, self.snaps, self.inner, self.norm, self.sr, self.nodd)
+                if self.t >= self.T:
+                    break
+                self.grow()
+        finally:
+            started = not fut.cancel()  # cancelled: the worker never started (the other core busy)
+            half.work()                 # the chunks not taken yet (all of them when cancelled)
+            if started:
+                fut.result()
+        self.r2, self.cmin, self.nonpos, self.bad = half.combine(self.r2, self.cmin, self.nonpos)
+
+    def result(self) -> tuple:
+        M = self.M
+        return (self.score, self.cmargin, self.mis[:M], self.snaps[:M], self.inner[:M + 1], self.norm[:M + 1], self.r2,
+                self.cmin, self.nonpos, self.nodd, self.bad, self.sr[:M + 1])
+
+
 def perceptron(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None, split: bool | None = None,
                minima: BlockMinima | None = None):
     """Run the compiled loop, growing the per-mistake buffers as needed.
@@ -568,98 +645,22 @@ def perceptron(X: np.ndarray, y: np.ndarray, wstar: np.ndarray | None, split: bo
     Returns ``score, cmargin, mistakes, snapshots, inner, norm, max‖x‖², min cmargin,
     #{t: cmargin ≤ 0}, #odd norms, bad_row, state rounds`` (``[0, mistakes + 1]``).
     """
-    T, d = X.shape
-    has = wstar is not None
-    wv = wstar if has else np.zeros(d)
-    cap = int(min(T, max(1024, min(T // 4, (256 << 20) // (8 * d)))))  # virtual until written
-    score = np.empty(T)
-    cmargin = np.empty(T if has else 0)
-    mis, snaps, inner, norm, sr = _buffers(cap, d)
-    w = np.zeros(d)
-    t, M, r2, cmin, nonpos, nodd, bad = 0, 0, 0.0, np.inf, 0, 0, -1
-    v, bmin, shift = np.zeros(d), np.empty(0), 0
-    pending = minima is not None
-
-    def grow():
-        nonlocal cap, mis, snaps, inner, norm, sr
-        cap *= 2  # buffers full: grow and resume where the loop stopped
-        mis2, snaps2, inner2, norm_2, sr2 = _buffers(cap, d)
-        mis2[:M], snaps2[:M], inner2[:M + 1], norm_2[:M + 1] = mis[:M], snaps[:M], inner[:M + 1], norm[:M + 1]
-        sr2[:M + 1] = sr[:M + 1]
-        mis, snaps, inner, norm, sr = mis2, snaps2, inner2, norm_2, sr2
-
-    def resolve(t_done, inline=False):
-        nonlocal pending, v, bmin, shift
-        pending = False
-        if minima.resolve(X, y, t_done, inline):
-            v, bmin, shift = minima.v, minima.bmin, minima.shift
-
-    k = perceptron_kernel()
-
-    def one_pass(t_end, chunks=True):
-        nonlocal t, M, r2, cmin, nonpos, nodd, bad
-        while t < t_end and bad == -1:
-            if pending and chunks and minima.future.done():
-                resolve(t)
-            stop = min(t_end, (t // CHUNK + 1) * CHUNK) if pending and chunks else t_end
-            while True:
-                t, M, r2, cmin, nonpos, nodd, bad = k(X, y, wv, has, t, stop, w, M, score, cmargin, mis, snaps, inner,
-                                                      norm, sr, r2, cmin, nonpos, nodd, v, bmin, shift)
-                if t >= stop or bad != -1:
-                    break
-                grow()
-
+    T = X.shape[0]
+    run = _Run(X, y, wstar, minima)
     if split is None:
-        split = threads() >= 2 and T > max(2 * SPLIT_PROBE, SPLIT_MIN_T)
-    first_later = False  # the direction is computed on the worker, before the data half (see below)
-    if pending and minima.first is not None:
-        minima.future = Future()
-        if split:  # the probe first (its rounds' minima are caught up once the direction is known)
-            one_pass(min(T, SPLIT_PROBE), False)
-            first_later = t < T and bad == -1 and M >= SPLIT_MIN_MISTAKE_RATE * t
-        if not first_later:
-            pre = None
-            if threads() >= 2 and T > 2 * PREFIX:  # the loop's first rounds on the worker meanwhile
-                pre = _worker().submit(one_pass, PREFIX, False)  # one call: no GIL needed until it returns
-            try:
-                _first(minima)
-            finally:
-                if pre is not None:
-                    pre.result()
-            resolve(t)
-    one_pass(min(T, max(t, SPLIT_PROBE)) if split else T)
-    if t < T and bad == -1 and M < SPLIT_MIN_MISTAKE_RATE * t:
-        one_pass(T)  # few mistakes: the one pass to the end
-    elif t < T and bad == -1:
-        learn = perceptron_kernel("perceptron_learn")
-        t_split = t
-
-        def prelude():  # the search's first step (when the worker computes it) and the probe's minima
-            if first_later:
-                _first(minima)
-            if pending:
-                resolve(t_split, inline=True)
-            return v, bmin, shift
-        half = _DataHalf(X, y, wv, has, t_split, cmargin, prelude)
-        fut = _worker().submit(half.work)
-        try:
-            while True:
-                t, M, nodd = learn(X, y, wv, t, w, M, score, mis, snaps, inner, norm, sr, nodd)
-                if t >= T:
-                    break
-                grow()
-        finally:
-            started = not fut.cancel()  # cancelled: the worker never started (the other core busy)
-            half.work()                 # the chunks not taken yet (all of them when cancelled)
-            if started:
-                fut.result()
-        r2, cmin, nonpos, bad = half.combine(r2, cmin, nonpos)
-    if pending:  # the direction came after the last round: its minima over every round
-        resolve(t, inline=True)
+        split = engine.threads() >= 2 and T > max(2 * SPLIT_PROBE, SPLIT_MIN_T)
+    if run.pending and minima.first is not None:
+        run.direction_first(split)
+    run.one_pass(min(T, max(run.t, SPLIT_PROBE)) if split else T)
+    if run.t < T and run.bad == -1 and run.M < SPLIT_MIN_MISTAKE_RATE * run.t:
+        run.one_pass(T)  # few mistakes: the one pass to the end
+    elif run.t < T and run.bad == -1:
+        run.split_rest()
+    if run.pending:  # the direction came after the last round: its minima over every round
+        run.resolve(run.t, inline=True)
     if minima is not None:
         minima.wait()
-    return (score, cmargin, mis[:M], snaps[:M], inner[:M + 1], norm[:M + 1], r2, cmin, nonpos, nodd, bad,
-            sr[:M + 1])
+    return run.result()
 
 
 #: The data half of a split run is cut into chunks of this many rounds (a multiple of every block of minima),
@@ -676,7 +677,6 @@ class _DataHalf:
     values are the single pass's (see :meth:`combine`)."""
 
     def __init__(self, X, y, wv, has, t0, cmargin, prelude):
-        import threading
         self.X, self.y, self.wv, self.has, self.cmargin, self.prelude = X, y, wv, has, cmargin, prelude
         T = X.shape[0]
         inner = list(range((t0 // DATA_CHUNK + 1) * DATA_CHUNK, T, DATA_CHUNK))
@@ -723,6 +723,3 @@ class _DataHalf:
             nbad += nbadc
         return r2, cmin, nonpos, (-2 if nbad > 0 else -1)
 
-
-# the proof's verdict pass and the tables (split into their own module; these names stay importable from here)
-from ._accel_checks import link_bad, link_bad_numpy, perceptron_checks, counts, square_roots  # noqa: E402

@@ -12,7 +12,7 @@ Three verdicts, never more than the arithmetic proves:
   rounding error of a float dot product here), so it really separates the data; the
   interval ``margin ≤ γ_opt ≤ upper`` holds (``upper = ‖p‖`` for a convex combination p
   of the z_t).
-* ``inseparable`` — an exact rational certificate (:mod:`olc_core._exact`): weights
+* ``inseparable`` — an exact rational certificate (:mod:`olc_core._exact.hull`): weights
   λ ≥ 0, Σλ = 1, with Σ λ_t z_t = 0 exactly over ``support`` (Gordan's theorem).
 * ``unresolved`` — neither: the search stopped (``reason="iterations"``) or the best
   margin is below what floating point resolves here (``reason="resolution"``).
@@ -25,8 +25,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from ._exact import LazyCertificate, certificate_for, is_certificate, verified_square
-from ._mmscan import Scanner
+from .._exact.hull import LazyCertificate, certificate_for, is_certificate, verified_square
+from .._kernels.margin_scan import Scanner
 
 __all__ = ["MaxMargin", "max_margin", "euclid", "unit", "resolution", "search_steps", "drive"]
 

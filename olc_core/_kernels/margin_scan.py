@@ -1,7 +1,7 @@
-"""Passes over every round for the max-margin search (:mod:`olc_core._maxmargin`).
+"""Passes over every round for the max-margin search (:mod:`olc_core._comparators.max_margin`).
 
 Every margin is ``y_t · (0.0 + x_t1 w_1 + … + x_td w_d)``, summed in that order — the float
-expression of :func:`olc_core._numeric.rowdot`, of the Perceptron's loops and of the numpy
+expression of :func:`olc_core._support.numeric.rowdot`, of the Perceptron's loops and of the numpy
 fallback here — so the compiled passes (numba, when installed) and numpy give the same numbers
 and hence the same decisions.
 
@@ -22,8 +22,8 @@ import math
 
 import numpy as np
 
-from . import _accel
-from ._numeric import rowdot
+from .._support.numeric import rowdot
+from . import engine
 
 __all__ = ["Scanner", "BLOCK", "SHIFT", "block_minima"]
 
@@ -94,7 +94,7 @@ _kernels: dict = {}
 
 def _compiled() -> dict:
     if not _kernels:
-        _kernels.update(minima=_accel._jit(_block_minima_py), exact=_accel._jit(_blocks_exact_py))
+        _kernels.update(minima=engine.jit(_block_minima_py), exact=engine.jit(_blocks_exact_py))
     return _kernels
 
 
@@ -103,7 +103,7 @@ def block_minima(X: np.ndarray, y: np.ndarray, w: np.ndarray, bmin: np.ndarray) 
     ``b·BLOCK …``), as :meth:`Scanner.full` computes them: for the rounds a fused pass did not cover."""
     if len(X) == 0:
         return
-    if _accel.resolve_engine("auto") == "numba" and X.size >= COMPILED_MIN // 8:
+    if engine.resolve_engine("auto") == "numba" and X.size >= COMPILED_MIN // 8:
         _compiled()["minima"](X, y, w, bmin)
         return
     g = y * rowdot(X, w)
@@ -121,8 +121,8 @@ class Scanner:
         self.X, self.y = X, y
         T, d = X.shape
         self.nb = -(-T // BLOCK)
-        self.compiled = _accel.resolve_engine("auto") == "numba" and T * d >= COMPILED_MIN
-        self.split = self.compiled and threads >= 2 and _accel.threads() >= 2 and self.nb >= 2 * SPLIT_BLOCKS
+        self.compiled = engine.resolve_engine("auto") == "numba" and T * d >= COMPILED_MIN
+        self.split = self.compiled and threads >= 2 and engine.threads() >= 2 and self.nb >= 2 * SPLIT_BLOCKS
         self.ref = None          # the w of the last full pass
         self.bmin = None
         self.r2 = None
@@ -138,7 +138,7 @@ class Scanner:
             k = _compiled()["minima"]
             if self.split:  # two halves at once (the kernel releases the GIL)
                 h = nb // 2
-                other = _accel._worker().submit(k, X[h * BLOCK:], y[h * BLOCK:], w, bmin[h:])
+                other = engine.worker().submit(k, X[h * BLOCK:], y[h * BLOCK:], w, bmin[h:])
                 r2 = max(k(X[:h * BLOCK], y[:h * BLOCK], w, bmin[:h]), other.result())
             else:
                 r2 = k(X, y, w, bmin)

@@ -28,7 +28,7 @@ from typing import Callable, Iterator
 
 import numpy as np
 
-from ._accel import _jit, available, resolve_engine
+from .engine import available, jit, resolve_engine
 
 try:  # a helper the compiled kernels call (and plain Python, without numba)
     from numba.extending import register_jitable as jitable
@@ -180,7 +180,7 @@ _kernel: list = []
 
 def _compiled():
     if not _kernel:
-        _kernel.append(_jit(_wm_kernel_py))  # cached by numba, or compiled per process on a read-only install
+        _kernel.append(jit(_wm_kernel_py))  # cached by numba, or compiled per process on a read-only install
     return _kernel[0]
 
 
@@ -389,7 +389,7 @@ _adv_kernel: list = []
 
 def _adversary_compiled():
     if not _adv_kernel:
-        _adv_kernel.append(_jit(_adversary_kernel_py))
+        _adv_kernel.append(jit(_adversary_kernel_py))
     return _adv_kernel[0]
 
 
