@@ -24,11 +24,11 @@ import olc_core
 from olc_core.proofs.boolean import Conjunction
 from olc_core.streams import conjunction_adversary, elimination_predictor
 
-from . import caps, common, safe, state
-from .boolean_view import assumption_text, bits, conjunction_spec, pretty
-from .config import Setting
-from .safe import quote
-from .state import set_value
+from olc_ui import caps, common, safe, state
+from olc_ui.boolean_view import assumption_text, bits, conjunction_spec, pretty
+from olc_ui.config import Setting
+from olc_ui.safe import quote
+from olc_ui.state import set_value
 
 __all__ = ["ADV_SETTINGS", "MAX_MOVES", "encode_moves", "hypothesis", "last_move", "parse_moves", "play"]
 
@@ -248,7 +248,7 @@ def play(n: int, publish: Callable[[dict[str, Any], dict[str, str] | None], None
     ``publish(values, extra)`` writes the URL (the page's settings with these); ``opens_at(T)``:
     where the viewer opens a game of T moves. A move reruns this fragment only.
     """
-    from .viewer import viewer
+    from olc_ui.viewer.component import viewer
 
     X, y = _moves(n)
     T = len(y)

@@ -23,12 +23,12 @@ import streamlit as st
 import olc_core
 from olc_core.streams import ConjunctionAdversary, conjunction_adversary, constant_predictor, elimination_predictor
 
-from . import common, safe
-from .boolean_adversary import ADV_SETTINGS, MAX_MOVES, encode_moves, parse_moves
-from .boolean_view import assumption_text, bits, conjunction_spec, decision_list_spec, learner_game_spec, pretty
-from .config import Setting
-from .safe import quote
-from .state import set_value
+from olc_ui import common, safe
+from olc_ui.boolean_adversary import ADV_SETTINGS, MAX_MOVES, encode_moves, parse_moves
+from olc_ui.boolean_view import assumption_text, bits, conjunction_spec, decision_list_spec, learner_game_spec, pretty
+from olc_ui.config import Setting
+from olc_ui.safe import quote
+from olc_ui.state import set_value
 
 __all__ = ["ADV_SETTINGS", "CONJ_SETTINGS", "DL_SETTINGS", "GROUPS", "LRN_SETTINGS", "MAX_MOVES", "MODE_SETTINGS",
            "PAGE", "SettingError", "conj_data", "conj_panel",

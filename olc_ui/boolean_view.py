@@ -25,10 +25,10 @@ import numpy as np
 
 from olc_core.proofs.boolean import literal_name, rule_name
 
-from .common import agree, count, rounds_text
-from .sandwich_view import Curve, sandwich as sandwich_chart
-from .spec_tools import COLORS, by_state, const, holds, ledger, not_applicable
-from .viewer import jsonable
+from olc_ui.common import agree, count, rounds_text
+from olc_ui.sandwich_view import Curve, sandwich as sandwich_chart
+from olc_ui.spec_tools import COLORS, by_state, const, holds, ledger, not_applicable
+from olc_ui.viewer.spec import jsonable
 
 __all__ = ["assumption_text", "bits", "conjunction_spec", "decision_list_spec", "learner_game_spec",
            "literal_states", "pretty", "rule_levels", "rule_x"]

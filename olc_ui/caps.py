@@ -14,8 +14,8 @@ SPEC_BUDGET_MB = 5
 
 
 def _texts() -> dict[str, str]:
-    from . import eg_lesson, experts_lesson, ftrl_view, halving_view, margin_lesson, winnow_view
-    from .data import MAX_ROWS, UPLOAD_LIMIT_MB
+    from olc_ui import eg_lesson, experts_lesson, ftrl_view, halving_view, margin_lesson, winnow_view
+    from olc_ui.data import MAX_ROWS, UPLOAD_LIMIT_MB
 
     file = f"a file: at most {MAX_ROWS:,} rows and {UPLOAD_LIMIT_MB} MB"
     return {

@@ -12,15 +12,16 @@ import streamlit as st
 
 from olc_core._words import agree, count  # noqa: F401  (re-exported for the pages)
 
-from . import data as olc_data
+from olc_ui import data as olc_data
+from olc_ui.viewer.assets import ASSET_DIR
 
 __all__ = ["downloads", "figure_html", "rounds_text"]
 
 
-from .spec_tools import rounds_text  # noqa: E402,F401  (pure: the specs use it too)
+from olc_ui.spec_tools import rounds_text  # noqa: E402,F401  (pure: the specs use it too)
 
 
-_KATEX = Path(__file__).parent / "assets" / "katex"
+_KATEX = ASSET_DIR / "katex"
 
 
 @functools.lru_cache(maxsize=1)
@@ -96,7 +97,7 @@ def figure_html(spec: dict, position: int) -> str:
     import plotly.graph_objects as go
     import plotly.io as pio
 
-    from .snapshot import caption_at, figures_at, ledger_at
+    from olc_ui.viewer.snapshot import caption_at, figures_at, ledger_at
 
     esc = html.escape
     title = esc(spec["figures"][0].get("title", "")) if spec["figures"] else ""
@@ -133,7 +134,7 @@ def downloads(trace, spec: dict, position: int, name: str, X: np.ndarray | None 
     from the position the server last heard of, which lags while the viewer plays."""
     from olc_core import transcript
 
-    from . import transcript as page_transcript
+    from olc_ui import transcript as page_transcript
 
     link = page_transcript.link_settings()
     used = page_transcript.used_settings(name, link, trace)  # a file is named by settings the run uses

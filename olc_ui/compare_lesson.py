@@ -25,9 +25,9 @@ import streamlit as st
 import olc_core
 from olc_core.streams.compare import dense_instances, sparse_instances, views
 
-from . import data as olc_data
-from .compare_view import NAMES, SOURCES, Lane, compare_spec, sweep_figure
-from .config import Setting
+from olc_ui import data as olc_data
+from olc_ui.compare_view import NAMES, SOURCES, Lane, compare_spec, sweep_figure
+from olc_ui.config import Setting
 
 __all__ = ["PAGE", "SETTINGS", "PRESETS", "LINEAR", "EXPERTS", "visible", "Setup", "load", "spec_for", "sweep",
            "sweep_rows", "downloads_panel", "capped_T", "notes", "MAX_CELLS", "SWEEP_N", "SWEEP_SEEDS", "SWEEP_T", "dense_k", "why", "SOURCES", "INTRO", "summary_rows"]
@@ -356,7 +356,7 @@ def summary_rows(setup: Setup) -> list[dict]:
 
 def downloads_panel(setup: Setup, spec: dict, position: int) -> None:
     """Each learner's trace (CSV) and proof transcript (Markdown + KaTeX, LaTeX), as on its own lesson page."""
-    from . import common
+    from olc_ui import common
 
     st.markdown("#### Downloads: each learner's trace and proof")
     for ln in setup.lanes:

@@ -26,11 +26,11 @@ from typing import Any
 
 import numpy as np
 
-from .inset import BESIDE_INSET as _BESIDE_INSET, BESIDE_MAIN as _BESIDE_MAIN, inset_box
-from .inset import inset_spot as _inset_spot
-from .spec_tools import axis as _axis
-from .spec_tools import layout as _layout
-from .viewer import jsonable, with_infinities
+from olc_ui.inset import BESIDE_INSET as _BESIDE_INSET, BESIDE_MAIN as _BESIDE_MAIN, inset_box
+from olc_ui.inset import inset_spot as _inset_spot
+from olc_ui.spec_tools import axis as _axis
+from olc_ui.spec_tools import layout as _layout
+from olc_ui.viewer.spec import jsonable, with_infinities
 
 __all__ = ["Lane", "NAMES", "SOURCES", "coinciding", "LANE_COLORS", "compare_spec", "sandwich_geometry", "union_breaks", "sweep_figure",
            "position_index"]

@@ -21,7 +21,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from .safe import quote
+from olc_ui.safe import quote
 
 __all__ = ["Setting", "decode", "encode", "url_values", "changed_url"]
 

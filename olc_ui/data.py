@@ -21,7 +21,7 @@ import math
 
 import numpy as np
 
-from .safe import quote
+from olc_ui.safe import quote
 
 __all__ = ["DataError", "NeedsInput", "parse_points_csv", "parse_binary_csv", "encode_points", "decode_points", "MAX_UPLOAD_BYTES", "MAX_ROWS",
            "MAX_CLICKED", "trace_csv"]

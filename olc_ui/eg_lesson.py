@@ -19,11 +19,11 @@ import streamlit as st
 
 import olc_core
 
-from . import common
-from . import data as olc_data
-from . import safe
-from .config import Setting
-from .eg_view import eg_spec
+from olc_ui import common
+from olc_ui import data as olc_data
+from olc_ui import safe
+from olc_ui.config import Setting
+from olc_ui.eg_view import eg_spec
 
 __all__ = ["PAGE", "LEARNER_PAGE", "DATA_SETTINGS", "LEARNER_SETTINGS", "SETTINGS", "MAX_N", "MAX_CELLS", "INTRO",
            "visible", "Data", "OutsideBox", "load_data", "run_eg", "spec_for", "eta_slider", "use_optimum", "notes",

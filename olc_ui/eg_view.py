@@ -31,10 +31,10 @@ import numpy as np
 
 from olc_core.proofs.normalized_winnow import C_of
 
-from .spec_tools import (axis, COLORS, layout, ledger as _ledger, live_relations, not_applicable, position_holds,
+from olc_ui.spec_tools import (axis, COLORS, layout, ledger as _ledger, live_relations, not_applicable, position_holds,
                          position_states, sig)
-from . import inset
-from .viewer import jsonable, with_infinities
+from olc_ui import inset
+from olc_ui.viewer.spec import jsonable, with_infinities
 
 __all__ = ["eg_spec", "below_best_eta_bound", "sandwich_geometry", "eta_curve", "FAR", "W_COLOR", "U_COLOR"]
 

@@ -16,10 +16,10 @@ import streamlit as st
 import olc_core
 from olc_core.learners.randomized_weighted_majority import realised_mistakes
 
-from . import common
-from . import data as olc_data
-from .config import Setting
-from .experts_view import ALG_NAMES, experts_spec
+from olc_ui import common
+from olc_ui import data as olc_data
+from olc_ui.config import Setting
+from olc_ui.experts_view import ALG_NAMES, experts_spec
 
 __all__ = ["PAGE", "DATA_PAGE", "SETTINGS", "LEARNER_SETTINGS", "DATA_SETTINGS", "ALGS", "MAX_CELLS", "INTRO",
            "visible", "visible_learner", "visible_data", "Advice", "load_advice", "run_learner", "band_for",
@@ -227,14 +227,14 @@ INTRO = {
 
 def show_adversary() -> None:
     """Callback of the one-click button: switch the advice to the adversary."""
-    from .state import set_value
+    from olc_ui.state import set_value
 
     set_value(DATA_PAGE, DATA_SETTINGS, "data", "adversary")
 
 
 def give_perfect_expert() -> None:
     """Callback: experts with chosen error rates, the best one perfect (m* = 0), no label noise."""
-    from .state import set_value
+    from olc_ui.state import set_value
 
     set_value(DATA_PAGE, DATA_SETTINGS, "data", "experts")
     set_value(DATA_PAGE, DATA_SETTINGS, "best", 0.0)

@@ -8,9 +8,9 @@ import math
 
 import numpy as np
 
-from .experts_view import (BEST_COLOR, LD, LN10, SHADE, _axis, _finite, _l10, _layout, _range, _thin_idx,
+from olc_ui.experts_view import (BEST_COLOR, LD, LN10, SHADE, _axis, _finite, _l10, _layout, _range, _thin_idx,
                            log_ticks)
-from .spec_tools import COLORS, position_states
+from olc_ui.spec_tools import COLORS, position_states
 
 __all__ = ["sandwich_figure"]
 

@@ -45,8 +45,8 @@ from typing import Any
 
 import numpy as np
 
-from .spec_tools import axis, COLORS, layout, ledger as _ledger, position_holds, position_states, state_holds
-from .viewer import jsonable, with_infinities
+from olc_ui.spec_tools import axis, COLORS, layout, ledger as _ledger, position_holds, position_states, state_holds
+from olc_ui.viewer.spec import jsonable, with_infinities
 
 __all__ = ["experts_spec", "log_ticks", "weight_breaks", "advice_classes", "png_data_uri", "ALG_NAMES", "LN10"]
 
@@ -700,7 +700,7 @@ def experts_spec(trace, X, y, *, run_id: str, band=None, position: int = 0) -> d
     ``band``: for RWM, the :class:`~olc_core.learners.randomized_weighted_majority.RealisedMistakes`
     of many seeded runs on the same advice (drawn as a band on the mistakes chart).
     """
-    from .experts_sandwich_view import sandwich_figure  # (it imports this module's helpers)
+    from olc_ui.experts_sandwich_view import sandwich_figure  # (it imports this module's helpers)
     A = np.asarray(X)
     y = np.asarray(y, dtype=np.float64)
     T, N = A.shape

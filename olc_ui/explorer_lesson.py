@@ -17,10 +17,10 @@ import streamlit as st
 import olc_core
 from olc_core.sweep import SWEEPS
 
-from . import safe
-from .config import Setting
-from . import explorer_view as V
-from .explorer_view import ALG_NAMES, MEASURED, sweep_values
+from olc_ui import safe
+from olc_ui.config import Setting
+from olc_ui import explorer_view as V
+from olc_ui.explorer_view import ALG_NAMES, MEASURED, sweep_values
 
 __all__ = ["MORE", "more", "NOISE_TEXT", "SOURCE", "rate_note", "PAGE", "MAIN_SETTINGS", "GROUPS", "ALL_SETTINGS", "MAX_WORK", "MAX_CELL", "group_page", "visible",
            "values_for", "fixed_for", "sweepable", "group_for", "follow_switch", "moved_text", "check_size", "run_sweep", "INTRO", "WORST_TEXT", "param_label",

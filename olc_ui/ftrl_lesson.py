@@ -19,10 +19,10 @@ import olc_core
 from olc_core._numeric import rownorm
 from olc_core.learners.ftrl_randomized import NORM_SLACK
 
-from . import common, safe
-from . import data as olc_data
-from .config import Setting
-from .ftrl_view import alpha_sweep, best_loss_note, ftrl_spec, realised_band
+from olc_ui import common, safe
+from olc_ui import data as olc_data
+from olc_ui.config import Setting
+from olc_ui.ftrl_view import alpha_sweep, best_loss_note, ftrl_spec, realised_band
 
 __all__ = ["PAGE", "SETTINGS", "INTRO", "visible", "Data", "load_data", "run_ftrl", "band_for", "sweep_for",
            "spec_for", "use_best_alpha", "notes", "summary_panel", "proof_steps", "downloads", "unit_ball_rows",
@@ -177,7 +177,7 @@ def spec_for(data: Data, v: dict[str, Any], trace, band, sweep) -> dict:
 
 def use_best_alpha(best: float) -> None:
     """Callback of the one-click button: set α to the theorem's α* (from the run's proof)."""
-    from .state import set_value
+    from olc_ui.state import set_value
 
     set_value(PAGE, SETTINGS, "alpha", float(best))
 

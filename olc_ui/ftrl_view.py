@@ -41,8 +41,8 @@ import numpy as np
 
 import olc_core
 
-from .spec_tools import axis, by_position, by_round, COLORS, layout, ledger as _ledger, position_holds, sig
-from .viewer import jsonable
+from olc_ui.spec_tools import axis, by_position, by_round, COLORS, layout, ledger as _ledger, position_holds, sig
+from olc_ui.viewer.spec import jsonable
 
 __all__ = ["ftrl_spec", "best_u", "best_u_mistakes", "best_loss_note", "BEST_NAME", "MISTAKES_TITLE", "over_bound", "over_bound_text", "realised_name", "UPPER_NAME", "OVER_NOTE", "Band",
            "realised_band", "AlphaSweep", "alpha_sweep", "upto_rounds", "last_segments", "band_grid",

@@ -18,9 +18,9 @@ from olc_core.hypotheses import (HalfPlanes, HypothesisClass, MonotoneConjunctio
                                  Thresholds, dimensions)
 from olc_core.streams.experts import target_concept
 
-from . import common, safe
-from .config import Setting
-from .halving_view import halving_spec, votes_drawn
+from olc_ui import common, safe
+from olc_ui.config import Setting
+from olc_ui.halving_view import halving_spec, votes_drawn
 
 __all__ = ["PAGE", "SETTINGS", "visible", "hypothesis_class", "adversary_stream", "Run", "load_run", "spec_for",
            "dimensions_for", "DIMENSIONS_MAX_H", "assumption_panel", "dimensions_panel", "proof_steps", "downloads"]

@@ -37,8 +37,8 @@ import numpy as np
 
 from olc_core.hypotheses import HalfPlanes, HypothesisClass, MonotoneConjunctions, MonotoneDisjunctions, Thresholds
 
-from .spec_tools import COLORS, ND, ledger as _ledger, line_trace as _line, points_trace as _pts, position_holds, position_states
-from .viewer import jsonable
+from olc_ui.spec_tools import COLORS, ND, ledger as _ledger, line_trace as _line, points_trace as _pts, position_holds, position_states
+from olc_ui.viewer.spec import jsonable
 
 __all__ = ["halving_spec", "votes_drawn", "arc_polyline", "grid_cells", "removal_rounds",
            "VOTE_ROWS_CAP", "RING", "EMPTY_Y"]

@@ -9,11 +9,11 @@ import streamlit as st
 
 import olc_core
 
-from . import data as olc_data
-from .common import count
-from .config import Setting
-from .perceptron_lesson import Data, click_canvas, downloads  # noqa: F401  (shared with the Perceptron page)
-from .perceptron_view import margin_perceptron_spec
+from olc_ui import data as olc_data
+from olc_ui.common import count
+from olc_ui.config import Setting
+from olc_ui.perceptron_lesson import Data, click_canvas, downloads  # noqa: F401  (shared with the Perceptron page)
+from olc_ui.perceptron_view import margin_perceptron_spec
 
 __all__ = ["PAGE", "SETTINGS", "visible", "load_data", "run_margin", "spec_for", "downloads", "click_canvas",
            "data_max_margin", "margin_comparison"]

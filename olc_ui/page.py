@@ -41,7 +41,7 @@ def setup(title: str) -> None:
         PagesManager.uses_pages_directory = False
         st.rerun()
     st.set_page_config(page_title=f"{title} · olc", page_icon="➗", layout="wide")
-    from . import present  # the switch and, when on, presentation mode (olc_ui/present.py)
+    from olc_ui.viewer import present  # the switch and, when on, presentation mode (olc_ui/viewer/present.py)
 
     present.setup()
     with st.sidebar.expander("Sources [000]–[004]", icon=":material/menu_book:"):
@@ -62,7 +62,7 @@ def _under_server() -> bool:
 def intro(text: str) -> None:
     """The lesson's opening paragraph (trusted Markdown with KaTeX): as it is, or in presentation mode folded
     into an expander, so that the charts and the step controls start higher on the projected screen."""
-    from . import present
+    from olc_ui.viewer import present
 
     if present.is_on():
         with st.expander("What this lesson shows", icon=":material/menu_book:"):
@@ -76,9 +76,11 @@ def step_view(spec: dict, *, key: str, settings: list, values: dict, cap: str | 
     """What every lesson page does with its run's spec: open the step viewer where the student was (a link's
     ``?t=``, else the round last shown), state the page's draw cap (``cap``: its name in olc_ui/caps.py), and
     write the settings and the round into the URL. ``ask``: predict-then-reveal options for this run
-    (olc_ui/predict.py), offered by a switch kept under ``ask_page``. Returns (the spec sent, the position)."""
-    from . import caps, position as link, predict, state
-    from .viewer import viewer
+    (olc_ui/viewer/predict.py), offered by a switch kept under ``ask_page``. Returns (the spec sent, the position)."""
+    from olc_ui import caps, state
+    from olc_ui.viewer import position as link
+    from olc_ui.viewer import predict
+    from olc_ui.viewer.component import viewer
 
     start, problem = link.start_position_checked(key, spec["T"])
     link.report(problem)          # a bad ?t= in the link: said as every bad setting is

@@ -15,10 +15,10 @@ import streamlit as st
 
 import olc_core
 
-from . import common, safe
-from . import data as olc_data
-from .config import Setting
-from .perceptron_view import perceptron_spec
+from olc_ui import common, safe
+from olc_ui import data as olc_data
+from olc_ui.config import Setting
+from olc_ui.perceptron_view import perceptron_spec
 
 __all__ = ["SETTINGS", "PAGE", "Data", "load_data", "run_perceptron", "spec_for",
            "assumption_panel", "nonseparable_panel", "downloads", "click_canvas", "valid_margin"]
@@ -309,7 +309,7 @@ def canvas_figure(X: np.ndarray, y: np.ndarray, label: int):
 def click_canvas(v: dict[str, Any], page: str = PAGE, settings: list[Setting] | None = None) -> None:
     """A chart to click points onto (a grid of invisible targets), the label to give them, and a reset."""
     settings = SETTINGS if settings is None else settings
-    from .state import set_value
+    from olc_ui.state import set_value
 
     X, y = olc_data.decode_points(v["pts"])
     # the instruction before the canvas (on a 1100×800 screen the canvas's bottom is below the fold)

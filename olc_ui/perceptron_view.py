@@ -19,11 +19,11 @@ from __future__ import annotations
 import math
 import numpy as np
 
-from .plane_view import _band, _main_2d, _main_3d, _main_bars, _weights_by_state, chords, clip_line  # noqa: F401
-from .sandwich_view import Curve, log_axis_ticks, sandwich
-from .spec_tools import COLORS, ND, const as _const, holds as _holds, ledger as _ledger, points_trace as _pts
-from .spec_tools import by_state as _state, holds_value as _holds_value, proof_value as _pval, sig
-from .viewer import jsonable
+from olc_ui.plane_view import _band, _main_2d, _main_3d, _main_bars, _weights_by_state, chords, clip_line  # noqa: F401
+from olc_ui.sandwich_view import Curve, log_axis_ticks, sandwich
+from olc_ui.spec_tools import COLORS, ND, const as _const, holds as _holds, ledger as _ledger, points_trace as _pts
+from olc_ui.spec_tools import by_state as _state, holds_value as _holds_value, proof_value as _pval, sig
+from olc_ui.viewer.spec import jsonable
 
 __all__ = ["perceptron_spec", "margin_perceptron_spec", "clip_line", "chords"]
 

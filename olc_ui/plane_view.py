@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from .spec_tools import COLORS, ND, arrow_trace as _arrow, legend_groups, legend_rank, line_trace as _line
-from .spec_tools import points_trace as _pts
+from olc_ui.spec_tools import COLORS, ND, arrow_trace as _arrow, legend_groups, legend_rank, line_trace as _line
+from olc_ui.spec_tools import points_trace as _pts
 
 __all__ = ["clip_line", "chords", "point_style"]
 

@@ -21,7 +21,7 @@ from typing import Callable
 
 import numpy as np
 
-from .spec_tools import per_position, sig
+from olc_ui.spec_tools import per_position, sig
 
 __all__ = ["Curve", "sandwich", "far", "FAR", "SHADE", "log_axis_ticks"]
 

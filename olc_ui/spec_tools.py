@@ -13,7 +13,7 @@ import math
 import re
 import numpy as np
 
-from .viewer import with_infinities
+from olc_ui.viewer.spec import with_infinities
 
 __all__ = ["COLORS", "ND", "sig", "decimate", "ledger", "holds", "holds_value", "per_position", "proof_value",
            "by_state", "by_round", "by_position", "const", "points_trace", "rounds_text", "not_applicable",

@@ -21,14 +21,14 @@ from typing import Any
 
 import streamlit as st
 
-from .config import Setting, changed_url, url_values
+from olc_ui.config import Setting, changed_url, url_values
 
 __all__ = ["bind", "current", "forget_problems", "write_url", "problems", "URL_KEY", "URL_EXTRA_KEY", "wkey", "entry_values"]
 
 #: Session-state key holding the query the last run asked the browser to show (for tests).
 URL_KEY = "_olc_url"
 #: Session-state key of query parameters every page's URL carries besides its own settings
-#: (presentation mode's ``present`` / ``hide``, written by olc_ui/present.py on every run).
+#: (presentation mode's ``present`` / ``hide``, written by olc_ui/viewer/present.py on every run).
 URL_EXTRA_KEY = "_olc_url_extra"
 
 
@@ -131,7 +131,7 @@ def _widget(box, s: Setting, key: str) -> Any:
 
 @functools.lru_cache(maxsize=1)
 def _url_component():
-    js = (Path(__file__).resolve().parent / "assets" / "url_sync.js").read_text(encoding="utf-8")
+    js = (Path(__file__).resolve().parent / "viewer" / "assets" / "url_sync.js").read_text(encoding="utf-8")
     return st.components.v2.component("olc_url_sync", js=js)
 
 

@@ -27,7 +27,7 @@ CHROMIUM = "/usr/bin/chromium"
 def _upload_key(name: str) -> str | None:
     """The key under which the page that calls olc_ui.common.downloads with ``name`` keeps an uploaded
     file (olc_ui.uploads), or None for a page without uploads."""
-    from . import eg_lesson, ftrl_lesson, margin_lesson, perceptron_lesson, winnow_lesson
+    from olc_ui import eg_lesson, ftrl_lesson, margin_lesson, perceptron_lesson, winnow_lesson
 
     return {"perceptron": perceptron_lesson.PAGE, "margin_perceptron": margin_lesson.PAGE,
             "winnow": winnow_lesson.PAGE, "exponentiated_update": eg_lesson.PAGE, "ftrl": ftrl_lesson.PAGE}.get(name)
@@ -36,7 +36,7 @@ def _upload_key(name: str) -> str | None:
 def link_settings() -> dict[str, str]:
     """Every setting of the page's link as the page last wrote it (the viewer's round ``t`` left out):
     what the transcript's setting lists."""
-    from .state import URL_KEY
+    from olc_ui.state import URL_KEY
 
     got = st.session_state.get(URL_KEY) or {}
     return {str(k): str(v) for k, v in dict(got).items() if k != "t"}
@@ -44,15 +44,15 @@ def link_settings() -> dict[str, str]:
 
 def _page_settings(name: str) -> list:
     """The declared settings of the page that calls olc_ui.common.downloads with ``name`` (its defaults)."""
-    from . import boolean_lesson as B
-    from . import compare_lesson as C
-    from . import eg_lesson as G
-    from . import experts_lesson as E
-    from . import ftrl_lesson as F
-    from . import halving_lesson as H
-    from . import margin_lesson as M
-    from . import perceptron_lesson as P
-    from . import winnow_lesson as W
+    from olc_ui import boolean_lesson as B
+    from olc_ui import compare_lesson as C
+    from olc_ui import eg_lesson as G
+    from olc_ui import experts_lesson as E
+    from olc_ui import ftrl_lesson as F
+    from olc_ui import halving_lesson as H
+    from olc_ui import margin_lesson as M
+    from olc_ui import perceptron_lesson as P
+    from olc_ui import winnow_lesson as W
 
     table = {"perceptron": P.SETTINGS + P.TD_SETTINGS, "margin_perceptron": M.SETTINGS, "experts": E.SETTINGS,
              "halving": H.SETTINGS, "boolean": B.MODE_SETTINGS + [s for g in B.GROUPS.values() for s in g],
@@ -65,7 +65,7 @@ def _page_settings(name: str) -> list:
 def changed_settings(name: str, settings: dict[str, str]) -> dict[str, str]:
     """The link's declared settings that differ from the page's defaults, free text left out (all of them
     for an unknown page): what a file name carries, e.g. perceptron-gamma0.2-seed3-proof.md."""
-    from .config import encode
+    from olc_ui.config import encode
 
     declared = {s.key: s for s in _page_settings(name)}
     if not declared:
@@ -80,15 +80,15 @@ def _used_keys(name: str, v: dict, trace) -> set[str] | None:
     values ``v`` (and ``trace``) uses: the ones with a widget for these values (each page's own
     ``visible``), less those a switch turns off (the exponentiated update's η slider while the optimal
     η* is on), plus the page's own text (clicked points) when the data are those. None: unknown page."""
-    from . import boolean_lesson as B
-    from . import compare_lesson as C
-    from . import eg_lesson as G
-    from . import experts_lesson as E
-    from . import ftrl_lesson as F
-    from . import halving_lesson as H
-    from . import margin_lesson as M
-    from . import perceptron_lesson as P
-    from . import winnow_lesson as W
+    from olc_ui import boolean_lesson as B
+    from olc_ui import compare_lesson as C
+    from olc_ui import eg_lesson as G
+    from olc_ui import experts_lesson as E
+    from olc_ui import ftrl_lesson as F
+    from olc_ui import halving_lesson as H
+    from olc_ui import margin_lesson as M
+    from olc_ui import perceptron_lesson as P
+    from olc_ui import winnow_lesson as W
 
     clicked = {"pts"} if v.get("data") == "click" else set()
     if name == "perceptron":
@@ -122,7 +122,7 @@ def used_settings(name: str, settings: dict[str, str], trace=None) -> dict[str, 
     1/k, the η slider while the optimal η* is on, the experts' β on the compare page's sparse preset) is
     left out, so the transcript's list never contradicts the run's parameters. Settings the page does
     not declare, and every setting of a page this does not know, are kept."""
-    from .config import url_values
+    from olc_ui.config import url_values
 
     declared = _page_settings(name)
     if not declared:
@@ -142,7 +142,7 @@ def context(trace, spec: dict, name: str) -> dict:
     """What the transcript says about the page: its name, the run's title, the link's settings that the run
     uses (:func:`used_settings`) and an uploaded file's name. All of it is passed on as untrusted text
     (olc_core.transcript escapes it)."""
-    from . import uploads
+    from olc_ui import uploads
 
     settings = used_settings(name, link_settings(), trace)
     source = None
@@ -181,7 +181,7 @@ def figure_png(spec: dict, position: int, index: int = 0, *, width: int = 1000, 
     import plotly.graph_objects as go
     import plotly.io as pio
 
-    from .snapshot import figures_at
+    from olc_ui.viewer.snapshot import figures_at
 
     os.environ.setdefault("BROWSER_PATH", _browser())
     figs = figures_at(spec, position)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from . import safe
+from olc_ui import safe
 
 __all__ = ["upload_box", "kept"]
 

@@ -15,10 +15,10 @@ import streamlit as st
 import olc_core
 from olc_core.streams.winnow_extra import winnow_adversary
 
-from . import common
-from . import data as olc_data
-from .config import Setting
-from .winnow_view import winnow_spec
+from olc_ui import common
+from olc_ui import data as olc_data
+from olc_ui.config import Setting
+from olc_ui.winnow_view import winnow_spec
 
 __all__ = ["PAGE", "DATA_PAGE", "SETTINGS", "LEARNER_SETTINGS", "DATA_SETTINGS", "INTRO", "visible_data",
            "Data", "load_data", "run_winnow", "spec_for", "notes", "summary_panel", "proof_steps", "downloads",
@@ -121,7 +121,7 @@ def spec_for(v: dict[str, Any], data: Data, trace) -> dict:
 
 def show_adversary() -> None:
     """Callback of the one-click button: switch to the adversary's examples."""
-    from .state import set_value
+    from olc_ui.state import set_value
 
     set_value(DATA_PAGE, DATA_SETTINGS, "data", "adversary")
 

@@ -29,10 +29,10 @@ from typing import Any
 
 import numpy as np
 
-from .experts_view import LN10, log_ticks
-from .spec_tools import (axis, by_round, by_state, COLORS, const, holds, layout, ledger as _ledger, live_relations,
+from olc_ui.experts_view import LN10, log_ticks
+from olc_ui.spec_tools import (axis, by_round, by_state, COLORS, const, holds, layout, ledger as _ledger, live_relations,
                          not_applicable)
-from .viewer import jsonable
+from olc_ui.viewer.spec import jsonable
 
 __all__ = ["winnow_spec", "exponent_summary", "promotions", "SMALL_N", "N_TOP", "crossing"]
 

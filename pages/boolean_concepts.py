@@ -5,8 +5,8 @@ from olc_ui import boolean_adversary as B
 from olc_ui import boolean_lesson as L
 from olc_ui import caps
 from olc_ui import common, page, safe, state
-from olc_ui.position import query_position, report
-from olc_ui.viewer import start_position, viewer
+from olc_ui.viewer.position import query_position, report
+from olc_ui.viewer.component import start_position, viewer
 
 page.setup("Conjunctions and decision lists")
 st.title("The mistake-bound model: conjunctions and decision lists")

@@ -2,7 +2,8 @@
 import streamlit as st
 
 from olc_ui import experts_lesson as L
-from olc_ui import page, predict, safe, state
+from olc_ui import page, safe, state
+from olc_ui.viewer import predict
 from olc_ui.data import DataError
 
 page.setup("Learning from expert advice")

@@ -2,7 +2,8 @@
 import streamlit as st
 
 from olc_ui import perceptron_lesson as L
-from olc_ui import page, predict, safe, state, uploads
+from olc_ui import page, safe, state, uploads
+from olc_ui.viewer import predict
 from olc_ui.data import DataError, NeedsInput
 
 page.setup("Perceptron")

@@ -27,7 +27,7 @@ def page_keys() -> dict[str, list[str]]:
     from olc_ui import halving_lesson as H
     from olc_ui import margin_lesson as M
     from olc_ui import perceptron_lesson as P
-    from olc_ui import predict
+    from olc_ui.viewer import predict
     from olc_ui import explorer_lesson as X
 
     def keys(settings) -> list[str]:

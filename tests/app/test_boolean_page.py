@@ -6,7 +6,7 @@ from streamlit.testing.v1 import AppTest
 
 import olc_core
 from olc_core.streams import conjunction_adversary, constant_predictor, elimination_predictor
-from olc_ui.snapshot import caption_at, ledger_at
+from olc_ui.viewer.snapshot import caption_at, ledger_at
 from tests.app.pagetest import metric, open_page, page_text, shown, url, viewer_data, viewer_spec, viewers
 from tests.conftest import ROOT
 

@@ -7,7 +7,7 @@ import numpy as np
 import olc_core
 from olc_core.streams.compare import dense_instances, sparse_instances, views
 from olc_ui.compare_lesson import SWEEP_T
-from olc_ui.snapshot import caption_at, ledger_at
+from olc_ui.viewer.snapshot import caption_at, ledger_at
 from tests.app.pagetest import open_page, page_path, shown, url, viewer_spec
 
 PAGE = page_path("compare")
@@ -136,7 +136,7 @@ def test_many_experts_cap_the_rounds_too():
 def test_presentation_mode_zooms_cover_no_curve_and_no_legend():
     """Defect (review pr_cmp.png, c10.png): the zoom's title ran into the legend and the zooms covered the bound
     curves and the crossing area. Every zoom on the page, at the end of the run, covers none of them."""
-    from olc_ui.snapshot import figures_at
+    from olc_ui.viewer.snapshot import figures_at
     from tests.ui.test_compare_view import inset_clear_of_curves
 
     at = open_page(PAGE, timeout=300, present="1")

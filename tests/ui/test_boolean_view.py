@@ -19,8 +19,8 @@ from olc_ui.boolean_view import (
     pretty,
     rule_x,
 )
-from olc_ui.snapshot import caption_at, figures_at, ledger_at, state_index
-from olc_ui.viewer import validate_spec
+from olc_ui.viewer.snapshot import caption_at, figures_at, ledger_at, state_index
+from olc_ui.viewer.spec import validate_spec
 
 
 def _by_name(fig: dict, name: str) -> dict:

@@ -10,8 +10,8 @@ import re
 import numpy as np
 import pytest
 
-from olc_ui.snapshot import caption_at, figures_at
-from olc_ui.viewer import validate_spec
+from olc_ui.viewer.snapshot import caption_at, figures_at
+from olc_ui.viewer.spec import validate_spec
 
 from . import page_specs as P
 

@@ -19,8 +19,8 @@ from olc_core.hypotheses import HalfPlanes, MonotoneConjunctions, MonotoneDisjun
 from olc_core.streams.experts import target_concept
 from olc_ui.halving_lesson import adversary_stream
 from olc_ui.halving_view import arc_polyline, grid_cells, halving_spec, votes_drawn
-from olc_ui.snapshot import caption_at, figures_at, ledger_at, state_index
-from olc_ui.viewer import validate_spec
+from olc_ui.viewer.snapshot import caption_at, figures_at, ledger_at, state_index
+from olc_ui.viewer.spec import validate_spec
 
 
 def _by_name(fig: dict, name: str) -> dict:

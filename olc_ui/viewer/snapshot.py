@@ -5,7 +5,7 @@ module applies the same ops to produce plain plotly figure dicts for a position:
 the figure download, and tests that check what a student sees at a given round
 (as data, not pixels).
 
->>> from olc_ui.viewer import minimal_spec
+>>> from olc_ui.viewer.spec import minimal_spec
 >>> spec = minimal_spec(T=4, mistakes=[1])
 >>> state_index(spec, 0), state_index(spec, 2), state_index(spec, 4)
 (0, 1, 1)
@@ -16,7 +16,7 @@ import bisect
 import copy
 from typing import Any
 
-from .viewer import REL_LATEX
+from olc_ui.viewer.spec import REL_LATEX
 
 __all__ = ["state_index", "apply_op", "figures_at", "ledger_at", "caption_at"]
 
@@ -137,7 +137,7 @@ def _fmt(v: Any, fmt: str | None, latex: bool = False) -> str:
         return "—"
     if v in ("inf", "-inf"):  # ±∞ tokens of a value source
         return ({"inf": r"\infty", "-inf": r"-\infty"} if latex else {"inf": "∞", "-inf": "−∞"})[v]
-    if fmt == "rel":  # a relation (olc_ui.viewer.REL_LATEX): its LaTeX in a ledger line, its sign in text
+    if fmt == "rel":  # a relation (olc_ui.viewer.spec.REL_LATEX): its LaTeX in a ledger line, its sign in text
         return str(v) if latex else REL_LATEX.get(str(v), str(v))
     if fmt in (None, "text") or isinstance(v, str):
         return str(v)

@@ -20,8 +20,9 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
-from . import state
-from .config import Setting
+from olc_ui import state
+from olc_ui.config import Setting
+from olc_ui.viewer.spec import MODES_KEY
 
 __all__ = ["MAX_ROUNDS", "SETTINGS", "bind", "experts_options", "modes", "perceptron_options", "turn_angles"]
 
@@ -43,8 +44,6 @@ def bind(page: str) -> bool:
 
 def modes(options: dict[str, Any] | None) -> dict[str, Any]:
     """The viewer modes of this run: the page's (e.g. presentation mode's) plus predict-then-reveal."""
-    from .viewer import MODES_KEY
-
     base = dict(st.session_state.get(MODES_KEY) or {})
     if options is not None:
         base["predict"] = options

@@ -1,20 +1,8 @@
-"""The step viewer: a Streamlit custom component (v2) that steps through a finished run in the browser.
+"""The step viewer's spec: its validation (docs/viewer-spec.md), and the helpers spec builders use to make
+one (:func:`jsonable`, :func:`with_infinities`, :func:`minimal_spec`).
 
-Python builds a JSON *spec* (docs/viewer-spec.md) once per run; :func:`viewer` mounts
-the component, which draws the spec's plotly figures, KaTeX ledger and caption and
-steps through the run without a server round trip per step. It returns the current
-position; the browser reports it only when stepping pauses.
-
-    import olc_ui.viewer as ov
-    p = ov.viewer(spec, key="perceptron")       # 0 … spec["T"]
-
-Assets: plotly.js (the full bundle from the installed ``plotly`` package, and the
-vendored basic bundle ``olc_ui/assets/plotly``, 4x smaller, used when every trace is a
-scatter, bar or pie) and KaTeX (vendored in ``olc_ui/assets/katex``) are copied at
-import time into ``static/olc/`` next to the app's main script and served by
-Streamlit's static file serving (``.streamlit/config.toml``:
-``[server] enableStaticServing = true``), so the browser loads each once per page and
-caches it.
+The viewer itself is a Streamlit custom component (v2) that steps through a finished run in the browser
+(olc_ui/viewer/component.py); its JS/CSS and vendored libraries are olc_ui/viewer/assets.py's.
 
 >>> spec = minimal_spec(T=3, mistakes=[1])
 >>> validate_spec(spec) is None
@@ -26,42 +14,18 @@ ValueError: viewer spec: position: must be an integer in [0, T=3] (got 9)
 """
 from __future__ import annotations
 
-import functools
-import hashlib
-import json
-import logging
 import math
 import numbers
-import os
 import re
-import shutil
-import tempfile
-from collections import OrderedDict
-from pathlib import Path
 from typing import Any
 
-from .position import _mounted, last_key, position_from_query, start_position  # noqa: F401  (re-exported)
+import numpy as np
 
-__all__ = ["viewer", "bundle_js", "validate_spec", "jsonable", "with_infinities", "start_position", "position_from_query", "minimal_spec",
-           "ensure_static_assets", "OPS", "FORMAT_RE", "REL_LATEX"]
+__all__ = ["validate_spec", "jsonable", "with_infinities", "minimal_spec", "OPS", "FORMAT_RE", "REL_LATEX", "MODES_KEY"]
 
-_LOG = logging.getLogger(__name__)
-
-ASSET_DIR = Path(__file__).resolve().parent / "assets"
-KATEX_VERSION = "0.19.1"
-#: The vendored plotly.js basic bundle (scatter, bar, pie): used when a spec needs no
-#: other trace type and the installed plotly package ships the same plotly.js version.
-PLOTLY_BASIC_VERSION = "4.1.1"
-BASIC_TRACE_TYPES = frozenset({"scatter", "bar", "pie"})
-#: Sub-folder of the app's ``static/`` folder that this module fills.
-STATIC_SUBDIR = "olc"
-COMPONENT_NAME = "olc_step_viewer"
 #: Session-state key of the viewer modes a page runs in ({name: options}, docs/viewer-spec.md
-#: "Modes"), e.g. {"present": {"hide": [...]}} written by olc_ui/present.py on every page run.
+#: "Modes"), e.g. {"present": {"hide": [...]}} written by olc_ui/viewer/present.py on every page run.
 MODES_KEY = "_olc_viewer_modes"
-#: The figure download (built in the browser from the round on screen), loaded on the first click.
-EXPORT_JS = "viewer_export.js"
-
 #: Dynamic trace operations (docs/viewer-spec.md, "Dynamic trace ops").
 OPS = ("rows_before", "rows_from", "row_current", "rows_all", "state", "state_window", "on_mistake",
        "point_state", "point_position", "vline_position")
@@ -417,7 +381,6 @@ def with_infinities(a: Any) -> Any:
     >>> jsonable(with_infinities(np.array([1.5, -np.inf, np.nan, np.inf])))
     [1.5, '-inf', None, 'inf']
     """
-    import numpy as np
     arr = np.asarray(a)
     if arr.dtype.kind != "f" or not np.isinf(arr).any():
         return a
@@ -438,11 +401,7 @@ def jsonable(obj: Any, ndigits: int | None = None) -> Any:
     >>> jsonable({"a": np.array([1.23456, np.nan]), "b": (np.int64(3), np.inf)}, ndigits=2)
     {'a': [1.23, None], 'b': [3, None]}
     """
-    try:
-        import numpy as np
-    except ImportError:  # pragma: no cover - numpy is a dependency
-        np = None
-    if np is not None and isinstance(obj, np.ndarray):
+    if isinstance(obj, np.ndarray):
         if obj.dtype.kind == "f":
             a = np.round(obj, ndigits) if ndigits is not None else obj
             finite = np.isfinite(a)
@@ -464,7 +423,7 @@ def jsonable(obj: Any, ndigits: int | None = None) -> Any:
         return [jsonable(v, ndigits) for v in obj]
     if isinstance(obj, bool) or obj is None or isinstance(obj, str):
         return obj
-    if np is not None and isinstance(obj, np.bool_):
+    if isinstance(obj, np.bool_):
         return bool(obj)
     if isinstance(obj, numbers.Integral):
         return int(obj)
@@ -495,253 +454,3 @@ def minimal_spec(T: int = 10, mistakes: list[int] | None = None, run_id: str = "
         "layout": {"columns": [["main", "ledger"]]},
     }
 
-
-# --------------------------------------------------------------------------- assets
-
-def _plotly_js() -> tuple[Path, str]:
-    import plotly
-
-    path = Path(plotly.__file__).resolve().parent / "package_data" / "plotly.min.js"
-    with open(path, "rb") as fh:
-        head = fh.read(400).decode("utf-8", "replace")
-    m = re.search(r"plotly\.js v(\d+\.\d+\.\d+)", head)
-    return path, (m.group(1) if m else "unknown")
-
-
-def _copy_if_stale(src: Path, dst: Path) -> None:
-    """Copy ``src`` to ``dst`` unless an identical-size copy is there (atomic rename)."""
-    try:
-        if dst.is_file() and dst.stat().st_size == src.stat().st_size:
-            return
-    except OSError:
-        pass
-    dst.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{dst.name}.", dir=str(dst.parent))
-    os.close(fd)
-    try:
-        shutil.copyfile(src, tmp)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, dst)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-
-
-def ensure_static_assets(app_dir: str | os.PathLike) -> dict[str, str]:
-    """Copy plotly.js and KaTeX into ``<app_dir>/static/olc/`` if missing; return their URLs.
-
-    URLs are relative to the Streamlit server's base URL (``app/static/…``). Files are
-    named by version, so a new plotly or KaTeX gets a new URL (no stale browser cache).
-    """
-    root = Path(app_dir) / "static" / STATIC_SUBDIR
-    urls = _asset_urls()
-    plotly_src, _ = _plotly_js()
-    _copy_if_stale(plotly_src, root / Path(urls["plotly"]).name)
-    if "plotly_basic" in urls:
-        _copy_if_stale(ASSET_DIR / "plotly" / f"plotly-basic-{PLOTLY_BASIC_VERSION}.min.js",
-                       root / Path(urls["plotly_basic"]).name)
-    ksrc = ASSET_DIR / "katex"
-    for f in [ksrc / "katex.min.js", ksrc / "katex.min.css", *sorted((ksrc / "fonts").glob("*.woff2"))]:
-        _copy_if_stale(f, root / f"katex-{KATEX_VERSION}" / f.relative_to(ksrc))
-    _copy_if_stale(ASSET_DIR / EXPORT_JS, root / Path(urls["export"]).name)
-    return urls
-
-
-def _asset_urls() -> dict[str, str]:
-    """Where the browser finds each asset, relative to the server's base URL."""
-    _, plotly_ver = _plotly_js()
-    base = f"app/static/{STATIC_SUBDIR}"
-    urls = {"plotly": f"{base}/plotly-{plotly_ver}.min.js",
-            "katex_js": f"{base}/katex-{KATEX_VERSION}/katex.min.js",
-            "katex_css": f"{base}/katex-{KATEX_VERSION}/katex.min.css"}
-    urls["export"] = f"{base}/{_export_name()}"
-    if plotly_ver == PLOTLY_BASIC_VERSION:
-        urls["plotly_basic"] = f"{base}/plotly-basic-{PLOTLY_BASIC_VERSION}.min.js"
-    return urls
-
-
-@functools.lru_cache(maxsize=1)
-def _export_name() -> str:
-    """viewer_export.js's served name, by content (a changed file gets a new URL: no stale cache)."""
-    h = hashlib.blake2b((ASSET_DIR / EXPORT_JS).read_bytes(), digest_size=6).hexdigest()
-    return f"viewer_export-{h}.js"
-
-
-_ASSETS_BY_DIR: dict[str, dict[str, str]] = {}
-
-
-def _served_app_dir() -> str | None:
-    """The folder of the script ``streamlit run`` serves (its ``static/`` is what the
-    browser gets at ``app/static/``); None without a server (AppTest, a bare import)."""
-    from streamlit import config as st_config
-
-    path = getattr(st_config, "_main_script_path", None)
-    return str(Path(path).resolve().parent) if path else None
-
-
-def _assets() -> dict[str, str]:
-    app_dir = _served_app_dir()
-    if app_dir is None:  # nothing serves static files here: copy nothing
-        return _asset_urls()
-    got = _ASSETS_BY_DIR.get(app_dir)
-    if got is None:
-        try:
-            got = ensure_static_assets(app_dir)
-        except OSError as exc:  # read-only deployment: the browser will say what is missing
-            _LOG.warning("olc_ui.viewer: could not copy plotly.js / KaTeX into %s/static: %s", app_dir, exc)
-            got = _asset_urls()
-        _ASSETS_BY_DIR[app_dir] = got
-    return got
-
-
-# --------------------------------------------------------------------------- the component
-
-_IMPORT_RE = re.compile(r'^import\s+(?:\{([^}]*)\}\s+from\s+)?"\./([A-Za-z0-9_]+\.js)";[ \t]*\n?', re.M)
-_EXPORT_RE = re.compile(r"^export\s+(?=(?:const|let|function|async\s+function|class)\s)", re.M)
-
-
-def bundle_js(entry: str = "viewer.js", asset_dir: Path = ASSET_DIR) -> str:
-    """The viewer's ES modules (``olc_ui/assets/viewer*.js``) as the one module the component runs.
-
-    Streamlit runs a v2 component's ``js`` as one module with no URL of its own, so its relative
-    imports could not be resolved: the modules are concatenated, dependencies first. Each module
-    may only use ``import { a, b } from "./x.js";`` (or ``import "./x.js";``, for a mode module
-    that registers itself) and ``export`` on a top-level declaration; the entry module keeps its
-    ``export default`` and ``export const``. Top-level names share one scope in the bundle, so two
-    modules may not declare the same name (the bundle would not parse: tests/ui check it under node).
-    Under node (tests) the files import each other as the real modules they are.
-    """
-    order: list[str] = []
-    texts: dict[str, str] = {}
-
-    def visit(name: str, stack: tuple[str, ...]) -> None:
-        if name in texts:
-            return
-        if name in stack:
-            raise ValueError(f"viewer JS: import cycle {' -> '.join(stack + (name,))}")
-        text = (asset_dir / name).read_text(encoding="utf-8")
-        for names, dep in _IMPORT_RE.findall(text):
-            if " as " in names:
-                raise ValueError(f"viewer JS: {name}: renamed imports ('as') are not supported by the bundler")
-            visit(dep, stack + (name,))
-        if re.search(r"^\s*import\b", _IMPORT_RE.sub("", text), re.M):
-            raise ValueError(f"viewer JS: {name}: only `import {{ … }} from \"./x.js\";` is supported")
-        texts[name] = text
-        order.append(name)
-
-    visit(entry, ())
-    parts = []
-    for name in order:
-        body = _IMPORT_RE.sub("", texts[name])
-        if name != entry:
-            if re.search(r"^export\s+(default|\{)", body, re.M):
-                raise ValueError(f"viewer JS: {name}: only the entry module may `export default` or `export {{…}}`")
-            body = _EXPORT_RE.sub("", body)
-        parts.append(f"// ---- {name}\n{body}")
-    return "\n".join(parts)
-
-
-@functools.lru_cache(maxsize=1)
-def _component():
-    import streamlit as st
-
-    return st.components.v2.component(
-        COMPONENT_NAME,
-        js=bundle_js(),
-        css=(ASSET_DIR / "viewer.css").read_text(encoding="utf-8"),
-        isolate_styles=False,  # plotly.js styles and KaTeX fonts live in the document
-    )
-
-
-_VALID: OrderedDict[str, None] = OrderedDict()
-
-
-def _dump(spec: Any) -> str:
-    try:
-        return json.dumps(spec, allow_nan=False, separators=(",", ":"))
-    except ValueError as exc:
-        raise ValueError("viewer spec: contains NaN or infinity; use None for undefined values "
-                         "(olc_ui.viewer.jsonable converts)") from exc
-    except TypeError as exc:
-        raise ValueError(f"viewer spec: not plain JSON data ({exc}); convert numpy arrays and scalars "
-                         "with olc_ui.viewer.jsonable") from exc
-
-
-def _touch(pin_key: str) -> None:
-    import streamlit as st
-
-    pin = st.session_state.get(pin_key)
-    if isinstance(pin, dict):
-        pin["touched"] = True
-
-
-def viewer(spec: dict, *, key: str, download: str | None = None, modes: dict | None = None) -> int:
-    """Mount the step viewer for ``spec`` and return the current position (0 … T).
-
-    The viewer offers "Download the figure at this round (HTML)", built in the browser
-    from the round on screen, saved as ``<download>_round_<t>.html`` (``download``
-    defaults to ``key`` without its ``_viewer`` suffix).
-
-    ``spec["position"]`` is used when the run (``run_id``) is new to this viewer;
-    afterwards the position is the browser's, reported when stepping pauses. With the
-    same ``run_id`` the browser keeps its position and draws nothing again.
-    ``modes``: the viewer modes to run in ({name: options}; default: the page's, from
-    ``st.session_state[MODES_KEY]``, e.g. presentation mode's).
-    Raises ``ValueError`` for a malformed spec (see :func:`validate_spec`).
-    """
-    import streamlit as st
-
-    if not isinstance(key, str) or not key:
-        raise ValueError("viewer: key must be a non-empty string")
-    blob = _dump(spec)
-    digest = hashlib.blake2b(blob.encode("utf-8"), digest_size=16).hexdigest()
-    if digest not in _VALID:
-        validate_spec(spec)
-        _VALID[digest] = None
-        while len(_VALID) > 64:
-            _VALID.popitem(last=False)
-    else:
-        _VALID.move_to_end(digest)
-
-    if not st.get_option("server.enableStaticServing"):
-        st.error("The step viewer needs Streamlit's static file serving: start the app from the repository "
-                 "root (its .streamlit/config.toml sets `[server] enableStaticServing = true`).")
-
-    T = spec["T"]
-    pin_key = f"_olc_viewer_pin::{key}"
-    pin = st.session_state.get(pin_key)
-    # a remount (back from another page) starts a fresh component: it opens at spec["position"]
-    mounted = _mounted(key)
-    if not isinstance(pin, dict) or pin.get("run_id") != spec["run_id"] or not mounted:
-        # back from another page without a link's ?t=: the browser may resume at the round it
-        # last showed of this run (a round reached during Play was never reported to Python)
-        resume = not mounted and spec.get("url_param", "t") not in st.query_params
-        pin = {"run_id": spec["run_id"], "position": spec["position"], "touched": False, "resume": resume}
-        st.session_state[pin_key] = pin
-    # The data sent stays identical while run_id does (so the browser does not even
-    # re-parse it): the position in it is the one this run started at.
-    data_spec = spec if spec["position"] == pin["position"] else {**spec, "position": pin["position"]}
-    assets = _assets()
-    types = {t.get("type", "scatter") for f in spec["figures"] for t in f["figure"]["data"]}
-    chosen = {"plotly": assets["plotly_basic"] if "plotly_basic" in assets and types <= BASIC_TRACE_TYPES
-              else assets["plotly"], "katex_js": assets["katex_js"], "katex_css": assets["katex_css"],
-              "export": assets["export"]}
-    name = download or (key[: -len("_viewer")] if key.endswith("_viewer") else key)
-    if modes is None:
-        modes = st.session_state.get(MODES_KEY) or {}
-    result = _component()(key=key, data={"spec": data_spec, "assets": chosen, "download": name,
-                                         "resume": bool(pin.get("resume")), "modes": modes},
-                          on_position_change=functools.partial(_touch, pin_key))
-    state = result.get("position") if hasattr(result, "get") else None
-    current = max(0, min(T, int(state))) if pin["touched"] and _is_int(state) else int(pin["position"])
-    st.session_state[last_key(key)] = current
-    return current
-
-
-# Copy the assets as soon as the module is imported by a served app, so the first
-# page load does not wait for the copy.
-if _served_app_dir() is not None:  # pragma: no cover - depends on the runtime
-    try:
-        _assets()
-    except Exception as exc:  # never break an import over a copy
-        _LOG.warning("olc_ui.viewer: static assets not prepared at import: %s", exc)

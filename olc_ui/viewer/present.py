@@ -13,7 +13,7 @@ setup call. In presentation mode:
 - ``?hide=a,b`` leaves out the named controls (TensorFlow Playground's ``hide``): the names are
   :data:`HIDEABLE`'s; unknown ones are reported as inert text (olc_ui/safe.py) and ignored.
 
-The viewer gets the mode through session state (:data:`olc_ui.viewer.MODES_KEY`), written on
+The viewer gets the mode through session state (:data:`olc_ui.viewer.spec.MODES_KEY`), written on
 every run of every page, so a page needs no argument for it.
 """
 from __future__ import annotations
@@ -22,8 +22,9 @@ from typing import Any
 
 import streamlit as st
 
-from . import safe, state
-from .config import Setting
+from olc_ui import safe, state
+from olc_ui.config import Setting
+from olc_ui.viewer.spec import MODES_KEY
 
 __all__ = ["PAGE", "SETTINGS", "HIDEABLE", "setup", "is_on", "parse_hide", "css"]
 
@@ -89,8 +90,6 @@ def setup() -> dict[str, Any]:
     """Draw the switch, apply the mode to the page and the viewer; returns {present, hide}.
 
     Call after the page's ``st.set_page_config`` (:func:`olc_ui.page.setup` does both)."""
-    from .viewer import MODES_KEY
-
     on = _peek_on()
     if on:
         st.set_page_config(initial_sidebar_state="collapsed")

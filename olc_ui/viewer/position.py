@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from .safe import quote
+import streamlit as st
+
+from olc_ui.safe import notice, quote
+from olc_ui.viewer.spec import _is_int
 
 __all__ = ["LinkProblem", "link_position", "position_from_query", "query_position", "start_position", "start_position_checked",
            "report", "last_key"]
@@ -58,8 +61,6 @@ def position_from_query(T: int, param: str = "t", default: int = 0) -> int:
 
 def query_position(T: int, param: str = "t", default: int = 0) -> tuple[int, LinkProblem | None]:
     """:func:`link_position` of the page URL's ``param``."""
-    import streamlit as st
-
     return link_position(st.query_params.get(param), T, param, default)
 
 
@@ -70,8 +71,6 @@ def last_key(key: str) -> str:
 
 def _mounted(key: str) -> bool:
     """Whether the component ``key`` has state from an earlier run of this page (not cleaned up)."""
-    import streamlit as st
-
     try:
         return key in st.session_state
     except Exception:  # pragma: no cover - no session
@@ -80,10 +79,6 @@ def _mounted(key: str) -> bool:
 
 def start_position_checked(key: str, T: int, param: str = "t") -> tuple[int, LinkProblem | None]:
     """:func:`start_position` and, when the position came from the link, what was wrong with the link's value."""
-    import streamlit as st
-
-    from .viewer import _is_int
-
     if not _mounted(key) and param in st.query_params:
         return query_position(T, param)
     last = st.session_state.get(last_key(key))
@@ -109,8 +104,6 @@ def start_position(key: str, T: int, param: str = "t") -> int:
 def report(problem: LinkProblem | None, where=None) -> None:
     """Show a link's bad round as the pages show every bad setting (a warning), or a note when it was past the
     end of the run (an info box)."""
-    from .safe import notice
-
     if problem is None:
         return
     if problem.kind == "invalid":
