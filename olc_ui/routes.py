@@ -34,7 +34,7 @@ _DROPPED_REQUEST = frozenset({b"accept-encoding", b"if-none-match", b"if-modifie
 _DROPPED_RESPONSE = frozenset({b"content-length", b"etag", b"last-modified"})
 
 
-#: The default page's url path (olc_ui/lessons.py, app.py): Streamlit serves the default page at the root
+#: The default page's url path (olc_ui/catalog.py, app.py): Streamlit serves the default page at the root
 #: only, so a link to ``/home`` opened "Page not found"; it is redirected to the root, query kept.
 DEFAULT_PAGE = "home"
 

@@ -1,10 +1,10 @@
 """Lesson: the mistake-bound model ([004] §2) — conjunctions, decision lists, and the adversary's lower bound."""
 import streamlit as st
 
-from olc_ui import boolean_adversary as B
-from olc_ui import boolean_lesson as L
-from olc_ui import caps
-from olc_ui import common, page, safe, state
+from olc_ui.lessons.boolean_concepts import adversary as B
+from olc_ui.lessons.boolean_concepts import lesson as L
+from olc_ui.shared import caps
+from olc_ui.shared import common, page, safe, state
 from olc_ui.viewer.position import query_position, report
 from olc_ui.viewer.component import start_position, viewer
 

@@ -1,10 +1,10 @@
 """Lesson: learning from expert advice — Weighted Majority, Randomised Weighted Majority and Halving."""
 import streamlit as st
 
-from olc_ui import experts_lesson as L
-from olc_ui import page, safe, state
+from olc_ui.lessons.experts import lesson as L
+from olc_ui.shared import page, safe, state
 from olc_ui.viewer import predict
-from olc_ui.data import DataError
+from olc_ui.shared.data import DataError
 
 page.setup("Learning from expert advice")
 st.title("Learning from expert advice")

@@ -1,9 +1,9 @@
 """Lesson: the randomised online linear classifier via FTRL [002] and its expected-mistake bound."""
 import streamlit as st
 
-from olc_ui import ftrl_lesson as L
-from olc_ui import page, safe, state, uploads
-from olc_ui.data import DataError, NeedsInput
+from olc_ui.lessons.ftrl import lesson as L
+from olc_ui.shared import page, safe, state, uploads
+from olc_ui.shared.data import DataError, NeedsInput
 
 page.setup("Randomised FTRL classifier")
 st.title("The randomised FTRL linear classifier")

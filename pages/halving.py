@@ -1,8 +1,8 @@
 """Lesson: Halving — the version space shrinks by half at every mistake, so M ≤ log₂|H|."""
 import streamlit as st
 
-from olc_ui import halving_lesson as L
-from olc_ui import page, safe, state
+from olc_ui.lessons.halving import lesson as L
+from olc_ui.shared import page, safe, state
 
 page.setup("Halving")
 st.title("Halving: the version space")

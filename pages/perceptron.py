@@ -1,10 +1,10 @@
 """Lesson: the Perceptron and its mistake bound M ≤ R²/γ², step by step."""
 import streamlit as st
 
-from olc_ui import perceptron_lesson as L
-from olc_ui import page, safe, state, uploads
+from olc_ui.lessons.perceptron import lesson as L
+from olc_ui.shared import page, safe, state, uploads
 from olc_ui.viewer import predict
-from olc_ui.data import DataError, NeedsInput
+from olc_ui.shared.data import DataError, NeedsInput
 
 page.setup("Perceptron")
 st.title("The Perceptron and its mistake bound")

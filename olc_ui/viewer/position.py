@@ -4,7 +4,7 @@ the student last saw.
 A bad ``t`` in a link (``?t=abc``, ``?t=-5``, ``?t=1e99``) is reported with the other bad settings'
 words ("A setting in the link was not valid: t must be a whole number (got 'abc'); using 0") and the
 viewer opens at the default; a ``t`` past the run's last round opens at the last round, with a note.
-The text of the link goes through :mod:`olc_ui.safe` (quoted, clipped, escaped).
+The text of the link goes through :mod:`olc_ui.shared.safe` (quoted, clipped, escaped).
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 import streamlit as st
 
-from olc_ui.safe import notice, quote
+from olc_ui.shared.safe import notice, quote
 from olc_ui.viewer.spec import _is_int
 
 __all__ = ["LinkProblem", "link_position", "position_from_query", "query_position", "start_position", "start_position_checked",

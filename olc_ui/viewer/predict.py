@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
-from olc_ui import state
-from olc_ui.config import Setting
+from olc_ui.shared import state
+from olc_ui.shared.config import Setting
 from olc_ui.viewer.spec import MODES_KEY
 
 __all__ = ["MAX_ROUNDS", "SETTINGS", "bind", "experts_options", "modes", "perceptron_options", "turn_angles"]

@@ -1,8 +1,8 @@
 """Presentation mode: every lesson page projected at 1100×800 and taught from the keyboard.
 
 ``?present=1`` in the link, or the "Presentation mode" switch on every page (bound to the URL
-like the other settings, :func:`olc_ui.state.bind`; it stays on across the lessons of a
-session). :func:`setup` is called by :func:`olc_ui.page.setup`, so a page gets it from its one
+like the other settings, :func:`olc_ui.shared.state.bind`; it stays on across the lessons of a
+session). :func:`setup` is called by :func:`olc_ui.shared.page.setup`, so a page gets it from its one
 setup call. In presentation mode:
 
 - the sidebar starts collapsed (the page's settings stay one click away, behind the "Settings"
@@ -11,7 +11,7 @@ setup call. In presentation mode:
   (assets/viewer_present.js): larger controls, chart text ≥ 16 px, lines ≥ 3 px, figures
   sized to the window, keys that work without a click into the viewer, a key legend;
 - ``?hide=a,b`` leaves out the named controls (TensorFlow Playground's ``hide``): the names are
-  :data:`HIDEABLE`'s; unknown ones are reported as inert text (olc_ui/safe.py) and ignored.
+  :data:`HIDEABLE`'s; unknown ones are reported as inert text (olc_ui/shared/safe.py) and ignored.
 
 The viewer gets the mode through session state (:data:`olc_ui.viewer.spec.MODES_KEY`), written on
 every run of every page, so a page needs no argument for it.
@@ -22,14 +22,14 @@ from typing import Any
 
 import streamlit as st
 
-from olc_ui import safe, state
-from olc_ui.config import Setting
+from olc_ui.shared import safe, state
+from olc_ui.shared.config import Setting
 from olc_ui.viewer.spec import MODES_KEY
 
 __all__ = ["PAGE", "SETTINGS", "HIDEABLE", "setup", "is_on", "parse_hide", "css"]
 
 PAGE = "present"
-_ON = "_olc_present_on"   # this run's state, for the page's own layout choices (olc_ui.page.intro)
+_ON = "_olc_present_on"   # this run's state, for the page's own layout choices (olc_ui.shared.page.intro)
 _WAS_ON = "_olc_present_was_on"
 SETTINGS = [
     Setting("present", "Presentation mode", "bool", False,
@@ -89,7 +89,7 @@ def _peek_on() -> bool:
 def setup() -> dict[str, Any]:
     """Draw the switch, apply the mode to the page and the viewer; returns {present, hide}.
 
-    Call after the page's ``st.set_page_config`` (:func:`olc_ui.page.setup` does both)."""
+    Call after the page's ``st.set_page_config`` (:func:`olc_ui.shared.page.setup` does both)."""
     on = _peek_on()
     if on:
         st.set_page_config(initial_sidebar_state="collapsed")

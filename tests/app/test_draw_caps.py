@@ -1,13 +1,13 @@
 """Every lesson page caps what it sends its step viewer (issue 15): at the page's largest run (its maximum T
 with the settings that make the most mistakes and the most to draw) the spec stays under
-olc_ui.caps.SPEC_BUDGET_MB, and the page states its cap in one caption. The heaviest runs (seconds to a
+olc_ui.shared.caps.SPEC_BUDGET_MB, and the page states its cap in one caption. The heaviest runs (seconds to a
 minute each) are marked slow (``pytest --fuzz-full``); docs/robustness.md lists every size measured."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from olc_ui import caps
+from olc_ui.shared import caps
 from tests.app.pagetest import open_page, page_path, unescape, viewers
 
 BUDGET = caps.SPEC_BUDGET_MB * 1_000_000

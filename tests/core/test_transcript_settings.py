@@ -1,16 +1,16 @@
 """The transcript's "page's settings" list holds the settings the run uses, never one it ignores (a hidden
-slider's value that would contradict the run's parameters). The list is built by olc_ui.transcript."""
+slider's value that would contradict the run's parameters). The list is built by olc_ui.shared.transcript."""
 from __future__ import annotations
 
 import numpy as np
 
 import olc_core
 from olc_core import transcript
-from olc_ui import compare_lesson as C
-from olc_ui import eg_lesson as G
-from olc_ui import perceptron_lesson as P
-from olc_ui.config import encode
-from olc_ui.transcript import used_settings
+from olc_ui.lessons.compare import lesson as C
+from olc_ui.lessons.exponentiated_update import lesson as G
+from olc_ui.lessons.perceptron import lesson as P
+from olc_ui.shared.config import encode
+from olc_ui.shared.transcript import used_settings
 
 
 def _link(settings, **changed) -> dict[str, str]:

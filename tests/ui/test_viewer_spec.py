@@ -296,7 +296,7 @@ def test_a_per_round_value_before_any_round_prints_alike_in_js_and_python(tmp_pa
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
 def test_a_relation_value_prints_alike_in_js_and_python(tmp_path):
-    """fmt "rel" (olc_ui.spec_tools.live_relations): the label's LaTeX in a ledger line, its sign in text;
+    """fmt "rel" (olc_ui.shared.spec_tools.live_relations): the label's LaTeX in a ledger line, its sign in text;
     a label outside the closed list prints "?" in the browser (and the validator refuses it)."""
     from olc_ui.viewer.snapshot import _fmt
     from olc_ui.viewer.spec import REL_LATEX
@@ -318,13 +318,13 @@ def _py_parts(parts):
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
 def test_index_notation_parses_alike_in_js_and_python(tmp_path):
-    from olc_ui.common import index_parts
+    from olc_ui.shared.common import index_parts
     got = _viewer_js(tmp_path, "data.map(m._testing.indexParts)", INDEX_CASES)
     assert got == [_py_parts(index_parts(s)) for s in INDEX_CASES]
 
 
 def test_index_notation_as_html():
-    from olc_ui.common import rich_html
+    from olc_ui.shared.common import rich_html
     assert rich_html("Φ_{t+1} ≤ Φ_t") == "Φ<sub>t+1</sub> ≤ Φ<sub>t</sub>"
     assert rich_html("w_{i*} = β^{p_{i*}}") == "w<sub>i*</sub> = β<sup>p<sub>i*</sub></sup>"
     assert rich_html("2^M, an unmatched _{x, the end_") == "2<sup>M</sup>, an unmatched _{x, the end_"
