@@ -51,7 +51,7 @@ for kind, text in L.notes(v, trace):
 
 # 3. the spec (pure), 4. render
 spec = L.spec_for(data, v, trace, band, sweep)
-spec, position = page.step_view(spec, key="ftrl_viewer", settings=L.SETTINGS, values=v, cap="ftrl")
+spec, position = page.step_view(spec, key="ftrl_viewer", settings=L.SETTINGS, values=v, cap=L.CAP)
 
 L.summary_panel(data, trace, band)
 L.proof_steps(trace)

@@ -43,7 +43,7 @@ except ValueError as exc:  # an out-of-range parameter, reported by the core
     st.stop()
 
 spec = L.spec_for(data, trace, v)
-spec, position = page.step_view(spec, key="margin_viewer", settings=L.SETTINGS, values=v, cap="margin_perceptron")
+spec, position = page.step_view(spec, key="margin_viewer", settings=L.SETTINGS, values=v, cap=L.CAP)
 
 info = trace.info
 p = trace.proof

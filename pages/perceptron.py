@@ -65,7 +65,7 @@ if not separable:
 # 3. the spec (pure), 4. render
 shown = trace_td if trace_td is not None else trace
 spec = L.spec_for(data, shown, gamma_td=gamma_td, use="separable" if separable else "nonseparable")
-spec, position = page.step_view(spec, key="perceptron_viewer", settings=ALL, values=v, cap="perceptron",
+spec, position = page.step_view(spec, key="perceptron_viewer", settings=ALL, values=v, cap=L.CAP,
                                 ask=predict.perceptron_options(shown, data.X, data.y), ask_page=L.PAGE)
 
 L.assumption_panel(trace, data)

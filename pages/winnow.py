@@ -46,7 +46,7 @@ for kind, text in L.notes(v, data, trace):
 
 # 3. the spec (pure), 4. render
 spec = L.spec_for(v, data, trace)
-spec, position = page.step_view(spec, key="winnow_viewer", settings=L.SETTINGS, values=v, cap="winnow")
+spec, position = page.step_view(spec, key="winnow_viewer", settings=L.SETTINGS, values=v, cap=L.CAP)
 
 L.summary_panel(v, data, trace)
 L.proof_steps(v, trace)

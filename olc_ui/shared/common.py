@@ -7,17 +7,20 @@ import html
 import re
 
 import numpy as np
+import plotly.graph_objects as go
+import plotly.io as pio
 import streamlit as st
 
+from olc_core import transcript
 from olc_core._words import agree, count  # noqa: F401  (re-exported for the pages)
 
 from olc_ui.shared import data as olc_data
+from olc_ui.shared import transcript as page_transcript
+from olc_ui.shared.spec_tools import rounds_text  # noqa: F401  (pure: the specs use it too)
 from olc_ui.viewer.assets import ASSET_DIR
+from olc_ui.viewer.snapshot import caption_at, figures_at, ledger_at
 
 __all__ = ["downloads", "figure_html", "rounds_text"]
-
-
-from olc_ui.shared.spec_tools import rounds_text  # noqa: E402,F401  (pure: the specs use it too)
 
 
 _KATEX = ASSET_DIR / "katex"
@@ -93,11 +96,6 @@ def rich_html(s: str) -> str:
 def figure_html(spec: dict, position: int) -> str:
     """A standalone HTML page (plotly.js and KaTeX inlined) with the viewer's figures, caption and proof
     ledger as they stand at ``position``. Every text from the spec is escaped (titles can hold file names)."""
-    import plotly.graph_objects as go
-    import plotly.io as pio
-
-    from olc_ui.viewer.snapshot import caption_at, figures_at, ledger_at
-
     esc = html.escape
     title = esc(spec["figures"][0].get("title", "")) if spec["figures"] else ""
     parts = [f"<h2>{title} — round {position} of {spec['T']}</h2>",
@@ -123,28 +121,28 @@ def figure_html(spec: dict, position: int) -> str:
 
 
 def downloads(trace, spec: dict, position: int, name: str, X: np.ndarray | None = None,
-              y: np.ndarray | None = None) -> None:
+              y: np.ndarray | None = None, *, settings: page_transcript.PageSettings | None = None) -> None:
     """The trace's download (CSV, one row per round) and the proof transcript (Markdown with KaTeX maths,
     LaTeX source; see olc_ui/shared/transcript.py), each built only when clicked (deferred); file names carry the
     page and its settings. With kaleido installed, also the figure at the end of the run as a PNG.
 
     The figure at the round on screen is downloaded from the step viewer itself ("Download
     the figure at this round (HTML)", built in the browser): a button here would build it
-    from the position the server last heard of, which lags while the viewer plays."""
-    from olc_core import transcript
+    from the position the server last heard of, which lags while the viewer plays.
 
-    from olc_ui.shared import transcript as page_transcript
-
+    ``settings``: the page's (its lesson's ``TRANSCRIPT``): which of the link's settings name the files and
+    go into the transcript, and where an uploaded file is kept."""
+    page = settings
     link = page_transcript.link_settings()
-    used = page_transcript.used_settings(name, link, trace)  # a file is named by settings the run uses
-    settings = {k: v for k, v in page_transcript.changed_settings(name, link).items() if k in used}
+    used = page_transcript.used_settings(page, link, trace)  # a file is named by settings the run uses
+    settings = {k: v for k, v in page_transcript.changed_settings(page, link).items() if k in used}
     row = st.container(horizontal=True)  # one row of buttons (they wrap on a narrow screen)
     row.download_button("Download the trace (CSV)", data=lambda: olc_data.trace_csv(trace, X, y),
                         file_name=transcript.file_name(name, settings, "csv", what="trace"), mime="text/csv",
                         on_click="ignore", key=f"{name}_dl_csv")
     if not len(trace.proofs):
         return  # a run without a proof has no transcript
-    ctx = page_transcript.context(trace, spec, name)
+    ctx = page_transcript.context(trace, spec, name, page)
     row.download_button("Download the proof (Markdown + KaTeX)", data=lambda: transcript.markdown(trace, **ctx),
                         file_name=transcript.file_name(name, settings, "md"), mime="text/markdown",
                         on_click="ignore", key=f"{name}_dl_proof_md")

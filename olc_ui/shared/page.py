@@ -14,6 +14,18 @@ Every page also lists, in the sidebar, the lecture notes its bracketed citations
 from __future__ import annotations
 
 import streamlit as st
+from streamlit import runtime
+
+from olc_ui.shared import caps, state
+from olc_ui.viewer import position as link
+from olc_ui.viewer import predict
+from olc_ui.viewer import present  # the switch and, when on, presentation mode (olc_ui/viewer/present.py)
+from olc_ui.viewer.component import viewer
+
+try:
+    from streamlit.runtime.pages_manager import PagesManager
+except ImportError:  # pragma: no cover - a Streamlit without the flag
+    PagesManager = None
 
 __all__ = ["SOURCES", "intro", "setup", "step_view"]
 
@@ -33,16 +45,10 @@ SOURCES = (
 
 
 def setup(title: str) -> None:
-    try:
-        from streamlit.runtime.pages_manager import PagesManager
-    except ImportError:  # pragma: no cover - a Streamlit without the flag
-        PagesManager = None
     if PagesManager is not None and PagesManager.uses_pages_directory and _under_server():
         PagesManager.uses_pages_directory = False
         st.rerun()
     st.set_page_config(page_title=f"{title} · olc", page_icon="➗", layout="wide")
-    from olc_ui.viewer import present  # the switch and, when on, presentation mode (olc_ui/viewer/present.py)
-
     present.setup()
     with st.sidebar.expander("Sources [000]–[004]", icon=":material/menu_book:"):
         st.markdown("The bracketed numbers on these pages cite these lecture notes. The maths comes from "
@@ -53,7 +59,6 @@ def setup(title: str) -> None:
 def _under_server() -> bool:
     """True in a served app (AppTest has no runtime, and manages the flag itself)."""
     try:
-        from streamlit import runtime
         return runtime.exists()
     except Exception:  # pragma: no cover
         return False
@@ -62,8 +67,6 @@ def _under_server() -> bool:
 def intro(text: str) -> None:
     """The lesson's opening paragraph (trusted Markdown with KaTeX): as it is, or in presentation mode folded
     into an expander, so that the charts and the step controls start higher on the projected screen."""
-    from olc_ui.viewer import present
-
     if present.is_on():
         with st.expander("What this lesson shows", icon=":material/menu_book:"):
             st.markdown(text)
@@ -74,14 +77,9 @@ def intro(text: str) -> None:
 def step_view(spec: dict, *, key: str, settings: list, values: dict, cap: str | None = None,
               ask: dict | None = None, ask_page: str | None = None) -> tuple[dict, int]:
     """What every lesson page does with its run's spec: open the step viewer where the student was (a link's
-    ``?t=``, else the round last shown), state the page's draw cap (``cap``: its name in olc_ui/shared/caps.py), and
+    ``?t=``, else the round last shown), state the page's draw cap (``cap``: its lesson's ``CAP``, olc_ui/shared/caps.py), and
     write the settings and the round into the URL. ``ask``: predict-then-reveal options for this run
     (olc_ui/viewer/predict.py), offered by a switch kept under ``ask_page``. Returns (the spec sent, the position)."""
-    from olc_ui.shared import caps, state
-    from olc_ui.viewer import position as link
-    from olc_ui.viewer import predict
-    from olc_ui.viewer.component import viewer
-
     start, problem = link.start_position_checked(key, spec["T"])
     link.report(problem)          # a bad ?t= in the link: said as every bad setting is
     spec = {**spec, "position": start}

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+import streamlit as st
 
 __all__ = ["SHOWN", "clip", "quote", "md", "notice"]
 
@@ -73,8 +74,6 @@ def notice(kind: str, lead: str, text: object, *, where=None) -> None:
     """Show ``lead`` (trusted Markdown from this code base) then ``text`` (plain, inert) in a
     ``st.warning`` / ``st.error`` / ``st.info`` / ``st.caption`` box. ``where``: a container
     (default: the page)."""
-    import streamlit as st
-
     if kind not in ("warning", "error", "info", "success", "caption", "markdown"):
         raise ValueError(f"unknown kind of notice {kind!r}")
     getattr(where if where is not None else st, kind)(lead + md(text))

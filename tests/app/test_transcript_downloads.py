@@ -102,14 +102,17 @@ def test_a_hostile_upload_name_is_named_inert_in_the_transcript(page, downloads)
 
 
 def test_file_names_carry_the_settings_that_differ_from_the_defaults_and_no_free_text():
+    from olc_ui.lessons.boolean_concepts import lesson as B
+    from olc_ui.lessons.experts import lesson as E
+    from olc_ui.lessons.perceptron import lesson as P
     from olc_ui.shared.transcript import changed_settings
 
     link = {"data": "click", "d": "2", "gamma": "0.2", "seed": "0", "pts": "0.1,0.2,1;0.3,0.4,-1", "zz": "1"}
-    assert changed_settings("perceptron", link) == {"data": "click", "gamma": "0.2"}
-    assert changed_settings("experts_randomized_weighted_majority", {"alg": "rwm", "seed": "0"}) == {"alg": "rwm"}
-    assert changed_settings("boolean_adversary_game", {"mode": "adversary", "moves": "0101", "an": "4"}) == {
+    assert changed_settings(P.TRANSCRIPT, link) == {"data": "click", "gamma": "0.2"}
+    assert changed_settings(E.TRANSCRIPT, {"alg": "rwm", "seed": "0"}) == {"alg": "rwm"}
+    assert changed_settings(B.GAME_TRANSCRIPT, {"mode": "adversary", "moves": "0101", "an": "4"}) == {
         "mode": "adversary"}
-    assert changed_settings("not_a_page", {"a": "1"}) == {"a": "1"}
+    assert changed_settings(None, {"a": "1"}) == {"a": "1"}
 
 
 def test_png_export_is_optional_and_says_what_it_needs(monkeypatch):

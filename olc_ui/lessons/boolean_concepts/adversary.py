@@ -25,10 +25,12 @@ from olc_core.proofs.boolean import Conjunction
 from olc_core.streams import conjunction_adversary, elimination_predictor
 
 from olc_ui.shared import caps, common, safe, state
-from olc_ui.lessons.boolean_concepts.view import assumption_text, bits, conjunction_spec, pretty
+from olc_ui.lessons.boolean_concepts.view import CAP, assumption_text, bits, conjunction_spec, pretty
 from olc_ui.shared.config import Setting
 from olc_ui.shared.safe import quote
 from olc_ui.shared.state import set_value
+from olc_ui.shared.transcript import PageSettings
+from olc_ui.viewer.component import viewer
 
 __all__ = ["ADV_SETTINGS", "MAX_MOVES", "encode_moves", "hypothesis", "last_move", "parse_moves", "play"]
 
@@ -242,14 +244,13 @@ def _suggestion(n: int, T: int) -> None:
 
 @st.fragment
 def play(n: int, publish: Callable[[dict[str, Any], dict[str, str] | None], None],
-         opens_at: Callable[[int], int]) -> None:
+         opens_at: Callable[[int], int], settings: PageSettings | None = None) -> None:
     """The game: score, the board (the step viewer) beside the move panel, the downloads.
 
     ``publish(values, extra)`` writes the URL (the page's settings with these); ``opens_at(T)``:
-    where the viewer opens a game of T moves. A move reruns this fragment only.
+    where the viewer opens a game of T moves; ``settings``: the page's, for the downloads' names and transcript.
+    A move reruns this fragment only.
     """
-    from olc_ui.viewer.component import viewer
-
     X, y = _moves(n)
     T = len(y)
     st.markdown(
@@ -274,8 +275,8 @@ def play(n: int, publish: Callable[[dict[str, Any], dict[str, str] | None], None
             position = opens_at(T)
             spec = {**_game_spec(f"adv-{n}-{encode_moves(X, y)}", trace, X, y), "position": position}
             position = viewer(spec, key=VIEWER)
-            caps.show("boolean_concepts")
+            caps.show(CAP)
     publish({"moves": encode_moves(X, y)}, {"t": str(position)} if spec is not None else None)
     if trace is not None:
-        common.downloads(trace, spec, position, "boolean_adversary_game", X, y)
+        common.downloads(trace, spec, position, "boolean_adversary_game", X, y, settings=settings)
 

@@ -25,8 +25,9 @@ from olc_core.streams import ConjunctionAdversary, conjunction_adversary, consta
 
 from olc_ui.shared import common, safe
 from olc_ui.lessons.boolean_concepts.adversary import ADV_SETTINGS, MAX_MOVES, encode_moves, parse_moves
-from olc_ui.lessons.boolean_concepts.view import assumption_text, bits, conjunction_spec, decision_list_spec, learner_game_spec, pretty
+from olc_ui.lessons.boolean_concepts.view import CAP, assumption_text, bits, conjunction_spec, decision_list_spec, learner_game_spec, pretty
 from olc_ui.shared.config import Setting
+from olc_ui.shared.transcript import PageSettings
 from olc_ui.shared.safe import quote
 from olc_ui.shared.state import set_value
 
@@ -456,3 +457,11 @@ def dl_steps(trace) -> str:
         "Def. 2). The notes let each rule fall $L + 1$ levels; step 3 shows it falls at most $L$ (from "
         "level 1 to level $L + 1$ at the lowest), so $(4n+2)L$ bounds $M$ too, and the notes' "
         "$(4n+2)(L+1)$ is one row looser.")
+
+
+#: what the page tells the proof transcript and the download names (olc_ui/shared/transcript.py): every declared
+#: setting; those a conjunction's or a decision list's run uses; a game keeps the whole link
+DECLARED = MODE_SETTINGS + [s for g in GROUPS.values() for s in g]
+CONJ_TRANSCRIPT = PageSettings(DECLARED, lambda v, trace: {s.key for s in MODE_SETTINGS} | conj_visible(v))
+DL_TRANSCRIPT = PageSettings(DECLARED, lambda v, trace: {s.key for s in MODE_SETTINGS} | dl_visible(v))
+GAME_TRANSCRIPT = PageSettings(DECLARED)

@@ -25,10 +25,12 @@ import numpy as np
 
 from olc_core.proofs.boolean import literal_name, rule_name
 
+from olc_ui.shared import caps
 from olc_ui.shared.common import agree, count, rounds_text
 from olc_ui.shared.sandwich_view import Curve, sandwich as sandwich_chart
 from olc_ui.shared.spec_tools import COLORS, by_state, const, holds, ledger, not_applicable
 from olc_ui.viewer.spec import jsonable
+from olc_core.learners.decision_list import fallen
 
 __all__ = ["assumption_text", "bits", "conjunction_spec", "decision_list_spec", "learner_game_spec",
            "literal_states", "pretty", "rule_levels", "rule_x"]
@@ -373,8 +375,6 @@ def _dl_sandwich(proof, arrays: dict) -> dict:
 
 def _dl_falls(trace, m, xs: list, outs: list, size: float, arrays: dict, data: list, dynamic: list) -> None:
     """At a mistake: where the fallen rules were, the fall, where they are now."""
-    from olc_core.learners.decision_list import fallen
-
     gx, gy, ax, ay, fx, fy, ft = [], [], [], [], [], [], []
     for k in range(len(m)):
         _, lev, moved = fallen(trace, k)
@@ -452,8 +452,6 @@ def _dl_ledger(proof, S, K: int, R: int, Ltarget) -> list[dict]:
 
 
 def _dl_caption(trace, X, y, m, T: int, n: int, R: int, lvl, rule, flipped) -> dict:
-    from olc_core.learners.decision_list import fallen
-
     pred = np.asarray(trace.predictions).astype(int)
     fell = np.zeros(T, dtype=int)
     for k, t in enumerate(m):
@@ -734,3 +732,7 @@ def learner_game_spec(n: int, X, predictions, labels, targets: list, agree: list
         "layout": {"columns": [["main"], ["ledger"]], "widths": [1.1, 1]},
     }
     return jsonable(spec)
+
+
+#: the page's drawing cap, stated under its viewer (olc_ui/shared/caps.py)
+CAP = caps.text("at most 1,000 rounds and 12 variables (a decision list: 8; a game: 10)")

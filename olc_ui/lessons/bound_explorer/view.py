@@ -15,6 +15,7 @@ import math
 from typing import Any
 
 import numpy as np
+from olc_core._exact_bound import exceeds, median
 
 __all__ = ["ALG_NAMES", "MEASURED", "sweep_values", "mistakes_figure", "ratio_figure", "summary_rows",
            "na_values", "theorems", "proof_per_value", "vacuous", "tightest", "fmt"]
@@ -216,8 +217,6 @@ def vacuous(table) -> list[tuple[float, float, int]]:
     """(value, the bound's median, T) where the bound's median exceeds the rounds T: M ≤ T holds anyway, so
     the bound says nothing there. Decided on the exact bounds (the table's ``bound_exact``, when it has them):
     the Perceptron's R²/γ² = T = d on the bound-attaining stream is not "above T" by a float's rounding."""
-    from olc_core._exact_bound import exceeds, median
-
     out = []
     exact = table.columns.get("bound_exact") if hasattr(table, "columns") else None
     for v in dict.fromkeys(table["value"].tolist()):

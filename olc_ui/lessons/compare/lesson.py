@@ -25,9 +25,11 @@ import streamlit as st
 import olc_core
 from olc_core.streams.compare import dense_instances, sparse_instances, views
 
+from olc_ui.shared import common
 from olc_ui.shared import data as olc_data
 from olc_ui.lessons.compare.view import NAMES, SOURCES, Lane, compare_spec, sweep_figure
 from olc_ui.shared.config import Setting
+from olc_ui.shared.transcript import PageSettings
 
 __all__ = ["PAGE", "SETTINGS", "PRESETS", "LINEAR", "EXPERTS", "visible", "Setup", "load", "spec_for", "sweep",
            "sweep_rows", "downloads_panel", "capped_T", "notes", "MAX_CELLS", "SWEEP_N", "SWEEP_SEEDS", "SWEEP_T", "dense_k", "why", "SOURCES", "INTRO", "summary_rows"]
@@ -356,12 +358,10 @@ def summary_rows(setup: Setup) -> list[dict]:
 
 def downloads_panel(setup: Setup, spec: dict, position: int) -> None:
     """Each learner's trace (CSV) and proof transcript (Markdown + KaTeX, LaTeX), as on its own lesson page."""
-    from olc_ui.shared import common
-
     st.markdown("#### Downloads: each learner's trace and proof")
     for ln in setup.lanes:
         st.caption(ln.name)
-        common.downloads(ln.trace, spec, position, f"{PAGE}_{ln.algorithm}", ln.X, ln.y)
+        common.downloads(ln.trace, spec, position, f"{PAGE}_{ln.algorithm}", ln.X, ln.y, settings=TRANSCRIPT)
 
 
 def summary_panel(setup: Setup) -> None:
@@ -377,3 +377,7 @@ def summary_panel(setup: Setup) -> None:
         if p.mistake_bound is None:
             st.info(f"{ln.name}: the theorem gives **no bound** here — "
                     + "; ".join(a.detail for a in p.failed_assumptions) + ".")
+
+
+#: what the page tells the proof transcript and the download names (olc_ui/shared/transcript.py)
+TRANSCRIPT = PageSettings(SETTINGS, lambda v, trace: visible(v))

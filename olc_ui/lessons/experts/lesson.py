@@ -16,10 +16,12 @@ import streamlit as st
 import olc_core
 from olc_core.learners.randomized_weighted_majority import realised_mistakes
 
-from olc_ui.shared import common
+from olc_ui.shared import caps, common
 from olc_ui.shared import data as olc_data
 from olc_ui.shared.config import Setting
+from olc_ui.shared.transcript import PageSettings
 from olc_ui.lessons.experts.view import ALG_NAMES, experts_spec
+from olc_ui.shared.state import set_value
 
 __all__ = ["PAGE", "DATA_PAGE", "SETTINGS", "LEARNER_SETTINGS", "DATA_SETTINGS", "ALGS", "MAX_CELLS", "INTRO",
            "visible", "visible_learner", "visible_data", "Advice", "load_advice", "run_learner", "band_for",
@@ -227,15 +229,11 @@ INTRO = {
 
 def show_adversary() -> None:
     """Callback of the one-click button: switch the advice to the adversary."""
-    from olc_ui.shared.state import set_value
-
     set_value(DATA_PAGE, DATA_SETTINGS, "data", "adversary")
 
 
 def give_perfect_expert() -> None:
     """Callback: experts with chosen error rates, the best one perfect (m* = 0), no label noise."""
-    from olc_ui.shared.state import set_value
-
     set_value(DATA_PAGE, DATA_SETTINGS, "data", "experts")
     set_value(DATA_PAGE, DATA_SETTINGS, "best", 0.0)
     set_value(DATA_PAGE, DATA_SETTINGS, "noise", 0.0)
@@ -427,4 +425,13 @@ def proof_steps(v: dict[str, Any], trace) -> None:
 
 
 def downloads(trace, adv: Advice, spec: dict, position: int) -> None:
-    common.downloads(trace, spec, position, f"experts_{trace.algorithm}", adv.X, adv.y)
+    common.downloads(trace, spec, position, f"experts_{trace.algorithm}", adv.X, adv.y, settings=TRANSCRIPT)
+
+
+#: the page's drawing cap, stated under its viewer (olc_ui/shared/caps.py)
+CAP = caps.text(f"rounds × experts ≤ {MAX_CELLS:,} (T is cut, and the page says so); the sandwich's paths and the "
+                 "expected-mistakes curve thinned to at most 700 points")
+
+
+#: what the page tells the proof transcript and the download names (olc_ui/shared/transcript.py)
+TRANSCRIPT = PageSettings(SETTINGS, lambda v, trace: visible(v))

@@ -8,9 +8,9 @@ import math
 
 import numpy as np
 
-from olc_ui.lessons.experts.view import (BEST_COLOR, LD, LN10, SHADE, _axis, _finite, _l10, _layout, _range, _thin_idx,
-                           log_ticks)
-from olc_ui.shared.spec_tools import COLORS, position_states
+from olc_ui.lessons.experts.plot import BEST_COLOR, LD, SHADE, _finite, _l10, _range, _thin_idx
+from olc_ui.shared.sandwich_view import LN10, log_ticks
+from olc_ui.shared.spec_tools import COLORS, axis as _axis, layout as _layout, position_states
 
 __all__ = ["sandwich_figure"]
 

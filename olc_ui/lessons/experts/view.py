@@ -45,6 +45,8 @@ from typing import Any
 
 import numpy as np
 
+from olc_ui.lessons.experts.plot import BEST_COLOR, LD, SHADE, _finite, _l10, _range, _thin_idx  # noqa: F401
+from olc_ui.lessons.experts.sandwich import sandwich_figure
 from olc_ui.shared.sandwich_view import LN10, log_ticks  # noqa: F401  (LN10: tests read it here)
 from olc_ui.shared.spec_tools import axis, COLORS, layout, ledger as _ledger, position_holds, position_states, state_holds
 from olc_ui.viewer.spec import jsonable, with_infinities
@@ -53,27 +55,12 @@ __all__ = ["experts_spec", "log_ticks", "weight_breaks", "advice_classes", "png_
 
 ALG_NAMES = {"weighted_majority": "Weighted Majority", "randomized_weighted_majority": "Randomised Weighted Majority",
              "halving": "Halving"}
-#: decimals kept for log10 values drawn (0.001 of a decade: far below a pixel)
-LD = 3
 EXPERT_COLOR = "#7f9fbf"
-BEST_COLOR = "#2ca02c"
-SHADE = "rgba(120,120,120,0.13)"  # beyond the crossing
 ADVICE_COLORS = {  # heat map: says −1 / +1, right (strong) or wrong (pale)
     -2: "#c0392b", -1: "#f3c1bb", 1: "#b9d3ec", 2: "#1f6fb4"}
 
 
 # ------------------------------------------------------------------------------------------ small helpers
-
-def _l10(a) -> np.ndarray:
-    """Natural logs → log₁₀, rounded for drawing; −inf (a zero weight) stays −inf (None in JSON)."""
-    return (np.asarray(a, dtype=np.float64) / LN10).round(LD) + 0.0  # + 0.0: no −0
-
-
-def _finite(*arrays) -> np.ndarray:
-    vals = [np.asarray(a, dtype=np.float64).ravel() for a in arrays]
-    v = np.concatenate(vals) if vals else np.zeros(0)
-    return v[np.isfinite(v)]
-
 
 def _round_holds(proof, links, T: int) -> list:
     """Per round (a link checked in the state before the round, e.g. a one-round step): 1 / 0 / None."""
@@ -156,34 +143,11 @@ def _steps(x, y) -> tuple[list, list]:
     return x[keep].tolist(), y[keep].tolist()
 
 
-def _thin_idx(x, y, max_points: int = 700) -> np.ndarray:
-    """The indices of a path without repeated points, evenly thinned to at most ``max_points`` (the last kept)."""
-    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-    if y.size == 0:
-        return np.zeros(0, dtype=int)
-    keep = np.ones(y.size, dtype=bool)
-    keep[1:] = ~((x[1:] == x[:-1]) & ((y[1:] == y[:-1]) | (np.isnan(y[1:]) & np.isnan(y[:-1]))))
-    keep[-1] = True
-    idx = np.flatnonzero(keep)
-    if idx.size > max_points:
-        idx = np.unique(np.r_[idx[np.linspace(0, idx.size - 1, max_points).round().astype(int)], idx[-1]])
-    return idx
-
-
 def _thin(x, y, max_points: int = 700) -> tuple[list, list]:
     """A path without repeated points, evenly thinned to at most ``max_points`` (the last one kept)."""
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     idx = _thin_idx(x, y, max_points)
     return x[idx].tolist(), y[idx].tolist()
-
-
-def _range(vals: np.ndarray, top: float | None = None, pad_frac: float = 0.07, min_pad: float = 0.12):
-    lo = float(vals.min()) if vals.size else 0.0
-    hi = float(vals.max()) if vals.size else 1.0
-    if top is not None:
-        hi = max(hi, top)
-    pad = max(min_pad, pad_frac * (hi - lo))
-    return lo - pad, hi + pad
 
 
 # ------------------------------------------------------------------------------------------ figures
@@ -646,7 +610,6 @@ def experts_spec(trace, X, y, *, run_id: str, band=None, position: int = 0) -> d
     ``band``: for RWM, the :class:`~olc_core.learners.randomized_weighted_majority.RealisedMistakes`
     of many seeded runs on the same advice (drawn as a band on the mistakes chart).
     """
-    from olc_ui.lessons.experts.sandwich import sandwich_figure  # (it imports this module's helpers)
     A = np.asarray(X)
     y = np.asarray(y, dtype=np.float64)
     T, N = A.shape

@@ -19,10 +19,11 @@ import streamlit as st
 
 import olc_core
 
-from olc_ui.shared import common
+from olc_ui.shared import caps, common
 from olc_ui.shared import data as olc_data
 from olc_ui.shared import safe
 from olc_ui.shared.config import Setting
+from olc_ui.shared.transcript import PageSettings
 from olc_ui.lessons.exponentiated_update.view import eg_spec
 
 __all__ = ["PAGE", "LEARNER_PAGE", "DATA_SETTINGS", "LEARNER_SETTINGS", "SETTINGS", "MAX_N", "MAX_CELLS", "INTRO",
@@ -402,4 +403,12 @@ def proof_steps(trace) -> None:
 
 
 def downloads(trace, data: Data, spec: dict, position: int) -> None:
-    common.downloads(trace, spec, position, "exponentiated_update", data.X, data.y)
+    common.downloads(trace, spec, position, "exponentiated_update", data.X, data.y, settings=TRANSCRIPT)
+
+
+#: the page's drawing cap, stated under its viewer (olc_ui/shared/caps.py)
+CAP = caps.text(f"rounds × features ≤ {MAX_CELLS:,} (T is cut, and the page says so; {caps.FILE})")
+
+
+#: what the page tells the proof transcript and the download names (olc_ui/shared/transcript.py)
+TRANSCRIPT = PageSettings(SETTINGS, lambda v, trace: visible(v) | {"eta_opt"} | (set() if v.get("eta_opt") else {"eta"}), upload_key=PAGE)

@@ -19,10 +19,12 @@ import olc_core
 from olc_core._numeric import rownorm
 from olc_core.learners.ftrl_randomized import NORM_SLACK
 
-from olc_ui.shared import common, safe
+from olc_ui.shared import caps, common, safe
 from olc_ui.shared import data as olc_data
 from olc_ui.shared.config import Setting
-from olc_ui.lessons.ftrl.view import alpha_sweep, best_loss_note, ftrl_spec, realised_band
+from olc_ui.shared.transcript import PageSettings
+from olc_ui.lessons.ftrl.view import FAINT_POINTS, alpha_sweep, best_loss_note, ftrl_spec, realised_band
+from olc_ui.shared.state import set_value
 
 __all__ = ["PAGE", "SETTINGS", "INTRO", "visible", "Data", "load_data", "run_ftrl", "band_for", "sweep_for",
            "spec_for", "use_best_alpha", "notes", "summary_panel", "proof_steps", "downloads", "unit_ball_rows",
@@ -177,8 +179,6 @@ def spec_for(data: Data, v: dict[str, Any], trace, band, sweep) -> dict:
 
 def use_best_alpha(best: float) -> None:
     """Callback of the one-click button: set α to the theorem's α* (from the run's proof)."""
-    from olc_ui.shared.state import set_value
-
     set_value(PAGE, SETTINGS, "alpha", float(best))
 
 
@@ -279,4 +279,12 @@ def proof_steps(trace) -> None:
 
 
 def downloads(trace, data: Data, spec: dict, position: int) -> None:
-    common.downloads(trace, spec, position, "ftrl", data.X, data.y)
+    common.downloads(trace, spec, position, "ftrl", data.X, data.y, settings=TRANSCRIPT)
+
+
+#: the page's drawing cap, stated under its viewer (olc_ui/shared/caps.py)
+CAP = caps.text(f"at most 3,000 generated rounds ({caps.FILE}); earlier points drawn faint, at most {FAINT_POINTS} of them")
+
+
+#: what the page tells the proof transcript and the download names (olc_ui/shared/transcript.py)
+TRANSCRIPT = PageSettings(SETTINGS, lambda v, trace: visible(v), upload_key=PAGE)

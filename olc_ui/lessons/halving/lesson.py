@@ -18,9 +18,10 @@ from olc_core.hypotheses import (HalfPlanes, HypothesisClass, MonotoneConjunctio
                                  Thresholds, dimensions)
 from olc_core.streams.experts import target_concept
 
-from olc_ui.shared import common, safe
+from olc_ui.shared import caps, common, safe
 from olc_ui.shared.config import Setting
-from olc_ui.lessons.halving.view import halving_spec, votes_drawn
+from olc_ui.shared.transcript import PageSettings
+from olc_ui.lessons.halving.view import VOTE_ROWS_CAP, halving_spec, votes_drawn
 
 __all__ = ["PAGE", "SETTINGS", "visible", "hypothesis_class", "adversary_stream", "Run", "load_run", "spec_for",
            "dimensions_for", "DIMENSIONS_MAX_H", "assumption_panel", "dimensions_panel", "proof_steps", "downloads"]
@@ -320,4 +321,13 @@ def proof_steps(run: Run) -> None:
 
 
 def downloads(run: Run, spec: dict, position: int) -> None:
-    common.downloads(run.trace, spec, position, "halving", run.X, run.y)
+    common.downloads(run.trace, spec, position, "halving", run.X, run.y, settings=TRANSCRIPT)
+
+
+#: the page's drawing cap, stated under its viewer (olc_ui/shared/caps.py)
+CAP = caps.text(f"at most 500 rounds; each hypothesis' vote drawn while the rounds' version spaces hold at most "
+                 f"{VOTE_ROWS_CAP:,} hypotheses in all")
+
+
+#: what the page tells the proof transcript and the download names (olc_ui/shared/transcript.py)
+TRANSCRIPT = PageSettings(SETTINGS, lambda v, trace: visible(v))

@@ -12,9 +12,12 @@ import olc_core
 from olc_ui.shared import data as olc_data
 from olc_ui.shared.common import count
 from olc_ui.shared.config import Setting
+from olc_ui.shared.transcript import PageSettings
 from olc_ui.lessons.margin_perceptron.view import margin_perceptron_spec
-from olc_ui.shared import common
+from olc_ui.shared import caps, common
 from olc_ui.shared.points import Data, click_canvas  # noqa: F401  (the page's click canvas)
+import math
+from olc_core.comparators import max_margin
 
 __all__ = ["PAGE", "SETTINGS", "visible", "load_data", "run_margin", "spec_for", "downloads", "click_canvas",
            "data_max_margin", "margin_comparison"]
@@ -82,7 +85,6 @@ MAX_PRESENTATIONS = 20_000  # what a classroom viewer steps through comfortably
 def passes_for(v: dict[str, Any], n: int) -> int:
     """Passes to ask for: the chosen number, or for "until no update" as many as the theorem
     could need (12/γ² + 1), capped so the run stays within MAX_PRESENTATIONS presentations."""
-    import math
     if not v["until"]:
         return int(min(v["passes"], max(1, MAX_PRESENTATIONS // n)))
     return int(max(1, min(math.ceil(12 / v["gamma_alg"] ** 2) + 1, MAX_PRESENTATIONS // n)))
@@ -104,7 +106,6 @@ def spec_for(data: Data, trace, v: dict[str, Any]) -> dict:
 
 @st.cache_resource(max_entries=32, show_spinner=False)
 def _max_margin(key: str, _Xh, _y):
-    from olc_core.comparators import max_margin
     return max_margin(_Xh, _y)
 
 
@@ -148,4 +149,12 @@ def margin_comparison(trace, mm=None) -> str:
 
 def downloads(trace, data: Data, spec: dict, position: int, name: str = "margin_perceptron",
               X: np.ndarray | None = None, y: np.ndarray | None = None) -> None:
-    common.downloads(trace, spec, position, name, data.X if X is None else X, data.y if y is None else y)
+    common.downloads(trace, spec, position, name, data.X if X is None else X, data.y if y is None else y, settings=TRANSCRIPT)
+
+
+#: the page's drawing cap, stated under its viewer (olc_ui/shared/caps.py)
+CAP = caps.text(f"at most {MAX_PRESENTATIONS:,} presentations (points × passes: further passes are cut)")
+
+
+#: what the page tells the proof transcript and the download names (olc_ui/shared/transcript.py)
+TRANSCRIPT = PageSettings(SETTINGS, lambda v, trace: visible(v) | ({"pts"} if v.get("data") == "click" else set()), upload_key=PAGE)

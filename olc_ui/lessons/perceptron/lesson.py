@@ -14,9 +14,10 @@ import streamlit as st
 
 import olc_core
 
-from olc_ui.shared import common, safe
+from olc_ui.shared import caps, common, safe
 from olc_ui.shared import data as olc_data
 from olc_ui.shared.config import Setting
+from olc_ui.shared.transcript import PageSettings
 from olc_ui.shared.points import Data, click_canvas  # noqa: F401  (the page's click canvas)
 from olc_ui.lessons.perceptron.view import perceptron_spec
 
@@ -255,7 +256,7 @@ def nonseparable_panel(trace_ns, data: Data) -> None:
 
 def downloads(trace, data: Data, spec: dict, position: int, name: str = "perceptron",
               X: np.ndarray | None = None, y: np.ndarray | None = None) -> None:
-    common.downloads(trace, spec, position, name, data.X if X is None else X, data.y if y is None else y)
+    common.downloads(trace, spec, position, name, data.X if X is None else X, data.y if y is None else y, settings=TRANSCRIPT)
 
 
 def best_gamma_for(trace_ns) -> tuple[float, float]:
@@ -265,3 +266,21 @@ def best_gamma_for(trace_ns) -> tuple[float, float]:
 
 def finite(x) -> bool:
     return x is not None and math.isfinite(x)
+
+
+#: the page's drawing cap, stated under its viewer (olc_ui/shared/caps.py)
+CAP = caps.text(f"at most 10,000 rounds ({caps.FILE}); every round is sent to the step viewer")
+
+
+def _used(v: dict[str, Any], trace) -> set[str]:
+    """The settings a run with the values ``v`` uses: the visible ones, the clicked points when the data are those,
+    and the TD_γ bound's settings when the page shows that bound (the data are not separable)."""
+    clicked = {"pts"} if v.get("data") == "click" else set()
+    td = set()
+    if trace is not None and not trace.proof.applies:
+        td = {"gbest"} | (set() if v.get("gbest") else {"gtd"})
+    return visible(v) | clicked | td
+
+
+#: what the page tells the proof transcript and the download names (olc_ui/shared/transcript.py)
+TRANSCRIPT = PageSettings(SETTINGS + TD_SETTINGS, _used, upload_key=PAGE)

@@ -24,6 +24,8 @@ from olc_ui.shared.sandwich_view import Curve, _crossing_name, _fmt_bound, _no_c
 from olc_ui.shared.spec_tools import COLORS, ND, const as _const, holds as _holds, ledger as _ledger
 from olc_ui.shared.spec_tools import by_state as _state, holds_value as _holds_value, proof_value as _pval, sig
 from olc_ui.viewer.spec import jsonable
+from olc_core.proofs.perceptron import td_bound_quadratic
+from olc_core.proofs.perceptron import td_bounds
 
 __all__ = ["perceptron_spec", "clip_line", "chords"]
 
@@ -65,8 +67,6 @@ def _floor(*norms) -> float:
 def _nonseparable_sandwiches(sp, hp, arrays: dict) -> list[dict]:
     """The TD_γ proof and the hinge-loss proof against M, each closing where its whole-run lower line
     meets the upper curve (the exact root of the quadratic; the stated bound is a dotted line)."""
-    from olc_core.proofs.perceptron import td_bound_quadratic
-
     g, R, TD = float(sp.constants["gamma"]), float(sp.constants["radius"]), float(sp.constants["TD"])
     xq = float(sp.constants["bound_quadratic"])
     floor_a = _floor(sp.series["norm"])
@@ -261,8 +261,6 @@ def perceptron_spec(trace, X, y, *, run_id: str, position: int = 0, title: str =
 
 def _td_curve_figure(ns, n_mistakes: int) -> dict:
     """The TD_γ bound and the hinge-form bound as functions of γ (static), with the γ used and the best γ."""
-    from olc_core.proofs.perceptron import td_bounds
-
     c = ns.constants
     g_used, g_best, b_best = float(c["gamma"]), float(c["best_gamma"]), float(c["best_bound"])
     R = float(c["radius"])

@@ -15,10 +15,12 @@ import streamlit as st
 import olc_core
 from olc_core.streams.winnow_extra import winnow_adversary
 
-from olc_ui.shared import common
+from olc_ui.shared import caps, common
 from olc_ui.shared import data as olc_data
 from olc_ui.shared.config import Setting
-from olc_ui.lessons.winnow.view import winnow_spec
+from olc_ui.shared.transcript import PageSettings
+from olc_ui.lessons.winnow.view import N_TOP, SMALL_N, winnow_spec
+from olc_ui.shared.state import set_value
 
 __all__ = ["PAGE", "DATA_PAGE", "SETTINGS", "LEARNER_SETTINGS", "DATA_SETTINGS", "INTRO", "visible_data",
            "Data", "load_data", "run_winnow", "spec_for", "notes", "summary_panel", "proof_steps", "downloads",
@@ -121,8 +123,6 @@ def spec_for(v: dict[str, Any], data: Data, trace) -> dict:
 
 def show_adversary() -> None:
     """Callback of the one-click button: switch to the adversary's examples."""
-    from olc_ui.shared.state import set_value
-
     set_value(DATA_PAGE, DATA_SETTINGS, "data", "adversary")
 
 
@@ -232,6 +232,15 @@ def proof_steps(v: dict[str, Any], trace) -> None:
 
 def downloads(trace, data: Data, spec: dict, position: int) -> None:
     if trace.d <= 200:
-        common.downloads(trace, spec, position, "winnow", data.X, data.y)
+        common.downloads(trace, spec, position, "winnow", data.X, data.y, settings=TRANSCRIPT)
     else:  # the trace CSV writes one column per variable: only the figure for large N
-        common.downloads(trace, spec, position, "winnow")
+        common.downloads(trace, spec, position, "winnow", settings=TRANSCRIPT)
+
+
+#: the page's drawing cap, stated under its viewer (olc_ui/shared/caps.py)
+CAP = caps.text(f"at most 10,000 rounds; for N > {SMALL_N} the bars show the relevant weights, the {N_TOP} largest "
+                 "others and a min/median/max band, never all N")
+
+
+#: what the page tells the proof transcript and the download names (olc_ui/shared/transcript.py)
+TRANSCRIPT = PageSettings(SETTINGS, lambda v, trace: visible_data(v) | {s.key for s in LEARNER_SETTINGS}, upload_key=PAGE)
