@@ -210,6 +210,21 @@ def validate_spec(spec: Any) -> None:
     per position, per round), sorted stop lists, that every array a dynamic op or a
     value names exists, formats, and that the layout places every figure once.
     """
+    T = _run(spec)
+    _arrays(spec)
+    K = len(spec["breaks"]) + 1
+    ids = _figures(spec)
+    ledger = spec.get("ledger")
+    if ledger is not None:
+        _ledger(ledger, T, K)
+    if spec.get("caption") is not None:
+        _caption(spec["caption"], T, K)
+    if spec.get("layout") is not None:
+        _layout(spec["layout"], ids, ledger is not None)
+
+
+def _run(spec: Any) -> int:
+    """Check the run's part of the spec (its keys, T, position, stops and speed); return T."""
     if not isinstance(spec, dict):
         _fail("spec", f"must be a dict (got {type(spec).__name__})")
     for key in ("version", "run_id", "T", "position", "url_param", "breaks", "mistake_rounds", "arrays", "figures"):
@@ -246,116 +261,129 @@ def validate_spec(spec: Any) -> None:
     speed = spec.get("speed")
     if speed is not None and not (_is_num(speed) and speed > 0):
         _fail("speed", f"must be a positive number of rounds per second (got {speed!r})")
+    return T
+
+
+def _arrays(spec: dict) -> None:
     arrays = spec["arrays"]
     if not isinstance(arrays, dict) or not all(isinstance(k, str) for k in arrays):
         _fail("arrays", "must be a dict {name: list}")
     for name, a in arrays.items():
         if not isinstance(a, list):
             _fail(f"arrays[{name!r}]", f"must be a list (got {type(a).__name__})")
-    K = len(spec["breaks"]) + 1
 
+
+def _figures(spec: dict) -> list[str]:
+    """Check every figure; return their ids."""
     figures = spec["figures"]
     if not isinstance(figures, list):
         _fail("figures", "must be a list")
     ids: list[str] = []
     for i, fig in enumerate(figures):
-        path = f"figures[{i}]"
-        if not isinstance(fig, dict):
-            _fail(path, "must be a dict")
-        extra = set(fig) - {"id", "title", "height", "figure", "dynamic", "config", "note"}
-        if extra:
-            _fail(path, f"unknown key(s) {sorted(extra)}")
-        if "note" in fig and not isinstance(fig["note"], str):
-            _fail(f"{path}.note", "must be a string (plain text, shown under the figure)")
-        fid = fig.get("id")
-        if not isinstance(fid, str) or not fid or fid == "ledger":
-            _fail(f"{path}.id", f"must be a non-empty string other than 'ledger' (got {fid!r})")
-        if fid in ids:
-            _fail(f"{path}.id", f"duplicate figure id {fid!r}")
-        ids.append(fid)
-        if "title" in fig and not isinstance(fig["title"], str):
-            _fail(f"{path}.title", "must be a string")
-        h = fig.get("height", 400)
-        if not _is_int(h) or not 80 <= h <= 4000:
-            _fail(f"{path}.height", f"must be an integer number of pixels in [80, 4000] (got {h!r})")
-        f = fig.get("figure")
-        if not isinstance(f, dict) or not isinstance(f.get("data"), list) or \
-                not all(isinstance(t, dict) for t in f["data"]):
-            _fail(f"{path}.figure", "must be a plotly figure dict {'data': [trace dicts], 'layout': {...}}")
-        if not isinstance(f.get("layout", {}), dict):
-            _fail(f"{path}.figure.layout", "must be a dict")
-        if not isinstance(fig.get("config", {}), dict):
-            _fail(f"{path}.config", "must be a dict of plotly config options")
-        dyn = fig.get("dynamic", [])
-        if not isinstance(dyn, list):
-            _fail(f"{path}.dynamic", "must be a list of ops")
-        used: set = set()
-        for j, op in enumerate(dyn):
-            _op(op, f"{path}.dynamic[{j}]", spec, len(f["data"]), used)
+        ids.append(_figure(fig, f"figures[{i}]", spec, ids))
+    return ids
 
-    ledger = spec.get("ledger")
-    if ledger is not None:
-        if not isinstance(ledger, dict) or not isinstance(ledger.get("lines"), list):
-            _fail("ledger", "must be a dict {'title': str, 'lines': [...]}")
-        if "title" in ledger and not isinstance(ledger["title"], str):
-            _fail("ledger.title", "must be a string")
-        for i, line in enumerate(ledger["lines"]):
-            path = f"ledger.lines[{i}]"
-            if not isinstance(line, dict):
-                _fail(path, "must be a dict")
-            extra = set(line) - {"latex", "values", "holds", "reason", "na"}
-            if extra:
-                _fail(path, f"unknown key(s) {sorted(extra)}")
-            if "na" in line and (line["na"] is not True or "holds" in line):
-                _fail(f"{path}.na", "must be true, on a line without holds (a step not applicable to these data)")
-            if not isinstance(line.get("latex"), str) or not line["latex"]:
-                _fail(f"{path}.latex", "must be a non-empty string")
-            if "reason" in line and not isinstance(line["reason"], str):
-                _fail(f"{path}.reason", "must be a string (plain text)")
-            _values(line.get("values", {}), f"{path}.values", T, K)
-            names = set(line.get("values", {})) | set(_BUILTINS)
-            for m in _CLASH_RE.finditer(line["latex"]):
-                if m.group(2) in names:
-                    _fail(f"{path}.latex", f"\\{m.group(1)}{{{m.group(2)}}} would show the value {m.group(2)!r}: "
-                                           "every {name} of a value (or of t, T, k) is replaced; rename the value")
-            if "holds" in line and line["holds"] is not None:
-                _source(line["holds"], f"{path}.holds", T, K, holds=True)
 
-    caption = spec.get("caption")
-    if caption is not None:
-        if not isinstance(caption, dict) or not isinstance(caption.get("template"), str):
-            _fail("caption", "must be a dict {'template': str, 'values': {...}}")
-        extra = set(caption) - {"template", "start", "values"}
-        if extra:
-            _fail("caption", f"unknown key(s) {sorted(extra)}")
-        if "start" in caption and not isinstance(caption["start"], str):
-            _fail("caption.start", "must be a string")
-        _values(caption.get("values", {}), "caption.values", T, K)
+def _figure(fig: Any, path: str, spec: dict, ids: list[str]) -> str:
+    """Check one figure (``ids``: the figures' ids before it); return its id."""
+    if not isinstance(fig, dict):
+        _fail(path, "must be a dict")
+    extra = set(fig) - {"id", "title", "height", "figure", "dynamic", "config", "note"}
+    if extra:
+        _fail(path, f"unknown key(s) {sorted(extra)}")
+    if "note" in fig and not isinstance(fig["note"], str):
+        _fail(f"{path}.note", "must be a string (plain text, shown under the figure)")
+    fid = fig.get("id")
+    if not isinstance(fid, str) or not fid or fid == "ledger":
+        _fail(f"{path}.id", f"must be a non-empty string other than 'ledger' (got {fid!r})")
+    if fid in ids:
+        _fail(f"{path}.id", f"duplicate figure id {fid!r}")
+    if "title" in fig and not isinstance(fig["title"], str):
+        _fail(f"{path}.title", "must be a string")
+    h = fig.get("height", 400)
+    if not _is_int(h) or not 80 <= h <= 4000:
+        _fail(f"{path}.height", f"must be an integer number of pixels in [80, 4000] (got {h!r})")
+    f = fig.get("figure")
+    if not isinstance(f, dict) or not isinstance(f.get("data"), list) or \
+            not all(isinstance(t, dict) for t in f["data"]):
+        _fail(f"{path}.figure", "must be a plotly figure dict {'data': [trace dicts], 'layout': {...}}")
+    if not isinstance(f.get("layout", {}), dict):
+        _fail(f"{path}.figure.layout", "must be a dict")
+    if not isinstance(fig.get("config", {}), dict):
+        _fail(f"{path}.config", "must be a dict of plotly config options")
+    dyn = fig.get("dynamic", [])
+    if not isinstance(dyn, list):
+        _fail(f"{path}.dynamic", "must be a list of ops")
+    used: set = set()
+    for j, op in enumerate(dyn):
+        _op(op, f"{path}.dynamic[{j}]", spec, len(f["data"]), used)
+    return fid
 
-    layout = spec.get("layout")
-    if layout is not None:
-        cols = layout.get("columns") if isinstance(layout, dict) else None
-        if not isinstance(cols, list) or not cols or not all(isinstance(c, list) for c in cols):
-            _fail("layout.columns", "must be a non-empty list of lists of figure ids (or 'ledger')")
-        extra = set(layout) - {"columns", "widths"}
-        if extra:
-            _fail("layout", f"unknown key(s) {sorted(extra)}")
-        placed = [x for c in cols for x in c]
-        expected = ids + (["ledger"] if ledger is not None else [])
-        for x in placed:
-            if x not in expected:
-                _fail("layout.columns", f"{x!r} is not a figure id{' or ledger' if ledger is not None else ''}")
-        dup = {x for x in placed if placed.count(x) > 1}
-        if dup:
-            _fail("layout.columns", f"placed more than once: {sorted(dup)}")
-        missing = [x for x in expected if x not in placed]
-        if missing:
-            _fail("layout.columns", f"not placed: {missing}")
-        widths = layout.get("widths")
-        if widths is not None and (not isinstance(widths, list) or len(widths) != len(cols)
-                                   or not all(_is_num(w) and w > 0 for w in widths)):
-            _fail("layout.widths", "must be one positive number per column")
 
+def _ledger(ledger: Any, T: int, K: int) -> None:
+    if not isinstance(ledger, dict) or not isinstance(ledger.get("lines"), list):
+        _fail("ledger", "must be a dict {'title': str, 'lines': [...]}")
+    if "title" in ledger and not isinstance(ledger["title"], str):
+        _fail("ledger.title", "must be a string")
+    for i, line in enumerate(ledger["lines"]):
+        _ledger_line(line, f"ledger.lines[{i}]", T, K)
+
+
+def _ledger_line(line: Any, path: str, T: int, K: int) -> None:
+    if not isinstance(line, dict):
+        _fail(path, "must be a dict")
+    extra = set(line) - {"latex", "values", "holds", "reason", "na"}
+    if extra:
+        _fail(path, f"unknown key(s) {sorted(extra)}")
+    if "na" in line and (line["na"] is not True or "holds" in line):
+        _fail(f"{path}.na", "must be true, on a line without holds (a step not applicable to these data)")
+    if not isinstance(line.get("latex"), str) or not line["latex"]:
+        _fail(f"{path}.latex", "must be a non-empty string")
+    if "reason" in line and not isinstance(line["reason"], str):
+        _fail(f"{path}.reason", "must be a string (plain text)")
+    _values(line.get("values", {}), f"{path}.values", T, K)
+    names = set(line.get("values", {})) | set(_BUILTINS)
+    for m in _CLASH_RE.finditer(line["latex"]):
+        if m.group(2) in names:
+            _fail(f"{path}.latex", f"\\{m.group(1)}{{{m.group(2)}}} would show the value {m.group(2)!r}: "
+                                   "every {name} of a value (or of t, T, k) is replaced; rename the value")
+    if "holds" in line and line["holds"] is not None:
+        _source(line["holds"], f"{path}.holds", T, K, holds=True)
+
+
+def _caption(caption: Any, T: int, K: int) -> None:
+    if not isinstance(caption, dict) or not isinstance(caption.get("template"), str):
+        _fail("caption", "must be a dict {'template': str, 'values': {...}}")
+    extra = set(caption) - {"template", "start", "values"}
+    if extra:
+        _fail("caption", f"unknown key(s) {sorted(extra)}")
+    if "start" in caption and not isinstance(caption["start"], str):
+        _fail("caption.start", "must be a string")
+    _values(caption.get("values", {}), "caption.values", T, K)
+
+
+def _layout(layout: Any, ids: list[str], has_ledger: bool) -> None:
+    cols = layout.get("columns") if isinstance(layout, dict) else None
+    if not isinstance(cols, list) or not cols or not all(isinstance(c, list) for c in cols):
+        _fail("layout.columns", "must be a non-empty list of lists of figure ids (or 'ledger')")
+    extra = set(layout) - {"columns", "widths"}
+    if extra:
+        _fail("layout", f"unknown key(s) {sorted(extra)}")
+    placed = [x for c in cols for x in c]
+    expected = ids + (["ledger"] if has_ledger else [])
+    for x in placed:
+        if x not in expected:
+            _fail("layout.columns", f"{x!r} is not a figure id{' or ledger' if has_ledger else ''}")
+    dup = {x for x in placed if placed.count(x) > 1}
+    if dup:
+        _fail("layout.columns", f"placed more than once: {sorted(dup)}")
+    missing = [x for x in expected if x not in placed]
+    if missing:
+        _fail("layout.columns", f"not placed: {missing}")
+    widths = layout.get("widths")
+    if widths is not None and (not isinstance(widths, list) or len(widths) != len(cols)
+                               or not all(_is_num(w) and w > 0 for w in widths)):
+        _fail("layout.widths", "must be one positive number per column")
 
 def _values(values: Any, path: str, T: int, K: int) -> None:
     if not isinstance(values, dict):

@@ -510,6 +510,29 @@ def _dl_round_layer(trace, X, n: int, T: int, xs: list, size: float, arrays: dic
     return lvl, rule
 
 
+def _dl_layout(n: int, deepest: int, Ltarget, font: int) -> dict:
+    """The levels' grid: the literals across the top, a row per level, the target's floor L + 1 dashed."""
+    names = [pretty(literal_name(j, n)) for j in range(2 * n + 1)]
+    shapes = [{"type": "line", "x0": j + 0.5, "x1": j + 0.5, "y0": 0.3, "y1": deepest + 0.5,
+               "line": {"color": "#e4e4e4", "width": 1}} for j in range(2 * n)]
+    shapes += [{"type": "line", "x0": -0.5, "x1": 2 * n + 0.5, "y0": lv + 0.5, "y1": lv + 0.5,
+                "line": {"color": "#eeeeee", "width": 1}} for lv in range(1, deepest)]
+    annotations = []
+    if Ltarget:
+        shapes.append({"type": "line", "x0": -0.5, "x1": 2 * n + 0.5, "y0": Ltarget + 1.5, "y1": Ltarget + 1.5,
+                       "line": {"color": TARGET, "width": 2, "dash": "dash"}})
+        annotations.append({"x": 2 * n + 0.5, "y": Ltarget + 1.5, "xanchor": "right", "yanchor": "top",
+                            "showarrow": False, "font": {"size": 13, "color": TARGET},
+                            "text": f"no rule goes below level L + 1 = {Ltarget + 1}"})
+    return _table_layout(
+        {"range": [-1.1, 2 * n + 0.6], "tickvals": list(range(2 * n + 1)), "ticktext": names, "side": "top",
+         "showgrid": False, "zeroline": False, "fixedrange": True, "tickfont": {"size": font + 1}},
+        {"range": [deepest + (0.9 if Ltarget else 0.6), 0.2], "tickvals": list(range(1, deepest + 1)),
+         "ticktext": [f"level {lv}" for lv in range(1, deepest + 1)], "showgrid": False, "zeroline": False,
+         "fixedrange": True, "tickfont": {"size": 14}},
+        70, shapes, annotations)
+
+
 def decision_list_spec(trace, X, y, *, run_id: str, position: int = 0, title: str = "",
                        flipped: np.ndarray | None = None) -> dict:
     """The viewer spec for a level-algorithm run on ``(X, y)``."""
@@ -557,25 +580,7 @@ def decision_list_spec(trace, X, y, *, run_id: str, position: int = 0, title: st
     _dl_falls(trace, m, xs, outs, size, arrays, data, dynamic)
     lvl, rule = _dl_round_layer(trace, X, n, T, xs, size, arrays, data, dynamic)
 
-    names = [pretty(literal_name(j, n)) for j in range(2 * n + 1)]
-    shapes = [{"type": "line", "x0": j + 0.5, "x1": j + 0.5, "y0": 0.3, "y1": deepest + 0.5,
-               "line": {"color": "#e4e4e4", "width": 1}} for j in range(2 * n)]
-    shapes += [{"type": "line", "x0": -0.5, "x1": 2 * n + 0.5, "y0": lv + 0.5, "y1": lv + 0.5,
-                "line": {"color": "#eeeeee", "width": 1}} for lv in range(1, deepest)]
-    annotations = []
-    if Ltarget:
-        shapes.append({"type": "line", "x0": -0.5, "x1": 2 * n + 0.5, "y0": Ltarget + 1.5, "y1": Ltarget + 1.5,
-                       "line": {"color": TARGET, "width": 2, "dash": "dash"}})
-        annotations.append({"x": 2 * n + 0.5, "y": Ltarget + 1.5, "xanchor": "right", "yanchor": "top",
-                            "showarrow": False, "font": {"size": 13, "color": TARGET},
-                            "text": f"no rule goes below level L + 1 = {Ltarget + 1}"})
-    layout = _table_layout(
-        {"range": [-1.1, 2 * n + 0.6], "tickvals": list(range(2 * n + 1)), "ticktext": names, "side": "top",
-         "showgrid": False, "zeroline": False, "fixedrange": True, "tickfont": {"size": font + 1}},
-        {"range": [deepest + (0.9 if Ltarget else 0.6), 0.2], "tickvals": list(range(1, deepest + 1)),
-         "ticktext": [f"level {lv}" for lv in range(1, deepest + 1)], "showgrid": False, "zeroline": False,
-         "fixedrange": True, "tickfont": {"size": 14}},
-        70, shapes, annotations)
+    layout = _dl_layout(n, deepest, Ltarget, font)
     main = {"id": "main", "title": title or "The levels: every rule starts on level 1 and falls on mistakes",
             "height": int(min(760, 240 + 62 * deepest)), "figure": {"data": data, "layout": layout},
             "config": {"displayModeBar": False}, "dynamic": dynamic}

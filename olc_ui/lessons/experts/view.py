@@ -420,123 +420,144 @@ def _mistakes_figure(trace, proof, M_pos, arrays: dict, band=None) -> dict:
 # ------------------------------------------------------------------------------------------ ledger
 
 def _ledger_lines(trace, proof, M_pos, N: int) -> list[dict]:
+    """The ledger: the potential's chain and the bounds (Weighted Majority, RWM), or the version space's (Halving)."""
+    idx = position_states(proof)
+    reasons = {ch.name: ch.reasons for ch in proof.chains}
+    P = lambda key, fmt=".4g": _pos(np.asarray(proof.series[key], dtype=float)[idx], fmt)  # noqa: E731
+    Mv = _pos(M_pos, "d")
+    if trace.algorithm in ("weighted_majority", "randomized_weighted_majority"):
+        lines = _potential_lines(trace, proof, P, Mv, reasons, N) + _bound_lines(trace, proof, P, Mv, reasons, N)
+    else:  # halving
+        lines = _halving_lines(proof, P, Mv, reasons, N)
+    return _ledger(lines)
+
+
+def _potential_lines(trace, proof, P, Mv, reasons: dict, N: int) -> list[dict]:
+    """Weighted Majority's or RWM's potential chain, ln w_{i*} ≤ ln Φ ≤ its upper bound, and its step per round."""
     T = trace.T
     S = proof.series
-    algo = trace.algorithm
-    idx = position_states(proof)
     c = proof.constants
-    reasons = {ch.name: ch.reasons for ch in proof.chains}
-    P = lambda key, fmt=".4g": _pos(np.asarray(S[key], dtype=float)[idx], fmt)  # noqa: E731
-    Mv = _pos(M_pos, "d")
     lines: list[dict] = []
-    if algo in ("weighted_majority", "randomized_weighted_majority"):
-        wm = algo == "weighted_majority"
-        r0 = reasons["potential, best expert i*"]
-        par = r"\beta" if wm else r"(1-\eta)"
-        lines += [
-            {"latex": r"m_{i^*}\ln " + par + r" = «lo» \;\le\; \ln w_{i^*} = «lwb»",
-             "values": {"lo": P("lower_best"), "lwb": P("log_w_best")},
-             "holds": {"by": "position", "data": position_holds(proof, [("lower_best", "log_w_best")])},
-             "reason": r0[0]},
-            {"latex": r"\ln w_{i^*} = «lwb» \;\le\; \ln\Phi_{t+1} = «lphi»",
-             "values": {"lwb": P("log_w_best"), "lphi": P("log_phi")},
-             "holds": {"by": "position", "data": position_holds(proof, [("log_w_best", "log_phi")])},
-             "reason": r0[1]},
-        ]
-        if wm:
-            lines.append({
-                "latex": r"\ln\Phi_{t+1} = «lphi» \;\le\; \ln {«N»} + {«M»}\,\ln\tfrac{1+{«beta»}}{2} = «up»",
-                "values": {"lphi": P("log_phi"), "N": _const(N, "d"), "M": Mv, "beta": _const(c["beta"]),
-                           "up": P("upper")},
-                "holds": {"by": "position", "data": position_holds(proof, [("log_phi", "upper")])}, "reason": r0[2]})
-            r1 = reasons["every expert: lower"][0]
-            lines.append({
-                "latex": r"\max_i \ln w_i = «lwm» \le \ln\Phi_{t+1}, \quad \min_i (m_i - p_i) = «slack» \ge 0",
-                "values": {"lwm": P("log_w_max"), "slack": P("slack", "d")},
-                "holds": {"by": "position",
-                          "data": position_holds(proof, [("log_w_max", "log_phi"), ("zero", "slack")])},
-                "reason": "every expert i (p_i = its penalties, m_i = its mistakes): " + r1})
-            lines.append({
-                "latex": r"\ln\Phi_{t+1} - \ln\Phi_t = «step» \;\le\; \ln\tfrac{1+\beta}{2}\text{ on a mistake, else }0"
-                         r" \;=\; «sb»",
-                "values": {"step": _rnd(np.asarray(S["step"], dtype=float)[:T]),
-                           "sb": _rnd(np.asarray(S["step_bound"], dtype=float)[:T])},
-                "holds": {"by": "round", "data": _round_holds(proof, [("step", "step_bound")], T)},
-                "reason": "this round: " + reasons["one round"][0]})
-        else:
-            lines.append({
-                "latex": r"\ln\Phi_{t+1} = «lphi» \;\le\; \ln {«N»} - {«eta»}\textstyle\sum_{s\le t} F_s = «up»",
-                "values": {"lphi": P("log_phi"), "N": _const(N, "d"), "eta": _const(c["eta"]), "up": P("upper")},
-                "holds": {"by": "position", "data": position_holds(proof, [("log_phi", "upper")])}, "reason": r0[2]})
-            lines.append({
-                "latex": r"F_t = «F»:\;\; \ln\Phi_{t+1} = «nxt» \;=\; \ln\Phi_t + \ln(1 - \eta F_t) = «pred»",
-                "values": {"F": _rnd(np.asarray(S["F"], dtype=float)[:T]),
-                           "nxt": _rnd(np.asarray(S["log_phi_next"], dtype=float)[:T]),
-                           "pred": _rnd(np.asarray(S["log_phi_pred"], dtype=float)[:T])},
-                "holds": {"by": "round", "data": _round_holds(
-                    proof, [("log_phi_next", "log_phi_pred"), ("log_phi_pred", "log_phi_next")], T)},
-                "reason": "this round (Φ before it): " + reasons["potential step (≤)"][0]})
-        what = "M_t" if wm else r"\mathbb{E}[M_t]"
-        bkey = "M" if wm else "expected_M"
-        rb_tex = (r"\frac{\ln N + m^*_t\ln(1/\beta)}{\ln(2/(1+\beta))}" if wm else
-                  r"\frac{\ln N + m^*_t\ln(1/(1-\eta))}{\eta}")
+    wm = trace.algorithm == "weighted_majority"
+    r0 = reasons["potential, best expert i*"]
+    par = r"\beta" if wm else r"(1-\eta)"
+    lines += [
+        {"latex": r"m_{i^*}\ln " + par + r" = «lo» \;\le\; \ln w_{i^*} = «lwb»",
+         "values": {"lo": P("lower_best"), "lwb": P("log_w_best")},
+         "holds": {"by": "position", "data": position_holds(proof, [("lower_best", "log_w_best")])},
+         "reason": r0[0]},
+        {"latex": r"\ln w_{i^*} = «lwb» \;\le\; \ln\Phi_{t+1} = «lphi»",
+         "values": {"lwb": P("log_w_best"), "lphi": P("log_phi")},
+         "holds": {"by": "position", "data": position_holds(proof, [("log_w_best", "log_phi")])},
+         "reason": r0[1]},
+    ]
+    if wm:
         lines.append({
-            "latex": what + r" = «cur» \;\le\; " + rb_tex + r" = «rb» \quad (\text{running bound, } m^*_t = «ms»)",
-            "values": {"cur": Mv if wm else P("expected_M"), "rb": P("running_bound"), "ms": P("m_star", "d")},
-            "holds": {"by": "position", "data": position_holds(proof, [(bkey, "running_bound")])},
-            "reason": "the running bound: " + reasons["running bound"][0] + " (m*ₜ: the best expert's mistakes so "
-                      "far; at T, m*ₜ is the final m* and this is the bound)"})
-        bound = proof.mistake_bound
-        if bound is not None:
-            f_tex = (r"\frac{\ln {«N»} + {«mstar»}\ln(1/{«beta»})}{\ln(2/(1+{«beta»}))}" if wm else
-                     r"\frac{\ln {«N»} + {«mstar»}\ln(1/(1-{«eta»}))}{{«eta»}}")
-            vals = {"cur": Mv if wm else P("expected_M"), "N": _const(N, "d"), "mstar": _const(c["m_star"], "d"),
-                    "bound": _const(bound, ".5g")}
-            vals.update({"beta": _const(c["beta"])} if wm else {"eta": _const(c["eta"])})
-            lines.append({
-                "latex": what + r" = «cur» \;\le\; " + f_tex + r" = «bound» \quad (\text{the bound, final } m^* = «mstar»)",
-                "values": vals,
-                "holds": {"by": "position", "data": position_holds(proof, [(bkey, "mistake_bound")])},
-                "reason": "the bound: the theorem with the final m* of the whole run (so it bounds the mistakes so "
-                          "far, and at the end all of them): the sandwich's lower and upper curves cross here"
-                          + ("" if wm else "; it bounds the expected count, not one run's realised M")
-                          + ("; the β form of note [001], eq. 6" if wm else
-                             "; from the potential Φₜ₊₁ = Φₜ(1 − ηFₜ) of RWM, note [000] §1.2")})
-        else:
-            why = "; ".join(a.detail for a in proof.failed_assumptions)
-            lines.append({"latex": r"\text{the bound on }" + ("M" if wm else r"\mathbb{E}[M]") +
-                                   r"\text{ does not apply}", "reason": why})
-        ef = trace.proofs["eta_form"]
-        if ef.mistake_bound is not None:
-            tex = r"2(1+\eta)m^* + \frac{2\ln N}{\eta}" if wm else r"(1+\eta)m^* + \frac{\ln N}{\eta}"
-            lines.append({
-                "latex": what + r" = «cur» \;\le\; " + tex
-                + r" = «b2» \quad (\eta = «eta» \le \tfrac12)",
-                "values": {"cur": Mv if wm else P("expected_M"), "b2": _const(ef.mistake_bound, ".5g"),
-                           "eta": _const(c["eta"])},
-                "holds": {"by": "position", "data": position_holds(ef, [(bkey, "mistake_bound")])},
-                "reason": "the η form (uses ln(1/(1−η)) ≤ η + η², true for η ≤ ½)"
-                          + ("; note [000], eq. 1 (its regret M − m* ≤ (1+2η)m* + 2 ln N/η)" if wm else
-                             "; note [000], eq. 2 (its expected regret E[M] − m* ≤ ηm* + ln N/η)")})
-    else:  # halving
-        r0 = reasons["version space"]
-        lines += [
-            {"latex": r"1 \;\le\; |H_{t+1}| = «size»", "values": {"size": P("size", "d")},
-             "holds": {"by": "position", "data": position_holds(proof, [("zero", "log_size")])}, "reason": r0[0]},
-            {"latex": r"|H_{t+1}| = «size» \;\le\; |H|/2^{M} = {«N»}/2^{«M»} = «ub»",
-             "values": {"size": P("size", "d"), "N": _const(N, "d"), "M": Mv, "ub": P("upper_size")},
-             "holds": {"by": "position", "data": position_holds(proof, [("log_size", "upper")])}, "reason": r0[1]},
-        ]
-        bound = proof.mistake_bound
-        if bound is not None:
-            lines.append({"latex": r"M_t = «M» \;\le\; \log_2 |H| = \log_2 {«N»} = «bound»",
-                          "values": {"M": Mv, "N": _const(N, "d"), "bound": _const(bound, ".4g")},
-                          "holds": {"by": "position", "data": position_holds(proof, [("M", "mistake_bound")])},
-                          "reason": "|H|/2^M ≥ 1 forces M ≤ log₂|H|"})
-        else:
-            why = "; ".join(a.detail for a in proof.failed_assumptions)
-            lines.append({"latex": r"M \le \log_2|H| \;\text{does not apply}", "reason": why})
-    return _ledger(lines)
+            "latex": r"\ln\Phi_{t+1} = «lphi» \;\le\; \ln {«N»} + {«M»}\,\ln\tfrac{1+{«beta»}}{2} = «up»",
+            "values": {"lphi": P("log_phi"), "N": _const(N, "d"), "M": Mv, "beta": _const(c["beta"]),
+                       "up": P("upper")},
+            "holds": {"by": "position", "data": position_holds(proof, [("log_phi", "upper")])}, "reason": r0[2]})
+        r1 = reasons["every expert: lower"][0]
+        lines.append({
+            "latex": r"\max_i \ln w_i = «lwm» \le \ln\Phi_{t+1}, \quad \min_i (m_i - p_i) = «slack» \ge 0",
+            "values": {"lwm": P("log_w_max"), "slack": P("slack", "d")},
+            "holds": {"by": "position",
+                      "data": position_holds(proof, [("log_w_max", "log_phi"), ("zero", "slack")])},
+            "reason": "every expert i (p_i = its penalties, m_i = its mistakes): " + r1})
+        lines.append({
+            "latex": r"\ln\Phi_{t+1} - \ln\Phi_t = «step» \;\le\; \ln\tfrac{1+\beta}{2}\text{ on a mistake, else }0"
+                     r" \;=\; «sb»",
+            "values": {"step": _rnd(np.asarray(S["step"], dtype=float)[:T]),
+                       "sb": _rnd(np.asarray(S["step_bound"], dtype=float)[:T])},
+            "holds": {"by": "round", "data": _round_holds(proof, [("step", "step_bound")], T)},
+            "reason": "this round: " + reasons["one round"][0]})
+    else:
+        lines.append({
+            "latex": r"\ln\Phi_{t+1} = «lphi» \;\le\; \ln {«N»} - {«eta»}\textstyle\sum_{s\le t} F_s = «up»",
+            "values": {"lphi": P("log_phi"), "N": _const(N, "d"), "eta": _const(c["eta"]), "up": P("upper")},
+            "holds": {"by": "position", "data": position_holds(proof, [("log_phi", "upper")])}, "reason": r0[2]})
+        lines.append({
+            "latex": r"F_t = «F»:\;\; \ln\Phi_{t+1} = «nxt» \;=\; \ln\Phi_t + \ln(1 - \eta F_t) = «pred»",
+            "values": {"F": _rnd(np.asarray(S["F"], dtype=float)[:T]),
+                       "nxt": _rnd(np.asarray(S["log_phi_next"], dtype=float)[:T]),
+                       "pred": _rnd(np.asarray(S["log_phi_pred"], dtype=float)[:T])},
+            "holds": {"by": "round", "data": _round_holds(
+                proof, [("log_phi_next", "log_phi_pred"), ("log_phi_pred", "log_phi_next")], T)},
+            "reason": "this round (Φ before it): " + reasons["potential step (≤)"][0]})
+    return lines
+
+
+def _bound_lines(trace, proof, P, Mv, reasons: dict, N: int) -> list[dict]:
+    """The running bound, the theorem's bound (or why it does not apply) and its η form."""
+    wm = trace.algorithm == "weighted_majority"
+    c = proof.constants
+    lines: list[dict] = []
+    what = "M_t" if wm else r"\mathbb{E}[M_t]"
+    bkey = "M" if wm else "expected_M"
+    rb_tex = (r"\frac{\ln N + m^*_t\ln(1/\beta)}{\ln(2/(1+\beta))}" if wm else
+              r"\frac{\ln N + m^*_t\ln(1/(1-\eta))}{\eta}")
+    lines.append({
+        "latex": what + r" = «cur» \;\le\; " + rb_tex + r" = «rb» \quad (\text{running bound, } m^*_t = «ms»)",
+        "values": {"cur": Mv if wm else P("expected_M"), "rb": P("running_bound"), "ms": P("m_star", "d")},
+        "holds": {"by": "position", "data": position_holds(proof, [(bkey, "running_bound")])},
+        "reason": "the running bound: " + reasons["running bound"][0] + " (m*ₜ: the best expert's mistakes so "
+                  "far; at T, m*ₜ is the final m* and this is the bound)"})
+    bound = proof.mistake_bound
+    if bound is not None:
+        f_tex = (r"\frac{\ln {«N»} + {«mstar»}\ln(1/{«beta»})}{\ln(2/(1+{«beta»}))}" if wm else
+                 r"\frac{\ln {«N»} + {«mstar»}\ln(1/(1-{«eta»}))}{{«eta»}}")
+        vals = {"cur": Mv if wm else P("expected_M"), "N": _const(N, "d"), "mstar": _const(c["m_star"], "d"),
+                "bound": _const(bound, ".5g")}
+        vals.update({"beta": _const(c["beta"])} if wm else {"eta": _const(c["eta"])})
+        lines.append({
+            "latex": what + r" = «cur» \;\le\; " + f_tex + r" = «bound» \quad (\text{the bound, final } m^* = «mstar»)",
+            "values": vals,
+            "holds": {"by": "position", "data": position_holds(proof, [(bkey, "mistake_bound")])},
+            "reason": "the bound: the theorem with the final m* of the whole run (so it bounds the mistakes so "
+                      "far, and at the end all of them): the sandwich's lower and upper curves cross here"
+                      + ("" if wm else "; it bounds the expected count, not one run's realised M")
+                      + ("; the β form of note [001], eq. 6" if wm else
+                         "; from the potential Φₜ₊₁ = Φₜ(1 − ηFₜ) of RWM, note [000] §1.2")})
+    else:
+        why = "; ".join(a.detail for a in proof.failed_assumptions)
+        lines.append({"latex": r"\text{the bound on }" + ("M" if wm else r"\mathbb{E}[M]") +
+                               r"\text{ does not apply}", "reason": why})
+    ef = trace.proofs["eta_form"]
+    if ef.mistake_bound is not None:
+        tex = r"2(1+\eta)m^* + \frac{2\ln N}{\eta}" if wm else r"(1+\eta)m^* + \frac{\ln N}{\eta}"
+        lines.append({
+            "latex": what + r" = «cur» \;\le\; " + tex
+            + r" = «b2» \quad (\eta = «eta» \le \tfrac12)",
+            "values": {"cur": Mv if wm else P("expected_M"), "b2": _const(ef.mistake_bound, ".5g"),
+                       "eta": _const(c["eta"])},
+            "holds": {"by": "position", "data": position_holds(ef, [(bkey, "mistake_bound")])},
+            "reason": "the η form (uses ln(1/(1−η)) ≤ η + η², true for η ≤ ½)"
+                      + ("; note [000], eq. 1 (its regret M − m* ≤ (1+2η)m* + 2 ln N/η)" if wm else
+                         "; note [000], eq. 2 (its expected regret E[M] − m* ≤ ηm* + ln N/η)")})
+    return lines
+
+
+def _halving_lines(proof, P, Mv, reasons: dict, N: int) -> list[dict]:
+    """Halving's version space: 1 ≤ |H_{t+1}| ≤ |H|/2^M, hence M ≤ log₂|H|."""
+    lines: list[dict] = []
+    r0 = reasons["version space"]
+    lines += [
+        {"latex": r"1 \;\le\; |H_{t+1}| = «size»", "values": {"size": P("size", "d")},
+         "holds": {"by": "position", "data": position_holds(proof, [("zero", "log_size")])}, "reason": r0[0]},
+        {"latex": r"|H_{t+1}| = «size» \;\le\; |H|/2^{M} = {«N»}/2^{«M»} = «ub»",
+         "values": {"size": P("size", "d"), "N": _const(N, "d"), "M": Mv, "ub": P("upper_size")},
+         "holds": {"by": "position", "data": position_holds(proof, [("log_size", "upper")])}, "reason": r0[1]},
+    ]
+    bound = proof.mistake_bound
+    if bound is not None:
+        lines.append({"latex": r"M_t = «M» \;\le\; \log_2 |H| = \log_2 {«N»} = «bound»",
+                      "values": {"M": Mv, "N": _const(N, "d"), "bound": _const(bound, ".4g")},
+                      "holds": {"by": "position", "data": position_holds(proof, [("M", "mistake_bound")])},
+                      "reason": "|H|/2^M ≥ 1 forces M ≤ log₂|H|"})
+    else:
+        why = "; ".join(a.detail for a in proof.failed_assumptions)
+        lines.append({"latex": r"M \le \log_2|H| \;\text{does not apply}", "reason": why})
+    return lines
 
 
 # ------------------------------------------------------------------------------------------ caption

@@ -175,6 +175,24 @@ WEIGHTS_HEIGHT = 340
 HEADROOM_PX = 24  # room over the tallest bar's ×2 label
 
 
+def _rest_band(N: int, rel: np.ndarray, summ: dict, sl: dict, arrays: dict, data: list, dyn: list) -> None:
+    """For large N, the weights neither relevant nor among the largest: their min … max band and median (traces 1, 2)."""
+    K = summ["rel"].shape[0]
+    xb = sl["x_band"]
+    rest = summ["rest"]
+    arrays["band_x"] = [[xb, xb] if np.isfinite(r[0]) else [] for r in rest]
+    arrays["band_y"] = [[r[0], r[2]] if np.isfinite(r[0]) else [] for r in rest]
+    arrays["med_x"] = [xb] * K
+    arrays["med_y"] = [r[1] if np.isfinite(r[1]) else None for r in rest]
+    n_rest = N - rel.size - len(sl["x_top"])
+    data.append(_line(f"the other {n_rest:,}: min … max", [], [], IRR_COLOR, width=14))
+    dyn.append({"trace": 1, "op": "state", "x": "band_x", "y": "band_y"})
+    data.append({"type": "scatter", "mode": "markers", "name": "their median", "x": [], "y": [],
+                 "marker": {"symbol": "line-ew", "size": 22, "line": {"width": 3, "color": "#333"}},
+                 "hoverinfo": "skip"})
+    dyn.append({"trace": 2, "op": "point_state", "x": "med_x", "y": "med_y"})
+
+
 def _weights_figure(trace, X, y, proof, rel: np.ndarray, arrays: dict) -> dict:
     N, L = trace.d, float(trace.log_base)
     base = float(trace.base)
@@ -219,20 +237,8 @@ def _weights_figure(trace, X, y, proof, rel: np.ndarray, arrays: dict) -> dict:
                      "marker": {"color": [REL_COLOR] * rel.size + [IRR_COLOR] * len(sl["x_top"])},
                      "hoverinfo": "skip"})
         dyn.append({"trace": 0, "op": "state", "x": "wb_x", "y": "wb_y", "text": "wb_text"})
-        xb = sl["x_band"]
-        rest = summ["rest"]
-        arrays["band_x"] = [[xb, xb] if np.isfinite(r[0]) else [] for r in rest]
-        arrays["band_y"] = [[r[0], r[2]] if np.isfinite(r[0]) else [] for r in rest]
-        arrays["med_x"] = [xb] * K
-        arrays["med_y"] = [r[1] if np.isfinite(r[1]) else None for r in rest]
-        n_rest = N - rel.size - len(sl["x_top"])
-        data.append(_line(f"the other {n_rest:,}: min … max", [], [], IRR_COLOR, width=14))
-        dyn.append({"trace": 1, "op": "state", "x": "band_x", "y": "band_y"})
-        data.append({"type": "scatter", "mode": "markers", "name": "their median", "x": [], "y": [],
-                     "marker": {"symbol": "line-ew", "size": 22, "line": {"width": 3, "color": "#333"}},
-                     "hoverinfo": "skip"})
-        dyn.append({"trace": 2, "op": "point_state", "x": "med_x", "y": "med_y"})
-        tv = sl["x_rel"] + [(sl["x_top"][0] + sl["x_top"][-1]) / 2 if sl["x_top"] else 0, xb]
+        _rest_band(N, rel, summ, sl, arrays, data, dyn)
+        tv = sl["x_rel"] + [(sl["x_top"][0] + sl["x_top"][-1]) / 2 if sl["x_top"] else 0, sl["x_band"]]
         tt = [_var(i) for i in rel] + ["largest other weights", "the rest"]
         ticks = {"tickvals": tv, "ticktext": tt}
     x_hi = sl["n"] + 0.6
