@@ -5,8 +5,8 @@ from olc_ui.lessons.boolean_concepts import adversary as B
 from olc_ui.lessons.boolean_concepts import lesson as L
 from olc_ui.shared import caps
 from olc_ui.shared import common, page, safe, state
-from olc_ui.viewer.position import query_position, report
 from olc_ui.viewer.component import start_position, viewer
+from olc_ui.viewer.position import query_position, report
 
 page.setup("Conjunctions and decision lists")
 st.title("The mistake-bound model: conjunctions and decision lists")

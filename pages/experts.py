@@ -3,8 +3,8 @@ import streamlit as st
 
 from olc_ui.lessons.experts import lesson as L
 from olc_ui.shared import page, safe, state
-from olc_ui.viewer import predict
 from olc_ui.shared.data import DataError
+from olc_ui.viewer import predict
 
 page.setup("Learning from expert advice")
 st.title("Learning from expert advice")

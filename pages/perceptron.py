@@ -3,8 +3,8 @@ import streamlit as st
 
 from olc_ui.lessons.perceptron import lesson as L
 from olc_ui.shared import page, safe, state, uploads
-from olc_ui.viewer import predict
 from olc_ui.shared.data import DataError, NeedsInput
+from olc_ui.viewer import predict
 
 page.setup("Perceptron")
 st.title("The Perceptron and its mistake bound")

@@ -1,8 +1,8 @@
 """Lesson: Littlestone's Winnow — promote and demote, M = O(k log N) when few of many features matter."""
 import streamlit as st
 
-from olc_ui.shared import page, safe, state, uploads
 from olc_ui.lessons.winnow import lesson as L
+from olc_ui.shared import page, safe, state, uploads
 from olc_ui.shared.data import DataError, NeedsInput
 
 page.setup("Winnow")

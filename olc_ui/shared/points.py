@@ -9,8 +9,8 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-from olc_ui.shared.common import count
 from olc_ui.shared import data as olc_data
+from olc_ui.shared.common import count
 from olc_ui.shared.config import Setting
 from olc_ui.shared.state import set_value
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+
 import streamlit as st
 
 __all__ = ["SHOWN", "clip", "quote", "md", "notice"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+
 import numpy as np
 
 from olc_ui.viewer.spec import with_infinities

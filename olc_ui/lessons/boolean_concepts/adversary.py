@@ -24,8 +24,8 @@ import olc_core
 from olc_core.proofs.boolean import Conjunction
 from olc_core.streams import conjunction_adversary, elimination_predictor
 
-from olc_ui.shared import caps, common, safe, state
 from olc_ui.lessons.boolean_concepts.view import CAP, assumption_text, bits, conjunction_spec, pretty
+from olc_ui.shared import caps, common, safe, state
 from olc_ui.shared.config import Setting
 from olc_ui.shared.safe import quote
 from olc_ui.shared.state import set_value

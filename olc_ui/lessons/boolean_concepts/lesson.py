@@ -23,13 +23,13 @@ import streamlit as st
 import olc_core
 from olc_core.streams import ConjunctionAdversary, conjunction_adversary, constant_predictor, elimination_predictor
 
-from olc_ui.shared import common, safe
 from olc_ui.lessons.boolean_concepts.adversary import ADV_SETTINGS, MAX_MOVES, encode_moves, parse_moves
 from olc_ui.lessons.boolean_concepts.view import CAP, assumption_text, bits, conjunction_spec, decision_list_spec, learner_game_spec, pretty
+from olc_ui.shared import common, safe
 from olc_ui.shared.config import Setting
-from olc_ui.shared.transcript import PageSettings
 from olc_ui.shared.safe import quote
 from olc_ui.shared.state import set_value
+from olc_ui.shared.transcript import PageSettings
 
 __all__ = ["ADV_SETTINGS", "CONJ_SETTINGS", "DL_SETTINGS", "GROUPS", "LRN_SETTINGS", "MAX_MOVES", "MODE_SETTINGS",
            "PAGE", "SettingError", "conj_data", "conj_panel",

@@ -17,12 +17,12 @@ proof series and the proof's own per-state checks (``proof.check_matrix`` throug
 """
 from __future__ import annotations
 
-from typing import Any
-
 import math
+from typing import Any
 
 import numpy as np
 
+from olc_core.learners.decision_list import fallen
 from olc_core.proofs.boolean import literal_name, rule_name
 
 from olc_ui.shared import caps
@@ -30,7 +30,6 @@ from olc_ui.shared.common import agree, count, rounds_text
 from olc_ui.shared.sandwich_view import Curve, sandwich as sandwich_chart
 from olc_ui.shared.spec_tools import COLORS, by_state, const, holds, ledger, not_applicable
 from olc_ui.viewer.spec import jsonable
-from olc_core.learners.decision_list import fallen
 
 __all__ = ["assumption_text", "bits", "conjunction_spec", "decision_list_spec", "learner_game_spec",
            "literal_states", "pretty", "rule_levels", "rule_x"]

@@ -17,10 +17,10 @@ import streamlit as st
 import olc_core
 from olc_core.sweep import SWEEPS
 
-from olc_ui.shared import safe
-from olc_ui.shared.config import Setting
 from olc_ui.lessons.bound_explorer import view as V
 from olc_ui.lessons.bound_explorer.view import ALG_NAMES, MEASURED, sweep_values
+from olc_ui.shared import safe
+from olc_ui.shared.config import Setting
 
 __all__ = ["MORE", "more", "NOISE_TEXT", "SOURCE", "rate_note", "PAGE", "MAIN_SETTINGS", "GROUPS", "ALL_SETTINGS", "MAX_WORK", "MAX_CELL", "group_page", "visible",
            "values_for", "fixed_for", "sweepable", "group_for", "follow_switch", "moved_text", "check_size", "run_sweep", "INTRO", "WORST_TEXT", "param_label",

@@ -15,6 +15,7 @@ import math
 from typing import Any
 
 import numpy as np
+
 from olc_core._exact_bound import exceeds, median
 
 __all__ = ["ALG_NAMES", "MEASURED", "sweep_values", "mistakes_figure", "ratio_figure", "summary_rows",

@@ -25,9 +25,9 @@ import streamlit as st
 import olc_core
 from olc_core.streams.compare import dense_instances, sparse_instances, views
 
+from olc_ui.lessons.compare.view import NAMES, SOURCES, Lane, compare_spec, sweep_figure
 from olc_ui.shared import common
 from olc_ui.shared import data as olc_data
-from olc_ui.lessons.compare.view import NAMES, SOURCES, Lane, compare_spec, sweep_figure
 from olc_ui.shared.config import Setting
 from olc_ui.shared.transcript import PageSettings
 

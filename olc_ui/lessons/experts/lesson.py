@@ -16,12 +16,12 @@ import streamlit as st
 import olc_core
 from olc_core.learners.randomized_weighted_majority import realised_mistakes
 
+from olc_ui.lessons.experts.view import ALG_NAMES, experts_spec
 from olc_ui.shared import caps, common
 from olc_ui.shared import data as olc_data
 from olc_ui.shared.config import Setting
-from olc_ui.shared.transcript import PageSettings
-from olc_ui.lessons.experts.view import ALG_NAMES, experts_spec
 from olc_ui.shared.state import set_value
+from olc_ui.shared.transcript import PageSettings
 
 __all__ = ["PAGE", "DATA_PAGE", "SETTINGS", "LEARNER_SETTINGS", "DATA_SETTINGS", "ALGS", "MAX_CELLS", "INTRO",
            "visible", "visible_learner", "visible_data", "Advice", "load_advice", "run_learner", "band_for",

@@ -19,12 +19,12 @@ import streamlit as st
 
 import olc_core
 
+from olc_ui.lessons.exponentiated_update.view import eg_spec
 from olc_ui.shared import caps, common
 from olc_ui.shared import data as olc_data
 from olc_ui.shared import safe
 from olc_ui.shared.config import Setting
 from olc_ui.shared.transcript import PageSettings
-from olc_ui.lessons.exponentiated_update.view import eg_spec
 
 __all__ = ["PAGE", "LEARNER_PAGE", "DATA_SETTINGS", "LEARNER_SETTINGS", "SETTINGS", "MAX_N", "MAX_CELLS", "INTRO",
            "visible", "Data", "OutsideBox", "load_data", "run_eg", "spec_for", "eta_slider", "use_optimum", "notes",

@@ -31,9 +31,9 @@ import numpy as np
 
 from olc_core.proofs.normalized_winnow import C_of
 
+from olc_ui.shared import inset
 from olc_ui.shared.spec_tools import (axis, COLORS, layout, ledger as _ledger, live_relations, not_applicable, position_holds,
                          position_states, sig)
-from olc_ui.shared import inset
 from olc_ui.viewer.spec import jsonable, with_infinities
 
 __all__ = ["eg_spec", "below_best_eta_bound", "sandwich_geometry", "eta_curve", "FAR", "W_COLOR", "U_COLOR"]

@@ -19,12 +19,12 @@ import olc_core
 from olc_core._numeric import rownorm
 from olc_core.learners.ftrl_randomized import NORM_SLACK
 
+from olc_ui.lessons.ftrl.view import FAINT_POINTS, alpha_sweep, best_loss_note, ftrl_spec, realised_band
 from olc_ui.shared import caps, common, safe
 from olc_ui.shared import data as olc_data
 from olc_ui.shared.config import Setting
-from olc_ui.shared.transcript import PageSettings
-from olc_ui.lessons.ftrl.view import FAINT_POINTS, alpha_sweep, best_loss_note, ftrl_spec, realised_band
 from olc_ui.shared.state import set_value
+from olc_ui.shared.transcript import PageSettings
 
 __all__ = ["PAGE", "SETTINGS", "INTRO", "visible", "Data", "load_data", "run_ftrl", "band_for", "sweep_for",
            "spec_for", "use_best_alpha", "notes", "summary_panel", "proof_steps", "downloads", "unit_ball_rows",

@@ -18,10 +18,10 @@ from olc_core.hypotheses import (HalfPlanes, HypothesisClass, MonotoneConjunctio
                                  Thresholds, dimensions)
 from olc_core.streams.experts import target_concept
 
+from olc_ui.lessons.halving.view import VOTE_ROWS_CAP, halving_spec, votes_drawn
 from olc_ui.shared import caps, common, safe
 from olc_ui.shared.config import Setting
 from olc_ui.shared.transcript import PageSettings
-from olc_ui.lessons.halving.view import VOTE_ROWS_CAP, halving_spec, votes_drawn
 
 __all__ = ["PAGE", "SETTINGS", "visible", "hypothesis_class", "adversary_stream", "Run", "load_run", "spec_for",
            "dimensions_for", "DIMENSIONS_MAX_H", "assumption_panel", "dimensions_panel", "proof_steps", "downloads"]

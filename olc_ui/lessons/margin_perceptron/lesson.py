@@ -2,22 +2,22 @@
 from __future__ import annotations
 
 import hashlib
+import math
 from typing import Any
 
 import numpy as np
 import streamlit as st
 
 import olc_core
+from olc_core.comparators import max_margin
 
+from olc_ui.lessons.margin_perceptron.view import margin_perceptron_spec
+from olc_ui.shared import caps, common
 from olc_ui.shared import data as olc_data
 from olc_ui.shared.common import count
 from olc_ui.shared.config import Setting
-from olc_ui.shared.transcript import PageSettings
-from olc_ui.lessons.margin_perceptron.view import margin_perceptron_spec
-from olc_ui.shared import caps, common
 from olc_ui.shared.points import Data, click_canvas  # noqa: F401  (the page's click canvas)
-import math
-from olc_core.comparators import max_margin
+from olc_ui.shared.transcript import PageSettings
 
 __all__ = ["PAGE", "SETTINGS", "visible", "load_data", "run_margin", "spec_for", "downloads", "click_canvas",
            "data_max_margin", "margin_comparison"]

@@ -14,12 +14,12 @@ import streamlit as st
 
 import olc_core
 
+from olc_ui.lessons.perceptron.view import perceptron_spec
 from olc_ui.shared import caps, common, safe
 from olc_ui.shared import data as olc_data
 from olc_ui.shared.config import Setting
-from olc_ui.shared.transcript import PageSettings
 from olc_ui.shared.points import Data, click_canvas  # noqa: F401  (the page's click canvas)
-from olc_ui.lessons.perceptron.view import perceptron_spec
+from olc_ui.shared.transcript import PageSettings
 
 __all__ = ["SETTINGS", "PAGE", "Data", "load_data", "run_perceptron", "spec_for",
            "assumption_panel", "nonseparable_panel", "downloads", "click_canvas", "valid_margin"]

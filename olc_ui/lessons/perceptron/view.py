@@ -17,15 +17,17 @@ TD_γ proof and the hinge-loss proof, which need no assumption on the data.
 from __future__ import annotations
 
 import math
+
 import numpy as np
+
+from olc_core.proofs.perceptron import td_bound_quadratic
+from olc_core.proofs.perceptron import td_bounds
 
 from olc_ui.shared.plane_view import _band, _main_2d, _main_3d, _main_bars, _scale_per_round, _weights_by_state, chords, clip_line  # noqa: F401
 from olc_ui.shared.sandwich_view import Curve, _crossing_name, _fmt_bound, _no_crossing_note, log_axis_ticks, sandwich
 from olc_ui.shared.spec_tools import COLORS, ND, const as _const, holds as _holds, ledger as _ledger
 from olc_ui.shared.spec_tools import by_state as _state, holds_value as _holds_value, proof_value as _pval, sig
 from olc_ui.viewer.spec import jsonable
-from olc_core.proofs.perceptron import td_bound_quadratic
-from olc_core.proofs.perceptron import td_bounds
 
 __all__ = ["perceptron_spec", "clip_line", "chords"]
 

@@ -15,12 +15,12 @@ import streamlit as st
 import olc_core
 from olc_core.streams.winnow_extra import winnow_adversary
 
+from olc_ui.lessons.winnow.view import N_TOP, SMALL_N, winnow_spec
 from olc_ui.shared import caps, common
 from olc_ui.shared import data as olc_data
 from olc_ui.shared.config import Setting
-from olc_ui.shared.transcript import PageSettings
-from olc_ui.lessons.winnow.view import N_TOP, SMALL_N, winnow_spec
 from olc_ui.shared.state import set_value
+from olc_ui.shared.transcript import PageSettings
 
 __all__ = ["PAGE", "DATA_PAGE", "SETTINGS", "LEARNER_SETTINGS", "DATA_SETTINGS", "INTRO", "visible_data",
            "Data", "load_data", "run_winnow", "spec_for", "notes", "summary_panel", "proof_steps", "downloads",
