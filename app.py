@@ -10,7 +10,7 @@ where ``__name__ == "__main__"``: the router. Every lesson is a short script in 
 import streamlit as st
 
 if __name__ == "__main__":  # the app script (also under AppTest)
-    from olc_ui.lessons import available
+    from olc_ui.catalog import available
 
     st.set_page_config(page_title="olc · online linear classification", page_icon="➗", layout="wide")
 

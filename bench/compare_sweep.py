@@ -21,8 +21,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import olc_core  # noqa: E402
 from olc_core.streams.compare import dense_instances, sparse_instances, views  # noqa: E402
-from olc_ui.compare_lesson import SWEEP_N, SWEEP_SEEDS, SWEEP_T, dense_k  # noqa: E402
-from olc_ui.compare_view import Lane, compare_spec  # noqa: E402
+from olc_ui.lessons.compare.lesson import SWEEP_N, SWEEP_SEEDS, SWEEP_T, dense_k  # noqa: E402
+from olc_ui.lessons.compare.view import Lane, compare_spec  # noqa: E402
 
 
 def sweep(preset: str, k: int, smoke: bool = False) -> tuple[int, float]:

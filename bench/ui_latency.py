@@ -17,7 +17,7 @@ Measured, with Debian's Chromium driven by Playwright (see tests/e2e/stbrowser.p
   /winnow?N=10000&k=3&T=10000: seed 0, beta = 1, no noise). "Next mistake" click ->
   caption, ledger, the bound sandwich's "M now" marker at the new mistake count and the
   weights chart's bars (relevant + largest others) equal to the run's exponents at the
-  new state (computed here by olc_ui.winnow_view.winnow_spec, as the page does). Also
+  new state (computed here by olc_ui.lessons.winnow.view.winnow_spec, as the page does). Also
   prints the spec's JSON size and build time (bench/winnow_spec_size.py: other sources).
 * Both: from the click event (capture phase, in the page) to the first animation frame
   after the DOM reached the new state, then a task (i.e. after that frame's paint).
@@ -264,7 +264,7 @@ class WinnowSubject(Subject):
         import numpy as np
 
         import olc_core
-        from olc_ui.winnow_view import winnow_spec
+        from olc_ui.lessons.winnow.view import winnow_spec
         t0 = time.perf_counter()
         s = olc_core.streams.sparse_disjunction(T=args.T, N=args.N, k=args.k, seed=0, noise=0.0, dtype=np.uint8)
         t1 = time.perf_counter()

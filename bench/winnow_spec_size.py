@@ -20,7 +20,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import olc_core  # noqa: E402
 from olc_core.streams.winnow_extra import winnow_adversary  # noqa: E402
-from olc_ui.winnow_view import winnow_spec  # noqa: E402
+from olc_ui.lessons.winnow.view import winnow_spec  # noqa: E402
 
 
 def main() -> None:

@@ -22,6 +22,9 @@ from __future__ import annotations
 import json
 import re
 
+import streamlit as st
+from starlette.middleware import Middleware
+
 #: A page path as olc's links have them (``perceptron``, ``margin_perceptron``): letters, digits,
 #: ``_`` and ``-`` segments. Anything else (a file name with a dot, an encoded character) is left alone.
 _PAGE_PATH = re.compile(r"[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*")
@@ -34,7 +37,7 @@ _DROPPED_REQUEST = frozenset({b"accept-encoding", b"if-none-match", b"if-modifie
 _DROPPED_RESPONSE = frozenset({b"content-length", b"etag", b"last-modified"})
 
 
-#: The default page's url path (olc_ui/lessons.py, app.py): Streamlit serves the default page at the root
+#: The default page's url path (olc_ui/catalog.py, app.py): Streamlit serves the default page at the root
 #: only, so a link to ``/home`` opened "Page not found"; it is redirected to the root, query kept.
 DEFAULT_PAGE = "home"
 
@@ -106,8 +109,6 @@ class PageBaseMiddleware:
     def base_url(self) -> str:
         if self._base_url is not None:
             return self._base_url
-        import streamlit as st
-
         return st.get_option("server.baseUrlPath") or ""
 
     async def __call__(self, scope, receive, send):
@@ -155,6 +156,4 @@ class _Editor:
 
 def middleware() -> list:
     """The middleware list for ``st.App(..., middleware=...)`` in app.py."""
-    from starlette.middleware import Middleware
-
     return [Middleware(PageBaseMiddleware)]

@@ -1,12 +1,12 @@
 """Lesson: the mistake-bound model ([004] §2) — conjunctions, decision lists, and the adversary's lower bound."""
 import streamlit as st
 
-from olc_ui import boolean_adversary as B
-from olc_ui import boolean_lesson as L
-from olc_ui import caps
-from olc_ui import common, page, safe, state
-from olc_ui.position import query_position, report
-from olc_ui.viewer import start_position, viewer
+from olc_ui.lessons.boolean_concepts import adversary as B
+from olc_ui.lessons.boolean_concepts import lesson as L
+from olc_ui.shared import caps
+from olc_ui.shared import common, page, safe, state
+from olc_ui.viewer.component import start_position, viewer
+from olc_ui.viewer.position import query_position, report
 
 page.setup("Conjunctions and decision lists")
 st.title("The mistake-bound model: conjunctions and decision lists")
@@ -62,28 +62,28 @@ if mode in ("conj", "dl"):
     # 3. the spec (pure), 4. render
     spec = (L.conj_spec_for if mode == "conj" else L.dl_spec_for)(stream, trace, key, label, opens_at(trace.T))
     position = viewer(spec, key=VIEWER)
-    caps.show("boolean_concepts")
+    caps.show(L.CAP)
     state.write_url(SETTINGS, {**m, **v}, {"t": str(position)})
     if mode == "conj":
         L.conj_panel(trace, stream)
         with st.expander("The proof in four steps, with this run's numbers"):
             st.markdown(L.conj_steps(trace))
-        common.downloads(trace, spec, position, "boolean_conjunction", stream.X, stream.y)
+        common.downloads(trace, spec, position, "boolean_conjunction", stream.X, stream.y, settings=L.CONJ_TRANSCRIPT)
     else:
         L.dl_panel(trace, stream)
         with st.expander("The proof in four steps, with this run's numbers"):
             st.markdown(L.dl_steps(trace))
-        common.downloads(trace, spec, position, "boolean_decision_list", stream.X, stream.y)
+        common.downloads(trace, spec, position, "boolean_decision_list", stream.X, stream.y, settings=L.DL_TRANSCRIPT)
 
 elif mode == "adversary":
     def publish(values, extra):
         state.write_url(SETTINGS, {**m, **v, **values}, extra)
 
-    B.play(int(v["an"]), publish, lambda T: opens_at(T, T))
+    B.play(int(v["an"]), publish, lambda T: opens_at(T, T), settings=L.GAME_TRANSCRIPT)
 
 else:
     spec, position, game, preds = L.learner_game(v, lambda T: opens_at(T, T))
     position = viewer(spec, key=VIEWER)
-    caps.show("boolean_concepts")
+    caps.show(L.CAP)
     state.write_url(SETTINGS, {**m, **v, "preds": preds}, {"t": str(position)})
     L.game_downloads(spec, position, game)

@@ -1,9 +1,9 @@
 """Bound explorer: one learner, one parameter swept, many seeded runs per value, measured against the theorem."""
 import streamlit as st
 
-from olc_ui import explorer_lesson as L
-from olc_ui import explorer_view as V
-from olc_ui import page, safe, state
+from olc_ui.lessons.bound_explorer import lesson as L
+from olc_ui.lessons.bound_explorer import view as V
+from olc_ui.shared import page, safe, state
 
 page.setup("Bound explorer")
 st.title("Bound explorer: how tight are the bounds?")

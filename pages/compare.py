@@ -1,9 +1,9 @@
 """Lesson: learners against each other on the same rounds — one cursor, every learner's proof side by side."""
 import streamlit as st
 
-from olc_ui import compare_lesson as L
-from olc_ui import page, safe, state
-from olc_ui.data import DataError
+from olc_ui.lessons.compare import lesson as L
+from olc_ui.shared import page, safe, state
+from olc_ui.shared.data import DataError
 
 page.setup("Compare learners")
 st.title("Compare learners on the same rounds")

@@ -1,9 +1,10 @@
 """Lesson: learning from expert advice — Weighted Majority, Randomised Weighted Majority and Halving."""
 import streamlit as st
 
-from olc_ui import experts_lesson as L
-from olc_ui import page, predict, safe, state
-from olc_ui.data import DataError
+from olc_ui.lessons.experts import lesson as L
+from olc_ui.shared import page, safe, state
+from olc_ui.shared.data import DataError
+from olc_ui.viewer import predict
 
 page.setup("Learning from expert advice")
 st.title("Learning from expert advice")
@@ -39,7 +40,7 @@ if not trace.proof.applies and v["data"] == "experts":
 
 # 3. the spec (pure), 4. render
 spec = L.spec_for(v, adv, trace, band)
-spec, position = page.step_view(spec, key="experts_viewer", settings=L.SETTINGS, values=v, cap="experts",
+spec, position = page.step_view(spec, key="experts_viewer", settings=L.SETTINGS, values=v, cap=L.CAP,
                                 ask=predict.experts_options(trace, adv.X, adv.y, v["alg"]), ask_page=L.PAGE)
 
 L.summary_panel(v, adv, trace, band)

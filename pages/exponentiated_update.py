@@ -1,9 +1,9 @@
 """Lesson: the exponentiated update (normalised Winnow) — the relative-entropy potential and M ≤ 2 ln N/δ²."""
 import streamlit as st
 
-from olc_ui import eg_lesson as L
-from olc_ui import page, safe, state, uploads
-from olc_ui.data import DataError, NeedsInput
+from olc_ui.lessons.exponentiated_update import lesson as L
+from olc_ui.shared import page, safe, state, uploads
+from olc_ui.shared.data import DataError, NeedsInput
 
 page.setup("The exponentiated update")
 st.title("The exponentiated update (normalised Winnow)")
@@ -46,7 +46,7 @@ for kind, text in L.notes(v, data, trace):
 
 # 3. the spec (pure), 4. render
 spec = L.spec_for(v, data, trace)
-spec, position = page.step_view(spec, key="eg_viewer", settings=L.SETTINGS, values=v, cap="exponentiated_update")
+spec, position = page.step_view(spec, key="eg_viewer", settings=L.SETTINGS, values=v, cap=L.CAP)
 
 L.summary_panel(data, trace)
 L.assumption_panel(L.assumption_rows(trace, data.X), trace.proof.mistake_bound)

@@ -1,9 +1,9 @@
 """Lesson: the randomised online linear classifier via FTRL [002] and its expected-mistake bound."""
 import streamlit as st
 
-from olc_ui import ftrl_lesson as L
-from olc_ui import page, safe, state, uploads
-from olc_ui.data import DataError, NeedsInput
+from olc_ui.lessons.ftrl import lesson as L
+from olc_ui.shared import page, safe, state, uploads
+from olc_ui.shared.data import DataError, NeedsInput
 
 page.setup("Randomised FTRL classifier")
 st.title("The randomised FTRL linear classifier")
@@ -51,7 +51,7 @@ for kind, text in L.notes(v, trace):
 
 # 3. the spec (pure), 4. render
 spec = L.spec_for(data, v, trace, band, sweep)
-spec, position = page.step_view(spec, key="ftrl_viewer", settings=L.SETTINGS, values=v, cap="ftrl")
+spec, position = page.step_view(spec, key="ftrl_viewer", settings=L.SETTINGS, values=v, cap=L.CAP)
 
 L.summary_panel(data, trace, band)
 L.proof_steps(trace)

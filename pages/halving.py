@@ -1,8 +1,8 @@
 """Lesson: Halving — the version space shrinks by half at every mistake, so M ≤ log₂|H|."""
 import streamlit as st
 
-from olc_ui import halving_lesson as L
-from olc_ui import page, safe, state
+from olc_ui.lessons.halving import lesson as L
+from olc_ui.shared import page, safe, state
 
 page.setup("Halving")
 st.title("Halving: the version space")
@@ -31,7 +31,7 @@ except ValueError as exc:  # the core refuses a class or stream it cannot run, a
 
 # 3. the spec (pure), 4. render
 spec = L.spec_for(run)
-spec, position = page.step_view(spec, key="halving_viewer", settings=L.SETTINGS, values=v, cap="halving")
+spec, position = page.step_view(spec, key="halving_viewer", settings=L.SETTINGS, values=v, cap=L.CAP)
 
 L.assumption_panel(run)
 L.dimensions_panel(v, run)

@@ -2,11 +2,11 @@
 import numpy as np
 import streamlit as st
 
-from olc_ui import common, page, state
-from olc_ui.config import Setting
-
 import olc_core
-from olc_ui.lessons import available
+
+from olc_ui.catalog import available
+from olc_ui.shared import common, page, state
+from olc_ui.shared.config import Setting
 
 page.setup("Online linear classification")
 st.title("Online linear classification")

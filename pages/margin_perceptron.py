@@ -2,9 +2,9 @@
 import numpy as np
 import streamlit as st
 
-from olc_ui import margin_lesson as L
-from olc_ui import page, safe, state, uploads
-from olc_ui.data import DataError, NeedsInput
+from olc_ui.lessons.margin_perceptron import lesson as L
+from olc_ui.shared import page, safe, state, uploads
+from olc_ui.shared.data import DataError, NeedsInput
 
 page.setup("Margin Perceptron")
 st.title("The Margin Perceptron")
@@ -43,7 +43,7 @@ except ValueError as exc:  # an out-of-range parameter, reported by the core
     st.stop()
 
 spec = L.spec_for(data, trace, v)
-spec, position = page.step_view(spec, key="margin_viewer", settings=L.SETTINGS, values=v, cap="margin_perceptron")
+spec, position = page.step_view(spec, key="margin_viewer", settings=L.SETTINGS, values=v, cap=L.CAP)
 
 info = trace.info
 p = trace.proof

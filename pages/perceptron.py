@@ -1,9 +1,10 @@
 """Lesson: the Perceptron and its mistake bound M ≤ R²/γ², step by step."""
 import streamlit as st
 
-from olc_ui import perceptron_lesson as L
-from olc_ui import page, predict, safe, state, uploads
-from olc_ui.data import DataError, NeedsInput
+from olc_ui.lessons.perceptron import lesson as L
+from olc_ui.shared import page, safe, state, uploads
+from olc_ui.shared.data import DataError, NeedsInput
+from olc_ui.viewer import predict
 
 page.setup("Perceptron")
 st.title("The Perceptron and its mistake bound")
@@ -64,7 +65,7 @@ if not separable:
 # 3. the spec (pure), 4. render
 shown = trace_td if trace_td is not None else trace
 spec = L.spec_for(data, shown, gamma_td=gamma_td, use="separable" if separable else "nonseparable")
-spec, position = page.step_view(spec, key="perceptron_viewer", settings=ALL, values=v, cap="perceptron",
+spec, position = page.step_view(spec, key="perceptron_viewer", settings=ALL, values=v, cap=L.CAP,
                                 ask=predict.perceptron_options(shown, data.X, data.y), ask_page=L.PAGE)
 
 L.assumption_panel(trace, data)

@@ -1,9 +1,9 @@
 """Lesson: Littlestone's Winnow — promote and demote, M = O(k log N) when few of many features matter."""
 import streamlit as st
 
-from olc_ui import page, safe, state, uploads
-from olc_ui import winnow_lesson as L
-from olc_ui.data import DataError, NeedsInput
+from olc_ui.lessons.winnow import lesson as L
+from olc_ui.shared import page, safe, state, uploads
+from olc_ui.shared.data import DataError, NeedsInput
 
 page.setup("Winnow")
 st.title("Winnow: multiplicative updates")
@@ -46,7 +46,7 @@ for kind, text in L.notes(v, data, trace):
 
 # 3. the spec (pure), 4. render
 spec = L.spec_for(v, data, trace)
-spec, position = page.step_view(spec, key="winnow_viewer", settings=L.SETTINGS, values=v, cap="winnow")
+spec, position = page.step_view(spec, key="winnow_viewer", settings=L.SETTINGS, values=v, cap=L.CAP)
 
 L.summary_panel(v, data, trace)
 L.proof_steps(v, trace)

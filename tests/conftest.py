@@ -48,7 +48,7 @@ def pytest_collection_modifyitems(config, items):
 
 
 def node_eval(tmp_path, module: str, expression: str, data=None):
-    """Import ``olc_ui/assets/<module>`` under node as ``m``, bind ``data`` (JSON), evaluate ``expression`` and
+    """Import ``olc_ui/viewer/assets/<module>`` under node as ``m``, bind ``data`` (JSON), evaluate ``expression`` and
     return its JSON value (the viewer's JS tested against Python's numbers)."""
     import json
     import shutil
@@ -59,7 +59,7 @@ def node_eval(tmp_path, module: str, expression: str, data=None):
                       "const data = JSON.parse(await new Promise(r => { let s = '';"
                       " process.stdin.on('data', d => s += d); process.stdin.on('end', () => r(s)); }));\n"
                       f"console.log(JSON.stringify({expression}));\n")
-    js = (ROOT / "olc_ui" / "assets" / module).as_uri()
+    js = (ROOT / "olc_ui" / "viewer" / "assets" / module).as_uri()
     out = subprocess.run([shutil.which("node"), str(script), js], input=json.dumps(data), capture_output=True,
                          text=True, timeout=60, check=True)
     return json.loads(out.stdout)

@@ -4,10 +4,10 @@ Each case is a query dict for one lesson page: a random subset of its settings, 
 valid extreme (lo, hi, one step in, β → 0, −0), a random valid value, or a value the page must
 refuse (out of range, NaN, ±inf, 1e308, a whole number written as 1e3, Markdown, HTML, ``$…$``,
 3,000 characters …). :func:`expected_problems` says which values the page must refuse and the
-message it must show for each (olc_ui.config.url_values, the one decoder every page uses).
+message it must show for each (olc_ui.shared.config.url_values, the one decoder every page uses).
 
 >>> import random
->>> from olc_ui.config import Setting
+>>> from olc_ui.shared.config import Setting
 >>> s = [Setting("gamma", "γ", "float", 0.1, lo=0.01, hi=0.5, step=0.01)]
 >>> q = case(random.Random(0), s)
 >>> set(q) <= {"gamma", "t"}
@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import random
 
-from olc_ui.config import Setting, url_values
+from olc_ui.shared.config import Setting, url_values
 from tests.hostile import HOSTILE
 
 __all__ = ["BAD_NUMBERS", "case", "expected_problems", "page_settings", "fuzz_full", "n_cases", "first_seed"]
@@ -32,14 +32,14 @@ BAD_TEXT = HOSTILE + ("$x$", "\u202etxet", "0\x00", "１", "true false", " ")
 
 def page_settings() -> dict[str, list[Setting]]:
     """Every setting each lesson page reads from its link (tests/hostile.py's page_keys, as Settings)."""
-    from olc_ui import boolean_lesson as B
-    from olc_ui import eg_lesson as G
-    from olc_ui import experts_lesson as E
-    from olc_ui import ftrl_lesson as F
-    from olc_ui import halving_lesson as H
-    from olc_ui import margin_lesson as M
-    from olc_ui import perceptron_lesson as P
-    from olc_ui import winnow_lesson as W
+    from olc_ui.lessons.boolean_concepts import lesson as B
+    from olc_ui.lessons.exponentiated_update import lesson as G
+    from olc_ui.lessons.experts import lesson as E
+    from olc_ui.lessons.ftrl import lesson as F
+    from olc_ui.lessons.halving import lesson as H
+    from olc_ui.lessons.margin_perceptron import lesson as M
+    from olc_ui.lessons.perceptron import lesson as P
+    from olc_ui.lessons.winnow import lesson as W
 
     return {
         "perceptron": P.SETTINGS + P.TD_SETTINGS,
@@ -121,7 +121,7 @@ def case(rng: random.Random, settings: list[Setting], *, p_bad: float = 0.2, p_s
 
 
 def expected_problems(settings: list[Setting], query: dict[str, str]) -> list[str]:
-    """What the page must say about the link: one message per refused value (olc_ui.config's wording)."""
+    """What the page must say about the link: one message per refused value (olc_ui.shared.config's wording)."""
     return url_values(settings, query)[1]
 
 

@@ -1,5 +1,5 @@
 """Hostile text a link or an upload can carry, and which query keys each page reads: shared by the
-AppTest and the real-browser checks that such text is shown inert (olc_ui/safe.py)."""
+AppTest and the real-browser checks that such text is shown inert (olc_ui/shared/safe.py)."""
 from __future__ import annotations
 
 import re
@@ -18,17 +18,17 @@ HOSTILE = (
 
 def page_keys() -> dict[str, list[str]]:
     """Every query key each lesson page reads (its declared settings, and the viewer's t)."""
-    from olc_ui import boolean_lesson as B
-    from olc_ui import compare_lesson as C
-    from olc_ui import eg_lesson as G
-    from olc_ui import ftrl_lesson as F
-    from olc_ui import winnow_lesson as W
-    from olc_ui import experts_lesson as E
-    from olc_ui import halving_lesson as H
-    from olc_ui import margin_lesson as M
-    from olc_ui import perceptron_lesson as P
-    from olc_ui import predict
-    from olc_ui import explorer_lesson as X
+    from olc_ui.lessons.boolean_concepts import lesson as B
+    from olc_ui.lessons.compare import lesson as C
+    from olc_ui.lessons.exponentiated_update import lesson as G
+    from olc_ui.lessons.ftrl import lesson as F
+    from olc_ui.lessons.winnow import lesson as W
+    from olc_ui.lessons.experts import lesson as E
+    from olc_ui.lessons.halving import lesson as H
+    from olc_ui.lessons.margin_perceptron import lesson as M
+    from olc_ui.lessons.perceptron import lesson as P
+    from olc_ui.viewer import predict
+    from olc_ui.lessons.bound_explorer import lesson as X
 
     def keys(settings) -> list[str]:
         return [s.key for s in settings] + ["t"]
@@ -75,5 +75,5 @@ def unescaped(body: str) -> list[str]:
 
 def test_every_lesson_page_is_covered():
     """A new lesson page is in page_keys() (so its links are tested with hostile values)."""
-    from olc_ui.lessons import available
+    from olc_ui.catalog import available
     assert {row[4] for row in available()} - {"home"} == set(page_keys())

@@ -40,9 +40,9 @@ def viewer_data(at: AppTest) -> dict:
 
 
 def url(at: AppTest) -> dict:
-    """The query the page's last run asked the browser to show (olc_ui.state.write_url writes it in the
+    """The query the page's last run asked the browser to show (olc_ui.shared.state.write_url writes it in the
     browser with history.replaceState; AppTest has no browser, so read what was asked)."""
-    from olc_ui.state import URL_KEY
+    from olc_ui.shared.state import URL_KEY
 
     return dict(at.session_state[URL_KEY]) if URL_KEY in at.session_state else {}
 
@@ -55,7 +55,7 @@ def metric(at: AppTest, label: str) -> str:
 
 
 def unescape(markdown: str) -> str:
-    """What a reader sees of Markdown written through olc_ui.safe.md: its escapes and word joiners gone."""
+    """What a reader sees of Markdown written through olc_ui.shared.safe.md: its escapes and word joiners gone."""
     return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", markdown).replace("\u2060", "")
 
 

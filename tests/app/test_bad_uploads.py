@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from olc_ui.data import MAX_UPLOAD_BYTES
+from olc_ui.shared.data import MAX_UPLOAD_BYTES
 from tests.app.pagetest import open_page, page_path, shown
 
 #: every lesson page with an upload box

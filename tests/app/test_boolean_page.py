@@ -6,7 +6,7 @@ from streamlit.testing.v1 import AppTest
 
 import olc_core
 from olc_core.streams import conjunction_adversary, constant_predictor, elimination_predictor
-from olc_ui.snapshot import caption_at, ledger_at
+from olc_ui.viewer.snapshot import caption_at, ledger_at
 from tests.app.pagetest import metric, open_page, page_text, shown, url, viewer_data, viewer_spec, viewers
 from tests.conftest import ROOT
 
@@ -206,7 +206,7 @@ def test_the_move_panel_does_not_give_the_answer_away():
 
 
 def _moves(text: str, n: int):
-    from olc_ui.boolean_adversary import parse_moves
+    from olc_ui.lessons.boolean_concepts.adversary import parse_moves
     return parse_moves(text, n)
 
 
@@ -330,5 +330,5 @@ def test_grammar_of_one_inconsistent_round():
     tr = olc_core.run("conjunction", [[1, 1], [1, 1]], [1, 0])
     [a] = tr.proof.failed_assumptions
     assert "round 2 is labelled 0 but satisfies" in a.detail, a.detail
-    from olc_ui.boolean_view import assumption_text
+    from olc_ui.lessons.boolean_concepts.view import assumption_text
     assert "is labelled 0 but satisfies" in assumption_text(a, tr.proof)

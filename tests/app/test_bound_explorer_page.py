@@ -11,9 +11,9 @@ import numpy as np
 
 import olc_core
 from olc_core._exact.perceptron_bound import perceptron_bound
-from olc_ui import explorer_lesson as L
-from olc_ui.explorer_lesson import param_label
-from olc_ui.explorer_view import fmt, sweep_values
+from olc_ui.lessons.bound_explorer import lesson as L
+from olc_ui.lessons.bound_explorer.lesson import param_label
+from olc_ui.lessons.bound_explorer.view import fmt, sweep_values
 from tests.app.pagetest import metric, open_page, page_text, shown, url
 from tests.conftest import ROOT
 

@@ -6,8 +6,8 @@ import numpy as np
 
 import olc_core
 from olc_core.streams.compare import dense_instances, sparse_instances, views
-from olc_ui.compare_lesson import SWEEP_T
-from olc_ui.snapshot import caption_at, ledger_at
+from olc_ui.lessons.compare.lesson import SWEEP_T
+from olc_ui.viewer.snapshot import caption_at, ledger_at
 from tests.app.pagetest import open_page, page_path, shown, url, viewer_spec
 
 PAGE = page_path("compare")
@@ -117,7 +117,7 @@ def test_worst_below_best_is_explained():
 def test_long_wide_runs_are_capped_and_say_so():
     at = open_page(PAGE, timeout=300, preset="dense", N=200, T=1000)
     assert not at.exception and not at.error
-    from olc_ui.compare_lesson import MAX_CELLS
+    from olc_ui.lessons.compare.lesson import MAX_CELLS
     T = MAX_CELLS // 201
     assert viewer_spec(at)["T"] == T
     assert f"T is capped at {T} rounds" in shown(at, "caption")
@@ -128,7 +128,7 @@ def test_long_wide_runs_are_capped_and_say_so():
 def test_many_experts_cap_the_rounds_too():
     at = open_page(PAGE, timeout=300, preset="experts", experts=50, T=1000)
     assert not at.exception and not at.error
-    from olc_ui.compare_lesson import MAX_CELLS
+    from olc_ui.lessons.compare.lesson import MAX_CELLS
     T = MAX_CELLS // 150
     assert viewer_spec(at)["T"] == T and f"T is capped at {T} rounds for N = 50 experts" in shown(at, "caption")
 
@@ -136,7 +136,7 @@ def test_many_experts_cap_the_rounds_too():
 def test_presentation_mode_zooms_cover_no_curve_and_no_legend():
     """Defect (review pr_cmp.png, c10.png): the zoom's title ran into the legend and the zooms covered the bound
     curves and the crossing area. Every zoom on the page, at the end of the run, covers none of them."""
-    from olc_ui.snapshot import figures_at
+    from olc_ui.viewer.snapshot import figures_at
     from tests.ui.test_compare_view import inset_clear_of_curves
 
     at = open_page(PAGE, timeout=300, present="1")

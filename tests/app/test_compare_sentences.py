@@ -94,6 +94,6 @@ def test_a_dense_k_is_not_called_sparse_and_ln_N_says_which_N():
 
 
 def test_an_infinite_factor_on_m_star_is_said_not_printed_as_inf():
-    from olc_ui.compare_lesson import _times_m
+    from olc_ui.lessons.compare.lesson import _times_m
     assert _times_m(2.41, "β = 0") == "2.41·m*"
     assert "inf·m*" not in _times_m(math.inf, "β = 0") and "finite only when m* = 0" in _times_m(math.inf, "β = 0")

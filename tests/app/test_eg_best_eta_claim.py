@@ -4,7 +4,7 @@
 checks the inequality on the run's numbers before writing "≤", and says ">" otherwise.)"""
 from __future__ import annotations
 
-from olc_ui.eg_view import below_best_eta_bound
+from olc_ui.lessons.exponentiated_update.view import below_best_eta_bound
 from tests.app.pagetest import metric, open_page, page_path, viewer_spec
 
 PAGE = page_path("exponentiated_update")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from olc_ui.snapshot import figures_at
+from olc_ui.viewer.snapshot import figures_at
 from tests.app.pagetest import open_page, page_path, viewer_spec
 from tests.ui.test_eg_view import zoom_clear_of_curves
 

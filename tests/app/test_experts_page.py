@@ -8,8 +8,8 @@ from streamlit.testing.v1 import AppTest
 
 import olc_core
 from olc_core.learners.randomized_weighted_majority import realised_mistakes
-from olc_ui.experts_lesson import rates
-from olc_ui.snapshot import ledger_at
+from olc_ui.lessons.experts.lesson import rates
+from olc_ui.viewer.snapshot import ledger_at
 from tests.app.pagetest import metric, open_page, page_text, shown, url, viewer_data, viewer_spec, viewers
 from tests.conftest import ROOT
 

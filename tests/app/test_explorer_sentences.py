@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 import olc_core
-from olc_ui import explorer_lesson as L
+from olc_ui.lessons.bound_explorer import lesson as L
 from tests.app.pagetest import open_page, page_path, shown
 
 PAGE = page_path("bound_explorer")
@@ -47,6 +47,6 @@ def test_wm_sweep_names_note_001():
 def test_wm_noise_help_does_not_say_every_expert_errs_more():
     """An expert whose advice is a coin flip errs as often on flipped labels: noise need not make
     *every* expert err more; what it does is count a flipped round against every expert that was right."""
-    from olc_ui.explorer_lesson import more
+    from olc_ui.lessons.bound_explorer.lesson import more
     text = more("weighted_majority")
     assert "every expert err more" not in text and "flipped label" in text

@@ -1,7 +1,7 @@
 """Issue 20 (5): the FTRL page says that min Σℓ(u) is the randomised classifier's expected loss, not mistakes."""
 from __future__ import annotations
 
-from olc_ui.ftrl_view import best_u_mistakes
+from olc_ui.lessons.ftrl.view import best_u_mistakes
 from tests.app.pagetest import open_page, page_path, viewer_spec
 
 PAGE = page_path("ftrl")

@@ -8,8 +8,8 @@ import math
 import numpy as np
 
 import olc_core
-from olc_ui.lessons import LESSONS
-from olc_ui.snapshot import ledger_at
+from olc_ui.catalog import LESSONS
+from olc_ui.viewer.snapshot import ledger_at
 from tests.app.pagetest import metric, open_page, page_path, shown, url, viewer_spec
 
 PAGE = page_path("ftrl")

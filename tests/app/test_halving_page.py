@@ -10,7 +10,7 @@ import pytest
 import olc_core
 from olc_core.hypotheses import HalfPlanes, MonotoneConjunctions, Thresholds, dimensions
 from olc_core.streams.experts import target_concept
-from olc_ui.snapshot import caption_at, ledger_at
+from olc_ui.viewer.snapshot import caption_at, ledger_at
 from tests.app.pagetest import metric, open_page, page_text, shown, url, viewer_data, viewer_spec, viewers
 from tests.conftest import ROOT
 

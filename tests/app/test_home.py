@@ -1,6 +1,6 @@
 from streamlit.testing.v1 import AppTest
 
-from olc_ui.lessons import available
+from olc_ui.catalog import available
 from tests.conftest import ROOT
 
 
@@ -32,7 +32,7 @@ def test_every_page_lists_the_sources_its_citations_name():
     """Each page's sidebar holds the Sources expander, and every bracketed citation a page shows is in it."""
     import re
 
-    from olc_ui.page import SOURCES
+    from olc_ui.shared.page import SOURCES
     keys = {k for k, _ in SOURCES}
     seen = set()
     for _, script, _, _, path, _ in available():  # home needs the router (its links name the pages)

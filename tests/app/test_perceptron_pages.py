@@ -4,8 +4,8 @@ from __future__ import annotations
 import numpy as np
 
 import olc_core
-from olc_ui import perceptron_lesson as L
-from olc_ui.snapshot import ledger_at
+from olc_ui.lessons.perceptron import lesson as L
+from olc_ui.viewer.snapshot import ledger_at
 from tests.app.pagetest import metric, open_page, page_text, shown, url, viewer_spec, viewers
 from tests.conftest import ROOT
 

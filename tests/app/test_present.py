@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from olc_ui import present
-from olc_ui.lessons import LESSONS
-from olc_ui.state import URL_KEY
-from olc_ui.viewer import MODES_KEY
+from olc_ui.viewer import present
+from olc_ui.catalog import LESSONS
+from olc_ui.shared.state import URL_KEY
+from olc_ui.viewer.spec import MODES_KEY
 from streamlit.testing.v1 import AppTest
 
 from tests.conftest import ROOT

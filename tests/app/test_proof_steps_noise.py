@@ -17,7 +17,7 @@ def _steps(at) -> str:
 def test_winnow_noise_steps_give_the_demotions_of_relevant_weights():
     at = open_page(page_path("winnow"), timeout=300, noise=0.1)
     assert not at.exception
-    from olc_ui import winnow_lesson as L
+    from olc_ui.lessons.winnow import lesson as L
     v = {s.key: s.default for s in L.SETTINGS}
     v["noise"] = 0.1
     tr = L.run_winnow(v, L.load_data(v, None))

@@ -16,7 +16,7 @@ import streamlit as st
 
 import olc_core
 import olc_core.streams as streams
-from olc_ui.lessons import available
+from olc_ui.catalog import available
 from tests.app.pagetest import open_page
 
 PAGES = [pytest.param(row[1], id=row[4]) for row in available()]

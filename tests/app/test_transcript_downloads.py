@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from olc_core._transcript.texdoc import md_text, tex_text
-from olc_ui.lessons import available
-from olc_ui.transcript import png_available
+from olc_ui.catalog import available
+from olc_ui.shared.transcript import png_available
 from tests.app.pagetest import open_page, page_path
 from tests.hostile import HOSTILE, unescaped
 
@@ -71,7 +71,7 @@ def test_every_lesson_page_offers_the_proof_transcript(page, downloads):
     assert csv().startswith("round,")
 
 
-#: each page that takes an upload, its upload key (olc_ui.uploads) and a small file it accepts
+#: each page that takes an upload, its upload key (olc_ui.shared.uploads) and a small file it accepts
 UPLOADS = {
     "perceptron": ("perceptron", b"x1,x2,label\n1,0,1\n0,1,1\n-1,0,-1\n"),
     "margin_perceptron": ("margin", b"x1,x2,label\n1,0,1\n0,1,1\n-1,0,-1\n"),
@@ -102,18 +102,21 @@ def test_a_hostile_upload_name_is_named_inert_in_the_transcript(page, downloads)
 
 
 def test_file_names_carry_the_settings_that_differ_from_the_defaults_and_no_free_text():
-    from olc_ui.transcript import changed_settings
+    from olc_ui.lessons.boolean_concepts import lesson as B
+    from olc_ui.lessons.experts import lesson as E
+    from olc_ui.lessons.perceptron import lesson as P
+    from olc_ui.shared.transcript import changed_settings
 
     link = {"data": "click", "d": "2", "gamma": "0.2", "seed": "0", "pts": "0.1,0.2,1;0.3,0.4,-1", "zz": "1"}
-    assert changed_settings("perceptron", link) == {"data": "click", "gamma": "0.2"}
-    assert changed_settings("experts_randomized_weighted_majority", {"alg": "rwm", "seed": "0"}) == {"alg": "rwm"}
-    assert changed_settings("boolean_adversary_game", {"mode": "adversary", "moves": "0101", "an": "4"}) == {
+    assert changed_settings(P.TRANSCRIPT, link) == {"data": "click", "gamma": "0.2"}
+    assert changed_settings(E.TRANSCRIPT, {"alg": "rwm", "seed": "0"}) == {"alg": "rwm"}
+    assert changed_settings(B.GAME_TRANSCRIPT, {"mode": "adversary", "moves": "0101", "an": "4"}) == {
         "mode": "adversary"}
-    assert changed_settings("not_a_page", {"a": "1"}) == {"a": "1"}
+    assert changed_settings(None, {"a": "1"}) == {"a": "1"}
 
 
 def test_png_export_is_optional_and_says_what_it_needs(monkeypatch):
-    import olc_ui.transcript as T
+    import olc_ui.shared.transcript as T
 
     monkeypatch.setattr(T, "png_available", lambda: False)
     with pytest.raises(RuntimeError, match="kaleido"):

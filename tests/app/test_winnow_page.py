@@ -5,7 +5,7 @@ import numpy as np
 
 import olc_core
 from olc_core.streams.winnow_extra import winnow_adversary
-from olc_ui.snapshot import caption_at, ledger_at
+from olc_ui.viewer.snapshot import caption_at, ledger_at
 from tests.app.pagetest import metric, open_page, page_path, page_text, shown, url, viewer_spec
 
 PAGE = page_path("winnow")

@@ -26,8 +26,8 @@ def test_pip_install_then_import_from_anywhere(tmp_path):
     target = tmp_path / "site"
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-deps",
                     "--target", str(target), str(src)], check=True, timeout=300)
-    assert (target / "olc_ui" / "assets" / "viewer.js").exists()          # the viewer's assets ship too
-    assert (target / "olc_ui" / "assets" / "katex" / "katex.min.js").exists()
+    assert (target / "olc_ui" / "viewer" / "assets" / "viewer.js").exists()          # the viewer's assets ship too
+    assert (target / "olc_ui" / "viewer" / "assets" / "katex" / "katex.min.js").exists()
     elsewhere = tmp_path / "notebook"
     elsewhere.mkdir()
     out = subprocess.run([sys.executable, "-c", "import olc_core; print(olc_core.__file__)\n" + _readme_example()],

@@ -129,7 +129,7 @@ def test_worst_case_streams_attain_the_bounds():
 def test_the_perceptrons_tight_streams_meet_the_bound_exactly(engine, monkeypatch):
     """x_t = e_t: M = d = R²/γ² exactly. The float formula gave 2.0000000000000004 at d = 2 (then "vacuous",
     above T = 2) and 2.999999999999999 at d = 3 (ratio 1.0000000000000002, M above the bound)."""
-    from olc_ui.explorer_view import vacuous
+    from olc_ui.lessons.bound_explorer.view import vacuous
 
     monkeypatch.setenv("OLC_CORE_ENGINE", engine)
     d = list(range(1, 13))

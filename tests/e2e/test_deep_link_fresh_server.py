@@ -1,7 +1,7 @@
 """A link shared before anyone opened the app: the first request a fresh server gets is a deep link.
 
 Streamlit runs such a request in its old pages/-folder mode (the page without the router)
-until st.navigation has run once; olc_ui.page.setup reruns it through the router. The
+until st.navigation has run once; olc_ui.shared.page.setup reruns it through the router. The
 student must see the lesson menu and the wide layout, not a list of file names.
 """
 from __future__ import annotations

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import olc_core
-from olc_ui.experts_lesson import rates
+from olc_ui.lessons.experts.lesson import rates
 
 pytest.importorskip("playwright")
 from playwright.sync_api import expect  # noqa: E402

@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("playwright")
 from playwright.sync_api import expect  # noqa: E402
 
-from olc_ui.lessons import LESSONS  # noqa: E402
+from olc_ui.catalog import LESSONS  # noqa: E402
 
 TITLES = {"home": "Online linear classification", "perceptron": "The Perceptron and its mistake bound",
           "margin_perceptron": "The Margin Perceptron", "experts": "Learning from expert advice",

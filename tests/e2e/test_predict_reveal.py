@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import olc_core
-from olc_ui import predict
+from olc_ui.viewer import predict
 
 pytest.importorskip("playwright")
 from playwright.sync_api import expect  # noqa: E402

@@ -9,7 +9,7 @@ import pytest
 pytest.importorskip("playwright")
 from playwright.sync_api import expect  # noqa: E402
 
-from olc_ui.lessons import LESSONS  # noqa: E402
+from olc_ui.catalog import LESSONS  # noqa: E402
 
 W, H = 1100, 800
 PAGES = [row[4] for row in LESSONS]

@@ -1,6 +1,6 @@
 """The Markdown proof transcript renders: every maths segment of every learner's transcript (the
 conformance cases, and one written with hostile page text) goes through the repository's bundled
-KaTeX (olc_ui/assets/katex) in Chromium with ``throwOnError: true`` and ``strict: "error"`` (no
+KaTeX (olc_ui/viewer/assets/katex) in Chromium with ``throwOnError: true`` and ``strict: "error"`` (no
 input KaTeX would only accept with a warning, which LaTeX might not): zero errors."""
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from tests.core.cases import all_cases
 from tests.core.transcript_tools import math_segments
 from tests.hostile import HOSTILE
 
-KATEX = Path(__file__).resolve().parents[2] / "olc_ui" / "assets" / "katex"
+KATEX = Path(__file__).resolve().parents[2] / "olc_ui" / "viewer" / "assets" / "katex"
 
 RENDER_ALL = """(segments) => {
   const out = document.getElementById('out');

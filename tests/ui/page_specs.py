@@ -14,7 +14,7 @@ def _defaults(settings, **over) -> dict:
 
 
 def perceptron(**over) -> tuple[dict, object]:
-    from olc_ui import perceptron_lesson as L
+    from olc_ui.lessons.perceptron import lesson as L
     v = _defaults(L.SETTINGS, **over)
     data = L.load_data(v, None)
     tr = L.run_perceptron(data)
@@ -23,7 +23,7 @@ def perceptron(**over) -> tuple[dict, object]:
 
 
 def margin(**over):
-    from olc_ui import margin_lesson as L
+    from olc_ui.lessons.margin_perceptron import lesson as L
     v = _defaults(L.SETTINGS, **over)
     data = L.load_data(v, None)
     tr = L.run_margin(data, float(v["gamma_alg"]), L.passes_for(v, len(data.y)))
@@ -31,7 +31,7 @@ def margin(**over):
 
 
 def ftrl(**over):
-    from olc_ui import ftrl_lesson as L
+    from olc_ui.lessons.ftrl import lesson as L
     v = _defaults(L.SETTINGS, **over)
     data = L.load_data(v, None)
     tr = L.run_ftrl(data, v)
@@ -39,7 +39,7 @@ def ftrl(**over):
 
 
 def winnow(**over):
-    from olc_ui import winnow_lesson as L
+    from olc_ui.lessons.winnow import lesson as L
     v = _defaults(L.SETTINGS, **over)
     data = L.load_data(v, None)
     tr = L.run_winnow(v, data)
@@ -47,7 +47,7 @@ def winnow(**over):
 
 
 def eg(**over):
-    from olc_ui import eg_lesson as L
+    from olc_ui.lessons.exponentiated_update import lesson as L
     v = _defaults(L.SETTINGS, **over)
     data = L.load_data(v, None)
     tr = L.run_eg(v, data)
@@ -55,7 +55,7 @@ def eg(**over):
 
 
 def experts(**over):
-    from olc_ui import experts_lesson as L
+    from olc_ui.lessons.experts import lesson as L
     v = _defaults(L.SETTINGS, **over)
     adv = L.load_advice(v)
     tr = L.run_learner(v, adv)
@@ -63,14 +63,14 @@ def experts(**over):
 
 
 def halving(**over):
-    from olc_ui import halving_lesson as L
+    from olc_ui.lessons.halving import lesson as L
     v = _defaults(L.SETTINGS, **over)
     run = L.load_run(v)
     return L.spec_for(run), run.trace
 
 
 def boolean(mode: str = "conj", **over):
-    from olc_ui import boolean_lesson as L
+    from olc_ui.lessons.boolean_concepts import lesson as L
     v = _defaults(L.CONJ_SETTINGS if mode == "conj" else L.DL_SETTINGS, **over)
     stream, key, label = (L.conj_data if mode == "conj" else L.dl_data)(v)
     trace = L.run_conj(stream, key) if mode == "conj" else L.run_dl(stream, key, v["tie"])

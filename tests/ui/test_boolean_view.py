@@ -10,7 +10,7 @@ import olc_core
 from olc_core.learners.decision_list import fallen, levels_at
 from olc_core.proofs.boolean import literal_truth, rule_name
 from olc_core.streams import ConjunctionAdversary, conjunction_adversary, elimination_predictor
-from olc_ui.boolean_view import (
+from olc_ui.lessons.boolean_concepts.view import (
     assumption_text,
     bits,
     conjunction_spec,
@@ -19,8 +19,8 @@ from olc_ui.boolean_view import (
     pretty,
     rule_x,
 )
-from olc_ui.snapshot import caption_at, figures_at, ledger_at, state_index
-from olc_ui.viewer import validate_spec
+from olc_ui.viewer.snapshot import caption_at, figures_at, ledger_at, state_index
+from olc_ui.viewer.spec import validate_spec
 
 
 def _by_name(fig: dict, name: str) -> dict:
@@ -357,8 +357,8 @@ def test_learner_game_claims_nothing_before_it_happened():
 # ------------------------------------------------------------------------------------------ downloads
 
 def test_downloads_share_the_perceptron_components(conj, dl):
-    from olc_ui.common import figure_html
-    from olc_ui.data import trace_csv
+    from olc_ui.shared.common import figure_html
+    from olc_ui.shared.data import trace_csv
 
     s, tr, spec = conj
     p = int(tr.mistakes[1]) + 1
@@ -376,7 +376,7 @@ def test_downloads_share_the_perceptron_components(conj, dl):
 
 
 def test_learner_game_csv():
-    from olc_ui.boolean_lesson import game_csv, replay
+    from olc_ui.lessons.boolean_concepts.lesson import game_csv, replay
 
     g = replay(3, "10")
     rows = game_csv(g).strip().splitlines()

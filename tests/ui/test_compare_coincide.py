@@ -1,7 +1,7 @@
 """Issue 20: curves that coincide are detected from the data, drawn one over the other, and said."""
 from __future__ import annotations
 
-from olc_ui.compare_view import coincidence_note, coinciding, sweep_figure
+from olc_ui.lessons.compare.view import coincidence_note, coinciding, sweep_figure
 
 
 def test_coinciding_finds_equal_series_only():

@@ -9,9 +9,9 @@ import pytest
 
 import olc_core
 from olc_core.streams.compare import dense_instances, sparse_instances, views
-from olc_ui.compare_view import Lane, compare_spec, sandwich_geometry, sweep_figure, union_breaks
-from olc_ui.snapshot import caption_at, figures_at, ledger_at
-from olc_ui.viewer import validate_spec
+from olc_ui.lessons.compare.view import Lane, compare_spec, sandwich_geometry, sweep_figure, union_breaks
+from olc_ui.viewer.snapshot import caption_at, figures_at, ledger_at
+from olc_ui.viewer.spec import validate_spec
 
 
 def _lanes(stream) -> list[Lane]:

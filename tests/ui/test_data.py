@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import olc_core
-from olc_ui.data import (MAX_UPLOAD_BYTES, DataError, decode_points, encode_points, parse_binary_csv,
+from olc_ui.shared.data import (MAX_UPLOAD_BYTES, DataError, decode_points, encode_points, parse_binary_csv,
                          parse_points_csv, trace_csv)
 
 
@@ -128,8 +128,8 @@ def test_trace_csv_has_one_row_per_round_with_the_run_numbers():
 
 
 def test_trace_csv_for_an_expert_learner_and_the_figure_html():
-    from olc_ui.common import figure_html
-    from olc_ui.perceptron_view import perceptron_spec
+    from olc_ui.shared.common import figure_html
+    from olc_ui.lessons.perceptron.view import perceptron_spec
     s = olc_core.streams.experts(T=40, N=5, error_rates=[0.1, 0.3, 0.3, 0.5, 0.5], seed=0)
     tr = olc_core.run("weighted_majority", s.X, s.y, beta=0.5)
     lines = trace_csv(tr, None, s.y).strip().splitlines()

@@ -10,11 +10,11 @@ import pytest
 
 import olc_core
 from olc_core.proofs.normalized_winnow import C_of
-from olc_ui import data as olc_data
-from olc_ui.eg_lesson import OutsideBox, assumption_rows, load_data, unit_box_problem
-from olc_ui.eg_view import eg_spec, eta_curve, sandwich_geometry
-from olc_ui.snapshot import caption_at, figures_at, ledger_at
-from olc_ui.viewer import validate_spec
+from olc_ui.shared import data as olc_data
+from olc_ui.lessons.exponentiated_update.lesson import OutsideBox, assumption_rows, load_data, unit_box_problem
+from olc_ui.lessons.exponentiated_update.view import eg_spec, eta_curve, sandwich_geometry
+from olc_ui.viewer.snapshot import caption_at, figures_at, ledger_at
+from olc_ui.viewer.spec import validate_spec
 
 
 def _sparse(T=300, N=20, k=3, noise=0.0, seed=0, eta=None):

@@ -10,8 +10,8 @@ import re
 import numpy as np
 import pytest
 
-from olc_ui.snapshot import caption_at, figures_at
-from olc_ui.viewer import validate_spec
+from olc_ui.viewer.snapshot import caption_at, figures_at
+from olc_ui.viewer.spec import validate_spec
 
 from . import page_specs as P
 
@@ -39,7 +39,7 @@ def _expected_crossing(label: str, trace) -> float:
     if label == "boolean_concepts, decision lists":
         return trace.proof.constants["cap_sum"]           # Σ(capᵣ − 1)
     if label == "winnow":
-        from olc_ui.winnow_view import crossing
+        from olc_ui.lessons.winnow.view import crossing
         return crossing(trace.proof)[0]
     return trace.proof.mistake_bound
 
@@ -136,7 +136,7 @@ def test_no_arrowhead_at_the_origin_while_w_is_zero():
 
 
 def test_ten_thousand_points_are_faded():
-    from olc_ui.plane_view import point_style
+    from olc_ui.shared.plane_view import point_style
     size, opacity = point_style(10_000)["seen"]
     assert size <= 4 and opacity <= 0.5
     assert point_style(200)["seen"][1] > 0.9

@@ -9,9 +9,9 @@ import pytest
 
 import olc_core
 from olc_core.learners.randomized_weighted_majority import realised_mistakes
-from olc_ui.experts_view import LN10, experts_spec, log_ticks, weight_breaks
-from olc_ui.snapshot import caption_at, figures_at, ledger_at
-from olc_ui.viewer import validate_spec
+from olc_ui.lessons.experts.view import LN10, experts_spec, log_ticks, weight_breaks
+from olc_ui.viewer.snapshot import caption_at, figures_at, ledger_at
+from olc_ui.viewer.spec import validate_spec
 
 
 def _fig(spec: dict, fid: str, p: int) -> dict:

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 import olc_core
-from olc_ui import explorer_lesson as L
-from olc_ui import explorer_view as V
+from olc_ui.lessons.bound_explorer import lesson as L
+from olc_ui.lessons.bound_explorer import view as V
 
 
 @pytest.fixture(scope="module")

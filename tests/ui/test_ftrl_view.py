@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 import olc_core
-from olc_ui.ftrl_view import BEST_NAME, alpha_sweep, band_grid, ftrl_spec, last_segments, realised_band, upto_rounds
-from olc_ui.snapshot import caption_at, figures_at, ledger_at
-from olc_ui.viewer import validate_spec
+from olc_ui.lessons.ftrl.view import BEST_NAME, alpha_sweep, band_grid, ftrl_spec, last_segments, realised_band, upto_rounds
+from olc_ui.viewer.snapshot import caption_at, figures_at, ledger_at
+from olc_ui.viewer.spec import validate_spec
 
 T, ALPHA, SEED, RUNS = 200, 1.1, 3, 40
 

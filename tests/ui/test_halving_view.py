@@ -14,13 +14,13 @@ import numpy as np
 import pytest
 
 import olc_core
-import olc_ui.halving_view as hv
+import olc_ui.lessons.halving.view as hv
 from olc_core.hypotheses import HalfPlanes, MonotoneConjunctions, MonotoneDisjunctions, Thresholds
 from olc_core.streams.experts import target_concept
-from olc_ui.halving_lesson import adversary_stream
-from olc_ui.halving_view import arc_polyline, grid_cells, halving_spec, votes_drawn
-from olc_ui.snapshot import caption_at, figures_at, ledger_at, state_index
-from olc_ui.viewer import validate_spec
+from olc_ui.lessons.halving.lesson import adversary_stream
+from olc_ui.lessons.halving.view import arc_polyline, grid_cells, halving_spec, votes_drawn
+from olc_ui.viewer.snapshot import caption_at, figures_at, ledger_at, state_index
+from olc_ui.viewer.spec import validate_spec
 
 
 def _by_name(fig: dict, name: str) -> dict:

@@ -3,7 +3,7 @@
 With label noise a step that needs the failed assumption is marked n/a; before, its line still read
 ``C = 0.056633 ≤ Φₜ − Φₜ₊₁ = −0.0961639`` (the exponentiated update) or ``Σ_{i∈R} dᵢ = 1 ≤ 0`` (Winnow):
 a false inequality under a neutral mark. Now each relation of such a line prints as its numbers decide
-(olc_ui.spec_tools.live_relations). The ledger is read as the viewer shows it (olc_ui.snapshot.ledger_at,
+(olc_ui.shared.spec_tools.live_relations). The ledger is read as the viewer shows it (olc_ui.viewer.snapshot.ledger_at,
 which the browser's formatter matches) at every position where the proof's state changes."""
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ import re
 import numpy as np
 import pytest
 
-from olc_ui.snapshot import ledger_at, state_index
-from olc_ui.spec_tools import live_relations
-from olc_ui.viewer import validate_spec
+from olc_ui.viewer.snapshot import ledger_at, state_index
+from olc_ui.shared.spec_tools import live_relations
+from olc_ui.viewer.spec import validate_spec
 from tests.ui import page_specs as PS
 
 NUM = r"-?\d+(?:\.\d+)?(?:e[+-]?\d+)?"

@@ -8,8 +8,8 @@ import math
 import pytest
 
 import olc_core
-from olc_ui.perceptron_view import perceptron_spec
-from olc_ui.sandwich_view import log_axis_ticks
+from olc_ui.lessons.perceptron.view import perceptron_spec
+from olc_ui.shared.sandwich_view import log_axis_ticks
 
 
 def _log_axes(spec: dict):

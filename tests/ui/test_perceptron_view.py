@@ -7,9 +7,10 @@ import numpy as np
 import pytest
 
 import olc_core
-from olc_ui.perceptron_view import clip_line, margin_perceptron_spec, perceptron_spec
-from olc_ui.snapshot import caption_at, figures_at, ledger_at, state_index
-from olc_ui.viewer import validate_spec
+from olc_ui.lessons.margin_perceptron.view import margin_perceptron_spec
+from olc_ui.lessons.perceptron.view import clip_line, perceptron_spec
+from olc_ui.viewer.snapshot import caption_at, figures_at, ledger_at, state_index
+from olc_ui.viewer.spec import validate_spec
 
 
 

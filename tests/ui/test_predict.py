@@ -1,5 +1,5 @@
-"""Predict, then reveal: the mode's options are the run's answers (olc_ui/predict.py), and the browser module
-(olc_ui/assets/viewer_predict.js, under node) asks and grades with them."""
+"""Predict, then reveal: the mode's options are the run's answers (olc_ui/viewer/predict.py), and the browser module
+(olc_ui/viewer/assets/viewer_predict.js, under node) asks and grades with them."""
 from __future__ import annotations
 
 import shutil
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import olc_core
-from olc_ui import predict
+from olc_ui.viewer import predict
 from tests.conftest import node_eval
 
 NODE = shutil.which("node")

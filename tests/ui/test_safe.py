@@ -1,4 +1,4 @@
-"""olc_ui.safe: the one helper that shows untrusted text inert (review issue 11 §1), the pages' use of
+"""olc_ui.shared.safe: the one helper that shows untrusted text inert (review issue 11 §1), the pages' use of
 it, the upload messages built with it, and the server config that backs it up."""
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from olc_ui import data as olc_data
-from olc_ui import safe
+from olc_ui.shared import data as olc_data
+from olc_ui.shared import safe
 from tests.conftest import ROOT
 from tests.hostile import HOSTILE, unescaped
 
@@ -97,7 +97,7 @@ def _raw_values(node: ast.AST):
 
 def test_no_page_puts_raw_text_into_markdown():
     bad = []
-    for path in sorted((ROOT / "pages").glob("*.py")) + sorted((ROOT / "olc_ui").glob("*.py")):
+    for path in sorted((ROOT / "pages").glob("*.py")) + sorted((ROOT / "olc_ui").rglob("*.py")):
         tree = ast.parse(path.read_text(), str(path))
         for call in ast.walk(tree):
             if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)

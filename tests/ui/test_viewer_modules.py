@@ -1,4 +1,4 @@
-"""The step viewer's JavaScript modules (olc_ui/assets/viewer*.js): the bundle the component runs
+"""The step viewer's JavaScript modules (olc_ui/viewer/assets/viewer*.js): the bundle the component runs
 parses, every module imports what it uses from its siblings (the bundle shares one scope, so a
 missing import would only break the modules under node), mode modules plug in through
 viewer_modes.js, and presentation mode's figure styling (text ≥ 16 px, lines ≥ 3 px) under node."""
@@ -11,7 +11,7 @@ import subprocess
 
 import pytest
 
-from olc_ui.viewer import ASSET_DIR, bundle_js
+from olc_ui.viewer.assets import ASSET_DIR, bundle_js
 from tests.conftest import ROOT
 
 NODE = shutil.which("node")
@@ -87,7 +87,7 @@ def test_present_figure_text_and_lines(tmp_path):
         " legend: {}, annotations: [{text: 'a'}], title: 'T'};\n"
         "m.presentFigure(data, layout);\n"
         "console.log(JSON.stringify({data, layout}));\n")
-    js = (ROOT / "olc_ui" / "assets" / "viewer_present.js").as_uri()
+    js = (ROOT / "olc_ui" / "viewer" / "assets" / "viewer_present.js").as_uri()
     out = json.loads(subprocess.run([NODE, str(script), js], check=True, capture_output=True, text=True,
                                     timeout=60).stdout)
     L, D = out["layout"], out["data"]
@@ -107,7 +107,7 @@ def _present(tmp_path, data: str, layout: str, width: int = 0) -> dict:
         f"const data = {data};\nconst layout = {layout};\n"
         f"m.presentFigure(data, layout, 16, 3, {width});\n"
         "console.log(JSON.stringify({data, layout}));\n")
-    js = (ROOT / "olc_ui" / "assets" / "viewer_present.js").as_uri()
+    js = (ROOT / "olc_ui" / "viewer" / "assets" / "viewer_present.js").as_uri()
     return json.loads(subprocess.run([NODE, str(script), js], check=True, capture_output=True, text=True,
                                      timeout=60).stdout)
 
@@ -162,7 +162,7 @@ def test_present_thins_ticks_and_takes_notes_out(tmp_path):
         "const notes = m.takeNotes(lay);\n"
         "console.log(JSON.stringify({few: m.thinnedTicks('yaxis', ax, 185), roomy: m.thinnedTicks('yaxis', ax, 400),"
         " log: m.thinnedTicks('yaxis', {type: 'log', dtick: 1, range: [-10, 0]}, 185), notes, lay}));\n")
-    js = (ROOT / "olc_ui" / "assets" / "viewer_present.js").as_uri()
+    js = (ROOT / "olc_ui" / "viewer" / "assets" / "viewer_present.js").as_uri()
     out = json.loads(subprocess.run([NODE, str(script), js], check=True, capture_output=True, text=True,
                                     timeout=60).stdout)
     assert out["few"] == {"yaxis.tickvals": [-8, -4, 0], "yaxis.ticktext": ["b", "d", "1"]}  # "1" is kept

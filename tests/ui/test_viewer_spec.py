@@ -1,7 +1,7 @@
 """The step viewer's Python side: spec validation, JSON helpers, static assets, the mount.
 
 The browser side is tested in tests/e2e/test_viewer.py; here the viewer's number
-formatter (olc_ui/assets/viewer.js) is also run under node, when node is installed,
+formatter (olc_ui/viewer/assets/viewer.js) is also run under node, when node is installed,
 against Python's format().
 """
 from __future__ import annotations
@@ -15,7 +15,9 @@ import numpy as np
 import pytest
 
 import olc_core
-from olc_ui import viewer as ov
+from olc_ui.viewer import assets as va
+from olc_ui.viewer import component as ov
+from olc_ui.viewer import spec as vs
 from tests.conftest import ROOT, node_eval
 
 sys.path.insert(0, str(ROOT / "tests" / "e2e" / "apps"))
@@ -37,10 +39,10 @@ def noisy_spec() -> dict:
 
 
 def test_valid_specs_pass(perceptron_spec, noisy_spec):
-    ov.validate_spec(ov.minimal_spec())
-    ov.validate_spec(ov.minimal_spec(T=0))
-    ov.validate_spec(perceptron_spec)
-    ov.validate_spec(noisy_spec)
+    vs.validate_spec(vs.minimal_spec())
+    vs.validate_spec(vs.minimal_spec(T=0))
+    vs.validate_spec(perceptron_spec)
+    vs.validate_spec(noisy_spec)
     json.dumps(perceptron_spec, allow_nan=False)  # plain JSON, no NaN
 
 
@@ -129,9 +131,9 @@ BAD = [
 
 @pytest.mark.parametrize("path,value,message", BAD, ids=[b[0] + ":" + b[2][:30] for b in BAD])
 def test_malformed_spec_raises(path, value, message):
-    spec = _set(ov.minimal_spec(T=10, mistakes=[4]), path, value)
+    spec = _set(vs.minimal_spec(T=10, mistakes=[4]), path, value)
     with pytest.raises(ValueError, match="viewer spec") as exc:
-        ov.validate_spec(spec)
+        vs.validate_spec(spec)
     assert message in str(exc.value)
 
 
@@ -141,28 +143,28 @@ def test_op_shapes(perceptron_spec):
     # state arrays: one entry per state
     bad = _set(spec, "arrays/hp_x", spec["arrays"]["hp_x"][:-1])
     with pytest.raises(ValueError, match=rf"needs {K} entries \(one per state\)"):
-        ov.validate_spec(bad)
+        vs.validate_spec(bad)
     # on_mistake: one entry per break
     bad = _set(spec, "arrays/ax_x", spec["arrays"]["ax_x"] + [None])
     with pytest.raises(ValueError, match="one per entry of breaks"):
-        ov.validate_spec(bad)
+        vs.validate_spec(bad)
     # point_state: flat, one per state
     bad = _set(spec, "arrays/s_norm", spec["arrays"]["s_norm"][:2])
     with pytest.raises(ValueError, match="one per state"):
-        ov.validate_spec(bad)
+        vs.validate_spec(bad)
     # a trace driven twice
     dyn = spec["figures"][0]["dynamic"]
     bad = _set(spec, "figures/0/dynamic", dyn + [dict(dyn[-1])])
     with pytest.raises(ValueError, match="already driven"):
-        ov.validate_spec(bad)
+        vs.validate_spec(bad)
     # a state entry that is not a list
     bad = _set(spec, "arrays/hp_y", [3.0] * K)
     with pytest.raises(ValueError, match=r"hp_y'\]\[0\]: must be a list"):
-        ov.validate_spec(bad)
+        vs.validate_spec(bad)
 
 
 def test_not_json_is_a_value_error():
-    spec = ov.minimal_spec()
+    spec = vs.minimal_spec()
     spec["arrays"]["y"] = [float("nan")] * 10
     with pytest.raises(ValueError, match="NaN or infinity"):
         ov._dump(spec)
@@ -170,11 +172,11 @@ def test_not_json_is_a_value_error():
     with pytest.raises(ValueError, match="jsonable"):
         ov._dump(spec)
     with pytest.raises(ValueError, match="must be a dict"):
-        ov.validate_spec([1, 2])
+        vs.validate_spec([1, 2])
 
 
 def test_jsonable():
-    out = ov.jsonable({"a": np.array([1.5, np.nan, np.inf]), "b": np.arange(3), "c": (np.float32(2.0), True),
+    out = vs.jsonable({"a": np.array([1.5, np.nan, np.inf]), "b": np.arange(3), "c": (np.float32(2.0), True),
                        "d": np.bool_(True), "e": [np.int64(7), None, "x"]}, ndigits=3)
     assert out == {"a": [1.5, None, None], "b": [0, 1, 2], "c": [2.0, True], "d": True, "e": [7, None, "x"]}
     assert json.dumps(out, allow_nan=False)
@@ -182,28 +184,29 @@ def test_jsonable():
 
 
 def test_ensure_static_assets(tmp_path):
-    urls = ov.ensure_static_assets(tmp_path)
+    urls = va.ensure_static_assets(tmp_path)
     assert urls["plotly"].startswith("app/static/olc/plotly-") and urls["plotly"].endswith(".min.js")
     for url in urls.values():
         f = tmp_path / url.removeprefix("app/")
         assert f.is_file() and f.stat().st_size > 1000, url
     plotly_file = tmp_path / urls["plotly"].removeprefix("app/")
-    assert plotly_file.read_bytes()[:200] == ov._plotly_js()[0].read_bytes()[:200]
-    fonts = list((tmp_path / "static/olc" / f"katex-{ov.KATEX_VERSION}" / "fonts").glob("*.woff2"))
+    assert plotly_file.read_bytes()[:200] == va._plotly_js()[0].read_bytes()[:200]
+    fonts = list((tmp_path / "static/olc" / f"katex-{va.KATEX_VERSION}" / "fonts").glob("*.woff2"))
     assert len(fonts) == 20
     # the stylesheet's woff2 fonts are all there
     css = (tmp_path / urls["katex_css"].removeprefix("app/")).read_text()
     wanted = {p.split("/")[-1] for p in __import__("re").findall(r"url\((fonts/[^)]+\.woff2)\)", css)}
     assert wanted == {f.name for f in fonts}
     mtime = plotly_file.stat().st_mtime_ns
-    ov.ensure_static_assets(tmp_path)  # already there: not copied again
+    va.ensure_static_assets(tmp_path)  # already there: not copied again
     assert plotly_file.stat().st_mtime_ns == mtime
 
 
 APP = '''
 import streamlit as st
-from olc_ui import viewer as ov
-spec = ov.minimal_spec(T=10, mistakes=[2, 5], run_id=st.session_state.get("run", "a"))
+from olc_ui.viewer import component as ov
+from olc_ui.viewer import spec as vs
+spec = vs.minimal_spec(T=10, mistakes=[2, 5], run_id=st.session_state.get("run", "a"))
 spec["position"] = st.session_state.get("p0", 3)
 if st.session_state.get("broken"):
     spec["breaks"] = [5, 2]
@@ -266,13 +269,13 @@ def test_js_number_format_matches_python(tmp_path):
 
 def test_spec_doc_lists_every_op():
     doc = (ROOT / "docs" / "viewer-spec.md").read_text()
-    for op in ov.OPS:
+    for op in vs.OPS:
         assert f"`{op}" in doc, op
 
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
 def test_js_prints_infinities_and_undefined_like_the_python_snapshot(tmp_path):
-    from olc_ui.snapshot import _fmt
+    from olc_ui.viewer.snapshot import _fmt
     cases = [["inf", ".4g"], ["-inf", ".4g"], [None, ".4g"], [2.5, ".4g"]]
     got = _viewer_js(tmp_path, "data.map(([v, f]) => m._testing.formatValue(v, f))", cases)
     assert [g["text"] for g in got] == ["∞", "−∞", "—", "2.5"] == [_fmt(v, f) for v, f in cases]
@@ -282,7 +285,7 @@ def test_js_prints_infinities_and_undefined_like_the_python_snapshot(tmp_path):
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
 def test_a_per_round_value_before_any_round_prints_alike_in_js_and_python(tmp_path):
     """At p = 0 a "by round" value has no round: blank in a caption, "n/a" in a ledger line (not an empty slot)."""
-    from olc_ui.snapshot import BLANK, _fmt, ledger_at
+    from olc_ui.viewer.snapshot import BLANK, _fmt, ledger_at
     got = _viewer_js(tmp_path, "m._testing.formatValue(m._testing.BLANK, '.4g')")
     assert got == {"text": _fmt(BLANK, ".4g"), "latex": _fmt(BLANK, ".4g", latex=True)} == {"text": "", "latex": "\\text{n/a}"}
     spec = {"T": 2, "breaks": [], "ledger": {"lines": [{"latex": "d = {v} \\le 1", "values": {"v": {"by": "round", "data": [0.5, 2.0], "fmt": ".2f"}},
@@ -293,10 +296,10 @@ def test_a_per_round_value_before_any_round_prints_alike_in_js_and_python(tmp_pa
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
 def test_a_relation_value_prints_alike_in_js_and_python(tmp_path):
-    """fmt "rel" (olc_ui.spec_tools.live_relations): the label's LaTeX in a ledger line, its sign in text;
+    """fmt "rel" (olc_ui.shared.spec_tools.live_relations): the label's LaTeX in a ledger line, its sign in text;
     a label outside the closed list prints "?" in the browser (and the validator refuses it)."""
-    from olc_ui.snapshot import _fmt
-    from olc_ui.viewer import REL_LATEX
+    from olc_ui.viewer.snapshot import _fmt
+    from olc_ui.viewer.spec import REL_LATEX
     labels = [">", "\\le", "\\overset{?}{\\le}"]
     got = _viewer_js(tmp_path, "data.map(v => m._testing.formatValue(v, 'rel', " + json.dumps(labels) + "))", [0, 1, 2])
     assert [g["latex"] for g in got] == labels == [_fmt(x, "rel", latex=True) for x in labels]
@@ -315,13 +318,13 @@ def _py_parts(parts):
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
 def test_index_notation_parses_alike_in_js_and_python(tmp_path):
-    from olc_ui.common import index_parts
+    from olc_ui.shared.common import index_parts
     got = _viewer_js(tmp_path, "data.map(m._testing.indexParts)", INDEX_CASES)
     assert got == [_py_parts(index_parts(s)) for s in INDEX_CASES]
 
 
 def test_index_notation_as_html():
-    from olc_ui.common import rich_html
+    from olc_ui.shared.common import rich_html
     assert rich_html("Φ_{t+1} ≤ Φ_t") == "Φ<sub>t+1</sub> ≤ Φ<sub>t</sub>"
     assert rich_html("w_{i*} = β^{p_{i*}}") == "w<sub>i*</sub> = β<sup>p<sub>i*</sub></sup>"
     assert rich_html("2^M, an unmatched _{x, the end_") == "2<sup>M</sup>, an unmatched _{x, the end_"

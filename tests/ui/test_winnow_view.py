@@ -9,10 +9,10 @@ import pytest
 
 import olc_core
 from olc_core.streams.winnow_extra import winnow_adversary
-from olc_ui.data import DataError, parse_binary_csv
-from olc_ui.snapshot import caption_at, figures_at, ledger_at
-from olc_ui.viewer import validate_spec
-from olc_ui.winnow_view import N_TOP, crossing, exponent_summary, promotions, winnow_spec
+from olc_ui.shared.data import DataError, parse_binary_csv
+from olc_ui.viewer.snapshot import caption_at, figures_at, ledger_at
+from olc_ui.viewer.spec import validate_spec
+from olc_ui.lessons.winnow.view import N_TOP, crossing, exponent_summary, promotions, winnow_spec
 
 
 def _fig(spec: dict, fid: str, p: int) -> dict:

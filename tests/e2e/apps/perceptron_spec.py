@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from olc_ui.viewer import jsonable
+from olc_ui.viewer.spec import jsonable
 
 BLUE, RED, GREY = "#1f6fb4", "#d43a2f", "#7f7f7f"
 ND = 4  # decimals kept for plotted coordinates

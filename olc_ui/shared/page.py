@@ -1,0 +1,95 @@
+"""What every lesson page does first: make sure it runs under the router, then the wide layout.
+
+Streamlit keeps, per server process, a flag saying whether the app uses its old
+``pages/`` folder mode; it is cleared the first time ``st.navigation`` runs (in
+app.py). Until then a deep link (``/perceptron?…``) opened on a freshly started
+server runs the page script *without* app.py: a menu of bare file names and the
+default narrow layout. A page that finds the flag still set clears it and reruns,
+so the same request goes through app.py's navigation (the page's url path equals
+its file stem, so the rerun resolves to the same page). The layout is set here too,
+so a page looks the same however it is run (the router, or AppTest on the file).
+Every page also lists, in the sidebar, the lecture notes its bracketed citations
+([000]–[004]) refer to.
+"""
+from __future__ import annotations
+
+import streamlit as st
+from streamlit import runtime
+
+from olc_ui.shared import caps, state
+from olc_ui.viewer import position as link
+from olc_ui.viewer import predict
+from olc_ui.viewer import present  # the switch and, when on, presentation mode (olc_ui/viewer/present.py)
+from olc_ui.viewer.component import viewer
+
+try:
+    from streamlit.runtime.pages_manager import PagesManager
+except ImportError:  # pragma: no cover - a Streamlit without the flag
+    PagesManager = None
+
+__all__ = ["SOURCES", "intro", "setup", "step_view"]
+
+SOURCES = (
+    ("[000]", "K. Kitani (lecturer), D. Chen (scribe): *Online Linear Classification*, lecture notes — "
+              "Weighted Majority, Randomised Weighted Majority, the Perceptron and Winnow."),
+    ("[001]", "J. Boyd-Graber (University of Colorado Boulder; slides adapted from M. Mohri): *Online "
+              "Learning* — Halving, Weighted Majority (and why to randomise), the Perceptron."),
+    ("[002]", "F. Orabona: *Introduction to Online Learning* (Boston University, Fall 2019), the lecture on "
+              "online linear classification — the hinge-loss Perceptron bound and the randomised FTRL classifier."),
+    ("[003]", "Lecture notes on learning a perfect committee of experts — the Perceptron, and Winnow with "
+              "normalised weights (the exponentiated update) and its relative-entropy proof."),
+    ("[004]", "M.-F. Balcan: *8803 Machine Learning Theory*, Lecture 3 (19 January 2010) — the mistake-bound "
+              "model, conjunctions, decision lists, the adversary's lower bound, the Perceptron with TD_γ, and the "
+              "Margin Perceptron."),
+)
+
+
+def setup(title: str) -> None:
+    if PagesManager is not None and PagesManager.uses_pages_directory and _under_server():
+        PagesManager.uses_pages_directory = False
+        st.rerun()
+    st.set_page_config(page_title=f"{title} · olc", page_icon="➗", layout="wide")
+    present.setup()
+    with st.sidebar.expander("Sources [000]–[004]", icon=":material/menu_book:"):
+        st.markdown("The bracketed numbers on these pages cite these lecture notes. The maths comes from "
+                    "them; the numbers and every checked inequality come from the run on the page.\n\n"
+                    + "\n".join(f"- **{key}** {text}" for key, text in SOURCES))
+
+
+def _under_server() -> bool:
+    """True in a served app (AppTest has no runtime, and manages the flag itself)."""
+    try:
+        return runtime.exists()
+    except Exception:  # pragma: no cover
+        return False
+
+
+def intro(text: str) -> None:
+    """The lesson's opening paragraph (trusted Markdown with KaTeX): as it is, or in presentation mode folded
+    into an expander, so that the charts and the step controls start higher on the projected screen."""
+    if present.is_on():
+        with st.expander("What this lesson shows", icon=":material/menu_book:"):
+            st.markdown(text)
+    else:
+        st.markdown(text)
+
+
+def step_view(spec: dict, *, key: str, settings: list, values: dict, cap: str | None = None,
+              ask: dict | None = None, ask_page: str | None = None) -> tuple[dict, int]:
+    """What every lesson page does with its run's spec: open the step viewer where the student was (a link's
+    ``?t=``, else the round last shown), state the page's draw cap (``cap``: its lesson's ``CAP``, olc_ui/shared/caps.py), and
+    write the settings and the round into the URL. ``ask``: predict-then-reveal options for this run
+    (olc_ui/viewer/predict.py), offered by a switch kept under ``ask_page``. Returns (the spec sent, the position)."""
+    start, problem = link.start_position_checked(key, spec["T"])
+    link.report(problem)          # a bad ?t= in the link: said as every bad setting is
+    spec = {**spec, "position": start}
+    modes = None
+    if ask is not None:
+        values.update(state.bind(f"{ask_page}_predict", predict.SETTINGS))
+        settings = settings + predict.SETTINGS
+        modes = predict.modes(ask if values.get("predict") else None)
+    position = viewer(spec, key=key, modes=modes)
+    if cap is not None:
+        caps.show(cap)
+    state.write_url(settings, values, {"t": str(position)})
+    return spec, position

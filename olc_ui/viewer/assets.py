@@ -1,0 +1,188 @@
+"""The step viewer's assets: its ES modules and stylesheet (``assets/viewer*.js``, ``viewer.css``, bundled
+into the one module the component runs) and the libraries it loads (plotly.js, KaTeX), copied into the app's
+``static/olc/`` and served by Streamlit's static file serving.
+
+Assets: plotly.js (the full bundle from the installed ``plotly`` package, and the
+vendored basic bundle ``olc_ui/viewer/assets/plotly``, 4x smaller, used when every trace is a
+scatter, bar or pie) and KaTeX (vendored in ``olc_ui/viewer/assets/katex``) are copied at
+import time into ``static/olc/`` next to the app's main script and served by
+Streamlit's static file serving (``.streamlit/config.toml``:
+``[server] enableStaticServing = true``), so the browser loads each once per page and
+caches it.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import logging
+import os
+import re
+import shutil
+import tempfile
+from pathlib import Path
+
+import plotly
+from streamlit import config as st_config
+
+__all__ = ["ASSET_DIR", "bundle_js", "ensure_static_assets", "assets", "KATEX_VERSION", "BASIC_TRACE_TYPES"]
+
+_LOG = logging.getLogger(__name__)
+
+ASSET_DIR = Path(__file__).resolve().parent / "assets"
+KATEX_VERSION = "0.19.1"
+#: The vendored plotly.js basic bundle (scatter, bar, pie): used when a spec needs no
+#: other trace type and the installed plotly package ships the same plotly.js version.
+PLOTLY_BASIC_VERSION = "4.1.1"
+BASIC_TRACE_TYPES = frozenset({"scatter", "bar", "pie"})
+#: Sub-folder of the app's ``static/`` folder that this module fills.
+STATIC_SUBDIR = "olc"
+#: The figure download (built in the browser from the round on screen), loaded on the first click.
+EXPORT_JS = "viewer_export.js"
+
+
+# --------------------------------------------------------------------------- assets
+
+def _plotly_js() -> tuple[Path, str]:
+    path = Path(plotly.__file__).resolve().parent / "package_data" / "plotly.min.js"
+    with open(path, "rb") as fh:
+        head = fh.read(400).decode("utf-8", "replace")
+    m = re.search(r"plotly\.js v(\d+\.\d+\.\d+)", head)
+    return path, (m.group(1) if m else "unknown")
+
+
+def _copy_if_stale(src: Path, dst: Path) -> None:
+    """Copy ``src`` to ``dst`` unless an identical-size copy is there (atomic rename)."""
+    try:
+        if dst.is_file() and dst.stat().st_size == src.stat().st_size:
+            return
+    except OSError:
+        pass
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{dst.name}.", dir=str(dst.parent))
+    os.close(fd)
+    try:
+        shutil.copyfile(src, tmp)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, dst)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def ensure_static_assets(app_dir: str | os.PathLike) -> dict[str, str]:
+    """Copy plotly.js and KaTeX into ``<app_dir>/static/olc/`` if missing; return their URLs.
+
+    URLs are relative to the Streamlit server's base URL (``app/static/…``). Files are
+    named by version, so a new plotly or KaTeX gets a new URL (no stale browser cache).
+    """
+    root = Path(app_dir) / "static" / STATIC_SUBDIR
+    urls = _asset_urls()
+    plotly_src, _ = _plotly_js()
+    _copy_if_stale(plotly_src, root / Path(urls["plotly"]).name)
+    if "plotly_basic" in urls:
+        _copy_if_stale(ASSET_DIR / "plotly" / f"plotly-basic-{PLOTLY_BASIC_VERSION}.min.js",
+                       root / Path(urls["plotly_basic"]).name)
+    ksrc = ASSET_DIR / "katex"
+    for f in [ksrc / "katex.min.js", ksrc / "katex.min.css", *sorted((ksrc / "fonts").glob("*.woff2"))]:
+        _copy_if_stale(f, root / f"katex-{KATEX_VERSION}" / f.relative_to(ksrc))
+    _copy_if_stale(ASSET_DIR / EXPORT_JS, root / Path(urls["export"]).name)
+    return urls
+
+
+def _asset_urls() -> dict[str, str]:
+    """Where the browser finds each asset, relative to the server's base URL."""
+    _, plotly_ver = _plotly_js()
+    base = f"app/static/{STATIC_SUBDIR}"
+    urls = {"plotly": f"{base}/plotly-{plotly_ver}.min.js",
+            "katex_js": f"{base}/katex-{KATEX_VERSION}/katex.min.js",
+            "katex_css": f"{base}/katex-{KATEX_VERSION}/katex.min.css"}
+    urls["export"] = f"{base}/{_export_name()}"
+    if plotly_ver == PLOTLY_BASIC_VERSION:
+        urls["plotly_basic"] = f"{base}/plotly-basic-{PLOTLY_BASIC_VERSION}.min.js"
+    return urls
+
+
+@functools.lru_cache(maxsize=1)
+def _export_name() -> str:
+    """viewer_export.js's served name, by content (a changed file gets a new URL: no stale cache)."""
+    h = hashlib.blake2b((ASSET_DIR / EXPORT_JS).read_bytes(), digest_size=6).hexdigest()
+    return f"viewer_export-{h}.js"
+
+
+_ASSETS_BY_DIR: dict[str, dict[str, str]] = {}
+
+
+def _served_app_dir() -> str | None:
+    """The folder of the script ``streamlit run`` serves (its ``static/`` is what the
+    browser gets at ``app/static/``); None without a server (AppTest, a bare import)."""
+    path = getattr(st_config, "_main_script_path", None)
+    return str(Path(path).resolve().parent) if path else None
+
+
+def assets() -> dict[str, str]:
+    app_dir = _served_app_dir()
+    if app_dir is None:  # nothing serves static files here: copy nothing
+        return _asset_urls()
+    got = _ASSETS_BY_DIR.get(app_dir)
+    if got is None:
+        try:
+            got = ensure_static_assets(app_dir)
+        except OSError as exc:  # read-only deployment: the browser will say what is missing
+            _LOG.warning("olc_ui.viewer.assets: could not copy plotly.js / KaTeX into %s/static: %s", app_dir, exc)
+            got = _asset_urls()
+        _ASSETS_BY_DIR[app_dir] = got
+    return got
+
+
+_IMPORT_RE = re.compile(r'^import\s+(?:\{([^}]*)\}\s+from\s+)?"\./([A-Za-z0-9_]+\.js)";[ \t]*\n?', re.M)
+_EXPORT_RE = re.compile(r"^export\s+(?=(?:const|let|function|async\s+function|class)\s)", re.M)
+
+
+def bundle_js(entry: str = "viewer.js", asset_dir: Path = ASSET_DIR) -> str:
+    """The viewer's ES modules (``olc_ui/viewer/assets/viewer*.js``) as the one module the component runs.
+
+    Streamlit runs a v2 component's ``js`` as one module with no URL of its own, so its relative
+    imports could not be resolved: the modules are concatenated, dependencies first. Each module
+    may only use ``import { a, b } from "./x.js";`` (or ``import "./x.js";``, for a mode module
+    that registers itself) and ``export`` on a top-level declaration; the entry module keeps its
+    ``export default`` and ``export const``. Top-level names share one scope in the bundle, so two
+    modules may not declare the same name (the bundle would not parse: tests/ui check it under node).
+    Under node (tests) the files import each other as the real modules they are.
+    """
+    order: list[str] = []
+    texts: dict[str, str] = {}
+
+    def visit(name: str, stack: tuple[str, ...]) -> None:
+        if name in texts:
+            return
+        if name in stack:
+            raise ValueError(f"viewer JS: import cycle {' -> '.join(stack + (name,))}")
+        text = (asset_dir / name).read_text(encoding="utf-8")
+        for names, dep in _IMPORT_RE.findall(text):
+            if " as " in names:
+                raise ValueError(f"viewer JS: {name}: renamed imports ('as') are not supported by the bundler")
+            visit(dep, stack + (name,))
+        if re.search(r"^\s*import\b", _IMPORT_RE.sub("", text), re.M):
+            raise ValueError(f"viewer JS: {name}: only `import {{ … }} from \"./x.js\";` is supported")
+        texts[name] = text
+        order.append(name)
+
+    visit(entry, ())
+    parts = []
+    for name in order:
+        body = _IMPORT_RE.sub("", texts[name])
+        if name != entry:
+            if re.search(r"^export\s+(default|\{)", body, re.M):
+                raise ValueError(f"viewer JS: {name}: only the entry module may `export default` or `export {{…}}`")
+            body = _EXPORT_RE.sub("", body)
+        parts.append(f"// ---- {name}\n{body}")
+    return "\n".join(parts)
+
+
+# Copy the assets as soon as the module is imported by a served app, so the first
+# page load does not wait for the copy.
+if _served_app_dir() is not None:  # pragma: no cover - depends on the runtime
+    try:
+        assets()
+    except Exception as exc:  # never break an import over a copy
+        _LOG.warning("olc_ui.viewer.assets: static assets not prepared at import: %s", exc)

@@ -1,0 +1,118 @@
+"""The step viewer: a Streamlit custom component (v2) that steps through a finished run in the browser.
+
+Python builds a JSON *spec* (docs/viewer-spec.md; olc_ui/viewer/spec.py validates it) once per run;
+:func:`viewer` mounts the component, which draws the spec's plotly figures, KaTeX ledger and caption and
+steps through the run without a server round trip per step. It returns the current
+position; the browser reports it only when stepping pauses.
+
+    from olc_ui.viewer.component import viewer
+    p = viewer(spec, key="perceptron")       # 0 … spec["T"]
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+from collections import OrderedDict
+from typing import Any
+
+import streamlit as st
+
+from olc_ui.viewer.assets import ASSET_DIR, BASIC_TRACE_TYPES, assets as served_assets, bundle_js
+from olc_ui.viewer.position import _mounted, last_key, position_from_query, start_position  # noqa: F401  (re-exported)
+from olc_ui.viewer.spec import MODES_KEY, _is_int, validate_spec
+
+__all__ = ["viewer", "start_position", "position_from_query"]
+
+COMPONENT_NAME = "olc_step_viewer"
+
+
+@functools.lru_cache(maxsize=1)
+def _component():
+    return st.components.v2.component(
+        COMPONENT_NAME,
+        js=bundle_js(),
+        css=(ASSET_DIR / "viewer.css").read_text(encoding="utf-8"),
+        isolate_styles=False,  # plotly.js styles and KaTeX fonts live in the document
+    )
+
+
+_VALID: OrderedDict[str, None] = OrderedDict()
+
+
+def _dump(spec: Any) -> str:
+    try:
+        return json.dumps(spec, allow_nan=False, separators=(",", ":"))
+    except ValueError as exc:
+        raise ValueError("viewer spec: contains NaN or infinity; use None for undefined values "
+                         "(olc_ui.viewer.jsonable converts)") from exc
+    except TypeError as exc:
+        raise ValueError(f"viewer spec: not plain JSON data ({exc}); convert numpy arrays and scalars "
+                         "with olc_ui.viewer.jsonable") from exc
+
+
+def _touch(pin_key: str) -> None:
+    pin = st.session_state.get(pin_key)
+    if isinstance(pin, dict):
+        pin["touched"] = True
+
+
+def viewer(spec: dict, *, key: str, download: str | None = None, modes: dict | None = None) -> int:
+    """Mount the step viewer for ``spec`` and return the current position (0 … T).
+
+    The viewer offers "Download the figure at this round (HTML)", built in the browser
+    from the round on screen, saved as ``<download>_round_<t>.html`` (``download``
+    defaults to ``key`` without its ``_viewer`` suffix).
+
+    ``spec["position"]`` is used when the run (``run_id``) is new to this viewer;
+    afterwards the position is the browser's, reported when stepping pauses. With the
+    same ``run_id`` the browser keeps its position and draws nothing again.
+    ``modes``: the viewer modes to run in ({name: options}; default: the page's, from
+    ``st.session_state[MODES_KEY]``, e.g. presentation mode's).
+    Raises ``ValueError`` for a malformed spec (see :func:`validate_spec`).
+    """
+    if not isinstance(key, str) or not key:
+        raise ValueError("viewer: key must be a non-empty string")
+    blob = _dump(spec)
+    digest = hashlib.blake2b(blob.encode("utf-8"), digest_size=16).hexdigest()
+    if digest not in _VALID:
+        validate_spec(spec)
+        _VALID[digest] = None
+        while len(_VALID) > 64:
+            _VALID.popitem(last=False)
+    else:
+        _VALID.move_to_end(digest)
+
+    if not st.get_option("server.enableStaticServing"):
+        st.error("The step viewer needs Streamlit's static file serving: start the app from the repository "
+                 "root (its .streamlit/config.toml sets `[server] enableStaticServing = true`).")
+
+    T = spec["T"]
+    pin_key = f"_olc_viewer_pin::{key}"
+    pin = st.session_state.get(pin_key)
+    # a remount (back from another page) starts a fresh component: it opens at spec["position"]
+    mounted = _mounted(key)
+    if not isinstance(pin, dict) or pin.get("run_id") != spec["run_id"] or not mounted:
+        # back from another page without a link's ?t=: the browser may resume at the round it
+        # last showed of this run (a round reached during Play was never reported to Python)
+        resume = not mounted and spec.get("url_param", "t") not in st.query_params
+        pin = {"run_id": spec["run_id"], "position": spec["position"], "touched": False, "resume": resume}
+        st.session_state[pin_key] = pin
+    # The data sent stays identical while run_id does (so the browser does not even
+    # re-parse it): the position in it is the one this run started at.
+    data_spec = spec if spec["position"] == pin["position"] else {**spec, "position": pin["position"]}
+    assets = served_assets()
+    types = {t.get("type", "scatter") for f in spec["figures"] for t in f["figure"]["data"]}
+    chosen = {"plotly": assets["plotly_basic"] if "plotly_basic" in assets and types <= BASIC_TRACE_TYPES
+              else assets["plotly"], "katex_js": assets["katex_js"], "katex_css": assets["katex_css"],
+              "export": assets["export"]}
+    name = download or (key[: -len("_viewer")] if key.endswith("_viewer") else key)
+    if modes is None:
+        modes = st.session_state.get(MODES_KEY) or {}
+    result = _component()(key=key, data={"spec": data_spec, "assets": chosen, "download": name,
+                                         "resume": bool(pin.get("resume")), "modes": modes},
+                          on_position_change=functools.partial(_touch, pin_key))
+    state = result.get("position") if hasattr(result, "get") else None
+    current = max(0, min(T, int(state))) if pin["touched"] and _is_int(state) else int(pin["position"])
+    st.session_state[last_key(key)] = current
+    return current
