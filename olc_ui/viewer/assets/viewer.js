@@ -1,6 +1,6 @@
 // olc step viewer: a Streamlit custom component v2 (no iframe, no build step).
 //
-// Python (olc_ui/viewer.py) sends {spec, assets}; the spec is described in
+// Python (olc_ui/viewer/component.py) sends {spec, assets}; the spec is described in
 // docs/viewer-spec.md. Python decides every number and every mark; this file only
 // selects, for the current position p, the values Python computed, and draws them:
 // plotly.js figures (Plotly.newPlot once per run_id, then only the dynamic traces
@@ -13,7 +13,7 @@
 //
 // This is the core; each concern is a module next to it (state and URL, charts, ledger,
 // controls and keys, formats, libraries; modes such as presentation plug in through
-// viewer_modes.js hooks). olc_ui/viewer.py bundle_js() joins them for the component;
+// viewer_modes.js hooks). olc_ui/viewer/assets.py bundle_js() joins them for the component;
 // docs/viewer-spec.md, "Modules and the mode hooks".
 
 import { clamp, el, indexParts, lowerBound, upperBound } from "./viewer_util.js";

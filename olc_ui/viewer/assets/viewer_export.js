@@ -38,7 +38,7 @@ async function dataUri(url) {
 }
 
 // KaTeX's stylesheet with its woff2 fonts inlined (the other formats dropped), as
-// olc_ui/common.py does for the server-side page.
+// olc_ui/shared/common.py does for the server-side page.
 async function katexCss(cssUrl) {
   const css = await fetchText(cssUrl);
   const rx = /src:url\(fonts\/([A-Za-z0-9_-]+)\.woff2\) format\("woff2"\)(?:,url\([^)]*\) format\("[a-z]+"\))*/g;

@@ -1,7 +1,7 @@
 // olc step viewer: numbers and values as text / LaTeX.
 
 // The subset of Python's format-spec mini-language the spec allows (see
-// olc_ui/viewer.py FORMAT_RE): [sign][,][.precision][type], type in d f e g %.
+// olc_ui/viewer/spec.py FORMAT_RE): [sign][,][.precision][type], type in d f e g %.
 // Output matches Python's format(value, fmt) for finite numbers.
 
 export const FMT_RE = /^([+\- ]?)(,?)(?:\.(\d+))?([dfeg%]?)$/;
@@ -110,7 +110,7 @@ export function formatValue(v, fmt, labels) {
     return v === "inf" ? { text: "∞", latex: "\\infty" } : { text: "−∞", latex: "-\\infty" };
   if (v === null || v === undefined || (typeof v === "number" && !Number.isFinite(v)))
     return { text: "—", latex: "\\text{---}" };
-  if (fmt === "rel") {  // a relation chosen by the numbers (olc_ui/viewer.py REL_LATEX: a closed list)
+  if (fmt === "rel") {  // a relation chosen by the numbers (olc_ui/viewer/spec.py REL_LATEX: a closed list)
     const t = labels && typeof v === "number" ? labels[v] : undefined;
     return t in REL_TEXT ? { text: REL_TEXT[t], latex: t } : { text: "?", latex: "?" };
   }

@@ -1,6 +1,6 @@
 // olc step viewer: predict, then reveal (a mode module: viewer_modes.js).
 //
-// Python turns it on with modes = {"predict": options} (olc_ui/predict.py builds the options from
+// Python turns it on with modes = {"predict": options} (olc_ui/viewer/predict.py builds the options from
 // the run: per round the example, its label, whether it was a mistake, and the numbers that say why).
 // Stepping forward to round r first *asks*: the viewer stays at r − 1 (the learner as it stands
 // before the round), the round's example is marked on the chart, and a panel asks "mistake or

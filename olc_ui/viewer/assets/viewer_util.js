@@ -10,7 +10,7 @@ export function el(tag, cls, text) {
 
 // Plain text with light index notation (x_t, Φ_{t+1}, β^{p_i}, 2^M) as DOM text and <sub>/<sup>
 // elements: never parsed as HTML. A marker takes a braced group or one letter, digit or *; anything
-// else (an unmatched brace, a marker at the end) stays as it is. olc_ui/common.py rich_html mirrors it.
+// else (an unmatched brace, a marker at the end) stays as it is. olc_ui/shared/common.py rich_html mirrors it.
 export const INDEX_CHAR = /[\p{L}\p{N}*]/u;
 export function indexParts(s) {
   const out = [];  // strings, and {tag, parts} for a sub/sup
