@@ -11,6 +11,7 @@ import streamlit as st
 
 if __name__ == "__main__":  # the app script (also under AppTest)
     from olc_ui.catalog import available
+    from olc_ui.shared import nav
 
     st.set_page_config(page_title="olc · online linear classification", page_icon="➗", layout="wide")
 
@@ -19,7 +20,10 @@ if __name__ == "__main__":  # the app script (also under AppTest)
         sections.setdefault(section, []).append(
             st.Page(script, title=title, icon=icon, url_path=path, default=(path == "home")))
 
-    st.navigation(sections).run()
+    # Streamlit's own menu is hidden (its markup fails WCAG 1.3.1); olc_ui/shared/nav.py draws the same one.
+    current = st.navigation(sections, position="hidden")
+    nav.sidebar(sections)
+    current.run()
 else:  # imported by `streamlit run app.py` (or uvicorn app:app) to serve it
     from olc_ui.routes import middleware
 

@@ -19,7 +19,7 @@ def test_home_shows_protocol_live_run_and_links_to_every_lesson():
     at.slider(key="home__round").set_value(1).run()   # singular nouns for a count of one
     assert "After 1 round: **1 mistake**" in " ".join(m.value for m in at.markdown)
     assert list(at.dataframe[0].value["ŷ_t"]) == ["0 (on the line)"]
-    links = [el.proto.page for el in at.get("page_link")]
+    links = [el.proto.page for el in at.main.get("page_link")]   # the sidebar's are the lesson menu
     assert len(links) == len(available()) - 1 >= 2
     assert any("perceptron" in p for p in links)
     # each lesson's summary in full under its link (a page link is one line and cuts a long label)

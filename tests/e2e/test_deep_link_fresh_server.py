@@ -21,7 +21,7 @@ def test_first_request_is_a_deep_link(page, path):
     with StreamlitServer(ROOT / "app.py", cwd=ROOT, python=sys.executable) as srv:
         page.goto(srv.url + path)
         page.wait_for_selector('.olc-viewer[data-ready="true"]', timeout=90_000)
-        nav = page.locator('[data-testid="stSidebarNav"]').inner_text()
+        nav = page.locator('.st-key-olc_nav').inner_text()
         assert "Linear classifiers" in nav and "Expert advice" in nav     # the router's sections
         assert "margin perceptron" not in nav                             # not bare file names
         width = page.evaluate("() => document.querySelector('[data-testid=stMainBlockContainer]')"

@@ -74,7 +74,7 @@ def expect_position(page, t: str) -> None:
 
 
 def nav_click(page, path: str) -> None:
-    page.locator('[data-testid="stSidebarNav"] a').filter(has_text=NAV[path]).first.click()
+    page.locator('.st-key-olc_nav a').filter(has_text=NAV[path]).first.click()
 
 
 @pytest.mark.parametrize("path", list(LINKS))

@@ -81,13 +81,13 @@ def test_leaving_during_play_and_coming_back_finds_the_round_that_was_shown(page
     """Play, go to another lesson through the navigation, come back: the viewer opens at the round it
     last showed (remembered by the browser tab), not at the last round Python heard of (0 here)."""
     start_playing(page, url, 40)
-    page.locator('[data-testid="stSidebarNav"] a').filter(has_text="Halving: the version space").first.click()
+    page.locator('.st-key-olc_nav a').filter(has_text="Halving: the version space").first.click()
     page.wait_for_function("() => location.pathname.endsWith('/halving')")
     shown = int(page.evaluate("""() => Object.entries(sessionStorage)
         .filter(([k]) => k.startsWith('olc-shown:perceptron:')).map(([, v]) => +v).reduce((a, b) => Math.max(a, b), 0)"""))
     assert shown >= 40
     page.wait_for_selector(f'{VIEWER}[data-ready="true"]', timeout=90_000)
-    page.locator('[data-testid="stSidebarNav"] a').filter(has_text="Perceptron").first.click()
+    page.locator('.st-key-olc_nav a').filter(has_text="Perceptron").first.click()
     page.wait_for_function("() => location.pathname.endsWith('/perceptron')")
     page.wait_for_function(f"""() => {{ const v = document.querySelector('.olc-viewer');
         return v && v.dataset.ready === 'true' && +v.dataset.position === {shown}; }}""", timeout=90_000)
