@@ -51,7 +51,7 @@ def test_default_run_numbers_come_from_the_core():
     # VC ≤ opt ≤ M_Halving ≤ log₂|H| with the core's numbers
     d = dimensions(HalfPlanes(32))
     assert any(f"\\mathrm{{VC}}(H) = {d.vc}" in x.value and f"\\mathrm{{opt}}(H) = {d.opt}" in x.value
-               and f"= {d.halving}" in x.value and "\\checkmark" in x.value for x in at.latex)
+               and f"= {d.halving}" in x.value and "\\checkmark" in x.value for x in at.markdown)
     # every setting, the seed and the position are in the URL
     q = url(at)
     assert (q["cls"], q["K"], q["seed"], q["t"], q["update"], q["stream"]) == \

@@ -276,9 +276,12 @@ def dimensions_panel(v: dict[str, Any], run: Run) -> None:
             safe.notice("info", "Not computed for this class: ", f"{msg}.")
             return
         mark = "\\checkmark" if d.holds else "\\times"
-        st.latex(f"\\mathrm{{VC}}(H) = {d.vc} \\;\\le\\; \\mathrm{{opt}}(H) = {d.opt} \\;\\le\\; "
-                 f"M_{{\\mathrm{{Halving}}}}(H) = {d.halving} \\;\\le\\; \\log_2|H| = \\log_2 {d.size} = "
-                 f"{d.log2_size:.4g} \\quad {mark}")
+        # one step a line: on one line it is wider than a laptop's column (653 px in 608) and scrolls, out of a
+        # keyboard's reach (WCAG 2.1.1; issue 23 §1). Markdown, not st.latex: st.latex's box hugs the formula, which
+        # KaTeX's aligned overhangs by 2 px, so it scrolled even on three lines.
+        st.markdown(f"$$\\begin{{aligned}} \\mathrm{{VC}}(H) = {d.vc} &\\;\\le\\; \\mathrm{{opt}}(H) = {d.opt} \\\\ &\\;\\le\\; "
+                 f"M_{{\\mathrm{{Halving}}}}(H) = {d.halving} \\\\ &\\;\\le\\; \\log_2|H| = \\log_2 {d.size} = "
+                 f"{d.log2_size:.4g} \\quad {mark} \\end{{aligned}}$$")
         upd = "on mistakes" if d.update == "on_mistake" else "on every round"
         st.markdown(
             f"- $\\mathrm{{VC}}(H) = {d.vc}$: the largest set of instances on which $H$ realises all "
