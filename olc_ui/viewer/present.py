@@ -127,13 +127,14 @@ def _peek_hide() -> str:
     return str(values["hide"])
 
 
-#: Page styles in presentation mode (Streamlit 1.67's test ids).
+#: Page styles in presentation mode (Streamlit 1.67's test ids). The fixed buttons' background is the theme's: the app
+#: root sets ``color-scheme`` (light or dark), which ``light-dark()`` follows (white read 1.1:1 under a dark theme's text).
 _CSS = """
 header[data-testid="stHeader"] { background: transparent; height: 0; min-height: 0; overflow: visible; }
 [data-testid="stMainMenu"], [data-testid="stAppDeployButton"], [data-testid="stDecoration"],
 [data-testid="stStatusWidget"], [data-testid="stToolbarActions"] { display: none !important; }
 [data-testid="stExpandSidebarButton"] { position: fixed; top: 0.5rem; left: 0.5rem; z-index: 999990;
-  background: var(--st-background-color, #fff); border: 1px solid rgba(128, 128, 128, 0.5); border-radius: 0.5rem; }
+  background: var(--st-background-color, light-dark(#ffffff, #171614)); border: 1px solid rgba(128, 128, 128, 0.5); border-radius: 0.5rem; }
 [data-testid="stExpandSidebarButton"]::after { content: "Settings"; font-size: 16px; padding: 0 0.5rem 0 0.1rem; }
 [data-testid="stMainBlockContainer"] { padding-top: 0.6rem !important; padding-bottom: 2rem !important; max-width: 100% !important; }
 [data-testid="stMain"] { font-size: 18px; }
@@ -145,7 +146,7 @@ header[data-testid="stHeader"] { background: transparent; height: 0; min-height:
 [data-testid="stMain"] h1 { font-size: 30px !important; padding: 0 9rem 0.2rem 0 !important; line-height: 1.2 !important; }
 [data-testid="stMain"] h2, [data-testid="stMain"] h3 { font-size: 24px !important; }
 .st-key-olc_present_switch { position: fixed !important; top: 0.5rem; right: 1rem; z-index: 999990;
-  width: auto !important; background: var(--st-background-color, #fff); padding: 0.1rem 0.5rem; border-radius: 0.5rem; }
+  width: auto !important; background: var(--st-background-color, light-dark(#ffffff, #171614)); padding: 0.1rem 0.5rem; border-radius: 0.5rem; }
 .st-key-olc_present_switch [data-testid="stWidgetLabel"] p { font-size: 18px !important; }
 """
 _HIDE_CSS = {

@@ -4,6 +4,7 @@ page has finished rendering (its heading drawn, its step viewer ready, the run f
 
 axe-core comes bundled with axe-playwright-python (requirements-test.txt); the rules run are those tagged
 wcag2a, wcag2aa, wcag21a and wcag21aa. One server and one browser context per mode serve every page.
+With ``STREAMLIT_THEME_BASE=dark`` in the environment the server, and so this test, use the dark theme.
 """
 from __future__ import annotations
 
