@@ -86,7 +86,7 @@ def test_long_runs_are_asked_about_their_first_rounds_only():
 
 
 def _js(tmp_path, expression: str, data):
-    return node_eval(tmp_path, "viewer_predict.js", expression, data)
+    return node_eval(tmp_path, "viewer_questions.js", expression, data)
 
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
