@@ -112,7 +112,10 @@ def ftrl_options(trace, X, y, figure: str = "plane") -> dict[str, Any]:
     yp = lab * p
     out.update(kind="ftrl", label=lab.tolist(), score=p.tolist(), pright=((1.0 + yp) / 2.0).tolist(),
                pred=np.asarray(trace.predictions[:n], dtype=np.int64).tolist(),
-               answer=np.where(yp > 0, "above", np.where(yp < 0, "below", "half")).tolist())
+               answer=np.where(yp > 0, "above", np.where(yp < 0, "below", "half")).tolist(),
+               # the realised mistakes and the regret are drawn for every round (x = rounds so far): covered
+               # beyond the round on screen, so that they do not tell the coin flip ahead of the reveal
+               cover={"mistakes": 0.0, "regret": 0.0})
     if X.shape[1] == 2:
         out.update(figure=figure, px=X[:, 0].tolist(), py=X[:, 1].tolist())
     return out
