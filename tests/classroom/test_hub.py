@@ -241,3 +241,18 @@ def test_a_slow_reader_does_not_hold_the_others(store, serve, monkeypatch):
             assert len(live) == 2 and {c.role for c in live} == {"lecturer", "student"}
     with serve(store) as srv:
         run_async(asyncio.wait_for(go(srv), 60))
+
+
+def test_an_idle_session_ends_its_connections(make_store, serve):
+    """No lecturer message for OLC_CLASS_IDLE_S: every connection gets ``ended`` ("the session expired")."""
+    store = make_store(idle_s=0.6)
+    code, _ = store.create("perceptron", "")
+
+    async def go(url):
+        async with WS(url) as stu:
+            assert (await stu.hello(code))["type"] == "welcome"
+            assert await stu.expect("ended", 5) == {"type": "ended", "why": "the session expired"}
+            assert await stu.closed()
+    with serve(store) as srv:
+        run_async(go(srv.url))
+    assert store.lookup(code) == "expired"
