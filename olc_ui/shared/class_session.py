@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import functools
 import re
-import weakref
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
@@ -49,17 +48,17 @@ _BAD = "_olc_class_bad"          # (page, sentence) said about a bad ?class= in 
 WS_SUFFIX = "olc-class/ws"
 #: Pages without a step viewer: no class session button there (the class panel is the viewer's).
 NO_VIEWER = frozenset({"", "home", "bound_explorer"})
-_SLOTS: "weakref.WeakKeyDictionary[Any, Any]" = weakref.WeakKeyDictionary()   # run context -> sidebar slot
-_OFFERED: "weakref.WeakKeyDictionary[Any, int]" = weakref.WeakKeyDictionary()
+_SLOTS: dict[str, Any] = {}   # Streamlit session id -> this run's sidebar slot for the class controls
+_MAX_SLOTS = 2000
 
 
 def check_code(raw: object) -> str | None:
     """The class code in ``raw`` (spaces dropped, upper case), or None when it cannot be one.
 
-    >>> check_code(" abc-def "), check_code("ABCDE2"), check_code("ABCD0E"), check_code("<b>x</b>")
-    (None, 'ABCDE2', None, None)
+    >>> check_code(" abc-deF "), check_code("ABCDE2"), check_code("ABCD0E"), check_code("<b>x</b>")
+    ('ABCDEF', 'ABCDE2', None, None)
     """
-    code = re.sub(r"\s+", "", str(raw))[: CODE_LENGTH + 1].upper()
+    code = re.sub(r"[\s-]+", "", str(raw)[:64])[: CODE_LENGTH + 1].upper()
     return code if _CODE_RE.fullmatch(code) else None
 
 
@@ -137,7 +136,9 @@ def _check(code: str) -> str | None:
     if status in ("ok", "open", "active", "running"):
         return None
     if status in ("ended", "expired"):
-        return f"that class session has {status}"
+        return "that class session has ended or expired"
+    if status == "malformed":
+        return "not a class code (six letters and digits)"
     return "no class session has that code"
 
 
@@ -173,8 +174,12 @@ def setup() -> None:
     if isinstance(bad, tuple) and bad[0] == page:
         safe.notice("warning", "Class session: ", bad[1])
     ctx = get_script_run_ctx()
-    if ctx is not None and page not in NO_VIEWER:
-        _SLOTS[ctx] = st.sidebar.container(key="olc_class_side")
+    if ctx is not None:
+        _SLOTS.pop(ctx.session_id, None)
+        if len(_SLOTS) > _MAX_SLOTS:   # runs that never reached offer() (a page without step_view)
+            _SLOTS.clear()
+        if page not in NO_VIEWER:
+            _SLOTS[ctx.session_id] = st.sidebar.container(key="olc_class_side")
 
 
 def mode_options(sess: dict[str, Any], page: str, query: str | None) -> dict[str, Any]:
@@ -204,7 +209,7 @@ def with_class(modes: dict[str, Any] | None, settings: list, values: dict[str, A
 def offer(settings: list, values: dict[str, Any]) -> None:
     """The sidebar's class session controls, once per run, in the slot :func:`setup` made."""
     ctx = get_script_run_ctx()
-    slot = _SLOTS.pop(ctx, None) if ctx is not None else None
+    slot = _SLOTS.pop(ctx.session_id, None) if ctx is not None else None
     if slot is None:
         return
     sess = current()
@@ -228,7 +233,8 @@ def _start(page: str, query: str) -> None:
     try:
         code, key = _store_start(page, query)
     except Exception as exc:  # noqa: BLE001 - a bound (too many sessions) or the store down: said in one line
-        st.session_state[_BAD] = (page, f"no class session could be started: {exc}")
+        why = getattr(exc, "why", None) or "the server could not start one just now"
+        st.session_state[_BAD] = (page, f"no class session could be started: {why}")
         return
     st.session_state[SESSION_KEY] = {"code": str(code), "role": "lecturer", "key": str(key), "join_page": page}
     st.session_state.pop(_BAD, None)
