@@ -186,12 +186,12 @@ def mode_options(sess: dict[str, Any], page: str, query: str | None) -> dict[str
     """The viewer's ``class`` mode options (docs/class-session.md): the key only in the lecturer's own session;
     ``query`` None: the browser takes the page's settings from its address bar."""
     join = join_link(sess["code"], sess.get("join_page") or page)
+    # the QR code goes to every role: a reloaded lecturer's tab opens as a student in Python (a new Streamlit
+    # session) and is the lecturer again in the browser (its key in sessionStorage), which draws the panel
     opts: dict[str, Any] = {"code": sess["code"], "role": sess["role"], "ws": ws_path(), "join": join,
-                            "page": page, "query": query}
-    if sess["role"] == "lecturer":
-        opts["qr"] = qr_data_uri(join)
-        if sess.get("key"):
-            opts["key"] = sess["key"]
+                            "qr": qr_data_uri(join), "page": page, "query": query}
+    if sess["role"] == "lecturer" and sess.get("key"):
+        opts["key"] = sess["key"]
     return opts
 
 
