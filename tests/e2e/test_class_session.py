@@ -66,8 +66,17 @@ def wait_all(pages, predicate_js: str, arg=None, timeout_s: float = 30.0) -> flo
     """Seconds until ``predicate_js`` holds on every page (raises after ``timeout_s``)."""
     t0 = time.monotonic()
     for pg in pages:
-        pg.wait_for_function(predicate_js, arg=arg, timeout=timeout_s * 1000, polling=25)
+        try:
+            pg.wait_for_function(predicate_js, arg=arg, timeout=timeout_s * 1000, polling=25)
+        except Exception as exc:
+            raise AssertionError(f"{pg.url}: {predicate_js} ({arg}) did not hold; {describe(pg)}") from exc
     return time.monotonic() - t0
+
+
+def describe(pg) -> str:
+    """What a page's viewer and class panel say (for a failure's message)."""
+    return pg.evaluate("""() => { const v = document.querySelector('.olc-viewer'), c = document.querySelector('.olc-class');
+        return JSON.stringify({viewer: v && {...v.dataset}, panel: c && {...c.dataset, text: c.innerText}}); }""")
 
 
 AT_JS = """(p) => { const v = document.querySelector('.olc-viewer'); return v && v.dataset.position === String(p); }"""
@@ -261,6 +270,38 @@ def test_a_bad_code_says_one_line_and_the_page_works(room, browser, raw, says):
         pg.wait_for_function(AT_JS, arg=1)
     finally:
         ctx.close()
+
+
+def test_students_follow_the_lecturer_to_another_page(room):
+    lec, students = room["lecturer"], room["students"]
+    lec.get_by_role("link", name=re.compile("^Winnow")).first.click()
+    lec.wait_for_function("() => location.pathname.endsWith('/winnow')")
+    lec.wait_for_selector(f'{VIEWER}[data-ready="true"] .olc-class[data-connected="true"]', timeout=90_000)
+    step(lec, n=2)
+    for pg in students:
+        pg.wait_for_function("() => location.pathname.endsWith('/winnow')", timeout=60_000)
+    wait_all(students, RUN_JS, run_id(lec), timeout_s=90)
+    wait_all(students, AT_JS, position(lec), timeout_s=10)
+    for pg in students:
+        assert f"class={room['code']}" in pg.url
+        assert pg.locator(".olc-class").get_attribute("data-following") == "true"
+
+
+def test_a_reload_stays_the_lecturer_and_presentation_mode_shows_the_code_large(room):
+    lec = room["lecturer"]
+    lec.goto(lec.url + "&present=1")
+    lec.wait_for_selector(f'{VIEWER}[data-ready="true"][data-present="true"] .olc-class[data-connected="true"]',
+                          timeout=90_000)
+    assert lec.locator(".olc-class").get_attribute("data-role") == "lecturer"
+    assert room["key"] not in lec.url
+    px = lec.evaluate("() => parseFloat(getComputedStyle(document.querySelector('.olc-class-code')).fontSize)")
+    assert px >= 48
+    box = lec.locator(".olc-class-code").bounding_box()
+    assert box["y"] + box["height"] <= H          # on the first screen of the projector
+    # the three students (and the raw connection of the test above: a student too) are still counted
+    lec.wait_for_function("() => Number(document.querySelector('.olc-class').dataset.joined) >= 3", timeout=30_000)
+    step(lec)
+    wait_all(room["students"], AT_JS, position(lec), timeout_s=10)
 
 
 def test_the_session_ends(room):
