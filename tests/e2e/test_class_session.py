@@ -49,7 +49,8 @@ def room(browser, streamlit_app):
 
 
 def position(pg) -> int:
-    return int(pg.locator(VIEWER).first.get_attribute("data-position"))
+    """The viewer's position (set at once by a key; data-position follows at the next frame's draw)."""
+    return int(pg.evaluate("() => document.querySelector('.olc-viewer').olcViewer.p"))
 
 
 def run_id(pg) -> str:
