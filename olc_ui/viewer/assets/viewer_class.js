@@ -322,7 +322,12 @@ class ClassMode {
     const page = String(s.page || "");
     if (page !== this.page) { if (CLASS_PAGE_RE.test(page)) this.open(page, s.query); return; }
     const query = typeof s.query === "string" ? s.query : "";
-    if (String(s.run) === String(v.runId)) { this.mismatch = false; this.show(s.position); return; }
+    // the same run and the same settings (or the bridge already tried them: a setting that changes no run,
+    // such as predict-then-reveal, travels through the bridge once)
+    const sameRun = String(s.run) === String(v.runId);
+    if (sameRun && (query === classQuery(this.o.query) || link.bridged === query)) {
+      this.mismatch = false; this.show(s.position); return;
+    }
     if (performance.now() - link.bridgeAt < CLASS_BRIDGE_WAIT_MS) return;   // the rerun is on its way
     if (link.bridged !== query && typeof v.setStateValue === "function") {
       link.bridged = query;
@@ -330,6 +335,7 @@ class ClassMode {
       v.setStateValue("class_settings", { query, run: String(s.run), at: Date.now() });
       return;
     }
+    if (sameRun) { this.show(s.position); return; }
     if (!this.mismatch) {
       this.mismatch = true;
       this.say("The lecturer's run cannot be made here (their data are an upload or clicked points): " +
