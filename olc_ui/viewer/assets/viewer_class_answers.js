@@ -367,7 +367,7 @@ export class ClassAnswers {
       fill.style.width = `${row.pct}%`;
       bar.appendChild(fill);
       li.append(el("span", "olc-class-bar-label", row.label), bar, el("span", "olc-class-bar-count", countText(row)));
-      if (row.right) li.appendChild(el("span", "olc-class-bar-right", "✓ right"));
+      li.appendChild(el("span", "olc-class-bar-right", row.right ? "✓ right" : ""));
       ul.appendChild(li);
     }
     this.dist.append(head, ul, el("div", "olc-class-share", shareText(m.share, m.answered)));
