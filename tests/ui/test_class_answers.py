@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import shutil
 
 import numpy as np
@@ -36,6 +37,16 @@ def test_question_ids_say_page_run_and_round_and_differ_per_stamp(tmp_path):
     assert parts == {"page": "experts", "run": tag9, "round": 12}
     assert tag9 != tag8 and tag9.isalnum()
     assert bad is None and none is None
+
+
+def test_question_ids_fit_the_hubs_identifiers_and_say_whether_a_student_has_the_run(tmp_path):
+    got = _js(tmp_path, "[m.questionId('lessons/per ceptron', 'a'.repeat(500), 2000, 'mx0pk7xr0zz'),"
+                        " m.sameRun(m.questionId('perceptron', 'run1', 3, 's'), 'perceptron', 'run1'),"
+                        " m.sameRun(m.questionId('perceptron', 'run1', 3, 's'), 'perceptron', 'run2'),"
+                        " m.sameRun(m.questionId('perceptron', 'run1', 3, 's'), 'experts', 'run1')]")
+    qid, same, other_run, other_page = got
+    assert re.fullmatch(r"[A-Za-z0-9_.:\-]{1,64}", qid) and qid.startswith("lessons-per-ceptron:")
+    assert same is True and other_run is False and other_page is False
 
 
 def test_open_message_is_the_runs_question_and_choices(tmp_path):

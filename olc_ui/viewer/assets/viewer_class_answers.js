@@ -13,7 +13,8 @@ import { choices, questionText, revealText, rightAnswer } from "./viewer_questio
 import { el } from "./viewer_util.js";
 
 const KEY_OPEN = "O", KEY_REVEAL = "R";
-const CLASS_EVENTS = ["welcome", "question", "answered", "joined", "voted", "reveal", "tally"];
+const CLASS_EVENTS = ["welcome", "question", "answered", "joined", "voted", "reveal", "closed", "tally"];
+const QUESTION_MAX_TEXT = 600;   // the hub's bound on a question's text (olc_ui/classroom/messages.py)
 
 // ---------------------------------------------------------------- pure parts
 
@@ -25,17 +26,26 @@ export function runTag(run) {
   return h.toString(36);
 }
 
-// A question's id: page, run, round and a stamp unique to the lecturer's document (time + counter).
-export function questionId(page, run, r, stamp) { return `${page}:${runTag(run)}:${r}:${stamp}`; }
+// A question's id: page, run, round and a stamp unique to the lecturer's document (time + counter); at most
+// 64 characters of [A-Za-z0-9_.:-] (the hub's identifiers).
+export function questionId(page, run, r, stamp) {
+  return `${String(page).replace(/[^A-Za-z0-9_-]/g, "-").slice(0, 24)}:${runTag(run)}:${r}:${stamp}`;
+}
 
 export function qidParts(qid) {
   const m = /^([^:]*):([0-9a-z]+):(\d+):([0-9a-z]+)$/.exec(String(qid || ""));
   return m ? { page: m[1], run: m[2], round: +m[3] } : null;
 }
 
+// Does question id `qid` speak of this page and run?
+export function sameRun(qid, page, run) {
+  const parts = qidParts(qid);
+  return !!parts && parts.page === String(page).replace(/[^A-Za-z0-9_-]/g, "-").slice(0, 24) && parts.run === runTag(run);
+}
+
 // The lecturer's `open` for round r of the run `run` on `page` (docs/class-session.md, "Messages").
 export function openMessage(o, r, page, run, stamp) {
-  return { type: "open", qid: questionId(page, run, r, stamp), round: r, page, text: questionText(o, r),
+  return { type: "open", qid: questionId(page, run, r, stamp), round: r, page, text: questionText(o, r).slice(0, QUESTION_MAX_TEXT),
     choices: choices(o, r).map(([, id, label]) => ({ id, label })) };
 }
 
@@ -96,7 +106,7 @@ function classPage(view) {
     if (opts && typeof opts.page === "string") return opts.page;
   } catch (e) { /* no class options */ }
   const parts = window.location.pathname.split("/").filter(Boolean);
-  return parts.length ? decodeURIComponent(parts[parts.length - 1]) : "";
+  return parts.length ? decodeURIComponent(parts[parts.length - 1]) : "home";
 }
 
 function answerButton(key, label, onClick, cls) {
@@ -166,6 +176,8 @@ export class ClassAnswers {
       if (this.q && m.qid === this.q.qid) this.mine = m.answer;
     } else if (type === "reveal") {
       this.revealed(m);
+    } else if (type === "closed") {
+      if (this.q && m.qid === this.q.qid) this.q = null;
     } else if (type === "tally") {
       if (Array.isArray(m.rows)) this.rows = m.rows;
     }
@@ -182,7 +194,7 @@ export class ClassAnswers {
     const right = (q.choices || []).find((c) => c.id === m.correct);
     this.announce(`Revealed: the right answer is ${right ? right.label : m.correct}. ` +
       `${answeredText(m.answered, m.joined)}. ${shareText(m.share, m.answered)}`);
-    if (!this.lecturer && this.following() && this.matches(q) && this.pr.view.p === q.round - 1) this.pr.step(q.round);
+    // a following student's viewer draws the update when the lecturer's `state` (the step to the round) arrives
   }
 
   // ---------------------------------------------------------------- roles' actions
@@ -190,10 +202,7 @@ export class ClassAnswers {
   following() { return !this.lecturer && this.link.following !== false; }
 
   // The student's run and page are the question's (its id says so).
-  matches(q) {
-    const parts = q && qidParts(q.qid);
-    return !!parts && parts.page === classPage(this.pr.view) && parts.run === runTag(this.pr.view.runId);
-  }
+  matches(q) { return !!q && sameRun(q.qid, classPage(this.pr.view), this.pr.view.runId); }
 
   // Lecturer: a question is open and not yet revealed; the viewer holds its steps until the reveal.
   holds() { return this.lecturer && this.q !== null; }
@@ -267,13 +276,13 @@ export class ClassAnswers {
     this.box = el("div", "olc-class-answers");
     this.box.setAttribute("role", "region");
     this.box.setAttribute("aria-label", "The class's answers");
-    this.line = el("div", "olc-class-line");
-    this.qText = el("div", "olc-class-question");
-    this.qButtons = el("div", "olc-class-choices");
-    this.status = el("div", "olc-class-status");
-    this.dist = el("div", "olc-class-dist");
-    this.tallyBox = el("div", "olc-class-tally");
-    this.live = el("div", "olc-class-live");
+    this.line = el("div", "olc-answers-line");
+    this.qText = el("div", "olc-answers-question");
+    this.qButtons = el("div", "olc-answers-choices");
+    this.status = el("div", "olc-answers-status");
+    this.dist = el("div", "olc-answers-dist");
+    this.tallyBox = el("div", "olc-answers-tally");
+    this.live = el("div", "olc-answers-live");
     this.live.setAttribute("aria-live", "polite");
     this.live.setAttribute("role", "status");
     this.box.append(this.line, this.qText, this.qButtons, this.status, this.dist, this.tallyBox, this.live);
@@ -313,10 +322,10 @@ export class ClassAnswers {
   renderLecturer() {
     const pr = this.pr;
     if (this.q) {
-      pr.showOpen(this.q, answerButton(KEY_REVEAL, "Reveal", () => this.reveal(), "olc-class-reveal"));
+      pr.showOpen(this.q, answerButton(KEY_REVEAL, "Reveal", () => this.reveal(), "olc-answers-reveal"));
       this.renderCount();
     } else if (pr.asking !== null) {
-      pr.showAsk(answerButton(KEY_OPEN, "Open this question to the class", () => this.open(), "olc-class-open"));
+      pr.showAsk(answerButton(KEY_OPEN, "Open this question to the class", () => this.open(), "olc-answers-open"));
       this.line.textContent = `${this.joined} joined: opened, the question appears on their devices.`;
     }
   }
@@ -326,12 +335,12 @@ export class ClassAnswers {
     if (!q) return;
     if (!this.full()) {
       this.line.append(`A question is open (round ${q.round}). `,
-        answerButton(null, "Answer", () => { this.expanded = true; this.render(); this.focusChoice(); }, "olc-class-expand"));
+        answerButton(null, "Answer", () => { this.expanded = true; this.render(); this.focusChoice(); }, "olc-answers-expand"));
       return;
     }
     this.qText.textContent = q.text;
     for (const [key, id, label] of this.keyed()) {
-      const b = answerButton(key, id === this.mine ? `${label} ✓` : label, () => this.vote(id), "olc-class-choice");
+      const b = answerButton(key, id === this.mine ? `${label} ✓` : label, () => this.vote(id), "olc-answers-choice");
       b.dataset.answer = id;
       b.setAttribute("aria-pressed", id === this.mine ? "true" : "false");
       this.qButtons.appendChild(b);
@@ -349,7 +358,7 @@ export class ClassAnswers {
     const m = s.msg, list = s.q.choices || [];
     const rows = distribution(list, m.counts, m.correct);
     const right = rows.find((row) => row.right);
-    const head = el("div", "olc-class-result");
+    const head = el("div", "olc-answers-result");
     if (!this.lecturer) {
       const mine = list.find((c) => c.id === s.mine);
       head.textContent = !mine ? `You did not answer. The right answer: ${right ? right.label : m.correct}.`
@@ -358,19 +367,19 @@ export class ClassAnswers {
       if (this.matches(s.q) && s.q.round >= 1 && s.q.round <= this.pr.o.rounds)
         head.textContent += ` Round ${s.q.round}: ${revealText(this.pr.o, s.q.round)}`;
     } else head.textContent = `Round ${s.q.round}, the class's answers (${answeredText(m.answered, m.joined)}):`;
-    const ul = el("ul", "olc-class-bars");
+    const ul = el("ul", "olc-answers-bars");
     for (const row of rows) {
-      const li = el("li", row.right ? "olc-class-bar olc-class-right" : "olc-class-bar");
-      const bar = el("span", "olc-class-bar-track");
+      const li = el("li", row.right ? "olc-answers-bar olc-answers-right" : "olc-answers-bar");
+      const bar = el("span", "olc-answers-bar-track");
       bar.setAttribute("aria-hidden", "true");
-      const fill = el("span", "olc-class-bar-fill");
+      const fill = el("span", "olc-answers-bar-fill");
       fill.style.width = `${row.pct}%`;
       bar.appendChild(fill);
-      li.append(el("span", "olc-class-bar-label", row.label), bar, el("span", "olc-class-bar-count", countText(row)));
-      li.appendChild(el("span", "olc-class-bar-right", row.right ? "✓ right" : ""));
+      li.append(el("span", "olc-answers-bar-label", row.label), bar, el("span", "olc-answers-bar-count", countText(row)));
+      li.appendChild(el("span", "olc-answers-bar-right", row.right ? "✓ right" : ""));
       ul.appendChild(li);
     }
-    this.dist.append(head, ul, el("div", "olc-class-share", shareText(m.share, m.answered)));
+    this.dist.append(head, ul, el("div", "olc-answers-share", shareText(m.share, m.answered)));
   }
 
   // The labels of a tally row's choices: as opened, else the run's (same page), else none (ids become columns).
@@ -386,7 +395,7 @@ export class ClassAnswers {
   renderTally() {
     this.tallyBox.replaceChildren();
     if (!this.lecturer || !this.rows.length) return;
-    const table = el("table", "olc-class-tally-table");
+    const table = el("table", "olc-answers-tally-table");
     table.appendChild(el("caption", null, "Class tally"));
     const head = el("tr");
     for (const h of ["Question", "Round", "Right answer", "Answered / joined", "Share correct"])
@@ -400,7 +409,7 @@ export class ClassAnswers {
         tr.appendChild(el("td", null, String(v)));
       body.appendChild(tr);
     }
-    const dl = answerButton(null, "Download the session's answers (CSV)", () => this.download(), "olc-class-csv");
+    const dl = answerButton(null, "Download the session's answers (CSV)", () => this.download(), "olc-answers-csv");
     this.tallyBox.append(table, dl);
   }
 
