@@ -317,6 +317,7 @@ export class ClassAnswers {
     this.renderShown();
     this.renderTally();
     this.box.dataset.state = this.q ? "open" : this.shown ? "revealed" : "none";
+    this.box.dataset.qid = this.q ? this.q.qid : this.shown ? this.shown.q.qid : "";
   }
 
   renderLecturer() {
