@@ -4,7 +4,8 @@
 
 That command finds ``app`` below and serves it: Streamlit's own server (``st.App``) plus the
 middleware of olc_ui/routes.py, which spares direct links such as ``/perceptron?T=50`` two console
-404s (docs/deployment.md, "Direct links"). The server then runs this same file as the app script,
+404s (docs/deployment.md, "Direct links"), and the class session's websocket endpoint
+``/olc-class/ws`` (olc_ui/classroom/, docs/class-session.md). The server then runs this same file as the app script,
 where ``__name__ == "__main__"``: the router. Every lesson is a short script in pages/.
 """
 import streamlit as st
@@ -25,6 +26,7 @@ if __name__ == "__main__":  # the app script (also under AppTest)
     nav.sidebar(sections)
     current.run()
 else:  # imported by `streamlit run app.py` (or uvicorn app:app) to serve it
+    from olc_ui import classroom
     from olc_ui.routes import middleware
 
-    app = st.App(__file__, middleware=middleware())
+    app = st.App(__file__, middleware=middleware(), routes=classroom.routes())

@@ -1,0 +1,316 @@
+"""The push endpoint: a websocket route at ``<server.baseUrlPath>/olc-class/ws`` (docs/class-session.md).
+
+One :class:`Hub` per process. A connection says ``hello`` first (its role is fixed then: the lecturer
+with the right key, else a student), then each message is checked (olc_ui/classroom/messages.py),
+checked against the role (a student's lecturer-only message is ``refused`` and changes nothing),
+applied to the store and published; every connection of the session, in every process, gets the
+published messages through the store's publish/subscribe.
+
+Fan-out never waits on one socket: each connection has its own send queue and sender task, a published
+message is put on every queue of the session at once (``put_nowait``), and a connection whose queue
+overflows (a client that stopped reading) is closed. Store calls that wait on the network (Redis) run
+in a small thread pool, so the event loop (which also serves Streamlit's own websockets) never blocks.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import logging
+from concurrent.futures import ThreadPoolExecutor
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from olc_ui.classroom import codes, messages, store as st
+from olc_ui.classroom.messages import Invalid, dumps
+
+log = logging.getLogger(__name__)
+
+#: messages waiting for one connection before it counts as stuck and is closed
+QUEUE_MAX = 512
+#: seconds a new connection has to say hello
+HELLO_TIMEOUT_S = 10.0
+#: the close code sent after an ``error`` (1008: policy violation)
+CLOSE_POLICY = 1008
+_ENDED_PREFIX = '{"type":"ended"'
+
+
+def client_address(websocket: WebSocket) -> str:
+    """The address failed joins are counted against: the peer, or behind our nginx (a loopback peer)
+    the last X-Forwarded-For hop (the one nginx added; earlier hops are whatever the client sent)."""
+    peer = websocket.client.host if websocket.client else ""
+    try:
+        loopback = ipaddress.ip_address(peer).is_loopback
+    except ValueError:
+        loopback = False
+    forwarded = websocket.headers.get("x-forwarded-for", "")
+    if loopback and forwarded:
+        return forwarded.split(",")[-1].strip()[:64] or peer
+    return peer
+
+
+class Conn:
+    """One websocket: its role, its send queue and the task that drains it."""
+
+    def __init__(self, websocket: WebSocket):
+        self.ws = websocket
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(QUEUE_MAX)
+        self.role = self.code = self.sid = None
+        self.welcomed = False
+        self.pending: list[str] = []      # published before the welcome was queued
+        self.closing = False
+        self.sender = asyncio.ensure_future(self._drain())
+
+    def push(self, text: str) -> None:
+        if self.closing:
+            return
+        if not self.welcomed:
+            self.pending.append(text)
+            return
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            log.warning("class %s: a connection did not keep up; closed", self.code)
+            self.close_after(None)
+            return
+        if text.startswith(_ENDED_PREFIX):
+            self.close_after(None)
+
+    def send(self, message: dict) -> None:
+        """A message to this connection alone (in order with the published ones)."""
+        if self.welcomed or message.get("type") == "welcome":
+            self.push(dumps(message))
+        else:
+            self.pending.append(dumps(message))
+
+    def welcome(self, message: dict) -> None:
+        self.welcomed = True
+        self.push(dumps(message))
+        pending, self.pending = self.pending, []
+        for text in pending:
+            self.push(text)
+
+    def close_after(self, message: dict | None) -> None:
+        """Send ``message`` (if any) after what is queued, then close."""
+        if self.closing:
+            return
+        if message is not None:
+            with contextlib.suppress(asyncio.QueueFull):
+                self.queue.put_nowait(dumps(message))
+        self.closing = True
+        try:
+            self.queue.put_nowait(None)
+        except asyncio.QueueFull:
+            self.sender.cancel()
+            asyncio.ensure_future(self._close())
+
+    async def _drain(self) -> None:
+        try:
+            while True:
+                text = await self.queue.get()
+                if text is None:
+                    break
+                await self.ws.send_text(text)
+        except Exception:  # noqa: BLE001 - the socket is gone: nothing more to send
+            pass
+        await self._close()
+
+    async def _close(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.ws.close(CLOSE_POLICY if self.closing else 1000)
+
+
+class Hub:
+    """Every class connection of this process, grouped by session code."""
+
+    def __init__(self, store: st.Store):
+        self.store = store
+        self.rooms: dict[str, set[Conn]] = {}
+        self._deliver: dict[str, callable] = {}
+        self._pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="olc-class") if store.blocking else None
+        self._sweeper: asyncio.Task | None = None
+
+    async def call(self, fn, *args):
+        """A store call: in the thread pool when it waits on I/O, else right here."""
+        if self._pool is None:
+            return fn(*args)
+        return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+
+    # -- rooms
+    async def enter(self, conn: Conn) -> None:
+        room = self.rooms.setdefault(conn.code, set())
+        room.add(conn)
+        if conn.code not in self._deliver:
+            deliver = self._fan_out(conn.code)
+            self._deliver[conn.code] = deliver
+            await self.store.subscribe(conn.code, deliver)
+        if self._sweeper is None or self._sweeper.done():
+            self._sweeper = asyncio.ensure_future(self._sweep())
+
+    async def leave(self, conn: Conn) -> None:
+        room = self.rooms.get(conn.code)
+        if room is None or conn not in room:
+            return
+        room.discard(conn)
+        if not room:
+            del self.rooms[conn.code]
+            deliver = self._deliver.pop(conn.code, None)
+            if deliver is not None:
+                await self.store.unsubscribe(conn.code, deliver)
+
+    def _fan_out(self, code: str):
+        def deliver(text: str) -> None:
+            for conn in list(self.rooms.get(code, ())):
+                conn.push(text)
+        return deliver
+
+    async def _sweep(self) -> None:
+        """Now and then: forget what expired; end this process's rooms whose session expired."""
+        period = max(0.2, min(30.0, self.store.limits.idle_s / 4))
+        while self.rooms:
+            await asyncio.sleep(period)
+            await self.call(self.store.purge)
+            for code in list(self.rooms):
+                if await self.call(self.store.lookup, code) != "ok":
+                    self._fan_out(code)(dumps({"type": "ended", "why": st.EXPIRED}))
+
+    # -- one connection
+    async def serve(self, websocket: WebSocket) -> None:
+        await websocket.accept()
+        conn = Conn(websocket)
+        try:
+            if await self._hello(conn, client_address(websocket)):
+                await self._loop(conn)
+        except WebSocketDisconnect:
+            pass
+        except Exception:  # noqa: BLE001 - one connection's failure must not take the hub down
+            log.exception("class hub: a connection failed")
+            conn.close_after({"type": "error", "why": "The server failed on this message."})
+        finally:
+            if conn.code is not None:
+                await self.leave(conn)
+            if not conn.closing:
+                conn.close_after(None)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(conn.sender), 5)
+
+    async def _receive(self, conn: Conn, timeout: float | None = None) -> dict | None:
+        """The next message, parsed; None when the client left. An invalid one: ``error`` and close."""
+        frame = await asyncio.wait_for(conn.ws.receive(), timeout)
+        if frame["type"] == "websocket.disconnect":
+            return None
+        return messages.parse(frame.get("text"))
+
+    async def _hello(self, conn: Conn, address: str) -> bool:
+        try:
+            msg = await self._receive(conn, HELLO_TIMEOUT_S)
+        except (asyncio.TimeoutError, Invalid) as exc:
+            conn.close_after({"type": "error", "why": str(exc) or "Say hello first."})
+            return False
+        if msg is None:
+            return False
+        if msg["type"] != "hello":
+            conn.close_after({"type": "error", "why": "The first message must be hello."})
+            return False
+        why = await self._admit(conn, messages.check_hello(msg), address)
+        if why is not None:
+            conn.close_after({"type": "error", "why": why})
+            return False
+        return True
+
+    async def _admit(self, conn: Conn, hello: dict, address: str) -> str | None:
+        """Fix the connection's role and session and queue its welcome; else the sentence why not."""
+        s = self.store
+        if await self.call(s.join_blocked, address):
+            return st.RATE_SENTENCE
+        code = codes.normalise(hello["code"])
+        if code is None:
+            await self.call(s.failed_join, address)
+            return st.MALFORMED_SENTENCE
+        try:
+            if "key" in hello:
+                if not await self.call(s.check_key, code, hello["key"]):
+                    await self.call(s.failed_join, address)
+                    return (st.GONE_SENTENCE if await self.call(s.lookup, code) != "ok"
+                            else "This is not the lecturer's key for this class session.")
+                await self.call(s.touch, code)
+                conn.role, conn.code = "lecturer", code
+            else:
+                sid, joined, new = await self.call(s.join, code, hello["sid"])
+                conn.role, conn.code, conn.sid = "student", code, sid
+            await self.enter(conn)
+            snap = await self.call(s.snapshot, code, conn.sid)
+        except st.Gone as exc:
+            await self.call(s.failed_join, address)
+            return exc.why
+        except st.Bound as exc:
+            return exc.why
+        welcome = {"type": "welcome", "role": conn.role, "code": code, **snap}
+        if conn.sid is not None:
+            welcome["sid"] = conn.sid
+        conn.welcome(welcome)
+        if conn.role == "student" and new:
+            await self.call(s.publish, code, {"type": "joined", "n": joined})
+        return None
+
+    async def _loop(self, conn: Conn) -> None:
+        while not conn.closing:
+            try:
+                msg = await self._receive(conn)
+            except Invalid as exc:
+                conn.close_after({"type": "error", "why": str(exc)})
+                return
+            if msg is None:
+                return
+            kind = msg["type"]
+            if kind == "ping":
+                conn.send({"type": "pong"})
+            elif kind == "hello":
+                conn.send({"type": "refused", "what": "hello", "why": "This connection has said hello already."})
+            elif (kind in messages.LECTURER_ONLY) != (conn.role == "lecturer"):
+                conn.send({"type": "refused", "what": kind})
+            else:
+                await self._apply(conn, kind, msg)
+
+    async def _apply(self, conn: Conn, kind: str, msg: dict) -> None:
+        """A message the sender's role may send: checked, applied to the store, published."""
+        try:
+            fields = getattr(messages, f"check_{kind}")(msg) if kind != "end" else {}
+            await getattr(self, f"_on_{kind}")(conn, fields)
+        except Invalid as exc:
+            conn.close_after({"type": "error", "why": str(exc)})
+        except st.Refused as exc:
+            conn.send({"type": "refused", "what": kind, "why": exc.why})
+        except st.Gone as exc:
+            conn.close_after({"type": "error", "why": exc.why})
+
+    async def _on_state(self, conn: Conn, f: dict) -> None:
+        state = await self.call(self.store.set_state, conn.code, f)
+        await self.call(self.store.publish, conn.code, {"type": "state", **state})
+
+    async def _on_open(self, conn: Conn, f: dict) -> None:
+        q = await self.call(self.store.open_question, conn.code, f)
+        await self.call(self.store.publish, conn.code, {"type": "question", **q})
+
+    async def _on_close(self, conn: Conn, f: dict) -> None:
+        if not await self.call(self.store.close_question, conn.code, f["qid"]):
+            raise st.Refused("This question is not open.")
+        await self.call(self.store.publish, conn.code, {"type": "closed", "qid": f["qid"]})
+
+    async def _on_vote(self, conn: Conn, f: dict) -> None:
+        n, joined = await self.call(self.store.vote, conn.code, conn.sid, f["qid"], f["answer"])
+        conn.send({"type": "voted", "qid": f["qid"], "answer": f["answer"]})
+        await self.call(self.store.publish, conn.code, {"type": "answered", "qid": f["qid"], "n": n, "joined": joined})
+
+    async def _on_reveal(self, conn: Conn, f: dict) -> None:
+        row, rows = await self.call(self.store.reveal, conn.code, f["qid"], f["correct"])
+        await self.call(self.store.publish, conn.code, st.reveal_message(row))
+        await self.call(self.store.publish, conn.code, {"type": "tally", "rows": rows})
+
+    async def _on_eyes(self, conn: Conn, f: dict) -> None:
+        await self.call(self.store.set_eyes, conn.code, f["on"])
+        await self.call(self.store.publish, conn.code, {"type": "eyes", "on": f["on"]})
+
+    async def _on_end(self, conn: Conn, f: dict) -> None:
+        await self.call(self.store.end, conn.code)
+        await self.call(self.store.publish, conn.code, {"type": "ended", "why": st.ENDED_BY_LECTURER})
