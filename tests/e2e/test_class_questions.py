@@ -111,8 +111,13 @@ def test_the_class_answers_and_the_projector_reveals(browser, url, options):
             _ready(S)
             students.append(S)
         expect(L.locator(f"{VIEWER} .olc-class")).to_have_attribute("data-joined", "3", timeout=30_000)
-        for S in students:     # following: the lecturer's round (the settings came with the link)
+        for S in students:     # following: the lecturer's round and settings (predict on, too)
             S.wait_for_function(f"() => document.querySelector('{VIEWER}').dataset.position === '{START}'")
+            assert S.locator(f"{VIEWER} .olc-predict").count() == 1, (
+                "the student's page has no predict panel: the lecturer's predict=1 did not reach it "
+                f"(the settings bridge, viewer_class.js): {S.url}")
+        # the second student explores on their own: the question comes as a compact line, one tap away
+        students[1].get_by_role("button", name="Explore on my own").click()
 
         # the lecturer asks round r: the class's button, and the answer keys reveal nothing
         L.locator(VIEWER).first.focus()
@@ -131,6 +136,10 @@ def test_the_class_answers_and_the_projector_reveals(browser, url, options):
 
         # the students answer; the third changes the answer
         votes = [right, wrong, wrong]
+        compact = students[1].locator(f"{BOX} .olc-answers-line")
+        expect(compact).to_contain_text(f"A question is open (round {r})")
+        assert students[1].locator(f"{BOX} .olc-answers-choice").count() == 0
+        compact.get_by_role("button", name="Answer").click()
         for S, answer in zip(students, votes):
             button = S.locator(f"{BOX} button.olc-answers-choice[data-answer='{answer}']")
             expect(button).to_be_visible()
@@ -189,7 +198,9 @@ def test_the_class_answers_and_the_projector_reveals(browser, url, options):
             res = S.locator(f"{BOX} .olc-answers-result")
             expect(res).to_contain_text("✓ Right" if mine == right else "✗ Your answer")
             expect(S.locator(f"{BOX} .olc-answers-share")).to_have_text("Share correct: 67% (2 of 3).")
+        for S in (students[0], students[2]):     # following: the update drawn (the explorer stays where it was)
             S.wait_for_function(f"() => document.querySelector('{VIEWER}').dataset.position === '{r}'")
+        assert _position(students[1]) == START
 
         # the CSV, built in the browser
         with L.expect_download() as dl:
