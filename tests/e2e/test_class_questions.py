@@ -16,6 +16,8 @@ import olc_core
 from olc_ui.viewer import predict
 
 pytest.importorskip("playwright")
+pytest.importorskip("axe_playwright_python")
+from axe_playwright_python.sync_playwright import Axe  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 
 from stbrowser import INSTRUMENT_JS  # noqa: E402
@@ -24,6 +26,18 @@ from viewerpage import VIEWER  # noqa: E402
 T, SEED, START = 200, 0, 5
 QUERY = f"data=generated&d=2&gamma=0.1&R=1&T={T}&seed={SEED}&predict=1"
 BOX = f"{VIEWER} .olc-class-answers"
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+
+
+def _axe_serious(pg) -> list[str]:
+    """axe-core's critical/serious WCAG 2.1 AA violations in the predict panel and the class's answers."""
+    out = []
+    for where in (f"{VIEWER} .olc-predict", BOX):
+        res = Axe().run(pg, context=where, options={"runOnly": {"type": "tag", "values": AXE_TAGS},
+                                                    "resultTypes": ["violations"]})
+        out += [f"{where}: {v['id']}: {v['help']}" for v in res.response["violations"]
+                if v.get("impact") in ("critical", "serious")]
+    return out
 
 
 @pytest.fixture(scope="module")
@@ -140,6 +154,8 @@ def test_the_class_answers_and_the_projector_reveals(browser, url, options):
         expect(compact).to_contain_text(f"A question is open (round {r})")
         assert students[1].locator(f"{BOX} .olc-answers-choice").count() == 0
         compact.get_by_role("button", name="Answer").click()
+        expect(students[0].locator(f"{BOX} .olc-answers-choice").first).to_be_visible()
+        assert _axe_serious(students[0]) == [] and _axe_serious(L) == []
         for S, answer in zip(students, votes):
             button = S.locator(f"{BOX} button.olc-answers-choice[data-answer='{answer}']")
             expect(button).to_be_visible()
@@ -201,6 +217,8 @@ def test_the_class_answers_and_the_projector_reveals(browser, url, options):
         for S in (students[0], students[2]):     # following: the update drawn (the explorer stays where it was)
             S.wait_for_function(f"() => document.querySelector('{VIEWER}').dataset.position === '{r}'")
         assert _position(students[1]) == START
+
+        assert _axe_serious(L) == [] and _axe_serious(students[0]) == []
 
         # the CSV, built in the browser
         with L.expect_download() as dl:
