@@ -258,6 +258,7 @@ class Predict {
 
   renderTally() {
     if (this.cls && (this.cls.lecturer || !this.asked)) { this.tally.textContent = ""; return; }
+    if (this.cls) { this.tally.textContent = `On my own: ${this.right} right of ${this.asked}`; return; }
     this.tally.textContent = this.asked ? `Class: ${this.right} right of ${this.asked}` : "Class: no answer yet";
   }
 
