@@ -24,6 +24,9 @@ per session (peak RSS while all are connected minus the RSS after a warm-up sess
 The last line: ``load: students=N p95_ms=… errors=…``. ``--smoke``: 2 students for 3 s on a server
 started here (CI: tests/bench/test_bench_smoke.py; the protocol checks: tests/ui/test_load_protocol.py).
 
+``--class``: a class session instead (one lecturer steps, N students follow and vote): bench/load_class.py,
+last line ``class: students=N lag_p95_ms=… lag_max_ms=… votes_lost=… errors=…``.
+
 Loopback only; bounded in time (``--duration`` after the last arrival, then every
 student stops; a request waits at most ``--timeout`` seconds).
 """
@@ -43,6 +46,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT / "tests" / "e2e"))
+import load_class  # noqa: E402
 import stproto  # noqa: E402
 from stproto import Client, ProtocolError, widget_states  # noqa: E402
 
@@ -442,6 +446,8 @@ def parse_args(argv=None):
 
 
 def main(argv=None) -> int:
+    if "--class" in (sys.argv[1:] if argv is None else argv):      # a class session: bench/load_class.py
+        return load_class.main(argv)
     args = parse_args(argv)
     server = None
     if args.url is None:

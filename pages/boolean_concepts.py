@@ -5,6 +5,7 @@ from olc_ui.lessons.boolean_concepts import adversary as B
 from olc_ui.lessons.boolean_concepts import lesson as L
 from olc_ui.shared import caps
 from olc_ui.shared import common, page, safe, state
+from olc_ui.viewer import predict
 from olc_ui.viewer.component import start_position, viewer
 from olc_ui.viewer.position import query_position, report
 
@@ -61,9 +62,12 @@ if mode in ("conj", "dl"):
         st.stop()
     # 3. the spec (pure), 4. render
     spec = (L.conj_spec_for if mode == "conj" else L.dl_spec_for)(stream, trace, key, label, opens_at(trace.T))
-    position = viewer(spec, key=VIEWER)
+    # predict, then reveal (as page.step_view offers it): which literals leave h / mistake or not, from the run
+    ask = (predict.conjunction_options if mode == "conj" else predict.decision_list_options)(trace, stream.X, stream.y)
+    pv = state.bind(f"{L.PAGE}_predict", predict.SETTINGS)
+    position = viewer(spec, key=VIEWER, modes=predict.modes(ask if pv["predict"] else None))
     caps.show(L.CAP)
-    state.write_url(SETTINGS, {**m, **v}, {"t": str(position)})
+    state.write_url(SETTINGS + predict.SETTINGS, {**m, **v, **pv}, {"t": str(position)})
     if mode == "conj":
         L.conj_panel(trace, stream)
         with st.expander("The proof in four steps, with this run's numbers"):

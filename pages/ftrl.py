@@ -4,6 +4,7 @@ import streamlit as st
 from olc_ui.lessons.ftrl import lesson as L
 from olc_ui.shared import page, safe, state, uploads
 from olc_ui.shared.data import DataError, NeedsInput
+from olc_ui.viewer import predict
 
 page.setup("Randomised FTRL classifier")
 st.title("The randomised FTRL linear classifier")
@@ -51,7 +52,8 @@ for kind, text in L.notes(v, trace):
 
 # 3. the spec (pure), 4. render
 spec = L.spec_for(data, v, trace, band, sweep)
-spec, position = page.step_view(spec, key="ftrl_viewer", settings=L.SETTINGS, values=v, cap=L.CAP)
+spec, position = page.step_view(spec, key="ftrl_viewer", settings=L.SETTINGS, values=v, cap=L.CAP,
+                                ask=predict.ftrl_options(trace, data.X, data.y), ask_page=L.PAGE)
 
 L.summary_panel(data, trace, band)
 L.proof_steps(trace)

@@ -3,6 +3,7 @@ import streamlit as st
 
 from olc_ui.lessons.halving import lesson as L
 from olc_ui.shared import page, safe, state
+from olc_ui.viewer import predict
 
 page.setup("Halving")
 st.title("Halving: the version space")
@@ -31,7 +32,8 @@ except ValueError as exc:  # the core refuses a class or stream it cannot run, a
 
 # 3. the spec (pure), 4. render
 spec = L.spec_for(run)
-spec, position = page.step_view(spec, key="halving_viewer", settings=L.SETTINGS, values=v, cap=L.CAP)
+spec, position = page.step_view(spec, key="halving_viewer", settings=L.SETTINGS, values=v, cap=L.CAP,
+                                ask=predict.halving_options(run.trace, run.y), ask_page=L.PAGE)
 
 L.assumption_panel(run)
 L.dimensions_panel(v, run)

@@ -5,6 +5,7 @@ import streamlit as st
 from olc_ui.lessons.margin_perceptron import lesson as L
 from olc_ui.shared import page, safe, state, uploads
 from olc_ui.shared.data import DataError, NeedsInput
+from olc_ui.viewer import predict
 
 page.setup("Margin Perceptron")
 st.title("The Margin Perceptron")
@@ -43,7 +44,8 @@ except ValueError as exc:  # an out-of-range parameter, reported by the core
     st.stop()
 
 spec = L.spec_for(data, trace, v)
-spec, position = page.step_view(spec, key="margin_viewer", settings=L.SETTINGS, values=v, cap=L.CAP)
+spec, position = page.step_view(spec, key="margin_viewer", settings=L.SETTINGS, values=v, cap=L.CAP,
+                                ask=predict.margin_perceptron_options(trace), ask_page=L.PAGE)
 
 info = trace.info
 p = trace.proof

@@ -4,6 +4,7 @@ import streamlit as st
 from olc_ui.lessons.winnow import lesson as L
 from olc_ui.shared import page, safe, state, uploads
 from olc_ui.shared.data import DataError, NeedsInput
+from olc_ui.viewer import predict
 
 page.setup("Winnow")
 st.title("Winnow: multiplicative updates")
@@ -46,7 +47,8 @@ for kind, text in L.notes(v, data, trace):
 
 # 3. the spec (pure), 4. render
 spec = L.spec_for(v, data, trace)
-spec, position = page.step_view(spec, key="winnow_viewer", settings=L.SETTINGS, values=v, cap=L.CAP)
+spec, position = page.step_view(spec, key="winnow_viewer", settings=L.SETTINGS, values=v, cap=L.CAP,
+                                ask=predict.winnow_options(trace, data.X, data.y), ask_page=L.PAGE)
 
 L.summary_panel(v, data, trace)
 L.proof_steps(v, trace)

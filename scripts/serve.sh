@@ -9,6 +9,11 @@
 # error log, each process's log) is removed on exit unless OLC_KEEP_RUN=1.
 # Python: $OLC_PYTHON, else .venv/bin/python (created by scripts/setup_venv.sh).
 # nginx: Debian's package (apt-get install -y nginx). See docs/load.md, "Past one process".
+# Class sessions (docs/class-session.md) live in Redis so that a lecturer on one process drives students on
+# another: $OLC_REDIS_URL if set (several machines: one shared Redis), else Debian's redis-server
+# (apt-get install -y redis-server) started here on a free loopback port, in $RUN/redis, without
+# persistence (--save "" --appendonly no: sessions last hours, and a Redis restart is rarer than a process
+# restart), stopped on exit. Its URL is written to $RUN/redis_url.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 usage() { echo "usage: bash scripts/serve.sh K [--port P]   (K: 1 … 32 Streamlit processes)" >&2; exit 2; }
@@ -26,6 +31,10 @@ done
 NGINX="${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}"
 [ -x "$NGINX" ] || { echo "serve.sh: nginx not found: apt-get install -y nginx" >&2; exit 1; }
 if [ -n "${OLC_PYTHON:-}" ]; then PYBIN="$OLC_PYTHON"; else source scripts/setup_venv.sh; PYBIN="$VENV_PY"; fi
+REDIS_SERVER="${REDIS_SERVER:-$(command -v redis-server || echo /usr/bin/redis-server)}"
+if [ -z "${OLC_REDIS_URL:-}" ] && [ ! -x "$REDIS_SERVER" ]; then
+  echo "serve.sh: redis-server not found (class sessions): apt-get install -y redis-server, or set OLC_REDIS_URL" >&2; exit 1
+fi
 
 RUN="$(mktemp -d "${TMPDIR:-/tmp}/olc-serve.XXXXXX")"
 chmod 755 "$RUN"
@@ -40,6 +49,25 @@ stop() {
 trap stop EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
+
+if [ -z "${OLC_REDIS_URL:-}" ]; then
+  RPORT="$("$PYBIN" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+  mkdir -m 700 "$RUN/redis"
+  "$REDIS_SERVER" --bind 127.0.0.1 --port "$RPORT" --dir "$RUN/redis" --save "" --appendonly no \
+    --daemonize no --logfile "$RUN/redis/redis.log" &
+  PIDS+=("$!")
+  export OLC_REDIS_URL="redis://127.0.0.1:$RPORT/0"
+  ok=0
+  for _ in $(seq 1 100); do
+    if "$PYBIN" -c 'import os, redis; redis.Redis.from_url(os.environ["OLC_REDIS_URL"]).ping()' 2>/dev/null; then ok=1; break; fi
+    sleep 0.1
+  done
+  [ "$ok" = 1 ] || { echo "serve: redis-server did not start; its log:" >&2; tail -20 "$RUN/redis/redis.log" >&2; exit 1; }
+  echo "serve: redis-server $OLC_REDIS_URL (PID ${PIDS[-1]})"
+fi
+export OLC_REDIS_URL
+echo "$OLC_REDIS_URL" >"$RUN/redis_url"
+NREDIS=${#PIDS[@]}
 
 UPSTREAMS=""
 for i in $(seq 1 "$K"); do
@@ -63,12 +91,12 @@ for i in $(seq 1 "$K"); do
 import sys, urllib.request
 urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/_stcore/health", timeout=2).read()
 PY
-    kill -0 "${PIDS[$((i - 1))]}" 2>/dev/null || break      # it exited (its port taken?)
+    kill -0 "${PIDS[$((NREDIS + i - 1))]}" 2>/dev/null || break      # it exited (its port taken?)
     sleep 0.5
   done
   [ "$ok" = 1 ] || { echo "serve: the process on port $p did not start; the end of its log:" >&2; tail -20 "$RUN/streamlit-$p.log" >&2; exit 1; }
 done
-printf '%s\n' "${PIDS[@]:0:$K}" >"$RUN/pids"
+printf '%s\n' "${PIDS[@]:$NREDIS:$K}" >"$RUN/pids"
 echo "serve: http://$LISTEN:$PORT  ($K Streamlit processes, PIDs $(tr '\n' ' ' <"$RUN/pids")nginx $NGINX_PID; run dir $RUN)"
 # in the foreground until nginx or any Streamlit process ends (or Ctrl-C / SIGTERM)
 wait -n "${PIDS[@]}" || true

@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
 # Run the whole test suite on a fresh machine: installs Debian's chromium (for the
-# browser tests), nginx (for scripts/serve.sh's test), pdflatex (texlive-latex-base, for the LaTeX
+# browser tests), nginx and redis-server (for scripts/serve.sh's test and the class session's Redis store), pdflatex (texlive-latex-base, for the LaTeX
 # transcripts) and python3-venv when missing (apt-get: as root, or with sudo), creates .venv, installs the app and test packages and the project
 # itself (editable), then runs pytest over tests/ and the doctests in olc_core/ and olc_ui/.
 #   bash scripts/test.sh [extra pytest args, e.g. -k perceptron]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-# Debian packages: chromium for the browser tests; nginx for tests/ui/test_serve_script.py; pdflatex
+# Debian packages: chromium for the browser tests; nginx for tests/ui/test_serve_script.py; redis-server
+# for tests/classroom/ (the Redis store's tests start their own server) and scripts/serve.sh; pdflatex
 # (texlive-latex-base without recommends: ~40 MB of archives, ~125 MB installed; the transcripts need
 # only amsmath and amssymb) to compile the proof transcripts' LaTeX (tests/core/test_transcript.py
 # skips that check without it).
 DEB=(); TEX=()
 command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || DEB+=(chromium)
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || DEB+=(nginx)
+command -v redis-server >/dev/null 2>&1 || [ -x /usr/bin/redis-server ] || DEB+=(redis-server)
 command -v pdflatex >/dev/null 2>&1 || TEX+=(texlive-latex-base)
 if [ ${#DEB[@]} -gt 0 ] || [ ${#TEX[@]} -gt 0 ]; then
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"

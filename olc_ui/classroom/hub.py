@@ -71,7 +71,8 @@ class Conn:
             self.queue.put_nowait(text)
         except asyncio.QueueFull:
             log.warning("class %s: a connection did not keep up; closed", self.code)
-            self.close_after(None)
+            self.closing = True
+            self._abandon()
             return
         if text.startswith(_ENDED_PREFIX):
             self.close_after(None)
@@ -94,15 +95,22 @@ class Conn:
         """Send ``message`` (if any) after what is queued, then close."""
         if self.closing:
             return
+        self.closing = True
         if message is not None:
             with contextlib.suppress(asyncio.QueueFull):
                 self.queue.put_nowait(dumps(message))
-        self.closing = True
         try:
             self.queue.put_nowait(None)
         except asyncio.QueueFull:
-            self.sender.cancel()
-            asyncio.ensure_future(self._close())
+            self._abandon()
+
+    def _abandon(self) -> None:
+        """A client that stopped reading: drop what waits for it, stop its sender (blocked on a full socket
+        buffer: the server's flow control), close it (waiting at most a few seconds)."""
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.sender.cancel()
+        asyncio.ensure_future(self._close())
 
     async def _drain(self) -> None:
         try:
@@ -117,7 +125,7 @@ class Conn:
 
     async def _close(self) -> None:
         with contextlib.suppress(Exception):
-            await self.ws.close(CLOSE_POLICY if self.closing else 1000)
+            await asyncio.wait_for(self.ws.close(CLOSE_POLICY if self.closing else 1000), 5)
 
 
 class Hub:
@@ -191,8 +199,7 @@ class Hub:
                 await self.leave(conn)
             if not conn.closing:
                 conn.close_after(None)
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(asyncio.shield(conn.sender), 5)
+            await asyncio.wait([conn.sender], timeout=5)
 
     async def _receive(self, conn: Conn, timeout: float | None = None) -> dict | None:
         """The next message, parsed; None when the client left. An invalid one: ``error`` and close."""

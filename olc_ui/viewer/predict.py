@@ -1,4 +1,4 @@
-"""Predict, then reveal: the class answers "mistake or not?" before each round is drawn.
+"""Predict, then reveal: the class answers a question about each round before it is drawn.
 
 A viewer mode (assets/viewer_predict.js, docs/viewer-spec.md "Modes"): with it on, stepping
 forward first shows round t's example with its label and the learner as it stands before
@@ -6,6 +6,12 @@ the round (the hyperplane and x_t on the Perceptron's chart; the weights and the
 the experts' page), asks the question, and draws the update only after the answer; a tally
 counts the right answers. Keys: N (no mistake), M (mistake), and on the Perceptron A / C
 (a mistake that turns w anticlockwise / clockwise). Everything runs in the browser.
+
+Every learner's page has its question (docs/viewer-spec.md "Predict, then reveal"): the Perceptron and
+Weighted Majority / Halving on the experts page are built here; the Margin Perceptron, Winnow, the
+exponentiated update, randomised FTRL (olc_ui/viewer/questions/linear.py), Randomised WM, Halving's own
+page and the conjunction / decision-list learners (olc_ui/viewer/questions/discrete.py) next to it, and
+re-exported from here (``predict.<kind>_options``).
 
 This module builds the mode's options from the core's run — every answer is the run's:
 ``is_mistake`` per round, the score ⟨w, x⟩ (Perceptron), the share of the weight on the
@@ -22,19 +28,21 @@ import streamlit as st
 
 from olc_ui.shared import state
 from olc_ui.shared.config import Setting
+from olc_ui.viewer.questions.base import MAX_NAMED, MAX_ROUNDS, common
+from olc_ui.viewer.questions.discrete import (EXPERTS_COVER, conjunction_options, decision_list_options,
+                                              halving_options, rwm_options)
+from olc_ui.viewer.questions.linear import eg_options, ftrl_options, margin_perceptron_options, winnow_options
 from olc_ui.viewer.spec import MODES_KEY
 
-__all__ = ["MAX_ROUNDS", "SETTINGS", "bind", "experts_options", "modes", "perceptron_options", "turn_angles"]
+__all__ = ["MAX_NAMED", "MAX_ROUNDS", "SETTINGS", "bind", "conjunction_options", "decision_list_options",
+           "eg_options", "experts_options", "ftrl_options", "halving_options", "margin_perceptron_options", "modes",
+           "perceptron_options", "rwm_options", "turn_angles", "winnow_options"]
 
-#: The rounds the mode asks about: the first MAX_ROUNDS (the options travel with the page).
-MAX_ROUNDS = 2000
-#: The experts' question names which experts say the label when there are at most this many.
-MAX_NAMED = 12
 SETTINGS = [Setting("predict", "Predict, then reveal", "bool", False,
-                    help="Before each round is drawn the class answers: mistake or not? (and on the Perceptron, "
-                         "which way w turns). Keys: N no mistake, M mistake, A / C a mistake turning w "
-                         "anticlockwise / clockwise; → asks the next round, Shift+→ jumps to just before the "
-                         "next mistake.")]
+                    help="Before each round is drawn the class answers a question about it (mistake or not? on "
+                         "the Perceptron which way w turns, on Winnow which weights grow, on Halving how many "
+                         "hypotheses survive …); each answer has its key, shown on its button. → asks the next "
+                         "round, Shift+→ jumps to just before the next mistake.")]
 
 
 def bind(page: str) -> bool:
@@ -72,20 +80,13 @@ def zero_before(trace, n: int) -> np.ndarray:
     return np.where(k == 0, not np.any(trace.weights_at(0)), zero_after[np.maximum(k - 1, 0)] if m.size else True)
 
 
-def _common(trace, n: int) -> dict[str, Any]:
-    mistake = np.zeros(n, dtype=np.int8)
-    m = np.asarray(trace.mistakes, dtype=np.int64)
-    mistake[m[m < n]] = 1
-    return {"rounds": n, "T": int(trace.T), "mistake": mistake.tolist()}
-
-
 def perceptron_options(trace, X, y, figure: str = "main") -> dict[str, Any] | None:
     """The mode's options for a 2-D Perceptron run (None in other dimensions: the chart is the question)."""
     X = np.asarray(X, dtype=np.float64)
     if X.ndim != 2 or X.shape[1] != 2:
         return None
     n = min(int(trace.T), MAX_ROUNDS)
-    out = _common(trace, n)
+    out = common(trace, n)
     m = np.asarray(trace.mistakes, dtype=np.int64)
     m = m[m < n]
     ang = np.full(n, np.nan)
@@ -100,12 +101,14 @@ def perceptron_options(trace, X, y, figure: str = "main") -> dict[str, Any] | No
 
 
 def experts_options(trace, X, y, alg: str) -> dict[str, Any] | None:
-    """The mode's options for Weighted Majority or Halving on ±1 advice (None for RWM: its prediction is drawn
-    at random, so "mistake or not?" has no answer before the draw)."""
+    """The mode's options for Weighted Majority or Halving on ±1 advice; for RWM (``alg`` "rwm": its prediction is
+    drawn at random, so "mistake or not?" has no answer before the draw) :func:`rwm_options`' question."""
+    if alg == "rwm":
+        return rwm_options(trace, X, y)
     if alg not in ("wm", "halving"):
         return None
     n = min(int(trace.T), MAX_ROUNDS)
-    out = _common(trace, n)
+    out = common(trace, n)
     X = np.asarray(X)[:n]
     lab = np.asarray(y[:n], dtype=np.float64).astype(int)
     if alg == "wm":
@@ -117,9 +120,7 @@ def experts_options(trace, X, y, alg: str) -> dict[str, Any] | None:
     agree = X == lab[:, None]
     out.update(kind="experts", whose=whose, label=lab.tolist(), N=int(X.shape[1]),
                agree=agree.sum(axis=1).astype(int).tolist(), wrong=wrong.tolist(),
-               # the charts that show later rounds (the advice strip with the learner's ŷ row, the cumulative
-               # mistakes): the mode covers them beyond the round on screen (x = round + offset)
-               cover={"advice": 0.5, "mistakes": 0.0})
+               cover=dict(EXPERTS_COVER))   # the charts that show later rounds, covered beyond the round on screen
     if X.shape[1] <= MAX_NAMED:   # which experts say the label, by number (1-based), when they fit in a line
         out["says"] = [(np.flatnonzero(a) + 1).tolist() for a in agree]
     return out

@@ -28,6 +28,7 @@ BENCH = ROOT / "bench"
 SMOKE = {
     "compare_sweep.py": (["--smoke"], ("runs", "seconds", "spec_mb"), False),
     "load.py": (["--smoke"], ("students", "p95_ms", "errors"), False),
+    "load_class.py": (["--smoke"], ("students", "lag_p95_ms", "lag_max_ms", "votes_lost", "errors"), False),
     "perceptron_vs_sklearn.py": (["--smoke"], ("worst_ratio_median", "worst_ratio_min", "runs"), False),
     "sweep.py": (["--smoke"], ("slowest", "seconds", "all_under_5s"), False),
     "ui_latency.py": (["--smoke"], ("first_load_ratio", "next_mistake_ratio", "next_mistake_p95_ratio",
@@ -35,7 +36,7 @@ SMOKE = {
     "winnow_spec_size.py": (["--smoke"], ("json_kb", "spec_seconds", "mistakes"), False),
 }
 #: the summary line's name, where it is not the script's
-NAMES = {"compare_sweep.py": "compare", "perceptron_vs_sklearn.py": "perceptron", "ui_latency.py": "ui",
+NAMES = {"compare_sweep.py": "compare", "load_class.py": "class", "perceptron_vs_sklearn.py": "perceptron", "ui_latency.py": "ui",
          "winnow_spec_size.py": "winnow_spec"}
 #: bench/*.py that are not benchmarks (see the module docstring)
 HELPERS = {"stproto.py"}
@@ -72,5 +73,7 @@ def test_bench_runs_at_a_tiny_size_and_prints_its_summary(script):
     values = dict(kv.split("=", 1) for kv in lines[-1].split(": ", 1)[1].split())
     if script == "load.py":
         assert values["errors"] == "0", f"load.py --smoke had errors{tail}"
+    if script == "load_class.py":
+        assert values["errors"] == values["votes_lost"] == "0", f"load_class.py --smoke lost votes or had errors{tail}"
     if script == "sweep.py":
         assert values["all_under_5s"] in ("yes", "no")

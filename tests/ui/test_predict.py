@@ -50,12 +50,12 @@ def test_turn_angles_follow_the_weights_on_a_random_run():
     assert sum(o["mistake"]) == tr.n_mistakes
 
 
-def test_only_a_2d_perceptron_and_the_deterministic_vote_learners_get_questions():
+def test_only_a_2d_perceptron_gets_questions_and_rwm_gets_its_own():
     s = olc_core.streams.separable(T=50, d=3, gamma=0.1, radius=1.0, seed=0)
     assert predict.perceptron_options(olc_core.run("perceptron", s.X, s.y), s.X, s.y) is None
     e = olc_core.streams.experts(T=40, N=5, error_rates=[0.1, 0.2, 0.3, 0.4, 0.45], seed=1)
     tr = olc_core.run("randomized_weighted_majority", e.X, e.y, eta=0.3, seed=0)
-    assert predict.experts_options(tr, e.X, e.y, "rwm") is None
+    assert predict.experts_options(tr, e.X, e.y, "rwm")["kind"] == "rwm"   # its prediction is drawn: its own question
 
 
 def test_experts_options_weighted_majority_and_halving():

@@ -3,10 +3,14 @@
 Starts ``serve.sh 2`` (skipped when nginx is not installed), then checks: both
 processes receive browsers; a browser (its route cookie) always reaches the same one,
 its websocket included; a student's full session (open, step, page switch) works through
-nginx; SIGTERM to serve.sh stops nginx and both Streamlit processes and removes its run directory.
+nginx; a class session's lecturer connected to one process drives students connected to the other and
+through nginx (the redis-server serve.sh started carries the pushes); SIGTERM to serve.sh stops nginx,
+redis-server and both Streamlit processes and removes its run directory.
 """
 from __future__ import annotations
 
+import asyncio
+import json
 import os
 import re
 import shutil
@@ -19,15 +23,20 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+import websockets
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))
 import load  # noqa: E402
 import stproto  # noqa: E402
+from olc_ui.classroom.redis_store import RedisStore  # noqa: E402
+from olc_ui.classroom.store import Limits  # noqa: E402
 from tests.conftest import run_async  # noqa: E402
 
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if os.access("/usr/sbin/nginx", os.X_OK) else None)
-pytestmark = pytest.mark.skipif(NGINX is None, reason="nginx is not installed (Debian: apt-get install -y nginx)")
+REDIS = shutil.which("redis-server") or ("/usr/bin/redis-server" if os.access("/usr/bin/redis-server", os.X_OK) else None)
+pytestmark = [pytest.mark.skipif(NGINX is None, reason="nginx is not installed (Debian: apt-get install -y nginx)"),
+              pytest.mark.skipif(REDIS is None, reason="redis-server is not installed (apt-get install -y redis-server)")]
 
 
 def _free(port: int) -> bool:
@@ -73,17 +82,20 @@ def served():
     proc = subprocess.Popen(["bash", str(ROOT / "scripts" / "serve.sh"), "2", "--port", str(port)], cwd=ROOT,
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             start_new_session=True)
-    line = ""
+    line, redis_pid = "", None
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline and proc.poll() is None:
         line = proc.stdout.readline()
+        if line.startswith("serve: redis-server"):
+            redis_pid = int(re.search(r"\(PID (\d+)\)", line).group(1))
         if line.startswith("serve: http"):
             break
     try:
         m = re.search(r"PIDs ([\d ]+) nginx (\d+); run dir (\S+)\)", line)
         assert m, f"serve.sh did not come up: {line!r} {proc.stdout.read() if proc.poll() is not None else ''}"
         yield {"proc": proc, "url": f"http://127.0.0.1:{port}", "port": port,
-               "pids": [int(x) for x in m.group(1).split()], "nginx": int(m.group(2)), "run": Path(m.group(3))}
+               "pids": [int(x) for x in m.group(1).split()], "nginx": int(m.group(2)), "run": Path(m.group(3)),
+               "redis": redis_pid}
     finally:
         if proc.poll() is None:
             os.kill(proc.pid, signal.SIGTERM)
@@ -134,9 +146,44 @@ def test_a_student_session_through_nginx(served):
     assert s.position >= 1 and s.page_hash == s.pages["perceptron"]
 
 
+def test_a_lecturer_on_one_process_drives_students_on_the_other(served):
+    """A class session across processes: the session made in serve.sh's Redis (as a page in either process
+    would), the lecturer on one backend, one student on the other, one through nginx."""
+    store = RedisStore((served["run"] / "redis_url").read_text().strip(), Limits())
+    code, key = store.create("perceptron", "")
+    port = served["port"]
+
+    async def recv(ws, kind):
+        while True:
+            msg = json.loads(await asyncio.wait_for(ws.recv(), 20))
+            if msg["type"] == kind:
+                return msg
+
+    async def go():
+        ws = "ws://127.0.0.1:{}/olc-class/ws".format
+        async with websockets.connect(ws(port + 1)) as lec, websockets.connect(ws(port + 2)) as stu, \
+                websockets.connect(ws(port)) as via_nginx:
+            await lec.send(json.dumps({"type": "hello", "code": code, "key": key}))
+            assert (await recv(lec, "welcome"))["role"] == "lecturer"
+            for s in (stu, via_nginx):
+                await s.send(json.dumps({"type": "hello", "code": code}))
+                assert (await recv(s, "welcome"))["role"] == "student"
+            assert (await recv(lec, "joined"))["n"] >= 1
+            await lec.send(json.dumps({"type": "state", "page": "perceptron", "query": "", "run": "r", "position": 9,
+                                       "playing": False, "asking": None}))
+            for s in (stu, via_nginx):
+                assert (await recv(s, "state"))["position"] == 9
+            await stu.send(json.dumps({"type": "state", "page": "perceptron", "query": "", "run": "r",
+                                       "position": 1, "playing": False, "asking": None}))
+            assert (await recv(stu, "refused"))["what"] == "state"
+    run_async(go())
+    store.close()
+
+
 def test_sigterm_stops_every_child(served):
     proc = served["proc"]
-    children = served["pids"] + [served["nginx"]]
+    children = served["pids"] + [served["nginx"]] + ([served["redis"]] if served["redis"] else [])
+    assert served["redis"] is not None               # serve.sh started its own redis-server
     assert all(_alive(p) for p in children)
     os.kill(proc.pid, signal.SIGTERM)
     assert proc.wait(30) != 0

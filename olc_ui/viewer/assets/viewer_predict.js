@@ -100,14 +100,14 @@ class Predict {
     }
   }
 
-  // A marker trace for the round's example on the Perceptron's chart (drawn only while asking).
+  // A marker trace for the round's example on the kind's 2-D chart (drawn only while asking).
   beforePlot(f, data, layout) {
     const cover = this.o.cover && this.o.cover[f.spec.id];
     if (cover !== undefined && layout) {
       layout.shapes = [...(layout.shapes || []), this.coverShape(cover, this.view.p)];
       (this.covers = (this.covers || []).filter((c) => c.f !== f)).push({ f, offset: cover, index: layout.shapes.length - 1 });
     }
-    if (this.o.kind !== "perceptron" || f.spec.id !== this.o.figure) return;
+    if (!this.o.px || f.spec.id !== this.o.figure) return;   // a kind with a 2-D chart: options px, py, figure
     data.push({ type: "scatter", mode: "markers", name: MARK_NAME, x: [], y: [], showlegend: false,
       hoverinfo: "skip", marker: { symbol: "circle-open", size: 30, line: { width: 4, color: "#ff7f0e" } } });
     this.markIndex = data.length - 1;
