@@ -16,7 +16,7 @@ from __future__ import annotations
 import streamlit as st
 from streamlit import runtime
 
-from olc_ui.shared import caps, state
+from olc_ui.shared import caps, class_session, state
 from olc_ui.viewer import position as link
 from olc_ui.viewer import predict
 from olc_ui.viewer import present  # the switch and, when on, presentation mode (olc_ui/viewer/present.py)
@@ -57,7 +57,9 @@ def setup(title: str) -> None:
         PagesManager.uses_pages_directory = False
         st.rerun()
     st.set_page_config(page_title=f"{title} · olc", page_icon="➗", layout="wide")
+    state.begin_run()
     present.setup()
+    class_session.setup()   # ?class= in the link, the class mode of the viewers (olc_ui/shared/class_session.py)
     st.html(CAPTION_CSS)
     with st.sidebar.expander("Sources [000]–[004]", icon=":material/menu_book:"):
         st.markdown("The bracketed numbers on these pages cite these lecture notes. The maths comes from "
@@ -87,7 +89,8 @@ def step_view(spec: dict, *, key: str, settings: list, values: dict, cap: str | 
               ask: dict | None = None, ask_page: str | None = None) -> tuple[dict, int]:
     """What every lesson page does with its run's spec: open the step viewer where the student was (a link's
     ``?t=``, else the round last shown), state the page's draw cap (``cap``: its lesson's ``CAP``, olc_ui/shared/caps.py), and
-    write the settings and the round into the URL. ``ask``: predict-then-reveal options for this run
+    write the settings and the round into the URL; in a class session, the viewer's ``class`` mode (and the
+    sidebar's "Start a class session" button, olc_ui/shared/class_session.py). ``ask``: predict-then-reveal options for this run
     (olc_ui/viewer/predict.py), offered by a switch kept under ``ask_page``. Returns (the spec sent, the position)."""
     start, problem = link.start_position_checked(key, spec["T"])
     link.report(problem)          # a bad ?t= in the link: said as every bad setting is
@@ -97,6 +100,8 @@ def step_view(spec: dict, *, key: str, settings: list, values: dict, cap: str | 
         values.update(state.bind(f"{ask_page}_predict", predict.SETTINGS))
         settings = settings + predict.SETTINGS
         modes = predict.modes(ask if values.get("predict") else None)
+    modes = class_session.with_class(modes, settings, values)
+    class_session.offer(settings, values)
     position = viewer(spec, key=key, modes=modes)
     if cap is not None:
         caps.show(cap)

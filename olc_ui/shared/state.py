@@ -23,13 +23,17 @@ import streamlit as st
 
 from olc_ui.shared.config import Setting, changed_url, url_values
 
-__all__ = ["bind", "current", "forget_problems", "write_url", "problems", "URL_KEY", "URL_EXTRA_KEY", "wkey", "entry_values"]
+__all__ = ["apply_query", "begin_run", "bind", "current", "forget_problems", "write_url", "problems", "url_params",
+           "URL_KEY", "URL_EXTRA_KEY", "wkey", "entry_values"]
 
 #: Session-state key holding the query the last run asked the browser to show (for tests).
 URL_KEY = "_olc_url"
 #: Session-state key of query parameters every page's URL carries besides its own settings
 #: (presentation mode's ``present`` / ``hide``, written by olc_ui/viewer/present.py on every run).
 URL_EXTRA_KEY = "_olc_url_extra"
+#: Session-state key of the groups of settings the page's last run bound ({group: settings}), for the class
+#: session's settings bridge (:func:`apply_query`).
+GROUPS_KEY = "_olc_groups"
 
 
 def _wkey(page: str, s: Setting) -> str:
@@ -94,7 +98,35 @@ def bind(page: str, settings: list[Setting], *, container=None, show=None, adjus
             continue
         out[s.key] = _widget(box, s, k)
     st.session_state[_saved_key(page)] = dict(out)  # outlives the widgets' keys
+    groups = st.session_state.get(GROUPS_KEY)
+    if not isinstance(groups, dict):
+        groups = st.session_state[GROUPS_KEY] = {}
+    groups[page] = list(settings)
     return out
+
+
+def begin_run() -> None:
+    """A page's run starts (olc_ui/shared/page.py setup): forget the groups the last run bound."""
+    st.session_state[GROUPS_KEY] = {}
+
+
+def apply_query(params: dict[str, str]) -> None:
+    """Give the page's widgets the values of ``params`` as if they came from a link (a bad value: the default),
+    before the script runs (a callback: the class session's settings bridge, olc_ui/shared/class_session.py).
+    Only the groups of the page's last run that ``params`` names a setting of are set; in those, a setting the
+    query leaves out takes its default (a page's query names every setting, olc_ui/shared/config.changed_url)."""
+    for group, settings in (st.session_state.get(GROUPS_KEY) or {}).items():
+        if not any(s.key in params for s in settings):
+            continue
+        values, _ = url_values(settings, params)
+        for s in settings:
+            st.session_state[_wkey(group, s)] = values[s.key]
+        st.session_state[_saved_key(group)] = dict(values)
+
+
+def url_params(settings: list[Setting], values: dict[str, Any]) -> dict[str, str]:
+    """The page's settings as query parameters (every setting), as :func:`write_url` writes them."""
+    return changed_url(settings, values)
 
 
 def current(page: str, settings: list[Setting]) -> dict[str, Any]:

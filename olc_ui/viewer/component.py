@@ -18,6 +18,7 @@ from typing import Any
 
 import streamlit as st
 
+from olc_ui.shared import class_session
 from olc_ui.viewer.assets import ASSET_DIR, BASIC_TRACE_TYPES, assets as served_assets, bundle_js
 from olc_ui.viewer.position import _mounted, last_key, position_from_query, start_position  # noqa: F401  (re-exported)
 from olc_ui.viewer.spec import MODES_KEY, _is_int, validate_spec
@@ -55,6 +56,13 @@ def _touch(pin_key: str) -> None:
     pin = st.session_state.get(pin_key)
     if isinstance(pin, dict):
         pin["touched"] = True
+
+
+def _class_settings(key: str) -> None:
+    """The class session's settings bridge: a following student's viewer sent the lecturer's query
+    (``setStateValue("class_settings", {query, run})``); the page's widgets take it before the script runs."""
+    got = st.session_state.get(key)
+    class_session.apply_settings(got.get("class_settings") if hasattr(got, "get") else None)
 
 
 def viewer(spec: dict, *, key: str, download: str | None = None, modes: dict | None = None) -> int:
@@ -111,7 +119,8 @@ def viewer(spec: dict, *, key: str, download: str | None = None, modes: dict | N
         modes = st.session_state.get(MODES_KEY) or {}
     result = _component()(key=key, data={"spec": data_spec, "assets": chosen, "download": name,
                                          "resume": bool(pin.get("resume")), "modes": modes},
-                          on_position_change=functools.partial(_touch, pin_key))
+                          on_position_change=functools.partial(_touch, pin_key),
+                          on_class_settings_change=functools.partial(_class_settings, key))
     state = result.get("position") if hasattr(result, "get") else None
     current = max(0, min(T, int(state))) if pin["touched"] and _is_int(state) else int(pin["position"])
     st.session_state[last_key(key)] = current

@@ -18,9 +18,7 @@ import { registerMode } from "./viewer_modes.js";
 import { choices, questionText, revealText, rightAnswer } from "./viewer_questions.js";
 import { el } from "./viewer_util.js";
 import { ClassAnswers } from "./viewer_class_answers.js";
-
-// TEMPORARY until viewer_class.js lands: then `import { classLink } from "./viewer_class.js";`.
-function classLink() { return (typeof window !== "undefined" && window.__olcFakeClassLink) || null; }
+import { classLink } from "./viewer_class.js";
 
 const MARK_NAME = "the round to predict";
 

@@ -1,0 +1,502 @@
+// olc step viewer: the class session (a mode module: viewer_modes.js) and the document's one connection.
+//
+// docs/class-session.md is the contract. Python (olc_ui/shared/class_session.py) turns the mode on with
+// modes = {"class": {code, role, key (the lecturer's own session only), ws, join, qr, page, query}}.
+// - classLink(): the document's one connection to the push endpoint (<baseUrlPath>/olc-class/ws), kept
+//   across the viewer's rebuilds and Streamlit's page switches; it reconnects with a back-off (0.5 s … 5 s)
+//   and catches up on `welcome`. Other modules (the questions, viewer_predict.js) use only its surface:
+//   role, connected, send(msg), on(type, fn) -> off, last(type), following.
+// - The lecturer: every render, step, Play/Pause and new run sends `state`; the panel at the top of the
+//   viewer shows the code (large), the QR code and the join link, the number joined, "All eyes here" /
+//   "Release" and "End the session".
+// - A student follows: the lecturer's round is set in the browser (no rerun); another run of the same page
+//   asks Python once for the lecturer's settings (setStateValue("class_settings", …): one rerun); another
+//   page is opened. Their own step, slider or page switch turns on "exploring on my own"; "Back to the
+//   lecturer" applies the lecturer's last state; "all eyes here" refuses their own steps.
+// The lecturer's key lives in this tab's sessionStorage (a reload stays the lecturer), never in a URL.
+// All text is set with textContent.
+
+import { registerMode } from "./viewer_modes.js";
+import { clamp, el } from "./viewer_util.js";
+
+export const CLASS_LECTURER_ONLY = new Set(["state", "open", "reveal", "close", "eyes", "end"]);
+export const CLASS_STUDENT_ONLY = new Set(["vote"]);
+export const CLASS_EXCLUDED = ["t", "class", "present", "hide"];
+const CLASS_KEPT = new Set(["state", "question", "tally", "eyes", "joined", "answered", "reveal", "voted",
+  "welcome", "ended", "error", "refused"]);
+export const CLASS_BACKOFF_MS = [500, 5000];   // reconnect: first wait, longest wait
+const CLASS_PING_MS = 20000;
+const CLASS_PLAY_SEND_MS = 100;                // while playing, `state` at most this often
+const CLASS_BRIDGE_WAIT_MS = 5000;             // the settings bridge's rerun: how long to wait for the new run
+const CLASS_RELEASE_MS = 10000;                // no viewer in class mode for this long: the connection closes
+const CLASS_PAGE_RE = /^[A-Za-z0-9_-]{0,64}$/;
+
+let CLASS_LINK = null;
+
+function classGet(name) { try { return window.sessionStorage.getItem(name); } catch (e) { return null; } }
+function classPut(name, value) {
+  try { if (value === null) window.sessionStorage.removeItem(name); else window.sessionStorage.setItem(name, value); } catch (e) { /* storage off */ }
+}
+
+// The page's settings as a query string (without t, class, present, hide): Python's, else the address bar's.
+export function classQuery(query) {
+  const q = new URLSearchParams(typeof query === "string" ? query : window.location.search);
+  for (const k of CLASS_EXCLUDED) q.delete(k);
+  for (const k of [...q.keys()]) if (k.startsWith("embed")) q.delete(k);
+  return q.toString();
+}
+
+class ClassLink {
+  constructor(o) {
+    this.code = String(o.code);
+    this.ws = String(o.ws || "/olc-class/ws");
+    if (typeof o.key === "string" && o.key) classPut("olc-class-key:" + this.code, o.key);
+    this.key = (typeof o.key === "string" && o.key) || classGet("olc-class-key:" + this.code);
+    this.role = this.key ? "lecturer" : "student";
+    this.connected = false;
+    this.closed = false;       // ended, refused with an error, or left: no reconnect
+    this.handlers = new Map();
+    this.kept = new Map();
+    this.queue = [];
+    this.delay = CLASS_BACKOFF_MS[0];
+    this.users = 0;
+    this.page = null;          // the page the last class-mode viewer of this document was on
+    this.lastRun = null;       // the run this document's viewer last showed (a student's own change: explore)
+    this.bridged = null;       // the lecturer's query last asked for through the settings bridge
+    this.bridgeAt = -Infinity;
+    this.following = classGet("olc-class-follow:" + this.code) !== "0";
+    this.socket = null;
+    this.retryTimer = null;
+    this.ping = setInterval(() => { if (this.connected) this.rawSend({ type: "ping" }); }, CLASS_PING_MS);
+    this.onOnline = () => { if (!this.connected && !this.closed) { this.delay = CLASS_BACKOFF_MS[0]; this.reconnectNow(); } };
+    window.addEventListener("online", this.onOnline);
+    this.connect();
+  }
+
+  connect() {
+    if (this.closed) return;
+    let url;
+    try {
+      url = new URL(this.ws, window.location.href);
+      url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+    } catch (e) { return; }
+    let s;
+    try { s = new WebSocket(url.href); } catch (e) { this.retry(); return; }
+    this.socket = s;
+    s.onopen = () => {
+      const hello = { type: "hello", code: this.code };
+      if (this.role === "lecturer") hello.key = this.key;
+      else { const sid = classGet("olc-class-sid:" + this.code); if (sid) hello.sid = sid; }
+      s.send(JSON.stringify(hello));
+    };
+    s.onmessage = (ev) => {
+      let msg;
+      try { msg = JSON.parse(ev.data); } catch (e) { return; }
+      if (msg && typeof msg === "object" && typeof msg.type === "string") this.receive(msg);
+    };
+    s.onclose = () => {
+      if (this.socket !== s) return;
+      this.socket = null;
+      this.connected = false;
+      this.emit({ type: "connection", connected: false });
+      this.retry();
+    };
+    s.onerror = () => { /* onclose follows */ };
+  }
+
+  retry() {
+    if (this.closed || this.retryTimer) return;
+    const wait = this.delay;
+    this.delay = Math.min(CLASS_BACKOFF_MS[1], this.delay * 2);
+    this.retryTimer = setTimeout(() => { this.retryTimer = null; this.connect(); }, wait);
+  }
+
+  reconnectNow() {
+    if (this.retryTimer) { clearTimeout(this.retryTimer); this.retryTimer = null; }
+    if (this.socket) { const s = this.socket; this.socket = null; s.onclose = null; try { s.close(); } catch (e) { /* gone */ } }
+    this.connect();
+  }
+
+  receive(msg) {
+    if (msg.type === "welcome") return this.welcome(msg);
+    if (msg.type === "error" || msg.type === "ended") this.stop();
+    if (msg.type === "eyes") this.eyes = msg.on === true;
+    if (CLASS_KEPT.has(msg.type)) this.kept.set(msg.type, msg);
+    this.emit(msg);
+  }
+
+  welcome(msg) {
+    this.connected = true;
+    this.delay = CLASS_BACKOFF_MS[0];
+    if (msg.role === "lecturer" || msg.role === "student") this.role = msg.role;
+    if (typeof msg.sid === "string" && msg.sid) classPut("olc-class-sid:" + this.code, msg.sid);
+    if (msg.state && typeof msg.state === "object") this.kept.set("state", { ...msg.state, type: "state" });
+    if (typeof msg.joined === "number") this.kept.set("joined", { type: "joined", n: msg.joined });
+    this.eyes = msg.eyes === true;
+    this.kept.set("eyes", { type: "eyes", on: this.eyes });
+    if (msg.question && typeof msg.question === "object") this.kept.set("question", { ...msg.question, type: "question" });
+    if (msg.tally !== undefined && msg.tally !== null)
+      this.kept.set("tally", Array.isArray(msg.tally) ? { type: "tally", rows: msg.tally } : { ...msg.tally, type: "tally" });
+    this.kept.set("welcome", msg);
+    const queued = this.queue;
+    this.queue = [];
+    for (const m of queued) this.send(m);
+    this.emit(msg);
+  }
+
+  emit(msg) {
+    for (const fn of [...(this.handlers.get(msg.type) || [])]) {
+      try { fn(msg); } catch (e) { console.warn("olc class:", e); }
+    }
+  }
+
+  rawSend(msg) {
+    if (!this.socket || this.socket.readyState !== 1) return false;
+    try { this.socket.send(JSON.stringify(msg)); return true; } catch (e) { return false; }
+  }
+
+  // Queued while reconnecting (a newer `state` replaces a queued one); dropped if this role may not send it.
+  send(msg) {
+    if (!msg || typeof msg.type !== "string" || this.closed) return false;
+    if (this.role === "student" && CLASS_LECTURER_ONLY.has(msg.type)) return false;
+    if (this.role === "lecturer" && CLASS_STUDENT_ONLY.has(msg.type)) return false;
+    if (this.connected && this.rawSend(msg)) return true;
+    if (msg.type === "state") this.queue = this.queue.filter((m) => m.type !== "state");
+    if (msg.type !== "ping" && this.queue.length < 200) this.queue.push(msg);
+    return false;
+  }
+
+  on(type, fn) {
+    if (!this.handlers.has(type)) this.handlers.set(type, new Set());
+    this.handlers.get(type).add(fn);
+    return () => { const set = this.handlers.get(type); if (set) set.delete(fn); };
+  }
+
+  last(type) { return this.kept.get(type) || null; }
+
+  setFollowing(on) {
+    this.following = on;
+    classPut("olc-class-follow:" + this.code, on ? "1" : "0");
+  }
+
+  stop() {
+    this.closed = true;
+    this.connected = false;
+    if (this.retryTimer) { clearTimeout(this.retryTimer); this.retryTimer = null; }
+    if (this.socket) { const s = this.socket; this.socket = null; s.onclose = null; try { s.close(); } catch (e) { /* gone */ } }
+  }
+
+  attach() { this.users += 1; if (this.releaseTimer) { clearTimeout(this.releaseTimer); this.releaseTimer = null; } }
+
+  release() {
+    this.users = Math.max(0, this.users - 1);
+    if (this.users > 0 || this.releaseTimer) return;
+    this.releaseTimer = setTimeout(() => { this.releaseTimer = null; if (this.users === 0) this.dispose(); }, CLASS_RELEASE_MS);
+  }
+
+  dispose() {
+    this.stop();
+    clearInterval(this.ping);
+    window.removeEventListener("online", this.onOnline);
+    if (CLASS_LINK === this) CLASS_LINK = null;
+  }
+}
+
+// The document's one connection, or null outside a class session.
+export function classLink() { return CLASS_LINK; }
+
+function classEnsureLink(o) {
+  if (CLASS_LINK && (CLASS_LINK.code !== String(o.code) || (o.key && CLASS_LINK.key !== o.key))) CLASS_LINK.dispose();
+  if (!CLASS_LINK) CLASS_LINK = new ClassLink(o);
+  return CLASS_LINK;
+}
+
+// For tests (tests/ui, under node): the link's class without a socket.
+export const _classTesting = { ClassLink, classQuery };
+
+function classButton(text, control, onClick) {
+  const b = el("button", "olc-btn olc-class-btn", text);
+  b.type = "button";
+  b.dataset.control = control;
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+class ClassMode {
+  constructor(view, o) {
+    this.view = view;
+    this.o = o;
+    this.page = CLASS_PAGE_RE.test(String(o.page || "")) ? String(o.page || "") : "";
+    this.link = classEnsureLink(o);
+    this.link.attach();
+    const link = this.link;
+    // a student who switched pages on their own (not opened by following) explores
+    const target = classGet("olc-class-nav:" + link.code);
+    classPut("olc-class-nav:" + link.code, null);
+    if (link.role === "student" && link.page !== null && link.page !== this.page && target !== this.page && !link.eyes)
+      link.setFollowing(false);
+    link.page = this.page;
+    this.sentKey = null;
+    this.sentAt = -Infinity;
+    this.sendTimer = null;
+    this.offs = ["welcome", "state", "joined", "eyes", "ended", "error", "refused", "connection"]
+      .map((type) => link.on(type, (msg) => this.onMessage(msg)));
+    this.playObserver = new MutationObserver(() => this.sendState(true));
+    this.playObserver.observe(view.root, { attributes: true, attributeFilter: ["data-playing"] });
+  }
+
+  get lecturer() { return this.link.role === "lecturer"; }
+
+  // ------------------------------------------------------------ hooks
+  onBuild() {
+    this.view.root.classList.add("olc-class-on");
+    this.buildPanel();
+  }
+
+  onReady() {
+    const v = this.view, link = this.link;
+    if (this.lecturer) { this.sendState(true); return; }
+    const run = String(v.runId);
+    const bridging = performance.now() - link.bridgeAt < CLASS_BRIDGE_WAIT_MS;
+    const s = link.last("state");
+    // a new run that neither the bridge nor the lecturer asked for: the student changed a setting
+    if (link.following && !bridging && link.lastRun !== null && run !== link.lastRun && s && String(s.run) !== run) {
+      if (link.eyes) link.bridged = null; else { link.setFollowing(false); link.bridged = null; }
+    }
+    if (bridging && s && String(s.run) === run) link.bridgeAt = -Infinity;
+    link.lastRun = run;
+    this.render();
+    this.follow(s);
+  }
+
+  beforeStep() {
+    if (this.lecturer || this.link.closed) return undefined;
+    if (this.link.eyes) {
+      this.view.pause(false);
+      this.say("All eyes on the lecturer: your own steps wait until the lecturer releases the class.");
+      return false;
+    }
+    if (this.link.following) { this.link.setFollowing(false); this.render(true); }
+    return undefined;
+  }
+
+  onRender() { if (this.lecturer) this.sendState(false); }
+
+  destroy() {
+    for (const off of this.offs) off();
+    this.offs = [];
+    this.playObserver.disconnect();
+    if (this.sendTimer) clearTimeout(this.sendTimer);
+    if (this.panel) this.panel.remove();
+    this.view.root.classList.remove("olc-class-on");
+    this.link.release();
+  }
+
+  // ------------------------------------------------------------ the lecturer
+  sendState(now) {
+    const v = this.view;
+    if (!this.lecturer || v.T === undefined || v.runId === null) return;
+    let asking = null;
+    for (const m of v.modes) if (m && m !== this && typeof m.asking === "number") asking = m.asking;
+    const msg = { type: "state", page: this.page, query: classQuery(this.o.query), run: String(v.runId),
+      position: v.p, playing: v.playing === true, asking };
+    const key = JSON.stringify(msg);
+    if (key === this.sentKey) return;
+    const wait = CLASS_PLAY_SEND_MS - (performance.now() - this.sentAt);
+    if (v.playing && !now && wait > 0) {
+      if (!this.sendTimer) this.sendTimer = setTimeout(() => { this.sendTimer = null; this.sendState(true); }, wait);
+      return;
+    }
+    if (this.sendTimer) { clearTimeout(this.sendTimer); this.sendTimer = null; }
+    this.sentKey = key;
+    this.sentAt = performance.now();
+    this.link.send(msg);
+  }
+
+  // ------------------------------------------------------------ a student
+  // Apply the lecturer's state `s` while following: the round in the browser, the settings through one
+  // rerun, another page by opening it; a run that stays different after the bridge: the round number only.
+  follow(s) {
+    const v = this.view, link = this.link;
+    if (this.lecturer || !s || !link.following || v.T === undefined) return;
+    const page = String(s.page || "");
+    if (page !== this.page) { if (CLASS_PAGE_RE.test(page)) this.open(page, s.query); return; }
+    const query = typeof s.query === "string" ? s.query : "";
+    if (String(s.run) === String(v.runId)) { this.mismatch = false; this.show(s.position); return; }
+    if (performance.now() - link.bridgeAt < CLASS_BRIDGE_WAIT_MS) return;   // the rerun is on its way
+    if (link.bridged !== query && typeof v.setStateValue === "function") {
+      link.bridged = query;
+      link.bridgeAt = performance.now();
+      v.setStateValue("class_settings", { query, run: String(s.run), at: Date.now() });
+      return;
+    }
+    if (!this.mismatch) {
+      this.mismatch = true;
+      this.say("The lecturer's run cannot be made here (their data are an upload or clicked points): " +
+        "following the round number only.");
+    }
+    this.show(s.position);
+  }
+
+  show(position) {
+    const v = this.view;
+    const p = clamp(Math.round(Number(position) || 0), 0, v.T);
+    if (v.playing) v.pause(false);
+    if (p === v.p) return;
+    v.p = p;                 // the core's own stepping would ask the modes (and explore): set it directly
+    v.renderNow();
+    v.mirrorUrl(false);
+  }
+
+  open(page, query) {
+    if (this.opening) return;
+    this.opening = true;
+    const base = String(this.o.ws || "/olc-class/ws").replace(/olc-class\/ws$/, "");
+    const q = new URLSearchParams(classQuery(typeof query === "string" ? query : ""));
+    q.set("class", this.link.code);
+    classPut("olc-class-nav:" + this.link.code, page);
+    this.say("The lecturer moved to another page: opening it …");
+    window.location.assign(`${base}${page}?${q.toString()}`);
+  }
+
+  setFollowing(on) {
+    const link = this.link;
+    link.setFollowing(on);
+    link.bridged = null;
+    this.mismatch = false;
+    this.render(true);
+    if (on) this.follow(link.last("state"));
+  }
+
+  // ------------------------------------------------------------ the panel (top of the viewer)
+  buildPanel() {
+    const v = this.view, o = this.o, link = this.link;
+    if (this.panel) this.panel.remove();
+    const panel = el("section", "olc-class");
+    panel.setAttribute("aria-label", "Class session");
+    panel.dataset.role = link.role;
+    this.panel = panel;
+    this.status = el("span", "olc-class-status");       // the live part: joined, following, the lecturer moved on
+    this.status.setAttribute("aria-live", "polite");
+    this.status.setAttribute("aria-atomic", "true");
+    this.note = el("div", "olc-class-note");
+    this.note.setAttribute("role", "status");
+    this.round = el("span", "olc-class-round");            // not live: it changes on every step
+    if (this.lecturer) {
+      const join = String(o.join || "");
+      const info = el("div", "olc-class-info");
+      const codeLine = el("div", "olc-class-codeline");
+      codeLine.append(el("span", "olc-class-code-label", "Class code"), el("span", "olc-class-code", link.code));
+      const a = el("a", "olc-class-join", join.replace(/^https?:\/\//, ""));
+      a.href = join;
+      a.target = "_blank";
+      a.rel = "noopener noreferrer";
+      a.setAttribute("aria-label", `Join link: ${join}`);
+      info.append(codeLine, a, this.status);
+      if (typeof o.qr === "string" && o.qr.startsWith("data:image/svg+xml")) {
+        const img = el("img", "olc-class-qr");
+        img.src = o.qr;
+        img.alt = `QR code of the join link ${join}`;
+        panel.append(img);
+      }
+      this.eyesButton = classButton("All eyes here", "all-eyes-here", () => {
+        const on = !link.eyes;
+        link.send({ type: "eyes", on });
+      });
+      this.endButton = classButton("End the session", "end-the-session", () => link.send({ type: "end" }));
+      const actions = el("div", "olc-class-actions");
+      actions.append(this.eyesButton, this.endButton);
+      panel.append(info, actions, this.note);
+    } else {
+      const head = el("div", "olc-class-info");
+      head.append(el("span", "olc-class-badge", `Class ${link.code}`), this.status, this.round);
+      this.followButton = classButton("Back to the lecturer", "back-to-the-lecturer",
+        () => this.setFollowing(!link.following));
+      panel.append(head, this.followButton, this.note);
+    }
+    const bar = v.root.querySelector(".olc-controls");
+    v.root.insertBefore(panel, bar || v.root.firstChild);
+    this.statusText = null;
+    this.render(false);
+    const s = link.last("state");
+    if (s) this.renderRound(s);
+  }
+
+  // The panel's state; `announce`: let the live region say a change (never a step: the round is not live).
+  render(announce, extra) {
+    if (!this.panel) return;
+    const link = this.link;
+    const joined = link.last("joined");
+    const n = joined && typeof joined.n === "number" ? joined.n : 0;
+    let text;
+    if (link.closed) text = "The class session is closed.";
+    else if (!link.connected) text = link.last("welcome") ? "Connection lost: reconnecting …" : "Connecting to the class session …";
+    else if (this.lecturer) text = `${n} ${n === 1 ? "student" : "students"} joined`;
+    else if (link.eyes) text = "All eyes on the lecturer: following.";
+    else text = link.following ? "Following the lecturer." : "Exploring on my own.";
+    if (extra) text = `${text} ${extra}`;
+    this.panel.dataset.connected = link.connected ? "true" : "false";
+    this.panel.dataset.eyes = link.eyes ? "true" : "false";
+    this.panel.dataset.joined = String(n);
+    if (!this.lecturer) this.panel.dataset.following = link.following ? "true" : "false";
+    if (text !== this.statusText) {
+      this.statusText = text;
+      // the live region speaks a change it is told of; the first fill of a rebuilt panel stays quiet
+      if (!announce) this.status.setAttribute("aria-live", "off");
+      this.status.textContent = text;
+      if (!announce) setTimeout(() => this.status.setAttribute("aria-live", "polite"), 0);
+    }
+    if (this.eyesButton) {
+      this.eyesButton.textContent = link.eyes ? "Release" : "All eyes here";
+      this.eyesButton.setAttribute("aria-pressed", link.eyes ? "true" : "false");
+      this.eyesButton.disabled = link.closed;
+      this.endButton.disabled = link.closed;
+    }
+    if (this.followButton) {
+      this.followButton.textContent = link.following ? "Explore on my own" : "Back to the lecturer";
+      this.followButton.dataset.control = link.following ? "explore-on-my-own" : "back-to-the-lecturer";
+      this.followButton.disabled = link.closed || (link.eyes && link.following);
+    }
+  }
+
+  renderRound(s) {
+    if (!this.round || this.lecturer || !s) return;
+    const same = String(s.page || "") === this.page;
+    this.round.textContent = same ? `The lecturer: round ${Number(s.position) || 0}${s.playing ? " (playing)" : ""}`
+      : "The lecturer is on another page";
+    this.panel.dataset.lecturerPosition = String(Number(s.position) || 0);
+  }
+
+  say(text) { if (this.note) this.note.textContent = text; }
+
+  // ------------------------------------------------------------ messages
+  onMessage(msg) {
+    const link = this.link;
+    switch (msg.type) {
+      case "welcome":
+        this.buildPanel();
+        if (this.lecturer) { this.sentKey = null; this.sendState(true); } else this.follow(link.last("state"));
+        break;
+      case "state": {
+        const before = this.lecturerAt;
+        this.lecturerAt = `${msg.page}|${msg.run}`;
+        this.renderRound(msg);
+        if (link.following) this.follow(msg);
+        else if (before !== undefined && before !== this.lecturerAt) this.render(true, "The lecturer moved on.");
+        break;
+      }
+      case "eyes":
+        if (!this.lecturer && msg.on && !link.following) this.setFollowing(true);
+        this.render(true);
+        break;
+      case "joined": this.render(true); break;
+      case "ended": this.say(typeof msg.why === "string" ? `The class session is over: ${msg.why}.` : "The class session is over."); this.render(true); break;
+      case "error": this.say(typeof msg.why === "string" ? msg.why : "The class session refused this connection."); this.render(true); break;
+      case "refused": this.say(`Only the lecturer can do that (${String(msg.what).slice(0, 20)}).`); break;
+      case "connection": this.render(true); break;
+      default: break;
+    }
+  }
+}
+
+registerMode("class", (view, options) => new ClassMode(view, options));

@@ -1,0 +1,130 @@
+"""The class session's Python side (olc_ui/shared/class_session.py) through AppTest: the button on every
+lesson page with a step viewer, starting a session (the key only in the lecturer's own viewer data, never
+in the URL), a student's link (role student, no key), bad codes incl. hostile text (one inert sentence, the
+page works), and the settings bridge (the lecturer's query applied to the page's widgets before the run)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from olc_ui import classroom
+from olc_ui.catalog import LESSONS
+from olc_ui.shared import class_session
+from olc_ui.shared.state import URL_KEY
+from olc_ui.viewer.spec import MODES_KEY
+from tests.app.pagetest import open_page, page_path, viewer_data, viewers
+
+START = "Start a class session"
+STEP_VIEW_PAGES = [row[4] for row in LESSONS if row[4] not in ("home", "bound_explorer", "boolean_concepts")]
+
+
+def buttons(at, label):
+    return [b for b in at.button if b.label == label]
+
+
+@pytest.fixture(autouse=True)
+def fresh_store():
+    classroom.api.reset(classroom.store.MemoryStore(classroom.store.Limits()))
+    yield
+    classroom.api.reset(None)
+
+
+@pytest.mark.parametrize("name", STEP_VIEW_PAGES)
+def test_every_step_view_page_offers_the_button(name):
+    at = open_page(page_path(name))
+    assert not at.exception
+    assert len(buttons(at, START)) == 1
+    assert "class" not in viewer_data(at)["modes"]
+
+
+def test_start_a_session_the_key_stays_in_the_lecturers_viewer_data():
+    at = open_page(page_path("perceptron"), T="30")
+    buttons(at, START)[0].click().run()
+    assert not at.exception
+    sess = at.session_state[class_session.SESSION_KEY]
+    code, key = sess["code"], sess["key"]
+    assert sess["role"] == "lecturer" and class_session.check_code(code) == code and len(key) >= 20
+    assert classroom.lookup(code) == "ok"
+    opts = viewer_data(at)["modes"]["class"]
+    assert list(viewer_data(at)["modes"])[0] == "class"
+    assert opts["code"] == code and opts["role"] == "lecturer" and opts["key"] == key
+    assert opts["ws"] == "/olc-class/ws" and opts["page"] == "perceptron"
+    assert opts["join"].endswith(f"/perceptron?class={code}") and key not in opts["join"]
+    assert opts["qr"].startswith("data:image/svg+xml")
+    assert "T=30" in opts["query"] and "class=" not in opts["query"] and "t=" not in opts["query"].split("&")[0]
+    # the URL the page writes carries the code, never the key
+    written = at.session_state[URL_KEY]
+    assert written["class"] == code and key not in json.dumps(written)
+    assert not buttons(at, START) and buttons(at, "Leave the class session")
+    buttons(at, "Leave the class session")[0].click().run()
+    assert class_session.SESSION_KEY not in at.session_state and "class" not in viewer_data(at)["modes"]
+
+
+def test_a_students_link_opens_the_page_as_a_student_without_the_key():
+    code, key = classroom.start_session("perceptron", "T=30")
+    at = open_page(page_path("perceptron"), T="30", **{"class": code.lower()})
+    assert not at.exception
+    opts = viewer_data(at)["modes"]["class"]
+    assert opts["role"] == "student" and opts["code"] == code and "key" not in opts
+    assert key not in json.dumps(viewer_data(at)) and key not in json.dumps(at.session_state[URL_KEY])
+    assert at.session_state[URL_KEY]["class"] == code
+    assert not [w for w in at.warning if "Class session" in w.value]
+
+
+@pytest.mark.parametrize("raw, says", [
+    ("ZZZZ0O", "not a class code"),
+    ("ABCDEF", "no class session has that code"),
+    ("[x](https://evil.example) <script>alert(1)</script> $x$ :red[y]", "not a class code"),
+    ("A" * 5000, "not a class code"),
+])
+def test_a_bad_code_is_one_inert_sentence_and_the_page_works(raw, says):
+    at = open_page(page_path("perceptron"), T="20", **{"class": raw})
+    assert not at.exception
+    [w] = [w for w in at.warning if "Class session" in w.value]
+    assert says in w.value and "the page works on its own" in w.value
+    assert "<script" not in w.value and "](" not in w.value and "https:" not in w.value.replace("\u2060", "")
+    assert len(w.value) < 400
+    assert "class" not in viewer_data(at)["modes"] and len(viewers(at)) == 1
+    assert "class" not in at.session_state[URL_KEY]
+
+
+def test_an_ended_session_says_so():
+    code, key = classroom.start_session("perceptron", "")
+    classroom.get_store().end(code)
+    at = open_page(page_path("perceptron"), T="20", **{"class": code})
+    [w] = [w for w in at.warning if "Class session" in w.value]
+    assert "ended or expired" in w.value
+
+
+def _bridge_page():
+    import streamlit as st
+
+    from olc_ui.shared import class_session, state
+    from olc_ui.shared.config import Setting
+
+    settings = [Setting("T", "Rounds T", "int", 10, lo=1, hi=100, step=1),
+                Setting("seed", "Seed", "int", 0, lo=0, hi=99, step=1, extra={"widget": "number"}),
+                Setting("order", "Order", "choice", "a", options=("a", "b"))]
+    st.session_state.setdefault(class_session.SESSION_KEY, {"code": "ABCDEF", "role": "student", "join_page": "x"})
+    state.begin_run()
+    st.button("bridge", on_click=class_session.apply_settings, args=({"query": st.session_state.get("q", "")},))
+    v = state.bind("demo", settings)
+    st.markdown(f"values: {v['T']} {v['seed']} {v['order']}")
+
+
+def test_the_bridge_gives_the_widgets_the_lecturers_query_before_the_run():
+    at = AppTest.from_function(_bridge_page, default_timeout=30).run()
+    [slider] = [s for s in at.slider if s.label == "Rounds T"]
+    slider.set_value(40).run()
+    assert "values: 40 0 a" in at.markdown[0].value
+    # the lecturer's query: T=7, seed=5, order=b, t and class ignored; a setting it leaves out: its default
+    at.session_state["q"] = "T=7&seed=5&order=b&t=3&class=ZZZZZZ"
+    at.run()
+    buttons(at, "bridge")[0].click().run()
+    assert "values: 7 5 b" in at.markdown[0].value
+    at.session_state["q"] = "seed=9&order=%3Cb%3E"   # a bad value: the default, as a link's
+    at.run()
+    buttons(at, "bridge")[0].click().run()
+    assert "values: 10 9 a" in at.markdown[0].value
