@@ -9,10 +9,16 @@
 // Shift+→ (next mistake) stops just before the mistake and asks. Stepping back, Home/End and the
 // slider never ask. Keys: N no mistake, M mistake, A / C a mistake turning w anticlockwise /
 // clockwise. Everything happens in the browser.
+//
+// In a class session (viewer_class.js's classLink()), viewer_class_answers.js adds the class's side: the
+// lecturer opens the question to the class (O) and reveals it (R) instead of answering; a student answers
+// the lecturer's open question on their own device. Without a class session nothing changes.
 
 import { registerMode } from "./viewer_modes.js";
 import { choices, questionText, revealText, rightAnswer } from "./viewer_questions.js";
 import { el } from "./viewer_util.js";
+import { ClassAnswers } from "./viewer_class_answers.js";
+import { classLink } from "./viewer_class.js";
 
 const MARK_NAME = "the round to predict";
 
@@ -32,7 +38,7 @@ class Predict {
     this.asked = 0;
     this.markIndex = null;
     this.onDocKey = (ev) => {
-      if (this.asking === null || ev.defaultPrevented || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+      if ((this.asking === null && !(this.cls && this.cls.wantsKeys())) || ev.defaultPrevented || ev.altKey || ev.ctrlKey || ev.metaKey) return;
       if (typing(ev.target)) return;
       if (this.onKey(ev) === true) { ev.preventDefault(); ev.stopPropagation(); }
     };
@@ -57,9 +63,24 @@ class Predict {
     if (bar) bar.after(this.panel); else v.root.prepend(this.panel);
     this.asking = null;
     this.markIndex = null;
+    delete v.root.dataset.asking;
     this.idle();
+    if (this.cls) this.cls.build(); else this.ensureClass();
     this.renderTally();
   }
+
+  // The class session's side (viewer_class_answers.js), once the document has a class link.
+  ensureClass() {
+    if (this.cls || !this.panel) return;
+    const link = classLink();
+    if (!link) return;
+    this.cls = new ClassAnswers(this, link);
+    if (this.panel.dataset.state === "idle") this.idle();
+    this.cls.build();
+    this.renderTally();
+  }
+
+  onReady() { this.ensureClass(); }
 
   // The charts that show later rounds get a white cover beyond the round on screen (options.cover:
   // figure id -> x offset of round p's right edge), so that they do not give the answers away.
@@ -93,6 +114,8 @@ class Predict {
 
   beforeStep(to, from) {
     if (this.passing) return undefined;
+    if (this.cls && this.cls.holds()) { this.view.pause(false); return false; }  // the class answers: Reveal first
+    if (this.cls && !this.cls.lecturer && this.cls.following()) return undefined;  // the lecturer's step
     if (to <= from) { this.close(); return undefined; }
     const target = to > from + 1 && this.view.stopTarget(0, +1) === to ? to : (to === from + 1 ? to : null);
     if (target === null || target > this.o.rounds) { this.close(); return undefined; }  // a long jump: no question
@@ -107,6 +130,8 @@ class Predict {
 
   onRender(p) {
     this.updateCovers(p);
+    this.ensureClass();
+    if (this.cls) this.cls.refresh();
     if (this.pendingAsk !== undefined && this.pendingAsk !== null) {
       const r = this.pendingAsk;
       this.pendingAsk = null;
@@ -116,6 +141,8 @@ class Predict {
   }
 
   onKey(ev) {
+    const mine = this.cls ? this.cls.onKey(ev) : undefined;
+    if (mine !== undefined) return mine;
     if (this.asking === null) return undefined;
     const key = String(ev.key || "").toUpperCase();
     const hit = choices(this.o, this.asking).find(([k]) => k === key);
@@ -128,9 +155,13 @@ class Predict {
     this.asking = r;
     this.panel.dataset.state = "asking";
     this.panel.dataset.round = String(r);
+    this.view.root.dataset.asking = String(r);
     this.say.textContent = questionText(this.o, r);
     this.result.textContent = "";
     this.answers.replaceChildren();
+    this.mark(r);
+    this.ensureClass();
+    if (this.cls && this.cls.lecturer) { this.cls.render(); return; }  // "Open this question to the class"
     for (const [key, id, label] of choices(this.o, r)) {
       const b = el("button", "olc-btn olc-predict-answer");
       b.type = "button";
@@ -139,7 +170,43 @@ class Predict {
       b.addEventListener("click", () => this.answer(id));
       this.answers.appendChild(b);
     }
-    this.mark(r);
+  }
+
+  // Draw round r's update (our own step: no question asked about it).
+  step(r) {
+    this.passing = true;
+    try { this.view.setPosition(r, { immediate: true }); } finally { this.passing = false; }
+  }
+
+  // Class session, the lecturer: the question asked, with the class's button in place of the answers.
+  showAsk(button) { this.showButton(button); }
+
+  // … the question open to the class (also after a reload of the lecturer's tab).
+  showOpen(q, button) {
+    this.panel.dataset.state = "open";
+    this.panel.dataset.round = String(q.round);
+    this.say.textContent = q.text;
+    this.result.textContent = "";
+    this.showButton(button);
+  }
+
+  showButton(button) {
+    const had = this.answers.contains(document.activeElement);
+    this.answers.replaceChildren(button);
+    if (had) button.focus();
+  }
+
+  // … revealed: the update drawn (when the question is about the run on screen), what happened, the answer.
+  revealed(r, text, result) {
+    this.asking = null;
+    delete this.view.root.dataset.asking;
+    this.mark(null);
+    if (text !== null) this.step(r);
+    this.answers.replaceChildren();
+    this.panel.dataset.state = "revealed";
+    this.panel.dataset.round = String(r);
+    this.say.textContent = text !== null ? `Round ${r}: ${text}` : `Round ${r} revealed.`;
+    this.result.textContent = result;
   }
 
   answer(id) {
@@ -150,9 +217,9 @@ class Predict {
     this.asked += 1;
     if (ok) this.right += 1;
     this.asking = null;
+    delete this.view.root.dataset.asking;
     this.mark(null);
-    this.passing = true;
-    try { this.view.setPosition(r, { immediate: true }); } finally { this.passing = false; }
+    this.step(r);
     this.answers.replaceChildren();
     this.panel.dataset.state = ok ? "right" : "wrong";
     this.say.textContent = `Round ${r}: ${revealText(this.o, r)}`;
@@ -163,6 +230,7 @@ class Predict {
   close() {
     if (this.asking === null && this.panel.dataset.state === "idle") return;
     this.asking = null;
+    delete this.view.root.dataset.asking;
     this.mark(null);
     this.idle();
   }
@@ -172,11 +240,23 @@ class Predict {
     this.answers.replaceChildren();
     this.result.textContent = "";
     const more = this.o.rounds < this.o.T ? ` (the first ${this.o.rounds} rounds)` : "";
+    if (this.cls && !this.cls.lecturer) {
+      this.say.textContent = "the lecturer's questions appear here: answer them on this device." +
+        (this.cls.following() ? "" : ` Exploring on your own: → asks about the next round${more}.`);
+      return;
+    }
+    if (this.cls) {
+      this.say.textContent = `→ asks about the next round, Shift+→ about the next mistake${more}; ` +
+        "O opens the question to the class, R reveals it.";
+      return;
+    }
     this.say.textContent = `→ asks about the next round, Shift+→ about the next mistake${more}; ` +
       "the class answers before the update is drawn.";
   }
 
   renderTally() {
+    if (this.cls && (this.cls.lecturer || !this.asked)) { this.tally.textContent = ""; return; }
+    if (this.cls) { this.tally.textContent = `On my own: ${this.right} right of ${this.asked}`; return; }
     this.tally.textContent = this.asked ? `Class: ${this.right} right of ${this.asked}` : "Class: no answer yet";
   }
 
@@ -191,6 +271,9 @@ class Predict {
 
   destroy() {
     document.removeEventListener("keydown", this.onDocKey);
+    if (this.cls) this.cls.destroy();
+    this.cls = null;
+    if (this.view.root) delete this.view.root.dataset.asking;
     if (this.panel) this.panel.remove();
     if (this.view.root) delete this.view.root.dataset.predict;
   }
