@@ -242,9 +242,6 @@ def _key_of(answer):
     return {"none": "n", "mistake": "m", "acw": "a", "cw": "c"}[answer]
 
 
-@pytest.mark.xfail(strict=True, reason="viewer_class.js follows a state with the same run by position only: the "
-                   "lecturer's predict=1 (a setting that does not change run_id) never reaches a student who joined "
-                   "with the bare join link, so the student's page has no predict mode and shows no class question")
 def test_predict_reaches_a_student_through_the_join_link(browser, url):
     contexts = []
     try:
