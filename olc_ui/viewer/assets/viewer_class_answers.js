@@ -239,6 +239,10 @@ export class ClassAnswers {
     this.render();
   }
 
+  helpKeys() {
+    return this.lecturer ? [[KEY_OPEN, "open the question to the class"], [KEY_REVEAL, "reveal it to the class"]] : [];
+  }
+
   // The keys: lecturer O opens, R reveals (its answer keys do nothing while asking); student: the answer keys.
   onKey(ev) {
     const key = String(ev.key || "").toUpperCase();
