@@ -2,3 +2,4 @@
 // A new mode: one line here, its module next to this file, and its CSS in viewer.css.
 import "./viewer_present.js";
 import "./viewer_predict.js";
+import "./viewer_game.js";
