@@ -15,7 +15,7 @@
 // behind a note. While a move waits for the server, another click is left to Streamlit alone.
 
 import { registerMode } from "./viewer_modes.js";
-import { el } from "./viewer_util.js";
+import { el, nonEmpty } from "./viewer_util.js";
 
 // ----------------------------------------------------------------------------- the learner, on the spec
 
@@ -130,6 +130,13 @@ export function applyMove(spec, o, x, label) {
 
 // ----------------------------------------------------------------------------- the mode
 
+// What the board shows of c: its literals, name, colour, the row's tick and the note (c = True).
+function cLook(figure) {
+  const t0 = figure.data[0];
+  return { x: t0.x, name: t0.name, color: t0.marker && t0.marker.color, ticks: figure.layout.yaxis.ticktext,
+    notes: (figure.layout.annotations || []).map((a) => a.text) };
+}
+
 class Game {
   constructor(view, options) {
     this.view = view;
@@ -177,22 +184,39 @@ class Game {
     const main = v.figs.find((f) => f.spec.id === "main");
     const x = this.bits();
     if (!main || !x || !main.gd._fullLayout) return;
+    const before = JSON.stringify(cLook(main.spec.figure));
     v.spec = structuredClone(v.spec);   // the data Streamlit sent stay as sent
     const spec = v.spec;
     const move = applyMove(spec, this.o, x, label);
     main.spec = spec.figures.find((f) => f.id === "main");
+    const after = cLook(main.spec.figure);
     v.prepare(spec);
     v.T = spec.T;
-    v.Plotly.update(main.gd, { x: [move.row.trace.x], y: [move.row.trace.y], text: [move.row.trace.text],
-      name: move.row.trace.name, hovertemplate: move.row.trace.hovertemplate, "marker.color": move.row.trace.color },
-    { "yaxis.ticktext": move.row.ticktext, annotations: move.row.annotations }, [0]).catch(() => {});
-    this.hideRunParts(spec.T);
     this.pending = spec.T;
     this.timer = setTimeout(() => this.settle(), 10000);   // the server never answered: stop waiting
+    this.hideRunParts(spec.T);
     v.pause(false);
     v.lastReported = spec.T;   // the server hears of the move from the click itself, not from a position report
     v.serverP = spec.T;
-    v.setPosition(spec.T, { immediate: true });
+    this.redrawC(main, move.row, before, after).then(() => v.setPosition(spec.T, { immediate: true }));
+  }
+
+  // The row c (a static trace of the board) when the move changed it: its points by the viewer's own fast path
+  // (Plotly.animate, no redraw); its name, the tick and the note (when the labels stop fitting a conjunction, or
+  // c becomes True) by Plotly.update, which redraws the figure.
+  redrawC(main, row, before, after) {
+    const P = this.view.Plotly, was = JSON.parse(before);
+    if (JSON.stringify(after) === before) return Promise.resolve();
+    const r = row.trace;
+    const frame = { x: nonEmpty(r.x), y: nonEmpty(r.y), text: nonEmpty(r.text), marker: { color: r.color } };
+    const same = (k) => JSON.stringify(was[k]) === JSON.stringify(after[k]);
+    const done = same("name") && same("ticks") && same("notes") && same("color")
+      ? P.animate(main.gd, { data: [frame], traces: [0] },
+        { transition: { duration: 0 }, frame: { duration: 0, redraw: false }, mode: "immediate" })
+      : P.update(main.gd, { x: [frame.x], y: [frame.y], text: [frame.text], name: r.name,
+        hovertemplate: r.hovertemplate, "marker.color": r.color },
+      { "yaxis.ticktext": row.ticktext, annotations: row.annotations }, [0]);
+    return done.catch(() => {});
   }
 
   // The sandwich and the ledger hold numbers of the whole run (c changes with a positive): hidden until it comes.
