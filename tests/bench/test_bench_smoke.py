@@ -27,6 +27,7 @@ BENCH = ROOT / "bench"
 #: script -> (arguments of its tiny run, the keys of its summary line, needs a browser)
 SMOKE = {
     "compare_sweep.py": (["--smoke"], ("runs", "seconds", "spec_mb"), False),
+    "game_latency.py": (["--smoke"], ("moves", "median_ms", "max_ms"), True),
     "load.py": (["--smoke"], ("students", "p95_ms", "errors"), False),
     "perceptron_vs_sklearn.py": (["--smoke"], ("worst_ratio_median", "worst_ratio_min", "runs"), False),
     "sweep.py": (["--smoke"], ("slowest", "seconds", "all_under_5s"), False),
@@ -35,7 +36,7 @@ SMOKE = {
     "winnow_spec_size.py": (["--smoke"], ("json_kb", "spec_seconds", "mistakes"), False),
 }
 #: the summary line's name, where it is not the script's
-NAMES = {"compare_sweep.py": "compare", "perceptron_vs_sklearn.py": "perceptron", "ui_latency.py": "ui",
+NAMES = {"compare_sweep.py": "compare", "game_latency.py": "game", "perceptron_vs_sklearn.py": "perceptron", "ui_latency.py": "ui",
          "winnow_spec_size.py": "winnow_spec"}
 #: bench/*.py that are not benchmarks (see the module docstring)
 HELPERS = {"stproto.py"}
