@@ -86,20 +86,25 @@ def intro(text: str) -> None:
 
 
 def step_view(spec: dict, *, key: str, settings: list, values: dict, cap: str | None = None,
-              ask: dict | None = None, ask_page: str | None = None) -> tuple[dict, int]:
+              ask: dict | None = None, ask_page: str | None = None, ask_box=None, start: int | None = None,
+              modes: dict | None = None) -> tuple[dict, int]:
     """What every lesson page does with its run's spec: open the step viewer where the student was (a link's
     ``?t=``, else the round last shown), state the page's draw cap (``cap``: its lesson's ``CAP``, olc_ui/shared/caps.py), and
     write the settings and the round into the URL; in a class session, the viewer's ``class`` mode (and the
     sidebar's "Start a class session" button, olc_ui/shared/class_session.py). ``ask``: predict-then-reveal options for this run
-    (olc_ui/viewer/predict.py), offered by a switch kept under ``ask_page``. Returns (the spec sent, the position)."""
-    start, problem = link.start_position_checked(key, spec["T"])
-    link.report(problem)          # a bad ?t= in the link: said as every bad setting is
+    (olc_ui/viewer/predict.py), offered by a switch kept under ``ask_page`` and drawn in ``ask_box`` (default: here,
+    above the viewer). A page with its own rule for where the viewer opens passes ``start`` (and says a bad link's
+    round itself); ``modes``: the page's own viewer modes (e.g. a game's) instead of the page's default ones.
+    Returns (the spec sent, the position)."""
+    if start is None:
+        start, problem = link.start_position_checked(key, spec["T"])
+        link.report(problem)      # a bad ?t= in the link: said as every bad setting is
     spec = {**spec, "position": start}
-    modes = None
     if ask is not None:
-        values.update(state.bind(f"{ask_page}_predict", predict.SETTINGS))
+        values.update(state.bind(f"{ask_page}_predict", predict.SETTINGS, container=ask_box))
         settings = settings + predict.SETTINGS
-        modes = predict.modes(ask if values.get("predict") else None)
+        modes = predict.modes(ask if values.get("predict") else None) if modes is None else {
+            **modes, **({"predict": ask} if values.get("predict") else {})}
     modes = class_session.with_class(modes, settings, values)
     class_session.offer(settings, values)
     position = viewer(spec, key=key, modes=modes)
