@@ -158,3 +158,16 @@ def test_the_learners_predict_switch_reaches_the_class_query():
     buttons(at, START)[0].click().run()
     modes = viewer_data(at)["modes"]
     assert "predict" in modes and "predict=1" in modes["class"]["query"] and "mode=dl" in modes["class"]["query"]
+
+
+def test_the_sidebar_claims_a_role_only_in_the_lecturers_own_session():
+    """A link's session may be the lecturer's tab reloaded (the key in the browser, not in Python): it says
+    neither "you joined it" nor "you lead it"; the session that started it says "you lead it"."""
+    code, _ = classroom.start_session("perceptron", "T=30")
+    at = open_page(page_path("perceptron"), T="30", **{"class": code})
+    said = [c.value for c in at.sidebar.caption if code in c.value]
+    assert said == [f"Class session {code}: the class panel above the charts says whether this tab leads or follows."]
+    at = open_page(page_path("perceptron"), T="30")
+    buttons(at, START)[0].click().run()
+    code = at.session_state[class_session.SESSION_KEY]["code"]
+    assert [c.value for c in at.sidebar.caption if code in c.value] == [f"Class session {code} (you lead it)."]
