@@ -52,8 +52,10 @@ def test_default_run_numbers_come_from_the_core():
     q = url(at)
     assert q["data"] == "generated" and q["alpha"] == "1.414213562" and q["seed"] == "0" and q["runs"] == "100"
     assert q["T"] == "300" and q["t"] == "0"
-    # the default α is the theorem's: the page says so and offers no button
-    assert "α is the theorem's choice" in shown(at, "caption") and not at.button
+    # the default α is the theorem's: the page says so and offers no button to restore it (the sidebar's one
+    # button is the class session's)
+    assert "α is the theorem's choice" in shown(at, "caption")
+    assert [b.label for b in at.button] == ["Start a class session"]
     labels = [b.label for b in at.get("download_button")]
     assert labels == [  # the figure at the round shown: the viewer's own button
         "Download the trace (CSV)", "Download the proof (Markdown + KaTeX)", "Download the proof (LaTeX)"
