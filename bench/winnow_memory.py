@@ -1,7 +1,7 @@
 """Peak resident memory of one Winnow run with its proof, measured in a fresh process (issue 24).
 
     /work/main/.venv/bin/python bench/winnow_memory.py [--N 10000] [--T 10000] [--k 50] [--noise 0.1]
-                                                      [--beta 0.05] [--seed 0] [--page]
+                                                      [--beta 0.05] [--seed 0] [--page] [--no-comparator]
 
 The child process draws the stream as the Winnow page does (``sparse_disjunction(..., dtype=np.uint8)``:
 X is T × N bytes), runs ``olc_core.run("winnow", X, y, beta=…, comparator=…)``, checks every inequality of
@@ -57,7 +57,7 @@ def child(a) -> None:
     out["x_mb"] = s.X.nbytes / 1e6
     out["after_stream_mb"] = peak_rss_mb()
     t0 = time.perf_counter()
-    tr = olc_core.run("winnow", s.X, s.y, beta=a.beta, comparator=s.comparator)
+    tr = olc_core.run("winnow", s.X, s.y, beta=a.beta, comparator=None if a.no_comparator else s.comparator)
     out["after_run_mb"] = peak_rss_mb()
     # a violation whose chain needs a failed assumption (the noise breaks the target) is "not applicable"
     out["violations"] = sum(1 for v in tr.proof.violations() if not v.needs)
@@ -90,6 +90,8 @@ def main() -> None:
     ap.add_argument("--beta", type=float, default=0.05)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--page", action="store_true", help="also build the page's spec (reported separately)")
+    ap.add_argument("--no-comparator", action="store_true",
+                    help="let the proof find the target (as for an uploaded file) instead of giving it")
     ap.add_argument("--smoke", action="store_true", help="a tiny run (CI): N = T = 300")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args()
@@ -100,7 +102,8 @@ def main() -> None:
         return
     args = [sys.executable, str(Path(__file__).resolve()), "--child", "--N", str(a.N), "--T", str(a.T),
             "--k", str(a.k), "--noise", repr(a.noise), "--beta", repr(a.beta), "--seed", str(a.seed)]
-    res = subprocess.run(args + (["--page"] if a.page else []), cwd=ROOT, capture_output=True, text=True)
+    args += (["--page"] if a.page else []) + (["--no-comparator"] if a.no_comparator else [])
+    res = subprocess.run(args, cwd=ROOT, capture_output=True, text=True)
     if res.returncode != 0:
         sys.stderr.write(res.stderr)
         sys.exit(res.returncode)

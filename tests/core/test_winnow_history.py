@@ -4,15 +4,18 @@ from X in between (:class:`olc_core.trace.RowReplayHistory`), not one int64 N-ve
 Every trace, proof series, verdict and weight vector (``weights_at`` / ``log_weights_at`` at every round)
 must be bit for bit those of the old learner (``tests/core/winnow_reference``: one snapshot per mistake in
 a ``SnapshotHistory``), in both engines, with checkpoints far apart and replays spanning several blocks;
-and the history's own bytes stay bounded where the old one grew as M·N·8."""
+and the history's own bytes stay bounded where the old one grew as M·N·8. The target the proof finds
+when none is given (``consistent_disjunction``) reads X in blocks and is the old one."""
 from __future__ import annotations
 
 import contextlib
+import tracemalloc
 
 import numpy as np
 import pytest
 
 import olc_core
+from olc_core import comparators
 from olc_core._kernels import engine as kernel_engine
 from olc_core.learners import winnow as W
 from olc_core.streams.winnow_extra import winnow_demotion_chain
@@ -140,3 +143,59 @@ def test_the_history_holds_a_few_megabytes_not_one_vector_per_mistake():
     assert tr.history.nbytes <= bound, (tr.history.nbytes, bound)
     assert tr.history.nbytes < M * N * 8 / 8           # the old history: M·N·8 bytes
     assert tr.history.X is not None and np.shares_memory(tr.history.X, s.X)   # a reference, not a copy
+
+
+def old_consistent_disjunction(X, y):
+    """``olc_core.comparators.consistent_disjunction`` before issue 24 (verbatim but for the return type):
+    one ``X != 0`` copy of the whole matrix, then copies of its negative and positive rows."""
+    X = np.asarray(X) != 0
+    y = np.asarray(y) != 0
+    allowed = ~X[~y].any(axis=0) if (~y).any() else np.ones(X.shape[1], dtype=bool)
+    pos = np.flatnonzero(y)
+    covered_possible = X[pos][:, allowed].any(axis=1) if allowed.any() else np.zeros(len(pos), dtype=bool)
+    if not covered_possible.all():
+        return False, np.zeros(0, dtype=np.int64), pos[~covered_possible].astype(np.int64)
+    cand = np.flatnonzero(allowed)
+    P = X[pos][:, cand]
+    uncovered = np.ones(len(pos), dtype=bool)
+    chosen: list[int] = []
+    while uncovered.any():
+        counts = P[uncovered].sum(axis=0)
+        j = int(np.argmax(counts))
+        chosen.append(int(cand[j]))
+        uncovered &= ~P[:, j]
+    if not chosen and len(cand):
+        chosen.append(int(cand[0]))
+    return True, np.array(sorted(chosen), dtype=np.int64), np.zeros(0, dtype=np.int64)
+
+
+@pytest.mark.parametrize("block_cells", [comparators._DJ_BLOCK_CELLS, 7, 1])
+def test_the_blockwise_consistent_disjunction_is_the_old_one(monkeypatch, block_cells):
+    monkeypatch.setattr(comparators, "_DJ_BLOCK_CELLS", block_cells)
+    cases = []
+    for seed, (T, N, k, noise, dtype) in enumerate([(300, 40, 3, 0.0, np.uint8), (300, 40, 3, 0.05, np.float64),
+                                                     (200, 25, 5, 0.0, bool), (50, 200, 2, 0.0, np.int64),
+                                                     (120, 9, 1, 0.3, np.uint8)]):
+        s = olc_core.streams.sparse_disjunction(T=T, N=N, k=k, seed=seed, noise=noise, dtype=dtype)
+        cases += [(s.X, s.y), (s.X, np.ones(T)), (s.X, np.zeros(T)), (s.X[:1], s.y[:1])]
+    rng = np.random.default_rng(3)
+    cases.append(((rng.random((80, 30)) < 0.05).astype(np.uint8), (rng.random(80) < 0.9).astype(float)))
+    outcomes = set()
+    for X, y in cases:
+        dj = comparators.consistent_disjunction(X, y)
+        ok, rel, bad = old_consistent_disjunction(X, y)
+        assert dj.consistent == ok and same(dj.relevant, rel) and same(dj.failing_rounds, bad)
+        outcomes.add((ok, rel.size > 0))
+    assert {(True, True), (False, False)} <= outcomes      # consistent with a target, and inconsistent
+
+
+def test_the_consistent_disjunction_reads_x_in_blocks():
+    """N = 2,000, T = 8,000, uint8 (16 MB), 10 % noise: before, ``X != 0`` alone was 16 MB more."""
+    s = olc_core.streams.sparse_disjunction(T=8000, N=2000, k=20, seed=2, noise=0.1, dtype=np.uint8)
+    tracemalloc.start()
+    base = tracemalloc.get_traced_memory()[0]
+    dj = comparators.consistent_disjunction(s.X, s.y)
+    peak = tracemalloc.get_traced_memory()[1] - base
+    tracemalloc.stop()
+    assert not dj.consistent and dj.failing_rounds.size
+    assert peak < s.X.nbytes / 2, (peak, s.X.nbytes)
