@@ -107,6 +107,7 @@ class RowReplayHistory:
         self.X = X
         self.every = int(every)
         self.checkpoints = np.asarray(checkpoints, dtype=np.int64)
+        self._last: tuple[int, np.ndarray] | None = None
         M, N = self.change_rounds.shape[0], self.initial.shape[0]
         if self.signs.shape != (M,) or self.every < 1 or X.ndim != 2 or X.shape[1] != N:
             raise ValueError("one sign per change round, every ≥ 1, and rows of the state's length")
@@ -124,15 +125,23 @@ class RowReplayHistory:
         """(b - a, ·) int64: the changes ``a … b-1`` (``signs[j]·[x ≠ 0]``), on the columns ``cols`` (all: None)."""
         rows = self.change_rounds[a:b]
         sub = self.X[rows] if cols is None else self.X[np.ix_(rows, cols)]
-        return (sub != 0).astype(np.int64) * self.signs[a:b, None].astype(np.int64)
+        out = (sub != 0).astype(np.int64)
+        out *= self.signs[a:b, None]
+        return out
 
     def state(self, s: int) -> np.ndarray:
-        """The state after the first ``s`` changes (a new array)."""
+        """The state after the first ``s`` changes (a new array): from the nearest checkpoint before it,
+        or from the last state asked for when that is nearer (reading blocks in order replays nothing twice)."""
         c = min(s // self.every, self.checkpoints.shape[0] - 1)
-        out = self.checkpoints[c].copy()
+        s0, out = c * self.every, self.checkpoints[c]
+        last = self._last  # (changes, state): one tuple, replaced whole, so threads may share the history
+        if last is not None and s0 < last[0] <= s:
+            s0, out = last
+        out = out.copy()
         step = max(1, self.BLOCK_CELLS // max(out.shape[0], 1))
-        for a in range(c * self.every, s, step):
+        for a in range(s0, s, step):
             out += self._deltas(a, min(s, a + step)).sum(axis=0)
+        self._last = (s, out.copy())
         return out
 
     def raw_at(self, t: int) -> np.ndarray:
@@ -147,7 +156,9 @@ class RowReplayHistory:
             return np.zeros((0, self.initial.shape[0]), dtype=np.int64)
         out = self._deltas(a, b)
         out[0] += self.state(a)
-        return np.cumsum(out, axis=0, out=out)
+        np.cumsum(out, axis=0, out=out)
+        self._last = (b, out[-1].copy())
+        return out
 
     def columns(self, cols: np.ndarray) -> np.ndarray:
         """(M, len(cols)) int64: the states' entries ``cols`` after every change (reads only those columns of X)."""
@@ -159,9 +170,14 @@ class RowReplayHistory:
 
     @property
     def snapshots(self) -> np.ndarray:
-        """Every state after a change, (M, N) int64 — built on demand, M·N·8 bytes: prefer
-        :meth:`snapshot_rows` in blocks, :meth:`columns` or :meth:`raw_at`."""
-        return self.snapshot_rows(0, self.n_changes)
+        """Every state after a change, (M, N) int64 — built on demand (M·N·8 bytes, filled a block at a
+        time): prefer :meth:`snapshot_rows` in blocks, :meth:`columns` or :meth:`raw_at`."""
+        M, N = self.n_changes, self.initial.shape[0]
+        out = np.empty((M, N), dtype=np.int64)
+        step = max(1, self.BLOCK_CELLS // max(N, 1))
+        for a in range(0, M, step):
+            out[a:a + step] = self.snapshot_rows(a, a + step)
+        return out
 
     @property
     def nbytes(self) -> int:
