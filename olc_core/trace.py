@@ -122,7 +122,8 @@ class RowReplayHistory:
         return int(np.searchsorted(self.change_rounds, t, side="left"))
 
     def _deltas(self, a: int, b: int, cols: np.ndarray | None = None) -> np.ndarray:
-        """(b - a, ·) int64: the changes ``a … b-1`` (``signs[j]·[x ≠ 0]``), on the columns ``cols`` (all: None)."""
+        """(b - a, ·) int64: the changes ``a … b-1`` (``signs[j]·[x ≠ 0]``) on the columns ``cols``
+        (None: all)."""
         rows = self.change_rounds[a:b]
         sub = self.X[rows] if cols is None else self.X[np.ix_(rows, cols)]
         out = (sub != 0).astype(np.int64)
@@ -149,7 +150,8 @@ class RowReplayHistory:
 
     def snapshot_rows(self, a: int, b: int) -> np.ndarray:
         """(b - a, N) int64: the states after changes ``a … b-1`` (``snapshots[a:b]`` of a
-        :class:`SnapshotHistory`), built from one checkpoint by a running sum: ask for blocks of rows."""
+        :class:`SnapshotHistory`), a running sum from the state before ``a`` (a checkpoint, or the last
+        state asked for): ask for blocks of rows, in order."""
         M = self.n_changes
         a, b = max(0, a), min(b, M)
         if b <= a:
@@ -224,7 +226,8 @@ class Trace:
     """
 
     def __init__(self, *, algorithm: str, params: dict[str, Any], T: int, d: int, mistakes: np.ndarray,
-                 predictions: np.ndarray | Callable[[], np.ndarray], history: SnapshotHistory | CheckpointHistory | RowReplayHistory,
+                 predictions: np.ndarray | Callable[[], np.ndarray],
+                 history: SnapshotHistory | CheckpointHistory | RowReplayHistory,
                  weight_kind: str = "linear", log_base: float | None = None, base: float | None = None,
                  columns: dict[str, Any] | None = None, proofs: dict[str, Any] | None = None,
                  primary: str | None = None, info: dict[str, Any] | None = None):
