@@ -18,11 +18,8 @@ page.intro(
     "at most $(4n+2)(L+1)$ (the level algorithm)."
 )
 
-# 1. settings, from the URL: the part of the lesson, then that part's settings. The part and the learners'
-# "Predict, then reveal" switch share one row (wrapping when narrow): a row of its own above the viewer takes
-# its height from the projected figures (presentation mode fits them to the window below the viewer's top)
-top = st.container(horizontal=True, vertical_alignment="bottom", gap="medium", key="boolean_top")
-m = state.bind(L.PAGE + "_mode", L.MODE_SETTINGS, container=top)
+# 1. settings, from the URL: the part of the lesson, then that part's settings
+m = state.bind(L.PAGE + "_mode", L.MODE_SETTINGS)
 mode = m["mode"]
 SHOW = {"conj": L.conj_visible, "dl": L.dl_visible, "adversary": {"an"}, "learner": {"ln"}}
 with st.sidebar:
@@ -66,7 +63,7 @@ if mode in ("conj", "dl"):
     spec = (L.conj_spec_for if mode == "conj" else L.dl_spec_for)(stream, trace, key, label, opens_at(trace.T))
     ask = (predict.conjunction_options if mode == "conj" else predict.decision_list_options)(trace, stream.X, stream.y)
     spec, position = page.step_view(spec, key=VIEWER, settings=SETTINGS, values={**m, **v}, cap=L.CAP, ask=ask,
-                                    ask_page=L.PAGE, ask_box=top, start=spec["position"])
+                                    ask_page=L.PAGE, start=spec["position"])
     if mode == "conj":
         L.conj_panel(trace, stream)
         with st.expander("The proof in four steps, with this run's numbers"):

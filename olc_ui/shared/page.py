@@ -86,14 +86,14 @@ def intro(text: str) -> None:
 
 
 def step_view(spec: dict, *, key: str, settings: list, values: dict, cap: str | None = None,
-              ask: dict | None = None, ask_page: str | None = None, ask_box=None, start: int | None = None,
+              ask: dict | None = None, ask_page: str | None = None, start: int | None = None,
               modes: dict | None = None) -> tuple[dict, int]:
     """What every lesson page does with its run's spec: open the step viewer where the student was (a link's
     ``?t=``, else the round last shown), state the page's draw cap (``cap``: its lesson's ``CAP``, olc_ui/shared/caps.py), and
     write the settings and the round into the URL; in a class session, the viewer's ``class`` mode (and the
     sidebar's "Start a class session" button, olc_ui/shared/class_session.py). ``ask``: predict-then-reveal options for this run
-    (olc_ui/viewer/predict.py), offered by a switch kept under ``ask_page`` and drawn in ``ask_box`` (default: here,
-    above the viewer). A page with its own rule for where the viewer opens passes ``start`` (and says a bad link's
+    (olc_ui/viewer/predict.py), offered by a switch kept under ``ask_page`` (above the viewer; in presentation mode in the
+    sidebar). A page with its own rule for where the viewer opens passes ``start`` (and says a bad link's
     round itself); ``modes``: the page's own viewer modes (e.g. a game's) instead of the page's default ones.
     Returns (the spec sent, the position)."""
     if start is None:
@@ -101,7 +101,10 @@ def step_view(spec: dict, *, key: str, settings: list, values: dict, cap: str | 
         link.report(problem)      # a bad ?t= in the link: said as every bad setting is
     spec = {**spec, "position": start}
     if ask is not None:
-        values.update(state.bind(f"{ask_page}_predict", predict.SETTINGS, container=ask_box))
+        # in presentation mode the switch sits in the sidebar: a row above the viewer would take its height
+        # from the projected charts (their plot areas are sized to the screen)
+        values.update(state.bind(f"{ask_page}_predict", predict.SETTINGS,
+                                 container=st.sidebar if present.is_on() else None))
         settings = settings + predict.SETTINGS
         modes = predict.modes(ask if values.get("predict") else None) if modes is None else {
             **modes, **({"predict": ask} if values.get("predict") else {})}

@@ -34,6 +34,7 @@ SMOKE = {
     "sweep.py": (["--smoke"], ("slowest", "seconds", "all_under_5s"), False),
     "ui_latency.py": (["--smoke"], ("first_load_ratio", "next_mistake_ratio", "next_mistake_p95_ratio",
                                     "play_fps"), True),
+    "winnow_memory.py": (["--smoke"], ("N", "T", "mistakes", "peak_rss_mb"), False),
     "winnow_spec_size.py": (["--smoke"], ("json_kb", "spec_seconds", "mistakes"), False),
 }
 #: the summary line's name, where it is not the script's

@@ -41,7 +41,7 @@ PAGE = "boolean"
 MODES = ("conj", "dl", "adversary", "learner")
 MODE_SETTINGS = [
     Setting("mode", "Part of the lesson", "choice", "conj", options=MODES,
-            extra={"labels": {"conj": "① Conjunctions", "dl": "② Decision lists",
+            extra={"labels": {"conj": "① Conjunction learner", "dl": "② Decision-list learner",
                               "adversary": "③ Play the adversary", "learner": "④ Be the learner"},
                    "horizontal": True}),
 ]
