@@ -92,9 +92,9 @@ def step_view(spec: dict, *, key: str, settings: list, values: dict, cap: str | 
     ``?t=``, else the round last shown), state the page's draw cap (``cap``: its lesson's ``CAP``, olc_ui/shared/caps.py), and
     write the settings and the round into the URL; in a class session, the viewer's ``class`` mode (and the
     sidebar's "Start a class session" button, olc_ui/shared/class_session.py). ``ask``: predict-then-reveal options for this run
-    (olc_ui/viewer/predict.py), offered by a switch kept under ``ask_page`` (above the viewer; in presentation mode in the
-    sidebar). A page with its own rule for where the viewer opens passes ``start`` (and says a bad link's
-    round itself); ``modes``: the page's own viewer modes (e.g. a game's) instead of the page's default ones.
+    (olc_ui/viewer/predict.py), offered by a switch kept under ``ask_page`` (above the viewer; in presentation
+    mode in the sidebar). A page with its own rule for where the viewer opens passes ``start`` (and says a bad
+    link's round itself); ``modes``: the page's own viewer modes (e.g. a game's) instead of the page's default ones.
     Returns (the spec sent, the position)."""
     if start is None:
         start, problem = link.start_position_checked(key, spec["T"])

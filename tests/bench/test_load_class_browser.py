@@ -21,8 +21,9 @@ def test_smoke_with_a_browser_student_draws_every_step():
     assert res.returncode == 0, tail
     lines = res.stdout.strip().splitlines()
     assert re.fullmatch(r"class: students=4 lag_p95_ms=\d+ lag_max_ms=\d+ votes_lost=0 errors=0", lines[-1]), tail
-    drawn = re.fullmatch(r"lag lecturer send → round drawn in Chromium \(1 browser student\): n=(\d+) median (\d+) ms, "
-                         r"p95 (\d+) ms, max (\d+) ms \(page clock vs Date\.now\(\): ≤ ([\d.]+) ms apart\)", lines[-2])
+    drawn = re.fullmatch(r"lag lecturer send → round drawn in Chromium \(1 browser student\): n=(\d+) "
+                         r"median (\d+) ms, p95 (\d+) ms, max (\d+) ms "
+                         r"\(page clock vs Date\.now\(\): ≤ ([\d.]+) ms apart\)", lines[-2])
     assert drawn, tail
     n, median, p95, top, skew = (float(g) for g in drawn.groups())
     assert n == 6 and 0 <= median <= p95 <= top < 20_000, tail    # --smoke: 6 steps, each drawn
