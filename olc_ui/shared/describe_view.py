@@ -130,28 +130,34 @@ def _current_row(fig: dict, arrays: dict, fid: str, vals: dict, rows: list, T: i
     return "current example: " + ", ".join(f"{titles[k]} {{cur_{k}}}" for k in keys)
 
 
-def _bars(fig: dict, arrays: dict, fid: str, log10: bool, vals: dict, rows: list) -> str | None:
-    """A bar chart drawn per state (weights): its largest and smallest bar, as text per state."""
+def _bars(fig: dict, arrays: dict, fid: str, log10: bool, vals: dict, rows: list, label: str | None) -> str | None:
+    """A bar chart drawn per state (weights): its largest and smallest bar (top = base + height), as text
+    per state; ``label`` names what the bar tops are when the trace's name does not say it."""
     data = fig["figure"]["data"]
     for op in fig.get("dynamic", []):
         t = data[op["trace"]]
         if op["op"] != "state" or t.get("type") != "bar":
             continue
         texts = []
+        b = t.get("base", 0) if isinstance(t.get("base", 0), (int, float)) else 0
+        ax = fig["figure"].get("layout", {}).get(_axis_keys(t)[0], {})
+        names = dict(zip(ax.get("tickvals", []), ax.get("ticktext", [])))
         for xs, ys in zip(arrays[op["x"]], arrays[op["y"]]):
-            pts = [(y, x) for x, y in zip(xs or [], ys or []) if isinstance(y, (int, float))]
+            pts = [(y + b, x) for x, y in zip(xs or [], ys or []) if isinstance(y, (int, float))]
             if not pts:
                 texts.append("—")
                 continue
             (lo, xlo), (hi, xhi) = min(pts), max(pts)
+            xlo, xhi = names.get(xlo, xlo), names.get(xhi, xhi)
             f = (lambda v: f"{10 ** v:.4g}") if log10 else (lambda v: f"{v:.4g}")
             texts.append(f"largest {f(hi)} ({plain(str(xhi))}), smallest {f(lo)} ({plain(str(xlo))}), "
                          f"{len(pts)} bars")
         labels = sorted(set(texts))
         index = {s: i for i, s in enumerate(labels)}
         vals["bars"] = {"by": "state", "data": [index[s] for s in texts], "labels": labels, "fmt": "text"}
-        rows.append([plain(t.get("name") or "bars"), "bars"])
-        return f"{plain(t.get('name') or 'bars')}: {{bars}}"
+        name = label or plain(t.get("name") or "bars")
+        rows.append([name, "bars"])
+        return f"{name}: {{bars}}"
     return None
 
 
@@ -175,12 +181,12 @@ def _lowest(fig: dict) -> list[str]:
     return out
 
 
-def _auto(fig: dict, spec: dict, log10: bool) -> dict:
+def _auto(fig: dict, spec: dict, log10: bool, bar_label: str | None) -> dict:
     arrays, T, fid = spec["arrays"], spec["T"], fig["id"]
     name = plain(fig.get("title") or fid)
     vals: dict[str, dict] = {}
     rows: list[list[str]] = []
-    bars = _bars(fig, arrays, fid, log10, vals, rows)
+    bars = _bars(fig, arrays, fid, log10, vals, rows, bar_label)
     _point_values(fig, arrays, log10, vals, rows, T)
     parts = ([bars] if bars else []) + [f"{label} {{{v}}}" for label, v in rows if v != "bars"]
     current = _current_row(fig, arrays, fid, vals, rows, T)
@@ -197,10 +203,11 @@ def _auto(fig: dict, spec: dict, log10: bool) -> dict:
     return describe(name, f"{name} at round {{t}} of {{T}}: {body}.", vals, rows)
 
 
-def describe_figures(spec: dict, log10: tuple[str, ...] = ()) -> dict:
+def describe_figures(spec: dict, log10: tuple[str, ...] = (), bar_labels: dict[str, str] | None = None) -> dict:
     """``spec`` (JSON-ready) with a ``describe`` entry on every figure that has none (module docstring);
-    ``log10``: ids of figures whose marker values are log₁₀ of what the axis labels (said so in the text)."""
+    ``log10``: ids of figures whose marker values are log₁₀ of what the axis labels (said so in the text);
+    ``bar_labels``: per figure id, what its bars' tops are (e.g. exponents)."""
     for fig in spec.get("figures", []):
         if "describe" not in fig:
-            fig["describe"] = _auto(fig, spec, fig["id"] in log10)
+            fig["describe"] = _auto(fig, spec, fig["id"] in log10, (bar_labels or {}).get(fig["id"]))
     return spec

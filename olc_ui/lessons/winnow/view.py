@@ -531,4 +531,5 @@ def winnow_spec(trace, X, y, *, run_id: str, position: int = 0) -> dict:
         "layout": {"columns": [["weights", "potential"], ["bound", "ledger"]], "widths": [1.1, 1]},
         "speed": int(max(2, min(200, T // 25))),
     }
-    return describe_figures(jsonable(spec), log10=("potential",))
+    return describe_figures(jsonable(spec), log10=("potential",), bar_labels={
+        "weights": f"weights wᵢ = {float(trace.base):g}^e, exponents e", })
