@@ -390,7 +390,7 @@ def _mistakes_figure(trace, proof, arrays: dict, band: Band | None, seed: int) -
              "showlegend": False, "legendgroup": "band"},   # one entry with the band (≤ 6 entries)
         ]
         tops.append(hi)
-    _revealed("mk_best", BEST_NAME, S["best_loss"], BEST_COLOR, arrays, data, dyn)
+    _revealed("mk_best", BEST_NAME, S["best_loss"], BEST_COLOR, arrays, data, dyn, dash="dot")  # a second cue (WCAG 1.4.1)
     _revealed("mk_up", UPPER_NAME, S["mistakes_upper"], COLORS["upper"], arrays, data, dyn, width=2.5, dash="dash")
     _revealed("mk_em", "E[Mₜ] = Σ ℓₛ(wₛ) (expected mistakes)", S["expected_mistakes"], EXP_COLOR, arrays, data, dyn)
     _revealed("mk_M", realised_name(seed), S["mistakes"], COLORS["w"], arrays, data, dyn, width=2,
