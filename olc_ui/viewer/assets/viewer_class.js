@@ -20,7 +20,7 @@ import { registerMode } from "./viewer_modes.js";
 import { clamp, el } from "./viewer_util.js";
 
 export const CLASS_LECTURER_ONLY = new Set(["state", "open", "reveal", "close", "eyes", "end"]);
-export const CLASS_STUDENT_ONLY = new Set(["vote"]);
+export const CLASS_STUDENT_ONLY = new Set(["vote", "leave"]);
 export const CLASS_EXCLUDED = ["t", "class", "present", "hide"];
 const CLASS_KEPT = new Set(["state", "question", "tally", "eyes", "joined", "answered", "reveal", "voted",
   "welcome", "ended", "error", "refused"]);
