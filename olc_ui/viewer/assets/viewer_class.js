@@ -126,6 +126,10 @@ class ClassLink {
     if (msg.type === "error" || msg.type === "ended") this.stop();
     if (msg.type === "eyes") this.eyes = msg.on === true;
     if (msg.type === "ended") this.eyes = false;
+    if (msg.type === "closed" || msg.type === "reveal") {     // a later reader must not adopt a question that is over
+      const q = this.kept.get("question");
+      if (q && q.qid === msg.qid) this.kept.delete("question");
+    }
     if (CLASS_KEPT.has(msg.type)) this.kept.set(msg.type, msg);
     this.emit(msg);
   }
@@ -140,6 +144,7 @@ class ClassLink {
     this.eyes = msg.eyes === true;
     this.kept.set("eyes", { type: "eyes", on: this.eyes });
     if (msg.question && typeof msg.question === "object") this.kept.set("question", { ...msg.question, type: "question" });
+    else this.kept.delete("question");
     if (msg.tally !== undefined && msg.tally !== null)
       this.kept.set("tally", Array.isArray(msg.tally) ? { type: "tally", rows: msg.tally } : { ...msg.tally, type: "tally" });
     this.kept.set("welcome", msg);
