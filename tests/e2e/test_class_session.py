@@ -314,6 +314,7 @@ def test_a_reload_stays_the_lecturer_and_presentation_mode_shows_the_code_large(
 def test_the_session_ends(room):
     lec, students = room["lecturer"], room["students"]
     lec.get_by_role("button", name="End the session").click()
+    lec.get_by_role("button", name="Yes, end it for everyone").click()     # it asks first
     for pg in students:
         pg.wait_for_function("() => document.querySelector('.olc-class-note').textContent.includes('over')")
     # the students' pages work on their own
