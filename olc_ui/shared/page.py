@@ -16,7 +16,7 @@ from __future__ import annotations
 import streamlit as st
 from streamlit import runtime
 
-from olc_ui.shared import caps, class_session, state
+from olc_ui.shared import caps, class_session, focus, state
 from olc_ui.viewer import position as link
 from olc_ui.viewer import predict
 from olc_ui.viewer import present  # the switch and, when on, presentation mode (olc_ui/viewer/present.py)
@@ -61,6 +61,7 @@ def setup(title: str) -> None:
     present.setup()
     class_session.setup()   # ?class= in the link, the class mode of the viewers (olc_ui/shared/class_session.py)
     st.html(CAPTION_CSS)
+    focus.setup()           # focus ring, skip link, inert collapsed sidebar (olc_ui/shared/focus.py)
     with st.sidebar.expander("Sources [000]–[004]", icon=":material/menu_book:"):
         st.markdown("The bracketed numbers on these pages cite these lecture notes. The maths comes from "
                     "them; the numbers and every checked inequality come from the run on the page.\n\n"
