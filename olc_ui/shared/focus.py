@@ -5,8 +5,8 @@
 - **Focus ring.** Every focusable element shows a 3 px ring in :data:`RING` when focused from the keyboard
   (``:focus-visible``). #1c7ed6 has ≥ 3:1 contrast (WCAG 1.4.11) on the light theme's white (4.2:1) and
   sidebar grey #f0f2f6 (3.7:1) and on the dark theme's #0e1117 (4.5:1) and sidebar #262730 (3.5:1).
-  Streamlit's switches, checkboxes and radios focus a visually hidden ``<input>``; their ring is drawn
-  on the label around it, and a select's or text box's on its visible box.
+  Streamlit's switches, checkboxes, radios and sliders focus a visually hidden ``<input>``; their ring is
+  drawn on the label or slider thumb around it, and a select's or text box's on its visible box.
 - **Skip link.** "Skip to the step controls" is the first tab stop (before Streamlit's own "Skip to main
   content"), shown only while focused and only on a page with a step viewer; it moves the focus to the
   viewer's first visible step control (``.olc-controls button``).
@@ -35,6 +35,8 @@ CSS = f"""<style>
 label:has(input:focus-visible) {{ outline: 3px solid var(--olc-focus-ring) !important; outline-offset: 2px;
   border-radius: 0.25rem; }}
 label input:focus-visible {{ outline: none !important; }}
+/* the browser scrolls the hidden input into view: keep the label around it on screen too */
+label input, [data-testid="stSlider"] input {{ scroll-margin: 3rem; }}
 /* selects and text/number boxes: ring the visible box around the focused input */
 [data-baseweb="select"]:has(input:focus-visible),
 [data-baseweb="input"]:has(input:focus-visible),
@@ -42,6 +44,10 @@ label input:focus-visible {{ outline: none !important; }}
   outline-offset: 2px; }}
 [data-baseweb="select"] input:focus-visible, [data-baseweb="input"] input:focus-visible,
 [data-baseweb="textarea"] textarea:focus-visible {{ outline: none !important; }}
+/* sliders: react-aria focuses a visually hidden range input inside the thumb; ring the thumb */
+[data-testid="stSlider"] div:has(> div > input[type="range"]:focus-visible) {{
+  outline: 3px solid var(--olc-focus-ring) !important; outline-offset: 2px; }}
+[data-testid="stSlider"] input[type="range"]:focus-visible {{ outline: none !important; }}
 /* sidebar links sit in a box that clips: draw their ring inside */
 [data-testid="stSidebar"] a:focus-visible {{ outline-offset: -3px !important; }}
 .olc-skip {{ position: fixed; top: 0.5rem; left: 0.5rem; z-index: 1000002; padding: 0.5rem 0.9rem;
