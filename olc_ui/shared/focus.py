@@ -102,4 +102,6 @@ JS = """<script>
 def setup() -> None:
     """The focus ring's styles and the skip-link / inert-sidebar script, on this run of the page."""
     st.html(CSS)
-    st.html(JS, unsafe_allow_javascript=True)
+    # the script's element goes in the sidebar: in the main column it took a row (a gap) above the viewer, and
+    # presentation mode sizes the charts to the height left below the viewer's top
+    st.sidebar.html(JS, unsafe_allow_javascript=True)
