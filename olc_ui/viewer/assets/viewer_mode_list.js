@@ -3,3 +3,4 @@
 import "./viewer_present.js";
 import "./viewer_class.js";
 import "./viewer_predict.js";
+import "./viewer_phone.js";
