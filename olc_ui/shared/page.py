@@ -52,7 +52,7 @@ CAPTION_CSS = """<style>
 </style>"""
 
 #: A phone (≤ 640 px wide; issue 25). The page's intro is folded (:func:`intro` draws it both ways, this
-#: shows one); the title is smaller; the sidebar (the settings) becomes a sheet over the bottom of the screen,
+#: shows one); the title is smaller; the sidebar (the settings) becomes a sheet over the bottom 42 % of the screen,
 #: so the chart above it stays in view (Streamlit closes it on a tap outside it, e.g. on the chart), with the
 #: page's own settings first and the lesson menu, Presentation mode and Sources after them; its buttons and
 #: the one that opens it are 44×44 px. The step viewer lays itself out for a phone (assets/viewer_phone.js).
@@ -64,8 +64,8 @@ PHONE_CSS = f"""<style>
   [data-testid="stMainBlockContainer"] {{ padding-top: 3.75rem !important; padding-left: 1rem !important;
     padding-right: 1rem !important; }}
   [data-testid="stMain"] h1 {{ font-size: 1.6rem !important; line-height: 1.25 !important; padding: 0.25rem 0 0.25rem !important; }}
-  [data-testid="stSidebar"][aria-expanded="true"] {{ top: auto !important; bottom: 0 !important;
-    height: 55vh !important; max-height: 55vh !important; width: 100vw !important; min-width: 100vw !important;
+  [data-testid="stSidebar"][data-collapsed="false"] {{ position: fixed !important; left: 0 !important; top: auto !important; bottom: 0 !important; z-index: 999991;
+    height: 42vh !important; max-height: 42vh !important; width: 100vw !important; min-width: 100vw !important;
     max-width: 100vw !important; border-top: 2px solid rgba(128, 128, 128, 0.5); border-radius: 12px 12px 0 0;
     box-shadow: 0 -8px 24px rgba(0, 0, 0, 0.25); }}
   [data-testid="stSidebarHeader"] {{ height: auto !important; padding-top: 0.25rem !important; padding-bottom: 0 !important; }}
