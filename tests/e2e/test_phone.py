@@ -84,7 +84,7 @@ def check_screen(m: dict, where: str) -> None:
     p, bar = m["plot"], m["bar"]
     assert p and bar, f"{where}: no plot area or step bar: {m}"
     assert p["y"] >= 0 and p["b"] <= bar["y"] + 1, f"{where}: the plot area {p} is not on screen above the bar {bar}"
-    assert p["h"] >= 150, f"{where}: the plot area is only {p['h']:.0f} px tall"
+    assert p["h"] >= 120, f"{where}: the plot area is only {p['h']:.0f} px tall"
     assert bar["b"] <= m["vh"] + 1 and bar["x"] >= 0 and bar["r"] <= W, f"{where}: the step bar {bar} is off screen"
     for name in ("first", "previous", "play", "next", "last", "previous-mistake", "next-mistake", "round"):
         b = m["ctl"].get(name)

@@ -43,6 +43,11 @@ export function phoneLegend(data, layout, px, width) {
   if (layout.legend.entrywidth === undefined) for (const t of named) t.name = wrapName(t.name, chars);
 }
 
+// The least height the first chart is given on a phone: MIN_PLOT_PX, or 60 % of its own.
+function smallest(f) {
+  return Math.max(MIN_PLOT_PX, Math.round(0.6 * (f.spec.height || 400)));
+}
+
 class PhoneLayout {
   constructor(view) {
     this.view = view;
@@ -116,12 +121,27 @@ class PhoneLayout {
     const bar = this.bar ? this.bar.getBoundingClientRect().height : 0;
     const room = Math.floor(window.innerHeight - HEADER_PX - top - bar - 8);
     const own = f.spec.height || 400;
-    const h = Math.max(MIN_PLOT_PX, Math.min(own, room));
+    const h = Math.max(smallest(f), Math.min(own, room));
     if (h !== own) {
       f.height = h;
       f.gd.style.height = `${h}px`;
       layout.height = h;
     }
+  }
+
+  // A panel above the chart that grew (a question's answers, the class's distribution) must not push the plot
+  // under the bar: the first chart gives up the height it needs (down to MIN_PLOT_PX).
+  onRender() {
+    const v = this.view, f = v.figs[0];
+    if (!this.on() || !this.bar || !v.ready || !f || !f.gd._fullLayout || v.playing) return;
+    if (Math.abs(v.root.getBoundingClientRect().top - HEADER_PX) > 24) return;   // only with the viewer at the top
+    const over = f.gd.getBoundingClientRect().bottom - this.bar.getBoundingClientRect().top;
+    const h = f.gd.getBoundingClientRect().height, least = smallest(f);
+    if (over <= 1 || h <= least) return;
+    const to = Math.max(least, Math.floor(h - over - 4));
+    f.height = to;
+    f.gd.style.height = `${to}px`;
+    v.Plotly.relayout(f.gd, { height: to }).catch(() => {});
   }
 
   onReady() {
