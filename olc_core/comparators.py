@@ -111,17 +111,34 @@ class Disjunction:
                    "(a consistent monotone disjunction; small, not always the smallest)")
 
 
+#: cells of X read at once by :func:`consistent_disjunction` (a block of rows, never a T × N copy)
+_DJ_BLOCK_CELLS = 1 << 22
+
+
 def consistent_disjunction(X: np.ndarray, y: np.ndarray) -> Disjunction:
-    """A small monotone disjunction consistent with 0/1 examples, or the rounds that rule one out."""
-    X = np.asarray(X) != 0
+    """A small monotone disjunction consistent with 0/1 examples, or the rounds that rule one out.
+
+    X is read a block of rows at a time (a T = N = 10⁴ matrix's ``X != 0`` alone was 100 MB); only
+    the positive rows' candidate columns are gathered for the greedy cover."""
+    X = np.asarray(X)
     y = np.asarray(y) != 0
-    allowed = ~X[~y].any(axis=0) if (~y).any() else np.ones(X.shape[1], dtype=bool)
+    T, N = X.shape
+    step = max(1, _DJ_BLOCK_CELLS // max(N, 1))
+    on_in_negative = np.zeros(N, dtype=bool)
+    for a in range(0, T, step):
+        neg = ~y[a:a + step]
+        if neg.any():
+            on_in_negative |= (X[a:a + step][neg] != 0).any(axis=0)
+    allowed = ~on_in_negative
     pos = np.flatnonzero(y)
-    covered_possible = X[pos][:, allowed].any(axis=1) if allowed.any() else np.zeros(len(pos), dtype=bool)
+    cand = np.flatnonzero(allowed)
+    P = np.empty((len(pos), cand.size), dtype=bool)  # the positive rows on the candidate variables
+    pstep = max(1, _DJ_BLOCK_CELLS // max(cand.size, 1))
+    for a in range(0, len(pos), pstep):
+        P[a:a + pstep] = X[np.ix_(pos[a:a + pstep], cand)] != 0
+    covered_possible = P.any(axis=1)
     if not covered_possible.all():
         return Disjunction(False, np.zeros(0, dtype=np.int64), pos[~covered_possible].astype(np.int64))
-    cand = np.flatnonzero(allowed)
-    P = X[pos][:, cand]
     uncovered = np.ones(len(pos), dtype=bool)
     chosen: list[int] = []
     while uncovered.any():

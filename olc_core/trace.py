@@ -20,7 +20,7 @@ import numpy as np
 
 from .proofs.base import Proof
 
-__all__ = ["Trace", "SnapshotHistory", "CheckpointHistory", "LazyMap"]
+__all__ = ["Trace", "SnapshotHistory", "CheckpointHistory", "RowReplayHistory", "LazyMap"]
 
 
 class SnapshotHistory:
@@ -76,6 +76,117 @@ class CheckpointHistory:
         return int(sum(s.nbytes for s in self.states))
 
 
+class RowReplayHistory:
+    """Integer state vectors that change only on some rounds, by ``± 1`` on the features active in that round's row.
+
+    After change ``j`` (at the end of round ``change_rounds[j]``) the state is the previous one plus
+    ``signs[j] · [X[change_rounds[j]] ≠ 0]`` (Winnow's exponents: a promotion or a demotion of the active
+    weights). Only ``checkpoints[c]``, the state after ``c · every`` changes (``checkpoints[0] = initial``),
+    is stored; any other state is the nearest checkpoint before it plus the rows of the changes in between,
+    read again from ``X`` (a reference to the run's validated input, not a copy: the caller must not modify
+    it afterwards). Integer sums, so every state is exactly the one the run had. Memory: the checkpoints
+    (``O((M/every + 1)·N)``; the learner chooses ``every`` to keep them within a few MB) and ``O(M)`` —
+    not one N-vector per change.
+
+    >>> import numpy as np
+    >>> X = np.array([[1, 0, 1], [0, 1, 1], [1, 1, 0]], dtype=np.uint8)
+    >>> h = RowReplayHistory(np.zeros(3, dtype=np.int64), np.array([0, 2]), np.array([1, -1]), X, every=2,
+    ...                      checkpoints=np.array([[0, 0, 0], [0, -1, 1]]))   # after 0 and 2 changes
+    >>> [h.raw_at(t).tolist() for t in (0, 1, 2, 3)], h.snapshots.tolist()
+    ([[0, 0, 0], [1, 0, 1], [1, 0, 1], [0, -1, 1]], [[1, 0, 1], [0, -1, 1]])
+    """
+
+    #: cells of X read at once when replaying (a block of rows, not the whole run)
+    BLOCK_CELLS = 1 << 18
+
+    def __init__(self, initial: np.ndarray, change_rounds: np.ndarray, signs: np.ndarray, X: np.ndarray, every: int,
+                 checkpoints: np.ndarray):
+        self.initial = np.asarray(initial, dtype=np.int64)
+        self.change_rounds = np.asarray(change_rounds, dtype=np.int64)
+        self.signs = np.asarray(signs, dtype=np.int8)
+        self.X = X
+        self.every = int(every)
+        self.checkpoints = np.asarray(checkpoints, dtype=np.int64)
+        self._last: tuple[int, np.ndarray] | None = None
+        M, N = self.change_rounds.shape[0], self.initial.shape[0]
+        if self.signs.shape != (M,) or self.every < 1 or X.ndim != 2 or X.shape[1] != N:
+            raise ValueError("one sign per change round, every ≥ 1, and rows of the state's length")
+        if self.checkpoints.shape != (M // self.every + 1, N):
+            raise ValueError(f"expected {M // self.every + 1} checkpoints (one per {self.every} changes)")
+
+    @property
+    def n_changes(self) -> int:
+        return int(self.change_rounds.shape[0])
+
+    def n_changes_before(self, t: int) -> int:
+        return int(np.searchsorted(self.change_rounds, t, side="left"))
+
+    def _deltas(self, a: int, b: int, cols: np.ndarray | None = None) -> np.ndarray:
+        """(b - a, ·) int64: the changes ``a … b-1`` (``signs[j]·[x ≠ 0]``) on the columns ``cols``
+        (None: all)."""
+        rows = self.change_rounds[a:b]
+        sub = self.X[rows] if cols is None else self.X[np.ix_(rows, cols)]
+        out = (sub != 0).astype(np.int64)
+        out *= self.signs[a:b, None]
+        return out
+
+    def state(self, s: int) -> np.ndarray:
+        """The state after the first ``s`` changes (a new array): from the nearest checkpoint before it,
+        or from the last state asked for when that is nearer (reading blocks in order replays nothing twice)."""
+        c = min(s // self.every, self.checkpoints.shape[0] - 1)
+        s0, out = c * self.every, self.checkpoints[c]
+        last = self._last  # (changes, state): one tuple, replaced whole, so threads may share the history
+        if last is not None and s0 < last[0] <= s:
+            s0, out = last
+        out = out.copy()
+        step = max(1, self.BLOCK_CELLS // max(out.shape[0], 1))
+        for a in range(s0, s, step):
+            out += self._deltas(a, min(s, a + step)).sum(axis=0)
+        self._last = (s, out.copy())
+        return out
+
+    def raw_at(self, t: int) -> np.ndarray:
+        return self.state(self.n_changes_before(t))
+
+    def snapshot_rows(self, a: int, b: int) -> np.ndarray:
+        """(b - a, N) int64: the states after changes ``a … b-1`` (``snapshots[a:b]`` of a
+        :class:`SnapshotHistory`), a running sum from the state before ``a`` (a checkpoint, or the last
+        state asked for): ask for blocks of rows, in order."""
+        M = self.n_changes
+        a, b = max(0, a), min(b, M)
+        if b <= a:
+            return np.zeros((0, self.initial.shape[0]), dtype=np.int64)
+        out = self._deltas(a, b)
+        out[0] += self.state(a)
+        np.cumsum(out, axis=0, out=out)
+        self._last = (b, out[-1].copy())
+        return out
+
+    def columns(self, cols: np.ndarray) -> np.ndarray:
+        """(M, len(cols)) int64: the states' entries ``cols`` after every change (reads only those columns of X)."""
+        cols = np.asarray(cols, dtype=np.int64)
+        out = self._deltas(0, self.n_changes, cols)
+        if out.shape[0]:
+            out[0] += self.initial[cols]
+        return np.cumsum(out, axis=0, out=out)
+
+    @property
+    def snapshots(self) -> np.ndarray:
+        """Every state after a change, (M, N) int64 — built on demand (M·N·8 bytes, filled a block at a
+        time): prefer :meth:`snapshot_rows` in blocks, :meth:`columns` or :meth:`raw_at`."""
+        M, N = self.n_changes, self.initial.shape[0]
+        out = np.empty((M, N), dtype=np.int64)
+        step = max(1, self.BLOCK_CELLS // max(N, 1))
+        for a in range(0, M, step):
+            out[a:a + step] = self.snapshot_rows(a, a + step)
+        return out
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes the history holds of its own (``X`` is the run's input, referenced, not counted)."""
+        return int(self.checkpoints.nbytes + self.change_rounds.nbytes + self.signs.nbytes + self.initial.nbytes)
+
+
 class LazyMap(Mapping):
     """A read-only mapping whose values may be zero-argument callables, computed on first access."""
 
@@ -115,7 +226,8 @@ class Trace:
     """
 
     def __init__(self, *, algorithm: str, params: dict[str, Any], T: int, d: int, mistakes: np.ndarray,
-                 predictions: np.ndarray | Callable[[], np.ndarray], history: SnapshotHistory | CheckpointHistory,
+                 predictions: np.ndarray | Callable[[], np.ndarray],
+                 history: SnapshotHistory | CheckpointHistory | RowReplayHistory,
                  weight_kind: str = "linear", log_base: float | None = None, base: float | None = None,
                  columns: dict[str, Any] | None = None, proofs: dict[str, Any] | None = None,
                  primary: str | None = None, info: dict[str, Any] | None = None):

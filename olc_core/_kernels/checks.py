@@ -11,6 +11,11 @@ from . import engine
 
 __all__ = ["link_bad", "link_bad_numpy", "perceptron_checks", "counts", "square_roots"]
 
+#: series shorter than this are checked by the numpy form (≈ 0.1 ms a link): the kernel gains nothing there,
+#: and loading a process's first compiled kernel costs ≈ 65 MB of resident memory (LLVM), e.g. 25 % of
+#: a Winnow run's budget at N = T = 10⁴ (bench/winnow_memory.py)
+_COMPILED_FROM = 1 << 14
+
 _bad1 = None  # compiled (inlined) before the verdict kernel compiles: see _compile_checks
 
 
@@ -59,7 +64,7 @@ def _link_bad_py(a, b, tol, scale_floor, log):
 
 def link_bad(a: np.ndarray, b: np.ndarray, tol: float, scale_floor: float, log: bool) -> np.ndarray:
     """:func:`link_bad_numpy`, compiled in one pass when numba is available (identical result)."""
-    if engine.resolve_engine("auto") != "numba" or a.shape[0] < 4096:
+    if engine.resolve_engine("auto") != "numba" or a.shape[0] < _COMPILED_FROM:
         return link_bad_numpy(a, b, tol, scale_floor, log)
     kernels = engine.KERNELS
     if "link_bad" not in kernels:

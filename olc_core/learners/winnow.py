@@ -21,6 +21,12 @@ N), the comparison is redone in exact integer arithmetic on the rational
 the algorithm makes in exact arithmetic. Rounds decided that way are listed in
 ``columns["exact_decision"]``.
 
+**History.** The exponents change only at mistakes, by ±1 on the row's active variables: the trace
+keeps them every ``every`` mistakes (:func:`checkpoint_every`: at most :data:`CHECKPOINT_BYTES`) and
+replays the rest from X (:class:`olc_core.trace.RowReplayHistory`, exact integer sums; it references
+X, so do not modify X afterwards). ``history.snapshots`` builds all M × N exponents on demand; read
+blocks with ``history.snapshot_rows(a, b)`` or columns with ``history.columns(cols)``.
+
 Between mistakes the weights are constant, so whole blocks of upcoming rounds
 are evaluated at once. X may be float or integer/bool (a 0/1 ``uint8`` array is
 used as is, without a float copy).
@@ -64,16 +70,18 @@ from .._support.numeric import Grow
 from .._support.validate import as_labels, as_matrix, first_bad
 from ..comparators import consistent_disjunction
 from ..proofs import winnow as proofs
-from ..trace import SnapshotHistory, Trace
+from ..trace import RowReplayHistory, Trace
 from .._support.words import agree, count
 
-__all__ = ["run", "winnow_loop", "exact_greater", "parse_disjunction", "as_binary_matrix"]
+__all__ = ["run", "winnow_loop", "checkpoint_every", "exact_greater", "parse_disjunction", "as_binary_matrix"]
 
 NAME = "winnow"
 
 #: cells (rows × N) evaluated per block at most
 _MAX_CELLS = 1 << 21
 _CHUNK = 1 << 16
+#: bytes of stored exponent vectors (checkpoints) at most; the states between them are replayed from X
+CHECKPOINT_BYTES = 4 << 20
 # floating-point error constants (see ``_decide``)
 _U = 2.0 ** -53
 _SAFETY = 4.0
@@ -143,10 +151,18 @@ def _decide(Xb: np.ndarray, k: np.ndarray, L: float, lnN: float):
     return dec, log_score
 
 
-def winnow_loop(X: np.ndarray, y: np.ndarray, beta: float):
-    """The Winnow run: ``(log_score, predictions, mistakes, snapshots, exact_rounds)``.
+def checkpoint_every(T: int, N: int, budget: int = CHECKPOINT_BYTES) -> int:
+    """Mistakes between two stored exponent vectors: at most ``budget`` bytes of checkpoints for any
+    number of mistakes (M ≤ T), one N-vector of int64 per ``every`` mistakes."""
+    keep = max(1, budget // (8 * max(N, 1)))
+    return max(1, -(-T // keep))
 
-    ``snapshots[j]`` is the int64 exponent vector after mistake ``j``;
+
+def winnow_loop(X: np.ndarray, y: np.ndarray, beta: float, every: int = 1):
+    """The Winnow run: ``(log_score, predictions, mistakes, checkpoints, exact_rounds)``.
+
+    ``checkpoints[c]`` is the int64 exponent vector after ``c·every`` mistakes (``checkpoints[0]``
+    all zeros); the others are replayed from X (:class:`olc_core.trace.RowReplayHistory`).
     ``exact_rounds`` the rounds whose decision needed exact arithmetic.
     """
     T, N = X.shape
@@ -158,7 +174,8 @@ def winnow_loop(X: np.ndarray, y: np.ndarray, beta: float):
     log_score = np.empty(T)
     pred = np.empty(T, dtype=np.int8)
     mis = Grow((), np.int64)
-    snaps = Grow((N,), np.int64)
+    marks = Grow((N,), np.int64, cap=4)
+    marks.append(k)
     exact = Grow((), np.int64)
     cap = max(64, _MAX_CELLS // N)
     t, B = 0, 64
@@ -187,10 +204,11 @@ def winnow_loop(X: np.ndarray, y: np.ndarray, beta: float):
         step = 1 if y[i] == 1 else -1  # y − ŷ on a mistake
         k = k + step * (X[i] != 0)
         mis.append(i)
-        snaps.append(k)
+        if mis.n % every == 0:
+            marks.append(k)
         B = int(min(cap, max(16, 2 * stop + 16)))
         t = i + 1
-    return log_score, pred, mis.array(), snaps.array(), exact.array()
+    return log_score, pred, mis.array(), marks.array(), exact.array()
 
 
 def parse_disjunction(comparator, N: int, algorithm: str = NAME) -> np.ndarray:
@@ -264,11 +282,13 @@ def run(X, y, params: dict[str, Any]) -> Trace:
     y = as_labels(y, "01", T, NAME)
     beta = float(params["beta"])
     rel, cinfo = resolve_disjunction(X, y, params["comparator"])
-    log_score, pred, mistakes, S, exact_rounds = winnow_loop(X, y, beta)
+    every = checkpoint_every(T, N)
+    log_score, pred, mistakes, marks, exact_rounds = winnow_loop(X, y, beta, every)
     L = math.log1p(beta)
     positive = y[mistakes] == 1.0  # false negatives (promotions)
+    history = RowReplayHistory(np.zeros(N, dtype=np.int64), mistakes, np.where(positive, 1, -1), X, every, marks)
     if rel is not None and rel.size:
-        Xm = (X[mistakes][:, rel] != 0).astype(np.int64)  # M × k
+        Xm = (X[np.ix_(mistakes, rel)] != 0).astype(np.int64)  # M × k (not an M × N copy first)
         promos = np.cumsum(Xm * positive[:, None], axis=0)
         demos = np.cumsum(Xm * (~positive)[:, None], axis=0)
     else:
@@ -276,7 +296,7 @@ def run(X, y, params: dict[str, Any]) -> Trace:
     info = dict(cinfo, log_base=L, base_fraction=(1 + Fraction(beta)), threshold=N,
                 exact_decisions=int(exact_rounds.size))
     proof = proofs.winnow_proof(T=T, N=N, beta=beta, log_base=L, mistakes=mistakes, positive=positive,
-                                exponents=S, relevant=rel, rel_promotions=promos, rel_demotions=demos,
+                                exponents=history, relevant=rel, rel_promotions=promos, rel_demotions=demos,
                                 comparator_info=cinfo)
 
     def exact_col():
@@ -290,5 +310,5 @@ def run(X, y, params: dict[str, Any]) -> Trace:
 
     columns: dict[str, Any] = {"log_score": log_score, "score": score_col, "exact_decision": exact_col}
     return Trace(algorithm=NAME, params=params, T=T, d=N, mistakes=mistakes, predictions=pred,
-                 history=SnapshotHistory(np.zeros(N, dtype=np.int64), mistakes, S), weight_kind="exponent",
+                 history=history, weight_kind="exponent",
                  log_base=L, base=1.0 + beta, columns=columns, proofs={"potential": proof}, primary="potential", info=info)

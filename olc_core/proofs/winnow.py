@@ -115,23 +115,39 @@ def _logsumexp_rows(A: np.ndarray) -> np.ndarray:
 
 
 #: the log-weights are formed this many cells at a time (a long run's M × N exponents never become floats at once)
-_BLOCK_CELLS = 1 << 20
+_BLOCK_CELLS = 1 << 18
 
 
-def _log_phi_and_max(A: np.ndarray, L: float) -> tuple[np.ndarray, np.ndarray]:
+class _Rows:
+    """The exponents after each mistake, read a block of rows or a few columns at a time: from an (M, N)
+    array, or from a history that replays them (:class:`olc_core.trace.RowReplayHistory`: never M × N)."""
+
+    def __init__(self, exponents, M: int, N: int):
+        self.shape = (M, N)
+        self._hist = exponents if hasattr(exponents, "snapshot_rows") else None
+        self._A = None if self._hist is not None else np.asarray(exponents, dtype=np.int64).reshape(M, N)
+
+    def rows(self, a: int, b: int) -> np.ndarray:
+        return self._hist.snapshot_rows(a, b) if self._A is None else self._A[a:b]
+
+    def columns(self, cols: np.ndarray) -> np.ndarray:
+        return self._hist.columns(cols) if self._A is None else self._A[:, cols]
+
+
+def _log_phi_and_max(A: _Rows, L: float) -> tuple[np.ndarray, np.ndarray]:
     """Per row of the exponent matrix A (M × N): log Σ_i (1+β)^{k_i} and max_i k_i L, in row blocks
     (memory: a block, not three float copies of A; a 10⁴ × 10⁴ run's took 1.8 GB)."""
     M, N = A.shape
     phi, top = np.empty(M), np.empty(M)
     step = max(1, _BLOCK_CELLS // max(N, 1))
     for r in range(0, M, step):
-        logs = A[r:r + step].astype(np.float64) * L
+        logs = A.rows(r, r + step).astype(np.float64) * L
         phi[r:r + step] = _logsumexp_rows(logs)
         top[r:r + step] = logs.max(axis=1)
     return phi, top
 
 
-def _potential_series(N: int, beta: float, L: float, positive: np.ndarray, A: np.ndarray) -> dict[str, np.ndarray]:
+def _potential_series(N: int, beta: float, L: float, positive: np.ndarray, A: _Rows) -> dict[str, np.ndarray]:
     """The series of the chains that hold on any 0/1 data (the potential, its floor, m⁻, the weight cap),
     one entry per state (the initial state first); ``A``: the (M, N) exponents after each mistake."""
     M = A.shape[0]
@@ -161,7 +177,7 @@ def _potential_series(N: int, beta: float, L: float, positive: np.ndarray, A: np
         }
 
 
-def _relevant_series(N: int, beta: float, L: float, A: np.ndarray, relevant: np.ndarray, rel_promotions: np.ndarray,
+def _relevant_series(N: int, beta: float, L: float, A: _Rows, relevant: np.ndarray, rel_promotions: np.ndarray,
                      rel_demotions: np.ndarray) -> dict[str, np.ndarray]:
     """The series of the chains on the target's k relevant variables (their largest weight, promotions and
     demotions, the cap k(1 + log_{1+β} N)), one entry per state."""
@@ -174,7 +190,7 @@ def _relevant_series(N: int, beta: float, L: float, A: np.ndarray, relevant: np.
     D0 = np.concatenate([np.zeros((1, kk), dtype=np.int64), D])
     series: dict[str, np.ndarray] = {}
     if kk:
-        rel = A[:, relevant].astype(np.float64) * L
+        rel = A.columns(relevant).astype(np.float64) * L
         rel_logs = np.concatenate([np.zeros((1, kk)), rel]) if M else np.zeros((1, kk))
         series["log_w_rel_max"] = rel_logs.max(axis=1)
         series["k_max_promotions"] = kk * P0.max(axis=1).astype(np.float64)
@@ -233,7 +249,8 @@ def winnow_proof(*, T: int, N: int, beta: float, log_base: float, mistakes: np.n
                  rel_demotions: np.ndarray, comparator_info: dict[str, Any]) -> Proof:
     """The potential proof of Winnow's bound.
 
-    ``exponents[j]``: the exponent vector after mistake j; ``positive[j]``: whether
+    ``exponents[j]``: the exponent vector after mistake j (an (M, N) array, or a history with
+    ``snapshot_rows(a, b)`` and ``columns(cols)``, read in blocks); ``positive[j]``: whether
     mistake j was on a positive example (a promotion); ``relevant``: the target's
     variables (None when no consistent disjunction exists); ``rel_promotions`` /
     ``rel_demotions``: (M, k) cumulative promotions / demotions of each relevant
@@ -246,7 +263,7 @@ def winnow_proof(*, T: int, N: int, beta: float, log_base: float, mistakes: np.n
     state_rounds = np.concatenate([[0], mistakes + 1]).astype(np.int64)
     nm = np.arange(K, dtype=np.int64)
     L = float(log_base)
-    A = np.asarray(exponents, dtype=np.int64).reshape(M, N)
+    A = _Rows(exponents, M, N)
     series = _potential_series(N, beta, L, np.asarray(positive, dtype=bool), A)
     constants: dict[str, Any] = {"N": N, "beta": beta, "log_base": L, "threshold": N,
                                  "bound_formula": r"\frac{1+\beta}{\beta} + (2+\beta)\,k\,(1 + \log_{1+\beta} N)",

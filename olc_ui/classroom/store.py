@@ -111,7 +111,8 @@ def reveal_result(question: dict, votes: dict[str, str], correct: str, joined: i
     answered = sum(counts.values())
     label = next(c["label"] for c in question["choices"] if c["id"] == correct)
     return {"n": n, "qid": question["qid"], "page": question["page"], "round": question["round"],
-            "text": question["text"], "correct": correct, "correct_label": label, "counts": counts,
+            "text": question["text"], "choices": [dict(c) for c in question["choices"]],
+            "correct": correct, "correct_label": label, "counts": counts,
             "answered": answered, "joined": joined,
             "share": round(counts[correct] / answered, 4) if answered else None}
 

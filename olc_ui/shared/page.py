@@ -130,7 +130,10 @@ def step_view(spec: dict, *, key: str, settings: list, values: dict, cap: str | 
     spec = {**spec, "position": start}
     modes = None
     if ask is not None:
-        values.update(state.bind(f"{ask_page}_predict", predict.SETTINGS))
+        # in presentation mode the switch sits in the sidebar: a row above the viewer would take its height
+        # from the projected charts (their plot areas are sized to the screen)
+        values.update(state.bind(f"{ask_page}_predict", predict.SETTINGS,
+                                 container=st.sidebar if present.is_on() else None))
         settings = settings + predict.SETTINGS
         modes = predict.modes(ask if values.get("predict") else None)
     modes = class_session.with_class(modes, settings, values)

@@ -143,7 +143,8 @@ def test_noise_makes_no_consistent_conjunction_an_outcome():
 
 def test_the_004_sequence_in_one_click_forces_n_mistakes():
     at = _open(mode="adversary", an=4)
-    assert not at.exception and "No move yet" in _text(at)
+    # before the first move: the score at zero and the board already on the page (its caption says what to do)
+    assert not at.exception and _metric(at, "Your moves") == "0" and _metric(at, "Mistakes forced M") == "0"
     at = _click(at, "boolean_adv_seq")
     s = conjunction_adversary(4, elimination_predictor)
     assert url(at)["moves"] == ",".join(

@@ -52,8 +52,10 @@ def test_default_run_numbers_come_from_the_core():
     q = url(at)
     assert q["data"] == "generated" and q["alpha"] == "1.414213562" and q["seed"] == "0" and q["runs"] == "100"
     assert q["T"] == "300" and q["t"] == "0"
-    # the default α is the theorem's: the page says so and offers no button
-    assert "α is the theorem's choice" in shown(at, "caption") and not at.button
+    # the default α is the theorem's: the page says so and offers no button to restore it (the sidebar's one
+    # button is the class session's)
+    assert "α is the theorem's choice" in shown(at, "caption")
+    assert [b.label for b in at.button] == ["Start a class session"]
     labels = [b.label for b in at.get("download_button")]
     assert labels == [  # the figure at the round shown: the viewer's own button
         "Download the trace (CSV)", "Download the proof (Markdown + KaTeX)", "Download the proof (LaTeX)"
@@ -87,14 +89,15 @@ def test_one_click_sets_the_theorems_learning_rate():
     s = _stream(R=0.6)
     best = olc_core.run("ftrl_randomized", s.X, s.y, eta=0.3).proof.constants["best_alpha"]
     assert math.isclose(best, 1 / (math.sqrt(2) * 0.3))   # L = R/2 on these data (one row has ‖x‖ = R)
-    [btn] = at.button
+    [btn] = [b for b in at.button if b.key != "olc_class_start"]   # (the other: "Start a class session")
     assert btn.label == f"Use the theorem's α* = {best:.4g}"
     btn.click().run()
     assert not at.exception
     assert url(at)["alpha"] == f"{best:.10g}"
     tr = olc_core.run("ftrl_randomized", s.X, s.y, eta=float(f"{best:.10g}"), seed=0)
     assert metric(at, "Bound on E[M]") == f"{tr.proof.mistake_bound:.5g}"
-    assert "α is the theorem's choice" in shown(at, "caption") and not at.button
+    assert "α is the theorem's choice" in shown(at, "caption")
+    assert [b.label for b in at.button] == ["Start a class session"]
 
 
 def test_bad_values_in_a_link_are_reported_and_replaced():

@@ -27,16 +27,19 @@ BENCH = ROOT / "bench"
 #: script -> (arguments of its tiny run, the keys of its summary line, needs a browser)
 SMOKE = {
     "compare_sweep.py": (["--smoke"], ("runs", "seconds", "spec_mb"), False),
+    "game_latency.py": (["--smoke"], ("moves", "median_ms", "max_ms"), True),
     "load.py": (["--smoke"], ("students", "p95_ms", "errors"), False),
     "load_class.py": (["--smoke"], ("students", "lag_p95_ms", "lag_max_ms", "votes_lost", "errors"), False),
     "perceptron_vs_sklearn.py": (["--smoke"], ("worst_ratio_median", "worst_ratio_min", "runs"), False),
     "sweep.py": (["--smoke"], ("slowest", "seconds", "all_under_5s"), False),
     "ui_latency.py": (["--smoke"], ("first_load_ratio", "next_mistake_ratio", "next_mistake_p95_ratio",
                                     "play_fps"), True),
+    "winnow_memory.py": (["--smoke"], ("N", "T", "mistakes", "peak_rss_mb"), False),
     "winnow_spec_size.py": (["--smoke"], ("json_kb", "spec_seconds", "mistakes"), False),
 }
 #: the summary line's name, where it is not the script's
-NAMES = {"compare_sweep.py": "compare", "load_class.py": "class", "perceptron_vs_sklearn.py": "perceptron", "ui_latency.py": "ui",
+NAMES = {"compare_sweep.py": "compare", "game_latency.py": "game", "load_class.py": "class", "perceptron_vs_sklearn.py": "perceptron",
+         "ui_latency.py": "ui",
          "winnow_spec_size.py": "winnow_spec"}
 #: bench/*.py that are not benchmarks (see the module docstring)
 HELPERS = {"stproto.py"}

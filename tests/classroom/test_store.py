@@ -104,7 +104,8 @@ def test_reveal_counts_share_and_tally(store):
     with pytest.raises(Refused):
         store.reveal(code, "q9", "yes")
     row, rows = store.reveal(code, "q1", "yes")
-    assert row == {"n": 1, "qid": "q1", "page": "perceptron", "round": 4, "text": Q["text"], "correct": "yes",
+    assert row == {"n": 1, "qid": "q1", "page": "perceptron", "round": 4, "text": Q["text"],
+                   "choices": Q["choices"], "correct": "yes",
                    "correct_label": "Yes, a mistake", "counts": {"yes": 3, "no": 1}, "answered": 4, "joined": 5,
                    "share": 0.75}
     assert store.snapshot(code)["question"] is None          # revealed: closed

@@ -186,12 +186,13 @@ def test_halving_adversary_threads(monkeypatch):
 @pytest.mark.parametrize("N", [2, 7, 40])
 def test_wm_adversary_kernels_break_equal_draws_by_index(N):
     """Equal draws (probability ~N²·2⁻⁵³ a round in a real stream) are ordered by expert index, as
-    ``np.lexsort`` orders them: crafted draws from {0, …, 3}·2⁵⁰ (and all in one bucket) in every engine."""
+    ``np.lexsort`` orders them: crafted draws from {0, …, 3}·2⁵⁰ (and all in one bucket) in every engine
+    (the numpy twin's list form, for a few experts, included)."""
     rng = np.random.default_rng(N)
     R = 60
     u = (rng.integers(0, 4, size=(R, N)) * (1 << 50)).astype(np.uint64)
     first = np.where(rng.random(R) < 0.5, 1, -1).astype(np.int8)
-    steps = [fast._adversary_numpy, fast._adversary_kernel_py] + (
+    steps = [fast._adversary_numpy, fast._adversary_lists, fast._adversary_kernel_py] + (
         [fast._adversary_compiled()] if kernel_engine.available() else [])
     for beta_zero in (False, True):
         out = []

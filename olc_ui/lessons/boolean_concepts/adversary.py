@@ -24,15 +24,19 @@ import olc_core
 from olc_core.proofs.boolean import Conjunction
 from olc_core.streams import conjunction_adversary, elimination_predictor
 
-from olc_ui.lessons.boolean_concepts.view import CAP, assumption_text, bits, conjunction_spec, pretty
+from olc_ui.lessons.boolean_concepts.view import (C_NAME, C_ROW, C_TRUE, CAP, GREEN, PALE_TARGET, RED, TARGET,
+                                                  assumption_text, bits, conjunction_spec, conjunction_start_spec,
+                                                  false_literal_labels, pretty)
 from olc_ui.shared import caps, common, safe, state
 from olc_ui.shared.config import Setting
 from olc_ui.shared.safe import quote
 from olc_ui.shared.state import set_value
 from olc_ui.shared.transcript import PageSettings
 from olc_ui.viewer.component import viewer
+from olc_ui.viewer.spec import MODES_KEY
 
-__all__ = ["ADV_SETTINGS", "MAX_MOVES", "encode_moves", "hypothesis", "last_move", "parse_moves", "play"]
+__all__ = ["ADV_SETTINGS", "MAX_MOVES", "encode_moves", "game_options", "hypothesis", "last_move", "parse_moves",
+           "play", "start_spec"]
 
 PAGE = "boolean"
 GROUP = f"{PAGE}_adversary"
@@ -96,9 +100,32 @@ def _game_run(key: str, _X, _y):
     return olc_core.run("conjunction", _X, _y)
 
 
+TITLE = "Your examples against the elimination learner"
+#: the caption before the first move (the board of any game, in the browser or from the run, says the same)
+START = ("Before your first move: the learner holds all 2n literals, so h(x) = 0 on every x. Label your first "
+         "example 1 to force a mistake.")
+
+
+def start_spec(n: int) -> dict:
+    """The board before the first move (the viewer is on the page from the start: the first move draws at once)."""
+    return conjunction_start_spec(n, run_id=f"adv-{n}-", title=TITLE, start=START)
+
+
+def game_options(n: int) -> dict[str, Any]:
+    """The viewer's game mode (assets/viewer_game.js): the page's move controls, and the texts and colours of
+    the board it appends a move to (view.py's, so that a move drawn in the browser reads as the run's)."""
+    return {"n": n, "max": MAX_MOVES, "bit": f".st-key-{_bit_key(0)[:-1]}{{i}} input[type=checkbox]",
+            "lab1": f'.st-key-{PAGE}_adv_lab1 [data-testid^="stBaseButton"]',
+            "lab0": f'.st-key-{PAGE}_adv_lab0 [data-testid^="stBaseButton"]',
+            "nf": false_literal_labels(2 * n), "c_name": list(C_NAME), "c_row": list(C_ROW), "c_true": C_TRUE,
+            "colors": {"true": GREEN, "false": RED, "target": TARGET, "pale": PALE_TARGET}}
+
+
 @st.cache_resource(max_entries=64, show_spinner=False)
 def _game_spec(run_id: str, _trace, _X, _y) -> dict:
-    return conjunction_spec(_trace, _X, _y, run_id=run_id, title="Your examples against the elimination learner")
+    spec = conjunction_spec(_trace, _X, _y, run_id=run_id, title=TITLE)
+    spec["caption"]["start"] = START
+    return spec
 
 
 # ------------------------------------------------------------------------------------------ what each side says
@@ -161,16 +188,17 @@ def _moves(n: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _score(trace, n: int) -> None:
-    """The metrics and the progress towards n + 1, and what the moves so far mean for the theorem."""
-    M = trace.n_mistakes
+    """The metrics and the progress towards n + 1, and what the moves so far mean for the theorem (zeros before
+    the first move: the board below does not move when the first one comes)."""
+    T, M, applies = (trace.T, trace.n_mistakes, trace.proof.applies) if trace is not None else (0, 0, True)
     cols = st.columns([1, 1.2, 1.4, 1])       # room for "not claimed"
-    cols[0].metric("Your moves", f"{trace.T}")
+    cols[0].metric("Your moves", f"{T}")
     cols[1].metric("Mistakes forced M", f"{M}")
-    cols[2].metric("Bound n + 1", f"{n + 1}" if trace.proof.applies else "not claimed")
+    cols[2].metric("Bound n + 1", f"{n + 1}" if applies else "not claimed")
     cols[3].metric("Lower bound n", f"{n}",
                    help="no deterministic learner can be guaranteed fewer mistakes: the adversary forces n on any")
     st.progress(min(1.0, M / (n + 1)), text=f"Mistakes forced: M = {M} of the n + 1 = {n + 1} the theorem allows"
-                + ("" if trace.proof.applies else " (not claimed: see beside the board)"))
+                + ("" if applies else " (not claimed: see beside the board)"))
 
 
 def _verdict(trace, n: int) -> None:
@@ -258,25 +286,21 @@ def play(n: int, publish: Callable[[dict[str, Any], dict[str, str] | None], None
         f"predicts first. Force as many mistakes as you can — the theorem says it makes at most "
         f"$n + 1 = {n + 1}$ as long as **some** conjunction labels your examples the way you did.")
     trace = _game_run(encode_moves(X, y), X, y) if T else None
-    if trace is not None:
-        _score(trace, n)
+    _score(trace, n)
     board, panel = st.columns([4, 3], gap="medium")
     with panel:
         _move_panel(n, X, y, trace)
         if trace is not None:
             _verdict(trace, n)
         _suggestion(n, T)
-    spec = position = None
     with board:
-        if trace is None:
-            st.info("No move yet. The learner starts with all 2n literals, so h(x) = 0 on every x: label your "
-                    "first example 1 to force a mistake.")
-        else:
-            position = opens_at(T)
-            spec = {**_game_spec(f"adv-{n}-{encode_moves(X, y)}", trace, X, y), "position": position}
-            position = viewer(spec, key=VIEWER)
-            caps.show(CAP)
-    publish({"moves": encode_moves(X, y)}, {"t": str(position)} if spec is not None else None)
+        # the game mode draws a move in the browser at the click; this rerun then sends the run's board
+        position = opens_at(T)
+        spec = {**(_game_spec(f"adv-{n}-{encode_moves(X, y)}", trace, X, y) if T else start_spec(n)),
+                "position": position}
+        position = viewer(spec, key=VIEWER, modes={**(st.session_state.get(MODES_KEY) or {}), "game": game_options(n)})
+        caps.show(CAP)
+    publish({"moves": encode_moves(X, y)}, {"t": str(position)} if T else None)
     if trace is not None:
         common.downloads(trace, spec, position, "boolean_adversary_game", X, y, settings=settings)
 

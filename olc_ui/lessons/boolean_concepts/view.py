@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from olc_core.learners.decision_list import fallen
-from olc_core.proofs.boolean import literal_name, rule_name
+from olc_core.proofs.boolean import Conjunction, literal_name, rule_name
 
 from olc_ui.shared import caps
 from olc_ui.shared.common import agree, count, rounds_text
@@ -31,7 +31,8 @@ from olc_ui.shared.sandwich_view import Curve, sandwich as sandwich_chart
 from olc_ui.shared.spec_tools import COLORS, by_state, const, holds, ledger, not_applicable
 from olc_ui.viewer.spec import jsonable
 
-__all__ = ["assumption_text", "bits", "conjunction_spec", "decision_list_spec", "learner_game_spec",
+__all__ = ["CONJ_WHAT", "C_NAME", "C_ROW", "C_TRUE", "GREEN", "PALE_TARGET", "RED", "TARGET", "assumption_text", "bits", "conjunction_spec", "conjunction_start_spec",
+           "false_literal_labels", "decision_list_spec", "learner_game_spec",
            "literal_states", "pretty", "rule_levels", "rule_x"]
 
 _SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
@@ -42,6 +43,11 @@ IN_H = "#1f4e79"
 OUT_H = "#e9e9e9"
 NOW = "#ff8c00"
 TARGET = "#2ca02c"
+PALE_TARGET = "#9bbf9b"
+#: the literal table's row c: its name in the legend and its tick, when some conjunction labels the examples / not
+C_NAME = ("in the target c", "in c: true on every positive (no target fits)")
+C_ROW = ("target c", "c (positives only)")
+C_TRUE = "c = True (the empty conjunction: every example is positive)"
 
 
 def pretty(name: str) -> str:
@@ -158,8 +164,7 @@ def _conj_main(X, T: int, n: int, names: list[str], target, arrays: dict, title:
     ``fits``: some conjunction labels the examples (or a target was given); otherwise c is only the most
     specific conjunction true on the positives, and the table does not call it a target."""
     cmask = np.asarray(target.mask, dtype=bool) if target is not None else np.zeros(2 * n, dtype=bool)
-    c_row, c_name = ("target c", "in the target c") if fits else ("c (positives only)",
-                                                                  "in c: true on every positive (no target fits)")
+    c_row, c_name = (C_ROW[0], C_NAME[0]) if fits else (C_ROW[1], C_NAME[1])
     size = _marker_size(2 * n)
     font = _font_size(2 * n)
     B = X != 0
@@ -174,7 +179,7 @@ def _conj_main(X, T: int, n: int, names: list[str], target, arrays: dict, title:
     data.append({"type": "scatter", "mode": "markers+text", "name": c_name,
                  "x": cx.tolist(), "y": [3] * cx.size, "text": [names[j] for j in cx],
                  "textfont": {"color": "#ffffff", "size": font},
-                 "marker": {"symbol": "square", "size": size, "color": TARGET if fits else "#9bbf9b"},
+                 "marker": {"symbol": "square", "size": size, "color": TARGET if fits else PALE_TARGET},
                  "hovertemplate": "%{text} is " + c_name + "<extra></extra>"})
     data.append({"type": "scatter", "mode": "markers+text", "name": "crossed out of h", "x": [], "y": [],
                  "text": [], "textfont": {"color": "#8a8a8a", "size": font},
@@ -211,7 +216,7 @@ def _conj_main(X, T: int, n: int, names: list[str], target, arrays: dict, title:
                             "text": "no consistent conjunction: no target"})
     elif target.size == 0:
         annotations.append({"x": -0.5, "y": 3, "xanchor": "left", "showarrow": False, "font": {"size": 14},
-                            "text": "c = True (the empty conjunction: every example is positive)"})
+                            "text": C_TRUE})
     layout = _table_layout(
         {"range": [-0.6, 2 * n - 0.4], "tickvals": list(range(2 * n)), "ticktext": names, "side": "top",
          "showgrid": False, "zeroline": False, "fixedrange": True, "tickfont": {"size": font + 1}},
@@ -289,6 +294,34 @@ def _conj_ledger(proof, S, K: int, n: int) -> list[dict]:
     return lines
 
 
+#: what the caption says a round did (index: 0 correct, 1 false negative, 2 false positive; + 3 on a noisy label)
+CONJ_WHAT = ["correct, h unchanged", "FALSE NEGATIVE → cross out the literals that are 0 on xₜ",
+             "FALSE POSITIVE → no consistent conjunction (h unchanged)",
+             "correct, h unchanged (a noisy label)",
+             "FALSE NEGATIVE on a noisy label → cross out the literals that are 0 on xₜ",
+             "FALSE POSITIVE on a noisy label → no consistent conjunction (h unchanged)"]
+
+
+def false_literal_labels(most: int) -> list[str]:
+    """The caption's words for k = 0 … ``most`` literals of h false on xₜ."""
+    return [f"{count(k, 'literal')} of h {agree(k, 'is', 'are')}" for k in range(most + 1)]
+
+
+def _caption_of(xs: list[str], y, fl, pred, kind) -> dict:
+    xi, xl = _labels(xs)
+    return {
+        "template": "Round {t} of {T}: xₜ = {x}, yₜ = {y}. {nf} 0 on xₜ, so h(xₜ) = {yhat} "
+                    "→ {what}. Mistakes so far M = {k}.",
+        "start": "Round 0 of {T}: h holds all 2n literals, so h(x) = 0 for every x. Press Next or Play.",
+        "values": {"x": {"by": "round", "data": xi, "fmt": "text", "labels": xl},
+                   "y": {"by": "round", "data": (np.asarray(y) != 0).astype(int), "fmt": "d"},
+                   "nf": {"by": "round", "data": fl, "fmt": "text",
+                          "labels": false_literal_labels(int(np.max(fl, initial=0)))},
+                   "yhat": {"by": "round", "data": pred, "fmt": "d"},
+                   "what": {"by": "round", "data": kind, "fmt": "text", "labels": CONJ_WHAT}},
+    }
+
+
 def _conj_caption(trace, X, y, m, T: int, flipped) -> dict:
     fl = np.asarray(trace.columns["false_literals"])
     pred = np.asarray(trace.predictions).astype(int)
@@ -296,24 +329,25 @@ def _conj_caption(trace, X, y, m, T: int, flipped) -> dict:
     kind[m] = np.where(y[m] != 0, 1, 2)
     if flipped is not None:
         kind = np.where(np.asarray(flipped, dtype=bool)[:T], kind + 3, kind)
-    xi, xl = _labels([bits(X[t]) for t in range(T)])
-    what = ["correct, h unchanged", "FALSE NEGATIVE → cross out the literals that are 0 on xₜ",
-            "FALSE POSITIVE → no consistent conjunction (h unchanged)",
-            "correct, h unchanged (a noisy label)",
-            "FALSE NEGATIVE on a noisy label → cross out the literals that are 0 on xₜ",
-            "FALSE POSITIVE on a noisy label → no consistent conjunction (h unchanged)"]
-    return {
-        "template": "Round {t} of {T}: xₜ = {x}, yₜ = {y}. {nf} 0 on xₜ, so h(xₜ) = {yhat} "
-                    "→ {what}. Mistakes so far M = {k}.",
-        "start": "Round 0 of {T}: h holds all 2n literals, so h(x) = 0 for every x. Press Next or Play.",
-        "values": {"x": {"by": "round", "data": xi, "fmt": "text", "labels": xl},
-                   "y": {"by": "round", "data": (y != 0).astype(int), "fmt": "d"},
-                   "nf": {"by": "round", "data": fl, "fmt": "text",
-                          "labels": [f"{count(k, 'literal')} of h {agree(k, 'is', 'are')}"
-                                     for k in range(int(np.max(fl, initial=0)) + 1)]},
-                   "yhat": {"by": "round", "data": pred, "fmt": "d"},
-                   "what": {"by": "round", "data": kind, "fmt": "text", "labels": what}},
-    }
+    return _caption_of([bits(X[t]) for t in range(T)], y, fl, pred, kind)
+
+
+def conjunction_start_spec(n: int, *, run_id: str, title: str = "", start: str = "") -> dict:
+    """The literal table before any round (no run yet: the core needs one): h and c hold all 2n literals.
+
+    The adversary game opens on it, so that its first move is drawn by a viewer already on the page."""
+    names = [pretty(literal_name(j)) for j in range(2 * n)]
+    arrays: dict[str, Any] = {}
+    _conj_states(np.ones((1, 2 * n), dtype=np.int8), names, arrays)
+    main = _conj_main(np.zeros((0, n)), 0, n, names, Conjunction.from_mask(np.ones(2 * n, dtype=bool)), arrays,
+                      title)
+    caption = _caption_of([], np.zeros(0), np.zeros(0, dtype=int), np.zeros(0, dtype=int), np.zeros(0, dtype=int))
+    if start:
+        caption["start"] = start
+    spec = {"version": 1, "run_id": run_id, "T": 0, "position": 0, "url_param": "t", "breaks": [],
+            "mistake_rounds": [], "arrays": arrays, "figures": [main], "caption": caption,
+            "layout": {"columns": [["main"]]}}
+    return jsonable(spec)
 
 
 def conjunction_spec(trace, X, y, *, run_id: str, position: int = 0, title: str = "",

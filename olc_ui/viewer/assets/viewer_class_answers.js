@@ -239,6 +239,10 @@ export class ClassAnswers {
     this.render();
   }
 
+  helpKeys() {
+    return this.lecturer ? [[KEY_OPEN, "open the question to the class"], [KEY_REVEAL, "reveal it to the class"]] : [];
+  }
+
   // The keys: lecturer O opens, R reveals (its answer keys do nothing while asking); student: the answer keys.
   onKey(ev) {
     const key = String(ev.key || "").toUpperCase();
@@ -383,8 +387,10 @@ export class ClassAnswers {
     this.dist.append(head, ul, el("div", "olc-answers-share", shareText(m.share, m.answered)));
   }
 
-  // The labels of a tally row's choices: as opened, else the run's (same page), else none (ids become columns).
+  // The labels of a tally row's choices: the row's own (the server keeps the question's choices), else as
+  // opened here, else the run's (same page), else none (ids become columns).
   labelsOf(row) {
+    if (Array.isArray(row.choices) && row.choices.length) return row.choices;
     const known = this.known.get(row.qid);
     if (known) return known;
     const o = this.pr.o;

@@ -10,6 +10,7 @@
 //   onRender(p, k)            after each render of position p (state k)
 //   onKey(ev)                 a key the viewer sees (its own, or the document's in a global-keys mode):
 //                             return true when handled (the core then ignores it)
+//   helpKeys()                [[keys, what], …]: the keys the mode answers, for presentation mode's key list
 //   destroy()                 the mode is switched off or the viewer unmounted: undo what it added
 // A mode module registers itself on import; add it to the list in viewer_mode_list.js.
 

@@ -83,6 +83,18 @@ class Predict {
 
   onReady() { this.ensureClass(); }
 
+  // The keys this mode answers, for presentation mode's list of keys ([keys, what]): the kind's answers
+  // (those of the first rounds: some kinds offer another answer on the first round), and the class's O / R.
+  helpKeys() {
+    const seen = new Map();
+    for (let r = 1; r <= Math.min(this.o.rounds || 0, 50); r++)
+      for (const [k, , label] of choices(this.o, r)) if (!seen.has(k)) seen.set(k, label);
+    const out = seen.size ? [[[...seen.keys()].join(" / "),
+      "answer: " + [...seen].map(([k, label]) => `${k} ${label}`).join("; ")]] : [];
+    if (this.cls && typeof this.cls.helpKeys === "function") out.push(...this.cls.helpKeys());
+    return out;
+  }
+
   // The charts that show later rounds get a white cover beyond the round on screen (options.cover:
   // figure id -> x offset of round p's right edge), so that they do not give the answers away.
   coverShape(offset, p) {

@@ -330,7 +330,9 @@ class Present {
     this.help.setAttribute("role", "dialog");
     this.help.setAttribute("aria-label", "Keyboard shortcuts");
     const list = el("dl");
-    for (const [keys, what] of [...KEYS, ["?", "show / hide this list"], ["Esc", "close it"]]) {
+    const modeKeys = [];  // the other modes' keys (predict-then-reveal's answers, the class's O / R)
+    for (const m of v.modes) if (m && m !== this && typeof m.helpKeys === "function") modeKeys.push(...m.helpKeys());
+    for (const [keys, what] of [...KEYS, ...modeKeys, ["?", "show / hide this list"], ["Esc", "close it"]]) {
       const dt = el("dt");
       dt.appendChild(el("kbd", null, keys));
       list.append(dt, el("dd", null, what));
