@@ -58,9 +58,20 @@ CAPTION_CSS = """<style>
 #: the one that opens it are 44×44 px. The step viewer lays itself out for a phone (assets/viewer_phone.js).
 PHONE_MAX_PX = 640
 PHONE_CSS = f"""<style>
-@media (min-width: {PHONE_MAX_PX + 1}px) {{ .st-key-olc_intro_fold {{ display: none !important; }} }}
+@media (min-width: {PHONE_MAX_PX + 1}px) {{ .st-key-olc_intro_fold, [class*="st-key-olc_narrow_"] {{ display: none !important; }} }}
 @media (max-width: {PHONE_MAX_PX}px) {{
-  .st-key-olc_intro_full {{ display: none !important; }}
+  .st-key-olc_intro_full, [class*="st-key-olc_wide_"] {{ display: none !important; }}
+  .olc-stack {{ display: flex; flex-direction: column; gap: 6px; }}
+  .olc-stack-row {{ border: 1px solid rgba(128, 128, 128, 0.45); border-radius: 8px; padding: 6px 10px; }}
+  .olc-stack-row dl {{ display: flex; flex-wrap: wrap; gap: 2px 12px; margin: 0; font-size: 0.95rem; line-height: 1.35; }}
+  .olc-stack-row dl > div {{ display: flex; gap: 0.5em; flex: 1 1 40%; min-width: 0; }}
+  .olc-stack-row dl > div.olc-stack-long {{ flex-basis: 100%; }}
+  .olc-stack-row dl, .olc-stack-row dd {{ padding: 0 !important; margin: 0 !important; }}
+  .olc-stack-row dt {{ opacity: 0.8; font-weight: 400; flex: none; white-space: nowrap; padding: 0 !important; margin: 0 !important; }}
+  .olc-stack-row .olc-stack-long dt {{ white-space: normal; max-width: 50%; }}
+  .olc-stack-row dd {{ margin: 0; min-width: 0; font-variant-numeric: tabular-nums; overflow-wrap: break-word; }}
+  .olc-stack-row dl > div:first-child {{ flex-basis: 100%; }}
+  .olc-stack-row dl > div:first-child > :is(dt, dd) {{ font-weight: 700; opacity: 1; }}
   [data-testid="stMainBlockContainer"] {{ padding-top: 3.75rem !important; padding-left: 1rem !important;
     padding-right: 1rem !important; }}
   [data-testid="stMain"] h1 {{ font-size: 1.6rem !important; line-height: 1.25 !important; padding: 0.25rem 0 0.25rem !important; }}
