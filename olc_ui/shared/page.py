@@ -55,12 +55,16 @@ CAPTION_CSS = """<style>
 #: shows one); the title is smaller; the sidebar (the settings) becomes a sheet over the bottom 42 % of the screen,
 #: so the chart above it stays in view (Streamlit closes it on a tap outside it, e.g. on the chart), with the
 #: page's own settings first and the lesson menu, Presentation mode and Sources after them; its buttons and
-#: the one that opens it are 44×44 px. The step viewer lays itself out for a phone (assets/viewer_phone.js).
+#: the one that opens it are 44×44 px. Tables drawn by olc_ui/shared/tables.py show their stacked form
+#: (``olc_narrow_*``) instead of the dataframe (``olc_wide_*``); Plotly's toolbar (over the charts' titles on a
+#: touch screen) is hidden on st.plotly_chart charts. The step viewer lays itself out for a phone
+#: (assets/viewer_phone.js).
 PHONE_MAX_PX = 640
 PHONE_CSS = f"""<style>
 @media (min-width: {PHONE_MAX_PX + 1}px) {{ .st-key-olc_intro_fold, [class*="st-key-olc_narrow_"] {{ display: none !important; }} }}
 @media (max-width: {PHONE_MAX_PX}px) {{
   .st-key-olc_intro_full, [class*="st-key-olc_wide_"] {{ display: none !important; }}
+  [data-testid="stPlotlyChart"] .modebar-container {{ display: none !important; }}
   .olc-stack {{ display: flex; flex-direction: column; gap: 6px; }}
   .olc-stack-row {{ border: 1px solid rgba(128, 128, 128, 0.45); border-radius: 8px; padding: 6px 10px; }}
   .olc-stack-row dl {{ display: flex; flex-wrap: wrap; gap: 2px 12px; margin: 0; font-size: 0.95rem; line-height: 1.35; }}

@@ -144,8 +144,26 @@ class PhoneLayout {
     v.Plotly.relayout(f.gd, { height: to }).catch(() => {});
   }
 
+  // A note on a chart (an annotation written left to right from a line near the right edge, e.g. FTRL's α*) that
+  // runs past the chart's right edge is turned to end at its line instead.
+  keepNotesInside() {
+    const v = this.view;
+    for (const f of v.figs || []) {
+      const gd = f.gd, anns = gd && gd.layout && gd.layout.annotations;
+      if (!anns || !anns.length) continue;
+      const right = gd.getBoundingClientRect().right, upd = {};
+      for (const g of gd.querySelectorAll(".annotation[data-index]")) {
+        const i = +g.dataset.index, a = anns[i];
+        if (a && (a.xanchor || "auto") !== "right" && g.getBoundingClientRect().right > right + 1)
+          upd[`annotations[${i}].xanchor`] = "right";
+      }
+      if (Object.keys(upd).length) v.Plotly.relayout(gd, upd).catch(() => {});
+    }
+  }
+
   onReady() {
     const v = this.view;
+    if (this.on()) this.keepNotesInside();
     if (!this.on() || v.phoneScrolled) return;
     v.phoneScrolled = true;
     const first = document.querySelector(".olc-viewer.olc-phone");
