@@ -215,3 +215,44 @@ def test_a_student_on_a_phone_sees_chart_controls_and_question(browser, url):
         lctx.close()
         sctx.close()
     assert not stu.errors and not lec.errors, "\n".join(stu.errors + lec.errors)
+
+
+TABLES = {"home": 1, "experts": 1, "compare": 1, "bound_explorer": 1}   # tables drawn by olc_ui/shared/tables.py
+
+
+@pytest.mark.parametrize("path", sorted(TABLES))
+def test_tables_are_stacked_on_a_phone_with_every_number_on_screen(phone, url, path):
+    """The dataframe is hidden, its rows are cards no wider than the screen, each cell on screen (none cut)."""
+    phone.goto(f"{url}/{path}")
+    phone.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=90_000)
+    phone.wait_for_selector(".olc-stack", timeout=60_000)
+    m = phone.evaluate("""() => {
+      const stacks = [...document.querySelectorAll('.olc-stack')];
+      const wide = [...document.querySelectorAll('[class*="st-key-olc_wide_"] [data-testid=stDataFrame]')];
+      const cells = [];
+      for (const s of stacks) for (const c of s.querySelectorAll('dt, dd')) {
+        const r = c.getBoundingClientRect();
+        cells.push({text: c.textContent, l: r.left, r: r.right, w: r.width, sw: c.scrollWidth, cw: c.clientWidth});
+      }
+      return {n: stacks.length, rows: stacks.map((s) => s.querySelectorAll('.olc-stack-row').length),
+        shown: wide.filter((d) => d.getBoundingClientRect().height > 0).length, cells,
+        width: document.scrollingElement.scrollWidth};
+    }""")
+    assert m["n"] == TABLES[path] and all(r > 0 for r in m["rows"]), m["rows"]
+    assert m["shown"] == 0, f"{path}: the dataframe shows on a phone too"
+    assert m["width"] <= W
+    assert m["cells"] and all(c["w"] > 0 and c["l"] >= 0 and c["r"] <= W and c["sw"] <= c["cw"] + 1
+                              for c in m["cells"]), [c for c in m["cells"] if c["r"] > W or c["sw"] > c["cw"] + 1]
+
+
+def test_chart_notes_stay_inside_their_chart(phone, url):
+    """FTRL's α chart: the note "theorem's α* = …" ran 50 px past the chart's right edge on a phone."""
+    phone.goto(f"{url}/ftrl")
+    _ready(phone)
+    phone.wait_for_timeout(500)
+    out = phone.evaluate("""() => [...document.querySelectorAll('.olc-viewer .olc-plot')].flatMap((gd) => {
+      const b = gd.getBoundingClientRect();
+      return [...gd.querySelectorAll('.annotation')].map((a) => a.getBoundingClientRect())
+        .filter((a) => a.width > 0 && (a.right > b.right + 1 || a.left < b.left - 1))
+        .map((a) => [gd.dataset.figureId, a.left, a.right, b.left, b.right]); })""")
+    assert out == [], out
