@@ -19,6 +19,16 @@ the counts of the server's ``reveal``. Errors: a connection that fails or is clo
 ``refused`` message, a step a student never received within ``--timeout``. Last line:
 ``class: students=N lag_p95_ms=… lag_max_ms=… votes_lost=… errors=…``.
 
+``--browser``: one real Chromium student (Playwright, the system Chromium) joins too, through the join link
+(``<url>/perceptron?class=<code>``), and the lecturer steps *its* run (the run id and settings its viewer
+shows, so that following moves the round in the browser, as with a real lecturer on the same page). Per step:
+the time from the lecturer's send to the new round drawn on that page — the viewer's ``data-position`` on
+``.olc-viewer`` changing (set when the round is drawn), seen by a MutationObserver. The clocks: the page stamps
+``performance.timeOrigin + performance.now()`` (wall-clock milliseconds, sub-millisecond, monotonic within the
+page) and the bench stamps ``time.time()`` at the send; both read this machine's system clock, and the page's
+``Date.now()`` is kept beside each stamp so the offset between the two readings is printed (a few ms at most
+when nothing stepped the clock). Its median, p95 and max are printed on the line before the last.
+
 Getting a session from outside: a session is made by a lecturer's page run (its key goes only to that
 browser). The bench instead starts its server with ``OLC_CLASS_SEED=CODE:KEY`` (a random code and key of
 its own): the server's store then creates that one session at start (olc_ui/classroom/api.py). The variable
@@ -62,6 +72,8 @@ class Run:
 
     def __init__(self):
         self.sent: dict[int, float] = {}          # position -> perf_counter() of the lecturer's send
+        self.sent_wall: dict[int, float] = {}     # position -> time.time() of the same send (the browser's clock)
+        self.run_id, self.query = "bench", "T=200"   # the run the lecturer steps (--browser: the browser's)
         self.errors: list[str] = []
         self.upstreams: dict[str, int] = {}
 
@@ -164,8 +176,9 @@ class Lecturer:
         return True
 
     async def step(self, position: int) -> None:
-        msg = {"type": "state", "page": "perceptron", "query": "T=200", "run": "bench", "position": position,
-               "playing": False, "asking": None}
+        msg = {"type": "state", "page": "perceptron", "query": self.run.query, "run": self.run.run_id,
+               "position": position, "playing": False, "asking": None}
+        self.run.sent_wall[position] = time.time()
         self.run.sent[position] = time.perf_counter()
         await self.ws.send(json.dumps(msg))
 
@@ -182,10 +195,70 @@ class Lecturer:
         return self.reveals[qid]
 
 
+#: In the browser student's page: stamp every change of the viewer's drawn round (data-position).
+WATCH_JS = """() => {
+  const v = document.querySelector('.olc-viewer');
+  window.__olcDrawn = [];
+  new MutationObserver(() => window.__olcDrawn.push(
+      [Number(v.dataset.position), performance.timeOrigin + performance.now(), Date.now()]))
+    .observe(v, {attributes: true, attributeFilter: ['data-position']});
+  const m = v.olcViewer.modes.find(m => m && m.link && m.o);
+  const q = new URLSearchParams(m && typeof m.o.query === 'string' ? m.o.query : location.search);
+  for (const k of ['t', 'class', 'present', 'hide']) q.delete(k);
+  return {run: String(v.olcViewer.runId), query: q.toString(), role: m ? m.link.role : null};
+}"""
+
+
+class BrowserStudent:
+    """One real Chromium student (Playwright's async API, the system Chromium) on the join link."""
+
+    def __init__(self, args, run: Run):
+        self.args, self.run = args, run
+        self.pw = self.browser = self.page = None
+
+    async def join(self, page_url: str) -> None:
+        from playwright.async_api import async_playwright
+        from stbrowser import launch_kwargs
+
+        self.pw = await async_playwright().start()
+        self.browser = await self.pw.chromium.launch(**launch_kwargs())
+        self.page = await self.browser.new_page(viewport={"width": 1280, "height": 900})
+        self.page.on("pageerror", lambda exc: self.run.error(f"browser: uncaught: {exc}"))
+        await self.page.goto(page_url)
+        await self.page.wait_for_selector('.olc-viewer[data-ready="true"] .olc-class[data-connected="true"]',
+                                          timeout=120_000)
+        got = await self.page.evaluate(WATCH_JS)
+        if got.get("role") != "student":
+            self.run.error(f"browser: joined as {got.get('role')}")
+        self.run.run_id, self.run.query = got["run"], got["query"]   # the lecturer steps the browser's run
+
+    async def lags(self) -> tuple[list[float], float]:
+        """Per step the send → drawn time (s), and the largest |Date.now() − timeOrigin-based| stamp (ms)."""
+        drawn = await self.page.evaluate("() => window.__olcDrawn")
+        first: dict[int, float] = {}
+        skew = 0.0
+        for pos, at, now in drawn:
+            first.setdefault(int(pos), at)
+            skew = max(skew, abs(now - at))
+        out = [first[p] / 1000 - t0 for p, t0 in self.run.sent_wall.items() if p in first]
+        if len(out) < len(self.run.sent_wall):
+            self.run.error(f"browser: {len(self.run.sent_wall) - len(out)} steps never drawn")
+        return out, skew
+
+    async def close(self) -> None:
+        if self.browser is not None:
+            await self.browser.close()
+        if self.pw is not None:
+            await self.pw.stop()
+
+
 async def session(args, ws_url: str, code: str, key: str) -> dict:
     run = Run()
     lec = Lecturer(args, run)
     await lec.connect(ws_url, code, key)
+    browser = BrowserStudent(args, run) if args.browser else None
+    if browser is not None:
+        await browser.join(f"{args.url.rstrip('/')}/perceptron?class={code}")
     readers = [asyncio.ensure_future(lec.read())]
     students = [Student(i, args, run) for i in range(args.students)]
     for k in range(0, len(students), 25):         # arrive in batches (a hall scanning the QR code)
@@ -223,7 +296,11 @@ async def session(args, ws_url: str, code: str, key: str) -> dict:
         run.error(f"{missing} steps never reached a student")
     for s in joined + [lec]:
         await s.ws.close()
-    return {"run": run, "lags": lags, "lost": lost, "joined": len(joined), "missing": missing}
+    drawn, skew = (await browser.lags()) if browser is not None else (None, None)
+    if browser is not None:
+        await browser.close()
+    return {"run": run, "lags": lags, "lost": lost, "joined": len(joined), "missing": missing, "drawn": drawn,
+            "skew_ms": skew}
 
 
 def parse_args(argv=None):
@@ -236,6 +313,8 @@ def parse_args(argv=None):
     ap.add_argument("--questions", type=int, default=5, help="questions opened among the steps (default 5)")
     ap.add_argument("--interval", type=float, default=0.4, help="seconds between the lecturer's steps")
     ap.add_argument("--timeout", type=float, default=20.0, help="seconds an expected message may take")
+    ap.add_argument("--browser", action="store_true",
+                    help="one real Chromium student besides the simulated ones: the lag to the round drawn")
     ap.add_argument("--smoke", action="store_true", help="a tiny run (CI): 4 students, 6 steps, 2 questions")
     args = ap.parse_args(argv)
     if args.smoke:
@@ -258,6 +337,11 @@ def report(args, res: dict, where: str) -> None:
           f"p95 {ms(percentile(lags, 95))} ms, max {ms(max(lags) if lags else None)} ms")
     if len(run.upstreams) > 1 or "direct" not in run.upstreams:
         print("students per backend: " + ", ".join(f"{u}: {n}" for u, n in sorted(run.upstreams.items())))
+    if res.get("drawn") is not None:
+        d = res["drawn"]
+        print(f"lag lecturer send → round drawn in Chromium (1 browser student): n={len(d)} median "
+              f"{ms(percentile(d, 50))} ms, p95 {ms(percentile(d, 95))} ms, max {ms(max(d) if d else None)} ms "
+              f"(page clock vs Date.now(): ≤ {res['skew_ms']:.1f} ms apart)")
     for e in run.errors[:5]:
         print(f"  error: {e}")
     print(f"class: students={args.students} lag_p95_ms={ms(percentile(lags, 95))} "

@@ -3,10 +3,9 @@ import streamlit as st
 
 from olc_ui.lessons.boolean_concepts import adversary as B
 from olc_ui.lessons.boolean_concepts import lesson as L
-from olc_ui.shared import caps
-from olc_ui.shared import common, page, safe, state
+from olc_ui.shared import class_session, common, page, safe, state
 from olc_ui.viewer import predict
-from olc_ui.viewer.component import start_position, viewer
+from olc_ui.viewer.component import start_position
 from olc_ui.viewer.position import query_position, report
 
 page.setup("Conjunctions and decision lists")
@@ -60,14 +59,11 @@ if mode in ("conj", "dl"):
         safe.notice("error", "These settings do not go together: ", f"{exc}.")
         state.write_url(SETTINGS, {**m, **v})
         st.stop()
-    # 3. the spec (pure), 4. render
+    # 3. the spec (pure), 4. render, with predict, then reveal: which literals leave h / mistake or not, from the run
     spec = (L.conj_spec_for if mode == "conj" else L.dl_spec_for)(stream, trace, key, label, opens_at(trace.T))
-    # predict, then reveal (as page.step_view offers it): which literals leave h / mistake or not, from the run
     ask = (predict.conjunction_options if mode == "conj" else predict.decision_list_options)(trace, stream.X, stream.y)
-    pv = state.bind(f"{L.PAGE}_predict", predict.SETTINGS)
-    position = viewer(spec, key=VIEWER, modes=predict.modes(ask if pv["predict"] else None))
-    caps.show(L.CAP)
-    state.write_url(SETTINGS + predict.SETTINGS, {**m, **v, **pv}, {"t": str(position)})
+    spec, position = page.step_view(spec, key=VIEWER, settings=SETTINGS, values={**m, **v}, cap=L.CAP, ask=ask,
+                                    ask_page=L.PAGE, start=spec["position"])
     if mode == "conj":
         L.conj_panel(trace, stream)
         with st.expander("The proof in four steps, with this run's numbers"):
@@ -83,11 +79,13 @@ elif mode == "adversary":
     def publish(values, extra):
         state.write_url(SETTINGS, {**m, **v, **values}, extra)
 
+    # the game is a fragment (a move reruns it alone): the class session's button is drawn here, in the full run;
+    # the board's viewer has the class mode from the page's modes (class_session.setup)
+    class_session.offer(SETTINGS, {**m, **v})
     B.play(int(v["an"]), publish, lambda T: opens_at(T, T), settings=L.GAME_TRANSCRIPT)
 
 else:
     spec, position, game, preds = L.learner_game(v, lambda T: opens_at(T, T))
-    position = viewer(spec, key=VIEWER)
-    caps.show(L.CAP)
-    state.write_url(SETTINGS, {**m, **v, "preds": preds}, {"t": str(position)})
+    spec, position = page.step_view(spec, key=VIEWER, settings=SETTINGS, values={**m, **v, "preds": preds},
+                                    cap=L.CAP, start=spec["position"])
     L.game_downloads(spec, position, game)

@@ -260,12 +260,22 @@ class Hub:
             await self.call(s.publish, code, {"type": "joined", "n": joined})
         return None
 
+    def _invalid(self, conn: Conn, what: str, exc: Invalid) -> bool:
+        """An invalid message after hello: the lecturer's is ``refused`` (its connection, which drives the class,
+        stays open); a student's gets an ``error`` and a close. True when the connection goes on."""
+        if conn.role == "lecturer":
+            conn.send({"type": "refused", "what": what, "why": str(exc)})
+            return True
+        conn.close_after({"type": "error", "why": str(exc)})
+        return False
+
     async def _loop(self, conn: Conn) -> None:
         while not conn.closing:
             try:
                 msg = await self._receive(conn)
             except Invalid as exc:
-                conn.close_after({"type": "error", "why": str(exc)})
+                if self._invalid(conn, "message", exc):
+                    continue
                 return
             if msg is None:
                 return
@@ -285,7 +295,7 @@ class Hub:
             fields = getattr(messages, f"check_{kind}")(msg) if kind != "end" else {}
             await getattr(self, f"_on_{kind}")(conn, fields)
         except Invalid as exc:
-            conn.close_after({"type": "error", "why": str(exc)})
+            self._invalid(conn, kind, exc)
         except st.Refused as exc:
             conn.send({"type": "refused", "what": kind, "why": exc.why})
         except st.Gone as exc:
@@ -308,6 +318,17 @@ class Hub:
         n, joined = await self.call(self.store.vote, conn.code, conn.sid, f["qid"], f["answer"])
         conn.send({"type": "voted", "qid": f["qid"], "answer": f["answer"]})
         await self.call(self.store.publish, conn.code, {"type": "answered", "qid": f["qid"], "n": n, "joined": joined})
+
+    async def _on_leave(self, conn: Conn, f: dict) -> None:
+        """A student leaves: no longer counted (its vote on the open question dropped); then the close."""
+        joined, open_q, removed = await self.call(self.store.leave, conn.code, conn.sid)
+        conn.close_after(None)
+        if not removed:
+            return
+        await self.call(self.store.publish, conn.code, {"type": "joined", "n": joined})
+        if open_q is not None:
+            await self.call(self.store.publish, conn.code,
+                            {"type": "answered", "qid": open_q[0], "n": open_q[1], "joined": joined})
 
     async def _on_reveal(self, conn: Conn, f: dict) -> None:
         row, rows = await self.call(self.store.reveal, conn.code, f["qid"], f["correct"])

@@ -22,7 +22,7 @@ import re
 #: the largest frame the hub reads (a question with 12 choices is under 4 KB)
 MAX_FRAME = 16 * 1024
 LECTURER_ONLY = frozenset({"state", "open", "reveal", "close", "eyes", "end"})
-STUDENT_ONLY = frozenset({"vote"})
+STUDENT_ONLY = frozenset({"vote", "leave"})
 KNOWN = LECTURER_ONLY | STUDENT_ONLY | {"hello", "ping"}
 
 _ID = re.compile(r"[A-Za-z0-9_.:\-]{1,64}")
@@ -140,6 +140,10 @@ def check_reveal(msg: dict) -> dict:
 
 def check_close(msg: dict) -> dict:
     return {"qid": ident(msg, "qid")}
+
+
+def check_leave(msg: dict) -> dict:
+    return {}
 
 
 def check_eyes(msg: dict) -> dict:

@@ -95,6 +95,16 @@ redis.call('SADD', KEYS[2], ARGV[2])
 redis.call('PEXPIRE', KEYS[2], redis.call('PTTL', KEYS[1]))
 return {ARGV[2], n + 1, 1}
 """
+# KEYS: s m v   ARGV: sid   -> {joined, answered (-1: no open question), removed, qid}
+_LEAVE = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return {-1} end
+local removed = redis.call('SREM', KEYS[2], ARGV[1])
+redis.call('HDEL', KEYS[3], ARGV[1])
+local qid = redis.call('HGET', KEYS[1], 'qid')
+local answered = -1
+if qid and qid ~= '' then answered = redis.call('HLEN', KEYS[3]) else qid = '' end
+return {redis.call('SCARD', KEYS[2]), answered, removed, qid}
+"""
 # KEYS: s m v   ARGV: sid qid answer
 _VOTE = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return {-1} end
@@ -128,7 +138,7 @@ class RedisStore(Store):
         self.r = redis.Redis.from_url(url, decode_responses=True, socket_timeout=10, health_check_interval=30)
         self._scripts = {name: self.r.register_script(src) for name, src in (
             ("create", _CREATE), ("touch", _TOUCH), ("state", _STATE), ("open", _OPEN), ("take", _TAKE),
-            ("eyes", _EYES), ("end", _END), ("join", _JOIN), ("vote", _VOTE))}
+            ("eyes", _EYES), ("end", _END), ("join", _JOIN), ("vote", _VOTE), ("leave", _LEAVE))}
         self._subs = _Subscribers()
         self._aio_lock = threading.Lock()
         self._aio: dict[asyncio.AbstractEventLoop, _Listener] = {}
@@ -174,6 +184,14 @@ class RedisStore(Store):
         if got[0] == -2:
             raise Bound(self.limits.students_sentence())
         return got[0], int(got[1]), bool(got[2])
+
+    def leave(self, code: str, sid: str | None) -> tuple[int, tuple[str, int] | None, bool]:
+        s, _, m, v, *_ = _keys(code)
+        got = self._scripts["leave"](keys=[s, m, v], args=[sid or ""])
+        if got[0] == -1:
+            raise Gone(GONE_SENTENCE)
+        joined, answered, removed, qid = int(got[0]), int(got[1]), bool(got[2]), got[3]
+        return joined, ((qid, answered) if answered >= 0 else None), removed
 
     def snapshot(self, code: str, sid: str | None = None) -> dict:
         s, m, v, t = _keys(code)[0], _keys(code)[2], _keys(code)[3], _keys(code)[4]

@@ -162,6 +162,11 @@ class Store(ABC):
         Raises :class:`Gone`, or :class:`Bound` past OLC_CLASS_MAX_STUDENTS."""
 
     @abstractmethod
+    def leave(self, code: str, sid: str | None) -> tuple[int, tuple[str, int] | None, bool]:
+        """A student leaves: no longer joined, its vote on the open question dropped. Returns (students joined,
+        (the open question's qid, answered) or None, whether ``sid`` was joined). Raises :class:`Gone`."""
+
+    @abstractmethod
     def snapshot(self, code: str, sid: str | None = None) -> dict:
         """``{state, joined, question, eyes, tally}`` for a ``welcome``; ``question`` carries ``answered``
         and, with ``sid``, ``mine`` (that student's answer or None). Raises :class:`Gone`."""
@@ -359,6 +364,15 @@ class MemoryStore(Store):
             sid = new_sid()
             s.students.add(sid)
             return sid, len(s.students), True
+
+    def leave(self, code: str, sid: str | None) -> tuple[int, tuple[str, int] | None, bool]:
+        with self._lock:
+            s = self._live(code)
+            removed = sid is not None and sid in s.students
+            s.students.discard(sid)
+            s.votes.pop(sid, None)
+            open_q = (s.question["qid"], len(s.votes)) if s.question is not None else None
+            return len(s.students), open_q, removed
 
     def snapshot(self, code: str, sid: str | None = None) -> dict:
         with self._lock:

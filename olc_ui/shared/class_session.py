@@ -221,9 +221,17 @@ def offer(settings: list, values: dict[str, Any]) -> None:
                       help="Students join with a code or a QR code and follow your steps and settings on their "
                            "own screens.")
         else:
-            who = "you lead it" if sess["role"] == "lecturer" else "you joined it"
-            st.caption(f"Class session {sess['code']} ({who}).")
+            st.caption(_said(sess))
             st.button("Leave the class session", key="olc_class_leave", on_click=leave)
+
+
+def _said(sess: dict[str, Any]) -> str:
+    """The sidebar's sentence on this session. Only a lecturer's own Streamlit session is sure of its role: a
+    lecturer's tab reloaded opens a new Streamlit session from the ``?class=`` link (a student's, to Python) and is
+    the lecturer again in the browser (its key in the tab's sessionStorage), so a link's session says neither."""
+    if sess["role"] == "lecturer":
+        return f"Class session {sess['code']} (you lead it)."
+    return f"Class session {sess['code']}: the class panel above the charts says whether this tab leads or follows."
 
 
 def _start(page: str, query: str) -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import streamlit as st
 from streamlit import runtime
 
-from olc_ui.shared import caps, class_session, state
+from olc_ui.shared import caps, class_session, focus, state
 from olc_ui.viewer import position as link
 from olc_ui.viewer import predict
 from olc_ui.viewer import present  # the switch and, when on, presentation mode (olc_ui/viewer/present.py)
@@ -105,6 +105,7 @@ def setup(title: str) -> None:
     present.setup()
     class_session.setup()   # ?class= in the link, the class mode of the viewers (olc_ui/shared/class_session.py)
     st.html(CAPTION_CSS + PHONE_CSS)
+    focus.setup()           # focus ring, skip link, inert collapsed sidebar (olc_ui/shared/focus.py)
     with st.sidebar.container(key="olc_sources"), st.expander("Sources [000]–[004]", icon=":material/menu_book:"):
         st.markdown("The bracketed numbers on these pages cite these lecture notes. The maths comes from "
                     "them; the numbers and every checked inequality come from the run on the page.\n\n"
@@ -134,23 +135,28 @@ def intro(text: str) -> None:
 
 
 def step_view(spec: dict, *, key: str, settings: list, values: dict, cap: str | None = None,
-              ask: dict | None = None, ask_page: str | None = None) -> tuple[dict, int]:
+              ask: dict | None = None, ask_page: str | None = None, start: int | None = None,
+              modes: dict | None = None) -> tuple[dict, int]:
     """What every lesson page does with its run's spec: open the step viewer where the student was (a link's
     ``?t=``, else the round last shown), state the page's draw cap (``cap``: its lesson's ``CAP``, olc_ui/shared/caps.py), and
     write the settings and the round into the URL; in a class session, the viewer's ``class`` mode (and the
     sidebar's "Start a class session" button, olc_ui/shared/class_session.py). ``ask``: predict-then-reveal options for this run
-    (olc_ui/viewer/predict.py), offered by a switch kept under ``ask_page``. Returns (the spec sent, the position)."""
-    start, problem = link.start_position_checked(key, spec["T"])
-    link.report(problem)          # a bad ?t= in the link: said as every bad setting is
+    (olc_ui/viewer/predict.py), offered by a switch kept under ``ask_page`` (above the viewer; in presentation
+    mode in the sidebar). A page with its own rule for where the viewer opens passes ``start`` (and says a bad
+    link's round itself); ``modes``: the page's own viewer modes (e.g. a game's) instead of the page's default ones.
+    Returns (the spec sent, the position)."""
+    if start is None:
+        start, problem = link.start_position_checked(key, spec["T"])
+        link.report(problem)      # a bad ?t= in the link: said as every bad setting is
     spec = {**spec, "position": start}
-    modes = None
     if ask is not None:
         # in presentation mode the switch sits in the sidebar: a row above the viewer would take its height
         # from the projected charts (their plot areas are sized to the screen)
         values.update(state.bind(f"{ask_page}_predict", predict.SETTINGS,
                                  container=st.sidebar if present.is_on() else None))
         settings = settings + predict.SETTINGS
-        modes = predict.modes(ask if values.get("predict") else None)
+        modes = predict.modes(ask if values.get("predict") else None) if modes is None else {
+            **modes, **({"predict": ask} if values.get("predict") else {})}
     modes = class_session.with_class(modes, settings, values)
     class_session.offer(settings, values)
     position = viewer(spec, key=key, modes=modes)

@@ -27,6 +27,7 @@ __all__ = ["Curve", "sandwich", "far", "FAR", "SHADE", "log_axis_ticks", "log_ti
 
 FAR = (25.0, 6.0)             # the crossing is "far" beyond M_run when M > max(25, 6 M_run): log axes
 SHADE = "rgba(120,120,120,0.13)"
+NOW_SYMBOLS = ("circle", "square", "diamond", "triangle-up", "triangle-down", "pentagon")
 MAX_ROWS = 1500               # revealed trajectory points per series (decimated beyond)
 
 
@@ -180,10 +181,12 @@ def _now(fig_id, proof, curves, arrays, data, dyn, yl, yh) -> None:
     arrays[f"{fig_id}_now_y"] = [[sig(yl, 7).item(), sig(yh, 7).item()]] * (m_max + 1)
     data.append(_line("M now", [], [], "#9a9a9a", 1, legend=False))
     dyn.append({"trace": len(data) - 1, "op": "state", "x": f"{fig_id}_now_x", "y": f"{fig_id}_now_y"})
-    for c in (c for c in curves if c.key):
+    for j, c in enumerate(c for c in curves if c.key):
         arrays[f"{fig_id}_{c.key}"] = sig(np.asarray(proof.series[c.key], dtype=float), 7)
+        # each series' marker has its own shape too: no meaning by colour alone (WCAG 1.4.1)
         data.append({"type": "scatter", "mode": "markers", "name": c.name + " now", "showlegend": False,
-                     "x": [], "y": [], "marker": {"color": c.color, "size": 12, "line": {"color": "#fff", "width": 2}},
+                     "x": [], "y": [], "marker": {"color": c.color, "size": 12, "symbol": NOW_SYMBOLS[j % len(NOW_SYMBOLS)],
+                                                  "line": {"color": "#fff", "width": 2}},
                      "hovertemplate": f"{c.name} now: %{{y:.6g}}<extra></extra>"})
         dyn.append({"trace": len(data) - 1, "op": op, "x": f"{fig_id}_M", "y": f"{fig_id}_{c.key}"})
 

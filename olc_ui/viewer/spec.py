@@ -288,7 +288,7 @@ def _figure(fig: Any, path: str, spec: dict, ids: list[str]) -> str:
     """Check one figure (``ids``: the figures' ids before it); return its id."""
     if not isinstance(fig, dict):
         _fail(path, "must be a dict")
-    extra = set(fig) - {"id", "title", "height", "figure", "dynamic", "config", "note"}
+    extra = set(fig) - {"id", "title", "height", "figure", "dynamic", "config", "note", "describe"}
     if extra:
         _fail(path, f"unknown key(s) {sorted(extra)}")
     if "note" in fig and not isinstance(fig["note"], str):
@@ -317,7 +317,41 @@ def _figure(fig: Any, path: str, spec: dict, ids: list[str]) -> str:
     used: set = set()
     for j, op in enumerate(dyn):
         _op(op, f"{path}.dynamic[{j}]", spec, len(f["data"]), used)
+    if "describe" in fig:
+        _describe(fig["describe"], f"{path}.describe", spec)
     return fid
+
+
+def _describe(desc: Any, path: str, spec: dict) -> None:
+    """A figure's text alternative: name, template (+ start), values (a source may name an array of
+    the spec instead of holding its data: ``{"by": "state", "array": "M_now"}``), table rows."""
+    if not isinstance(desc, dict):
+        _fail(path, "must be a dict {'name', 'template', 'values', 'table'}")
+    extra = set(desc) - {"name", "template", "start", "values", "table"}
+    if extra:
+        _fail(path, f"unknown key(s) {sorted(extra)}")
+    for key in ("name", "template"):
+        if not isinstance(desc.get(key), str) or not desc[key].strip():
+            _fail(f"{path}.{key}", "must be a non-empty string (plain text)")
+    if "start" in desc and not isinstance(desc["start"], str):
+        _fail(f"{path}.start", "must be a string")
+    values = desc.get("values", {})
+    if not isinstance(values, dict):
+        _fail(f"{path}.values", "must be a dict {name: source}")
+    resolved = {}
+    for name, src in values.items():
+        if isinstance(src, dict) and "array" in src:
+            if "data" in src or "const" in src:
+                _fail(f"{path}.values[{name!r}]", "give 'array' or 'data' / 'const', not both")
+            rest = {k: v for k, v in src.items() if k != "array"}
+            src = {**rest, "data": _array(spec["arrays"], src["array"], f"{path}.values[{name!r}].array")}
+        resolved[name] = src
+    _values(resolved, f"{path}.values", spec["T"], len(spec["breaks"]) + 1)
+    table = desc.get("table", [])
+    names = set(values) | set(_BUILTINS)
+    if not isinstance(table, list) or not all(
+            isinstance(r, list) and len(r) == 2 and isinstance(r[0], str) and r[1] in names for r in table):
+        _fail(f"{path}.table", "must be a list of [label, value name] rows (a name of values, or t, T, k)")
 
 
 def _ledger(ledger: Any, T: int, K: int) -> None:

@@ -17,7 +17,7 @@ from olc_ui.viewer.spec import MODES_KEY
 from tests.app.pagetest import open_page, page_path, viewer_data, viewers
 
 START = "Start a class session"
-STEP_VIEW_PAGES = [row[4] for row in LESSONS if row[4] not in ("home", "bound_explorer", "boolean_concepts")]
+STEP_VIEW_PAGES = [row[4] for row in LESSONS if row[4] not in ("home", "bound_explorer")]
 
 
 def buttons(at, label):
@@ -128,3 +128,46 @@ def test_the_bridge_gives_the_widgets_the_lecturers_query_before_the_run():
     at.run()
     buttons(at, "bridge")[0].click().run()
     assert "values: 10 9 a" in at.markdown[0].value
+
+
+@pytest.mark.parametrize("part", ["conj", "dl", "adversary", "learner"])
+def test_every_part_of_the_mistake_bound_page_offers_the_button_and_carries_the_class(part):
+    """The conjunctions page's four parts (its learners through page.step_view; the adversary game, a fragment,
+    has the button drawn by the page): one button; after a start, the part's viewer is in the class mode with
+    the part's settings in its query (the learners, the learner game) or the browser's (the adversary game)."""
+    at = open_page(page_path("boolean_concepts"), mode=part)
+    assert not at.exception
+    assert len(buttons(at, START)) == 1
+    assert "class" not in viewer_data(at)["modes"]
+    buttons(at, START)[0].click().run()
+    assert not at.exception
+    sess = at.session_state[class_session.SESSION_KEY]
+    opts = viewer_data(at)["modes"]["class"]
+    assert opts["role"] == "lecturer" and opts["code"] == sess["code"] and opts["page"] == "boolean_concepts"
+    assert list(viewer_data(at)["modes"])[0] == "class"
+    if part == "adversary":
+        assert opts["query"] is None and "game" in viewer_data(at)["modes"]
+    else:
+        assert f"mode={part}" in opts["query"]
+    assert at.session_state[URL_KEY]["class"] == sess["code"]
+    assert buttons(at, "Leave the class session") and not buttons(at, START)
+
+
+def test_the_learners_predict_switch_reaches_the_class_query():
+    at = open_page(page_path("boolean_concepts"), mode="dl", predict="1")
+    buttons(at, START)[0].click().run()
+    modes = viewer_data(at)["modes"]
+    assert "predict" in modes and "predict=1" in modes["class"]["query"] and "mode=dl" in modes["class"]["query"]
+
+
+def test_the_sidebar_claims_a_role_only_in_the_lecturers_own_session():
+    """A link's session may be the lecturer's tab reloaded (the key in the browser, not in Python): it says
+    neither "you joined it" nor "you lead it"; the session that started it says "you lead it"."""
+    code, _ = classroom.start_session("perceptron", "T=30")
+    at = open_page(page_path("perceptron"), T="30", **{"class": code})
+    said = [c.value for c in at.sidebar.caption if code in c.value]
+    assert said == [f"Class session {code}: the class panel above the charts says whether this tab leads or follows."]
+    at = open_page(page_path("perceptron"), T="30")
+    buttons(at, START)[0].click().run()
+    code = at.session_state[class_session.SESSION_KEY]["code"]
+    assert [c.value for c in at.sidebar.caption if code in c.value] == [f"Class session {code} (you lead it)."]

@@ -162,15 +162,66 @@ def test_bad_codes_keys_and_messages_get_an_error_and_a_close(store, serve):
         assert "JSON" in await one(url, "[1, 2]")
         assert "Unknown" in await one(url, {"type": "hello", "code": code}, {"type": "shout", "text": "hi"})
         assert str(MAX_FRAME) in await one(url, {"type": "hello", "code": code}, "x" * (MAX_FRAME + 1))
-        bad_state = {**STATE, "position": "7"}
-        assert "position" in await one(url, {"type": "hello", "code": code, "key": key}, bad_state)
-        bad_open = {**OPEN, "choices": [{"id": "a b", "label": "x"}, {"id": "b", "label": "y"}]}
-        assert "identifier" in await one(url, {"type": "hello", "code": code, "key": key}, bad_open)
         bad_vote = {"type": "vote", "qid": "q1", "answer": {"$ne": 1}}
         assert "answer" in await one(url, {"type": "hello", "code": code}, bad_vote)
     with serve(store) as srv:
         run_async(go(srv.url))
     assert store.lookup(code) == "ok"                    # none of it harmed the session
+
+
+def test_an_invalid_message_from_the_lecturer_is_refused_and_the_lecturer_keeps_the_class(store, serve):
+    """One bad message (a reloaded lecturer's reveal without its right answer) must not end the connection that
+    drives the class: ``refused`` with why, and the next valid message works."""
+    code, key = store.create("perceptron", "")
+
+    async def go(url):
+        async with WS(url) as lec, WS(url) as stu:
+            await lec.hello(code, key=key)
+            await stu.hello(code)
+            await lec.send(OPEN)
+            await stu.expect("question")
+            bad = [({"type": "reveal", "qid": "q1"}, "reveal", "correct"),
+                   ({**STATE, "position": "7"}, "state", "position"),
+                   ({**OPEN, "choices": [{"id": "a b", "label": "x"}, {"id": "b", "label": "y"}]}, "open", "identifier"),
+                   ("{not json", "message", "JSON"), ({"type": "shout"}, "message", "Unknown"),
+                   ("x" * (MAX_FRAME + 1), "message", str(MAX_FRAME))]
+            for msg, what, says in bad:
+                await lec.send(msg)
+                got = await lec.expect("refused")
+                assert got["what"] == what and says in got["why"], got
+            assert store.snapshot(code)["question"]["qid"] == "q1"     # nothing changed
+            await lec.send({"type": "reveal", "qid": "q1", "correct": "left"})
+            assert (await stu.expect("reveal"))["correct"] == "left"
+            await lec.send(STATE)
+            assert (await stu.expect("state"))["position"] == 7
+    with serve(store) as srv:
+        run_async(go(srv.url))
+
+
+def test_a_student_who_leaves_is_no_longer_counted(store, serve):
+    code, key = store.create("perceptron", "")
+
+    async def go(url):
+        async with WS(url) as lec, WS(url) as a, WS(url) as b:
+            await lec.hello(code, key=key)
+            await a.hello(code)
+            await b.hello(code)
+            assert (await lec.expect("joined"))["n"] == 1
+            assert (await lec.expect("joined"))["n"] == 2
+            await lec.send(OPEN)
+            await b.expect("question")
+            await b.send({"type": "vote", "qid": "q1", "answer": "left"})
+            assert (await lec.expect("answered"))["n"] == 1
+            await b.send({"type": "leave"})
+            assert await b.closed()                                   # the server closes the left student's socket
+            assert (await lec.expect("joined"))["n"] == 1
+            assert await lec.expect("answered") == {"type": "answered", "qid": "q1", "n": 0, "joined": 1}
+            assert (await a.expect("joined"))["n"] == 1
+            await lec.send({"type": "leave"})                           # the lecturer does not "leave": refused
+            assert (await lec.expect("refused"))["what"] == "leave"
+    with serve(store) as srv:
+        run_async(go(srv.url))
+    assert store.snapshot(code)["joined"] == 1
 
 
 def test_bounds_over_the_websocket(make_store, serve):

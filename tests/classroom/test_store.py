@@ -132,6 +132,31 @@ def test_a_new_question_replaces_the_open_one_and_close_drops_it(store):
     assert store.snapshot(code)["question"] is None and store.snapshot(code)["tally"] == []
 
 
+def test_a_student_who_leaves_is_no_longer_counted_and_its_vote_goes(store):
+    code, _ = store.create("perceptron", "")
+    a, _, _ = store.join(code, None)
+    b, _, _ = store.join(code, None)
+    assert store.leave(code, b) == (1, None, True)            # no open question
+    assert store.snapshot(code)["joined"] == 1
+    c, joined, _ = store.join(code, None)
+    assert joined == 2
+    store.open_question(code, Q)
+    store.vote(code, a, "q1", "yes")
+    store.vote(code, c, "q1", "no")
+    assert store.leave(code, c) == (1, ("q1", 1), True)       # its vote dropped with it
+    assert store.leave(code, c) == (1, ("q1", 1), False)      # twice: nothing more
+    assert store.leave(code, "never-joined") == (1, ("q1", 1), False)
+    with pytest.raises(Refused):
+        store.vote(code, c, "q1", "yes")                      # a left student does not vote
+    back, joined, new = store.join(code, c)                   # coming back is a new join
+    assert new and back != c and joined == 2
+    row, _ = store.reveal(code, "q1", "yes")
+    assert (row["counts"], row["answered"], row["joined"]) == ({"yes": 1, "no": 0}, 1, 2)
+    store.end(code)
+    with pytest.raises(Gone):
+        store.leave(code, a)
+
+
 def test_eyes(store):
     code, _ = store.create("perceptron", "")
     assert store.snapshot(code)["eyes"] is False

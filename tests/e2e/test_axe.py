@@ -90,3 +90,21 @@ def test_no_serious_wcag_violation(tabs, url, axe, path, mode):
     if others:
         print(f"{path} [{mode}] minor/moderate:\n" + describe(others))
     assert not bad, f"{path} [{mode}]: {len(bad)} critical/serious axe violation(s):\n" + describe(bad)
+
+
+@pytest.mark.parametrize("path", [p for p in PAGES if p not in NO_VIEWER])
+def test_no_serious_wcag_violation_after_a_mistake(tabs, url, axe, path):
+    """Normal mode, after Shift+→ (the next mistake) from the focused step viewer: the ledger, caption and
+    charts of a mistake round pass the same rules."""
+    pg = tabs("normal")
+    open_rendered(pg, url, path, MODES["normal"])
+    before = pg.get_attribute(".olc-viewer", "data-position")
+    pg.focus(".olc-viewer")
+    pg.keyboard.press("Shift+ArrowRight")
+    pg.wait_for_function("(b) => document.querySelector('.olc-viewer').dataset.position !== b", arg=before,
+                         timeout=10_000)
+    res = wait_for_rerun(pg, 0.0, expect_run=False, quiet_ms=500)
+    assert res.get("ok"), res
+    results = axe.run(pg, options={"runOnly": {"type": "tag", "values": TAGS}, "resultTypes": ["violations"]})
+    bad = [v for v in results.response["violations"] if v.get("impact") in FAIL_ON]
+    assert not bad, f"{path} [after a mistake]: {len(bad)} critical/serious axe violation(s):\n" + describe(bad)

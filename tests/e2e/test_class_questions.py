@@ -130,7 +130,7 @@ def test_the_class_answers_and_the_projector_reveals(browser, url, options):
             assert S.locator(f"{VIEWER} .olc-predict").count() == 1, (
                 "the student's page has no predict panel: the lecturer's predict=1 did not reach it "
                 f"(the settings bridge, viewer_class.js): {S.url}")
-        # the second student explores on their own: the question comes as a compact line, one tap away
+        # the second student explores on their own: the question comes as a compact line, one tap away; "Answer" brings them back to the lecturer
         students[1].get_by_role("button", name="Explore on my own").click()
 
         # the lecturer asks round r: the class's button, and the answer keys reveal nothing
@@ -151,9 +151,10 @@ def test_the_class_answers_and_the_projector_reveals(browser, url, options):
         # the students answer; the third changes the answer
         votes = [right, wrong, wrong]
         compact = students[1].locator(f"{BOX} .olc-answers-line")
-        expect(compact).to_contain_text(f"A question is open (round {r})")
+        expect(compact).to_contain_text(f"A question is open on the lecturer's round {r}")
         assert students[1].locator(f"{BOX} .olc-answers-choice").count() == 0
-        compact.get_by_role("button", name="Answer").click()
+        compact.get_by_role("button", name="Answer").click()      # back to the lecturer, then the question
+        expect(students[1].locator(f"{VIEWER} .olc-class")).to_have_attribute("data-following", "true")
         expect(students[0].locator(f"{BOX} .olc-answers-choice").first).to_be_visible()
         assert _axe_serious(students[0]) == [] and _axe_serious(L) == []
         for S, answer in zip(students, votes):
@@ -206,7 +207,7 @@ def test_the_class_answers_and_the_projector_reveals(browser, url, options):
         expect(box.locator(".olc-answers-share")).to_have_text("Share correct: 67% (2 of 3).")
         row = box.locator(".olc-answers-tally-table tbody tr")
         expect(row).to_have_count(1)
-        expect(row.locator("td")).to_have_text(["1", str(r), _label(right), "3 / 3", "67%"])
+        expect(row.locator("td")).to_have_text(["1", "perceptron", str(r), _label(right), "3 / 3", "67%"])
         expect(box.locator(".olc-answers-live")).to_contain_text("Share correct: 67% (2 of 3).")
 
         # the students: their answer graded, the same distribution, the update drawn by following
@@ -214,9 +215,8 @@ def test_the_class_answers_and_the_projector_reveals(browser, url, options):
             res = S.locator(f"{BOX} .olc-answers-result")
             expect(res).to_contain_text("✓ Right" if mine == right else "✗ Your answer")
             expect(S.locator(f"{BOX} .olc-answers-share")).to_have_text("Share correct: 67% (2 of 3).")
-        for S in (students[0], students[2]):     # following: the update drawn (the explorer stays where it was)
+        for S in students:     # following (the explorer came back with "Answer"): the update drawn
             S.wait_for_function(f"() => document.querySelector('{VIEWER}').dataset.position === '{r}'")
-        assert _position(students[1]) == START
 
         assert _axe_serious(L) == [] and _axe_serious(students[0]) == []
 

@@ -105,6 +105,8 @@ def test_start_and_join(room):
     key = lec.evaluate(f"() => sessionStorage.getItem('olc-class-key:{code}')")
     assert key and len(key) >= 20
     room["key"] = key
+    lec.wait_for_function("() => document.querySelector('[data-testid=\"stSidebar\"]').textContent"
+                          f".includes('Class session {code} (you lead it)')")
     # the address bar (on the projector) carries the code, never the key
     lec.wait_for_function(f"() => new URL(location.href).searchParams.get('class') === '{code}'")
     assert key not in lec.url and key not in href
@@ -295,6 +297,10 @@ def test_a_reload_stays_the_lecturer_and_presentation_mode_shows_the_code_large(
                           timeout=90_000)
     assert lec.locator(".olc-class").get_attribute("data-role") == "lecturer"
     assert room["key"] not in lec.url
+    # Python, in the reloaded tab's new Streamlit session, joined from the link: its sidebar claims no role
+    side = lec.locator('[data-testid="stSidebar"]').text_content()
+    assert f"Class session {room['code']}: the class panel above the charts says whether this tab leads" in side
+    assert "you joined it" not in side and "you lead it" not in side
     px = lec.evaluate("() => parseFloat(getComputedStyle(document.querySelector('.olc-class-code')).fontSize)")
     assert px >= 48
     box = lec.locator(".olc-class-code").bounding_box()
@@ -308,6 +314,7 @@ def test_a_reload_stays_the_lecturer_and_presentation_mode_shows_the_code_large(
 def test_the_session_ends(room):
     lec, students = room["lecturer"], room["students"]
     lec.get_by_role("button", name="End the session").click()
+    lec.get_by_role("button", name="Yes, end it for everyone").click()     # it asks first
     for pg in students:
         pg.wait_for_function("() => document.querySelector('.olc-class-note').textContent.includes('over')")
     # the students' pages work on their own

@@ -115,3 +115,8 @@ def test_a_question_text_starting_with_a_formula_is_defused_in_the_csv(tmp_path)
              "correct_label": "@x", "counts": {}, "answered": 0, "joined": 0, "share": None}]
     table = list(csv.reader(io.StringIO(_js(tmp_path, "m.tallyCsv(data, () => [])", rows), newline="")))
     assert table[1][1] == "'=cmd|' /C calc'!A0" and table[1][3] == "'-1+1" and table[1][4] == "'@x"
+
+
+def test_the_csv_is_named_after_the_session_and_the_day(tmp_path):
+    got = _js(tmp_path, "[m.csvName('ABC234', new Date(2025, 0, 7)), m.csvName('AB/C2', new Date(2025, 10, 30))]")
+    assert got == ["class-ABC234-2025-01-07.csv", "class-ABC2-2025-11-30.csv"]

@@ -30,6 +30,7 @@ from olc_ui.shared.inset import BESIDE_INSET as _BESIDE_INSET, BESIDE_MAIN as _B
 from olc_ui.shared.inset import inset_spot as _inset_spot
 from olc_ui.shared.spec_tools import axis as _axis
 from olc_ui.shared.spec_tools import layout as _layout
+from olc_ui.shared.describe_view import describe_figures
 from olc_ui.viewer.spec import jsonable, with_infinities
 
 __all__ = ["Lane", "NAMES", "SOURCES", "coinciding", "LANE_COLORS", "compare_spec", "sandwich_geometry", "union_breaks", "sweep_figure",
@@ -615,7 +616,7 @@ def compare_spec(lanes: list[Lane], *, run_id: str, position: int = 0) -> dict:
                    "widths": [1, 1]},
         "speed": int(max(2, min(100, T // 25))),
     }
-    return jsonable(spec)
+    return describe_figures(jsonable(spec))
 
 
 # ------------------------------------------------------------------------------------------ the N sweep

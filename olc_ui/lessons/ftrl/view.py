@@ -42,6 +42,7 @@ import numpy as np
 import olc_core
 
 from olc_ui.shared.spec_tools import axis, by_position, by_round, COLORS, layout, ledger as _ledger, position_holds, sig
+from olc_ui.shared.describe_view import describe_figures
 from olc_ui.viewer.spec import jsonable
 
 __all__ = ["ftrl_spec", "best_u", "best_u_mistakes", "best_loss_note", "BEST_NAME", "MISTAKES_TITLE", "over_bound", "over_bound_text", "realised_name", "UPPER_NAME", "OVER_NOTE", "Band",
@@ -389,7 +390,7 @@ def _mistakes_figure(trace, proof, arrays: dict, band: Band | None, seed: int) -
              "showlegend": False, "legendgroup": "band"},   # one entry with the band (≤ 6 entries)
         ]
         tops.append(hi)
-    _revealed("mk_best", BEST_NAME, S["best_loss"], BEST_COLOR, arrays, data, dyn)
+    _revealed("mk_best", BEST_NAME, S["best_loss"], BEST_COLOR, arrays, data, dyn, dash="dot")  # a second cue (WCAG 1.4.1)
     _revealed("mk_up", UPPER_NAME, S["mistakes_upper"], COLORS["upper"], arrays, data, dyn, width=2.5, dash="dash")
     _revealed("mk_em", "E[Mₜ] = Σ ℓₛ(wₛ) (expected mistakes)", S["expected_mistakes"], EXP_COLOR, arrays, data, dyn)
     _revealed("mk_M", realised_name(seed), S["mistakes"], COLORS["w"], arrays, data, dyn, width=2,
@@ -596,4 +597,4 @@ def ftrl_spec(trace, X, y, *, run_id: str, band: Band | None = None, sweep: Alph
         "layout": {"columns": [left, right], "widths": [1, 1]},
         "speed": int(max(2, min(200, T // 25))),
     }
-    return jsonable(spec)
+    return describe_figures(jsonable(spec))

@@ -38,6 +38,7 @@ import numpy as np
 from olc_core.hypotheses import HalfPlanes, HypothesisClass, MonotoneConjunctions, MonotoneDisjunctions, Thresholds
 
 from olc_ui.shared.spec_tools import COLORS, ND, ledger as _ledger, line_trace as _line, points_trace as _pts, position_holds, position_states
+from olc_ui.shared.describe_view import describe_figures
 from olc_ui.viewer.spec import jsonable
 
 __all__ = ["halving_spec", "votes_drawn", "arc_polyline", "grid_cells", "removal_rounds",
@@ -160,8 +161,9 @@ def _hypothesis_layer(arrays: dict, data: list, dyn: list, trace, hx: np.ndarray
     base = len(data)
     gone = _pts("removed earlier", GONE, gone_symbol or symbol, size * 0.8, 0.9, group="gone")
     hover = {"hovertemplate": "%{text}<extra>in Hₜ</extra>", "hoverinfo": "text"}
-    alive = {**_pts("in the version space Hₜ", ALIVE, symbol, size, 1.0, group="alive"), **hover}
-    stay_tr = {**_pts("in the version space Hₜ", ALIVE, symbol, size, 1.0, legend=False, group="alive"), **hover,
+    keep = "diamond" if symbol == "circle" else symbol  # not the examples' circles: a cue beside colour (WCAG 1.4.1)
+    alive = {**_pts("in the version space Hₜ", ALIVE, keep, size, 1.0, group="alive"), **hover}
+    stay_tr = {**_pts("in the version space Hₜ", ALIVE, keep, size, 1.0, legend=False, group="alive"), **hover,
                "x": np.round(hx[stay], ND), "y": np.round(hy[stay], ND), "text": [texts[i] for i in stay]}
     thin = symbol == "line-ns-open"
     now = _pts("removed at this round", NOW, "x-thin-open" if thin else "x", size * (0.6 if thin else 1.1),
@@ -637,7 +639,7 @@ def halving_spec(trace, X: np.ndarray, y: np.ndarray, H: HypothesisClass, *, run
         "layout": {"columns": [["main"], ["sandwich", "ledger"]], "widths": [1.3, 1]},
         "speed": int(max(1, min(60, T // 25))),
     }
-    return jsonable(spec)
+    return describe_figures(jsonable(spec))
 
 
 def votes_drawn(trace, H: HypothesisClass) -> bool:

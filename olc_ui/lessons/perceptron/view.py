@@ -27,6 +27,7 @@ from olc_ui.shared.plane_view import _band, _main_2d, _main_3d, _main_bars, _sca
 from olc_ui.shared.sandwich_view import Curve, _crossing_name, _fmt_bound, _no_crossing_note, log_axis_ticks, sandwich
 from olc_ui.shared.spec_tools import COLORS, ND, const as _const, holds as _holds, ledger as _ledger
 from olc_ui.shared.spec_tools import by_state as _state, holds_value as _holds_value, proof_value as _pval, sig
+from olc_ui.shared.describe_view import describe_figures
 from olc_ui.viewer.spec import jsonable
 
 __all__ = ["perceptron_spec", "clip_line", "chords"]
@@ -259,7 +260,7 @@ def perceptron_spec(trace, X, y, *, run_id: str, position: int = 0, title: str =
         "layout": {"columns": [left, side], "widths": [1.1, 1]},
         "speed": int(max(2, min(500, T // 30))),
     }
-    return jsonable(spec)
+    return describe_figures(jsonable(spec))
 
 def _td_curve_figure(ns, n_mistakes: int) -> dict:
     """The TD_γ bound and the hinge-form bound as functions of γ (static), with the γ used and the best γ."""

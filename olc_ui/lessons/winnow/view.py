@@ -32,6 +32,7 @@ import numpy as np
 from olc_ui.shared.sandwich_view import LN10, log_ticks
 from olc_ui.shared.spec_tools import (axis, by_round, by_state, COLORS, const, holds, layout, ledger as _ledger, live_relations,
                          not_applicable)
+from olc_ui.shared.describe_view import describe_figures
 from olc_ui.viewer.spec import jsonable
 
 __all__ = ["winnow_spec", "exponent_summary", "promotions", "SMALL_N", "N_TOP", "crossing"]
@@ -530,4 +531,5 @@ def winnow_spec(trace, X, y, *, run_id: str, position: int = 0) -> dict:
         "layout": {"columns": [["weights", "potential"], ["bound", "ledger"]], "widths": [1.1, 1]},
         "speed": int(max(2, min(200, T // 25))),
     }
-    return jsonable(spec)
+    return describe_figures(jsonable(spec), log10=("potential",), bar_labels={
+        "weights": f"weights wᵢ = {float(trace.base):g}^e, exponents e", })

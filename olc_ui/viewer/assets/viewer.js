@@ -26,6 +26,7 @@ import { StateMethods, rememberShown, shownBefore } from "./viewer_state.js";
 import { MODES, callHook } from "./viewer_modes.js";
 import "./viewer_mode_list.js";
 import { installDocumentKeys } from "./viewer_keys.js";
+import { A11yMethods } from "./viewer_a11y.js";
 
 const INSTANCES = new WeakMap();
 const LEDGER_PLAY_INTERVAL_MS = 250;  // ledger refresh while playing (see renderNow)
@@ -161,10 +162,10 @@ class Viewer {
     this.root.replaceChildren();
     this.errorBox = null;
     this.root.appendChild(this.buildControls(spec));
-    // caption
+    // caption (not a live region: viewer_a11y.js announces when stepping settles, and mistakes during Play)
     this.captionEl = el("div", "olc-caption");
-    this.captionEl.setAttribute("aria-live", "polite");
     this.root.appendChild(this.captionEl);
+    this.root.appendChild(this.buildAnnouncer());
     // columns of figures and the ledger
     const grid = el("div", "olc-columns");
     const figSpecs = new Map((spec.figures || []).map((f) => [f.id, f]));
@@ -182,14 +183,17 @@ class Viewer {
         if (!fs) continue;
         const box = el("div", "olc-figure");
         box.dataset.figureId = id;
-        if (fs.title) box.appendChild(el("div", "olc-figure-title", fs.title));
+        const titleEl = fs.title ? el("div", "olc-figure-title", fs.title) : null;
+        if (titleEl) box.appendChild(titleEl);
         const gd = el("div", "olc-plot");
         gd.dataset.figureId = id;
         gd.style.height = `${fs.height || 400}px`;
         box.appendChild(gd);
         if (fs.note) box.appendChild(el("div", "olc-figure-note", fs.note));  // plain text under the figure
         col.appendChild(box);
-        this.figs.push({ spec: fs, gd, box });
+        const f = { spec: fs, gd, box };
+        this.buildFigureA11y(f, titleEl);  // role="img", name, description, "Data at this round"
+        this.figs.push(f);
       }
       grid.appendChild(col);
     });
@@ -229,6 +233,7 @@ class Viewer {
       }
     }
     this.renderCaption();
+    this.renderA11y(p, k);
     this.renderControls();
     this.root.dataset.position = String(p);
     rememberShown(this.download, this.runId, p);
@@ -243,6 +248,7 @@ class Viewer {
     if (this.reportTimer) clearTimeout(this.reportTimer);
     if (this.urlTimer) clearTimeout(this.urlTimer);
     if (this.renderRaf !== null) cancelAnimationFrame(this.renderRaf);
+    this.destroyA11y();
     this.teardownFigures();
     this.resizeObserver.disconnect();
     this.root.remove();
@@ -250,7 +256,7 @@ class Viewer {
 }
 
 // The methods each concern module defines, mixed into the viewer (one class, several files).
-for (const part of [ChartMethods, LedgerMethods, ControlMethods, StateMethods]) {
+for (const part of [ChartMethods, LedgerMethods, ControlMethods, StateMethods, A11yMethods]) {
   for (const name of Object.getOwnPropertyNames(part.prototype)) {
     if (name === "constructor") continue;
     if (Object.prototype.hasOwnProperty.call(Viewer.prototype, name)) throw new Error(`olc viewer: ${name} defined twice`);

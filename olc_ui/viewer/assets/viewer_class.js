@@ -20,7 +20,7 @@ import { registerMode } from "./viewer_modes.js";
 import { clamp, el } from "./viewer_util.js";
 
 export const CLASS_LECTURER_ONLY = new Set(["state", "open", "reveal", "close", "eyes", "end"]);
-export const CLASS_STUDENT_ONLY = new Set(["vote"]);
+export const CLASS_STUDENT_ONLY = new Set(["vote", "leave"]);
 export const CLASS_EXCLUDED = ["t", "class", "present", "hide"];
 const CLASS_KEPT = new Set(["state", "question", "tally", "eyes", "joined", "answered", "reveal", "voted",
   "welcome", "ended", "error", "refused"]);
@@ -28,8 +28,10 @@ export const CLASS_BACKOFF_MS = [500, 5000];   // reconnect: first wait, longest
 const CLASS_PING_MS = 20000;
 const CLASS_PLAY_SEND_MS = 100;                // while playing, `state` at most this often
 const CLASS_BRIDGE_WAIT_MS = 5000;             // the settings bridge's rerun: how long to wait for the new run
+const CLASS_BRIDGE_TRIES = 3;                  // asks for one query while the page does not run it
 const CLASS_RELEASE_MS = 10000;                // no viewer in class mode for this long: the connection closes
 const CLASS_PAGE_RE = /^[A-Za-z0-9_-]{0,64}$/;
+const CLASS_EYES_NOTE = "All eyes on the lecturer: your own steps wait until the lecturer releases the class.";
 
 let CLASS_LINK = null;
 
@@ -64,6 +66,7 @@ class ClassLink {
     this.lastRun = null;       // the run this document's viewer last showed (a student's own change: explore)
     this.bridged = null;       // the lecturer's query last asked for through the settings bridge
     this.bridgeAt = -Infinity;
+    this.bridgeTries = 0;
     this.following = classGet("olc-class-follow:" + this.code) !== "0";
     this.socket = null;
     this.retryTimer = null;
@@ -119,8 +122,14 @@ class ClassLink {
 
   receive(msg) {
     if (msg.type === "welcome") return this.welcome(msg);
+    if (msg.type === "ended") this.ended = true;
     if (msg.type === "error" || msg.type === "ended") this.stop();
     if (msg.type === "eyes") this.eyes = msg.on === true;
+    if (msg.type === "ended") this.eyes = false;
+    if (msg.type === "closed" || msg.type === "reveal") {     // a later reader must not adopt a question that is over
+      const q = this.kept.get("question");
+      if (q && q.qid === msg.qid) this.kept.delete("question");
+    }
     if (CLASS_KEPT.has(msg.type)) this.kept.set(msg.type, msg);
     this.emit(msg);
   }
@@ -135,6 +144,7 @@ class ClassLink {
     this.eyes = msg.eyes === true;
     this.kept.set("eyes", { type: "eyes", on: this.eyes });
     if (msg.question && typeof msg.question === "object") this.kept.set("question", { ...msg.question, type: "question" });
+    else this.kept.delete("question");
     if (msg.tally !== undefined && msg.tally !== null)
       this.kept.set("tally", Array.isArray(msg.tally) ? { type: "tally", rows: msg.tally } : { ...msg.tally, type: "tally" });
     this.kept.set("welcome", msg);
@@ -177,6 +187,28 @@ class ClassLink {
   setFollowing(on) {
     this.following = on;
     classPut("olc-class-follow:" + this.code, on ? "1" : "0");
+  }
+
+  // Another module (the questions' "Answer") asks to follow the lecturer again: the class mode does it.
+  backToLecturer() { if (this.role === "student" && !this.closed) this.emit({ type: "follow" }); }
+
+  // The student leaves the session (the page's "Leave the class session"): `leave` to the server, no reconnect,
+  // `class` out of the address bar, this tab's class storage forgotten; modules hear a local `left`.
+  leave() {
+    if (this.left) return;
+    this.left = true;
+    if (this.role === "student" && this.connected) this.rawSend({ type: "leave" });
+    this.stop();
+    for (const k of ["sid", "follow", "nav"]) classPut(`olc-class-${k}:${this.code}`, null);
+    try {
+      const url = new URL(window.location.href);
+      if (url.searchParams.get("class") === this.code) {
+        url.searchParams.delete("class");
+        window.history.replaceState(window.history.state, "", url.href);
+      }
+    } catch (e) { /* no history */ }
+    this.emit({ type: "left" });
+    this.dispose();
   }
 
   stop() {
@@ -239,7 +271,7 @@ class ClassMode {
     this.sentKey = null;
     this.sentAt = -Infinity;
     this.sendTimer = null;
-    this.offs = ["welcome", "state", "joined", "eyes", "ended", "error", "refused", "connection"]
+    this.offs = ["welcome", "state", "joined", "eyes", "ended", "error", "refused", "connection", "follow"]
       .map((type) => link.on(type, (msg) => this.onMessage(msg)));
     this.playObserver = new MutationObserver(() => this.sendState(true));
     this.playObserver.observe(view.root, { attributes: true, attributeFilter: ["data-playing"] });
@@ -258,38 +290,74 @@ class ClassMode {
     if (this.lecturer) { this.sendState(true); return; }
     const run = String(v.runId);
     const bridging = performance.now() - link.bridgeAt < CLASS_BRIDGE_WAIT_MS;
+    // the page now runs the settings the bridge asked for (it may land after the bridge's window)
+    const bridged = link.bridged !== null && classQuery(this.o.query) === link.bridged;
     const s = link.last("state");
     // a new run that neither the bridge nor the lecturer asked for: the student changed a setting
-    if (link.following && !bridging && link.lastRun !== null && run !== link.lastRun && s && String(s.run) !== run) {
+    if (link.following && !bridging && !bridged && link.lastRun !== null && run !== link.lastRun && s &&
+        String(s.run) !== run) {
       if (link.eyes) link.bridged = null; else { link.setFollowing(false); link.bridged = null; }
     }
-    if (bridging && s && String(s.run) === run) link.bridgeAt = -Infinity;
+    // the bridge's rerun landed: follow the lecturer's latest state (bridging again if it moved on meanwhile)
+    if (bridging && (bridged || (link.lastRun !== null && run !== link.lastRun) || (s && String(s.run) === run)))
+      link.bridgeAt = -Infinity;
     link.lastRun = run;
     this.render();
+    this.applyEyes();
     this.follow(s);
   }
 
   beforeStep() {
     if (this.lecturer || this.link.closed) return undefined;
+    this.applyEyes();
     if (this.link.eyes) {
       this.view.pause(false);
-      this.say("All eyes on the lecturer: your own steps wait until the lecturer releases the class.");
+      this.say(CLASS_EYES_NOTE);
       return false;
     }
     if (this.link.following) { this.link.setFollowing(false); this.render(true); }
     return undefined;
   }
 
-  onRender() { if (this.lecturer) this.sendState(false); }
+  onRender() { if (this.lecturer) this.sendState(false); else this.applyEyes(); }
+
+  // "All eyes here": a student's own step buttons and slider are disabled (aria-disabled: the core's clicks
+  // check it; the keys are refused in beforeStep with the note); released, the core's own states come back.
+  applyEyes() {
+    const v = this.view;
+    if (this.lecturer || !v.root) return;
+    const held = this.link.eyes === true && !this.link.closed;
+    const bar = v.root.querySelector(".olc-controls");
+    if (!bar) return;
+    if (held) {
+      for (const b of bar.querySelectorAll("button, input[type=range]")) b.setAttribute("aria-disabled", "true");
+      bar.dataset.held = "true";
+    } else if (bar.dataset.held === "true") {
+      delete bar.dataset.held;
+      const range = bar.querySelector("input[type=range]");
+      if (range) range.removeAttribute("aria-disabled");
+      if (typeof v.renderControls === "function") v.renderControls();
+    }
+  }
 
   destroy() {
     for (const off of this.offs) off();
     this.offs = [];
     this.playObserver.disconnect();
     if (this.sendTimer) clearTimeout(this.sendTimer);
+    if (this.retryTimer) clearTimeout(this.retryTimer);
     if (this.panel) this.panel.remove();
-    this.view.root.classList.remove("olc-class-on");
-    this.link.release();
+    const v = this.view, link = this.link;
+    v.root.classList.remove("olc-class-on");
+    const bar = v.root.querySelector(".olc-controls");
+    if (bar && bar.dataset.held === "true") { delete bar.dataset.held; if (typeof v.renderControls === "function") v.renderControls(); }
+    link.release();
+    // The same viewer, rebuilt without the class mode: the page left the class session ("Leave the class
+    // session" in the sidebar). A page switch unmounts the viewer instead (the next page's viewer attaches).
+    setTimeout(() => {
+      if (v.root && v.root.isConnected && Array.isArray(v.modes) && !v.modes.some((m) => m instanceof ClassMode) &&
+          link.users === 0 && !link.left) link.leave();
+    }, 0);
   }
 
   // ------------------------------------------------------------ the lecturer
@@ -328,9 +396,19 @@ class ClassMode {
     if (sameRun && (query === classQuery(this.o.query) || link.bridged === query)) {
       this.mismatch = false; this.show(s.position); return;
     }
-    if (performance.now() - link.bridgeAt < CLASS_BRIDGE_WAIT_MS) return;   // the rerun is on its way
-    if (link.bridged !== query && typeof v.setStateValue === "function") {
+    const wait = CLASS_BRIDGE_WAIT_MS - (performance.now() - link.bridgeAt);
+    if (wait > 0) {        // the rerun is on its way: onReady follows the latest state; else, at the window's end
+      if (this.retryTimer) clearTimeout(this.retryTimer);
+      this.retryTimer = setTimeout(() => { this.retryTimer = null; this.follow(link.last("state")); }, wait + 50);
+      return;
+    }
+    // the bridge: once per query, again (up to CLASS_BRIDGE_TRIES) while the page does not run it yet (a rerun
+    // that never came); a page that runs the lecturer's settings and still makes another run: the round only
+    const here = classQuery(this.o.query) === query;
+    const tries = link.bridged === query ? link.bridgeTries : 0;
+    if (!here && tries < CLASS_BRIDGE_TRIES && typeof v.setStateValue === "function") {
       link.bridged = query;
+      link.bridgeTries = tries + 1;
       link.bridgeAt = performance.now();
       v.setStateValue("class_settings", { query, run: String(s.run), at: Date.now() });
       return;
@@ -378,6 +456,7 @@ class ClassMode {
   buildPanel() {
     const v = this.view, o = this.o, link = this.link;
     if (this.panel) this.panel.remove();
+    this.eyesButton = this.endButton = this.endAsk = this.followButton = null;
     const panel = el("section", "olc-class");
     panel.setAttribute("aria-label", "Class session");
     panel.dataset.role = link.role;
@@ -388,7 +467,11 @@ class ClassMode {
     this.note = el("div", "olc-class-note");
     this.note.setAttribute("role", "status");
     this.round = el("span", "olc-class-round");            // not live: it changes on every step
-    if (this.lecturer) {
+    if (this.lecturer && link.ended) {
+      panel.dataset.ended = "true";                 // the session is over: no code, no QR, no buttons
+      panel.append(el("div", "olc-class-info"), this.note);
+      panel.firstChild.append(this.status);
+    } else if (this.lecturer) {
       const join = String(o.join || "");
       const info = el("div", "olc-class-info");
       const codeLine = el("div", "olc-class-codeline");
@@ -409,10 +492,26 @@ class ClassMode {
         const on = !link.eyes;
         link.send({ type: "eyes", on });
       });
-      this.endButton = classButton("End the session", "end-the-session", () => link.send({ type: "end" }));
+      this.endButton = classButton("End the session", "end-the-session", () => this.confirmEnd(true));
+      // "End the session" asks first: a second, explicit button (and Cancel, focused: Enter does no harm)
+      this.endYes = classButton("Yes, end it for everyone", "yes-end-it-for-everyone", () => {
+        this.confirmEnd(false);
+        link.send({ type: "end" });
+      });
+      this.endNo = classButton("Cancel", "cancel-the-end", () => { this.confirmEnd(false); this.endButton.focus(); });
+      this.endAsk = el("div", "olc-class-confirm");
+      this.endAsk.setAttribute("role", "group");
+      this.endAsk.setAttribute("aria-label", "End the class session for everyone?");
+      this.endAsk.append(el("span", "olc-class-confirm-text", "End the class session for everyone?"), this.endYes, this.endNo);
+      this.endAsk.hidden = true;
       const actions = el("div", "olc-class-actions");
-      actions.append(this.eyesButton, this.endButton);
+      actions.append(this.eyesButton, this.endButton, this.endAsk);
       panel.append(info, actions, this.note);
+    } else if (link.ended) {
+      panel.dataset.ended = "true";
+      const head = el("div", "olc-class-info");
+      head.append(el("span", "olc-class-badge", `Class ${link.code}`), this.status);
+      panel.append(head, this.note);
     } else {
       const head = el("div", "olc-class-info");
       head.append(el("span", "olc-class-badge", `Class ${link.code}`), this.status, this.round);
@@ -428,6 +527,13 @@ class ClassMode {
     if (s) this.renderRound(s);
   }
 
+  confirmEnd(ask) {
+    if (!this.endAsk) return;
+    this.endAsk.hidden = !ask;
+    this.endButton.hidden = ask;
+    if (ask) this.endNo.focus();
+  }
+
   // The panel's state; `announce`: let the live region say a change (never a step: the round is not live).
   render(announce, extra) {
     if (!this.panel) return;
@@ -435,9 +541,11 @@ class ClassMode {
     const joined = link.last("joined");
     const n = joined && typeof joined.n === "number" ? joined.n : 0;
     let text;
-    if (link.closed) text = "The class session is closed.";
+    if (link.ended) text = "The class session is over.";
+    else if (link.closed) text = "The class session is closed.";
     else if (!link.connected) text = link.last("welcome") ? "Connection lost: reconnecting …" : "Connecting to the class session …";
-    else if (this.lecturer) text = `${n} ${n === 1 ? "student" : "students"} joined`;
+    else if (this.lecturer) text = `${n} ${n === 1 ? "student" : "students"} joined` +
+      (link.eyes ? ". All eyes here: students follow your steps and cannot explore until you release them." : "");
     else if (link.eyes) text = "All eyes on the lecturer: following.";
     else text = link.following ? "Following the lecturer." : "Exploring on my own.";
     if (extra) text = `${text} ${extra}`;
@@ -481,6 +589,8 @@ class ClassMode {
     switch (msg.type) {
       case "welcome":
         this.buildPanel();
+        this.applyEyes();
+        if (!this.lecturer && link.eyes) this.say(CLASS_EYES_NOTE);
         if (this.lecturer) { this.sentKey = null; this.sendState(true); } else this.follow(link.last("state"));
         break;
       case "state": {
@@ -493,10 +603,19 @@ class ClassMode {
       }
       case "eyes":
         if (!this.lecturer && msg.on && !link.following) this.setFollowing(true);
+        if (!this.lecturer) this.say(msg.on ? CLASS_EYES_NOTE : "");
+        this.applyEyes();
         this.render(true);
         break;
       case "joined": this.render(true); break;
-      case "ended": this.say(typeof msg.why === "string" ? `The class session is over: ${msg.why}.` : "The class session is over."); this.render(true); break;
+      case "ended":
+        this.buildPanel();     // no code, QR or buttons any more
+        this.applyEyes();
+        this.say(typeof msg.why === "string" ? `The class session is over: ${msg.why}. This page works on its own.`
+          : "The class session is over. This page works on its own.");
+        this.render(true);
+        break;
+      case "follow": if (!this.lecturer && !link.following) this.setFollowing(true); break;
       case "error": this.say(typeof msg.why === "string" ? msg.why : "The class session refused this connection."); this.render(true); break;
       case "refused": this.say(`Only the lecturer can do that (${String(msg.what).slice(0, 20)}).`); break;
       case "connection": this.render(true); break;

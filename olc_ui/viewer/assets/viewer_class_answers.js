@@ -13,7 +13,7 @@ import { choices, questionText, revealText, rightAnswer } from "./viewer_questio
 import { el } from "./viewer_util.js";
 
 const KEY_OPEN = "O", KEY_REVEAL = "R";
-const CLASS_EVENTS = ["welcome", "question", "answered", "joined", "voted", "reveal", "closed", "tally"];
+const CLASS_EVENTS = ["welcome", "question", "answered", "joined", "voted", "reveal", "closed", "tally", "ended", "left"];
 const QUESTION_MAX_TEXT = 600;   // the hub's bound on a question's text (olc_ui/classroom/messages.py)
 
 // ---------------------------------------------------------------- pure parts
@@ -70,6 +70,12 @@ export function distributionLine(row) { return `${row.label}: ${countText(row)}$
 export function shareText(share, answered) {
   if (share === null || share === undefined || !(answered > 0)) return "Nobody answered.";
   return `Share correct: ${Math.round(share * 100)}% (${Math.round(share * answered)} of ${answered}).`;
+}
+
+// The CSV's file name: class-<code>-<YYYY-MM-DD>.csv (the local date).
+export function csvName(code, date) {
+  const d = date || new Date(), two = (n) => String(n).padStart(2, "0");
+  return `class-${String(code).replace(/[^A-Za-z0-9]/g, "")}-${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}.csv`;
 }
 
 // A CSV field: quoted, quotes doubled; a cell a spreadsheet would run as a formula (= + - @, tab, CR) gets a '.
@@ -133,6 +139,7 @@ export class ClassAnswers {
     this.rows = [];
     this.known = new Map();   // qid -> choices [{id, label}] (the CSV's columns)
     this.stamp = 0;
+    this.over = link.ended === true || link.left === true;   // the session ended: only the tally stays (lecturer)
     this.offs = CLASS_EVENTS.map((t) => link.on(t, (m) => this.receive(t, m || {})));
     this.catchUp();
   }
@@ -144,7 +151,23 @@ export class ClassAnswers {
     if (tally && Array.isArray(tally.rows)) this.rows = tally.rows;
     if (joined && typeof joined.n === "number") this.joined = joined.n;
     const revealed = (l.last("reveal") || {}).qid;
-    if (q && q.qid !== revealed && !this.rows.some((row) => row.qid === q.qid)) this.adopt(q);
+    if (!this.over && q && q.qid !== revealed && !this.rows.some((row) => row.qid === q.qid)) this.adopt(q);
+  }
+
+  // Lecturer: a question adopted from `welcome` (a reloaded tab) comes without its right answer. When its run and
+  // round are this viewer's, the run's own questions give it, and the viewer goes back to the round's asking state;
+  // else (another run on screen) it can only be closed.
+  resume() {
+    const q = this.q, pr = this.pr, v = pr.view;
+    if (!this.lecturer || !q || q.correct !== undefined || !v.ready || v.runId === null) return;
+    const r = q.round;
+    q.orphan = !(this.matches(q) && Number.isInteger(r) && r >= 1 && r <= pr.o.rounds &&
+      q.choices.some((c) => c.id === rightAnswer(pr.o, r)));
+    if (!q.orphan) {
+      Object.assign(q, { run: v.runId, correct: rightAnswer(pr.o, r), reveal: revealText(pr.o, r) });
+      pr.resumeAsking(r);
+    }
+    this.render();
   }
 
   adopt(q) {
@@ -156,11 +179,14 @@ export class ClassAnswers {
   }
 
   receive(type, m) {
+    if (type === "ended" || type === "left") { this.end(); return; }
+    if (this.over) return;
     if (type === "welcome") {
       if (m.tally && Array.isArray(m.tally.rows)) this.rows = m.tally.rows;
       else if (Array.isArray(m.tally)) this.rows = m.tally;
       if (typeof m.joined === "number") this.joined = m.joined;
       if (m.question) this.adopt(m.question); else this.q = null;
+      this.resume();
     } else if (type === "question") {
       const fresh = !this.q || this.q.qid !== m.qid;
       this.adopt(m);
@@ -182,6 +208,15 @@ export class ClassAnswers {
       if (Array.isArray(m.rows)) this.rows = m.rows;
     }
     this.render();
+  }
+
+  // The session ended (or this page left it): no question UI any more, predict on its own again; the lecturer
+  // keeps the tally and its CSV (the session's record).
+  end() {
+    this.over = true;
+    this.q = this.shown = this.pending = null;
+    this.expanded = false;
+    this.pr.classOver(this, this.lecturer && this.rows.length > 0);
   }
 
   revealed(m) {
@@ -209,7 +244,7 @@ export class ClassAnswers {
 
   open() {
     const pr = this.pr, r = pr.asking;
-    if (!this.lecturer || r === null || this.q) return;
+    if (!this.lecturer || r === null || this.q || this.over) return;
     const stamp = `${Date.now().toString(36)}${(this.stamp++).toString(36)}`;
     const msg = openMessage(pr.o, r, classPage(pr.view), pr.view.runId, stamp);
     this.link.send(msg);
@@ -223,12 +258,24 @@ export class ClassAnswers {
 
   reveal() {
     const q = this.q;
-    if (!this.lecturer || !q) return;
+    if (!this.lecturer || !q || q.correct === undefined) return;
     this.link.send({ type: "reveal", qid: q.qid, correct: q.correct });
     this.q = null;
     this.pending = q;
     const label = (q.choices.find((c) => c.id === q.correct) || {}).label || q.correct;
     this.pr.revealed(q.round, q.run === this.pr.view.runId ? q.reveal : null, `The right answer: “${label}”.`);
+    this.render();
+  }
+
+  // Lecturer: close the open question without a reveal (its answers are dropped): a question whose right answer
+  // this tab cannot know.
+  closeQuestion() {
+    const q = this.q;
+    if (!this.lecturer || !q) return;
+    this.link.send({ type: "close", qid: q.qid });
+    this.q = null;
+    this.pr.close();
+    this.announce("The question is closed, not revealed.");
     this.render();
   }
 
@@ -247,7 +294,7 @@ export class ClassAnswers {
   onKey(ev) {
     const key = String(ev.key || "").toUpperCase();
     if (this.lecturer) {
-      if (this.q) { if (key === KEY_REVEAL) { this.reveal(); return true; } return undefined; }
+      if (this.q) { if (key === KEY_REVEAL && this.q.correct !== undefined) { this.reveal(); return true; } return undefined; }
       if (this.pr.asking === null) return undefined;
       if (key === KEY_OPEN) { this.open(); return true; }
       return choices(this.pr.o, this.pr.asking).some(([k]) => k === key) ? true : undefined;
@@ -305,7 +352,9 @@ export class ClassAnswers {
   // Re-render only when what is shown changes (called on every step too: following may have changed).
   refresh() {
     const key = JSON.stringify([this.following(), this.q && this.q.qid, this.pr.view.runId]);
-    if (key !== this.renderKey) this.render();
+    if (key === this.renderKey) return;
+    if (this.q && this.q.correct === undefined) this.resume();
+    this.render();
   }
 
   render() {
@@ -315,7 +364,15 @@ export class ClassAnswers {
     const focused = active && this.qButtons.contains(active) ? active.dataset.answer : null;
     for (const e of [this.line, this.qText, this.qButtons, this.status, this.dist]) e.replaceChildren();
     this.box.dataset.role = this.link.role;
+    if (this.over) {
+      this.box.dataset.state = "over";
+      this.box.dataset.qid = "";
+      this.renderTally();
+      return;
+    }
     if (this.lecturer) this.renderLecturer(); else this.renderStudent();
+    // a student's question in full: the predict panel's idle line ("the lecturer's questions appear here") goes
+    if (!this.lecturer) this.pr.panel.hidden = !!this.q && this.full() && this.pr.asking === null;
     if (!this.lecturer && this.pr.panel.dataset.state === "idle") this.pr.idle();
     if (focused) { const b = this.qButtons.querySelector(`[data-answer="${CSS.escape(focused)}"]`); if (b) b.focus(); }
     this.renderShown();
@@ -326,12 +383,18 @@ export class ClassAnswers {
 
   renderLecturer() {
     const pr = this.pr;
-    if (this.q) {
+    if (this.q && this.q.orphan) {
+      pr.showOpen(this.q, answerButton(null, "Close the question", () => this.closeQuestion(), "olc-answers-close"));
+      this.line.textContent = `Open to the class: ${this.countLine()} This question was opened on another run than ` +
+        "the one on screen: its right answer is not known here, so it can only be closed (its answers are dropped).";
+    } else if (this.q) {
       pr.showOpen(this.q, answerButton(KEY_REVEAL, "Reveal", () => this.reveal(), "olc-answers-reveal"));
       this.renderCount();
     } else if (pr.asking !== null) {
       pr.showAsk(answerButton(KEY_OPEN, "Open this question to the class", () => this.open(), "olc-answers-open"));
-      this.line.textContent = `${this.joined} joined: opened, the question appears on their devices.`;
+      const n = this.joined;
+      this.line.textContent = `${n} ${n === 1 ? "student" : "students"} joined: O opens this question on their ` +
+        "devices; R then reveals it.";
     }
   }
 
@@ -339,13 +402,20 @@ export class ClassAnswers {
     const q = this.q;
     if (!q) return;
     if (!this.full()) {
-      this.line.append(`A question is open (round ${q.round}). `,
-        answerButton(null, "Answer", () => { this.expanded = true; this.render(); this.focusChoice(); }, "olc-answers-expand"));
+      // exploring (or another run): "Answer" brings the student back to the lecturer, then shows the question
+      this.line.append(`A question is open on the lecturer's round ${q.round}. `,
+        answerButton(null, "Answer", () => {
+          if (!this.following()) this.link.backToLecturer();
+          this.expanded = true;
+          this.render();
+          this.focusChoice();
+        }, "olc-answers-expand"));
       return;
     }
     this.qText.textContent = q.text;
     for (const [key, id, label] of this.keyed()) {
-      const b = answerButton(key, id === this.mine ? `${label} ✓` : label, () => this.vote(id), "olc-answers-choice");
+      const b = answerButton(key, label, () => this.vote(id), "olc-answers-choice");
+      if (id === this.mine) b.append(el("span", "olc-answers-mine", " — your answer"));   // never ✓ (the reveal's mark)
       b.dataset.answer = id;
       b.setAttribute("aria-pressed", id === this.mine ? "true" : "false");
       this.qButtons.appendChild(b);
@@ -405,13 +475,13 @@ export class ClassAnswers {
     const table = el("table", "olc-answers-tally-table");
     table.appendChild(el("caption", null, "Class tally"));
     const head = el("tr");
-    for (const h of ["Question", "Round", "Right answer", "Answered / joined", "Share correct"])
+    for (const h of ["Question", "Page", "Round", "Right answer", "Answered / joined", "Share correct"])
       head.appendChild(Object.assign(el("th", null, h), { scope: "col" }));
     table.appendChild(el("thead")).appendChild(head);
     const body = table.appendChild(el("tbody"));
     for (const row of this.rows) {
       const tr = el("tr");
-      for (const v of [row.n, row.round, row.correct_label ?? row.correct, `${row.answered} / ${row.joined}`,
+      for (const v of [row.n, row.page, row.round, row.correct_label ?? row.correct, `${row.answered} / ${row.joined}`,
         row.share === null || row.share === undefined ? "—" : `${Math.round(row.share * 100)}%`])
         tr.appendChild(el("td", null, String(v)));
       body.appendChild(tr);
@@ -425,7 +495,7 @@ export class ClassAnswers {
     const url = URL.createObjectURL(new Blob([csv], { type: "text/csv;charset=utf-8" }));
     const a = el("a");
     a.href = url;
-    a.download = "class-answers.csv";
+    a.download = csvName(this.link.code);
     document.body.appendChild(a);
     a.click();
     a.remove();
@@ -437,5 +507,6 @@ export class ClassAnswers {
     this.offs = [];
     if (this.box) this.box.remove();
     this.box = null;
+    if (this.pr.panel) this.pr.panel.hidden = false;
   }
 }

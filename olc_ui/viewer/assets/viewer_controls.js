@@ -117,6 +117,7 @@ export class ControlMethods {
     if (!this.range) return;
     const p = this.p, T = this.T;
     this.range.value = String(p);
+    this.range.setAttribute("aria-valuetext", this.roundText(p));  // "round 37 of 200, 5 mistakes" (viewer_a11y.js)
     this.readout.textContent = `${p} / ${T}`;
     const dis = (name, off) => { const b = this.buttons[name]; if (b) b.setAttribute("aria-disabled", off ? "true" : "false"); };
     dis("First", p === 0);

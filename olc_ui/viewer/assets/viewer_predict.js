@@ -66,22 +66,51 @@ class Predict {
     this.markIndex = null;
     delete v.root.dataset.asking;
     this.idle();
-    if (this.cls) this.cls.build(); else this.ensureClass();
+    if (this.cls) this.cls.build(); else if (this.record) this.record.build(); else this.ensureClass();
     this.renderTally();
   }
 
-  // The class session's side (viewer_class_answers.js), once the document has a class link.
+  // The class session's side (viewer_class_answers.js), once the document has a class link. A session that ended
+  // (or that this page left) leaves predict on its own; the lecturer keeps the tally (the session's record).
   ensureClass() {
-    if (this.cls || !this.panel) return;
+    if (this.cls || this.record || !this.panel) return;
     const link = classLink();
     if (!link) return;
+    if (link.ended || link.left) {
+      const tally = link.last("tally");
+      if (link.role !== "lecturer" || !tally || !Array.isArray(tally.rows) || !tally.rows.length) return;
+      this.record = new ClassAnswers(this, link);
+      this.record.build();
+      return;
+    }
     this.cls = new ClassAnswers(this, link);
     if (this.panel.dataset.state === "idle") this.idle();
     this.cls.build();
     this.renderTally();
   }
 
-  onReady() { this.ensureClass(); }
+  // The session is over (viewer_class_answers.js's end()): no class question any more; `keep`: its tally stays.
+  classOver(cls, keep) {
+    if (this.cls !== cls) return;
+    this.cls = null;
+    if (keep) { this.record = cls; cls.render(); } else cls.destroy();
+    this.asking = null;
+    delete this.view.root.dataset.asking;
+    this.mark(null);
+    this.idle();
+    this.renderTally();
+  }
+
+  // Class session, a reloaded lecturer's open question about round r: the viewer back at its asking state.
+  resumeAsking(r) {
+    if (this.view.p !== r - 1) this.step(r - 1);
+    this.asking = r;
+    this.panel.dataset.round = String(r);
+    this.view.root.dataset.asking = String(r);
+    this.mark(r);
+  }
+
+  onReady() { this.ensureClass(); if (this.cls) this.cls.resume(); }
 
   // The keys this mode answers, for presentation mode's list of keys ([keys, what]): the kind's answers
   // (those of the first rounds: some kinds offer another answer on the first round), and the class's O / R.
@@ -287,7 +316,8 @@ class Predict {
   destroy() {
     document.removeEventListener("keydown", this.onDocKey);
     if (this.cls) this.cls.destroy();
-    this.cls = null;
+    if (this.record) this.record.destroy();
+    this.cls = this.record = null;
     if (this.view.root) delete this.view.root.dataset.asking;
     if (this.panel) this.panel.remove();
     if (this.view.root) delete this.view.root.dataset.predict;
