@@ -61,9 +61,14 @@ CAPTION_CSS = """<style>
 #: (assets/viewer_phone.js).
 PHONE_MAX_PX = 640
 PHONE_CSS = f"""<style>
-@media (min-width: {PHONE_MAX_PX + 1}px) {{ .st-key-olc_intro_fold, [class*="st-key-olc_narrow_"] {{ display: none !important; }} }}
+/* a script-only st.html (focus.py's) takes no row of the page (it kept a 16 px gap above the charts) */
+[data-testid="stElementContainer"]:has(> [data-testid="stHtml"] > script:only-child) {{ display: none !important; }}
+/* the form a screen does not show takes no row either (nor its wrapper's gap) */
+@media (min-width: {PHONE_MAX_PX + 1}px) {{ :is(.st-key-olc_intro_fold, [class*="st-key-olc_narrow_"],
+  [data-testid="stLayoutWrapper"]:has(> :is(.st-key-olc_intro_fold, [class*="st-key-olc_narrow_"]))) {{ display: none !important; }} }}
 @media (max-width: {PHONE_MAX_PX}px) {{
-  .st-key-olc_intro_full, [class*="st-key-olc_wide_"] {{ display: none !important; }}
+  :is(.st-key-olc_intro_full, [class*="st-key-olc_wide_"],
+    [data-testid="stLayoutWrapper"]:has(> :is(.st-key-olc_intro_full, [class*="st-key-olc_wide_"]))) {{ display: none !important; }}
   [data-testid="stPlotlyChart"] .modebar-container {{ display: none !important; }}
   .olc-stack {{ display: flex; flex-direction: column; gap: 6px; }}
   .olc-stack-row {{ border: 1px solid rgba(128, 128, 128, 0.45); border-radius: 8px; padding: 6px 10px; }}
