@@ -5,7 +5,7 @@ import streamlit as st
 import olc_core
 
 from olc_ui.catalog import available
-from olc_ui.shared import common, page, state
+from olc_ui.shared import common, page, state, tables
 from olc_ui.shared.config import Setting
 
 page.setup("Online linear classification")
@@ -58,7 +58,7 @@ for s in range(t):
         "y_t": {1: "+1", -1: "−1"}[int(y[s])],
         "mistake": "✗ mistake: w ← w + y_t x_t" if trace.columns["is_mistake"][s] else "✓ no update",
     })
-st.dataframe(rows, hide_index=True, width="stretch",
+tables.table(rows, key="home_rounds", label="The six rounds", hide_index=True, width="stretch",
              column_config={"t": st.column_config.NumberColumn(width=36),
                             "x_t": st.column_config.TextColumn(width=100),
                             "w_t": st.column_config.TextColumn(width=100),

@@ -9,7 +9,7 @@
   drawn on the label or slider thumb around it, and a select's or text box's on its visible box.
 - **Skip link.** "Skip to the step controls" is the first tab stop (before Streamlit's own "Skip to main
   content"), shown only while focused and only on a page with a step viewer; it moves the focus to the
-  viewer's first visible step control (``.olc-controls button``).
+  viewer's first visible step control (``.olc-controls button``; on a phone ``.olc-phone-bar button``).
 - **Inert sidebar.** When Streamlit's sidebar is collapsed (``data-collapsed="true"`` on
   ``[data-testid=stSidebar]`` in Streamlit 1.67; presentation mode starts with it collapsed), its content
   (``[data-testid=stSidebarContent]``) gets the ``inert`` attribute, so its links and widgets, off screen,
@@ -61,7 +61,8 @@ JS = """<script>
 (() => {
   if (window.__olcFocus) { window.__olcFocus.sync(); return; }
   const SIDEBAR = '[data-testid="stSidebar"]';
-  const CONTROLS = '.olc-controls button';
+  // on a phone the step buttons are in the viewer's step bar (viewer_phone.js), the download stays in .olc-controls
+  const CONTROLS = ['.olc-phone-bar button', '.olc-controls button'];
   function sync() {
     const bar = document.querySelector(SIDEBAR);
     const content = bar && bar.querySelector('[data-testid="stSidebarContent"]');
@@ -71,7 +72,7 @@ JS = """<script>
     if (!closed && content.hasAttribute('inert')) content.removeAttribute('inert');
   }
   function firstControl() {
-    return [...document.querySelectorAll(CONTROLS)].find((b) => !b.disabled && b.getClientRects().length > 0
+    return CONTROLS.flatMap((s) => [...document.querySelectorAll(s)]).find((b) => !b.disabled && b.getClientRects().length > 0
       && getComputedStyle(b).visibility !== 'hidden') || null;
   }
   const skip = document.createElement('a');

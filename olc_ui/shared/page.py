@@ -51,6 +51,55 @@ CAPTION_CSS = """<style>
 [data-testid="stCaptionContainer"] { color: inherit; opacity: 0.8; }
 </style>"""
 
+#: A phone (≤ 640 px wide; issue 25). The page's intro is folded (:func:`intro` draws it both ways, this
+#: shows one); the title is smaller; the sidebar (the settings) becomes a sheet over the bottom 42 % of the screen,
+#: so the chart above it stays in view (Streamlit closes it on a tap outside it, e.g. on the chart), with the
+#: page's own settings first and the lesson menu, Presentation mode and Sources after them; its buttons and
+#: the one that opens it are 44×44 px. Tables drawn by olc_ui/shared/tables.py show their stacked form
+#: (``olc_narrow_*``) instead of the dataframe (``olc_wide_*``); Plotly's toolbar (over the charts' titles on a
+#: touch screen) is hidden on st.plotly_chart charts. The step viewer lays itself out for a phone
+#: (assets/viewer_phone.js).
+PHONE_MAX_PX = 640
+PHONE_CSS = f"""<style>
+/* a script-only st.html (focus.py's) takes no row of the page (it kept a 16 px gap above the charts) */
+[data-testid="stElementContainer"]:has(> [data-testid="stHtml"] > script:only-child) {{ display: none !important; }}
+/* the form a screen does not show takes no row either (nor its wrapper's gap) */
+@media (min-width: {PHONE_MAX_PX + 1}px) {{ :is(.st-key-olc_intro_fold, [class*="st-key-olc_narrow_"],
+  [data-testid="stLayoutWrapper"]:has(> :is(.st-key-olc_intro_fold, [class*="st-key-olc_narrow_"]))) {{ display: none !important; }} }}
+@media (max-width: {PHONE_MAX_PX}px) {{
+  :is(.st-key-olc_intro_full, [class*="st-key-olc_wide_"],
+    [data-testid="stLayoutWrapper"]:has(> :is(.st-key-olc_intro_full, [class*="st-key-olc_wide_"]))) {{ display: none !important; }}
+  [data-testid="stPlotlyChart"] .modebar-container {{ display: none !important; }}
+  .olc-stack {{ display: flex; flex-direction: column; gap: 6px; }}
+  .olc-stack-row {{ border: 1px solid rgba(128, 128, 128, 0.45); border-radius: 8px; padding: 6px 10px; }}
+  .olc-stack-row dl {{ display: flex; flex-wrap: wrap; gap: 2px 12px; margin: 0; font-size: 0.95rem; line-height: 1.35; }}
+  .olc-stack-row dl > div {{ display: flex; gap: 0.5em; flex: 1 1 40%; min-width: 0; }}
+  .olc-stack-row dl > div.olc-stack-long {{ flex-basis: 100%; }}
+  .olc-stack-row dl, .olc-stack-row dd {{ padding: 0 !important; margin: 0 !important; }}
+  .olc-stack-row dt {{ opacity: 0.8; font-weight: 400; flex: none; white-space: nowrap; padding: 0 !important; margin: 0 !important; }}
+  .olc-stack-row .olc-stack-long dt {{ white-space: normal; max-width: 50%; }}
+  .olc-stack-row dd {{ margin: 0; min-width: 0; font-variant-numeric: tabular-nums; overflow-wrap: break-word; }}
+  .olc-stack-row dl > div:first-child {{ flex-basis: 100%; }}
+  .olc-stack-row dl > div:first-child > :is(dt, dd) {{ font-weight: 700; opacity: 1; }}
+  [data-testid="stMainBlockContainer"] {{ padding-top: 3.75rem !important; padding-left: 1rem !important;
+    padding-right: 1rem !important; }}
+  [data-testid="stMain"] h1 {{ font-size: 1.6rem !important; line-height: 1.25 !important; padding: 0.25rem 0 0.25rem !important; }}
+  [data-testid="stSidebar"][data-collapsed="false"] {{ position: fixed !important; left: 0 !important; top: auto !important; bottom: 0 !important; z-index: 999991;
+    height: 42vh !important; max-height: 42vh !important; width: 100vw !important; min-width: 100vw !important;
+    max-width: 100vw !important; border-top: 2px solid rgba(128, 128, 128, 0.5); border-radius: 12px 12px 0 0;
+    box-shadow: 0 -8px 24px rgba(0, 0, 0, 0.25); }}
+  [data-testid="stSidebarHeader"] {{ height: auto !important; padding-top: 0.25rem !important; padding-bottom: 0 !important; }}
+  [data-testid="stSidebarCollapseButton"] button, [data-testid="stExpandSidebarButton"],
+  [data-testid="stSidebarCollapsedControl"] button {{ min-width: 44px !important; min-height: 44px !important; }}
+  [data-testid="stSidebarUserContent"] {{ padding-top: 0.25rem !important; }}
+  [data-testid="stSidebarUserContent"] :is(.st-key-olc_nav, :has(> .st-key-olc_nav)) {{ order: 90; }}
+  [data-testid="stSidebarUserContent"] :is(.st-key-olc_class_side, :has(> .st-key-olc_class_side),
+    .st-key-olc_present_switch_side, :has(> .st-key-olc_present_switch_side)) {{ order: 91; }}
+  [data-testid="stSidebarUserContent"] :is(.st-key-olc_sources, :has(> .st-key-olc_sources)) {{ order: 92; }}
+  [data-testid="stSidebar"] [data-testid="stSlider"] [role="slider"] {{ width: 24px; height: 24px; }}
+}}
+</style>"""
+
 
 def setup(title: str) -> None:
     if PagesManager is not None and PagesManager.uses_pages_directory and _under_server():
@@ -60,9 +109,9 @@ def setup(title: str) -> None:
     state.begin_run()
     present.setup()
     class_session.setup()   # ?class= in the link, the class mode of the viewers (olc_ui/shared/class_session.py)
-    st.html(CAPTION_CSS)
+    st.html(CAPTION_CSS + PHONE_CSS)
     focus.setup()           # focus ring, skip link, inert collapsed sidebar (olc_ui/shared/focus.py)
-    with st.sidebar.expander("Sources [000]–[004]", icon=":material/menu_book:"):
+    with st.sidebar.container(key="olc_sources"), st.expander("Sources [000]–[004]", icon=":material/menu_book:"):
         st.markdown("The bracketed numbers on these pages cite these lecture notes. The maths comes from "
                     "them; the numbers and every checked inequality come from the run on the page.\n\n"
                     + "\n".join(f"- **{key}** {text}" for key, text in SOURCES))
@@ -78,11 +127,15 @@ def _under_server() -> bool:
 
 def intro(text: str) -> None:
     """The lesson's opening paragraph (trusted Markdown with KaTeX): as it is, or in presentation mode folded
-    into an expander, so that the charts and the step controls start higher on the projected screen."""
+    into an expander, so that the charts and the step controls start higher on the projected screen. On a
+    phone it is folded too: both are drawn, and :data:`PHONE_CSS` shows the one that fits the screen."""
     if present.is_on():
         with st.expander("What this lesson shows", icon=":material/menu_book:"):
             st.markdown(text)
-    else:
+        return
+    with st.container(key="olc_intro_full"):
+        st.markdown(text)
+    with st.container(key="olc_intro_fold"), st.expander("What this lesson shows", icon=":material/menu_book:"):
         st.markdown(text)
 
 

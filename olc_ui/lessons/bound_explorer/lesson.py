@@ -19,7 +19,7 @@ from olc_core.sweep import SWEEPS
 
 from olc_ui.lessons.bound_explorer import view as V
 from olc_ui.lessons.bound_explorer.view import ALG_NAMES, MEASURED, sweep_values
-from olc_ui.shared import safe
+from olc_ui.shared import safe, tables
 from olc_ui.shared.config import Setting
 
 __all__ = ["MORE", "more", "NOISE_TEXT", "SOURCE", "rate_note", "PAGE", "MAIN_SETTINGS", "GROUPS", "ALL_SETTINGS", "MAX_WORK", "MAX_CELL", "group_page", "visible",
@@ -360,7 +360,8 @@ def panels(alg: str, p: str, v: dict[str, Any], table) -> None:
     for value, why in V.na_values(table):
         safe.notice("warning", f"At {_META[p][0]} = {V.fmt(value)} the theorem's assumption fails, so it gives "
                     "no bound (n/a) and no ratio: ", why)
-    st.dataframe(V.summary_rows(s, _META[p][0]), hide_index=True)
+    tables.table(V.summary_rows(s, _META[p][0]), key="explorer_summary", label="One row per swept value",
+                 hide_index=True)
     st.download_button("Download the table (CSV: one row per run)", table.to_csv(),
                        file_name=f"sweep_{alg}_{p}.csv", mime="text/csv", key="explorer_csv",
                        icon=":material/download:")

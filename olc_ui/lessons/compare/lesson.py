@@ -26,7 +26,7 @@ import olc_core
 from olc_core.streams.compare import dense_instances, sparse_instances, views
 
 from olc_ui.lessons.compare.view import NAMES, SOURCES, Lane, compare_spec, sweep_figure
-from olc_ui.shared import common
+from olc_ui.shared import common, tables
 from olc_ui.shared import data as olc_data
 from olc_ui.shared.config import Setting
 from olc_ui.shared.transcript import PageSettings
@@ -366,7 +366,8 @@ def downloads_panel(setup: Setup, spec: dict, position: int) -> None:
 
 def summary_panel(setup: Setup) -> None:
     st.markdown(f"#### The whole run: {setup.label}")
-    st.dataframe(summary_rows(setup), hide_index=True, width="stretch", key="compare_summary")
+    tables.table(summary_rows(setup), key="compare_summary", label=f"The whole run: {setup.label}", hide_index=True,
+                 width="stretch")
     lanes = {ln.algorithm: ln for ln in setup.lanes}
     if "normalized_winnow" in lanes and "winnow" in lanes:  # the table's N differs between them: say why
         st.caption(_features(lanes["normalized_winnow"], int(lanes["winnow"].trace.proof.constants["N"])))

@@ -17,7 +17,7 @@ import olc_core
 from olc_core.learners.randomized_weighted_majority import realised_mistakes
 
 from olc_ui.lessons.experts.view import ALG_NAMES, experts_spec
-from olc_ui.shared import caps, common
+from olc_ui.shared import caps, common, tables
 from olc_ui.shared import data as olc_data
 from olc_ui.shared.config import Setting
 from olc_ui.shared.state import set_value
@@ -369,7 +369,8 @@ def comparison_panel(v: dict[str, Any], adv: Advice) -> None:
             if p.mistake_bound is not None else "none: every expert errs",
         })
     st.markdown("#### The three learners on this same advice")
-    st.dataframe(rows, hide_index=True, width="stretch")
+    tables.table(rows, key="experts_learners", label="The three learners on this same advice", hide_index=True,
+                 width="stretch")
 
 
 def proof_steps(v: dict[str, Any], trace) -> None:

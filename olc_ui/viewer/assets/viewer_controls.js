@@ -2,7 +2,7 @@
 // Methods of the Viewer (mixed into its prototype by viewer.js); `this` is the viewer.
 
 import { el, icon, setIcon } from "./viewer_util.js";
-import { callHook } from "./viewer_modes.js";
+import { MODES, callHook } from "./viewer_modes.js";
 import { pressesItself } from "./viewer_keys.js";
 import { serverBase } from "./viewer_libs.js";
 
@@ -16,9 +16,25 @@ export const KEYS = [
   ["Home / End", "first / last round", "ends"],
 ];
 
+// Modes every viewer carries whatever Python asked for, after those (the phone layout, viewer_phone.js:
+// it lays the controls out for a phone and does nothing on a wider screen or in presentation mode).
+export const ALWAYS_MODES = ["phone"];
+
 export class ControlMethods {
+  // Attach the ALWAYS_MODES this viewer lacks (setModes replaced the list, or the first build).
+  attachAlwaysModes() {
+    for (const name of ALWAYS_MODES) {
+      const factory = MODES.get(name);
+      if (!factory || this.modes.some((m) => m && m.alwaysMode === name)) continue;
+      const mode = factory(this, {});
+      mode.alwaysMode = name;
+      this.modes.push(mode);
+    }
+  }
+
   // The control bar: returned to buildDom, which places it.
   buildControls(spec) {
+    this.attachAlwaysModes();
     const bar = el("div", "olc-controls");
     this.buttons = {};
     // accessible name = aria-label (exactly the spec's names); the visible glyph and

@@ -4,3 +4,4 @@ import "./viewer_present.js";
 import "./viewer_class.js";
 import "./viewer_predict.js";
 import "./viewer_game.js";
+import "./viewer_phone.js";

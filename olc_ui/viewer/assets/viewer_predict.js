@@ -19,6 +19,7 @@ import { choices, questionText, revealText, rightAnswer } from "./viewer_questio
 import { el } from "./viewer_util.js";
 import { ClassAnswers } from "./viewer_class_answers.js";
 import { classLink } from "./viewer_class.js";
+import { touchScreen } from "./viewer_phone.js";
 
 const MARK_NAME = "the round to predict";
 
@@ -281,17 +282,19 @@ class Predict {
     this.answers.replaceChildren();
     this.result.textContent = "";
     const more = this.o.rounds < this.o.T ? ` (the first ${this.o.rounds} rounds)` : "";
+    // a touch screen has no keys: its hint names the buttons (viewer_phone.js)
+    const [next, nextMistake] = touchScreen() ? ["Next", "Next mistake"] : ["→", "Shift+→"];
     if (this.cls && !this.cls.lecturer) {
       this.say.textContent = "the lecturer's questions appear here: answer them on this device." +
-        (this.cls.following() ? "" : ` Exploring on your own: → asks about the next round${more}.`);
+        (this.cls.following() ? "" : ` Exploring on your own: ${next} asks about the next round${more}.`);
       return;
     }
     if (this.cls) {
-      this.say.textContent = `→ asks about the next round, Shift+→ about the next mistake${more}; ` +
+      this.say.textContent = `${next} asks about the next round, ${nextMistake} about the next mistake${more}; ` +
         "O opens the question to the class, R reveals it.";
       return;
     }
-    this.say.textContent = `→ asks about the next round, Shift+→ about the next mistake${more}; ` +
+    this.say.textContent = `${next} asks about the next round, ${nextMistake} about the next mistake${more}; ` +
       "the class answers before the update is drawn.";
   }
 
