@@ -6,6 +6,7 @@
     .venv/bin/python bench/perceptron_vs_sklearn.py --markdown docs/benchmarks.md
     .venv/bin/python bench/perceptron_vs_sklearn.py --comparator none --only 1000000x2  # w* found by the run
     .venv/bin/python bench/perceptron_vs_sklearn.py --comparator both --only 1000000x2  # both, one timing loop
+    .venv/bin/python bench/perceptron_vs_sklearn.py --target   # T = 10⁶, d = 2, no w*, five runs: the last line
 
 Both sides see the same streams: separable with margin γ = 0.05 (radius 1, a planted
 unit w*), and the same with 10 % of the labels flipped; T = 10⁴, 10⁵, 10⁶ and
@@ -29,8 +30,10 @@ The ratio is sklearn time / olc time (> 1: olc is faster). The final weights are
 checked equal (exactly) on every row. numba's one-off compile time (first call in a
 fresh process, and the cached load) is reported separately: the app's start pays it.
 
-The last line: ``perceptron: worst_ratio_median=… worst_ratio_min=… runs=N`` — per row the ratio of
-its slowest olc engine, their median and smallest over the N rows. ``--smoke``: T = 10⁴, d = 2, one
+The last line: ``perceptron: worst_ratio_median=… worst_ratio_min=… runs=N`` — per run (a whole
+measurement of the table; ``--runs N``) the ratio of its slowest olc engine on its worst row, and the median
+and smallest of those over the N runs. ``--target`` is the issue's measure: T = 10⁶, d = 2, no comparator
+given (the run finds w*), the separable and the 10 % noisy stream, the compiled engines, five runs. ``--smoke``: T = 10⁴, d = 2, one
 repeat, no compile-time subprocesses (CI: the bench runs and olc's weights equal scikit-learn's).
 """
 from __future__ import annotations
@@ -117,6 +120,32 @@ def compile_cost() -> dict:
 
 
 def main() -> int:
+    args = parse_args()
+    engines = (["numba", "numba-1t"] if kernel_engine.available() else []) + ([] if args.no_numpy else ["numpy"])
+    print(f"load average at the start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    rows, worst, differ = [], [], 0
+    for run in range(args.runs):
+        if args.runs > 1:
+            print(f"\n-- run {run + 1} of {args.runs}")
+        run_rows, run_differ = table(args, engines)
+        rows += run_rows
+        differ += run_differ
+        # a run's ratio: its slowest olc engine on its worst row (the worst of the streams)
+        worst.append(min((r["sklearn"] / r[e] for r in run_rows for e in engines), default=float("nan")))
+    cc = compile_cost() if kernel_engine.available() and not args.smoke else {}
+    if cc:
+        print(f"\nfirst call in a fresh process (import + tiny run): numba cold (compiling) {cc['cold']:.2f} s, "
+              f"numba warm (from numba's cache) {cc['warm']:.2f} s, numpy {cc['numpy']:.2f} s")
+    if args.markdown:
+        write_markdown(args.markdown, rows, engines, cc)
+    print(f"load average at the end: {os.getloadavg()[0]:.2f}; per run (worst ratio): "
+          + ", ".join(f"{w:.2f}" for w in worst))
+    print(f"perceptron: worst_ratio_median={float(np.median(worst)) if worst else float('nan'):.2f} "
+          f"worst_ratio_min={min(worst, default=float('nan')):.2f} runs={len(worst)}")
+    return 1 if differ else 0
+
+
+def parse_args() -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="only T ≤ 10⁵")
     ap.add_argument("--repeats", type=int, default=7)
@@ -127,65 +156,70 @@ def main() -> int:
                     help="give the run the planted unit w* (default), or none: it finds the max-margin one; "
                          "both: the two interleaved in one timing loop (rows of the same moment)")
     ap.add_argument("--only", help="only these rows, e.g. 1000000x2 or 100000x100,1000000x2 (T x d)")
+    ap.add_argument("--runs", type=int, default=1, help="measure the whole table this many times (the last "
+                    "line's median and minimum are over the runs)")
+    ap.add_argument("--target", action="store_true", help="the issue's target: T = 10⁶, d = 2, no comparator, "
+                    "the compiled engines, five runs (= --comparator none --only 1000000x2 --no-numpy --runs 5)")
     ap.add_argument("--smoke", action="store_true", help="a tiny run (CI): T = 10⁴, d = 2, one repeat")
     args = ap.parse_args()
+    if args.target:
+        args.comparator, args.only, args.no_numpy, args.runs = "none", "1000000x2", True, 5
     if args.smoke:
-        args.quick, args.repeats, args.budget, args.only = True, 1, 5.0, "10000x2"
+        args.quick, args.repeats, args.budget, args.only, args.runs = True, 1, 5.0, "10000x2", 1
+    return args
 
+
+def table(args, engines) -> tuple[list, int]:
+    """One measurement of the table: its rows, and how many final weights differed from scikit-learn's."""
     Ts = [10 ** 4, 10 ** 5] + ([] if args.quick else [10 ** 6])
-    ds = [2, 100, 1000]
-    engines = (["numba", "numba-1t"] if kernel_engine.available() else []) + ([] if args.no_numpy else ["numpy"])
-    rows = []
-    differ = 0
-    head = (f"{'stream':<22} {'T':>8} {'d':>5} {'M':>8} {'sklearn ms':>11} " +
-            " ".join(f"{'olc ' + e + ' ms':>14} {'ratio':>6}" for e in engines))
-    print(head)
+    rows, differ = [], 0
+    print(f"{'stream':<22} {'T':>8} {'d':>5} {'M':>8} {'sklearn ms':>11} " +
+          " ".join(f"{'olc ' + e + ' ms':>14} {'ratio':>6}" for e in engines))
     only = {tuple(int(v) for v in r.split("x")) for r in args.only.split(",")} if args.only else None
     for noise in (0.0, 0.1):
         for T in Ts:
-            for d in ds:
+            for d in (2, 100, 1000):
                 if only is not None and (T, d) not in only:
                     continue
                 if T * d * 8 > MAX_BYTES:
                     print(f"{'noisy' if noise else 'separable':<10} {T:>8} {d:>5}   skipped (X would be "
                           f"{T * d * 8 / 2**30:.1f} GB)")
                     continue
-                s = olc_core.streams.separable(T=T, d=d, gamma=0.05, radius=1.0, seed=0, noise=noise)
-                X, y = s.X, s.y
-                kinds = {"planted": ["planted"], "none": ["none"], "both": ["planted", "none"]}[args.comparator]
-                ref = sklearn_fit(X, y)
-                fns = {"sklearn": lambda: sklearn_fit(X, y)}
-                M = None
-                for kind in kinds:  # interleaved in one timing loop: the rows of one kind compare with the other's
-                    w = s.comparator if kind == "planted" else None
-                    for e in engines:
-                        tr = olc_run(X, y, w, e)  # warm-up, and the exactness check
-                        if not np.array_equal(tr.weights_at(tr.T), ref):
-                            print(f"  !! final weights differ from scikit-learn ({e})")
-                            differ += 1
-                        M = tr.n_mistakes
-                        fns[(kind, e)] = (lambda e=e, w=w: olc_run(X, y, w, e))
-                budget = args.budget if not (noise and "numpy" in engines and T * d >= 10 ** 7) else args.budget / 3
-                med = median_times(fns, args.repeats, budget * len(kinds))
-                for kind in kinds:
-                    name = ("noisy 10%" if noise else "separable") + (", no w*" if kind == "none" else
-                                                                       ", planted w*" if len(kinds) > 1 else "")
-                    row = {"stream": name, "T": T, "d": d, "M": M, "sklearn": med["sklearn"],
-                           **{e: med[(kind, e)] for e in engines}}
-                    rows.append(row)
-                    print(f"{row['stream']:<22} {T:>8} {d:>5} {M:>8} {med['sklearn'] * 1e3:>11.1f} " +
-                          " ".join(f"{row[e] * 1e3:>14.1f} {med['sklearn'] / row[e]:>6.2f}" for e in engines),
-                          flush=True)
-    cc = compile_cost() if kernel_engine.available() and not args.smoke else {}
-    if cc:
-        print(f"\nfirst call in a fresh process (import + tiny run): numba cold (compiling) {cc['cold']:.2f} s, "
-              f"numba warm (from numba's cache) {cc['warm']:.2f} s, numpy {cc['numpy']:.2f} s")
-    if args.markdown:
-        write_markdown(args.markdown, rows, engines, cc)
-    worst = [min(r["sklearn"] / r[e] for e in engines) for r in rows]
-    print(f"perceptron: worst_ratio_median={float(np.median(worst)) if worst else float('nan'):.2f} "
-          f"worst_ratio_min={min(worst, default=float('nan')):.2f} runs={len(rows)}")
-    return 1 if differ else 0
+                new, bad = measure_row(args, engines, noise, T, d)
+                rows += new
+                differ += bad
+    return rows, differ
+
+
+def measure_row(args, engines, noise: float, T: int, d: int) -> tuple[list, int]:
+    """The rows of one stream (one per comparator kind), timed interleaved with scikit-learn."""
+    s = olc_core.streams.separable(T=T, d=d, gamma=0.05, radius=1.0, seed=0, noise=noise)
+    X, y = s.X, s.y
+    kinds = {"planted": ["planted"], "none": ["none"], "both": ["planted", "none"]}[args.comparator]
+    ref = sklearn_fit(X, y)
+    fns = {"sklearn": lambda: sklearn_fit(X, y)}
+    M, differ = None, 0
+    for kind in kinds:  # interleaved in one timing loop: the rows of one kind compare with the other's
+        w = s.comparator if kind == "planted" else None
+        for e in engines:
+            tr = olc_run(X, y, w, e)  # warm-up, and the exactness check
+            if not np.array_equal(tr.weights_at(tr.T), ref):
+                print(f"  !! final weights differ from scikit-learn ({e})")
+                differ += 1
+            M = tr.n_mistakes
+            fns[(kind, e)] = (lambda e=e, w=w: olc_run(X, y, w, e))
+    budget = args.budget if not (noise and "numpy" in engines and T * d >= 10 ** 7) else args.budget / 3
+    med = median_times(fns, args.repeats, budget * len(kinds))
+    rows = []
+    for kind in kinds:
+        name = ("noisy 10%" if noise else "separable") + (", no w*" if kind == "none" else
+                                                           ", planted w*" if len(kinds) > 1 else "")
+        row = {"stream": name, "T": T, "d": d, "M": M, "sklearn": med["sklearn"],
+               **{e: med[(kind, e)] for e in engines}}
+        rows.append(row)
+        print(f"{row['stream']:<22} {T:>8} {d:>5} {M:>8} {med['sklearn'] * 1e3:>11.1f} " +
+              " ".join(f"{row[e] * 1e3:>14.1f} {med['sklearn'] / row[e]:>6.2f}" for e in engines), flush=True)
+    return rows, differ
 
 
 def write_markdown(path: Path, rows, engines, cc) -> None:
