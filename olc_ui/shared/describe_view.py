@@ -200,7 +200,10 @@ def _auto(fig: dict, spec: dict, log10: bool, bar_label: str | None) -> dict:
         if not parts:
             parts.append("this chart does not change with the round")
     body = "; ".join(parts) if parts else "see the caption for this round"
-    return describe(name, f"{name} at round {{t}} of {{T}}: {body}.", vals, rows)
+    # round 0 has no current example: say so rather than read out empty coordinates
+    start = "; ".join("no example seen yet" if p == current else p for p in parts) if current else None
+    return describe(name, f"{name} at round {{t}} of {{T}}: {body}.", vals, rows,
+                    start=f"{name} at round {{t}} of {{T}}: {start}." if start else None)
 
 
 def describe_figures(spec: dict, log10: tuple[str, ...] = (), bar_labels: dict[str, str] | None = None) -> dict:

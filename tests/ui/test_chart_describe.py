@@ -4,6 +4,7 @@ spec's values at that position exactly as Python's formatter prints them (olc_ui
 several positions of every page; the data table's rows name values of the description."""
 from __future__ import annotations
 
+import re
 import shutil
 
 import pytest
@@ -31,6 +32,19 @@ def test_every_figure_is_described(label):
         names = set(d["values"])
         assert {n for _, n in d["table"]} <= names | {"t", "T", "k"}
         assert set(d["values"]) <= {n for _, n in d["table"]}, "every value has its row in the data table"
+
+
+@pytest.mark.parametrize("label", P.labels())
+def test_no_description_reads_out_an_empty_value(label):
+    """At round 0 there is no current example: the text says so instead of "x₁ , x₂ ." (seen on /perceptron)."""
+    spec, _ = P.spec(label)
+    T = spec["T"]
+    for f in spec["figures"]:
+        d = f["describe"]
+        for p in sorted({0, 1, T // 2, T}):
+            tpl = d["start"] if p == 0 and d.get("start") else d["template"]
+            text = _fill(spec, tpl, _resolved(spec, d), p)
+            assert not re.search(r"[^\s:;,] [,;.]$|[^\s:;,] [,;] ", text) and "{" not in text, (label, f["id"], p, text)
 
 
 def test_a_bad_describe_is_rejected():
