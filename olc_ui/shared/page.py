@@ -20,6 +20,7 @@ from olc_ui.shared import caps, class_session, focus, state
 from olc_ui.viewer import position as link
 from olc_ui.viewer import predict
 from olc_ui.viewer import present  # the switch and, when on, presentation mode (olc_ui/viewer/present.py)
+from olc_ui.viewer import sound    # the Sound switch and mode (olc_ui/viewer/sound.py)
 from olc_ui.viewer.component import viewer
 
 try:
@@ -162,10 +163,11 @@ def step_view(spec: dict, *, key: str, settings: list, values: dict, cap: str | 
         settings = settings + predict.SETTINGS
         modes = predict.modes(ask if values.get("predict") else None) if modes is None else {
             **modes, **({"predict": ask} if values.get("predict") else {})}
-    modes = class_session.with_class(modes, settings, values)
+    values["sound"] = sound.bind()   # the sidebar's switch (olc_ui/viewer/sound.py); not the class's setting
+    modes = class_session.with_class(sound.with_sound(modes, spec, values["sound"]), settings, values)
     class_session.offer(settings, values)
     position = viewer(spec, key=key, modes=modes)
     if cap is not None:
         caps.show(cap)
-    state.write_url(settings, values, {"t": str(position)})
+    state.write_url(settings + sound.SETTINGS, values, {"t": str(position)})
     return spec, position
