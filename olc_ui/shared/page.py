@@ -163,11 +163,11 @@ def step_view(spec: dict, *, key: str, settings: list, values: dict, cap: str | 
         settings = settings + predict.SETTINGS
         modes = predict.modes(ask if values.get("predict") else None) if modes is None else {
             **modes, **({"predict": ask} if values.get("predict") else {})}
-    values["sound"] = sound.bind()   # the sidebar's switch (olc_ui/viewer/sound.py); not the class's setting
-    modes = class_session.with_class(sound.with_sound(modes, spec, values["sound"]), settings, values)
+    modes = sound.with_sound(modes, spec, sound.bind())   # the sidebar's switch; each screen's own, not the class's
+    modes = class_session.with_class(modes, settings, values)
     class_session.offer(settings, values)
     position = viewer(spec, key=key, modes=modes)
     if cap is not None:
         caps.show(cap)
-    state.write_url(settings + sound.SETTINGS, values, {"t": str(position)})
+    state.write_url(settings, values, {"t": str(position)})
     return spec, position

@@ -12,7 +12,7 @@ value the proof allows) — both read off the spec, as the chart's description r
 sounds its mistakes at :data:`LOW_HZ`. Sound is an addition: the caption, the charts' descriptions and the
 announcements say every mistake too.
 
-The switch is bound to the URL like the other settings (``?sound=1``): a link can turn it on (a projector in a
+The switch is bound to the URL like the other settings (``?sound=1``, written only when on): a link can turn it on (a projector in a
 lecture hall), and a toggle's rerun is cheap — the run is cached (``st.cache_data``) and the viewer keeps its
 round when only its modes change. The click on the switch is also the user gesture the browser asks for
 before Web Audio may start.
@@ -24,7 +24,7 @@ from typing import Any
 
 import streamlit as st
 
-from olc_ui.shared import state
+from olc_ui.shared import safe, state
 from olc_ui.shared.config import Setting
 from olc_ui.viewer.spec import MODES_KEY
 
@@ -43,9 +43,15 @@ SETTINGS = [Setting("sound", "Sound", "bool", False,
 
 
 def bind(container=None) -> bool:
-    """The switch (kept in the URL as ``sound``, shared by every lesson), in the sidebar unless ``container``."""
+    """The switch (shared by every lesson), in the sidebar unless ``container``. Like presentation mode it is in
+    the link only when on (``sound=1``, :data:`olc_ui.shared.state.URL_EXTRA_KEY`): a link without it is unchanged."""
     box = container if container is not None else st.sidebar.container(key="olc_sound_switch_side")
-    return bool(state.bind(PAGE, SETTINGS, container=box)["sound"])
+    on = bool(state.bind(PAGE, SETTINGS, container=box)["sound"])
+    extra = {k: v for k, v in (st.session_state.get(state.URL_EXTRA_KEY) or {}).items() if k != "sound"}
+    st.session_state[state.URL_EXTRA_KEY] = extra | ({"sound": "1"} if on else {})
+    for problem in state.problems(PAGE):
+        safe.notice("warning", "A setting in the link was not valid: ", f"{problem}.")
+    return on
 
 
 def _finite(v: Any) -> bool:
