@@ -120,15 +120,33 @@ def test_no_sound_when_off_and_the_switch_turns_it_on_in_place(page, url):
 
 
 def test_play_sounds_at_most_eight_tones_a_second(page, url):
+    """Play at 50 rounds a second over ~23 % mistakes (≈ 11 a second): some tones, never two within 1/8 s."""
     _open(page, url, "perceptron", "sound=1&noise=0.1&T=1000&t=0")
-    sel = page.locator(f"{VIEWER} .olc-speed select")
-    sel.select_option(sel.locator("option").last.get_attribute("value"))
+    page.locator(f"{VIEWER} .olc-speed select").select_option("50")
     page.locator(f'{VIEWER} [data-control="play"]').click()
-    page.wait_for_timeout(2500)
+    page.wait_for_function(f"() => +document.querySelector('{VIEWER}').dataset.position >= 150", timeout=60_000)
     page.locator(f'{VIEWER} [data-control="play"]').click()
+    page.wait_for_function(f"() => document.querySelector('{VIEWER}').dataset.playing !== 'true'")
     tones = _tones(page)
     p = int(page.get_attribute(VIEWER, "data-position"))
     crossed = sum(1 for r in _mistakes(page) if r < p)
-    assert len(tones) >= 5 and crossed > len(tones), (len(tones), crossed)   # tones were skipped, not all played
+    assert len(tones) >= 3 and crossed > len(tones), (len(tones), crossed)   # tones were skipped, not all played
     gaps = [b["at"] - a["at"] for a, b in zip(tones, tones[1:])]
     assert min(gaps) >= 1000 / sound.MAX_PER_SECOND - 5, gaps
+
+
+def test_without_web_audio_nothing_sounds_and_nothing_fails(page, url):
+    """A browser without Web Audio (or one whose AudioContext throws): the steps work, no error is logged
+    (the ``page`` fixture fails the test on a console error or an uncaught one)."""
+    page.add_init_script("window.AudioContext = function () { throw new Error('no audio here'); };"
+                         " delete window.webkitAudioContext;")
+    page.goto(f"{url.rstrip('/')}/halving?sound=1&t=0")
+    page.wait_for_selector(f'{VIEWER}[data-ready="true"]', timeout=90_000)
+    m = _mistakes(page)
+    for r in m[:3]:
+        page.wait_for_timeout(200)
+        page.locator(f'{VIEWER} [data-control="next-mistake"]').click()
+        _at(page, r + 1)
+    assert page.get_attribute(VIEWER, "data-sound-tones") is None
+    caption = page.locator(f"{VIEWER} .olc-caption").inner_text()
+    assert "mistake" in caption.lower(), caption      # the caption still says it
