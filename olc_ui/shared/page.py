@@ -20,6 +20,7 @@ from olc_ui.shared import caps, class_session, focus, state
 from olc_ui.viewer import position as link
 from olc_ui.viewer import predict
 from olc_ui.viewer import present  # the switch and, when on, presentation mode (olc_ui/viewer/present.py)
+from olc_ui.viewer import sound    # the Sound switch and mode (olc_ui/viewer/sound.py)
 from olc_ui.viewer.component import viewer
 
 try:
@@ -162,6 +163,7 @@ def step_view(spec: dict, *, key: str, settings: list, values: dict, cap: str | 
         settings = settings + predict.SETTINGS
         modes = predict.modes(ask if values.get("predict") else None) if modes is None else {
             **modes, **({"predict": ask} if values.get("predict") else {})}
+    modes = sound.with_sound(modes, spec, sound.bind())   # the sidebar's switch; each screen's own, not the class's
     modes = class_session.with_class(modes, settings, values)
     class_session.offer(settings, values)
     position = viewer(spec, key=key, modes=modes)

@@ -5,3 +5,4 @@ import "./viewer_class.js";
 import "./viewer_predict.js";
 import "./viewer_game.js";
 import "./viewer_phone.js";
+import "./viewer_sound.js";
