@@ -15,6 +15,7 @@ proof's own formulas of M with the proof's constants), its bound and crossing.
 from __future__ import annotations
 
 import math
+import re
 import textwrap
 from dataclasses import dataclass
 from typing import Callable
@@ -28,6 +29,11 @@ __all__ = ["Curve", "sandwich", "far", "FAR", "SHADE", "log_axis_ticks", "log_ti
 FAR = (25.0, 6.0)             # the crossing is "far" beyond M_run when M > max(25, 6 M_run): log axes
 SHADE = "rgba(120,120,120,0.13)"
 NOW_SYMBOLS = ("circle", "square", "diamond", "triangle-up", "triangle-down", "pentagon")
+#: line styles: the proven bounds dashed, the run's series solid / dotted, each its own within a chart, so a
+#: student who cannot tell the colours apart reads them by dash, marker shape and label (WCAG 1.4.1)
+BOUND_DASHES = ("dash", "dashdot", "longdash")
+RUN_DASHES = ("solid", "dot", "longdashdot")
+LABEL_COLOR = "#222222"  # the direct labels: dark text (AA contrast on the white chart), the line beside it coloured
 MAX_ROWS = 1500               # revealed trajectory points per series (decimated beyond)
 
 
@@ -40,6 +46,7 @@ class Curve:
     name: str
     color: str
     f: Callable[[np.ndarray], np.ndarray] | None = None
+    label: str | None = None  # the direct label on the chart (default: ``name`` without tags)
 
 
 #: Characters per line of a note under the axis (a half-width chart at 1100 px, 16 px text).
@@ -132,10 +139,16 @@ def sandwich(fig_id: str, title: str, proof, curves: list[Curve], arrays: dict, 
     if x_cross is not None:  # the region no run can reach, under everything
         data.append(_line("beyond the crossing", [x_cross, x_hi, x_hi, x_cross, x_cross], [yl, yl, yh, yh, yl],
                           SHADE, 0, legend=False, fill="toself", fillcolor=SHADE))
-    for c in curves:
-        if c.f is not None:
-            data.append(_line(c.name, sig(grid, 6), sig(c.f(grid), 7), c.color, 2.5, "dash",
-                              hover=f"{c.name}<br>M = %{{x:.4g}}: %{{y:.5g}}<extra></extra>"))
+    bounds = [c for c in curves if c.f is not None]
+    for j, c in enumerate(bounds):
+        yb = sig(c.f(grid), 7)
+        data.append(_line(c.name, sig(grid, 6), yb, c.color, 2.5, BOUND_DASHES[j % len(BOUND_DASHES)],
+                          hover=f"{c.name}<br>M = %{{x:.4g}}: %{{y:.5g}}<extra></extra>"))
+    ends = [_end_of(c, grid, yl, yh) for c in bounds]
+    for c, end in zip(bounds, ends):  # each bound named at its right end (beyond the crossing: no run there)
+        if end is not None:
+            above = sum(e is not None and e[1] > end[1] for e in ends)
+            data.append(_end_label(c, *end, top=above == 0 or 2 * above < len(bounds)))
     _trajectories(fig_id, proof, curves, rows, run_keys, arrays, data, dyn)
     _now(fig_id, proof, curves, arrays, data, dyn, yl, yh)
     if stated is not None and math.isfinite(stated[0]) and stated[0] != x_cross:
@@ -154,6 +167,28 @@ def sandwich(fig_id: str, title: str, proof, curves: list[Curve], arrays: dict, 
             "figure": {"data": data, "layout": layout}, "config": {"displayModeBar": False}, "dynamic": dyn}
 
 
+def _short(c: Curve) -> str:
+    return c.label or re.sub(r"<[^>]*>", "", c.name)
+
+
+def _end_of(c: Curve, grid: np.ndarray, yl: float, yh: float) -> tuple[float, float] | None:
+    """The last point of a bound curve inside the plot (its right end, or where it leaves the y range)."""
+    v = np.asarray(c.f(grid), dtype=float)
+    inside = np.flatnonzero(np.isfinite(v) & (v >= yl) & (v <= yh))
+    if not inside.size:
+        return None
+    i = int(inside[-1])
+    return float(sig(grid[i], 6)), float(sig(v[i], 7))
+
+
+def _end_label(c: Curve, x: float, y: float, top: bool) -> dict:
+    """A bound's name written at its right end, above it (the highest bound) or under it (a text trace:
+    plotly keeps it on the curve on any axis)."""
+    return {"type": "scatter", "mode": "text", "name": c.name + " (label)", "meta": "label", "showlegend": False,
+            "x": [x], "y": [y], "text": [_short(c)], "hoverinfo": "skip",
+            "textposition": "top left" if top else "bottom left", "textfont": {"size": 13, "color": LABEL_COLOR}}
+
+
 def _trajectories(fig_id, proof, curves, rows, run_keys, arrays, data, dyn) -> None:
     """The run's own series, revealed as the student steps: the row of state k (in force from position
     s_k on) has round s_k − 2, so ``rows_before`` shows it exactly from position s_k (the first two
@@ -163,13 +198,12 @@ def _trajectories(fig_id, proof, curves, rows, run_keys, arrays, data, dyn) -> N
     s = np.asarray(proof.state_rounds, dtype=np.int64)[rows]
     arrays[f"{fig_id}_tr_r"] = np.clip(s - 2, 0, max(proof.T - 1, 0))
     arrays[f"{fig_id}_tr_M"] = np.asarray(proof.n_mistakes)[rows]
-    for c in curves:
-        if c.f is None and c.key:
-            arrays[f"{fig_id}_tr_{c.key}"] = sig(np.asarray(proof.series[c.key], dtype=float)[rows], 7)
-            data.append(_line(c.name, [None], [None], c.color, 2.5,
-                              hover=f"{c.name}<br>M = %{{x}}: %{{y:.6g}}<extra></extra>"))
-            dyn.append({"trace": len(data) - 1, "op": "rows_before", "rounds": f"{fig_id}_tr_r",
-                        "x": f"{fig_id}_tr_M", "y": f"{fig_id}_tr_{c.key}"})
+    for j, c in enumerate(c for c in curves if c.f is None and c.key):
+        arrays[f"{fig_id}_tr_{c.key}"] = sig(np.asarray(proof.series[c.key], dtype=float)[rows], 7)
+        data.append(_line(c.name, [None], [None], c.color, 2.5, RUN_DASHES[j % len(RUN_DASHES)],
+                          hover=f"{c.name}<br>M = %{{x}}: %{{y:.6g}}<extra></extra>"))
+        dyn.append({"trace": len(data) - 1, "op": "rows_before", "rounds": f"{fig_id}_tr_r",
+                    "x": f"{fig_id}_tr_M", "y": f"{fig_id}_tr_{c.key}"})
 
 
 def _now(fig_id, proof, curves, arrays, data, dyn, yl, yh) -> None:
@@ -181,13 +215,20 @@ def _now(fig_id, proof, curves, arrays, data, dyn, yl, yh) -> None:
     arrays[f"{fig_id}_now_y"] = [[sig(yl, 7).item(), sig(yh, 7).item()]] * (m_max + 1)
     data.append(_line("M now", [], [], "#9a9a9a", 1, legend=False))
     dyn.append({"trace": len(data) - 1, "op": "state", "x": f"{fig_id}_now_x", "y": f"{fig_id}_now_y"})
+    runs = [c for c in curves if c.key and c.f is None]
     for j, c in enumerate(c for c in curves if c.key):
         arrays[f"{fig_id}_{c.key}"] = sig(np.asarray(proof.series[c.key], dtype=float), 7)
-        # each series' marker has its own shape too: no meaning by colour alone (WCAG 1.4.1)
-        data.append({"type": "scatter", "mode": "markers", "name": c.name + " now", "showlegend": False,
-                     "x": [], "y": [], "marker": {"color": c.color, "size": 12, "symbol": NOW_SYMBOLS[j % len(NOW_SYMBOLS)],
-                                                  "line": {"color": "#fff", "width": 2}},
-                     "hovertemplate": f"{c.name} now: %{{y:.6g}}<extra></extra>"})
+        # each series' marker has its own shape too, and the run's series their name beside it (a bound is
+        # named at its end): no meaning by colour alone (WCAG 1.4.1)
+        t = {"type": "scatter", "mode": "markers", "name": c.name + " now", "showlegend": False,
+             "x": [], "y": [], "marker": {"color": c.color, "size": 12, "symbol": NOW_SYMBOLS[j % len(NOW_SYMBOLS)],
+                                          "line": {"color": "#fff", "width": 2}},
+             "hovertemplate": f"{c.name} now: %{{y:.6g}}<extra></extra>"}
+        if any(c is r for r in runs):
+            k = next(i for i, r in enumerate(runs) if r is c)
+            t.update(mode="markers+text", text=[_short(c)], textfont={"size": 13, "color": LABEL_COLOR},
+                     textposition="bottom right" if k < len(runs) / 2 and len(runs) > 1 else "top left")
+        data.append(t)
         dyn.append({"trace": len(data) - 1, "op": op, "x": f"{fig_id}_M", "y": f"{fig_id}_{c.key}"})
 
 
