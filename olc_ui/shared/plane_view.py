@@ -194,7 +194,8 @@ def _comparator_layer(wstar, gamma_band: float, L: float, data: list) -> str:
 
 
 def _ring_layer(highlight, name: str, arrays: dict, data: list, dynamic: list) -> None:
-    """Rounds ringed in pink (a failed assumption, or a positive hinge term: ring size by size class), a
+    """Rounds marked by pink squares (a failed assumption, or a positive hinge term: size by size class; squares,
+    not the mistakes' circles, so the two read apart without colour), a
     static layer on the viewer's canvas (thousands of SVG rings would be repainted at every step)."""
     if highlight is None or not len(highlight[0]):
         return
@@ -204,7 +205,7 @@ def _ring_layer(highlight, name: str, arrays: dict, data: list, dynamic: list) -
         if not m.any():
             continue
         arrays[f"hl{c}_r"], arrays[f"hl{c}_x"], arrays[f"hl{c}_y"] = hr[m], hx[m], hy[m]
-        data.append(_pts(name, COLORS["bad"], "circle-open", size, 0.6, line={"width": 1.5, "color": COLORS["bad"]}))
+        data.append(_pts(name, COLORS["bad"], "square-open", size, 0.6, line={"width": 1.5, "color": COLORS["bad"]}))
         dynamic.append({"trace": len(data) - 1, "op": "rows_all", "render": "canvas", "rounds": f"hl{c}_r",
                         "x": f"hl{c}_x", "y": f"hl{c}_y"})
 
@@ -264,7 +265,7 @@ def _fold_legend(data: list, *, w_name: str, band: bool, comparator: str, ring_n
     learner = ["w·x = 0 (the learner)", w_name, "last 5 w·x = 0"] + (["band ±γ/2 around w·x = 0"] if band else [])
     rings = ["mistake rounds so far"] + ([extra_rings[0]] if extra_rings[0] else []) + ([ring_name] if ring_name else [])
     ring_text = "rings: mistakes so far" + (f", {extra_rings[1]}" if extra_rings[0] else "") + \
-        ("<br>pink: " + ring_name if ring_name else "")
+        ("<br>pink squares: " + ring_name if ring_name else "")
     groups = [
         {"id": "learner", "members": learner, "style": {"mode": "lines", "line": {"color": COLORS["w"], "width": 3.5}},
          "name": "the learner: w·x = 0 and w" + (", band ±γ/2" if band else "") + " (dotted: the last 5)"},

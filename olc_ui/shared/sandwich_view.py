@@ -144,8 +144,9 @@ def sandwich(fig_id: str, title: str, proof, curves: list[Curve], arrays: dict, 
         yb = sig(c.f(grid), 7)
         data.append(_line(c.name, sig(grid, 6), yb, c.color, 2.5, BOUND_DASHES[j % len(BOUND_DASHES)],
                           hover=f"{c.name}<br>M = %{{x:.4g}}: %{{y:.5g}}<extra></extra>"))
-    ends = [_end_of(c, grid, yl, yh) for c in bounds]
-    for c, end in zip(bounds, ends):  # each bound named at its right end (beyond the crossing: no run there)
+    x_lab = _label_x(m_run, x_cross, x_hi, log_x)
+    ends = [_label_at(c, x_lab, grid, yl, yh) for c in bounds]
+    for c, end in zip(bounds, ends):  # each bound named on the chart, between the run and the crossing
         if end is not None:
             above = sum(e is not None and e[1] > end[1] for e in ends)
             data.append(_end_label(c, *end, top=above == 0 or 2 * above < len(bounds)))
@@ -171,22 +172,35 @@ def _short(c: Curve) -> str:
     return c.label or re.sub(r"<[^>]*>", "", c.name)
 
 
-def _end_of(c: Curve, grid: np.ndarray, yl: float, yh: float) -> tuple[float, float] | None:
-    """The last point of a bound curve inside the plot (its right end, or where it leaves the y range)."""
-    v = np.asarray(c.f(grid), dtype=float)
-    inside = np.flatnonzero(np.isfinite(v) & (v >= yl) & (v <= yh))
+def _label_x(m_run: float, x_cross: float | None, x_hi: float, log_x: bool) -> float:
+    """Where the bounds are named: halfway (on the axis' own scale) from the run's last M to the crossing,
+    clear of both the run and the crossing's ×; with no crossing, 80 % of the way across."""
+    a = max(m_run, 1.0 if log_x else 0.0)
+    b = x_cross if x_cross is not None and x_cross > a else x_hi
+    if x_cross is None or b <= a:
+        return 0.8 * x_hi
+    return math.sqrt(a * b) if log_x else (a + b) / 2
+
+
+def _label_at(c: Curve, x: float, grid: np.ndarray, yl: float, yh: float) -> tuple[float, float] | None:
+    """A bound curve's point at ``x`` if it is inside the plot, else its last point inside (None: none)."""
+    v = float(np.asarray(c.f(np.array([x], dtype=float)), dtype=float)[0])
+    if math.isfinite(v) and yl <= v <= yh:
+        return float(sig(x, 6)), float(sig(v, 7))
+    vals = np.asarray(c.f(grid), dtype=float)
+    inside = np.flatnonzero(np.isfinite(vals) & (vals >= yl) & (vals <= yh))
     if not inside.size:
         return None
     i = int(inside[-1])
-    return float(sig(grid[i], 6)), float(sig(v[i], 7))
+    return float(sig(grid[i], 6)), float(sig(vals[i], 7))
 
 
 def _end_label(c: Curve, x: float, y: float, top: bool) -> dict:
-    """A bound's name written at its right end, above it (the highest bound) or under it (a text trace:
-    plotly keeps it on the curve on any axis)."""
+    """A bound's name written on it, above it (the highest bound) or under it (a text trace: plotly keeps
+    it on the curve on any axis)."""
     return {"type": "scatter", "mode": "text", "name": c.name + " (label)", "meta": "label", "showlegend": False,
             "x": [x], "y": [y], "text": [_short(c)], "hoverinfo": "skip",
-            "textposition": "top left" if top else "bottom left", "textfont": {"size": 13, "color": LABEL_COLOR}}
+            "textposition": "top center" if top else "bottom center", "textfont": {"size": 13, "color": LABEL_COLOR}}
 
 
 def _trajectories(fig_id, proof, curves, rows, run_keys, arrays, data, dyn) -> None:

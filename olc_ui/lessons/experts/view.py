@@ -227,10 +227,10 @@ def _weights_figure(trace, breaks, states, proof, M_pos, i_star: int, N: int, ar
 
 def _best_cue(N: int, i_star: int) -> dict:
     """The best expert's bar told apart without its colour (WCAG 1.4.1): a hatch and the word "best" in it."""
-    return {"pattern": {"shape": ["x" if i == i_star else "" for i in range(N)], "fgcolor": "#ffffff",
+    return {"pattern": {"shape": ["x" if i == i_star else "" for i in range(N)], "fgcolor": "#ffffff", "fillmode": "overlay",
                         "size": 7, "solidity": 0.25},
             "text": {"text": ["best" if i == i_star else "" for i in range(N)], "textposition": "inside",
-                     "textangle": -90, "insidetextanchor": "end", "textfont": {"size": 12, "color": "#000000"}}}
+                     "textangle": "auto", "insidetextanchor": "start", "textfont": {"size": 12, "color": "#000000"}}}
 
 
 def weights_note(trace, A: np.ndarray, y: np.ndarray, i_star: int) -> str | None:
@@ -361,7 +361,7 @@ def _advice_figure(trace, A: np.ndarray, y: np.ndarray, i_star: int, arrays: dic
         images=[image], margin={"l": 92, "r": 12, "t": 22, "b": 48})
     layout["legend"] = {**layout["legend"], "y": 1.06}
     height = int(min(860, max(260, 130 + (15 if N <= 30 else 13) * (N + 3))))  # rows stay readable
-    return {"id": "advice", "title": "The advice per round: +1 high, −1 low, outlined pale: wrong; ▼ the current round",
+    return {"id": "advice", "title": "Advice (+1 high, −1 low, outlined: wrong); ▼ current round",
             "height": height, "figure": {"data": data, "layout": layout}, "config": {"displayModeBar": False},
             "dynamic": [{"trace": n0, "op": "vline_position", "y": [-0.5, N + 2.5]},
                         {"trace": n0 + 1, "op": "point_position", "x": "adv_x", "y": "adv_top"},
