@@ -263,3 +263,123 @@ def test_advice_cells_read_without_colour(alg):
     assert sym["says −1, right"] == sym["−1, wrong"] == "triangle-down"
     assert legend["+1, wrong"]["line"]["width"] > 0 and legend["says +1, right"]["line"]["width"] == 0
     assert "+1 high" in fig["title"] and "−1 low" in fig["title"] and "outlined: wrong" in fig["title"]
+
+
+@pytest.mark.parametrize("alg", ["wm", "rwm", "halving"])
+def test_the_best_experts_bar_is_hatched_and_labelled(alg):
+    """The best expert's bar (green) carries a hatch no other bar has and the word "best"; the axis says so."""
+    spec, _, tr = _experts(alg)
+    fig = _fig(spec, "weights")["figure"]
+    [bars] = [t for t in fig["data"] if t.get("type") == "bar"]
+    colours, shapes, texts = bars["marker"]["color"], bars["marker"]["pattern"]["shape"], bars["text"]
+    [i] = [j for j, c in enumerate(colours) if colours.count(c) == 1]     # the one bar in the best's colour
+    assert shapes[i] and all(not s for j, s in enumerate(shapes) if j != i)
+    assert texts[i] == "best" and all(not t for j, t in enumerate(texts) if j != i)
+    assert "hatched" in fig["layout"]["xaxis"]["title"]["text"]
+
+
+def test_winnows_relevant_variables_are_hatched_and_named():
+    """Winnow's relevant variables' bars (green) are hatched, the others not; the axis names the hatch."""
+    spec, tr = P.spec("winnow")
+    fig = _fig(spec, "weights")["figure"]
+    [bars] = [t for t in fig["data"] if t.get("type") == "bar"]
+    colours, shapes = bars["marker"]["color"], bars["marker"]["pattern"]["shape"]
+    rel = {c for c, s in zip(colours, shapes) if s}
+    plain_ = {c for c, s in zip(colours, shapes) if not s}
+    assert len(rel) == 1 and len(plain_) == 1 and rel != plain_      # the hatch is exactly the relevant colour
+    title = fig["layout"]["xaxis"]["title"]["text"]
+    assert "hatched" in title and "relevant" in title
+
+
+def _strict_problems(fig: dict) -> list[str]:
+    """Legend entries of one chart that share every cue but colour (no ΔE escape)."""
+    entries = [t for t in fig["data"] if t.get("name") and t.get("showlegend", True) is not False]
+    return [f"{a['name']!r} / {b['name']!r}: {cue(a)}" for a, b in itertools.combinations(entries, 2)
+            if a["name"] != b["name"] and cue(a) == cue(b)]
+
+
+#: charts outside this change's files where two bounds still differ by colour only (one-line fixes, left to
+#: their pages' owners: the mark fails as soon as they are fixed, so it is removed then)
+NOT_YET = {("exponentiated_update", "sandwich"): "olc_ui/lessons/exponentiated_update/view.py: 'ln N − C·M' and "
+           "'Φ₁ − C·M' are both dashed",
+           ("halving", "sandwich"): "olc_ui/lessons/halving/view.py: '1 (lower bound)' and '|H|/2ᴹ (upper bound)' "
+           "are both dashed"}
+SANDWICHES = [pytest.param(label, f["id"], marks=[pytest.mark.xfail(strict=True, reason=NOT_YET[label, f["id"]])]
+                           if (label, f["id"]) in NOT_YET else [])
+              for label in P.labels() for f in P.spec(label)[0]["figures"] if f["id"].startswith("sandwich")]
+
+
+@pytest.mark.parametrize("label,fid", SANDWICHES)
+def test_sandwich_curves_read_without_colour(label, fid):
+    """Every sandwich's curves differ by line style (bounds dashed, each its own dash; the run's series solid,
+    dotted, …) whatever their colours; every current-value marker has its own shape; on the shared sandwich
+    (olc_ui/shared/sandwich_view.py) every proven bound is named on the chart and every series of the run
+    beside its marker."""
+    spec, _ = P.spec(label)
+    fig = _fig(spec, fid)["figure"]
+    bad = _strict_problems(fig)
+    assert not bad, f"{label}/{fid}:\n" + "\n".join(bad)
+    now = [t for t in fig["data"] if t.get("name", "").endswith(" now") and t.get("mode", "").startswith("markers")
+           and t.get("name") != "M now"]
+    now = now or [t for t in fig["data"] if t.get("mode", "").startswith("markers") and t.get("showlegend") is False
+                  and t.get("meta") != "crossing" and not t.get("x")]
+    symbols = [t["marker"].get("symbol", "circle") for t in now]
+    assert len(set(symbols)) == len(symbols), f"{label}/{fid}: current markers share a shape: {symbols}"
+    labels = {t["text"][0] for t in fig["data"] if t.get("meta") == "label"}
+    if labels or any(t.get("mode") == "markers+text" for t in fig["data"]):    # the shared sandwich
+        dashed = [t for t in fig["data"] if t.get("mode") == "lines" and t.get("showlegend", True) is not False
+                  and (t.get("line") or {}).get("dash", "solid") not in ("solid",) and len(t.get("x") or []) > 2]
+        for t in dashed:
+            assert re.sub(r"<[^>]*>", "", t["name"]) in labels, f"{label}/{fid}: bound {t['name']!r} has no label"
+        for t in now:
+            if t["mode"] == "markers+text":
+                assert t["text"] and t["text"][0]
+
+
+def test_the_perceptrons_sandwich_is_labelled_on_the_chart():
+    """Proof A: Mγ and √M·R named on their dashed curves, ⟨w*, w⟩ and ‖w‖ beside their markers."""
+    spec, _ = P.spec("perceptron")
+    fig = _fig(spec, "sandwich_A")["figure"]
+    labels = {t["text"][0] for t in fig["data"] if t.get("meta") == "label"}
+    beside = {t["text"][0] for t in fig["data"] if t.get("mode") == "markers+text"}
+    assert labels == {"Mγ", "√M·R"} and beside == {"⟨w*, w⟩", "‖w‖"}
+    dashes = {t["name"]: t["line"]["dash"] for t in fig["data"] if t.get("mode") == "lines" and t.get("name") in
+              ("Mγ", "⟨w*, w⟩", "‖w‖", "√M·R")}
+    assert len(set(dashes.values())) == 4, dashes
+
+
+@pytest.mark.parametrize("label", ["perceptron", "perceptron, label noise", "margin_perceptron"])
+def test_update_arrows_read_without_colour(label):
+    """wₜ, yₜ·xₜ and wₜ₊₁ differ by dash and arrowhead; wₜ and wₜ₊₁ are labelled at their tips; the legend
+    names the styles (dotted / solid / dashed), not the colours."""
+    spec, _ = P.spec(label)
+    fig = spec["figures"][0]["figure"]
+    arrows = {t["name"]: t for t in fig["data"] if t.get("name") in ("wₜ (before)", "yₜ·xₜ (the update)", "wₜ₊₁ (after)")}
+    assert len(arrows) == 3
+    styles = {(t["line"].get("dash", "solid"), t["marker"]["symbol"]) for t in arrows.values()}
+    assert len({s[0] for s in styles}) == 3 and len({s[1] for s in styles}) == 3
+    assert arrows["wₜ (before)"]["text"][-1] == "wₜ" and arrows["wₜ₊₁ (after)"]["text"][-1] == "wₜ₊₁"
+    entry = next(t["name"] for t in fig["data"] if t.get("legendgroup") == "update" and t.get("showlegend"))
+    assert entry == "at a mistake: wₜ (dotted) + yₜ·xₜ (solid) = wₜ₊₁ (dashed)"
+
+
+COLOUR_ONLY = re.compile(r"\((?:grey|gray|orange|blue|green|red|purple|pink|black)\b[^)]*\)|"
+                         r"(?:^|[\s>])(?:grey|gray|orange|blue|green|red|purple|pink|black):", re.I)
+
+
+@pytest.mark.parametrize("label", [
+    pytest.param(lb, marks=[pytest.mark.xfail(strict=True, reason="olc_ui/lessons/boolean_concepts/view.py: "
+                                              "'rule →1 (blue) / →0 (red)' (its markers carry →1 / →0 as text)")])
+    if lb == "boolean_concepts, decision lists" else lb for lb in P.labels()])
+def test_no_legend_or_axis_names_a_meaning_by_its_colour(label):
+    """"wₜ (grey)", "green: the relevant variables", "pink: …": a name that points at a colour alone fails
+    (a colour with a shape or pattern, "pink squares", "hatched green bars", passes)."""
+    spec, _ = P.spec(label)
+    bad = []
+    for f in spec["figures"]:
+        lay = f["figure"].get("layout", {})
+        names = [t.get("name", "") for t in f["figure"]["data"] if t.get("showlegend", True) is not False]
+        names += [((lay.get(k) or {}).get("title") or {}).get("text", "") for k in ("xaxis", "yaxis")]
+        names += [f.get("title", "")]
+        bad += [f"{f['id']}: {n!r}" for n in names if n and COLOUR_ONLY.search(n)]
+    assert not bad, "\n".join(bad)
