@@ -174,16 +174,23 @@ def _short(c: Curve) -> str:
 
 def _label_x(m_run: float, x_cross: float | None, x_hi: float, log_x: bool) -> float:
     """Where the bounds are named: halfway (on the axis' own scale) from the run's last M to the crossing,
-    clear of both the run and the crossing's ×; with no crossing, 80 % of the way across."""
-    a = max(m_run, 1.0 if log_x else 0.0)
-    b = x_cross if x_cross is not None and x_cross > a else x_hi
-    if x_cross is None or b <= a:
+    clear of both the run and the crossing's ×; when that gap is narrow (under a quarter of the axis), halfway
+    across the shaded region beyond the crossing instead; with no crossing, 80 % of the way across."""
+    if x_cross is None:
         return 0.8 * x_hi
-    return math.sqrt(a * b) if log_x else (a + b) / 2
+    f = (lambda v: math.log10(max(v, 1e-9))) if log_x else (lambda v: v)
+    a = max(m_run, 1.0 if log_x else 0.0)
+    span = f(x_hi) - f(0.7 if log_x else 0.0)
+    if f(x_cross) - f(a) < 0.25 * span <= f(x_hi) - f(x_cross):
+        a, x_cross = x_cross, x_hi
+    elif x_cross <= a:
+        return 0.8 * x_hi
+    return math.sqrt(a * x_cross) if log_x else (a + x_cross) / 2
 
 
 def _label_at(c: Curve, x: float, grid: np.ndarray, yl: float, yh: float) -> tuple[float, float] | None:
-    """A bound curve's point at ``x`` if it is inside the plot, else its last point inside (None: none)."""
+    """A bound curve's point at ``x`` if it is inside the plot, else its point inside nearest to ``x``
+    (None: none inside)."""
     v = float(np.asarray(c.f(np.array([x], dtype=float)), dtype=float)[0])
     if math.isfinite(v) and yl <= v <= yh:
         return float(sig(x, 6)), float(sig(v, 7))
@@ -191,7 +198,7 @@ def _label_at(c: Curve, x: float, grid: np.ndarray, yl: float, yh: float) -> tup
     inside = np.flatnonzero(np.isfinite(vals) & (vals >= yl) & (vals <= yh))
     if not inside.size:
         return None
-    i = int(inside[-1])
+    i = int(inside[np.argmin(np.abs(grid[inside] - x))])
     return float(sig(grid[i], 6)), float(sig(vals[i], 7))
 
 
@@ -233,7 +240,7 @@ def _now(fig_id, proof, curves, arrays, data, dyn, yl, yh) -> None:
     for j, c in enumerate(c for c in curves if c.key):
         arrays[f"{fig_id}_{c.key}"] = sig(np.asarray(proof.series[c.key], dtype=float), 7)
         # each series' marker has its own shape too, and the run's series their name beside it (a bound is
-        # named at its end): no meaning by colour alone (WCAG 1.4.1)
+        # named on its curve): no meaning by colour alone (WCAG 1.4.1)
         t = {"type": "scatter", "mode": "markers", "name": c.name + " now", "showlegend": False,
              "x": [], "y": [], "marker": {"color": c.color, "size": 12, "symbol": NOW_SYMBOLS[j % len(NOW_SYMBOLS)],
                                           "line": {"color": "#fff", "width": 2}},
@@ -241,6 +248,7 @@ def _now(fig_id, proof, curves, arrays, data, dyn, yl, yh) -> None:
         if any(c is r for r in runs):
             k = next(i for i, r in enumerate(runs) if r is c)
             t.update(mode="markers+text", text=[_short(c)], textfont={"size": 13, "color": LABEL_COLOR},
+                     cliponaxis=False,
                      textposition="bottom right" if k < len(runs) / 2 and len(runs) > 1 else "top left")
         data.append(t)
         dyn.append({"trace": len(data) - 1, "op": op, "x": f"{fig_id}_M", "y": f"{fig_id}_{c.key}"})
