@@ -249,7 +249,7 @@ def _now(fig_id, proof, curves, arrays, data, dyn, yl, yh) -> None:
             k = next(i for i, r in enumerate(runs) if r is c)
             t.update(mode="markers+text", text=[_short(c)], textfont={"size": 13, "color": LABEL_COLOR},
                      cliponaxis=False,
-                     textposition="bottom right" if k < len(runs) / 2 and len(runs) > 1 else "top left")
+                     textposition="middle right" if k < len(runs) / 2 and len(runs) > 1 else "top left")
         data.append(t)
         dyn.append({"trace": len(data) - 1, "op": op, "x": f"{fig_id}_M", "y": f"{fig_id}_{c.key}"})
 
