@@ -196,7 +196,8 @@ def _rest_band(N: int, rel: np.ndarray, summ: dict, sl: dict, arrays: dict, data
 
 def _relevant_pattern(relevant: list[bool]) -> dict:
     """The relevant variables' bars hatched (their colour is not the only cue, WCAG 1.4.1)."""
-    return {"shape": ["/" if r else "" for r in relevant], "fgcolor": "#ffffff", "fillmode": "overlay", "size": 7, "solidity": 0.3}
+    return {"shape": ["/" if r else "" for r in relevant], "fgcolor": "#ffffff", "fillmode": "overlay", "size": 7,
+            "solidity": 0.3}
 
 
 def _weights_figure(trace, X, y, proof, rel: np.ndarray, arrays: dict) -> dict:
