@@ -194,7 +194,8 @@ def _comparator_layer(wstar, gamma_band: float, L: float, data: list) -> str:
 
 
 def _ring_layer(highlight, name: str, arrays: dict, data: list, dynamic: list) -> None:
-    """Rounds ringed in pink (a failed assumption, or a positive hinge term: ring size by size class), a
+    """Rounds marked by pink squares (a failed assumption, or a positive hinge term: size by size class; squares,
+    not the mistakes' circles, so the two read apart without colour), a
     static layer on the viewer's canvas (thousands of SVG rings would be repainted at every step)."""
     if highlight is None or not len(highlight[0]):
         return
@@ -204,9 +205,26 @@ def _ring_layer(highlight, name: str, arrays: dict, data: list, dynamic: list) -
         if not m.any():
             continue
         arrays[f"hl{c}_r"], arrays[f"hl{c}_x"], arrays[f"hl{c}_y"] = hr[m], hx[m], hy[m]
-        data.append(_pts(name, COLORS["bad"], "circle-open", size, 0.6, line={"width": 1.5, "color": COLORS["bad"]}))
+        data.append(_pts(name, COLORS["bad"], "square-open", size, 0.6, line={"width": 1.5, "color": COLORS["bad"]}))
         dynamic.append({"trace": len(data) - 1, "op": "rows_all", "render": "canvas", "rounds": f"hl{c}_r",
                         "x": f"hl{c}_x", "y": f"hl{c}_y"})
+
+
+#: the update's three arrows told apart without their colours (WCAG 1.4.1): a line style, an arrowhead and a
+#: label at the tip each — wₜ dotted with an open head, yₜ·xₜ solid, wₜ₊₁ dashed with a wide head
+UPDATE_ARROWS = {"wt": ("dot", "arrow-open", "wₜ", "top left"), "yx": ("solid", "arrow", "", ""),
+                 "wnext": ("dash", "arrow-wide", "wₜ₊₁", "top right")}
+
+
+def _update_arrow(name: str, kind: str) -> dict:
+    dash, head, label, where = UPDATE_ARROWS[kind]
+    t = _arrow(name, COLORS[kind])
+    t["line"] = {**t["line"], "dash": dash}
+    t["marker"] = {**t["marker"], "symbol": head, "line": {"width": 2, "color": COLORS[kind]}}
+    if label:  # the label at the tip (the second point); the update's arrow ends where wₜ₊₁ does: no label
+        t.update(mode="lines+markers+text", text=["", label], textposition=where,
+                 textfont={"size": 15, "color": "#111111"})
+    return t
 
 
 def _learner_layer(w_name: str, band: bool, data: list, dynamic: list) -> None:
@@ -226,9 +244,9 @@ def _learner_layer(w_name: str, band: bool, data: list, dynamic: list) -> None:
     layers += [
         (_line("w·x = 0 (the learner)", COLORS["w"], 3.5), {"op": "state", "x": "hp_x", "y": "hp_y"}),
         ({**_arrow(w_name, COLORS["w"], 1.5), "opacity": 0.5}, {"op": "state", "x": "w_x", "y": "w_y"}),
-        (_arrow("wₜ (before)", COLORS["wt"]), {"op": "on_mistake", "x": "aw_x", "y": "aw_y"}),
-        (_arrow("yₜ·xₜ (the update)", COLORS["yx"]), {"op": "on_mistake", "x": "ax_x", "y": "ax_y"}),
-        (_arrow("wₜ₊₁ (after)", COLORS["wnext"]), {"op": "on_mistake", "x": "an_x", "y": "an_y"}),
+        (_update_arrow("wₜ (before)", "wt"), {"op": "on_mistake", "x": "aw_x", "y": "aw_y"}),
+        (_update_arrow("yₜ·xₜ (the update)", "yx"), {"op": "on_mistake", "x": "ax_x", "y": "ax_y"}),
+        (_update_arrow("wₜ₊₁ (after)", "wnext"), {"op": "on_mistake", "x": "an_x", "y": "an_y"}),
         (_pts("current, y = +1", COLORS["pos"], "circle", 18, 1.0, legend=False, line={"color": "#000", "width": 2.5}),
          {"op": "row_current", "rounds": "r_pos", "x": "x_pos", "y": "y_pos"}),
         (_pts("current, y = −1", COLORS["neg"], "x", 18, 1.0, legend=False, line={"color": "#000", "width": 1.5}),
@@ -247,13 +265,13 @@ def _fold_legend(data: list, *, w_name: str, band: bool, comparator: str, ring_n
     learner = ["w·x = 0 (the learner)", w_name, "last 5 w·x = 0"] + (["band ±γ/2 around w·x = 0"] if band else [])
     rings = ["mistake rounds so far"] + ([extra_rings[0]] if extra_rings[0] else []) + ([ring_name] if ring_name else [])
     ring_text = "rings: mistakes so far" + (f", {extra_rings[1]}" if extra_rings[0] else "") + \
-        ("<br>pink: " + ring_name if ring_name else "")
+        ("<br>pink squares: " + ring_name if ring_name else "")
     groups = [
         {"id": "learner", "members": learner, "style": {"mode": "lines", "line": {"color": COLORS["w"], "width": 3.5}},
          "name": "the learner: w·x = 0 and w" + (", band ±γ/2" if band else "") + " (dotted: the last 5)"},
         {"id": "update", "members": ["wₜ (before)", "yₜ·xₜ (the update)", "wₜ₊₁ (after)"],
          "style": {"mode": "lines", "line": {"color": COLORS["yx"], "width": 3}},
-         "name": "at a mistake: wₜ (grey) + yₜ·xₜ (orange) = wₜ₊₁ (blue)"},
+         "name": "at a mistake: wₜ (dotted) + yₜ·xₜ (solid) = wₜ₊₁ (dashed)"},
         {"id": "comparator", "members": ["w*·x = 0 (comparator)", "w* (unit)"] + [
             t["name"] for t in data if t.get("name", "").startswith("margin band")],
          "style": {"mode": "lines", "line": {"color": COLORS["wstar"], "width": 2, "dash": "dash"}}, "name": comparator},

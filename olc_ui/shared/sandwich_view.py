@@ -15,6 +15,7 @@ proof's own formulas of M with the proof's constants), its bound and crossing.
 from __future__ import annotations
 
 import math
+import re
 import textwrap
 from dataclasses import dataclass
 from typing import Callable
@@ -28,6 +29,11 @@ __all__ = ["Curve", "sandwich", "far", "FAR", "SHADE", "log_axis_ticks", "log_ti
 FAR = (25.0, 6.0)             # the crossing is "far" beyond M_run when M > max(25, 6 M_run): log axes
 SHADE = "rgba(120,120,120,0.13)"
 NOW_SYMBOLS = ("circle", "square", "diamond", "triangle-up", "triangle-down", "pentagon")
+#: line styles: the proven bounds dashed, the run's series solid / dotted, each its own within a chart, so a
+#: student who cannot tell the colours apart reads them by dash, marker shape and label (WCAG 1.4.1)
+BOUND_DASHES = ("dash", "dashdot", "longdash")
+RUN_DASHES = ("solid", "dot", "longdashdot")
+LABEL_COLOR = "#222222"  # the direct labels: dark text (AA contrast on the white chart), the line beside it coloured
 MAX_ROWS = 1500               # revealed trajectory points per series (decimated beyond)
 
 
@@ -40,6 +46,7 @@ class Curve:
     name: str
     color: str
     f: Callable[[np.ndarray], np.ndarray] | None = None
+    label: str | None = None  # the direct label on the chart (default: ``name`` without tags)
 
 
 #: Characters per line of a note under the axis (a half-width chart at 1100 px, 16 px text).
@@ -132,10 +139,17 @@ def sandwich(fig_id: str, title: str, proof, curves: list[Curve], arrays: dict, 
     if x_cross is not None:  # the region no run can reach, under everything
         data.append(_line("beyond the crossing", [x_cross, x_hi, x_hi, x_cross, x_cross], [yl, yl, yh, yh, yl],
                           SHADE, 0, legend=False, fill="toself", fillcolor=SHADE))
-    for c in curves:
-        if c.f is not None:
-            data.append(_line(c.name, sig(grid, 6), sig(c.f(grid), 7), c.color, 2.5, "dash",
-                              hover=f"{c.name}<br>M = %{{x:.4g}}: %{{y:.5g}}<extra></extra>"))
+    bounds = [c for c in curves if c.f is not None]
+    for j, c in enumerate(bounds):
+        yb = sig(c.f(grid), 7)
+        data.append(_line(c.name, sig(grid, 6), yb, c.color, 2.5, BOUND_DASHES[j % len(BOUND_DASHES)],
+                          hover=f"{c.name}<br>M = %{{x:.4g}}: %{{y:.5g}}<extra></extra>"))
+    x_lab = _label_x(m_run, x_cross, x_hi, log_x)
+    ends = [_label_at(c, x_lab, grid, yl, yh) for c in bounds]
+    for c, end in zip(bounds, ends):  # each bound named on the chart, between the run and the crossing
+        if end is not None:
+            above = sum(e is not None and e[1] > end[1] for e in ends)
+            data.append(_end_label(c, *end, top=above == 0 or 2 * above < len(bounds)))
     _trajectories(fig_id, proof, curves, rows, run_keys, arrays, data, dyn)
     _now(fig_id, proof, curves, arrays, data, dyn, yl, yh)
     if stated is not None and math.isfinite(stated[0]) and stated[0] != x_cross:
@@ -154,6 +168,48 @@ def sandwich(fig_id: str, title: str, proof, curves: list[Curve], arrays: dict, 
             "figure": {"data": data, "layout": layout}, "config": {"displayModeBar": False}, "dynamic": dyn}
 
 
+def _short(c: Curve) -> str:
+    return c.label or re.sub(r"<[^>]*>", "", c.name)
+
+
+def _label_x(m_run: float, x_cross: float | None, x_hi: float, log_x: bool) -> float:
+    """Where the bounds are named: halfway (on the axis' own scale) from the run's last M to the crossing,
+    clear of both the run and the crossing's ×; when that gap is narrow (under a quarter of the axis), halfway
+    across the shaded region beyond the crossing instead; with no crossing, 80 % of the way across."""
+    if x_cross is None:
+        return 0.8 * x_hi
+    f = (lambda v: math.log10(max(v, 1e-9))) if log_x else (lambda v: v)
+    a = max(m_run, 1.0 if log_x else 0.0)
+    span = f(x_hi) - f(0.7 if log_x else 0.0)
+    if f(x_cross) - f(a) < 0.25 * span <= f(x_hi) - f(x_cross):
+        a, x_cross = x_cross, x_hi
+    elif x_cross <= a:
+        return 0.8 * x_hi
+    return math.sqrt(a * x_cross) if log_x else (a + x_cross) / 2
+
+
+def _label_at(c: Curve, x: float, grid: np.ndarray, yl: float, yh: float) -> tuple[float, float] | None:
+    """A bound curve's point at ``x`` if it is inside the plot, else its point inside nearest to ``x``
+    (None: none inside)."""
+    v = float(np.asarray(c.f(np.array([x], dtype=float)), dtype=float)[0])
+    if math.isfinite(v) and yl <= v <= yh:
+        return float(sig(x, 6)), float(sig(v, 7))
+    vals = np.asarray(c.f(grid), dtype=float)
+    inside = np.flatnonzero(np.isfinite(vals) & (vals >= yl) & (vals <= yh))
+    if not inside.size:
+        return None
+    i = int(inside[np.argmin(np.abs(grid[inside] - x))])
+    return float(sig(grid[i], 6)), float(sig(vals[i], 7))
+
+
+def _end_label(c: Curve, x: float, y: float, top: bool) -> dict:
+    """A bound's name written on it, above it (the highest bound) or under it (a text trace: plotly keeps
+    it on the curve on any axis)."""
+    return {"type": "scatter", "mode": "text", "name": c.name + " (label)", "meta": "label", "showlegend": False,
+            "x": [x], "y": [y], "text": [_short(c)], "hoverinfo": "skip",
+            "textposition": "top center" if top else "bottom center", "textfont": {"size": 13, "color": LABEL_COLOR}}
+
+
 def _trajectories(fig_id, proof, curves, rows, run_keys, arrays, data, dyn) -> None:
     """The run's own series, revealed as the student steps: the row of state k (in force from position
     s_k on) has round s_k − 2, so ``rows_before`` shows it exactly from position s_k (the first two
@@ -163,13 +219,12 @@ def _trajectories(fig_id, proof, curves, rows, run_keys, arrays, data, dyn) -> N
     s = np.asarray(proof.state_rounds, dtype=np.int64)[rows]
     arrays[f"{fig_id}_tr_r"] = np.clip(s - 2, 0, max(proof.T - 1, 0))
     arrays[f"{fig_id}_tr_M"] = np.asarray(proof.n_mistakes)[rows]
-    for c in curves:
-        if c.f is None and c.key:
-            arrays[f"{fig_id}_tr_{c.key}"] = sig(np.asarray(proof.series[c.key], dtype=float)[rows], 7)
-            data.append(_line(c.name, [None], [None], c.color, 2.5,
-                              hover=f"{c.name}<br>M = %{{x}}: %{{y:.6g}}<extra></extra>"))
-            dyn.append({"trace": len(data) - 1, "op": "rows_before", "rounds": f"{fig_id}_tr_r",
-                        "x": f"{fig_id}_tr_M", "y": f"{fig_id}_tr_{c.key}"})
+    for j, c in enumerate(c for c in curves if c.f is None and c.key):
+        arrays[f"{fig_id}_tr_{c.key}"] = sig(np.asarray(proof.series[c.key], dtype=float)[rows], 7)
+        data.append(_line(c.name, [None], [None], c.color, 2.5, RUN_DASHES[j % len(RUN_DASHES)],
+                          hover=f"{c.name}<br>M = %{{x}}: %{{y:.6g}}<extra></extra>"))
+        dyn.append({"trace": len(data) - 1, "op": "rows_before", "rounds": f"{fig_id}_tr_r",
+                    "x": f"{fig_id}_tr_M", "y": f"{fig_id}_tr_{c.key}"})
 
 
 def _now(fig_id, proof, curves, arrays, data, dyn, yl, yh) -> None:
@@ -181,13 +236,21 @@ def _now(fig_id, proof, curves, arrays, data, dyn, yl, yh) -> None:
     arrays[f"{fig_id}_now_y"] = [[sig(yl, 7).item(), sig(yh, 7).item()]] * (m_max + 1)
     data.append(_line("M now", [], [], "#9a9a9a", 1, legend=False))
     dyn.append({"trace": len(data) - 1, "op": "state", "x": f"{fig_id}_now_x", "y": f"{fig_id}_now_y"})
+    runs = [c for c in curves if c.key and c.f is None]
     for j, c in enumerate(c for c in curves if c.key):
         arrays[f"{fig_id}_{c.key}"] = sig(np.asarray(proof.series[c.key], dtype=float), 7)
-        # each series' marker has its own shape too: no meaning by colour alone (WCAG 1.4.1)
-        data.append({"type": "scatter", "mode": "markers", "name": c.name + " now", "showlegend": False,
-                     "x": [], "y": [], "marker": {"color": c.color, "size": 12, "symbol": NOW_SYMBOLS[j % len(NOW_SYMBOLS)],
-                                                  "line": {"color": "#fff", "width": 2}},
-                     "hovertemplate": f"{c.name} now: %{{y:.6g}}<extra></extra>"})
+        # each series' marker has its own shape too, and the run's series their name beside it (a bound is
+        # named on its curve): no meaning by colour alone (WCAG 1.4.1)
+        t = {"type": "scatter", "mode": "markers", "name": c.name + " now", "showlegend": False,
+             "x": [], "y": [], "marker": {"color": c.color, "size": 12, "symbol": NOW_SYMBOLS[j % len(NOW_SYMBOLS)],
+                                          "line": {"color": "#fff", "width": 2}},
+             "hovertemplate": f"{c.name} now: %{{y:.6g}}<extra></extra>"}
+        if any(c is r for r in runs):
+            k = next(i for i, r in enumerate(runs) if r is c)
+            t.update(mode="markers+text", text=[_short(c)], textfont={"size": 13, "color": LABEL_COLOR},
+                     cliponaxis=False,
+                     textposition="middle right" if k < len(runs) / 2 and len(runs) > 1 else "top left")
+        data.append(t)
         dyn.append({"trace": len(data) - 1, "op": op, "x": f"{fig_id}_M", "y": f"{fig_id}_{c.key}"})
 
 

@@ -132,7 +132,7 @@ def test_ledger_and_sandwich_are_the_proofs_numbers(conj):
         assert rows[-1]["latex"].endswith(f"n + 1 = {6 + 1}") and f"M = {k}" in rows[-1]["latex"]
         assert all(r["holds"] is True for r in rows)
         sw = figures_at(spec, p)[1]
-        markers = sorted(t["y"][0] for t in sw["data"] if t.get("mode") == "markers" and t["x"]
+        markers = sorted(t["y"][0] for t in sw["data"] if t.get("mode", "").startswith("markers") and t["x"]
                          and t.get("meta") != "crossing")
         want = sorted(float(proof.series[key][k]) for key in ("c_size", "h_size", "h_upper"))
         assert markers == pytest.approx(want)

@@ -125,7 +125,8 @@ def test_advice_heat_map_marks_wrong_advice_and_the_current_round(wm):
     pix, palette = _decode_png(img["source"])
     h, w = pix.shape
     row_h, col_w = h // 13, w // 300
-    colors = np.array(palette)[pix[row_h // 2::row_h, col_w // 2::col_w]]     # the centre of every cell
+    # a row every cell's body covers (+1 fills the top 70 %, −1 the bottom 70 %) and inside a wrong cell's outline
+    colors = np.array(palette)[pix[row_h * 3 // 8::row_h, col_w // 2::col_w]]
     assert colors.shape == (13, 300)
     legend = {t["name"]: t["marker"]["color"] for t in fig["data"] if t.get("showlegend", True) and t["x"] == [None]}
     strong = np.where(s.X.T > 0, legend["says +1, right"], legend["says −1, right"])

@@ -14,6 +14,10 @@ from olc_ui.shared.spec_tools import COLORS, axis as _axis, layout as _layout, p
 
 __all__ = ["sandwich_figure"]
 
+#: per series: its line style and its current-value marker (no meaning by colour alone, WCAG 1.4.1)
+PATH_STYLE = {"log_phi": ("solid", "circle"), "log_size": ("solid", "circle"), "log_w_best": ("longdash", "square"),
+              "lower_best": ("dashdot", "diamond"), "upper": ("dash", "triangle-up")}
+
 
 def _revealed_paths(paths, vals, arrays: dict, data: list, dyn: list, T: int) -> None:
     """The run's own curves of the sandwich, revealed as the student steps: the row of position i has
@@ -26,7 +30,8 @@ def _revealed_paths(paths, vals, arrays: dict, data: list, dyn: list, T: int) ->
         arrays[f"l10_{key}"] = v
         arrays[f"sw_tr_{key}"] = np.asarray(v)[keep]
         data.append({"type": "scatter", "mode": "lines", "name": name, "x": [None], "y": [None],
-                     "line": {"color": color, "width": 2.5}, "hovertemplate": f"{name}: 10^%{{y:.3f}}<extra></extra>"})
+                     "line": {"color": color, "width": 2.5, "dash": PATH_STYLE[key][0]},
+                     "hovertemplate": f"{name}: 10^%{{y:.3f}}<extra></extra>"})
         dyn.append({"trace": len(data) - 1, "op": "rows_before", "rounds": "sw_tr_r", "x": "sw_tr_x",
                     "y": f"sw_tr_{key}"})
 
@@ -118,7 +123,8 @@ def sandwich_figure(trace, proof, M_pos, N: int, arrays: dict) -> dict:
                     "yanchor": "top", "showarrow": False, "font": {"size": 12.5}, "text": "no bound: an assumption fails"})
     for key, name, color in paths + [("upper", upper_name, COLORS["upper"])]:
         data.append({"type": "scatter", "mode": "markers", "name": name, "x": [], "y": [], "showlegend": False,
-                     "marker": {"color": color, "size": 12, "line": {"color": "#fff", "width": 2}},
+                     "marker": {"color": color, "size": 12, "symbol": PATH_STYLE[key][1],
+                                "line": {"color": "#fff", "width": 2}},
                      "hovertemplate": f"{name} now: 10^%{{y:.3f}}<extra></extra>"})
         dyn.append({"trace": len(data) - 1, "op": "point_position", "x": "sw_x", "y": f"l10_{key}"})
     tv, tt = log_ticks(ylo, yhi, twos=algo == "halving")

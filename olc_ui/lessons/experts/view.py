@@ -52,7 +52,8 @@ from olc_ui.shared.spec_tools import axis, COLORS, layout, ledger as _ledger, po
 from olc_ui.shared.describe_view import describe_figures
 from olc_ui.viewer.spec import jsonable, with_infinities
 
-__all__ = ["experts_spec", "log_ticks", "weight_breaks", "advice_classes", "png_data_uri", "ALG_NAMES", "LN10"]
+__all__ = ["experts_spec", "log_ticks", "weight_breaks", "advice_classes", "cell_templates", "png_data_uri", "ALG_NAMES",
+           "LN10"]
 
 ALG_NAMES = {"weighted_majority": "Weighted Majority", "randomized_weighted_majority": "Randomised Weighted Majority",
              "halving": "Halving"}
@@ -157,14 +158,16 @@ def _weights_figure(trace, breaks, states, proof, M_pos, i_star: int, N: int, ar
     K = len(states)
     xs = list(range(1, N + 1))
     colors = [BEST_COLOR if i == i_star else EXPERT_COLOR for i in range(N)]
+    bar_cue = _best_cue(N, i_star)
     arrays["wb_x"] = [xs] * K
     binary = _binary(trace)
     if binary:
         arrays["wb_y"] = [np.where(np.asarray(s) > 0 if trace.algorithm == "halving" else np.isfinite(s), 1, 0)
                           for s in states]
         data = [{"type": "bar", "name": "weight wᵢ (1: still in the version space)", "x": xs, "y": [0] * N,
-                 "marker": {"color": colors}, "hovertemplate": "expert %{x}: w = %{y}<extra></extra>"}]
-        layout = _layout(xaxis=_axis("expert i", range=[0.4, N + 0.6], dtick=1 if N <= 25 else 5),
+                 "marker": {"color": colors, "pattern": bar_cue["pattern"]}, **bar_cue["text"],
+                 "hovertemplate": "expert %{x}: w = %{y}<extra></extra>"}]
+        layout = _layout(xaxis=_axis("expert i (hatched, “best”: i*)", range=[0.4, N + 0.6], dtick=1 if N <= 25 else 5),
                          yaxis=_axis("weight wᵢ", range=[0, 1.15], tickvals=[0, 1]), bargap=0.15)
         title = ("Weights: 1 while an expert is consistent, 0 once removed (the version space)"
                  if trace.algorithm == "halving" else
@@ -197,7 +200,8 @@ def _weights_figure(trace, breaks, states, proof, M_pos, i_star: int, N: int, ar
     uname = "upper N((1+β)/2)<sup>M</sup>" if algo == "weighted_majority" else "upper N·e<sup>−η ΣF</sup>"
     data = [
         {"type": "bar", "name": "wᵢ", "x": xs, "y": [0] * N, "base": round(ybot, LD),
-         "marker": {"color": colors}, "hoverinfo": "skip", "showlegend": False},
+         "marker": {"color": colors, "pattern": bar_cue["pattern"]}, **bar_cue["text"], "hoverinfo": "skip",
+         "showlegend": False},
         {"type": "scatter", "mode": "lines", "name": "Φ = Σ wᵢ", "x": [], "y": [],
          "line": {"color": COLORS["w"], "width": 3}, "hovertemplate": "Φₜ: 10^%{y:.3f}<extra></extra>"},
         {"type": "scatter", "mode": "lines", "name": uname, "x": [], "y": [],
@@ -209,7 +213,7 @@ def _weights_figure(trace, breaks, states, proof, M_pos, i_star: int, N: int, ar
          "hovertemplate": "lower bound: 10^%{y:.3f}<extra></extra>"},
     ]
     tv, tt = log_ticks(ybot, ytop)
-    layout = _layout(xaxis=_axis("expert i (green: i*, the best expert of the run)", range=[0.4, N + 0.6],
+    layout = _layout(xaxis=_axis("expert i (hatched, “best”: i*, the best expert of the run)", range=[0.4, N + 0.6],
                                  dtick=1 if N <= 25 else 5),
                      yaxis=_axis("weight (log scale)", range=[ybot, ytop], tickvals=tv, ticktext=tt), bargap=0.15)
     dyn = [{"trace": 0, "op": "state", "x": "wb_x", "y": "wb_y"},
@@ -219,6 +223,14 @@ def _weights_figure(trace, breaks, states, proof, M_pos, i_star: int, N: int, ar
     return {"id": "weights", "title": "Expert weights after the round, log scale",
             "height": 330, "figure": {"data": data, "layout": layout}, "config": {"displayModeBar": False},
             "dynamic": dyn}
+
+
+def _best_cue(N: int, i_star: int) -> dict:
+    """The best expert's bar told apart without its colour (WCAG 1.4.1): a hatch and the word "best" in it."""
+    return {"pattern": {"shape": ["x" if i == i_star else "" for i in range(N)], "fgcolor": "#ffffff", "fillmode": "overlay",
+                        "size": 7, "solidity": 0.25},
+            "text": {"text": ["best" if i == i_star else "" for i in range(N)], "textposition": "inside",
+                     "textangle": "auto", "insidetextanchor": "start", "textfont": {"size": 12, "color": "#000000"}}}
 
 
 def weights_note(trace, A: np.ndarray, y: np.ndarray, i_star: int) -> str | None:
@@ -268,6 +280,24 @@ _CLASSES = (-2, -1, 1, 2)
 _WHITE = 4
 
 
+def cell_templates(cell: int) -> np.ndarray:
+    """(5, cell) palette indices down one cell of the advice image, per class (−1 right, −1 wrong, +1 wrong,
+    +1 right, blank): the advice is told without its colour too (WCAG 1.4.1) — +1 fills the upper 70 % of
+    the cell, −1 the lower 70 %; wrong advice is pale inside a stroke of the strong colour (outlined), right
+    advice solid.
+
+    >>> cell_templates(10)[:, :].tolist()[3], cell_templates(10)[1].tolist()
+    ([3, 3, 3, 3, 3, 3, 3, 4, 4, 4], [4, 4, 4, 0, 1, 1, 1, 1, 1, 0])
+    """
+    body, stroke = round(0.7 * cell), max(1, cell // 7)
+    t = np.full((5, cell), _WHITE, dtype=np.uint8)
+    for k, (strong, pale, lo) in enumerate(((0, 1, cell - body), (0, 1, cell - body), (3, 2, 0), (3, 2, 0))):
+        t[k, lo:lo + body] = strong
+        if k in (1, 2):                                   # wrong: pale inside the stroke
+            t[k, lo + stroke:lo + body - stroke] = pale
+    return t
+
+
 def advice_classes(trace, A: np.ndarray, y: np.ndarray) -> np.ndarray:
     """(N + 3, T) cell classes: ±2 says ±1 and is right, ±1 says ±1 and is wrong; rows: the label, the
     learner's prediction, a blank row (0), then the experts."""
@@ -290,9 +320,9 @@ def _advice_figure(trace, A: np.ndarray, y: np.ndarray, i_star: int, arrays: dic
         idx[z == c] = i
     # crisp cells when the browser scales the image: each cell a block of pixels, a white line between rows
     kx = max(1, -(-1200 // T))
-    cell, gap = (10, 2) if N <= 30 else (6, 1)
+    cell, gap = (14, 2) if N <= 30 else (10, 2)
     block = np.full((z.shape[0], cell + gap, T), _WHITE, dtype=np.uint8)
-    block[:, :cell, :] = idx[:, None, :]
+    block[:, :cell, :] = np.transpose(cell_templates(cell)[idx], (0, 2, 1))
     pix = np.repeat(block.reshape(-1, T), kx, axis=1)
     palette = [ADVICE_COLORS[c] for c in _CLASSES] + ["#ffffff"]
     rows = ["label yₜ", "learner ŷₜ"] + [f"expert {i + 1}" + (" ★" if i == i_star else "") for i in range(N)]
@@ -302,7 +332,8 @@ def _advice_figure(trace, A: np.ndarray, y: np.ndarray, i_star: int, arrays: dic
     image = {"source": png_data_uri(pix, palette), "xref": "x", "yref": "y", "x": 0.5, "y": -0.5, "sizex": T,
              "sizey": N + 3, "sizing": "stretch", "xanchor": "left", "yanchor": "top", "layer": "below"}
     legend = [{"type": "scatter", "mode": "markers", "name": name, "x": [None], "y": [None], "hoverinfo": "skip",
-               "marker": {"symbol": "square", "size": 13, "color": ADVICE_COLORS[c]}}
+               "marker": {"symbol": "triangle-up" if c > 0 else "triangle-down", "size": 13, "color": ADVICE_COLORS[c],
+                          "line": {"width": 2 if abs(c) == 1 else 0, "color": ADVICE_COLORS[2 if c > 0 else -2]}}}
               for c, name in ((2, "says +1, right"), (1, "+1, wrong"), (-2, "says −1, right"), (-1, "−1, wrong"))]
     pad = 0.6 + 0.015 * (N + 3)                # room inside the axes for the ▼ / ▲ markers
     top, bottom = -0.5 - pad / 2, N + 2.5 + pad / 2
@@ -330,7 +361,7 @@ def _advice_figure(trace, A: np.ndarray, y: np.ndarray, i_star: int, arrays: dic
         images=[image], margin={"l": 92, "r": 12, "t": 22, "b": 48})
     layout["legend"] = {**layout["legend"], "y": 1.06}
     height = int(min(860, max(260, 130 + (15 if N <= 30 else 13) * (N + 3))))  # rows stay readable
-    return {"id": "advice", "title": "The advice, round by round (pale: wrong); ▼ the current round",
+    return {"id": "advice", "title": "Advice (+1 high, −1 low, outlined: wrong); ▼ current round",
             "height": height, "figure": {"data": data, "layout": layout}, "config": {"displayModeBar": False},
             "dynamic": [{"trace": n0, "op": "vline_position", "y": [-0.5, N + 2.5]},
                         {"trace": n0 + 1, "op": "point_position", "x": "adv_x", "y": "adv_top"},

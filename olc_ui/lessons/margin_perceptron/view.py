@@ -116,7 +116,7 @@ def margin_perceptron_spec(trace, *, run_id: str, position: int = 0, title: str 
     extra = (_pts("margin mistakes so far", COLORS["margin"], "diamond-open", 13,
                   line={"width": 2, "color": COLORS["margin"]}),
              {"op": "rows_before", "render": "canvas", "rounds": "r_mm", "x": "x_mm", "y": "y_mm"},
-             "margin mistakes (purple ◇)")
+             "margin mistakes (◇)")
     main, arrays, scales = _main_2d(trace, X, y, wstar=wstar, gamma_band=gamma if wstar is not None else 0.0,
                                     highlight=hl, highlight_name="examples with margin below γ", L=L, W=W,
                                     title=title or "Margin Perceptron on the unit circle", band_fn=band, extra=extra)

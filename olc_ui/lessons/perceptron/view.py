@@ -76,7 +76,8 @@ def _nonseparable_sandwiches(sp, hp, arrays: dict) -> list[dict]:
     cut = "is cut off below −max‖w‖: there it says nothing, since ⟨w*, w⟩ ≥ −‖w‖ always."
     a = sandwich(
         "sandwich_A", f"TDᵧ proof (γ = {g:.4g}): γM − TDᵧ ≤ ⟨w*, w⟩ ≤ ‖w‖ ≤ √M·R", sp,
-        [Curve(None, f"γM − TDᵧ, TDᵧ over the whole run = {TD:.4g}", WHOLE_RUN, lambda m: g * m - TD),
+        [Curve(None, f"γM − TDᵧ, TDᵧ over the whole run = {TD:.4g}", WHOLE_RUN, lambda m: g * m - TD,
+               label="γM − TDᵧ (whole run)"),
          Curve("td_lower", "γM − TDᵧ so far", COLORS["lower"]), Curve("inner", "⟨w*, w⟩", COLORS["inner"]),
          Curve("norm", "‖w‖", COLORS["norm"]), Curve("sqrtM_R", "√M·R", COLORS["upper"], lambda m: np.sqrt(m) * R)],
         arrays, crossing=(xq, math.sqrt(xq) * R), crossing_name=_crossing_name("M", xq),
@@ -86,7 +87,8 @@ def _nonseparable_sandwiches(sp, hp, arrays: dict) -> list[dict]:
     xh = td_bound_quadratic(1.0, L, ua)   # M − L = a√M: the same quadratic with γ = 1, TD = L, R = a
     b = sandwich(
         "sandwich_B", "Hinge-loss proof, u = w*/γ: M − L(u) ≤ ⟨u, w⟩ ≤ ‖u‖‖w‖ ≤ ‖u‖R√M", hp,
-        [Curve(None, f"M − L(u), L(u) over the whole run = {L:.4g}", WHOLE_RUN, lambda m: m - L),
+        [Curve(None, f"M − L(u), L(u) over the whole run = {L:.4g}", WHOLE_RUN, lambda m: m - L,
+               label="M − L(u) (whole run)"),
          Curve("hinge_lower", "M − L(u) so far", COLORS["lower"]), Curve("inner_u", "⟨u, w⟩", COLORS["inner"]),
          Curve("norm_u", "‖u‖‖w‖", COLORS["norm"]), Curve("upper_u", "‖u‖R√M", COLORS["upper"], lambda m: ua * np.sqrt(m))],
         arrays, crossing=(xh, ua * math.sqrt(xh)), crossing_name=_crossing_name("M", xh),

@@ -194,6 +194,12 @@ def _rest_band(N: int, rel: np.ndarray, summ: dict, sl: dict, arrays: dict, data
     dyn.append({"trace": 2, "op": "point_state", "x": "med_x", "y": "med_y"})
 
 
+def _relevant_pattern(relevant: list[bool]) -> dict:
+    """The relevant variables' bars hatched (their colour is not the only cue, WCAG 1.4.1)."""
+    return {"shape": ["/" if r else "" for r in relevant], "fgcolor": "#ffffff", "fillmode": "overlay", "size": 7,
+            "solidity": 0.3}
+
+
 def _weights_figure(trace, X, y, proof, rel: np.ndarray, arrays: dict) -> dict:
     N, L = trace.d, float(trace.log_base)
     base = float(trace.base)
@@ -222,7 +228,8 @@ def _weights_figure(trace, X, y, proof, rel: np.ndarray, arrays: dict) -> dict:
         arrays["wb_x"] = [xs] * E_all.shape[0]
         arrays["wb_y"] = [mk(r) for r in E_all]
         data.append({"type": "bar", "name": "wᵢ", "x": xs, "y": [0] * N, "base": ybot, "showlegend": False,
-                     "marker": {"color": [REL_COLOR if i in relset else IRR_COLOR for i in range(N)]},
+                     "marker": {"color": [REL_COLOR if i in relset else IRR_COLOR for i in range(N)],
+                                "pattern": _relevant_pattern([i in relset for i in range(N)])},
                      "hoverinfo": "skip"})
         dyn.append({"trace": 0, "op": "state", "x": "wb_x", "y": "wb_y"})
         ticks = {"tickvals": xs if N <= 25 else xs[::5], "ticktext": [_var(i) for i in range(N)][:: 1 if N <= 25 else 5]}
@@ -235,7 +242,8 @@ def _weights_figure(trace, X, y, proof, rel: np.ndarray, arrays: dict) -> dict:
         data.append({"type": "bar", "name": "wᵢ", "x": x_all, "y": [0] * len(x_all), "base": ybot,
                      "showlegend": False, "text": [""] * len(x_all), "textposition": "inside",
                      "insidetextanchor": "start", "textangle": -90, "textfont": {"size": 11, "color": "#1b2a3a"},
-                     "marker": {"color": [REL_COLOR] * rel.size + [IRR_COLOR] * len(sl["x_top"])},
+                     "marker": {"color": [REL_COLOR] * rel.size + [IRR_COLOR] * len(sl["x_top"]),
+                                "pattern": _relevant_pattern([True] * rel.size + [False] * len(sl["x_top"]))},
                      "hoverinfo": "skip"})
         dyn.append({"trace": 0, "op": "state", "x": "wb_x", "y": "wb_y", "text": "wb_text"})
         _rest_band(N, rel, summ, sl, arrays, data, dyn)
@@ -255,7 +263,7 @@ def _weights_figure(trace, X, y, proof, rel: np.ndarray, arrays: dict) -> dict:
                  "showlegend": False, "textfont": {"size": 12, "color": "#000"}, "hoverinfo": "skip"})
     dyn.append({"trace": len(data) - 1, "op": "on_mistake", "x": "mv_x", "y": "mv_ty", "text": "mv_text"})
     yv, yt = _weight_ticks(ybot, ytop, L, base)
-    layout = _layout(xaxis=_axis("green: the target's relevant variables", range=[0.4, x_hi], **ticks),
+    layout = _layout(xaxis=_axis("hatched green bars: the target's relevant variables", range=[0.4, x_hi], **ticks),
                      yaxis=_axis("weight wᵢ (log scale)", range=[ybot, ytop], tickvals=yv, ticktext=yt),
                      bargap=0.2)
     title = ("Weights after the round (log scale)" if sl["small"] else
