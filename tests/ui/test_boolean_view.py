@@ -183,7 +183,7 @@ def test_conjunction_spec_property(n, T, seed, noise):
 def _rules_at(spec: dict, p: int) -> dict[float, int]:
     """x position of each rule → its level, as drawn."""
     main = figures_at(spec, p)[0]
-    tr = _by_name(main, "rule →1 (blue) / →0 (red)")
+    tr = _by_name(main, "rule: its output (1 / 0) written on it")
     return dict(zip(tr["x"], tr["y"]))
 
 

@@ -298,12 +298,9 @@ def _strict_problems(fig: dict) -> list[str]:
             if a["name"] != b["name"] and cue(a) == cue(b)]
 
 
-#: charts outside this change's files where two bounds still differ by colour only (one-line fixes, left to
-#: their pages' owners: the mark fails as soon as they are fixed, so it is removed then)
-NOT_YET = {("exponentiated_update", "sandwich"): "olc_ui/lessons/exponentiated_update/view.py: 'ln N − C·M' and "
-           "'Φ₁ − C·M' are both dashed",
-           ("halving", "sandwich"): "olc_ui/lessons/halving/view.py: '1 (lower bound)' and '|H|/2ᴹ (upper bound)' "
-           "are both dashed"}
+#: (label, figure id) → why a sandwich is still told by colour alone, as a strict xfail (none left: the
+#: exponentiated update's and Halving's bounds now have their own dashes)
+NOT_YET: dict = {}
 SANDWICHES = [pytest.param(label, f["id"], marks=[pytest.mark.xfail(strict=True, reason=NOT_YET[label, f["id"]])]
                            if (label, f["id"]) in NOT_YET else [])
               for label in P.labels() for f in P.spec(label)[0]["figures"] if f["id"].startswith("sandwich")]
@@ -368,9 +365,7 @@ COLOUR_ONLY = re.compile(r"\((?:grey|gray|orange|blue|green|red|purple|pink|blac
 
 
 @pytest.mark.parametrize("label", [
-    pytest.param(lb, marks=[pytest.mark.xfail(strict=True, reason="olc_ui/lessons/boolean_concepts/view.py: "
-                                              "'rule →1 (blue) / →0 (red)' (its markers carry →1 / →0 as text)")])
-    if lb == "boolean_concepts, decision lists" else lb for lb in P.labels()])
+    lb for lb in P.labels()])
 def test_no_legend_or_axis_names_a_meaning_by_its_colour(label):
     """"wₜ (grey)", "green: the relevant variables", "pink: …": a name that points at a colour alone fails
     (a colour with a shape or pattern, "pink squares", "hatched green bars", passes)."""

@@ -597,7 +597,7 @@ def decision_list_spec(trace, X, y, *, run_id: str, position: int = 0, title: st
         arrays["tg_x"] = [[xs[r] for r in tr]] * K
         arrays["tg_y"] = [[int(LV[k][r]) for r in tr] for k in range(K)]
     # the rules (x fixed per rule, y = level per state)
-    data.append({"type": "scatter", "mode": "markers+text", "name": "rule →1 (blue) / →0 (red)", "x": [], "y": [],
+    data.append({"type": "scatter", "mode": "markers+text", "name": "rule: its output (1 / 0) written on it", "x": [], "y": [],
                  "text": [str(o) for o in outs], "textfont": {"color": "#ffffff", "size": font},
                  "marker": {"symbol": "square", "size": size, "color": [COLORS["pos"] if o else COLORS["neg"]
                                                                         for o in outs]},

@@ -204,13 +204,14 @@ def _sandwich_layer(g: dict, proof, arrays: dict, x_end: float, axes=None, legen
     data, dyn = [], []
     data.append(_line("lower bound 0", [0, round(x_end, 4)], [0, 0], COLORS["lower"], 2.5, "dot", axes, legend))
     if C is not None:
-        for key, name, start, color in (("lnN_upper", "ln N − C·M", lnN, COLORS["upper"]),
-                                        ("kl_upper", "Φ₁ − C·M", float(S["kl"][0]), PHI1_COLOR)):
+        # each bound its own dash (not told apart by colour alone: issue 23 §3)
+        for key, name, start, color, dash in (("lnN_upper", "ln N − C·M", lnN, COLORS["upper"], "dash"),
+                                              ("kl_upper", "Φ₁ − C·M", float(S["kl"][0]), PHI1_COLOR, "longdash")):
             x1 = x_end
             if C > 0:
                 x1 = min(x_end, start / C)  # to where it meets 0 (the crossing), or the edge of these axes
             data.append(_line(name, [0, round(x1, ND)], [round(start, ND), round(start - C * x1, ND)], color,
-                              2.5, "dash", axes, legend,
+                              2.5, dash, axes, legend,
                               hover=f"{name}<br>M = %{{x:.4g}}: %{{y:.4g}}<extra></extra>"))
     n0 = len(data)
     pre = "" if legend else " "

@@ -441,7 +441,7 @@ def _size_figure(proof, arrays: dict) -> dict:
     m_end = min(x_hi, math.log2(Hs / y_lo))
     xs = np.linspace(0.0, m_end, 2)
     data = [
-        _line("1 (lower bound)", COLORS["lower"], 2.5, "dash", x=[0.0, round(x_hi, 3)], y=[1, 1]),
+        _line("1 (lower bound)", COLORS["lower"], 2.5, "dashdot", x=[0.0, round(x_hi, 3)], y=[1, 1]),
         {**_line("|H|/2ᴹ (upper bound)", COLORS["upper"], 2.5, "dash", x=xs.round(4).tolist(),
                              y=(Hs * 2.0 ** -xs).tolist()),
          "hovertemplate": "|H|/2ᴹ at M = %{x:.2f}: %{y:.4g}<extra></extra>"},
@@ -477,7 +477,7 @@ def _size_figure(proof, arrays: dict) -> dict:
     arrays["sz_U"] = [float(v) if v >= y_lo * 0.5 else None for v in proof.series["upper_size"][idx]]
     base = len(data)
     data.append({**_pts("|Hₜ| now", "#111111", "circle", 14, 1.0, legend=False, line={"color": "#fff", "width": 2})})
-    data.append({**_pts("|H|/2ᴹ now", COLORS["upper"], "circle", 12, 1.0, legend=False,
+    data.append({**_pts("|H|/2ᴹ now", COLORS["upper"], "square", 12, 1.0, legend=False,
                         line={"color": "#fff", "width": 2})})
     dyn = dyn0 + [{"trace": base, "op": "point_state", "x": "sz_M", "y": "sz_H"},
                   {"trace": base + 1, "op": "point_state", "x": "sz_M", "y": "sz_U"}]
