@@ -380,8 +380,11 @@ def rowdot_in_box(A: np.ndarray, v: np.ndarray, compiled: bool | None = None) ->
 
 
 def _scan_np(X, y, z, t, escale, a1, a2, c3, score, pred, block):
-    """The numpy twin of :func:`_scan_py` (blocks of ``block`` rows, doubling)."""
+    """The numpy twin of :func:`_scan_py` (blocks of ``block`` rows, doubling up to :data:`_CHUNK_CELLS` cells:
+    the rows of a block after a stop are computed in vain, and a larger block sums no faster)."""
     n = X.shape[0]
+    cap = max(64, _CHUNK_CELLS // max(X.shape[1], 1))
+    block = min(block, cap)
     while t < n:
         e = min(n, t + block)
         blk = X[t:e]
@@ -402,7 +405,7 @@ def _scan_np(X, y, z, t, escale, a1, a2, c3, score, pred, block):
             code = SCAN_OUTSIDE if out[k] else (SCAN_SMALL if small[k] else (SCAN_NEAR if near[k] else SCAN_MISTAKE))
             return t + k, code
         score[t:e], pred[t:e] = sc, sgn
-        t, block = e, 2 * block
+        t, block = e, min(2 * block, cap)
     return n, SCAN_END
 
 
