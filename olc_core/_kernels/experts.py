@@ -228,11 +228,12 @@ def _wm_numpy(A, yv, y, on, beta, c, t0, pred, is_mis):
     """The numpy twin of :func:`_wm_kernel_py`. Between mistakes the weights are fixed, so the votes up to
     the next mistake are one matrix–vector product; in a run of mistakes the counts are a running sum,
     so the votes up to the next correct round are one pass too. It guesses "no mistake" after a correct
-    round and "a mistake" after a mistake, on blocks that double while the guess holds. Every vote is
+    round and "a mistake" after a mistake while mistakes come in runs (a mistake right after one; not after
+    an "a mistake" guess failed at once), on blocks that double while the guess holds. Every vote is
     decided in floats only outside its rounding bound, so the decisions are the exact ones, as the
     kernel's."""
     T, N = A.shape
-    rows, t, erring = 16, t0, True
+    rows, t, erring, runs = 16, t0, True, True
     powers, most = _Powers(beta), block_rows(N)
     while t < T:
         e = min(T, t + min(rows, most))
@@ -242,7 +243,9 @@ def _wm_numpy(A, yv, y, on, beta, c, t0, pred, is_mis):
         if status == "end":
             t, rows = e, rows * 2
             continue
-        t, rows, erring = t + k + 1, 16, status == "mistake"
+        if k == 0:      # the guess failed at once: mistakes come in runs (guess them) only while runs are seen
+            runs = status == "mistake"
+        t, rows, erring = t + k + 1, 16, status == "mistake" and runs
     return T
 
 
