@@ -145,22 +145,40 @@ def _wm_kernel_py(A, yv, y, on, beta, c, t0, pred, is_mis):
     return T
 
 
-def _votes(A, on, C, beta):
+class _Powers:
+    """``β^k`` for the decision twin, one table per run grown by doubling (:func:`power_table` on a longer
+    range: the same powers, within an ulp of β^k — all the votes' rounding bounds assume). ``scaled(C)`` is
+    :func:`scaled_weights`'s ``w`` without a new table per block."""
+
+    def __init__(self, beta: float):
+        self.beta = float(beta)
+        self.table = power_table(self.beta, 64)
+
+    def scaled(self, C: np.ndarray) -> np.ndarray:
+        if self.beta == 0.0:
+            return (C == 0).astype(np.float64)
+        K = C - C.min(axis=-1, keepdims=True)
+        kmax = int(K.max()) if K.size else 0
+        if kmax >= self.table.shape[0]:
+            self.table = power_table(self.beta, max(kmax, 2 * self.table.shape[0]))
+        return self.table[K]
+
+
+def _votes(A, on, C, beta, powers: _Powers | None = None):
     """Each row's vote ``Σ_i ±β^{C_i}`` (scaled: the largest weight of a row is 1) and its rounding bound
     (−1 for β = 0: the vote is an exact integer, 0 is the tie)."""
-    w, _ = scaled_weights(C, beta)
+    w = scaled_weights(C, beta)[0] if powers is None else powers.scaled(C)
     phi = w.sum(axis=1)
     d = 2.0 * np.einsum("ij,ij->i", A == on, w) - phi
     tau = np.full(d.shape, -1.0) if beta == 0.0 else vote_tolerance(A.shape[1], phi)
     return d, tau
 
 
-def _steady_block(A, yv, y, on, beta, c, t, e, pred, is_mis):
+def _steady_block(A, yv, y, on, beta, c, t, e, pred, is_mis, powers: _Powers | None = None):
     """Rounds t … e−1 guessing no mistake (the weights fixed: one product). Returns ``(k, status)``: the
     first k rounds are float-certain correct predictions (recorded); round t + k is a mistake
     (``"mistake"``, recorded and ``c`` updated), undecided in floats (``"tie"``), or past e (``"end"``)."""
-    w, _ = scaled_weights(c[None, :], beta)
-    w = w[0]
+    w = scaled_weights(c[None, :], beta)[0][0] if powers is None else powers.scaled(c)
     phi = float(w.sum())
     d = 2.0 * ((A[t:e] == on) @ w) - phi
     tau = -1.0 if beta == 0.0 else vote_tolerance(A.shape[1], phi)
@@ -179,7 +197,7 @@ def _steady_block(A, yv, y, on, beta, c, t, e, pred, is_mis):
     return k, "mistake"
 
 
-def _erring_block(A, yv, y, on, beta, c, t, e, pred, is_mis):
+def _erring_block(A, yv, y, on, beta, c, t, e, pred, is_mis, powers: _Powers | None = None):
     """Rounds t … e−1 guessing that every one is a mistake (the adversary's streams: WM errs every round):
     the counts before each round are then a running sum of the rows' penalties, and every vote is
     evaluated at once. Returns ``(k, status)``: the first k rounds are float-certain mistakes (recorded,
@@ -189,7 +207,7 @@ def _erring_block(A, yv, y, on, beta, c, t, e, pred, is_mis):
     C = np.cumsum(pen, axis=0, dtype=np.int64)
     C -= pen
     C += c
-    d, tau = _votes(A[t:e], on, C, beta)
+    d, tau = _votes(A[t:e], on, C, beta, powers)
     yhat = np.where(d >= 0.0, 1, -1)
     amb = np.abs(d) <= tau
     stop = (yhat == y[t:e]) | amb
@@ -210,20 +228,24 @@ def _wm_numpy(A, yv, y, on, beta, c, t0, pred, is_mis):
     """The numpy twin of :func:`_wm_kernel_py`. Between mistakes the weights are fixed, so the votes up to
     the next mistake are one matrix–vector product; in a run of mistakes the counts are a running sum,
     so the votes up to the next correct round are one pass too. It guesses "no mistake" after a correct
-    round and "a mistake" after a mistake, on blocks that double while the guess holds. Every vote is
+    round and "a mistake" after a mistake while mistakes come in runs (a mistake right after one; not after
+    an "a mistake" guess failed at once), on blocks that double while the guess holds. Every vote is
     decided in floats only outside its rounding bound, so the decisions are the exact ones, as the
     kernel's."""
     T, N = A.shape
-    rows, t, erring = 16, t0, True
+    rows, t, erring, runs = 16, t0, True, True
+    powers, most = _Powers(beta), block_rows(N)
     while t < T:
-        e = min(T, t + min(rows, block_rows(N)))
-        k, status = (_erring_block if erring else _steady_block)(A, yv, y, on, beta, c, t, e, pred, is_mis)
+        e = min(T, t + min(rows, most))
+        k, status = (_erring_block if erring else _steady_block)(A, yv, y, on, beta, c, t, e, pred, is_mis, powers)
         if status == "tie":
             return t + k
         if status == "end":
             t, rows = e, rows * 2
             continue
-        t, rows, erring = t + k + 1, 16, status == "mistake"
+        if k == 0:      # the guess failed at once: mistakes come in runs (guess them) only while runs are seen
+            runs = status == "mistake"
+        t, rows, erring = t + k + 1, 16, status == "mistake" and runs
     return T
 
 

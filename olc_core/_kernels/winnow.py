@@ -315,10 +315,41 @@ def rowdot(A: np.ndarray, v: np.ndarray, compiled: bool | None = None) -> np.nda
     return out
 
 
+def _signed_parts_np(X: np.ndarray, z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The numpy twin of :func:`signed_parts`. Large float rows: the terms ``a = x·z`` once per block,
+    written transposed as in :func:`olc_core._support.numeric.rowdot`; ``P = Σ max(a, 0)`` and
+    ``Q = −Σ min(a, 0)`` summed sequentially down the block (``max(x, 0)·z`` is ``x·z`` or ±0 and
+    ``max(−x, 0)·z`` is ``−(x·z)`` or ±0, z ≥ 0; a ±0 term leaves a nonzero sum unchanged; negating a
+    sum of negated terms gives the same bits, rounding being symmetric; a −0 result becomes +0 as
+    rowdot's)."""
+    n, d = X.shape
+    if d <= 16 or n == 0 or X.dtype != np.float64:
+        return _numeric.rowdot(np.maximum(X, 0.0), z), _numeric.rowdot(np.maximum(-X, 0.0), z)
+    z = np.asarray(z, dtype=np.float64)
+    P, Q = np.empty(n), np.empty(n)
+    rows = max(1, _CHUNK_CELLS // d)
+    buf, part = np.empty(d * min(n, rows)), np.empty(d * min(n, rows))
+    for a in range(0, n, rows):
+        b = min(n, a + rows)
+        if b - a < _numeric._MIN_WIDTH:   # one column: numpy would reduce along it, pairwise
+            P[a:b] = _numeric.rowdot(np.maximum(X[a:b], 0.0), z)
+            Q[a:b] = -_numeric.rowdot(np.maximum(-X[a:b], 0.0), z)   # negated back below
+            continue
+        M = buf[: d * (b - a)].reshape(d, b - a)
+        H = part[: d * (b - a)].reshape(d, b - a)
+        np.multiply(X[a:b].T, z[:, None], out=M)
+        np.add.reduce(np.maximum(M, 0.0, out=H), axis=0, out=P[a:b])
+        np.add.reduce(np.minimum(M, 0.0, out=H), axis=0, out=Q[a:b])
+    np.negative(Q, out=Q)
+    P += 0.0
+    Q += 0.0
+    return P, Q
+
+
 def signed_parts(X: np.ndarray, z: np.ndarray, compiled: bool | None = None) -> tuple[np.ndarray, np.ndarray]:
     """``(rowdot(max(X, 0), z), rowdot(max(−X, 0), z))`` bit for bit, in one pass (z finite, ≥ 0)."""
     if not _compiled(X, compiled):
-        return _numeric.rowdot(np.maximum(X, 0.0), z), _numeric.rowdot(np.maximum(-X, 0.0), z)
+        return _signed_parts_np(X, z)
     P, Q = np.empty(X.shape[0]), np.empty(X.shape[0])
     _kernel("signed_parts")(np.ascontiguousarray(X), np.ascontiguousarray(z, dtype=np.float64), P, Q)
     return P, Q
@@ -349,8 +380,11 @@ def rowdot_in_box(A: np.ndarray, v: np.ndarray, compiled: bool | None = None) ->
 
 
 def _scan_np(X, y, z, t, escale, a1, a2, c3, score, pred, block):
-    """The numpy twin of :func:`_scan_py` (blocks of ``block`` rows, doubling)."""
+    """The numpy twin of :func:`_scan_py` (blocks of ``block`` rows, doubling up to :data:`_CHUNK_CELLS` cells:
+    the rows of a block after a stop are computed in vain, and a larger block sums no faster)."""
     n = X.shape[0]
+    cap = max(64, _CHUNK_CELLS // max(X.shape[1], 1))
+    block = min(block, cap)
     while t < n:
         e = min(n, t + block)
         blk = X[t:e]
@@ -371,7 +405,7 @@ def _scan_np(X, y, z, t, escale, a1, a2, c3, score, pred, block):
             code = SCAN_OUTSIDE if out[k] else (SCAN_SMALL if small[k] else (SCAN_NEAR if near[k] else SCAN_MISTAKE))
             return t + k, code
         score[t:e], pred[t:e] = sc, sgn
-        t, block = e, 2 * block
+        t, block = e, min(2 * block, cap)
     return n, SCAN_END
 
 

@@ -12,6 +12,35 @@ import numpy as np
 __all__ = ["rowdot", "rowwise_dot", "rowsq", "rownorm", "logsumexp", "Grow"]
 
 _CHUNK = 1 << 15
+_MIN_WIDTH = 4       # rows below which a block is summed with cumsum instead
+_T_CELLS = 1 << 16   # cells of one transposed block (512 kB: stays in cache)
+
+
+def _columns_summed(A: np.ndarray, B: np.ndarray, out: np.ndarray) -> None:
+    """``out[i] = Σ_j A[i, j]·B[i or 0, j]`` (B: one row v, or A's shape), summed sequentially over j from
+    the first term (the caller adds +0.0 to turn a −0 sum into +0, as a loop starting from 0.0 gives).
+
+    Each block of rows is written transposed (d × rows, C order) and reduced over axis 0: numpy then
+    adds row j of the block to the running sums of every column at once (``out += M[j]``, element-wise,
+    so each sum keeps its sequential order; a reduction over the contiguous axis would sum pairwise, which
+    numpy does for a block of one row: blocks under :data:`_MIN_WIDTH` rows take ``cumsum``). Five
+    to ten times faster than ``np.cumsum(·, axis=1)[:, -1]``, the same bits (tests/core/test_numeric_twins.py)."""
+    n, d = A.shape
+    rows = max(1, _T_CELLS // d)
+    buf = np.empty(d * min(n, rows))
+    for a in range(0, n, rows):
+        b = min(n, a + rows)
+        Bb = B if B.shape[0] == 1 else B[a:b]
+        if b - a < _MIN_WIDTH:    # one column: numpy would reduce along it, pairwise
+            out[a:b] = np.cumsum(A[a:b] * Bb, axis=1)[:, -1]
+            continue
+        M = buf[: d * (b - a)].reshape(d, b - a)
+        np.multiply(A[a:b].T, Bb.T, out=M)
+        np.add.reduce(M, axis=0, out=out[a:b])
+
+
+def _floats(A: np.ndarray, B: np.ndarray) -> bool:
+    return np.result_type(A, B) == np.float64 and A.shape[0] > 0 and A.shape[1] > 0
 
 
 def rowdot(A: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -21,6 +50,11 @@ def rowdot(A: np.ndarray, v: np.ndarray) -> np.ndarray:
     if d <= 16:
         for j in range(d):
             out += A[:, j] * v[j]
+        return out
+    v = np.asarray(v)
+    if _floats(A, v) and v.ndim == 1:
+        _columns_summed(A, v[None, :], out)
+        out += 0.0  # -0.0 -> 0.0, as a loop starting from 0.0 gives
         return out
     for a in range(0, n, _CHUNK):
         b = min(n, a + _CHUNK)
@@ -36,6 +70,11 @@ def rowwise_dot(A: np.ndarray, B: np.ndarray) -> np.ndarray:
     if d <= 16:
         for j in range(d):
             out += A[:, j] * B[:, j]
+        return out
+    B = np.asarray(B)
+    if _floats(A, B) and B.shape == A.shape:
+        _columns_summed(A, B, out)
+        out += 0.0  # -0.0 -> 0.0, as a loop starting from 0.0 gives
         return out
     for a in range(0, n, _CHUNK):
         b = min(n, a + _CHUNK)

@@ -367,9 +367,9 @@ def _support_dots(X: np.ndarray, u: np.ndarray) -> np.ndarray:
 def _checked_dots(X: np.ndarray, comparator) -> tuple[bool | None, np.ndarray | None]:
     """Whether every entry of X is in [−1, 1] (so X is finite too), and ``rowdot(X, u)`` for a valid given
     comparator u (None otherwise): one pass over X for both. An invalid comparator is reported later, in
-    its place among the checks. With the kernels and a sparse u (at most a quarter of the features), X is
-    not read here: the dots are :func:`_support_dots` and the box check is left to the run's scan, which
-    checks each row before it uses it (``None`` for inside)."""
+    its place among the checks. With a sparse u (at most a quarter of the features) the dots are
+    :func:`_support_dots`; with the kernels X is not read here then: the box check is left to the run's
+    scan, which checks each row before it uses it (``None`` for inside)."""
     u = None
     if comparator is not None:
         try:
@@ -378,8 +378,11 @@ def _checked_dots(X: np.ndarray, comparator) -> tuple[bool | None, np.ndarray | 
             u = None
     if u is None:
         return first_row_outside_unit_box(X) < 0, None
-    if use_compiled(X) and 4 * int(np.count_nonzero(u)) <= X.shape[1]:
-        return None, _support_dots(X, u)
+    if 4 * int(np.count_nonzero(u)) <= X.shape[1]:
+        if use_compiled(X):
+            return None, _support_dots(X, u)
+        inside = first_row_outside_unit_box(X) < 0       # the numpy twin: a pass of min/max, then u's support
+        return inside, (_support_dots(X, u) if inside else None)
     dots, bad = rowdot_in_box(X, u)
     return bad < 0, dots
 

@@ -49,21 +49,53 @@ _SUP = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 # ------------------------------------------------------------------------------------------ the run's state
 
 def _exponents(trace) -> np.ndarray:
-    """The exponent vectors of every state (K × N int64), state 0 all zeros."""
+    """The exponent vectors of every state after a mistake (M × N int64; state 0, all zeros, not included).
+    M × N numbers: only for small N (the bars of every variable); otherwise :func:`_exponent_rows`."""
     S = np.asarray(trace.history.snapshots, dtype=np.int64).reshape(-1, trace.d)
     return S
 
 
-def exponent_summary(trace, relevant: np.ndarray, n_top: int = N_TOP, chunk: int = 256) -> dict[str, np.ndarray]:
+def _snapshot_rows(trace, a: int, b: int) -> np.ndarray:
+    """The exponent vectors after mistakes ``a … b-1`` ((b − a) × N int64): replayed from the data a block
+    at a time when the history keeps only checkpoints (:class:`olc_core.trace.RowReplayHistory`, asked for
+    in order), else a slice of the stored snapshots."""
+    h = trace.history
+    if hasattr(h, "snapshot_rows"):
+        return h.snapshot_rows(a, b)
+    return np.asarray(h.snapshots[a:b], dtype=np.int64).reshape(-1, trace.d)
+
+
+def _exponent_rows(trace, a: int, b: int) -> np.ndarray:
+    """The exponent vectors of the states ``a … b-1`` ((b − a) × N int64; state 0 all zeros, state s the one
+    after s mistakes)."""
+    rows = _snapshot_rows(trace, max(a - 1, 0), b - 1)
+    if a == 0:
+        rows = np.vstack([np.zeros((1, trace.d), dtype=np.int64), rows])
+    return rows
+
+
+def _exponent_columns(trace, cols: np.ndarray) -> np.ndarray:
+    """The exponents of the variables ``cols`` in every state ((M + 1) × len(cols) int64, state 0 all
+    zeros): only those columns of the data are read when the history replays them."""
+    h = trace.history
+    if hasattr(h, "columns"):
+        E = np.asarray(h.columns(cols), dtype=np.int64)
+    else:
+        E = np.asarray(h.snapshots, dtype=np.int64).reshape(-1, trace.d)[:, cols]
+    return np.vstack([np.zeros((1, len(cols)), dtype=np.int64), E])
+
+
+def exponent_summary(trace, relevant: np.ndarray, n_top: int = N_TOP, chunk: int | None = None) -> dict[str, np.ndarray]:
     """Per state (K = M + 1): the relevant variables' exponents (K × k), the ``n_top`` largest other
     exponents and their variables (K × n_top, largest first), and min / median / max of the rest.
 
-    Works on blocks of states: never more than ``chunk`` × N numbers at once."""
+    Works on blocks of states: never more than ``chunk`` × N numbers at once (default: 2¹⁹ / N states,
+    4 MB of exponents; the states are replayed from the data block by block, not all built first)."""
     N = trace.d
+    chunk = max(16, (1 << 19) // max(N, 1)) if chunk is None else int(chunk)
     rel = np.asarray(relevant, dtype=np.int64)
     irr = np.setdiff1d(np.arange(N), rel)
-    S = _exponents(trace)
-    K = S.shape[0] + 1
+    K = int(np.asarray(trace.mistakes).shape[0]) + 1
     n_top = min(n_top, irr.size)
     R = irr.size - n_top
     out = {"rel": np.zeros((K, rel.size), dtype=np.int64), "top_var": np.zeros((K, n_top), dtype=np.int64),
@@ -71,9 +103,10 @@ def exponent_summary(trace, relevant: np.ndarray, n_top: int = N_TOP, chunk: int
     kth = sorted({0, (R - 1) // 2, R // 2, R - 1} | set(range(R, R + n_top))) if R > 0 else list(range(n_top))
     for a in range(0, K, chunk):
         b = min(K, a + chunk)
-        rows = np.vstack([np.zeros((1, N), dtype=np.int64), S[:b - 1]]) if a == 0 else S[a - 1:b - 1]
+        rows = _exponent_rows(trace, a, b)
         out["rel"][a:b] = rows[:, rel]
         E = rows[:, irr]
+        del rows
         if irr.size == 0:
             continue
         order = np.argpartition(E, kth, axis=1) if kth else np.zeros((b - a, 0), dtype=np.int64)
@@ -374,7 +407,7 @@ def _per_variable_lines(trace, X, y, proof, rel: np.ndarray, reasons: dict) -> l
     """Each relevant weight's own sandwich (for k ≤ 4): w_i = (1+β)^{p_i} ≤ (1+β)N, p_i ≤ 1 + log₍₁₊β₎N."""
     if rel.size == 0 or rel.size > 4:
         return []
-    E = np.vstack([np.zeros((1, trace.d), dtype=np.int64), _exponents(trace)])[:, rel]
+    E = _exponent_columns(trace, rel)
     P, D = promotions(trace, X, y, rel)
     L = float(trace.log_base)
     cap = float(proof.constants["per_variable_promotions_cap"])
@@ -481,11 +514,12 @@ def _caption(trace, X, y, proof, rel: np.ndarray | None) -> dict:
     A = np.asarray(X)
     on = np.empty(T, dtype=np.int64)
     ron = np.zeros(T, dtype=np.int64)
-    for a in range(0, T, 4096):
-        blk = A[a:a + 4096] != 0
-        on[a:a + 4096] = blk.sum(axis=1)
+    rows = max(1, (1 << 20) // max(N, 1))     # blocks of ≈ 1 MB of the data (4,096 rows were 40 MB at N = 10⁴)
+    for a in range(0, T, rows):
+        blk = A[a:a + rows] != 0
+        on[a:a + rows] = np.count_nonzero(blk, axis=1)
         if rel is not None and rel.size:
-            ron[a:a + 4096] = blk[:, rel].sum(axis=1)
+            ron[a:a + rows] = np.count_nonzero(blk[:, rel], axis=1)
     pred = np.asarray(trace.predictions).astype(np.int64)
     yy = np.asarray(y).astype(np.int64)
     with np.errstate(over="ignore"):
