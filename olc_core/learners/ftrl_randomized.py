@@ -151,7 +151,13 @@ def _resolve_comparator(comparator, d: int, theta_T: np.ndarray, norm_T: float) 
         if n > 1.0:
             u = u / n
         return u, {"comparator_source": "given", "comparator": u}
-    u = theta_T / norm_T if norm_T > 0 else np.zeros(d)
+    if norm_T > 1e-150:
+        u = theta_T / norm_T
+    elif norm_T > 0:  # ‖S_T‖ near or below the subnormal range: θ/‖θ‖ loses bits (‖u‖ > 1); scale by max|θ| first
+        s = theta_T / np.max(np.abs(theta_T))
+        u = s / np.sqrt(np.sum(s * s))
+    else:
+        u = np.zeros(d)
     return u, {"comparator_source": "best in hindsight", "comparator": u,
                "comparator_method": "u = S_T/‖S_T‖ with S_T = Σ_t y_t x_t minimises Σ_t (1 − y_t⟨u, x_t⟩)/2 "
                                     "over the unit ball (u = 0 when S_T = 0)"}

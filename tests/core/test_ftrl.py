@@ -465,3 +465,15 @@ def test_tolerance_is_tight_where_the_bound_is_attained():
     assert _proof_for(X, y, np.array([0.0]), 2.0).violations() == []
     bad = _proof_for(X, y, np.array([-1e-7]), 2.0).violations()
     assert [(v.round, v.name) for v in bad][:1] == [(1, "regret ≤ bound_data")]
+
+
+@pytest.mark.parametrize("v", [2.22507384e-316, 1e-310, 1e-200, 1e-160])
+def test_the_best_comparator_stays_in_the_ball_on_tiny_data(v):
+    """Hypothesis found X = [[2.2e-316, 2.2e-316]]: S_T/‖S_T‖ with a subnormal ‖S_T‖ lost bits and gave
+    ‖u‖² > 1 + 1e-9, so the comparator assumption failed; the direction is now taken after scaling by max|S_T|."""
+    X = np.array([[v, v]])
+    tr = run(X, np.array([-1.0]), eta=SQ2, seed=0)
+    assert tr.info["comparator_source"] == "best in hindsight"
+    u = np.asarray(tr.info["comparator"])
+    assert np.all(u < 0) and abs(float(np.sum(u * u)) - 1.0) <= 1e-12   # −x/‖x‖: y = −1
+    assert tr.proof.failed_assumptions == [] and tr.proof.violations() == []
