@@ -335,7 +335,7 @@ def sweep_cards(rows: list[dict]) -> list[dict]:
 
     >>> sweep_cards([{"algorithm": "winnow", "N": 10, "k": 2, "seed": s, "mistakes": 3 + s, "bound": None}
     ...              for s in (0, 1)])
-    [{'learner, N': 'Winnow, N = 10 (k = 2)', 'mistakes (seeds 0, 1)': '3, 4', 'bounds': 'n/a, n/a'}]
+    [{'learner': 'Winnow, N = 10, k = 2', 'mistakes, seeds 0–1': '3, 4', 'bounds': 'n/a, n/a'}]
     """
     groups: dict[tuple, list[dict]] = {}
     for r in rows:
@@ -343,9 +343,10 @@ def sweep_cards(rows: list[dict]) -> list[dict]:
     cards = []
     for (alg, N, k), rs in groups.items():
         rs = sorted(rs, key=lambda r: r["seed"])
-        cards.append({"learner, N": f"{NAMES[alg]}, N = {N} (k = {k})",
-                      f"mistakes (seeds {', '.join(str(r['seed']) for r in rs)})": ", ".join(
-                          str(r["mistakes"]) for r in rs),
+        seeds = [r["seed"] for r in rs]
+        which = f"{seeds[0]}–{seeds[-1]}" if seeds == list(range(seeds[0], seeds[-1] + 1)) else ", ".join(map(str, seeds))
+        cards.append({"learner": f"{NAMES[alg]}, N = {N}, k = {k}",
+                      f"mistakes, seeds {which}": ", ".join(str(r["mistakes"]) for r in rs),
                       "bounds": ", ".join(_bound(r["bound"]) for r in rs)})
     return cards
 

@@ -7,8 +7,10 @@
 //   chart above changes; every button is ≥ 44×44 px (viewer.css, .olc-phone);
 // - the bar's "Ledger" button scrolls to the proof ledger and back to the chart (one tap each way);
 // - the speed list, the download and other stops (e.g. margin mistakes) follow the charts;
-// - chart text is ≥ 12 px, legends go under the plot wrapped to its width, and the first chart's height is
-//   chosen so that its plot area fits between the top of the screen and the bar;
+// - chart text is ≥ 12 px, legends are compact (phoneLegend: one row where the names fit, else the columns that
+//   take the fewest lines, a name's closing remark left out where that saves a line; none wider than the plot),
+//   a zoom drawn in a corner of a chart (an inset) goes full width under its main plot (stackInset), and the
+//   first chart's height is chosen so that its plot area fits between the top of the screen and the bar;
 // - the first time a page's viewer is drawn the page scrolls to it (the title and the folded intro stay one
 //   swipe up), so the chart and the controls are on screen together without the student scrolling.
 // Touch screens get touch words instead of key names (touchScreen(); viewer_predict.js uses it).
