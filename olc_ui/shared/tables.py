@@ -42,11 +42,14 @@ def stacked_html(rows: Iterable[Mapping[str, Any]], *, label: str) -> str:
     return f'<div class="olc-stack" role="list" aria-label="{html.escape(label)}">{"".join(cards)}</div>'
 
 
-def table(rows: list[Mapping[str, Any]], *, key: str, label: str, **dataframe: Any) -> None:
+def table(rows: list[Mapping[str, Any]], *, key: str, label: str,
+          narrow: list[Mapping[str, Any]] | None = None, **dataframe: Any) -> None:
     """``st.dataframe(rows, **dataframe)`` on a wide screen, the same rows stacked on a phone.
 
-    ``key`` names the pair of containers; ``label`` is the stacked list's accessible name (what the rows are)."""
+    ``key`` names the pair of containers; ``label`` is the stacked list's accessible name (what the rows are);
+    ``narrow``, when given, is what the phone stacks instead: the same numbers in fewer, fuller cards (e.g. one
+    card per group of rows)."""
     with st.container(key=f"olc_wide_{key}"):
         st.dataframe(rows, **dataframe)
     with st.container(key=f"olc_narrow_{key}"):
-        st.html(stacked_html(rows, label=label))
+        st.html(stacked_html(rows if narrow is None else narrow, label=label))

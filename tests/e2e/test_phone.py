@@ -47,6 +47,32 @@ MEASURE = """() => {
 }"""
 
 
+#: What sticks out of the main column (CSS px past its right edge, or scrolling sideways): KaTeX (its visible part;
+#: KaTeX's MathML copy is clipped), markdown paragraphs and list items, the stacked tables, chart legends (past their
+#: chart). Closed expanders hold nothing visible: open them first to check their content.
+OUT = """() => {
+  const main = document.querySelector('[data-testid=stMainBlockContainer]').getBoundingClientRect();
+  const out = [];
+  const say = (e, why) => out.push(`${why}: ${(e.textContent || '').trim().slice(0, 60)}`);
+  for (const k of document.querySelectorAll('[data-testid=stMain] .katex-html')) {
+    if (k.closest('.olc-sr-only, [class*=visually-hidden]')) continue;
+    const r = k.getBoundingClientRect(), block = k.closest('p, li, h1, h2, h3, h4, td, dd, div.stMarkdown, .olc-ledger');
+    if (!r.width) continue;
+    if (r.right > main.right + 1) say(k, `formula ends at ${Math.round(r.right)} (column ${Math.round(main.right)})`);
+    if (block && r.right > block.getBoundingClientRect().right + 1)
+      say(k, `formula ${Math.round(r.width)} px wide runs out of its block by ${Math.round(r.right - block.getBoundingClientRect().right)}`);
+  }
+  for (const e of document.querySelectorAll('[data-testid=stMain] :is(p, li, .olc-stack, .olc-ledger)'))
+    if (e.clientWidth > 40 && e.scrollWidth > e.clientWidth + 1) say(e, `scrolls sideways (${e.scrollWidth} in ${e.clientWidth})`);   // 40: not a screen-reader-only text
+  for (const gd of document.querySelectorAll('[data-testid=stMain] .js-plotly-plot')) {
+    const b = gd.getBoundingClientRect(), lg = gd.querySelector('.legend');
+    if (lg && lg.getBoundingClientRect().width && lg.getBoundingClientRect().right > b.right + 1)
+      say(gd, `legend ends ${Math.round(lg.getBoundingClientRect().right - b.right)} px past its chart`);
+  }
+  return out;
+}"""
+
+
 def _context(browser, width=W, height=H, phone=True):
     kw = dict(is_mobile=True, has_touch=True, device_scale_factor=3) if phone else {}
     ctx = browser.new_context(viewport={"width": width, "height": height}, **kw)
@@ -94,6 +120,26 @@ def check_screen(m: dict, where: str) -> None:
     assert m["font"] is None or m["font"] >= 12, f"{where}: chart text of {m['font']} px"
 
 
+def _open_expanders(pg) -> None:
+    pg.evaluate("""() => { for (const d of document.querySelectorAll(
+        '[data-testid=stMain] [data-testid=stExpander] details:not([open])'))
+      if (d.getBoundingClientRect().height) d.querySelector('summary').click(); }""")
+    pg.wait_for_timeout(1500)
+
+
+#: Each viewer chart's legend: its height and smallest text (CSS px), and whether it ends inside its chart.
+LEGENDS = """() => [...document.querySelectorAll('.olc-viewer .olc-plot')].flatMap((gd) => {
+  const lg = gd.querySelector('.legend');
+  if (!lg || !lg.getBoundingClientRect().height) return [];
+  const r = lg.getBoundingClientRect(), b = gd.getBoundingClientRect();
+  const font = Math.min(...[...lg.querySelectorAll('text')].map((t) => parseFloat(getComputedStyle(t).fontSize)));
+  return [{id: gd.dataset.figureId, h: r.height, font, inside: r.left >= b.left - 1 && r.right <= b.right + 1}];
+})"""
+#: the tallest legend on a phone: before the compact legends (issue 25) they took 49-121 px (2,789 px on the nine
+#: step-viewer pages); now 45-105 px (2,415 px), five entries with long names on one column at most
+LEGEND_MAX_PX = 106
+
+
 def _tap(pg, control: str) -> None:
     pg.locator(f'{VIEWER} .olc-phone-bar [data-control="{control}"]').tap()
 
@@ -127,6 +173,11 @@ def test_normal_mode_chart_and_controls_share_the_screen(phone, url, path):
         assert 0 <= top < H / 2, f"{path}: the ledger is at {top} px after the Ledger tap"
         jump.tap()
         check_screen(phone.evaluate(MEASURE), f"{path}, back from the ledger")
+    legends = phone.evaluate(LEGENDS)
+    for lg in legends:
+        assert lg["inside"] and lg["font"] >= 12 and lg["h"] <= LEGEND_MAX_PX, f"{path}: legend {lg}"
+    _open_expanders(phone)           # nothing sticks out of the column or scrolls sideways, the folded parts too
+    assert phone.evaluate(OUT) == [], path
 
 
 @pytest.mark.parametrize("path", PREDICT)
@@ -145,6 +196,7 @@ def test_predict_question_chart_and_controls_share_the_screen(phone, url, path):
     assert m["answers"], f"{path}: no answers"
     for a in m["answers"]:
         assert a["h"] >= 44 and a["w"] >= 44 and a["y"] >= 0 and a["b"] <= m["bar"]["y"], f"{path}: answer {a}"
+    assert phone.evaluate(OUT) == [], f"{path} predict"
 
 
 def test_static_pages_fit_the_screen(phone, url):
@@ -204,6 +256,7 @@ def test_a_student_on_a_phone_sees_chart_controls_and_question(browser, url):
             stu.wait_for_selector(f"{VIEWER} .olc-class[data-connected='true']", timeout=60_000)
             m = stu.evaluate(MEASURE)
             check_screen(m, f"{path} class student")
+            assert stu.evaluate(OUT) == [], f"{path} class student"
             panel = stu.locator(f"{VIEWER} .olc-class").bounding_box()
             assert panel["y"] >= 0 and panel["y"] + panel["height"] <= m["plot"]["y"], f"{path}: class panel {panel}"
             lec.locator(VIEWER).first.focus()
@@ -217,7 +270,8 @@ def test_a_student_on_a_phone_sees_chart_controls_and_question(browser, url):
     assert not stu.errors and not lec.errors, "\n".join(stu.errors + lec.errors)
 
 
-TABLES = {"home": 1, "experts": 1, "compare": 1, "bound_explorer": 1}   # tables drawn by olc_ui/shared/tables.py
+#: tables drawn by olc_ui/shared/tables.py (compare: the whole run, and the sweep's numbers in their expander)
+TABLES = {"home": 1, "experts": 1, "compare": 2, "bound_explorer": 1}
 
 
 @pytest.mark.parametrize("path", sorted(TABLES))
@@ -226,6 +280,7 @@ def test_tables_are_stacked_on_a_phone_with_every_number_on_screen(phone, url, p
     phone.goto(f"{url}/{path}")
     phone.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=90_000)
     phone.wait_for_selector(".olc-stack", timeout=60_000)
+    _open_expanders(phone)
     m = phone.evaluate("""() => {
       const stacks = [...document.querySelectorAll('.olc-stack')];
       const wide = [...document.querySelectorAll('[class*="st-key-olc_wide_"] [data-testid=stDataFrame]')];
@@ -256,3 +311,27 @@ def test_chart_notes_stay_inside_their_chart(phone, url):
         .filter((a) => a.width > 0 && (a.right > b.right + 1 || a.left < b.left - 1))
         .map((a) => [gd.dataset.figureId, a.left, a.right, b.left, b.right]); })""")
     assert out == [], out
+
+
+def test_compare_zooms_go_full_width_under_their_chart(phone, url):
+    """Compare's "zoom on the run" insets were 85×41 px with 10 px labels on a phone (issue 25): now each is the
+    plot's width (284 px) and ≈ 90-100 px tall under its main plot, below that plot's axis title, its text ≥ 12 px;
+    the main plot keeps its size (the figure grows by the zoom's room)."""
+    phone.goto(f"{url}/compare")
+    _ready(phone)
+    zooms = phone.evaluate("""() => [...document.querySelectorAll('.olc-viewer .olc-plot')].filter((gd) =>
+        gd._fullLayout && gd._fullLayout.xaxis2).map((gd) => {
+      const fl = gd._fullLayout, box = (s) => { const r = gd.querySelector(s).getBoundingClientRect();
+        return {t: r.top, b: r.bottom, l: r.left, r: r.right, w: r.width, h: r.height}; };
+      const texts = [...gd.querySelectorAll('.subplot.x2y2 .xaxislayer-above text, .subplot.x2y2 .yaxislayer-above text, .annotation text')];
+      const title = [...gd.querySelectorAll('.annotation')].find((a) => a.textContent.includes('zoom on the run'));
+      return {id: gd.dataset.figureId, main: box('.xy .nsewdrag'), zoom: box('.x2y2 .nsewdrag'),
+        xtitle: box('.g-xtitle'), title: title ? title.getBoundingClientRect().top : null,
+        font: Math.min(...texts.map((t) => parseFloat(getComputedStyle(t).fontSize)))}; })""")
+    assert zooms, "no zoom on the compare page's default run"
+    for z in zooms:
+        main, zoom = z["main"], z["zoom"]
+        assert zoom["w"] >= 0.95 * main["w"] and zoom["h"] >= 80, f"{z['id']}: the zoom is {zoom['w']:.0f}×{zoom['h']:.0f}"
+        assert main["h"] >= 150, f"{z['id']}: the main plot shrank to {main['h']:.0f} px"
+        assert zoom["t"] > z["xtitle"]["b"] and z["title"] is not None and z["xtitle"]["b"] <= z["title"] < zoom["t"], z
+        assert z["font"] >= 12, z

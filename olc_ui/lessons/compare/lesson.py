@@ -32,7 +32,7 @@ from olc_ui.shared.config import Setting
 from olc_ui.shared.transcript import PageSettings
 
 __all__ = ["PAGE", "SETTINGS", "PRESETS", "LINEAR", "EXPERTS", "visible", "Setup", "load", "spec_for", "sweep",
-           "sweep_rows", "downloads_panel", "capped_T", "notes", "MAX_CELLS", "SWEEP_N", "SWEEP_SEEDS", "SWEEP_T", "dense_k", "why", "SOURCES", "INTRO", "summary_rows"]
+           "sweep_rows", "sweep_cards", "downloads_panel", "capped_T", "notes", "MAX_CELLS", "SWEEP_N", "SWEEP_SEEDS", "SWEEP_T", "dense_k", "why", "SOURCES", "INTRO", "summary_rows"]
 
 PAGE = "compare"
 LINEAR = ("perceptron", "winnow", "normalized_winnow")
@@ -319,9 +319,36 @@ def sweep_panel(v: dict[str, Any]) -> None:
                "can make. Both axes logarithmic.")
     st.plotly_chart(sweep_figure(rows, T=SWEEP_T[preset]), config={"displayModeBar": False}, key="compare_sweep_chart")
     with st.expander("The numbers of this chart (every run)"):
-        st.dataframe([{"learner": NAMES[r["algorithm"]], "N": r["N"], "k": r["k"], "seed": r["seed"],
-                       "mistakes": r["mistakes"], "bound": "n/a" if r["bound"] is None else f"{r['bound']:.6g}"}
-                      for r in rows], hide_index=True, key="compare_sweep_table")
+        tables.table([{"learner": NAMES[r["algorithm"]], "N": r["N"], "k": r["k"], "seed": r["seed"],
+                       "mistakes": r["mistakes"], "bound": _bound(r["bound"])} for r in rows],
+                     key="compare_sweep", label="The numbers of the mistakes-against-N chart",
+                     narrow=sweep_cards(rows), hide_index=True)
+
+
+def _bound(b: float | None) -> str:
+    return "n/a" if b is None else f"{b:.6g}"
+
+
+def sweep_cards(rows: list[dict]) -> list[dict]:
+    """The sweep's rows for a phone: one card per learner and N, its seeds' mistakes and bounds in seed order
+    (every number of the table, in a fifth of the rows and three columns).
+
+    >>> sweep_cards([{"algorithm": "winnow", "N": 10, "k": 2, "seed": s, "mistakes": 3 + s, "bound": None}
+    ...              for s in (0, 1)])
+    [{'learner': 'Winnow, N = 10, k = 2', 'mistakes, seeds 0–1': '3, 4', 'bounds': 'n/a, n/a'}]
+    """
+    groups: dict[tuple, list[dict]] = {}
+    for r in rows:
+        groups.setdefault((r["algorithm"], r["N"], r["k"]), []).append(r)
+    cards = []
+    for (alg, N, k), rs in groups.items():
+        rs = sorted(rs, key=lambda r: r["seed"])
+        seeds = [r["seed"] for r in rs]
+        which = f"{seeds[0]}–{seeds[-1]}" if seeds == list(range(seeds[0], seeds[-1] + 1)) else ", ".join(map(str, seeds))
+        cards.append({"learner": f"{NAMES[alg]}, N = {N}, k = {k}",
+                      f"mistakes, seeds {which}": ", ".join(str(r["mistakes"]) for r in rs),
+                      "bounds": ", ".join(_bound(r["bound"]) for r in rs)})
+    return cards
 
 
 # ------------------------------------------------------------------------------------------ panels

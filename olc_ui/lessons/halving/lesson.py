@@ -265,6 +265,19 @@ def assumption_panel(run: Run) -> None:
                        "ship to the browser); the caption gives the vote counts.")
 
 
+def dimensions_latex(vc: int, opt: int, halving: int, size: int, log2_size: float, holds: bool) -> str:
+    """VC(H) ≤ opt(H) ≤ M_Halving(H) ≤ log₂|H| as display maths, one number a line, each "≤" at the left (no wider
+    than its widest line: a phone's column holds it).
+
+    >>> print(dimensions_latex(2, 5, 5, 32, 5.0, True))  # doctest: +ELLIPSIS
+    $$\\begin{aligned} & \\mathrm{VC}(H) = 2 \\\\ \\le\\; & \\mathrm{opt}(H) = 5 \\\\ ... = 5 \\quad \\checkmark \\end{aligned}$$
+    """
+    mark = "\\checkmark" if holds else "\\times"
+    return (f"$$\\begin{{aligned}} & \\mathrm{{VC}}(H) = {vc} \\\\ \\le\\; & \\mathrm{{opt}}(H) = {opt} \\\\ \\le\\; & "
+            f"M_{{\\mathrm{{Halving}}}}(H) = {halving} \\\\ \\le\\; & \\log_2|H| = \\log_2 {size} = {log2_size:.4g} "
+            f"\\quad {mark} \\end{{aligned}}$$")
+
+
 def dimensions_panel(v: dict[str, Any], run: Run) -> None:
     """VC(H) ≤ opt(H) ≤ M_Halving(H) ≤ log₂|H| with the core's numbers, or the core's refusal."""
     with st.container(border=True):
@@ -275,13 +288,11 @@ def dimensions_panel(v: dict[str, Any], run: Run) -> None:
         if d is None:
             safe.notice("info", "Not computed for this class: ", f"{msg}.")
             return
-        mark = "\\checkmark" if d.holds else "\\times"
-        # one step a line: on one line it is wider than a laptop's column (653 px in 608) and scrolls, out of a
-        # keyboard's reach (WCAG 2.1.1; issue 23 §1). Markdown, not st.latex: st.latex's box hugs the formula, which
-        # KaTeX's aligned overhangs by 2 px, so it scrolled even on three lines.
-        st.markdown(f"$$\\begin{{aligned}} \\mathrm{{VC}}(H) = {d.vc} &\\;\\le\\; \\mathrm{{opt}}(H) = {d.opt} \\\\ &\\;\\le\\; "
-                 f"M_{{\\mathrm{{Halving}}}}(H) = {d.halving} \\\\ &\\;\\le\\; \\log_2|H| = \\log_2 {d.size} = "
-                 f"{d.log2_size:.4g} \\quad {mark} \\end{{aligned}}$$")
+        # one number a line, each "≤" at the left: on one line it is wider than a laptop's column (653 px in 608) and
+        # scrolls, out of a keyboard's reach (WCAG 2.1.1; issue 23 §1); aligned after "VC(H) = …" its widest line ran
+        # 26 px out of a phone's column (350 px in 326; issue 25). Markdown, not st.latex: st.latex's box hugs the
+        # formula, which KaTeX's aligned overhangs by 2 px, so it scrolled even on three lines.
+        st.markdown(dimensions_latex(d.vc, d.opt, d.halving, d.size, d.log2_size, d.holds))
         upd = "on mistakes" if d.update == "on_mistake" else "on every round"
         st.markdown(
             f"- $\\mathrm{{VC}}(H) = {d.vc}$: the largest set of instances on which $H$ realises all "
