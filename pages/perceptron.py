@@ -4,7 +4,7 @@ import streamlit as st
 from olc_ui.lessons.perceptron import lesson as L
 from olc_ui.shared import page, safe, state, uploads
 from olc_ui.shared.data import DataError, NeedsInput
-from olc_ui.viewer import predict
+from olc_ui.viewer.component import preload
 
 page.setup("Perceptron")
 st.title("The Perceptron and its mistake bound")
@@ -45,6 +45,7 @@ except DataError as exc:  # NeedsInput: nothing given yet; otherwise the data ar
     for problem in state.problems(L.PAGE) + state.problems(L.PAGE + "_td"):
         safe.notice("warning", "A setting in the link was not valid: ", f"{problem}.")
     st.stop()
+preload(full=L.full_plotly(data))   # plotly.js and KaTeX load in the browser while the run and its spec are made
 
 trace = L.run_perceptron(data)
 separable = trace.proof.applies
@@ -64,9 +65,10 @@ if not separable:
 
 # 3. the spec (pure), 4. render
 shown = trace_td if trace_td is not None else trace
-spec = L.spec_for(data, shown, gamma_td=gamma_td, use="separable" if separable else "nonseparable")
+use = "separable" if separable else "nonseparable"
+spec = L.spec_for(data, shown, gamma_td=gamma_td, use=use)
 spec, position = page.step_view(spec, key="perceptron_viewer", settings=ALL, values=v, cap=L.CAP,
-                                ask=predict.perceptron_options(shown, data.X, data.y), ask_page=L.PAGE)
+                                ask=L.ask_for(data, shown, gamma_td=gamma_td, use=use), ask_page=L.PAGE)
 
 L.assumption_panel(trace, data)
 if not separable:
