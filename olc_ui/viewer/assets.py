@@ -24,7 +24,7 @@ from pathlib import Path
 import plotly
 from streamlit import config as st_config
 
-__all__ = ["ASSET_DIR", "bundle_js", "script_js", "ensure_static_assets", "assets", "KATEX_VERSION", "BASIC_TRACE_TYPES"]
+__all__ = ["ASSET_DIR", "bundle_js", "script_js", "static_dir", "ensure_static_assets", "assets", "KATEX_VERSION", "BASIC_TRACE_TYPES"]
 
 _LOG = logging.getLogger(__name__)
 
@@ -117,6 +117,12 @@ def _served_app_dir() -> str | None:
     browser gets at ``app/static/``); None without a server (AppTest, a bare import)."""
     path = getattr(st_config, "_main_script_path", None)
     return str(Path(path).resolve().parent) if path else None
+
+
+def static_dir() -> Path | None:
+    """The folder this module fills and the browser reads at ``app/static/olc/`` (None without a server)."""
+    app_dir = _served_app_dir()
+    return Path(app_dir) / "static" / STATIC_SUBDIR if app_dir else None
 
 
 def assets() -> dict[str, str]:

@@ -79,8 +79,6 @@ _VALID: OrderedDict[str, None] = OrderedDict()
 #: are the same objects on every rerun and in every session, and are never changed once shown.
 _PARTS: OrderedDict[int, tuple[Any, str]] = OrderedDict()
 _PARTS_MAX = 96
-#: A part is cached from this many entries (a list) or keys (a dict) on: the small ones cost nothing to dump.
-_PART_MIN = 64
 
 
 def _dump(spec: Any) -> str:
@@ -96,7 +94,7 @@ def _dump(spec: Any) -> str:
 
 def _part(value: Any) -> str:
     """``value``'s JSON, from :data:`_PARTS` when this same object was dumped before."""
-    if not isinstance(value, (dict, list)) or len(value) < _PART_MIN and not isinstance(value, dict):
+    if not isinstance(value, (dict, list)):
         return _dump(value)
     hit = _PARTS.get(id(value))
     if hit is not None and hit[0] is value:
