@@ -18,6 +18,7 @@ import hashlib
 import json
 import re
 from collections import OrderedDict
+from pathlib import Path
 from typing import Any
 
 import streamlit as st
@@ -63,14 +64,33 @@ def _libs(assets: dict[str, str], full: bool) -> dict[str, str]:
             "katex_js": assets["katex_js"], "katex_css": assets["katex_css"]}
 
 
+@functools.lru_cache(maxsize=1)
+def _bidi_chunk() -> str | None:
+    """The file name of Streamlit's lazily loaded chunk that mounts a v2 component (``static/js/BidiComponent.<hash>.js``),
+    when exactly one is installed and Streamlit's main bundle imports it; else None."""
+    static = Path(st.__file__).resolve().parent / "static"
+    chunks = sorted((static / "static" / "js").glob("BidiComponent.*.js"))
+    try:
+        main = re.search(r'src="\./(static/js/index\.[\w-]+\.js)"', (static / "index.html").read_text(encoding="utf-8"))
+        imports = (static / main.group(1)).read_text(encoding="utf-8") if main else ""
+    except OSError:
+        return None
+    if len(chunks) != 1 or not re.fullmatch(r"BidiComponent\.[\w-]+\.js", chunks[0].name):
+        return None
+    return chunks[0].name if f"./{chunks[0].name}" in imports else None
+
+
 def preload(*, full: bool = False) -> None:
     """Start loading plotly.js (``full``: the whole bundle; else the basic one, for scatter, bar and pie traces)
     and KaTeX now, while the page script goes on: the step viewer mounted later finds them loaded, or loading,
     instead of asking for them only once its spec has arrived. Draws nothing (a script-only element, which
     olc_ui/shared/page.py's CSS gives no row)."""
     urls = json.dumps(_libs(served_assets(), full))
+    chunk = _bidi_chunk()  # Streamlit's code that mounts the component, imported now rather than with the spec
+    mount = f'import(new URL("static/js/{chunk}", serverBase()).href).catch(() => {{}});\n' if chunk else ""
     st.sidebar.html(f"<script>(() => {{\n{_libs_js()}\nconst l = loadLibs({urls});\n"
-                    "l.plotly.catch(() => {}); l.katex.catch(() => {});\n})();</script>", unsafe_allow_javascript=True)
+                    f"l.plotly.catch(() => {{}}); l.katex.catch(() => {{}});\n{mount}}})();</script>",
+                    unsafe_allow_javascript=True)
 
 
 _VALID: OrderedDict[str, None] = OrderedDict()
