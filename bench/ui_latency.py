@@ -293,7 +293,9 @@ def measure_loads(browser, urls: dict[str, tuple[str, str]], n: int) -> dict:
         p.context.close()
     loads = {name: [] for name in urls}
     parts = []
+    busy = []  # the machine's 1-minute load average before each round of loads (other processes share it)
     for _ in range(n):
+        busy.append(round(os.getloadavg()[0], 1))
         for name, (url, ready) in urls.items():
             p = new_page(browser, url)
             r = wait_cond(p, ready, timeout_ms=120_000)
@@ -301,7 +303,8 @@ def measure_loads(browser, urls: dict[str, tuple[str, str]], n: int) -> dict:
             if name == "viewer":
                 parts.append(p.evaluate("() => document.querySelector('.olc-viewer').olcViewer.timing"))
             p.context.close()
-    print("first loads (ms):", {k: [round(x) for x in v] for k, v in loads.items()}, flush=True)
+    print("first loads (ms):", {k: [round(x) for x in v] for k, v in loads.items()}, "load average before each:", busy,
+          flush=True)
     out = {k: stats(v) for k, v in loads.items()}
     out["viewer_timing"] = {key: statistics.median(t[key] for t in parts) for key in parts[0]} if parts else {}
     return out

@@ -4,7 +4,7 @@ import streamlit as st
 from olc_ui.lessons.perceptron import lesson as L
 from olc_ui.shared import page, safe, state, uploads
 from olc_ui.shared.data import DataError, NeedsInput
-from olc_ui.viewer import predict
+from olc_ui.viewer.component import preload
 
 page.setup("Perceptron")
 st.title("The Perceptron and its mistake bound")
@@ -45,6 +45,7 @@ except DataError as exc:  # NeedsInput: nothing given yet; otherwise the data ar
     for problem in state.problems(L.PAGE) + state.problems(L.PAGE + "_td"):
         safe.notice("warning", "A setting in the link was not valid: ", f"{problem}.")
     st.stop()
+preload(full=L.full_plotly(data))   # plotly.js and KaTeX load in the browser while the run and its spec are made
 
 trace = L.run_perceptron(data)
 separable = trace.proof.applies
@@ -62,12 +63,9 @@ if not separable:
     gamma_td = None if g["gbest"] else float(g["gtd"])
     trace_td = L.run_perceptron(data, gamma_td) if gamma_td is not None else trace
 
-# 3. the spec (pure), 4. render
-shown = trace_td if trace_td is not None else trace
-spec = L.spec_for(data, shown, gamma_td=gamma_td, use="separable" if separable else "nonseparable")
-spec, position = page.step_view(spec, key="perceptron_viewer", settings=ALL, values=v, cap=L.CAP,
-                                ask=predict.perceptron_options(shown, data.X, data.y), ask_page=L.PAGE)
-
+# 3. the spec (pure), 4. render. The step viewer's place comes first and is filled last: the panels under it (text
+# and formulas for the browser to typeset) are sent, and drawn, while the viewer's spec is serialised and sent.
+viewer_slot = st.container()
 L.assumption_panel(trace, data)
 if not separable:
     L.nonseparable_panel(trace_td, data)
@@ -89,4 +87,10 @@ with st.expander("The proof in five steps, with this run's numbers"):
         "\\ge \\sqrt{M}\\gamma/R$, and a cosine is at most 1. The **tight instance** ($x_t = e_t$) attains the "
         "bound: every round is a mistake and $M = d = R^2/\\gamma^2$."
     )
+shown = trace_td if trace_td is not None else trace
+use = "separable" if separable else "nonseparable"
+spec = L.spec_for(data, shown, gamma_td=gamma_td, use=use)
+with viewer_slot:
+    spec, position = page.step_view(spec, key="perceptron_viewer", settings=ALL, values=v, cap=L.CAP,
+                                    ask=L.ask_for(data, shown, gamma_td=gamma_td, use=use), ask_page=L.PAGE)
 L.downloads(shown, data, spec, position)

@@ -24,7 +24,7 @@ from pathlib import Path
 import plotly
 from streamlit import config as st_config
 
-__all__ = ["ASSET_DIR", "bundle_js", "ensure_static_assets", "assets", "KATEX_VERSION", "BASIC_TRACE_TYPES"]
+__all__ = ["ASSET_DIR", "bundle_js", "script_js", "static_dir", "ensure_static_assets", "assets", "KATEX_VERSION", "BASIC_TRACE_TYPES"]
 
 _LOG = logging.getLogger(__name__)
 
@@ -119,6 +119,12 @@ def _served_app_dir() -> str | None:
     return str(Path(path).resolve().parent) if path else None
 
 
+def static_dir() -> Path | None:
+    """The folder this module fills and the browser reads at ``app/static/olc/`` (None without a server)."""
+    app_dir = _served_app_dir()
+    return Path(app_dir) / "static" / STATIC_SUBDIR if app_dir else None
+
+
 def assets() -> dict[str, str]:
     app_dir = _served_app_dir()
     if app_dir is None:  # nothing serves static files here: copy nothing
@@ -177,6 +183,15 @@ def bundle_js(entry: str = "viewer.js", asset_dir: Path = ASSET_DIR) -> str:
             body = _EXPORT_RE.sub("", body)
         parts.append(f"// ---- {name}\n{body}")
     return "\n".join(parts)
+
+
+def script_js(entry: str, asset_dir: Path = ASSET_DIR) -> str:
+    """:func:`bundle_js` of ``entry`` without its ``export`` keywords: the body of a classic ``<script>`` (wrap it
+    in a function, or its top-level names become the page's globals). ``entry`` may not ``export default``."""
+    body = _EXPORT_RE.sub("", bundle_js(entry, asset_dir))
+    if re.search(r"^export\b", body, re.M):
+        raise ValueError(f"viewer JS: {entry}: a classic script cannot `export default` or `export {{…}}`")
+    return body
 
 
 # Copy the assets as soon as the module is imported by a served app, so the first

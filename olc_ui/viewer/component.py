@@ -7,23 +7,28 @@ position; the browser reports it only when stepping pauses.
 
     from olc_ui.viewer.component import viewer
     p = viewer(spec, key="perceptron")       # 0 … spec["T"]
+
+A page whose spec takes a while to build or send calls :func:`preload` early in its script, so the browser
+loads plotly.js and KaTeX while Python still works (the viewer then finds them loaded).
 """
 from __future__ import annotations
 
 import functools
 import hashlib
 import json
+import re
 from collections import OrderedDict
+from pathlib import Path
 from typing import Any
 
 import streamlit as st
 
 from olc_ui.shared import class_session
-from olc_ui.viewer.assets import ASSET_DIR, BASIC_TRACE_TYPES, assets as served_assets, bundle_js
+from olc_ui.viewer.assets import ASSET_DIR, BASIC_TRACE_TYPES, assets as served_assets, bundle_js, script_js
 from olc_ui.viewer.position import _mounted, last_key, position_from_query, start_position  # noqa: F401  (re-exported)
 from olc_ui.viewer.spec import MODES_KEY, _is_int, validate_spec
 
-__all__ = ["viewer", "start_position", "position_from_query"]
+__all__ = ["viewer", "preload", "start_position", "position_from_query"]
 
 COMPONENT_NAME = "olc_step_viewer"
 
@@ -38,7 +43,62 @@ def _component():
     )
 
 
+#: What DOMPurify (st.html's sanitiser) takes for markup inside a script's text: it drops such a script whole
+_MARKUP_RE = re.compile(r"<[/\w!]")
+
+
+@functools.lru_cache(maxsize=1)
+def _libs_js() -> str:
+    """assets/viewer_libs.js as a classic script's body, without its comment lines: the viewer's own loader, so a
+    preload fills the very cache (``window.__olcViewerLibs``, by URL) the viewer reads."""
+    code = "\n".join(ln for ln in script_js("viewer_libs.js").splitlines() if not ln.lstrip().startswith("//"))
+    if _MARKUP_RE.search(code):
+        raise ValueError("viewer_libs.js: `<` followed by a letter, `/` or `!` outside a comment line: st.html "
+                         "would drop the preload script (write `a < b` with a space)")
+    return code
+
+
+def _libs(assets: dict[str, str], full: bool) -> dict[str, str]:
+    """The libraries the viewer loads: the basic plotly.js bundle unless ``full`` (a trace type beyond it)."""
+    return {"plotly": assets["plotly"] if full or "plotly_basic" not in assets else assets["plotly_basic"],
+            "katex_js": assets["katex_js"], "katex_css": assets["katex_css"]}
+
+
+@functools.lru_cache(maxsize=1)
+def _bidi_chunk() -> str | None:
+    """The file name of Streamlit's lazily loaded chunk that mounts a v2 component (``static/js/BidiComponent.<hash>.js``),
+    when exactly one is installed and Streamlit's main bundle imports it; else None."""
+    static = Path(st.__file__).resolve().parent / "static"
+    chunks = sorted((static / "static" / "js").glob("BidiComponent.*.js"))
+    try:
+        main = re.search(r'src="\./(static/js/index\.[\w-]+\.js)"', (static / "index.html").read_text(encoding="utf-8"))
+        imports = (static / main.group(1)).read_text(encoding="utf-8") if main else ""
+    except OSError:
+        return None
+    if len(chunks) != 1 or not re.fullmatch(r"BidiComponent\.[\w-]+\.js", chunks[0].name):
+        return None
+    return chunks[0].name if f"./{chunks[0].name}" in imports else None
+
+
+def preload(*, full: bool = False) -> None:
+    """Start loading plotly.js (``full``: the whole bundle; else the basic one, for scatter, bar and pie traces)
+    and KaTeX now, while the page script goes on: the step viewer mounted later finds them loaded, or loading,
+    instead of asking for them only once its spec has arrived. Draws nothing (a script-only element, which
+    olc_ui/shared/page.py's CSS gives no row)."""
+    urls = json.dumps(_libs(served_assets(), full))
+    chunk = _bidi_chunk()  # Streamlit's code that mounts the component, imported now rather than with the spec
+    mount = f'import(new URL("static/js/{chunk}", serverBase()).href).catch(() => {{}});\n' if chunk else ""
+    st.sidebar.html(f"<script>(() => {{\n{_libs_js()}\nconst l = loadLibs({urls});\n"
+                    f"l.plotly.catch(() => {{}}); l.katex.catch(() => {{}});\n{mount}}})();</script>",
+                    unsafe_allow_javascript=True)
+
+
 _VALID: OrderedDict[str, None] = OrderedDict()
+#: The JSON of the large parts of the specs shown lately, by identity: ``id(part) -> (part, its JSON)`` (the part
+#: is held, so its id is not reused). Specs are built once per run and cached (``st.cache_resource``): their parts
+#: are the same objects on every rerun and in every session, and are never changed once shown.
+_PARTS: OrderedDict[int, tuple[Any, str]] = OrderedDict()
+_PARTS_MAX = 96
 
 
 def _dump(spec: Any) -> str:
@@ -50,6 +110,29 @@ def _dump(spec: Any) -> str:
     except TypeError as exc:
         raise ValueError(f"viewer spec: not plain JSON data ({exc}); convert numpy arrays and scalars "
                          "with olc_ui.viewer.jsonable") from exc
+
+
+def _part(value: Any) -> str:
+    """``value``'s JSON, from :data:`_PARTS` when this same object was dumped before."""
+    if not isinstance(value, (dict, list)):
+        return _dump(value)
+    hit = _PARTS.get(id(value))
+    if hit is not None and hit[0] is value:
+        _PARTS.move_to_end(id(value))
+        return hit[1]
+    text = _dump(value)
+    _PARTS[id(value)] = (value, text)
+    while len(_PARTS) > _PARTS_MAX:
+        _PARTS.popitem(last=False)
+    return text
+
+
+def _dump_spec(spec: dict) -> str:
+    """The spec's JSON, the same text as :func:`_dump`'s, with each top-level part's from :func:`_part`
+    (a rerun with the same run's spec dumps nothing again)."""
+    if not isinstance(spec, dict) or not all(isinstance(k, str) for k in spec):
+        return _dump(spec)
+    return "{" + ",".join(f"{_dump(k)}:{_part(v)}" for k, v in spec.items()) + "}"
 
 
 def _touch(pin_key: str) -> None:
@@ -81,7 +164,7 @@ def viewer(spec: dict, *, key: str, download: str | None = None, modes: dict | N
     """
     if not isinstance(key, str) or not key:
         raise ValueError("viewer: key must be a non-empty string")
-    blob = _dump(spec)
+    blob = _dump_spec(spec)
     digest = hashlib.blake2b(blob.encode("utf-8"), digest_size=16).hexdigest()
     if digest not in _VALID:
         validate_spec(spec)
@@ -111,9 +194,7 @@ def viewer(spec: dict, *, key: str, download: str | None = None, modes: dict | N
     data_spec = spec if spec["position"] == pin["position"] else {**spec, "position": pin["position"]}
     assets = served_assets()
     types = {t.get("type", "scatter") for f in spec["figures"] for t in f["figure"]["data"]}
-    chosen = {"plotly": assets["plotly_basic"] if "plotly_basic" in assets and types <= BASIC_TRACE_TYPES
-              else assets["plotly"], "katex_js": assets["katex_js"], "katex_css": assets["katex_css"],
-              "export": assets["export"]}
+    chosen = {**_libs(assets, full=not types <= BASIC_TRACE_TYPES), "export": assets["export"]}
     name = download or (key[: -len("_viewer")] if key.endswith("_viewer") else key)
     if modes is None:
         modes = st.session_state.get(MODES_KEY) or {}

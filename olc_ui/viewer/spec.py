@@ -21,7 +21,8 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["validate_spec", "jsonable", "with_infinities", "minimal_spec", "OPS", "FORMAT_RE", "REL_LATEX", "MODES_KEY"]
+__all__ = ["validate_spec", "jsonable", "with_infinities", "minimal_spec", "per_state", "OPS", "FORMAT_RE", "REL_LATEX",
+           "MODES_KEY"]
 
 #: Session-state key of the viewer modes a page runs in ({name: options}, docs/viewer-spec.md
 #: "Modes"), e.g. {"present": {"hide": [...]}} written by olc_ui/viewer/present.py on every page run.
@@ -495,6 +496,107 @@ def jsonable(obj: Any, ndigits: int | None = None) -> Any:
             return None
         return round(x, ndigits) if ndigits is not None else x
     return obj
+
+
+def _step_function(data: Any, T: int, is_break: bytearray) -> bool:
+    """Whether ``data`` (one entry per position) changes only at breaks: the same value, of the same type
+    (1 and 1.0 print differently), at every position of a state."""
+    if not isinstance(data, list) or len(data) != T + 1:
+        return False
+    prev = data[0]
+    for p in range(1, T + 1):
+        v = data[p]
+        if not is_break[p] and (type(v) is not type(prev) or v != prev):
+            return False
+        prev = v
+    return True
+
+
+def _array_refs(figures: list) -> set:
+    """The names of the arrays the figures' dynamic ops and descriptions read."""
+    ops = {op[k] for f in figures for op in f.get("dynamic", [])
+           for k in ("x", "y", "z", "text", "color", "rounds") if isinstance(op.get(k), str)}
+    return ops | {v["array"] for f in figures for v in ((f.get("describe") or {}).get("values") or {}).values()
+                  if isinstance(v, dict) and isinstance(v.get("array"), str)}
+
+
+#: the name of an array's per-state copy made by :func:`per_state`
+STATE_SUFFIX = "__by_state"
+
+
+def per_state(spec: dict) -> dict:
+    """``spec`` with its per-position data that change only at breaks sent per state (K = len(breaks) + 1 entries
+    instead of T + 1): the viewer shows exactly the same at every position, from a smaller spec.
+
+    Ledger, caption and chart-description value sources ``{"by": "position", …}`` become ``{"by": "state", …}``
+    (a description's array by its per-state copy, ``<name>__by_state``), and a ``point_position`` op whose arrays
+    are all such step functions becomes ``point_state`` on their copies (the viewer then redraws its trace only
+    when the state changes). An array nothing reads per position any more is dropped. A spec whose breaks are not
+    strictly increasing in [1, T] is returned as it is. Pure: the spec passed in is not changed (the parts that do
+    not change are shared with the result).
+
+    >>> s = minimal_spec(T=4, mistakes=[1])
+    >>> s["ledger"]["lines"][0]["values"]["M"] = {"by": "position", "data": [0, 0, 1, 1, 1], "fmt": "d"}
+    >>> per_state(s)["ledger"]["lines"][0]["values"]["M"]
+    {'by': 'state', 'data': [0, 1], 'fmt': 'd'}
+    """
+    T, breaks, arrays = spec["T"], spec["breaks"], spec["arrays"]
+    if any(not (1 <= b <= T) for b in breaks) or any(b <= a for a, b in zip(breaks, breaks[1:])):
+        return spec
+    is_break = bytearray(T + 1)
+    for b in breaks:
+        is_break[b] = 1
+    starts = [0, *breaks]
+    copies: dict[str, list] = {}
+    memo: dict[str, bool] = {}
+
+    def copy_of(name: Any) -> str | None:
+        """The name of the per-state copy of array ``name`` (made on first use), None if it has none."""
+        if not isinstance(name, str) or name not in arrays or name + STATE_SUFFIX in arrays:
+            return None
+        if name not in memo:
+            memo[name] = _step_function(arrays[name], T, is_break)
+        if not memo[name]:
+            return None
+        copies.setdefault(name + STATE_SUFFIX, [arrays[name][s] for s in starts])
+        return name + STATE_SUFFIX
+
+    def source(src: Any) -> Any:
+        if not isinstance(src, dict) or src.get("by") != "position":
+            return src
+        if "data" in src:
+            ok = _step_function(src["data"], T, is_break)
+            return {**src, "by": "state", "data": [src["data"][s] for s in starts]} if ok else src
+        name = copy_of(src.get("array"))
+        return {**src, "by": "state", "array": name} if name else src
+
+    def op(o: dict) -> dict:
+        keys = [k for k in ("x", "y", "text") if k in o]
+        if o.get("op") != "point_position" or not all(copy_of(o[k]) for k in keys):
+            return o
+        return {**o, "op": "point_state", **{k: copy_of(o[k]) for k in keys}}
+
+    def values(vals: Any) -> Any:
+        return {n: source(v) for n, v in vals.items()} if isinstance(vals, dict) else vals
+
+    def figure(f: dict) -> dict:
+        out = {**f, "dynamic": [op(o) for o in f.get("dynamic", [])]}
+        desc = f.get("describe")
+        if isinstance(desc, dict) and "values" in desc:
+            out["describe"] = {**desc, "values": values(desc["values"])}
+        return out
+
+    figures = [figure(f) for f in spec["figures"]]
+    gone = _array_refs(spec["figures"]) - _array_refs(figures)
+    out = {**spec, "figures": figures, "arrays": {**{n: a for n, a in arrays.items() if n not in gone}, **copies}}
+    if isinstance(spec.get("ledger"), dict):
+        out["ledger"] = {**spec["ledger"], "lines": [
+            {**ln, **({"values": values(ln["values"])} if "values" in ln else {}),
+             **({"holds": source(ln["holds"])} if ln.get("holds") is not None else {})}
+            for ln in spec["ledger"].get("lines", [])]}
+    if isinstance(spec.get("caption"), dict) and "values" in spec["caption"]:
+        out["caption"] = {**spec["caption"], "values": values(spec["caption"]["values"])}
+    return out
 
 
 def minimal_spec(T: int = 10, mistakes: list[int] | None = None, run_id: str = "demo") -> dict:

@@ -20,8 +20,9 @@ from olc_ui.shared import data as olc_data
 from olc_ui.shared.config import Setting
 from olc_ui.shared.points import Data, click_canvas  # noqa: F401  (the page's click canvas)
 from olc_ui.shared.transcript import PageSettings
+from olc_ui.viewer import predict
 
-__all__ = ["SETTINGS", "PAGE", "Data", "load_data", "run_perceptron", "spec_for",
+__all__ = ["SETTINGS", "PAGE", "Data", "load_data", "run_perceptron", "spec_for", "ask_for", "full_plotly",
            "assumption_panel", "nonseparable_panel", "downloads", "click_canvas", "valid_margin"]
 
 PAGE = "perceptron"
@@ -139,9 +140,30 @@ def _spec(run_id: str, _trace, _X, _y, use: str | None, title: str) -> dict:
     return perceptron_spec(_trace, _X, _y, run_id=run_id, title=title, use=use)
 
 
+def _run_id(data: Data, gamma_td: float | None, use: str | None) -> str:
+    return f"{data.key}-td{gamma_td}-{use}"
+
+
 def spec_for(data: Data, trace, *, gamma_td: float | None, use: str | None = None) -> dict:
-    rid = f"{data.key}-td{gamma_td}-{use}"
-    return _spec(rid, trace, data.X, data.y, use, f"Perceptron on {data.label}" + band_note(data, trace, gamma_td, use))
+    return _spec(_run_id(data, gamma_td, use), trace, data.X, data.y, use,
+                 f"Perceptron on {data.label}" + band_note(data, trace, gamma_td, use))
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _ask(run_id: str, _trace, _X, _y) -> dict | None:
+    return predict.perceptron_options(_trace, _X, _y)
+
+
+def ask_for(data: Data, trace, *, gamma_td: float | None, use: str | None = None) -> dict | None:
+    """The viewer's predict-then-reveal options for this run (olc_ui/viewer/predict.py), built once per run as
+    its spec is (None in 3-D and beyond)."""
+    return _ask(_run_id(data, gamma_td, use), trace, data.X, data.y)
+
+
+def full_plotly(data: Data) -> bool:
+    """Whether the step viewer draws these data with the full plotly.js (a 3-D chart) rather than its basic
+    bundle (the plane, or the weights as bars)."""
+    return data.X.shape[1] == 3
 
 
 def band_note(data: Data, trace, gamma_td: float | None, use: str | None) -> str:
