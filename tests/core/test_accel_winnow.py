@@ -15,21 +15,9 @@ from olc_core._support import numeric as _numeric
 from olc_core.learners.winnow import as_binary_matrix
 from olc_core.streams.compare import dense_instances, views
 
+from .bitwise import hard_matrix, same
+
 needs_numba = pytest.mark.skipif(not kernel_engine.available(), reason="numba is not installed")
-
-
-def same(a, b) -> bool:
-    a, b = np.asarray(a), np.asarray(b)
-    return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
-
-
-def hard_matrix(rng, n, d):
-    """Entries that make summation order visible: mixed magnitudes, cancellation, ±0, subnormals, ±1."""
-    kind = rng.integers(6, size=(n, d))
-    A = np.choose(kind, [rng.standard_normal((n, d)), np.where(rng.random((n, d)) < 0.5, -1.0, 1.0),
-                         rng.standard_normal((n, d)) * 1e16, np.full((n, d), -0.0), np.full((n, d), 5e-324),
-                         rng.random((n, d)) * 1e-300])
-    return np.ascontiguousarray(A)
 
 
 SHAPES = [(1, 1), (3, 5), (4, 16), (5, 17), (7, 33), (64, 100), (129, 1000), (1001, 7)]

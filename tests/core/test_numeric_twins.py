@@ -11,19 +11,7 @@ import pytest
 from olc_core._kernels import winnow as K
 from olc_core._support import numeric as _numeric
 
-
-def same(a, b) -> bool:
-    a, b = np.asarray(a), np.asarray(b)
-    return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
-
-
-def hard_matrix(rng, n, d):
-    """Mixed magnitudes, cancellation, ±0, subnormals, ±1: pairwise and sequential sums differ."""
-    kind = rng.integers(6, size=(n, d))
-    A = np.choose(kind, [rng.standard_normal((n, d)), np.where(rng.random((n, d)) < 0.5, -1.0, 1.0),
-                         rng.standard_normal((n, d)) * 1e16, np.full((n, d), -0.0), np.full((n, d), 5e-324),
-                         rng.random((n, d)) * 1e-300])
-    return np.ascontiguousarray(A)
+from .bitwise import hard_matrix, same
 
 
 def loop_rowdot(A, B):
