@@ -182,7 +182,10 @@ def _element(run: Run, el: Any) -> None:
         run.headings.append(body.body)
     elif kind == "bidi_component":
         try:
-            run.components[body.component_name] = json.loads(body.json) if body.json else {}
+            if body.WhichOneof("data") == "bytes":  # the step viewer's: a line "olc-viewer <digest>", then JSON
+                run.components[body.component_name] = json.loads(body.bytes.partition(b"\n")[2])
+            else:
+                run.components[body.component_name] = json.loads(body.json) if body.json else {}
         except ValueError:
             run.components[body.component_name] = {}
         run.elements[body.id] = (kind, body)

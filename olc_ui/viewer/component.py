@@ -135,6 +135,28 @@ def _dump_spec(spec: dict) -> str:
     return "{" + ",".join(f"{_dump(k)}:{_part(v)}" for k, v in spec.items()) + "}"
 
 
+#: The first line of the data the viewer is sent (see :func:`_payload`)
+PAYLOAD_HEAD = b"olc-viewer "
+
+
+def _payload(spec_json: str, rest: dict) -> bytes:
+    """The viewer's data as Streamlit forwards them untouched: ``olc-viewer <digest>``, a newline, then the JSON of
+    ``{"spec": …, **rest}``. Sent as a dict, the data would be dumped twice more by Streamlit on every run (its
+    message, and its element identity's hash: ~0.2 s for a 2.7 MB spec); bytes are sent as they are, and the browser
+    parses the JSON only when the digest differs from the last one it parsed (a rerun sends the same bytes)."""
+    rest_json = _dump(rest)
+    body = ('{"spec":' + spec_json + ("," + rest_json[1:] if len(rest_json) > 2 else "}")).encode("utf-8")
+    return PAYLOAD_HEAD + hashlib.blake2b(body, digest_size=16).hexdigest().encode("ascii") + b"\n" + body
+
+
+def decode_payload(raw: bytes) -> dict:
+    """The data :func:`_payload` made, as a dict (for tests and benches that read Streamlit's messages)."""
+    head, sep, body = bytes(raw).partition(b"\n")
+    if not sep or not head.startswith(PAYLOAD_HEAD):
+        raise ValueError("not the step viewer's data")
+    return json.loads(body)
+
+
 def _touch(pin_key: str) -> None:
     pin = st.session_state.get(pin_key)
     if isinstance(pin, dict):
@@ -198,8 +220,9 @@ def viewer(spec: dict, *, key: str, download: str | None = None, modes: dict | N
     name = download or (key[: -len("_viewer")] if key.endswith("_viewer") else key)
     if modes is None:
         modes = st.session_state.get(MODES_KEY) or {}
-    result = _component()(key=key, data={"spec": data_spec, "assets": chosen, "download": name,
-                                         "resume": bool(pin.get("resume")), "modes": modes},
+    payload = _payload(blob if data_spec is spec else _dump_spec(data_spec),
+                       {"assets": chosen, "download": name, "resume": bool(pin.get("resume")), "modes": modes})
+    result = _component()(key=key, data=payload,
                           on_position_change=functools.partial(_touch, pin_key),
                           on_class_settings_change=functools.partial(_class_settings, key))
     state = result.get("position") if hasattr(result, "get") else None

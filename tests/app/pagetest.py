@@ -7,6 +7,8 @@ import re
 
 from streamlit.testing.v1 import AppTest
 
+from olc_ui.viewer.component import decode_payload
+
 from tests.conftest import ROOT
 
 
@@ -22,21 +24,29 @@ def open_page(path: str, timeout: float = 120, **query) -> AppTest:
     return at.run()
 
 
+def component_data(comp) -> dict:
+    """What a page sent to a custom component: the step viewer's bytes (olc_ui.viewer.component.decode_payload),
+    or another component's JSON."""
+    if comp.proto.WhichOneof("data") == "bytes":
+        return decode_payload(comp.proto.bytes)
+    return json.loads(comp.proto.json or "{}")
+
+
 def viewers(at: AppTest) -> list:
     """The step viewers on the page (custom components whose data carry a spec)."""
-    return [c for c in at.get("bidi_component") if "spec" in json.loads(c.proto.json or "{}")]
+    return [c for c in at.get("bidi_component") if "spec" in component_data(c)]
 
 
 def viewer_spec(at: AppTest) -> dict:
     """The spec the page sent to its (single) step viewer."""
     [comp] = viewers(at)
-    return json.loads(comp.proto.json)["spec"]
+    return component_data(comp)["spec"]
 
 
 def viewer_data(at: AppTest) -> dict:
     """Everything the page sent to its (single) step viewer: spec, assets, download name."""
     [comp] = viewers(at)
-    return json.loads(comp.proto.json)
+    return component_data(comp)
 
 
 def url(at: AppTest) -> dict:

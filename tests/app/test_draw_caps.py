@@ -44,7 +44,7 @@ LARGEST = [
 
 def spec_bytes(at) -> int:
     [comp] = viewers(at)
-    return len(comp.proto.json.encode("utf-8"))
+    return len(comp.proto.bytes)  # what is sent: the step viewer's data as bytes (olc_ui.viewer.component._payload)
 
 
 def assert_capped(at, page: str) -> int:

@@ -329,3 +329,26 @@ def test_index_notation_as_html():
     assert rich_html("w_{i*} = β^{p_{i*}}") == "w<sub>i*</sub> = β<sup>p<sub>i*</sub></sup>"
     assert rich_html("2^M, an unmatched _{x, the end_") == "2<sup>M</sup>, an unmatched _{x, the end_"
     assert rich_html("<b>x</b>_{<i>}") == "&lt;b&gt;x&lt;/b&gt;<sub>&lt;i&gt;</sub>"   # text is escaped, never HTML
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_js_unpacks_the_bytes_python_sends_and_parses_them_once(tmp_path):
+    """The viewer's data travel as bytes (olc_ui.viewer.component._payload: Streamlit would dump a dict twice more
+    per run). viewer.js reads back exactly what Python meant, parses the same bytes only once (a rerun resends
+    them), parses new ones, and takes nothing that lacks the header."""
+    from olc_ui.viewer.component import _payload, decode_payload
+
+    spec = {"T": 3, "run_id": "r1", "note": "γ ≤ ‖x‖ — ünïcode", "x": [0.1, 2.5e-300, None]}
+    rest = {"assets": {"plotly": "p.js"}, "download": "perceptron", "resume": False, "modes": {}}
+    first = _payload(json.dumps(spec, separators=(",", ":")), rest)
+    second = _payload(json.dumps({**spec, "run_id": "r2"}, separators=(",", ":")), rest)
+    assert decode_payload(first) == {"spec": spec, **rest}
+    got = _viewer_js(tmp_path, """(() => {
+      const v = {}, u = m._testing.unpack, b = (xs) => Uint8Array.from(xs);
+      const a = u(v, b(data[0])), again = u(v, b(data[0])), other = u(v, b(data[1]));
+      return {a, same: again === a, other_run: other.spec.run_id, plain: u(v, {spec: 1}),
+              bad: u(v, b([123, 125])), buffer: u({}, b(data[0]).buffer).spec.run_id};
+    })()""", [list(first), list(second)])
+    assert got["a"] == {"spec": spec, **rest}
+    assert got["same"] is True and got["other_run"] == "r2"
+    assert got["plain"] == {"spec": 1} and got["bad"] is None and got["buffer"] == "r1"

@@ -264,9 +264,30 @@ for (const part of [ChartMethods, LedgerMethods, ControlMethods, StateMethods, A
   }
 }
 
+// Python sends the data as bytes (olc_ui/viewer/component.py, _payload): a line "olc-viewer <digest>", then the
+// JSON. The same digest as the last data parsed: the same data (a rerun), not parsed again.
+const PAYLOAD_HEAD = "olc-viewer ";
+
+function unpack(viewer, data) {
+  let bytes = null;
+  if (data instanceof Uint8Array) bytes = data;
+  else if (data instanceof ArrayBuffer) bytes = new Uint8Array(data);
+  else if (ArrayBuffer.isView(data)) bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  else return data;  // already an object
+  const nl = bytes.indexOf(10);
+  const decoder = new TextDecoder();
+  const head = nl < 0 ? "" : decoder.decode(bytes.subarray(0, nl));
+  if (!head.startsWith(PAYLOAD_HEAD)) return null;
+  if (head !== viewer.payloadHead) {
+    viewer.payload = JSON.parse(decoder.decode(bytes.subarray(nl + 1)));
+    viewer.payloadHead = head;
+  }
+  return viewer.payload;
+}
+
 // For tests (tests/ui/test_viewer_spec.py runs these under node): the formatter must
 // print exactly what Python's format() prints.
-export const _testing = { BLANK, formatNumber, formatValue, indexParts, lowerBound, upperBound };
+export const _testing = { BLANK, formatNumber, formatValue, indexParts, lowerBound, upperBound, unpack };
 
 export default function (component) {
   const { data, parentElement, setStateValue } = component;
@@ -276,7 +297,7 @@ export default function (component) {
     INSTANCES.set(parentElement, viewer);
   }
   viewer.setStateValue = setStateValue;
-  viewer.receive(data);
+  viewer.receive(unpack(viewer, data));
   return () => {
     viewer.destroy();
     INSTANCES.delete(parentElement);
