@@ -63,9 +63,13 @@ if not separable:
     gamma_td = None if g["gbest"] else float(g["gtd"])
     trace_td = L.run_perceptron(data, gamma_td) if gamma_td is not None else trace
 
-# 3. the spec (pure), 4. render. The step viewer's place comes first and is filled last: the panels under it (text
-# and formulas for the browser to typeset) are sent, and drawn, while the viewer's spec is serialised and sent.
-viewer_slot = st.container()
+# 3. the spec (pure), 4. render: the step viewer first; on a browser's first load what follows it comes once the
+# viewer has drawn (olc_ui/shared/page.py, step_view)
+shown = trace_td if trace_td is not None else trace
+use = "separable" if separable else "nonseparable"
+spec = L.spec_for(data, shown, gamma_td=gamma_td, use=use)
+spec, position = page.step_view(spec, key="perceptron_viewer", settings=ALL, values=v, cap=L.CAP,
+                                ask=L.ask_for(data, shown, gamma_td=gamma_td, use=use), ask_page=L.PAGE)
 L.assumption_panel(trace, data)
 if not separable:
     L.nonseparable_panel(trace_td, data)
@@ -87,10 +91,4 @@ with st.expander("The proof in five steps, with this run's numbers"):
         "\\ge \\sqrt{M}\\gamma/R$, and a cosine is at most 1. The **tight instance** ($x_t = e_t$) attains the "
         "bound: every round is a mistake and $M = d = R^2/\\gamma^2$."
     )
-shown = trace_td if trace_td is not None else trace
-use = "separable" if separable else "nonseparable"
-spec = L.spec_for(data, shown, gamma_td=gamma_td, use=use)
-with viewer_slot:
-    spec, position = page.step_view(spec, key="perceptron_viewer", settings=ALL, values=v, cap=L.CAP,
-                                    ask=L.ask_for(data, shown, gamma_td=gamma_td, use=use), ask_page=L.PAGE)
 L.downloads(shown, data, spec, position)

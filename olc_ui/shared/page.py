@@ -126,18 +126,30 @@ def _under_server() -> bool:
         return False
 
 
+#: The key of the folded intro's expander (its open state: :func:`intro` draws the text only while it is open)
+INTRO_FOLD_KEY = "olc_intro_fold_open"
+
+
 def intro(text: str) -> None:
     """The lesson's opening paragraph (trusted Markdown with KaTeX): as it is, or in presentation mode folded
     into an expander, so that the charts and the step controls start higher on the projected screen. On a
-    phone it is folded too: both are drawn, and :data:`PHONE_CSS` shows the one that fits the screen."""
+    phone it is folded too: both are drawn, and :data:`PHONE_CSS` shows the one that fits the screen. The folded
+    copy's text is drawn only while it is open (opening it reruns the page): on a wide screen it is never shown,
+    and its formulas are not typeset on every load."""
     if present.is_on():
-        with st.expander("What this lesson shows", icon=":material/menu_book:"):
-            st.markdown(text)
+        _folded_intro(text)
         return
     with st.container(key="olc_intro_full"):
         st.markdown(text)
-    with st.container(key="olc_intro_fold"), st.expander("What this lesson shows", icon=":material/menu_book:"):
-        st.markdown(text)
+    with st.container(key="olc_intro_fold"):
+        _folded_intro(text)
+
+
+def _folded_intro(text: str) -> None:
+    box = st.expander("What this lesson shows", icon=":material/menu_book:", key=INTRO_FOLD_KEY, on_change="rerun")
+    if box.open:
+        with box:
+            st.markdown(text)
 
 
 def step_view(spec: dict, *, key: str, settings: list, values: dict, cap: str | None = None,
@@ -151,6 +163,7 @@ def step_view(spec: dict, *, key: str, settings: list, values: dict, cap: str | 
     mode in the sidebar). A page with its own rule for where the viewer opens passes ``start`` (and says a bad
     link's round itself); ``modes``: the page's own viewer modes (e.g. a game's) instead of the page's default ones.
     Returns (the spec sent, the position)."""
+    first = not link._mounted(key)   # the page's first run with this viewer (a first load, or back from elsewhere)
     if start is None:
         start, problem = link.start_position_checked(key, spec["T"])
         link.report(problem)      # a bad ?t= in the link: said as every bad setting is
@@ -170,4 +183,23 @@ def step_view(spec: dict, *, key: str, settings: list, values: dict, cap: str | 
     if cap is not None:
         caps.show(cap)
     state.write_url(settings, values, {"t": str(position)})
+    if first and _runs_javascript():
+        # What the page draws under the viewer comes once the viewer has drawn: see :func:`_runs_javascript`.
+        st.stop()
     return spec, position
+
+
+def _runs_javascript() -> bool:
+    """Whether this session's client is a web browser (every one sends a User-Agent starting "Mozilla/").
+
+    On a browser's first run of a page, :func:`step_view` ends the run right after the step viewer: the viewer's
+    charts are drawn before the text and formulas under it reach the browser. Sent together, the browser's one
+    main thread typeset and laid out Streamlit's elements first and drew the charts ~0.5 s later (docs/benchmarks.md
+    §2, "First load"). The viewer reports once it has drawn (its state ``drawn``, olc_ui/viewer/assets/viewer.js);
+    that rerun, and any other, draws the whole page. A client that runs no JavaScript would never report, so it is
+    sent the whole page at once: AppTest (no headers) and the protocol clients of bench/load.py."""
+    try:
+        agent = st.context.headers.get("User-Agent") or ""
+    except Exception:  # pragma: no cover - no session
+        return False
+    return agent.startswith("Mozilla/")

@@ -144,6 +144,7 @@ class Viewer {
     this.timing.ready = performance.now();
     this.root.dataset.ready = "true";
     callHook(this, "onReady");
+    this.reportDrawn();
     // a new run that starts elsewhere than the position Python last heard of
     if (this.p !== this.serverP) this.scheduleReport();
     if (wasPlaying && this.p < this.T) this.play();  // a setting changed during Play: play on
@@ -211,6 +212,15 @@ class Viewer {
       "It loads plotly.js and KaTeX from the app's static folder: run the app from the repository root " +
       "(so .streamlit/config.toml turns on server.enableStaticServing).";
     this.root.dataset.ready = "error";
+    this.reportDrawn();  // the rest of the page comes all the same
+  }
+
+  // Once per mount, when the first build has drawn (or failed): Python sends what the page draws under the viewer
+  // only after this report on a browser's first run of the page (olc_ui/shared/page.py, step_view).
+  reportDrawn() {
+    if (this.drawnReported || typeof this.setStateValue !== "function") return;
+    this.drawnReported = true;
+    this.setStateValue("drawn", String(this.runId));
   }
 
   scheduleRender() {
