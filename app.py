@@ -29,4 +29,6 @@ else:  # imported by `streamlit run app.py` (or uvicorn app:app) to serve it
     from olc_ui import classroom
     from olc_ui.routes import middleware
 
-    app = st.App(__file__, middleware=middleware(), routes=classroom.routes())
+    from olc_ui.viewer import drawn
+
+    app = st.App(__file__, middleware=middleware(), routes=classroom.routes() + [drawn.route()])

@@ -30,7 +30,9 @@ Measured, with Debian's Chromium driven by Playwright (see tests/e2e/stbrowser.p
   figures and the ledger drawn, and the point canvas on the Perceptron page), fresh
   browser context (empty cache) each time, server warmed by one throwaway load, loads
   alternating. The viewer's own timings (spec received, libraries loaded, figures
-  plotted; ms since navigation) are printed as a breakdown.
+  plotted; ms since navigation) are printed as a breakdown. A lesson page sends what lies
+  under its viewer once the viewer has drawn (olc_ui/shared/page.py, step_view): the time
+  until the whole page is drawn (its download buttons there) is printed too, beside the charts'.
 
 Prints a table with the ratios to the floor and the targets (click median <= 1.5x,
 p95 <= 2x, play >= 20 fps, first load <= 1.5x), and says which are met. Starts and
@@ -129,6 +131,9 @@ MISSING_TRACES = r"""(a) => {
 VIEWER_READY = ("(() => { const v = document.querySelector('.olc-viewer');"
                 " return !!v && v.dataset.ready === 'true' && !!v.querySelector('canvas.olc-points'); })()")
 
+#: A lesson page drawn whole: its download buttons, the last thing on it, are there (after the panels)
+LESSON_WHOLE = "!!document.querySelector('[data-testid=stMain] [data-testid=stDownloadButton]')"
+
 #: Winnow page: all three figures drawn and the ledger typeset (no point canvas on this page)
 WINNOW_READY = r"""(() => {
   const v = document.querySelector('.olc-viewer');
@@ -211,8 +216,9 @@ def stats(xs: list[float]) -> dict:
 class Subject:
     """The page under test: where it is, when it is drawn, and what "the new state" after a click is."""
 
-    def __init__(self, *, label: str, app_path: Path, query: str, ready: str, mistakes, info: dict):
-        self.label, self.app_path, self.query, self.ready = label, app_path, query, ready
+    def __init__(self, *, label: str, app_path: Path, query: str, ready: str, mistakes, info: dict,
+                 whole: str | None = None):
+        self.label, self.app_path, self.query, self.ready, self.whole = label, app_path, query, ready, whole
         self.mistakes, self.info = mistakes, info
 
     def snapshot(self, page) -> dict:
@@ -243,7 +249,8 @@ class PerceptronSubject(Subject):
             app, query = VIEWER_APP, f"?T={args.T}&data={args.data}"
         demo = " demo" if args.app == "demo" else ""
         super().__init__(label=f"perceptron{demo} T={args.T} {args.data}", app_path=app, query=query,
-                         ready=VIEWER_READY, mistakes=mistakes, info={"T": args.T, "data": args.data, "mistakes": int(len(mistakes))})
+                         ready=VIEWER_READY, mistakes=mistakes, info={"T": args.T, "data": args.data, "mistakes": int(len(mistakes))},
+                         whole=LESSON_WHOLE if args.app == "lesson" else None)
 
     def snapshot(self, page) -> dict:
         return {**super().snapshot(page), "main_before": page.evaluate(MAIN_SNAPSHOT, self.names)}
@@ -279,19 +286,22 @@ class WinnowSubject(Subject):
                 "bars_per_state": len(self.bars[0])}
         super().__init__(label=f"winnow N={args.N} T={args.T}", app_path=ROOT / "app.py",
                          query=f"winnow?N={args.N}&k={args.k}&T={args.T}", ready=WINNOW_READY,
-                         mistakes=np.asarray(tr.mistakes), info=info)
+                         mistakes=np.asarray(tr.mistakes), info=info, whole=LESSON_WHOLE)
 
     def state(self, target, k, before):
         return WINNOW_STATE, {"p": target, "k": k, "bars": self.bars[k], **before}
 
 
-def measure_loads(browser, urls: dict[str, tuple[str, str]], n: int) -> dict:
-    """First loads, alternating, each in a fresh context, after one warm-up load of each."""
+def measure_loads(browser, urls: dict[str, tuple[str, str]], n: int, whole: str | None = None) -> dict:
+    """First loads, alternating, each in a fresh context, after one warm-up load of each. ``whole``: for the
+    viewer, a condition met once the whole page is drawn (a lesson page sends what lies under its viewer after the
+    viewer has drawn: olc_ui/shared/page.py, step_view); its time is reported beside the charts'."""
     for url, ready in urls.values():
         p = new_page(browser, url)
         wait_cond(p, ready, timeout_ms=180_000)
         p.context.close()
     loads = {name: [] for name in urls}
+    wholes = []
     parts = []
     busy = []  # the machine's 1-minute load average before each round of loads (other processes share it)
     for _ in range(n):
@@ -302,10 +312,15 @@ def measure_loads(browser, urls: dict[str, tuple[str, str]], n: int) -> dict:
             loads[name].append(r["painted"])  # ms since navigation start
             if name == "viewer":
                 parts.append(p.evaluate("() => document.querySelector('.olc-viewer').olcViewer.timing"))
+                if whole:
+                    wholes.append(wait_cond(p, whole, timeout_ms=120_000)["painted"])
             p.context.close()
     print("first loads (ms):", {k: [round(x) for x in v] for k, v in loads.items()}, "load average before each:", busy,
           flush=True)
     out = {k: stats(v) for k, v in loads.items()}
+    if wholes:
+        print("viewer page, whole page drawn (ms):", [round(x) for x in wholes], flush=True)
+        out["viewer_whole"] = stats(wholes)
     out["viewer_timing"] = {key: statistics.median(t[key] for t in parts) for key in parts[0]} if parts else {}
     return out
 
@@ -379,6 +394,10 @@ def report(out: dict, subject: Subject) -> None:
     print("|---|---|---|---|---|---|")
     for name, f, v, target in rows:
         print(f"| {name} | {f:.0f} | {v:.0f} | {v / f:.2f}x | <= {target:g}x | {_verdict(v / f <= target)} |")
+    if "viewer_whole" in lo:
+        w = lo["viewer_whole"]["median"]
+        print(f"| first load -> whole page drawn (under the viewer too), median (ms) | {lo['floor']['median']:.0f} "
+              f"| {w:.0f} | {w / lo['floor']['median']:.2f}x | - | - |")
     for key, r in out["play"].items():
         print(f"| play at 200 rounds/s, {key.replace('_', ' ')}: frames/s | - | {r['fps']:.1f} "
               f"(frame median {r['frame_ms_median']:.1f} ms, p95 {r['frame_ms_p95']:.1f} ms) | - | >= 20 "
@@ -442,7 +461,8 @@ def main() -> int:
         floor_url, viewer_url = floor_srv.url + "/", viewer_srv.url + "/" + subject.query
         print(f"{out['browser']}; {subject.query} ({len(subject.mistakes)} mistakes)", flush=True)
         out["first_load_ms"] = measure_loads(browser, {"floor": (floor_url, FLOOR_READY),
-                                                       "viewer": (viewer_url + "&t=0", subject.ready)}, args.loads)
+                                                       "viewer": (viewer_url + "&t=0", subject.ready)}, args.loads,
+                                             whole=subject.whole)
         floor = new_page(browser, floor_url)
         wait_cond(floor, FLOOR_READY, timeout_ms=120_000)
         viewer = new_page(browser, viewer_url + "&t=0")

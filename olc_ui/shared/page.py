@@ -15,12 +15,15 @@ from __future__ import annotations
 
 import streamlit as st
 from streamlit import runtime
+from streamlit.runtime.scriptrunner_utils.script_requests import ScriptRequestType
+from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 from olc_ui.shared import caps, class_session, focus, state
 from olc_ui.viewer import position as link
 from olc_ui.viewer import predict
 from olc_ui.viewer import present  # the switch and, when on, presentation mode (olc_ui/viewer/present.py)
 from olc_ui.viewer import sound    # the Sound switch and mode (olc_ui/viewer/sound.py)
+from olc_ui.viewer import drawn    # the first load's order: the viewer's charts first
 from olc_ui.viewer.component import viewer
 
 try:
@@ -163,7 +166,9 @@ def step_view(spec: dict, *, key: str, settings: list, values: dict, cap: str | 
     mode in the sidebar). A page with its own rule for where the viewer opens passes ``start`` (and says a bad
     link's round itself); ``modes``: the page's own viewer modes (e.g. a game's) instead of the page's default ones.
     Returns (the spec sent, the position)."""
-    first = not link._mounted(key)   # the page's first run with this viewer (a first load, or back from elsewhere)
+    # the page's first run with this viewer (a first load, or back from elsewhere) in a browser: the viewer's charts
+    # are drawn before what lies under it is sent (olc_ui/viewer/drawn.py)
+    token = drawn.expect() if not link._mounted(key) and _runs_javascript() else None
     if start is None:
         start, problem = link.start_position_checked(key, spec["T"])
         link.report(problem)      # a bad ?t= in the link: said as every bad setting is
@@ -179,25 +184,28 @@ def step_view(spec: dict, *, key: str, settings: list, values: dict, cap: str | 
     modes = sound.with_sound(modes, spec, sound.bind())   # the sidebar's switch; each screen's own, not the class's
     modes = class_session.with_class(modes, settings, values)
     class_session.offer(settings, values)
+    if token is not None:
+        st.html(f"<script>{drawn.token_js(token)}</script>", unsafe_allow_javascript=True)
     position = viewer(spec, key=key, modes=modes)
     if cap is not None:
         caps.show(cap)
     state.write_url(settings, values, {"t": str(position)})
-    if first and _runs_javascript():
-        # What the page draws under the viewer comes once the viewer has drawn: see :func:`_runs_javascript`.
-        st.stop()
+    if token is not None:
+        drawn.wait(token, should_stop=_interrupted)   # what the page draws under the viewer comes once it has drawn
     return spec, position
 
 
-def _runs_javascript() -> bool:
-    """Whether this session's client is a web browser (every one sends a User-Agent starting "Mozilla/").
+def _interrupted() -> bool:
+    """Whether Streamlit has asked this run to stop or rerun (a click elsewhere, a page change)."""
+    ctx = get_script_run_ctx()
+    requests = getattr(ctx, "script_requests", None)
+    return requests is not None and getattr(requests, "_state", ScriptRequestType.CONTINUE) != ScriptRequestType.CONTINUE
 
-    On a browser's first run of a page, :func:`step_view` ends the run right after the step viewer: the viewer's
-    charts are drawn before the text and formulas under it reach the browser. Sent together, the browser's one
-    main thread typeset and laid out Streamlit's elements first and drew the charts ~0.5 s later (docs/benchmarks.md
-    §2, "First load"). The viewer reports once it has drawn (its state ``drawn``, olc_ui/viewer/assets/viewer.js);
-    that rerun, and any other, draws the whole page. A client that runs no JavaScript would never report, so it is
-    sent the whole page at once: AppTest (no headers) and the protocol clients of bench/load.py."""
+
+def _runs_javascript() -> bool:
+    """Whether this session's client is a web browser (every one sends a User-Agent starting "Mozilla/"), which
+    runs the viewer's script that signals when it has drawn (olc_ui/viewer/drawn.py). AppTest (no headers) and the
+    protocol clients of bench/load.py run none: they are sent the whole page at once."""
     try:
         agent = st.context.headers.get("User-Agent") or ""
     except Exception:  # pragma: no cover - no session

@@ -18,7 +18,7 @@
 
 import { clamp, el, indexParts, lowerBound, upperBound } from "./viewer_util.js";
 import { BLANK, formatNumber, formatValue } from "./viewer_format.js";
-import { loadLibs } from "./viewer_libs.js";
+import { loadLibs, serverBase } from "./viewer_libs.js";
 import { ChartMethods } from "./viewer_charts.js";
 import { LedgerMethods } from "./viewer_ledger.js";
 import { ControlMethods } from "./viewer_controls.js";
@@ -29,7 +29,8 @@ import { installDocumentKeys } from "./viewer_keys.js";
 import { A11yMethods } from "./viewer_a11y.js";
 
 const INSTANCES = new WeakMap();
-const LEDGER_PLAY_INTERVAL_MS = 250;  // ledger refresh while playing (see renderNow)
+const LEDGER_PLAY_INTERVAL_MS = 250;
+const DRAWN_LOOK_MS = 1500;  // how long a drawn viewer looks for the page's token (reportDrawn)  // ledger refresh while playing (see renderNow)
 
 class Viewer {
   constructor(parentElement) {
@@ -215,12 +216,26 @@ class Viewer {
     this.reportDrawn();  // the rest of the page comes all the same
   }
 
-  // Once per mount, when the first build has drawn (or failed): Python sends what the page draws under the viewer
-  // only after this report on a browser's first run of the page (olc_ui/shared/page.py, step_view).
+  // Once per mount, when the first build has drawn (or failed): on a page's first run in a browser, Python waits
+  // after sending the viewer until it hears so (olc_ui/viewer/drawn.py), then sends what lies under the viewer.
+  // The page hands over a one-time token (window.__olcDrawn) in a script element just before the viewer; if that
+  // has not run yet, look again for a while.
   reportDrawn() {
-    if (this.drawnReported || typeof this.setStateValue !== "function") return;
+    if (this.drawnReported) return;
     this.drawnReported = true;
-    this.setStateValue("drawn", String(this.runId));
+    const started = performance.now();
+    const send = () => {
+      this.drawnTimer = null;
+      const token = window.__olcDrawn;
+      if (typeof token === "string") {
+        delete window.__olcDrawn;
+        const url = new URL(`olc-viewer/drawn?t=${encodeURIComponent(token)}`, serverBase()).href;
+        fetch(url, { method: "POST", keepalive: true }).catch(() => {});
+      } else if (performance.now() - started < DRAWN_LOOK_MS) {
+        this.drawnTimer = setTimeout(send, 50);
+      }
+    };
+    send();
   }
 
   scheduleRender() {
@@ -256,6 +271,7 @@ class Viewer {
     this.buildToken++;
     this.pause(false);
     if (this.reportTimer) clearTimeout(this.reportTimer);
+    if (this.drawnTimer) clearTimeout(this.drawnTimer);
     if (this.urlTimer) clearTimeout(this.urlTimer);
     if (this.renderRaf !== null) cancelAnimationFrame(this.renderRaf);
     this.destroyA11y();
