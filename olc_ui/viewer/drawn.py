@@ -84,8 +84,13 @@ def wait(token: str, timeout: float = WAIT_S, should_stop=None) -> bool:
 
 
 async def _endpoint(request: Request) -> Response:
+    """204 for a well-formed token, waited for or not (a run that stopped waiting — a click elsewhere, the time
+    was up — is no error of the browser's: its console stays clean); 400 otherwise."""
     token = request.query_params.get("t", "")
-    return Response(status_code=204 if 0 < len(token) <= 64 and signal(token) else 404)
+    if not 0 < len(token) <= 64:
+        return Response(status_code=400)
+    signal(token)
+    return Response(status_code=204)
 
 
 def route(base_url: str | None = None) -> Route:
