@@ -184,8 +184,10 @@ def step_view(spec: dict, *, key: str, settings: list, values: dict, cap: str | 
     modes = sound.with_sound(modes, spec, sound.bind())   # the sidebar's switch; each screen's own, not the class's
     modes = class_session.with_class(modes, settings, values)
     class_session.offer(settings, values)
-    if token is not None:
-        st.html(f"<script>{drawn.token_js(token)}</script>", unsafe_allow_javascript=True)
+    # on every run, so that the elements after it keep their places from run to run (one missing on the run after
+    # a first load shifted them all: the panels under the viewer were drawn again)
+    st.html(f"<script>{drawn.token_js(token) if token is not None else 'void 0;'}</script>",
+            unsafe_allow_javascript=True)
     position = viewer(spec, key=key, modes=modes)
     if cap is not None:
         caps.show(cap)

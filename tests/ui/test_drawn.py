@@ -7,6 +7,7 @@ import time
 
 import pytest
 import asyncio
+import concurrent.futures
 
 from starlette.requests import Request
 
@@ -61,8 +62,11 @@ def test_the_token_script_takes_url_safe_tokens_only(bad):
 
 
 def _post(token: str) -> int:
+    """The endpoint's status for ``token``, run on its own thread's event loop (the browser tests' Playwright keeps
+    one running on this thread)."""
     scope = {"type": "http", "method": "POST", "headers": [], "query_string": f"t={token}".encode()}
-    return asyncio.run(drawn._endpoint(Request(scope))).status_code
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, drawn._endpoint(Request(scope))).result().status_code
 
 
 @pytest.mark.parametrize("base", ["", "olc"])
