@@ -29,8 +29,8 @@ import { installDocumentKeys } from "./viewer_keys.js";
 import { A11yMethods } from "./viewer_a11y.js";
 
 const INSTANCES = new WeakMap();
-const LEDGER_PLAY_INTERVAL_MS = 250;
-const DRAWN_LOOK_MS = 1500;  // how long a drawn viewer looks for the page's token (reportDrawn)  // ledger refresh while playing (see renderNow)
+const LEDGER_PLAY_INTERVAL_MS = 250;  // ledger refresh while playing (see renderNow)
+const DRAWN_LOOK_MS = 1500;  // how long a drawn viewer looks for the page's token (reportDrawn)
 
 class Viewer {
   constructor(parentElement) {
