@@ -25,6 +25,7 @@ from olc_ui.viewer import present  # the switch and, when on, presentation mode 
 from olc_ui.viewer import sound    # the Sound switch and mode (olc_ui/viewer/sound.py)
 from olc_ui.viewer import drawn    # the first load's order: the viewer's charts first
 from olc_ui.viewer.component import viewer
+from olc_ui.viewer.prose import prose  # the intro: HTML whose formulas the viewer's KaTeX typesets
 
 try:
     from streamlit.runtime.pages_manager import PagesManager
@@ -134,16 +135,16 @@ INTRO_FOLD_KEY = "olc_intro_fold_open"
 
 
 def intro(text: str) -> None:
-    """The lesson's opening paragraph (trusted Markdown with KaTeX): as it is, or in presentation mode folded
-    into an expander, so that the charts and the step controls start higher on the projected screen. On a
-    phone it is folded too: both are drawn, and :data:`PHONE_CSS` shows the one that fits the screen. The folded
-    copy's text is drawn only while it is open (opening it reruns the page): on a wide screen it is never shown,
-    and its formulas are not typeset on every load."""
+    """The lesson's opening paragraph (trusted prose: ``**bold**``, ``*italic*`` and ``$…$`` formulas, typeset by
+    the step viewer's KaTeX: olc_ui/viewer/prose.py): as it is, or in presentation mode folded into an expander, so
+    that the charts and the step controls start higher on the projected screen. On a phone it is folded too: both
+    are drawn, and :data:`PHONE_CSS` shows the one that fits the screen. The folded copy's text is drawn only while
+    it is open (opening it reruns the page): on a wide screen it is never shown."""
     if present.is_on():
         _folded_intro(text)
         return
     with st.container(key="olc_intro_full"):
-        st.markdown(text)
+        prose(text)
     with st.container(key="olc_intro_fold"):
         _folded_intro(text)
 
@@ -152,7 +153,7 @@ def _folded_intro(text: str) -> None:
     box = st.expander("What this lesson shows", icon=":material/menu_book:", key=INTRO_FOLD_KEY, on_change="rerun")
     if box.open:
         with box:
-            st.markdown(text)
+            prose(text)
 
 
 def step_view(spec: dict, *, key: str, settings: list, values: dict, cap: str | None = None,

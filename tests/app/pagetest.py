@@ -2,6 +2,7 @@
 spec, a metric, and the page's text."""
 from __future__ import annotations
 
+import html
 import json
 import re
 
@@ -74,9 +75,30 @@ def shown(at: AppTest, kind: str) -> str:
     return " ".join(unescape(e.value) for e in getattr(at, kind))
 
 
+_PROSE_RE = re.compile(r'<div class="olc-prose">(.*?)</div>', re.S)
+_PROSE_TAGS = ((r'<span class="olc-tex">(.*?)</span>', r"$\1$"), (r"</?strong>", "**"), (r"</?em>", "*"),
+               (r"</?p>", ""))
+
+
+def read_prose(markup: str) -> list[str]:
+    """The prose paragraphs (olc_ui/viewer/prose.py: a lesson's intro) in ``markup``, read back into the Markdown
+    they were written in: formulas as ``$…$``, emphasis as ``**``/``*``."""
+    out = []
+    for body in _PROSE_RE.findall(markup):
+        for pattern, repl in _PROSE_TAGS:
+            body = re.sub(pattern, repl, body, flags=re.S)
+        out.append(html.unescape(body))
+    return out
+
+
+def prose(node) -> list[str]:
+    """The prose paragraphs that ``node`` (an AppTest, or a block of it) draws (:func:`read_prose`)."""
+    return [text for h in node.html for text in read_prose(h.value)]
+
+
 def page_text(at: AppTest, *, latex: bool = False, warnings: bool = False) -> str:
-    """Markdown, success, error and info texts (and LaTeX, warnings when asked), joined; escapes removed."""
-    parts = [m.value for m in at.markdown] + [e.value for e in at.success] + [e.value for e in at.error] \
+    """Prose, Markdown, success, error and info texts (and LaTeX, warnings when asked), joined; escapes removed."""
+    parts = prose(at) + [m.value for m in at.markdown] + [e.value for e in at.success] + [e.value for e in at.error] \
         + [e.value for e in at.info]
     if latex:
         parts += [x.value for x in at.latex]

@@ -6,7 +6,7 @@ import numpy as np
 import olc_core
 from olc_ui.lessons.perceptron import lesson as L
 from olc_ui.viewer.snapshot import ledger_at
-from tests.app.pagetest import metric, open_page, page_text, shown, url, viewer_spec, viewers
+from tests.app.pagetest import metric, open_page, page_text, prose, shown, url, viewer_spec, viewers
 from tests.conftest import ROOT
 
 PERCEPTRON = str(ROOT / "pages" / "perceptron.py")
@@ -165,7 +165,7 @@ def test_label_noise_page_promises_only_what_holds_and_names_the_proof_of_insepa
     failed assumption reads as "not separable" with the certificate's rounds; TDᵧ so far / whole run."""
     at = _open(PERCEPTRON, noise=0.1, T=300, cmp="max-margin")
     assert not at.exception
-    intro = at.markdown[0].value
+    intro = prose(at)[0]
     assert "when every point has margin at least" in intro and "does not hold" in intro
     s = olc_core.streams.separable(T=300, d=2, gamma=0.1, radius=1.0, seed=0, noise=0.1)
     tr = olc_core.run("perceptron", s.X, s.y)
