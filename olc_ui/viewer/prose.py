@@ -26,7 +26,7 @@ import streamlit as st
 from olc_ui.viewer.assets import assets as served_assets
 from olc_ui.viewer.component import _MARKUP_RE, _libs_js
 
-__all__ = ["CLASS", "FALLBACK_MS", "TEX_CLASS", "prose", "to_html"]
+__all__ = ["CLASS", "FALLBACK_CLASS", "FALLBACK_MS", "TEX_CLASS", "prose", "to_html"]
 
 #: The paragraph's class (its CSS and the typesetting script find it by this)
 CLASS = "olc-prose"
@@ -34,6 +34,8 @@ CLASS = "olc-prose"
 TEX_CLASS = "olc-tex"
 #: Shown with its TeX as written when KaTeX has not typeset it by then (ms)
 FALLBACK_MS = 4000
+#: The class a paragraph gets when it is shown with its TeX as written
+FALLBACK_CLASS = "olc-prose-fallback"
 
 #: Markdown that a paragraph of prose may not hold (outside its formulas): what st.markdown would read as something
 #: this renderer does not draw — a line break or block, code, a link, an underscore's emphasis, an escape, raw HTML
@@ -45,7 +47,7 @@ CSS = f"""<style>
 .{CLASS} p {{ margin: 0 0 1rem 0; font-size: 1rem; line-height: 1.6; overflow-wrap: break-word; }}
 .{CLASS} strong {{ font-weight: 600; }}
 .{CLASS} p:last-child {{ margin-bottom: 0; }}
-.{CLASS}:has(.{TEX_CLASS}:not([data-olc-tex])):not(.olc-prose-fallback) {{ visibility: hidden; }}
+.{CLASS}:has(.{TEX_CLASS}:not([data-olc-tex])):not(.{FALLBACK_CLASS}) {{ visibility: hidden; }}
 </style>"""
 
 
@@ -90,7 +92,7 @@ def _script(urls: str) -> str:
 const urls = {urls};
 const abs = (p) => new URL(p, serverBase()).href;
 const todo = () => document.querySelectorAll(".{CLASS} .{TEX_CLASS}:not([data-olc-tex])");
-const asWritten = () => {{ for (const el of todo()) el.closest(".{CLASS}").classList.add("olc-prose-fallback"); }};
+const asWritten = () => {{ for (const el of todo()) el.closest(".{CLASS}").classList.add("{FALLBACK_CLASS}"); }};
 setTimeout(asWritten, {FALLBACK_MS});
 Promise.all([loadScript(abs(urls.js), "katex"), loadCss(abs(urls.css))]).then(([katex]) => {{
   for (const el of todo()) {{
