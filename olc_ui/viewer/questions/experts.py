@@ -83,8 +83,10 @@ def vote_shares(trace, right: np.ndarray, n: int) -> dict[str, list]:
                     rest_tiny = sci_text(log_rest / math.log(10.0))
             if abs(share - 0.5) > HALF_MARGIN:
                 rel = "<" if share < 0.5 else ">"
-            else:
+            else:   # decided exactly; the float share (within 1e-15 of it) put on that side of ½
                 rel = {1: "<", 0: "=", -1: ">"}[_exact_half(trace, t, alive, right[t])]
+                share = 0.5 if rel == "=" else (share if (share < 0.5) == (rel == "<") and share != 0.5
+                                                else math.nextafter(0.5, 0.0 if rel == "<" else 1.0))
         for k, v in (("case", case), ("nwrong", int(wrong.sum())), ("held", int(held.sum())), ("share", share),
                      ("tiny", tiny), ("rest", rest), ("rest_tiny", rest_tiny), ("rel", rel),
                      ("alive", int(alive.sum()))):

@@ -42,6 +42,8 @@ def turn(a, b) -> tuple[str, float | None, float | None, str | None]:
         angle = math.degrees(math.atan2(float(det), float(dot)))
         if angle == 0.0:           # a turn too small for a float: its sign still says which way
             angle = math.copysign(5e-324, det)
+        elif abs(angle) == 180.0:  # nearly reversed, but off the line: short of 180°
+            angle = math.copysign(math.nextafter(180.0, 0.0), det)
         return ("acw" if det > 0 else "cw"), angle, None, None
     lam = b0 / a0 if a0 != 0 else b1 / a1
     return "line", None, float(lam), _move(lam)
