@@ -4,20 +4,17 @@ A viewer mode (assets/viewer_predict.js, docs/viewer-spec.md "Modes"): with it o
 forward first shows round t's example with its label and the learner as it stands before
 the round (the hyperplane and x_t on the Perceptron's chart; the weights and the advice on
 the experts' page), asks the question, and draws the update only after the answer; a tally
-counts the right answers. Keys: N (no mistake), M (mistake), and on the Perceptron A / C
-(a mistake that turns w anticlockwise / clockwise). Everything runs in the browser.
+counts the right answers. Each kind's keys are on its buttons (the Perceptron: N no mistake, A / C a mistake
+that turns w anticlockwise / clockwise, L one that keeps w on its line through 0; M mistake while w = 0).
+Everything runs in the browser.
 
-Every learner's page has its question (docs/viewer-spec.md "Predict, then reveal"): the Perceptron and
-Weighted Majority / Halving on the experts page are built here; the Margin Perceptron, Winnow, the
-exponentiated update, randomised FTRL (olc_ui/viewer/questions/linear.py), Randomised WM, Halving's own
-page and the conjunction / decision-list learners (olc_ui/viewer/questions/discrete.py) next to it, and
-re-exported from here (``predict.<kind>_options``).
-
-This module builds the mode's options from the core's run — every answer is the run's:
-``is_mistake`` per round, the score ⟨w, x⟩ (Perceptron), the share of the weight on the
-wrong side (Weighted Majority's ``wrong_fraction``; Halving's from its ``vote``), and the
-angle w turned through at each mistake (from ``trace.weights_at``). At most
-:data:`MAX_ROUNDS` rounds are asked about (the page says so).
+Every learner's page has its question (docs/viewer-spec.md "Predict, then reveal"), built from the core's run
+in olc_ui/viewer/questions/ — the Perceptron (``perceptron``: how w moves, decided exactly from the run's
+weights), Weighted Majority, Halving on advice and Randomised WM (``experts``: the wrong experts' share from
+the log weights), the Margin Perceptron, Winnow, the exponentiated update, randomised FTRL (``linear``), Halving's
+own page and the conjunction / decision-list learners (``discrete``) — and re-exported from here
+(``predict.<kind>_options``). Every answer is the run's; at most :data:`MAX_ROUNDS` rounds are asked about (the
+page says so).
 """
 from __future__ import annotations
 

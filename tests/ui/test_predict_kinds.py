@@ -322,3 +322,27 @@ def test_every_kind_is_sent_long_runs_first_rounds_only():
     o = predict.ftrl_options(tr, s.X, s.y)
     assert o["rounds"] == predict.MAX_ROUNDS and o["T"] == tr.T
     assert all(len(o[k]) == predict.MAX_ROUNDS for k in ("answer", "label", "score", "pright", "pred", "px", "py"))
+
+
+# ------------------------------------------------------------------ numbers in a printed comparison
+
+@needs_node
+def test_printed_comparisons_hold_of_the_printed_numbers(tmp_path):
+    """viewer_format.js: the fewest digits (from 3) with which the printed numbers still satisfy the relation;
+    whole numbers whole; null when the relation is not true of the two floats."""
+    got = node_eval(tmp_path, "viewer_format.js",
+                    "[m.printedPair(100.0625, 100, '>'), m.printedPair(1000.5, 1000, '>'), m.printedPair(0.1, 0.1, '='),"
+                    " m.printedPair(1, 2, '>'), m.printedPair(-0.0999999, -0.1, '>'), m.numText(1000), m.numText(1234.5),"
+                    " m.numText(-2.5e-7), m.printedHolding(0.5000001, [['>', 0.5]]), m.printedHolding(179.99999, [['<', 180]]),"
+                    " m.printedHolding(0.5, [['<', 0.5]]), m.printedHolding(0.999, [['<', 1], ['>', 0]])]")
+    assert got[0] == ["100.1", "100", 4] and got[1] == ["1000.5", "1000", 6] and got[2] == ["0.1", "0.1", 3]
+    assert got[3] is None and got[4] == ["−0.0999999", "−0.1", 6]
+    assert got[5:8] == ["1000", "1234", "−2.5e-07"]
+    assert got[8] == {"text": "0.5000001", "digits": 9} and got[9] == {"text": "179.99999", "digits": 9}
+    assert got[10] is None and got[11] == {"text": "0.999", "digits": 3}
+
+
+def test_numbers_beyond_a_float_are_written_from_their_logarithm():
+    from olc_ui.viewer.questions.base import sci_text
+    assert sci_text(-400.5) == "3.16e-401" and sci_text(-5.0) == "1e-05" and sci_text(400.0) == "1e+400"
+    assert sci_text(2.99999999) == "1e+03"        # 999.99… to 3 digits
