@@ -64,7 +64,7 @@ function lineMove(o, i) {
 // ---------------------------------------------------------------- Weighted Majority and Halving on advice
 // The wrong experts' share (options.share, its text options.tiny when below the smallest float), printed on its
 // side of ½ (options.rel) and of 0 and 1; near 1 as "all but" the others' share (options.rest, rest_tiny).
-function shareText(o, i) {
+function wrongShareText(o, i) {
   if (o.tiny[i]) return o.tiny[i];
   if (o.rest[i] === 0 && !o.rest_tiny[i]) return "all";
   if (o.rest_tiny[i] || o.rest[i] < 0.001) return `all but ${o.rest_tiny[i] || holding(o.rest[i], [[">", 0]])}`;
@@ -93,7 +93,7 @@ const experts = {
         : `The ${them} that said ${other} hold${k === 1 ? "s" : ""} no weight (β = 0: a penalty zeroes a weight): the vote is the others' — no mistake.`;
       default: {
         const held = halving ? `${o.held[i]} of the ${o.alive[i]} experts in the version space said ${other} — ${HALF_WORDS[o.rel[i]]}`
-          : `The experts that said ${other} held ${shareText(o, i)} of the weight — ${HALF_WORDS[o.rel[i]]}`;
+          : `The experts that said ${other} held ${wrongShareText(o, i)} of the weight — ${HALF_WORDS[o.rel[i]]}`;
         if (o.rel[i] === "=") return `${held}: a tie, which predicts +1 — ${err}.`;
         return `${cap(held)}: the vote went ${o.mistake[i] ? "their way — a mistake" : "the other way — no mistake"}.`;
       }
@@ -125,7 +125,7 @@ const rwm = {
       case "right": return `No expert was wrong: no weight changes and there is no chance of a mistake. ${draw}.`;
       case "zero": return `The ${plural(k, "expert", "experts")} that said ${pm(-o.label[i])} hold${k === 1 ? "s" : ""} no ` +
         `weight (η = 1 zeroed ${k === 1 ? "it" : "them"}): no chance of a mistake. ${draw}.`;
-      default: return `The wrong experts held ${shareText(o, i)} of the weight (${HALF_WORDS[o.rel[i]]}): a mistake with ` +
+      default: return `The wrong experts held ${wrongShareText(o, i)} of the weight (${HALF_WORDS[o.rel[i]]}): a mistake with ` +
         `that probability; their weights ×${factor(o.beta)}. ${draw} — ${o.mistake[i] ? "a mistake" : "no mistake"}.`;
     }
   },
