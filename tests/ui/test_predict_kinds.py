@@ -245,7 +245,7 @@ def test_halving_by_hand(tmp_path):
     got = _browser(tmp_path, o)
     assert got[0][1] == ["A:all", "H:half", "S:most"]
     assert got[0][2] == "Round 1: y = −1; of |Hₜ| = 4, 1 say +1 and 3 say −1 (a tie votes +1). How many survive the round?"
-    assert got[0][3] == "The majority vote was right — no mistake: the 1 that said +1 leave — |Hₜ| goes 4 → 3."
+    assert got[0][3] == "The majority vote was right — no mistake: the 1 that said +1 leaves — |Hₜ| goes 4 → 3."
     # Halving proper (prune on mistakes): x = 0.3 right (all 4 stay); x = 0.5 is a 2–2 tie, +1, wrong: the 2 that
     # said −1 survive
     tr = olc_core.run("halving", X, y, hypotheses=H)

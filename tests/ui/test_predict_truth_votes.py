@@ -99,6 +99,9 @@ def test_weighted_majority_and_halving_reveals_are_the_runs(tmp_path):
             assert mistake == bool(o["mistake"][i]) and right == ("mistake" if mistake else "none")
             assert ids == ["none", "mistake"] and rev.endswith("a mistake." if mistake else "no mistake.")
             k = sum(wrong)
+            n_right, N = len(wrong) - k, len(wrong)
+            assert (f"; {n_right} of the {N} expert{'s' if N > 1 else ''} say{'s' if n_right == 1 else ''} "
+                    f"{_pm(y[i])}") in q
             if W_wrong + W_right == 0:
                 cases.add("empty")
                 assert ("The version space is empty" if alg == "halving" else "Every expert's weight is 0") in rev
@@ -193,7 +196,8 @@ def test_halving_page_survivors_are_the_runs(tmp_path, update):
             elif a == n:
                 assert rev.endswith(f": all {n} stay.")
             else:
-                assert rev.endswith(f"the {n - a} that said {_pm(-y[i])} leave — |Hₜ| goes {n} → {a}.")
+                verb = 'leaves' if n - a == 1 else 'leave'
+                assert rev.endswith(f"the {n - a} that said {_pm(-y[i])} {verb} — |Hₜ| goes {n} → {a}.")
     assert empty
 
 

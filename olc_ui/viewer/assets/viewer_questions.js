@@ -23,6 +23,10 @@ function features(a) { return `${a.length === 1 ? "feature" : "features"} ${list
 function holding(v, tests, digits = 3) { const h = printedHolding(v, tests, digits); return h ? h.text : numText(v, 17); }
 // a signed number printed with `digits` significant digits: "+0.25", "−1.5", "0"
 function signedText(v, digits) { return (v > 0 ? "+" : "") + numText(v, digits); }
+// "3 of the 5 experts say +1", "1 of the 1 expert says −1"
+function saying(o, i, y) {
+  return `${o.agree[i]} of the ${o.N} ${o.N === 1 ? "expert" : "experts"} ${o.agree[i] === 1 ? "says" : "say"} ${y}`;
+}
 // a share of ½ or more / less, in words (rel: the share against ½)
 const HALF_WORDS = { "<": "less than half", "=": "exactly half", ">": "more than half" };
 
@@ -77,7 +81,7 @@ const experts = {
     const y = pm(o.label[i]);
     const who = o.says ? (o.says[i].length ? ` (${o.says[i].length === 1 ? "expert" : "experts"} ${list(o.says[i])})` : "") : "";
     const empty = o.case[i] !== "empty" ? "" : (o.alg === "halving" ? " The version space is empty." : " Every weight is 0.");
-    return `Round ${r}: the label is y = ${y}; ${o.agree[i]} of the ${o.N} experts say ${y}${who}.${empty} ` +
+    return `Round ${r}: the label is y = ${y}; ${saying(o, i, y)}${who}.${empty} ` +
       `Look at the weights: will the ${o.alg === "halving" ? "majority of the version space" : "weighted majority"} err?`;
   },
   reveal(o, i) {
@@ -113,7 +117,7 @@ const rwm = {
       return `Round ${r}: y = ${y}; every weight is 0 (η = 1 zeroes a wrong expert's weight): no expert can be drawn, ` +
         "and the learner then predicts +1. Its chance of a mistake?";
     const who = o.says && o.says[i].length ? ` (${list(o.says[i])})` : "";
-    return `Round ${r}: y = ${y}; ${o.agree[i]} of the ${o.N} experts say ${y}${who}. The wrong ones will lose ` +
+    return `Round ${r}: y = ${y}; ${saying(o, i, y)}${who}. The wrong ones will lose ` +
       `weight (×${factor(o.beta)}). How much of the weight do they hold — the chance of a mistake?`;
   },
   reveal(o, i) {
@@ -286,7 +290,7 @@ const halving = {
       "no hypothesis is left to remove.";
     const vote = o.mistake[i] ? "the majority vote was wrong — a mistake" : "the majority vote was right — no mistake";
     if (a === n) return `${vote[0].toUpperCase()}${vote.slice(1)}: all ${n} stay.`;
-    return `${vote[0].toUpperCase()}${vote.slice(1)}: the ${n - a} that said ${pm(-o.label[i])} leave — ` +
+    return `${vote[0].toUpperCase()}${vote.slice(1)}: the ${n - a} that said ${pm(-o.label[i])} ${n - a === 1 ? "leaves" : "leave"} — ` +
       `|Hₜ| goes ${n} → ${a}.`;
   },
 };
