@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 from olc_core._exact.powers import exact_compare
+from olc_core._support.numeric import logsumexp
 from olc_core.learners.normalized_winnow import weight_moves
 
 from olc_ui.viewer.questions.base import MAX_NAMED, common, named, rounds, sci_text, state_before
@@ -55,7 +56,7 @@ def winnow_options(trace, X, y) -> dict[str, Any]:
     weights ×(1+β)) or "demote" (y = 0: ÷(1+β)); ``score`` is the run's w·x, ``N`` its threshold and ``rel`` w·x
     against N (">", "=", "<") as the core decided it — exactly on the rounds it decided exactly
     (``exact_decision``: the tie w·x = N is told from "<" here, :func:`olc_core._exact.powers.exact_compare`);
-    ``big``: the text of a w·x too small or too large for a float (from ``log_score``)."""
+    ``big``: the text of a w·x too small or too large for a float (from the log weights)."""
     n = rounds(trace)
     out = common(trace, n)
     X = np.asarray(X)[:n] != 0
@@ -69,9 +70,10 @@ def winnow_options(trace, X, y) -> dict[str, Any]:
         k = np.asarray(trace.history.raw_at(t), dtype=np.int64)[X[t]]
         rel[t] = "=" if exact_compare(k, base.numerator, base.denominator, N) == 0 else "<"
     score = np.asarray(trace.columns["score"][:n], dtype=np.float64)
-    log_score = np.asarray(trace.columns["log_score"][:n], dtype=np.float64)
-    big = [sci_text(ls / math.log(10.0)) if np.isfinite(ls) and (s == 0.0 or not np.isfinite(s)) else None
-           for s, ls in zip(score.tolist(), log_score.tolist())]
+    big: list = [None] * n
+    for t in np.flatnonzero(X.any(axis=1) & ~((score >= 1e-300) & (score < np.inf))).tolist():
+        ls = logsumexp(trace.log_weights_at(t)[X[t]])   # w·x beyond a float (or lost in the run's shifted sum)
+        big[t] = sci_text(ls / math.log(10.0))
     answer = np.where(~mis, "none", np.where(lab == 1, "promote", "demote"))
     out.update(kind="winnow", label=lab.tolist(), N=N, base=float(trace.base),
                active=X.sum(axis=1).astype(int).tolist(), score=_finite(score), rel=rel.tolist(),
