@@ -12,7 +12,8 @@ from decimal import Decimal, getcontext
 from fractions import Fraction
 
 import numpy as np
-import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hst
 
 import olc_core
 from olc_core.streams.winnow_extra import simplex_continuous
@@ -305,3 +306,42 @@ def test_ftrl_reveal_prints_the_chance_on_its_side_of_a_half(tmp_path):
                 assert printed_holds(m.group(1), {"above": ">", "half": "=", "below": "<"}[right], "0.5")
             assert f"The coin gave ŷ = {'+1' if tr.predictions[i] > 0 else '−1'}" in rev
             assert rev.endswith("a mistake." if tr.predictions[i] != y[i] else "no mistake.")
+
+
+# ------------------------------------------------------------------ the graded answers on any small stream
+
+_HALVES = hst.sampled_from([-2.0, -1.5, -1.0, -0.5, 0.0, 0.5, 1.0, 1.5, 2.0])
+
+
+@settings(max_examples=60, deadline=None)
+@given(hst.lists(hst.tuples(_HALVES, _HALVES, hst.sampled_from([-1.0, 1.0])), min_size=1, max_size=14))
+def test_perceptron_answer_is_how_w_moved_on_any_clicked_points(rows):
+    X = np.array([[a, b] for a, b, _ in rows])
+    y = np.array([c for _, _, c in rows])
+    tr = olc_core.run("perceptron", X, y)
+    o = predict.perceptron_options(tr, X, y)
+    for i in range(len(rows)):
+        a, b = tr.weights_at(i), tr.weights_at(i + 1)
+        if i not in set(tr.mistakes.tolist()):
+            assert o["answer"][i] == "none"
+        elif not a.any():
+            assert o["answer"][i] == "mistake"
+        else:
+            want, lam = _exact_move(a, b)
+            assert o["answer"][i] == want and (lam is None or o["scale"][i] == float(lam))
+
+
+@settings(max_examples=40, deadline=None)
+@given(hst.lists(hst.tuples(hst.lists(_HALVES.map(lambda v: v / 2), min_size=3, max_size=3),
+                            hst.sampled_from([-1.0, 1.0])), min_size=1, max_size=12),
+       hst.sampled_from([0.5 * math.log(2.0), 0.5, math.log(3.0), 0.01]))
+def test_exponentiated_update_answer_is_how_the_weights_moved_on_any_small_stream(rows, eta):
+    X = np.array([r for r, _ in rows])
+    y = np.array([c for _, c in rows])
+    tr = olc_core.run("normalized_winnow", X, y, eta=eta)
+    o = predict.eg_options(tr, X, y)
+    for t in tr.mistakes.tolist():
+        moves, (theta, zero) = _eg_truth(tr, X, y, t)
+        assert [1 if j + 1 in o["grew"][t] else 0 for j in range(3)] == [int(m > 0) for m in moves]
+        assert o["same"][t] == moves.count(0) and o["down"][t] == moves.count(-1)
+        assert (o["theta_sign"][t] == 0) == zero
