@@ -207,9 +207,15 @@ const winnow = {
 // At a mistake every wᵢ is multiplied by e^(η·y·xᵢ)/Z: wᵢ grows iff y·xᵢ > θ = ln Z/η. The weights that grow
 // against those with y·xᵢ > 0 (options.answer): exactly they, only some of them, or they and some others.
 function egTheta(o, i) {
-  if (o.theta_sign[i] === 0) return "0";
-  if (o.theta[i] === null || o.theta[i] === undefined) return o.theta_sign[i] > 0 ? "a tiny positive number" : "a tiny negative number";
-  return num(o.theta[i]);
+  const th = o.theta[i], sign = o.theta_sign[i];
+  if (sign === 0) return "0";
+  if (th === null || th === undefined) return sign > 0 ? "a tiny positive number" : "a tiny negative number";
+  if (o.same[i]) return holding(th, [["=", th]]);   // exactly the y·xᵢ of the weights that stayed
+  // on its side of 0 and of every y·xᵢ: above those that shrank, below those that grew
+  const tests = [[sign > 0 ? ">" : "<", 0]];
+  if (o.theta_below[i] !== null) tests.push([">", o.theta_below[i]]);
+  if (o.theta_above[i] !== null) tests.push(["<", o.theta_above[i]]);
+  return holding(th, tests);
 }
 
 function egMoved(o, i) {

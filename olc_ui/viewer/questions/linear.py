@@ -110,12 +110,31 @@ def _eg_answer(grew: np.ndarray, plus: np.ndarray) -> str:
     return "more"
 
 
+def _theta_between(m, yx: np.ndarray) -> float | None:
+    """θ = ln Z/η of a mistake as a float on the same side of every y·xᵢ of the row as the exact θ: equal to the
+    value of the weights that stayed, above those that shrank, below those that grew (a float θ within rounding
+    of one of them is moved just past it), so that "wᵢ grows iff y·xᵢ > θ" holds of the printed θ too."""
+    if m.theta_sign == 0:
+        return 0.0
+    if (m.moves == 0).any():
+        return float(yx[m.moves == 0][0])
+    th = m.theta
+    if th is None:
+        return None
+    if (m.moves < 0).any() and th <= (lo := float(yx[m.moves < 0].max())):
+        th = math.nextafter(lo, math.inf)
+    if (m.moves > 0).any() and th >= (hi := float(yx[m.moves > 0].min())):
+        th = math.nextafter(hi, -math.inf)
+    return th if (th > 0) == (m.theta_sign > 0) else None
+
+
 def eg_options(trace, X, y) -> dict[str, Any]:
     """The options for an exponentiated-update (normalised Winnow) run: ``answer`` "none" or, at a mistake (every
     wᵢ ×e^{η·y·xᵢ}/Z, so wᵢ grows iff y·xᵢ > θ = ln Z/η), how the weights that grew compare with those with
     y·xᵢ > 0 (:data:`EG_ANSWERS`), from how each weight moved in the run
     (:func:`olc_core.learners.normalized_winnow.weight_moves`); per mistake ``up`` / ``same`` / ``down`` (the
-    weights that grew, stayed, shrank), ``theta`` (None where its float has not the exact sign ``theta_sign``)
+    weights that grew, stayed, shrank), ``theta`` (:func:`_theta_between`; None where its float has not the exact
+    sign ``theta_sign``)
     and, when N ≤ 12, the features that grew (``grew``)."""
     n = rounds(trace)
     out = common(trace, n)
@@ -126,17 +145,21 @@ def eg_options(trace, X, y) -> dict[str, Any]:
     answer = ["none"] * n
     up, same, down = [0] * n, [0] * n, [0] * n
     theta, theta_sign, grew = [None] * n, [0] * n, [None] * n
+    below, above = [None] * n, [None] * n        # the largest y·xᵢ that shrank, the smallest that grew
     for m in weight_moves(trace, X, lab, upto=n):
         t, g = m.t, m.moves > 0
         answer[t] = _eg_answer(g, positive[t])
         up[t], same[t], down[t] = int(g.sum()), int((m.moves == 0).sum()), int((m.moves < 0).sum())
-        theta[t], theta_sign[t] = m.theta, m.theta_sign
+        yx = lab[t] * X[t]
+        theta[t], theta_sign[t] = _theta_between(m, yx), m.theta_sign
+        below[t] = float(yx[m.moves < 0].max()) if (m.moves < 0).any() else None
+        above[t] = float(yx[m.moves > 0].min()) if (m.moves > 0).any() else None
         if N <= MAX_NAMED:
             grew[t] = (np.flatnonzero(g) + 1).tolist()
     out.update(kind="eg", label=lab.tolist(), N=N, eta=float(trace.proof.constants["eta"]),
                score=_finite(trace.columns["score"][:n]), answer=answer,
                favoured=positive.sum(axis=1).astype(int).tolist(), up=up, same=same, down=down, theta=theta,
-               theta_sign=theta_sign)
+               theta_sign=theta_sign, theta_below=below, theta_above=above)
     if N <= MAX_NAMED:
         out["grew"] = grew
         out["plus"] = named(positive)
