@@ -300,6 +300,8 @@ def test_ftrl_reveal_prints_the_chance_on_its_side_of_a_half(tmp_path):
             assert p == o["score"][i]
             yp = y[i] * p
             assert right == ("above" if yp > 0 else "below" if yp < 0 else "half")
+            sc = find(rf"^⟨w, x⟩ = ({NUM}), y = ([−+]1): ", rev)
+            assert rounds_to(sc.group(1), p) and value(sc.group(2)) == y[i]
             m = find(rf"P\(ŷ = y\) = \(1 \+ y·⟨w, x⟩\)/2 = (½ [+−] {NUM}|{NUM})\. ", rev)
             if m.group(1).startswith("½"):
                 assert (m.group(1)[2] == "+") == (yp > 0) and rounds_to(m.group(1)[4:], abs(yp) / 2)
