@@ -50,47 +50,53 @@ def _exact_half(trace, t: int, alive: np.ndarray, right: np.ndarray) -> int:
     return exact_vote_sign(c[alive], right[alive], float(trace.info["beta"]))
 
 
+def _masked_lse(LW: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Row-wise log Σ exp of the entries of ``LW`` where ``mask`` (−inf for an empty row)."""
+    return logsumexp(np.where(mask, LW, -np.inf), axis=1)
+
+
+def _half(trace, t: int, share: float, alive: np.ndarray, right: np.ndarray) -> tuple[str, float]:
+    """The share against ½ (decided exactly within 10⁻⁹ of it), and the float share put on that side of ½."""
+    if abs(share - 0.5) > HALF_MARGIN:
+        return ("<" if share < 0.5 else ">"), share
+    rel = {1: "<", 0: "=", -1: ">"}[_exact_half(trace, t, alive, right)]
+    if rel == "=":
+        return rel, 0.5
+    on_side = share != 0.5 and (share < 0.5) == (rel == "<")
+    return rel, (share if on_side else math.nextafter(0.5, 0.0 if rel == "<" else 1.0))
+
+
+def _text_if_lost(value: float, log_value: float) -> str | None:
+    """The text of a positive number whose float is 0.0 (below the smallest float), from its logarithm."""
+    return sci_text(log_value / math.log(10.0)) if value == 0.0 and log_value > -np.inf else None
+
+
 def vote_shares(trace, right: np.ndarray, n: int) -> dict[str, list]:
     """Per round t < n (``right``: (n, N) the experts that say the label): the case (``empty``, ``right``,
     ``zero``, ``share``), the experts wrong and those of them holding weight, the share of the weight they hold
-    (None when every weight is 0), its text when the float underflows, its relation to ½, and |Hₜ| (weights > 0)."""
-    out: dict[str, list] = {k: [] for k in ("case", "nwrong", "held", "share", "tiny", "rest", "rest_tiny", "rel",
-                                            "alive")}
-    for t in range(n):
-        lw = np.asarray(trace.log_weights_at(t), dtype=np.float64)
-        alive = lw > -np.inf
-        wrong = ~right[t]
-        held = wrong & alive
-        tiny = rel = share = rest = rest_tiny = None
-        if not alive.any():
-            case = "empty"
-        elif not wrong.any():
-            case, share, rel = "right", 0.0, "<"
-        elif not held.any():
-            case, share, rel = "zero", 0.0, "<"
-        else:
-            case = "share"
-            log_share = min(0.0, logsumexp(lw[held]) - logsumexp(lw[alive]))
-            share = math.exp(log_share)
-            if share == 0.0:
-                tiny = sci_text(log_share / math.log(10.0))
-            others = alive & right[t]
-            rest, log_rest = 0.0, -math.inf
-            if others.any():
-                log_rest = min(0.0, logsumexp(lw[others]) - logsumexp(lw[alive]))
-                rest = math.exp(log_rest)
-                if rest == 0.0:
-                    rest_tiny = sci_text(log_rest / math.log(10.0))
-            if abs(share - 0.5) > HALF_MARGIN:
-                rel = "<" if share < 0.5 else ">"
-            else:   # decided exactly; the float share (within 1e-15 of it) put on that side of ½
-                rel = {1: "<", 0: "=", -1: ">"}[_exact_half(trace, t, alive, right[t])]
-                share = 0.5 if rel == "=" else (share if (share < 0.5) == (rel == "<") and share != 0.5
-                                                else math.nextafter(0.5, 0.0 if rel == "<" else 1.0))
-        for k, v in (("case", case), ("nwrong", int(wrong.sum())), ("held", int(held.sum())), ("share", share),
-                     ("tiny", tiny), ("rest", rest), ("rest_tiny", rest_tiny), ("rel", rel),
-                     ("alive", int(alive.sum()))):
-            out[k].append(v)
+    (None when every weight is 0), its text when the float underflows, the others' share (``rest``, ``rest_tiny``),
+    the share's relation to ½, and |Hₜ| (weights > 0)."""
+    LW = np.array([trace.log_weights_at(t) for t in range(n)], dtype=np.float64).reshape(n, right.shape[1])
+    alive = LW > -np.inf
+    held, others = ~right & alive, right & alive
+    with np.errstate(invalid="ignore"):
+        lse_alive = _masked_lse(LW, alive)
+        log_share = np.minimum(0.0, _masked_lse(LW, held) - lse_alive)
+        log_rest = np.minimum(0.0, _masked_lse(LW, others) - lse_alive)
+    case = np.where(~alive.any(axis=1), "empty", np.where(right.all(axis=1), "right",
+                                                          np.where(~held.any(axis=1), "zero", "share")))
+    out: dict[str, list] = {"case": case.tolist(), "nwrong": (~right).sum(axis=1).tolist(),
+                            "held": held.sum(axis=1).tolist(), "alive": alive.sum(axis=1).tolist(),
+                            "share": [None] * n, "tiny": [None] * n, "rest": [None] * n, "rest_tiny": [None] * n,
+                            "rel": [None] * n}
+    for t in np.flatnonzero(case != "empty").tolist():
+        if case[t] != "share":
+            out["share"][t], out["rel"][t] = 0.0, "<"
+            continue
+        share, rest = math.exp(log_share[t]), math.exp(log_rest[t])
+        out["tiny"][t], out["rest_tiny"][t] = _text_if_lost(share, log_share[t]), _text_if_lost(rest, log_rest[t])
+        out["rel"][t], out["share"][t] = _half(trace, t, share, alive[t], right[t])
+        out["rest"][t] = rest
     return out
 
 
