@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["exact_greater"]
+__all__ = ["exact_compare", "exact_greater"]
 
 
 def exact_greater(exponents: np.ndarray, P: int, Q: int, N: int) -> bool:
@@ -18,8 +18,17 @@ def exact_greater(exponents: np.ndarray, P: int, Q: int, N: int) -> bool:
     >>> exact_greater(np.array([1, 1]), 2, 1, 4), exact_greater(np.array([1, 1, -1]), 2, 1, 4)
     (False, True)
     """
+    return exact_compare(exponents, P, Q, N) > 0
+
+
+def exact_compare(exponents: np.ndarray, P: int, Q: int, N: int) -> int:
+    """The sign (−1, 0, +1) of ``Σ_j (P/Q)^{e_j} − N``, in exact integer arithmetic (as :func:`exact_greater`).
+
+    >>> exact_compare(np.array([1, 1]), 2, 1, 4), exact_compare(np.array([1]), 2, 1, 4), exact_compare(np.array([], int), 2, 1, 4)
+    (0, -1, -1)
+    """
     if exponents.size == 0:
-        return False  # the empty sum 0 is not > N ≥ 1
+        return -1  # the empty sum 0 is below N ≥ 1
     vals, counts = np.unique(np.asarray(exponents, dtype=np.int64), return_counts=True)
     emin, emax = int(vals[0]), int(vals[-1])
     D = emax - emin
@@ -34,4 +43,4 @@ def exact_greater(exponents: np.ndarray, P: int, Q: int, N: int) -> bool:
     else:
         num *= pow(Q, -emin)
         den *= pow(P, -emin)
-    return num > N * den
+    return (num > N * den) - (num < N * den)

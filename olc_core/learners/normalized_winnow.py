@@ -78,7 +78,7 @@ from ..proofs.base import Assumption
 from ..trace import SnapshotHistory, Trace
 from .._support.words import agree, count
 
-__all__ = ["run", "normalized_winnow_loop", "resolve_simplex", "check_unit_box"]
+__all__ = ["run", "normalized_winnow_loop", "resolve_simplex", "check_unit_box", "weight_moves", "WeightMoves"]
 
 NAME = "normalized_winnow"
 
@@ -440,3 +440,74 @@ def run(X, y, params: dict[str, Any]) -> Trace:
     return Trace(algorithm=NAME, params=params, T=T, d=N, mistakes=mistakes, predictions=pred,
                  history=SnapshotHistory(np.full(N, -math.log(N)), mistakes, S), weight_kind="log",
                  columns=columns, proofs={"kl": proof}, primary="kl", info=info)
+
+
+class WeightMoves:
+    """How each weight moved at the update of round ``t`` (a mistake): ``moves[i]`` is +1 (wᵢ grew), 0 (unchanged)
+    or −1 (shrank); ``theta`` = ``ln Z_t / η`` — ``wᵢ`` grows iff ``y_t x_{t,i} > θ`` (``wᵢ ← wᵢ e^{η y xᵢ}/Z``);
+    ``theta_sign`` its exact sign (``theta`` is the float; ``None`` when its sign is not the exact one)."""
+
+    __slots__ = ("t", "moves", "theta", "theta_sign", "exact")
+
+    def __init__(self, t: int, moves: np.ndarray, theta: float | None, theta_sign: int, exact: bool):
+        self.t, self.moves, self.theta, self.theta_sign, self.exact = t, moves, theta, theta_sign, exact
+
+
+def _grows_exactly(v: Fraction, r: list, yx: list, spec: EtaSpec) -> int:
+    """Sign of ``e^{η v}·Σ_j e^{η r_j} − Σ_j e^{η(r_j + y x_j)}`` (= sign of ``η v − ln Z``), exactly."""
+    N = len(r)
+    return exact_sign([1.0] * N + [-1.0] * N, [rj + v for rj in r] + [rj + a for rj, a in zip(r, yx)], spec)[0]
+
+
+def weight_moves(trace: Trace, X, y, upto: int | None = None) -> list[WeightMoves]:
+    """Per mistake round ``t < upto`` of a normalised-Winnow run on ``(X, y)``: how each weight moved
+    (:class:`WeightMoves`), as the trace's log weights say (``log_weights_at(t)`` against ``t + 1``), each
+    comparison within its rounding error of a tie decided in exact arithmetic (the exact exponents
+    ``r_i = Σ_{mistakes s < t} y_s x_{s,i}``, η as the run read it, :func:`exact_sign`).
+
+    The error bound of ``lw_{t+1,i} − lw_{t,i}`` is the run's own (its ``drift``, accumulated the same way over the
+    updates, on both states) plus the rounding of the normalisations and the subtraction, taken 4× over.
+
+    >>> import olc_core
+    >>> X = np.array([[1.0, -1.0], [0.0, 0.0]]); y = np.array([1, 1])
+    >>> tr = olc_core.run("normalized_winnow", X, y, comparator=[0.8, 0.2])
+    >>> [(m.t, m.moves.tolist(), m.theta_sign) for m in weight_moves(tr, X, y)]   # x = 0: Z = 1, nothing moves
+    [(0, [1, -1], 1), (1, [0, 0], 0)]
+    """
+    X = np.asarray(X, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    eta = float(trace.info["eta"])
+    spec = EtaSpec(eta)
+    ex = ExactExponents(X, y)
+    N = X.shape[1]
+    out: list[WeightMoves] = []
+    drift = 0.0
+    for t in np.asarray(trace.mistakes, dtype=np.int64).tolist():
+        if upto is not None and t >= upto:
+            break
+        a, b = trace.log_weights_at(t), trace.log_weights_at(t + 1)
+        step = (eta * y[t]) * X[t]
+        v = a + step
+        before = drift
+        drift += 2.0 * (_U * float(np.abs(step).max()) + spec.err * float(np.abs(X[t]).max())
+                        + _U * float(np.abs(v).max()) + _U * float(np.abs(b).max()))
+        tol = 4.0 * (before + drift + 2.0 * spec.err + _U * (float(np.abs(a).max()) + float(np.abs(b).max())
+                                                           + float(np.abs(step).max()) + 4.0 * (N + 4)))
+        d = b - a
+        moves = np.sign(d).astype(np.int8)
+        yx = y[t] * X[t]
+        lnz = float(logsumexp(v) - logsumexp(a))
+        near = np.flatnonzero(np.abs(d) <= tol)
+        sign_lnz = int(np.sign(lnz))
+        exact = bool(near.size) or abs(lnz) <= tol
+        if exact:
+            r = ex.relative_to(int(np.argmax(a)))
+            exs = [int(y[t]) * Fraction(c) for c in X[t].tolist()]
+            for val in np.unique(yx[near]).tolist():
+                moves[yx == val] = _grows_exactly(Fraction(val), r, exs, spec)
+            if abs(lnz) <= tol:
+                sign_lnz = -_grows_exactly(Fraction(0), r, exs, spec)
+        ex.add(t)
+        theta = 0.0 if sign_lnz == 0 else (lnz / eta if int(np.sign(lnz)) == sign_lnz else None)
+        out.append(WeightMoves(t, moves, theta, sign_lnz, exact))
+    return out

@@ -36,7 +36,7 @@ def test_pages_offer_the_switch_and_send_the_runs_answers():
 KINDS = [
     ("margin_perceptron", "margin", "margin", {}, {"init", "none", "band", "mistake"}),
     ("winnow", "winnow", "winnow", {}, {"none", "promote", "demote"}),
-    ("exponentiated_update", "eg", "eg", {}, {"none", "gain"}),
+    ("exponentiated_update", "eg", "eg", {}, {"none", "exact", "fewer", "more"}),
     ("ftrl", "ftrl", "ftrl", {}, {"above", "half", "below"}),
     ("halving", "halving", "halving", {}, {"all", "half", "most"}),
     ("boolean_concepts", "boolean", "conj", {"mode": "conj"}, {"none", "false"}),

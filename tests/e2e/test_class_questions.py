@@ -95,15 +95,14 @@ _RAW = """async ([code, msg]) => {
 
 def _label(answer):
     return {"none": "No mistake", "mistake": "Mistake", "acw": "Mistake: w turns anticlockwise",
-            "cw": "Mistake: w turns clockwise"}[answer]
+            "cw": "Mistake: w turns clockwise", "line": "Mistake: w stays on its line through 0"}[answer]
 
 
 def test_the_class_answers_and_the_projector_reveals(browser, url, options):
     o = options
     r = START + 1
-    right = ("none" if not o["mistake"][r - 1] else "mistake" if o["wzero"][r - 1]
-             else "acw" if o["turn"][r - 1] > 0 else "cw")
-    choice_ids = ["none", "mistake"] if o["wzero"][r - 1] else ["none", "acw", "cw"]
+    right = o["answer"][r - 1]
+    choice_ids = ["none", "mistake"] if o["wzero"][r - 1] else ["none", "acw", "cw", "line"]
     wrong = next(c for c in choice_ids if c != right)
     contexts = []
     try:
@@ -239,7 +238,7 @@ def test_the_class_answers_and_the_projector_reveals(browser, url, options):
 
 
 def _key_of(answer):
-    return {"none": "n", "mistake": "m", "acw": "a", "cw": "c"}[answer]
+    return {"none": "n", "mistake": "m", "acw": "a", "cw": "c", "line": "l"}[answer]
 
 
 def test_predict_reaches_a_student_through_the_join_link(browser, url):

@@ -30,12 +30,7 @@ def answers():
 
 
 def _key(o, r: int) -> str:
-    i = r - 1
-    if not o["mistake"][i]:
-        return "n"
-    if o["wzero"][i]:
-        return "m"
-    return "a" if o["turn"][i] > 0 else "c"
+    return {"none": "n", "mistake": "m", "acw": "a", "cw": "c", "line": "l"}[o["answer"][r - 1]]
 
 
 def _position(page) -> int:

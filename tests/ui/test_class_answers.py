@@ -54,10 +54,11 @@ def test_open_message_is_the_runs_question_and_choices(tmp_path):
     msg = _js(tmp_path, "m.openMessage(data, 2, 'perceptron', 'run1', 's0')", o)
     assert msg["type"] == "open" and msg["round"] == 2 and msg["page"] == "perceptron"
     assert msg["qid"].endswith(":2:s0")
-    assert msg["text"].startswith("Round 2: x = (0, 1)") and "which way will w turn" in msg["text"]
+    assert msg["text"].startswith("Round 2: x = (0, 1)") and "how will w move" in msg["text"]
     assert msg["choices"] == [{"id": "none", "label": "No mistake"},
                               {"id": "acw", "label": "Mistake: w turns anticlockwise"},
-                              {"id": "cw", "label": "Mistake: w turns clockwise"}]
+                              {"id": "cw", "label": "Mistake: w turns clockwise"},
+                              {"id": "line", "label": "Mistake: w stays on its line through 0"}]
 
 
 def test_distribution_counts_percentages_and_the_right_one(tmp_path):

@@ -134,3 +134,55 @@ export function latexEscapeText(t) {
 }
 
 export const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+// ------------------------------------------------------------ numbers in a printed comparison
+// A sentence that compares two numbers prints them with enough digits for the printed numbers, read back, to
+// satisfy the relation it states (as the transcripts do: olc_core/transcript.py _num_pair): "w·x = 100.1 > N =
+// 100", never "100 > 100". Whole numbers below 10^15 are printed whole (1000, not 1e+03).
+export const CMP_DIGITS = [3, 4, 6, 9, 12, 15, 17];
+const HOLDS = {
+  "<": (a, b) => a < b, "≤": (a, b) => a <= b, "=": (a, b) => a === b, "≥": (a, b) => a >= b, ">": (a, b) => a > b,
+};
+
+// |v| with `digits` significant digits: a whole number below 10^15 whole (1000, not 1e+03), a number from 1 to
+// 10^15 with at least its integer digits (1234.5 to 3 digits: 1235), others as Python's format(v, ".{digits}g").
+function absText(v, digits) {
+  const a = Math.abs(v);
+  if (Number.isInteger(a) && a < 1e15) return String(a);
+  const whole = a >= 1 && a < 1e15 ? Math.floor(Math.log10(a)) + 1 : 0;
+  return formatNumber(a, `.${Math.min(17, Math.max(digits, whole))}g`);
+}
+
+// v as text with `digits` significant digits (as absText), "−" for minus.
+export function numText(v, digits = 3) {
+  if (v === null || v === undefined || Number.isNaN(v)) return "—";
+  if (!Number.isFinite(v)) return v > 0 ? "∞" : "−∞";
+  return (v < 0 ? "−" : "") + absText(v, digits);
+}
+
+// The number numText(v, digits) shows, read back.
+function readBack(v, digits) {
+  return (v < 0 ? -1 : 1) * Number(absText(v, digits));
+}
+
+// The fewest digits (CMP_DIGITS, at least `digits`) with which v, printed and read back, satisfies every [rel, b]
+// of `tests` (each true of v): {text, digits}, or null when not even 17 digits do.
+export function printedHolding(v, tests, digits = 3) {
+  if (!Number.isFinite(v) || !tests.every(([rel, b]) => HOLDS[rel] && HOLDS[rel](v, b))) return null;
+  for (const d of CMP_DIGITS.filter((x) => x >= digits).concat([17])) {
+    const back = readBack(v, d);
+    if (tests.every(([rel, b]) => HOLDS[rel](back, b))) return { text: numText(v, d), digits: d };
+  }
+  return null;
+}
+
+// The fewest digits (CMP_DIGITS, at least `digits`) with which printed a and b still satisfy rel (<, ≤, =, ≥, >):
+// [a as text, b as text, digits], or null when not even 17 digits do (rel is then not true of the two floats).
+export function printedPair(a, b, rel, digits = 3) {
+  const holds = HOLDS[rel];
+  if (!holds || !Number.isFinite(a) || !Number.isFinite(b) || !holds(a, b)) return null;
+  for (const d of CMP_DIGITS.filter((x) => x >= digits).concat([17])) {
+    if (holds(readBack(a, d), readBack(b, d))) return [numText(a, d), numText(b, d), d];
+  }
+  return null;
+}

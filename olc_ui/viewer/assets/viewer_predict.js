@@ -4,11 +4,12 @@
 // the run: per round the example, its label, whether it was a mistake, and the numbers that say why).
 // Stepping forward to round r first *asks*: the viewer stays at r − 1 (the learner as it stands
 // before the round), the round's example is marked on the chart, and a panel asks "mistake or
-// not?" — on the Perceptron also "which way will w turn?". Only the answer draws the update
+// not?" — on the Perceptron also "how will w move?". Only the answer draws the update
 // (the viewer steps to r), says what happened with the run's numbers, and counts right answers.
 // Shift+→ (next mistake) stops just before the mistake and asks. Stepping back, Home/End and the
-// slider never ask. Keys: N no mistake, M mistake, A / C a mistake turning w anticlockwise /
-// clockwise. Everything happens in the browser.
+// slider never ask. Keys: each kind's, on its buttons (the Perceptron: N no mistake, A / C a mistake turning w
+// anticlockwise / clockwise, L one keeping w on its line through 0, M a mistake while w = 0). Everything happens
+// in the browser.
 //
 // In a class session (viewer_class.js's classLink()), viewer_class_answers.js adds the class's side: the
 // lecturer opens the question to the class (O) and reveals it (R) instead of answering; a student answers

@@ -2,11 +2,12 @@
 per-round mistake flags, and a per-round value of the learner's state *before* the round."""
 from __future__ import annotations
 
+import math
 from typing import Any, Callable
 
 import numpy as np
 
-__all__ = ["MAX_NAMED", "MAX_ROUNDS", "common", "named", "rounds", "state_before"]
+__all__ = ["MAX_NAMED", "MAX_ROUNDS", "common", "named", "rounds", "sci_text", "state_before"]
 
 #: The rounds the mode asks about: the first MAX_ROUNDS (the options travel with the page).
 MAX_ROUNDS = 2000
@@ -46,3 +47,13 @@ def named(mask: np.ndarray) -> list[list[int]] | None:
     if mask.ndim != 2 or mask.shape[1] > MAX_NAMED:
         return None
     return [(np.flatnonzero(row) + 1).tolist() for row in mask]
+
+
+def sci_text(log10: float, digits: int = 3) -> str:
+    """A positive number given by its base-10 logarithm (one too small or too large for a float), in the
+    viewer's scientific notation with ``digits`` significant digits: ``sci_text(-400.5)`` is ``"3.16e-401"``."""
+    e = math.floor(log10)
+    m = float(f"{10.0 ** (log10 - e):.{digits - 1}f}")
+    if m >= 10.0:
+        m, e = m / 10.0, e + 1
+    return f"{m:.{digits}g}e{'-' if e < 0 else '+'}{abs(e):02d}"

@@ -1,10 +1,9 @@
-"""Predict-then-reveal options for the vote and set learners: Randomised Weighted Majority (the share of the
-weight on the wrong experts — the chance of a mistake, known before the draw), Halving (how many hypotheses
-survive the round), the conjunction learner (which literals leave h) and the decision-list learner (mistake or
-not; the rules that fall).
+"""Predict-then-reveal options for the set learners: Halving on its own page (how many hypotheses survive the
+round), the conjunction learner (which literals leave h) and the decision-list learner (mistake or not; the rules
+that fall). The learners on expert advice (Weighted Majority, Halving's advice, RWM) are in ``experts``.
 
-Every ``answer`` is the run's: RWM's ``F`` column, Halving's version-space sizes (``trace.weights_at``), the
-conjunction learner's ``false_literals`` column and predictions, the decision-list learner's mistakes and
+Every ``answer`` is the run's: Halving's version-space sizes (``trace.weights_at``), the conjunction learner's
+``false_literals`` column and predictions, the decision-list learner's mistakes and
 ``olc_core.learners.decision_list.fallen``.
 """
 from __future__ import annotations
@@ -15,35 +14,9 @@ import numpy as np
 from olc_core.learners.decision_list import fallen
 from olc_core.proofs.boolean import rule_name
 
-from olc_ui.viewer.questions.base import MAX_NAMED, common, named, rounds, state_before
+from olc_ui.viewer.questions.base import MAX_NAMED, common, rounds, state_before
 
-__all__ = ["conjunction_options", "decision_list_options", "halving_options", "rwm_options"]
-
-#: experts' charts that show later rounds (the advice strip with the learner's ŷ row, the cumulative mistakes):
-#: the mode covers them beyond the round on screen (x = round + offset)
-EXPERTS_COVER = {"advice": 0.5, "mistakes": 0.0}
-
-
-def rwm_options(trace, X, y) -> dict[str, Any]:
-    """The options for Randomised Weighted Majority: its prediction is drawn, so "mistake or not?" has no answer
-    before the draw; the question is the share ``F`` of the weight on the wrong experts (the probability of a
-    mistake), whose weights the round multiplies by 1 − η. ``answer``: "zero" (no expert wrong), "low" (F < ½),
-    "high" (F ≥ ½); the reveal adds the draw (``chosen_expert``) and whether it erred."""
-    n = rounds(trace)
-    out = common(trace, n)
-    X = np.asarray(X)[:n]
-    lab = np.asarray(y[:n], dtype=np.float64).astype(int)
-    F = np.asarray(trace.columns["F"][:n], dtype=np.float64)
-    agree = X == lab[:, None]
-    p = trace.params
-    eta = float(p["eta"]) if p.get("eta") is not None else (1.0 - float(p["beta"]) if p.get("beta") is not None else 0.5)
-    out.update(kind="rwm", label=lab.tolist(), N=int(X.shape[1]), agree=agree.sum(axis=1).astype(int).tolist(),
-               wrong=F.tolist(), eta=eta, chosen=(np.asarray(trace.columns["chosen_expert"][:n]) + 1).tolist(),
-               answer=np.where(F == 0, "zero", np.where(F < 0.5, "low", "high")).tolist(), cover=dict(EXPERTS_COVER))
-    if (says := named(agree)) is not None:
-        out["says"] = says
-    return out
-
+__all__ = ["conjunction_options", "decision_list_options", "halving_options"]
 
 def halving_options(trace, y) -> dict[str, Any]:
     """The options for Halving: how many of the version space's |Hₜ| hypotheses survive the round. ``answer``:
@@ -84,7 +57,8 @@ def conjunction_options(trace, X, y) -> dict[str, Any]:
 
 def decision_list_options(trace, X, y) -> dict[str, Any]:
     """The options for the level algorithm: mistake or not (``answer`` "none" / "fall"); the reveal names the rule
-    read (the run's ``rule`` and ``level`` columns) and, at a mistake, the rules that fell (``fallen``)."""
+    read (the run's ``rule`` and ``level`` columns; with the "majority" ``tie`` rule, a firing rule of the majority
+    output) and, at a mistake, the rules that fell (``fallen``)."""
     n = rounds(trace)
     out = common(trace, n)
     X = np.asarray(X)[:n]
@@ -98,6 +72,7 @@ def decision_list_options(trace, X, y) -> dict[str, Any]:
                pred=np.asarray(trace.predictions[:n], dtype=np.int64).tolist(),
                level=np.asarray(trace.columns["level"][:n], dtype=np.int64).tolist(),
                rule=[rule_name(int(r), nv) for r in np.asarray(trace.columns["rule"][:n])], fell=fell,
+               tie=str(trace.info.get("tie", "first")),
                answer=np.where(np.asarray(out["mistake"], dtype=bool), "fall", "none").tolist())
     if X.shape[1] <= 2 * MAX_NAMED:
         out["x"] = ["".join("1" if v else "0" for v in row) for row in X]
