@@ -195,7 +195,7 @@ def _theorem(proof: Proof) -> list:
                           Math(f"{_bounded_label(proof)} {_REL[proof.bound_strict]} {num(proof.mistake_bound)}"), "."]))
     out.append(("h", 3, ["Its assumptions"]))
     out.append(("ul", [_assumption(a) for a in proof.assumptions] or [["none beyond the learner's input."]]))
-    consts = [[f"{k}: "] + _indices(v, proof.indices[k]) if k in proof.indices else _constant(k, v)
+    consts = [[f"{k}: "] + _indices(v, proof.indices[k]) if k in proof.indices else _constant(k, v, proof.undefined)
               for k, v in proof.constants.items()]
     consts = [c for c in consts if c]
     if consts:
@@ -232,7 +232,15 @@ def _assumption(a) -> list:
     return [_statement(a.statement), f": FAILS{where}" + (f": {plain_index(a.detail)}" if a.detail else "") + "."]
 
 
-def _constant(k: str, v) -> list | None:
+def _constant(k: str, v, why: Mapping[str, Any] | None = None) -> list | None:
+    """A measured constant; one the proof has no value for says so (a parameter left out: "not given"; a
+    series' constant the proof says why it is not defined, e.g. δ without a positive margin: that reason)."""
+    if v is None:
+        reason = (why or {}).get(k)
+        if k.endswith("_param"):
+            return [f"{k}: not given"]
+        return [f"{k}: " + (f"not defined on these data ({clip(plain_index(reason), LONG_TEXT)})"
+                            if isinstance(reason, str) and reason else "none on these data")]
     if "formula" in k and isinstance(v, str):
         return [f"{k}: ", Math(v)]
     if isinstance(v, str):

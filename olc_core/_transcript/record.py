@@ -202,7 +202,8 @@ def state_sentence(proof, steps: list) -> list:
     if len(of["holds"]) == len(steps):
         return ["Every inequality above holds."]
     hold = len(of["holds"])
-    out: list = [f"Of the {len(steps)} steps above, {hold} hold" + (" (every step not listed below)." if hold else ".")]
+    out: list = [f"Of the {len(steps)} steps above, {hold} {'holds' if hold == 1 else 'hold'}"
+                 + (" (every step not listed below)." if hold else ".")]
     tol = of["tol"]
     if tol:
         out += [f" {len(tol)} {'holds' if len(tol) == 1 else 'hold'} only up to the check's relative tolerance of "
