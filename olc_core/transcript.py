@@ -12,6 +12,12 @@ needs a failed assumption is false here, "FAILS" when a step the proof claims is
 "tol" when the check passes only within its tolerance), with as many digits as it takes for the
 printed numbers to show it; each state closes with which steps hold, are n/a and fail.
 
+What was checked is never decided here: every verdict is the proof's record (``proof.steps``,
+``proof.summary``, :mod:`olc_core.proofs.base`), worded by :mod:`olc_core._transcript.record`. So a
+transcript says "All k inequalities … hold" only where every step was evaluated and held, says which
+could not be evaluated and why, which are n/a and why, and "a defect to report" only for a step the
+proof claims on these data that failed.
+
 >>> import olc_core
 >>> X = [[1.0, 0.0], [0.0, 1.0]]
 >>> tr = olc_core.run("perceptron", X, [1, 1], comparator=[2 ** -0.5, 2 ** -0.5])
