@@ -397,7 +397,7 @@ class Proof:
             b = self.mistake_bound
             self.series["mistake_bound"] = lambda: np.full(K, b)
             self.labels.setdefault("mistake_bound", "bound")
-            chains = chains + (Chain("mistake bound", (self.bounded, "mistake_bound"), scale=1.0,
+            chains = chains + (Chain(f"{event} bound", (self.bounded, "mistake_bound"), scale=1.0,
                                      strict=(self.bound_strict,), reasons=("the sandwich closes",)),)
         for ch in chains:
             for key in ch.keys:
