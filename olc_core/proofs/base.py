@@ -414,6 +414,7 @@ class Proof:
         self._links: tuple[Link, ...] | None = None
         self._numbers: dict[str, np.ndarray] = {}   # the record, per link (at DEFAULT_TOL), made when asked for
         self._verdicts: dict[str, np.ndarray] = {}
+        self._why_masks: dict[tuple[str, int], np.ndarray] = {}
         # an optional fused check: {link name: bad mask} at the default tolerance, computed
         # without materialising the series (it must agree with _link_bad element by element)
         self._checker = checker
@@ -575,13 +576,16 @@ class Proof:
         or a zero-argument callable giving it) when it is NaN for different reasons in different states."""
         whys: list[str] = []
         for key in (link.lo, link.hi):
-            nan = np.isnan(self.series[key])
-            if not (nan[k] if k is not None else nan.any()):
+            v = self.series[key]
+            nan = bool(np.isnan(v[k])) if k is not None else np.isnan(v)   # one state: no pass over the run
+            if not (nan if k is not None else nan.any()):
                 continue
             given = self.undefined.get(key) or ()
-            for text, where in ([(given, None)] if isinstance(given, str) else given):
+            for j, (text, where) in enumerate([(given, None)] if isinstance(given, str) else given):
                 if where is not None:
-                    mask = np.asarray(where() if callable(where) else where, dtype=bool)
+                    mask = self._why_masks.get((key, j))
+                    if mask is None:
+                        mask = self._why_masks[(key, j)] = np.asarray(where() if callable(where) else where, dtype=bool)
                     if not (mask[k] if k is not None else (mask & nan).any()):
                         continue
                 if text and text not in whys:
