@@ -1,6 +1,7 @@
 """Building blocks for step-viewer specs (pure functions, JSON-ready dicts): value sources for the
-ledger and caption, the ledger's «name» placeholders, per-state ✓/✗ from a proof's own checks,
-plotly trace dicts, and legends folded into a few groups. (The sandwich chart: olc_ui/shared/sandwich_view.py.)
+ledger and caption, the ledger's «name» placeholders, per-state ✓/✗ and n/a read from the proof's record
+(``Proof.numbers``, ``Proof.links``: decided once in olc_core.proofs.base, only worded here), plotly trace
+dicts, and legends folded into a few groups. (The sandwich chart: olc_ui/shared/sandwich_view.py.)
 
 Every lesson's spec builder uses these, so the pages look and behave alike.
 
