@@ -225,8 +225,10 @@ def _proof(*, T, updates, S, wstar, cm, gamma, example, info) -> Proof:
         rounds = np.flatnonzero(np.isin(example, bad_examples)) if not ok else np.zeros(0, np.int64)
         ass = Assumption("margin", r"y\langle w^*, x\rangle \ge \gamma \text{ for every (normalised) example}", ok,
                          rounds.astype(np.int64),
-                         "" if ok else (f"{count(bad_examples.size, 'example')} {agree(bad_examples.size, 'has', 'have')} margin below γ = {gamma:.4g} "
-                                        f"for the {_whose(info)} w* (its smallest margin y⟨w*, x⟩ is {cm.min():.4g})"))
+                         f"γ = {gamma:.4g}; the smallest y⟨w*, x⟩ over the (normalised) examples is {cm.min():.4g}"
+                         if ok else (f"{count(bad_examples.size, 'example')} {agree(bad_examples.size, 'has', 'have')} "
+                                     f"margin below γ = {gamma:.4g} for the {_whose(info)} w* (its smallest margin "
+                                     f"y⟨w*, x⟩ is {cm.min():.4g})"))
     constants = {"gamma": gamma, "comparator": wstar, "measured_margin": None if cm is None else float(cm.min()),
                  "bound_formula": r"12/\gamma^2",
                  "bound_tight": _finite_or_none(4.0 / gamma + 8.0 * (1.0 / gamma) * (1.0 / gamma)),

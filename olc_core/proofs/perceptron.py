@@ -143,14 +143,16 @@ def _margin_assumption(cmargin: Any, gamma: float | None, measured: float | None
         else:
             bad = np.flatnonzero(cmargin <= 0.0)
             nbad = len(bad)
-        detail = ("" if ok else f"w* puts {count(nbad, 'round')} on the wrong side or on the hyperplane "
+        detail = (f"γ = {measured:.6g}, the smallest y⟨w*,x⟩ over the rounds" if ok else
+                  f"w* puts {count(nbad, 'round')} on the wrong side or on the hyperplane "
                   "(y⟨w*,x⟩ ≤ 0): the data are not separated by this w*")
     else:
         threshold = g - ASSUMPTION_TOL * R
         ok = measured >= threshold
         bad = np.zeros(0, np.int64) if ok else np.flatnonzero(cmargin < threshold)
-        detail = "" if ok else (f"{count(len(bad), 'round')} {agree(len(bad), 'has', 'have')} margin y⟨w*,x⟩ below γ = {g:.6g} "
-                                f"(the smallest is {measured:.6g})")
+        detail = (f"γ = {g:.6g} (given); the smallest y⟨w*,x⟩ is {measured:.6g}" if ok else
+                  f"{count(len(bad), 'round')} {agree(len(bad), 'has', 'have')} margin y⟨w*,x⟩ below γ = {g:.6g} "
+                  f"(the smallest is {measured:.6g})")
     return g, Assumption("margin", r"y_t\langle w^*, x_t\rangle \ge \gamma > 0 \text{ for every round } t", ok,
                          bad if callable(bad) else bad.astype(np.int64), detail)
 

@@ -59,7 +59,8 @@ def test_tiny_perceptron_transcript_has_the_hand_computed_numbers():
             "(first before round 1).") in whole
     assert "In all: 16 checks evaluated and held; 2 checks could not be evaluated on these data" in whole
     holds = section(md, "### Its assumptions")
-    assert r"\ge \gamma > 0 \text{ for every round } t$: holds on these data." in holds
+    assert (r"\ge \gamma > 0 \text{ for every round } t$: holds on these data (γ = 0.8, the smallest y⟨w\*,x⟩ over "
+            "the rounds).") in holds
 
 
 def test_tiny_weighted_majority_transcript_has_the_hand_computed_numbers():
