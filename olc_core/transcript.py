@@ -12,6 +12,12 @@ needs a failed assumption is false here, "FAILS" when a step the proof claims is
 "tol" when the check passes only within its tolerance), with as many digits as it takes for the
 printed numbers to show it; each state closes with which steps hold, are n/a and fail.
 
+What was checked is never decided here: every verdict is the proof's record (``proof.steps``,
+``proof.summary``, :mod:`olc_core.proofs.base`), worded by :mod:`olc_core._transcript.record`. So a
+transcript says "All k inequalities … hold" only where every step was evaluated and held, says which
+could not be evaluated and why, which are n/a and why, and "a defect to report" only for a step the
+proof claims on these data that failed.
+
 >>> import olc_core
 >>> X = [[1.0, 0.0], [0.0, 1.0]]
 >>> tr = olc_core.run("perceptron", X, [1, 1], comparator=[2 ** -0.5, 2 ** -0.5])
@@ -29,21 +35,20 @@ from typing import Any
 
 import numpy as np
 
+from ._transcript.record import MAX_VIOLATIONS, REL as _REL, checks_words, num_pair, side, state_blocks, whole_run
 from ._transcript.texdoc import Math, clip, num, plain_index
 from ._transcript.texdoc import latex as _latex
 from ._transcript.texdoc import markdown as _markdown
-from .proofs.base import DEFAULT_TOL, Chain, Proof
+from .proofs.base import DEFAULT_TOL, Proof
 
 __all__ = ["markdown", "latex", "document", "written_proof", "file_name", "MAX_MISTAKES", "MAX_VIOLATIONS"]
 
 #: mistakes written out with their inequalities (the others are checked all the same, and counted)
 MAX_MISTAKES = 40
-#: failing inequalities listed one by one
-MAX_VIOLATIONS = 20
 #: how much of a caller's text is kept (as olc_ui.safe.SHOWN: at most 80 characters of an untrusted value)
 SHORT_TEXT = 80
 LONG_TEXT = 200  # texts of the core's own (a constant's description)
-_REL = {False: r"\le", True: "<"}
+_TRUE = {"<": lambda a, b: a < b, r"\le": lambda a, b: a <= b}
 
 
 def markdown(trace, **context: Any) -> str:
@@ -104,7 +109,7 @@ def document(trace, *, page: str = "", title: str = "", data: str = "", settings
     doc += _setting(trace, proof, page=page, title=title, data=data, settings=settings, source=source)
     doc += _theorem(proof)
     doc += _mistakes(trace, proof, max(0, int(max_mistakes)))
-    doc += _whole_run(proof)
+    doc += whole_run(proof)
     doc += _conclusion(trace, proof)
     doc += _others(trace, proof)
     return doc
@@ -123,12 +128,12 @@ def _setting(trace, proof, *, page, title, data, settings, source) -> list:
     items.append([f"Learner: {trace.algorithm}, run for ", Math(f"T = {trace.T}"), " rounds on ",
                   Math(f"d = {trace.d}"), " features (experts, hypotheses or literals, as the learner reads "
                   "them); ", Math(num(trace.n_mistakes)),
-                  f" {'mistake' if trace.n_mistakes == 1 else 'mistakes'} (realised)."])
+                  f" {trace.proof.event if trace.n_mistakes == 1 else trace.proof.event + 's'} (realised)."])
     for k, v in trace.params.items():
         if k in proof.indices and k in proof.constants:  # e.g. Winnow's relevant variables, numbered from 1
             items.append([f"Parameter {k}: "] + _indices(proof.constants[k], proof.indices[k]))
             continue
-        items.append([f"Parameter {k} = "] + _value(v))
+        items.append([f"Parameter {k} = "] + _value(v) if v is not None else _not_given(k, proof.constants))
     seeds = {k: v for k, v in (settings or {}).items() if "seed" in str(k).lower()}
     seeds.update({k: v for k, v in trace.params.items() if "seed" in k})
     if seeds:
@@ -140,10 +145,22 @@ def _setting(trace, proof, *, page, title, data, settings, source) -> list:
     return [("h", 2, ["The setting"]), ("ul", items)]
 
 
+def _not_given(k: str, constants: Mapping[str, Any]) -> list:
+    """A parameter the caller left out, with the value the run used or measured when the proof knows it."""
+    used, measured = constants.get(k), constants.get(f"{k}_measured")
+    source = constants.get(f"{k}_source")
+    tail = [f" ({k}_source: {clip(plain_index(str(source)), LONG_TEXT)})"] if isinstance(source, str) and source else []
+    if used is not None:
+        return [f"Parameter {k}: not given; the run uses "] + _value(used) + tail
+    if measured is not None:
+        return [f"Parameter {k}: not given; measured on these data ({k}_measured): "] + _value(measured) + tail
+    return [f"Parameter {k}: not given"] + tail
+
+
 def _value(v) -> list:
     """A parameter or constant as pieces: numbers as maths, the rest as (clipped) text."""
     if v is None:
-        return ["not given (measured or chosen by the learner)"]
+        return ["none on these data"]
     if isinstance(v, (bool, np.bool_)):
         return ["yes" if v else "no"]
     if isinstance(v, (int, float, np.integer, np.floating)):
@@ -184,7 +201,7 @@ def _theorem(proof: Proof) -> list:
                           Math(f"{_bounded_label(proof)} {_REL[proof.bound_strict]} {num(proof.mistake_bound)}"), "."]))
     out.append(("h", 3, ["Its assumptions"]))
     out.append(("ul", [_assumption(a) for a in proof.assumptions] or [["none beyond the learner's input."]]))
-    consts = [[f"{k}: "] + _indices(v, proof.indices[k]) if k in proof.indices else _constant(k, v)
+    consts = [[f"{k}: "] + _indices(v, proof.indices[k]) if k in proof.indices else _constant(k, v, proof.undefined)
               for k, v in proof.constants.items()]
     consts = [c for c in consts if c]
     if consts:
@@ -194,7 +211,7 @@ def _theorem(proof: Proof) -> list:
     out.append(("h", 3, ["The inequalities of the proof, and why each holds"]))
     for ch in proof.chains:
         out.append(("p", [f"{ch.name}" + (" (natural logarithms of the quantities)" if ch.log else "") + ":"]))
-        out.append(("ul", [[Math(f"{_side(proof, ch, lo)} {_REL[strict]} {_side(proof, ch, hi)}"),
+        out.append(("ul", [[Math(f"{side(proof, lo, ch.log)} {_REL[strict]} {side(proof, hi, ch.log)}"),
                             (": " + plain_index(reason)) if reason else ""] for lo, hi, strict, reason in ch.links()]))
     return out
 
@@ -221,7 +238,15 @@ def _assumption(a) -> list:
     return [_statement(a.statement), f": FAILS{where}" + (f": {plain_index(a.detail)}" if a.detail else "") + "."]
 
 
-def _constant(k: str, v) -> list | None:
+def _constant(k: str, v, why: Mapping[str, Any] | None = None) -> list | None:
+    """A measured constant; one the proof has no value for says so (a parameter left out: "not given"; a
+    series' constant the proof says why it is not defined, e.g. δ without a positive margin: that reason)."""
+    if v is None:
+        reason = (why or {}).get(k)
+        if k.endswith("_param"):
+            return [f"{k}: not given"]
+        return [f"{k}: " + (f"not defined on these data ({clip(plain_index(reason), LONG_TEXT)})"
+                            if isinstance(reason, str) and reason else "none on these data")]
     if "formula" in k and isinstance(v, str):
         return [f"{k}: ", Math(v)]
     if isinstance(v, str):
@@ -235,204 +260,25 @@ def _bounded_label(proof: Proof) -> str:
     return proof.labels.get(proof.bounded, "M")
 
 
-def _side(proof: Proof, chain: Chain, key: str) -> str:
-    return _side_of(proof.labels.get(key) or r"\mathrm{" + key.replace("_", r"\_") + "}", chain)
-
-
-def _side_of(lab: str, chain: Chain) -> str:
-    if re.fullmatch(r"[A-Za-z]{2,}", lab):  # a word ("bound"), not a product of letters
-        lab = r"\text{" + lab + "}"
-    if chain.log and r"\ln" not in lab:  # the series holds ln of the quantity the label names
-        return rf"\ln\bigl({lab}\bigr)"
-    return lab
-
-
 # ------------------------------------------------------------------------------------ the states
 
-#: the significant digits a number is printed with, raised (for both sides of a link) until the
-#: printed numbers show the relation printed between them
-_DIGITS = (6, 9, 12, 15, 17)
-
-
-def _printed(x: float, digits: int) -> float:
-    """The number :func:`num` prints for ``x`` with ``digits`` significant digits, read back."""
-    if not np.isfinite(x) or (x == int(x) and abs(x) < 1e15):
-        return x
-    return float(f"{x:.{digits}g}")
-
-
-_TRUE = {"<": lambda a, b: a < b, r"\le": lambda a, b: a <= b, "=": lambda a, b: a == b,
-         ">": lambda a, b: a > b}
-
-
-class _Step:
-    """One link of a chain in one state: its two numbers, the relation they are printed with (the one
-    that holds for them), and its verdict: ``holds``, ``tol`` (the check passes within its tolerance,
-    the numbers are equal or ordered the other way by less than it), ``fails`` (a step the proof
-    claims on these data is false), ``undefined`` (a side is NaN); ``na`` (the step needs an assumption
-    that fails on these data) qualifies each."""
-
-    def __init__(self, proof: Proof, ch: Chain, i: int, k: int, mat) -> None:
-        lo, hi, strict, _ = ch.links()[i]
-        self.chain, self.lo, self.hi, self.strict = ch, lo, hi, strict
-        self.a, self.b = float(proof.series[lo][k]), float(proof.series[hi][k])
-        self.claim = _REL[strict]
-        # a chain that states an assumption itself is that assumption's test: never "n/a" for want of itself
-        self.needs = [x.name for x in proof.failed_needs(ch, i) if x.name != ch.restates]
-        bad = bool(mat[proof.link_name(lo, hi, strict)][k])
-        a, b = self.a, self.b
-        if np.isnan(a) or np.isnan(b):
-            self.verdict, self.rel = "undefined", None
-        elif _TRUE[self.claim](a, b):
-            self.verdict, self.rel = "holds", self.claim
-        elif bad and ch.restates and not self.needs:
-            self.verdict, self.rel = "assumption", ">"
-        elif bad:
-            self.verdict, self.rel = "fails", ">"
-        else:  # within the check's tolerance: equal (a strict link), or a above b by less than it
-            self.verdict, self.rel = "tol", "=" if a == b else r"\approx"
-
-    @property
-    def na(self) -> bool:
-        return bool(self.needs)
-
-    def tex(self) -> str:
-        """The relation as printed in the state block."""
-        if self.verdict == "undefined":
-            return r"\overset{?}{" + self.claim + "}"
-        note = {("holds", True): "n/a", ("fails", True): "n/a: fails", ("fails", False): "FAILS",
-                ("tol", False): "tol", ("tol", True): "n/a, tol",
-                ("assumption", False): "assumption fails"}.get((self.verdict, self.na))
-        return self.rel if note is None else r"\overset{\text{" + note + "}}{" + self.rel + "}"
-
-
-def _chain_digits(steps: list[_Step], n_keys: int) -> list[int]:
-    """Per key of a chain, the digits that make every printed pair show its printed relation."""
-    digits = [0] * n_keys
-    for _ in range(len(_DIGITS) * n_keys + 1):  # each pass that changes something raises a key
-        changed = False
-        for i, st in enumerate(steps):
-            if st.rel not in _TRUE:
-                continue
-            while not _TRUE[st.rel](_printed(st.a, _DIGITS[digits[i]]), _printed(st.b, _DIGITS[digits[i + 1]])):
-                if digits[i] == digits[i + 1] == len(_DIGITS) - 1:
-                    break  # 17 digits print every float exactly: cannot happen
-                digits[i] = digits[i + 1] = min(max(digits[i], digits[i + 1]) + 1, len(_DIGITS) - 1)
-                changed = True
-        if not changed:
-            break
-    return [_DIGITS[d] for d in digits]
-
-
-def _short(proof: Proof, chain: Chain, key: str) -> str:
-    """A side's label without its defining formula (``\\ln\\Phi`` for ``\\ln\\Phi = \\ln\\sum_i w_i``)."""
-    lab = proof.labels.get(key) or r"\mathrm{" + key.replace("_", r"\_") + "}"
-    return _side_of(lab.split(" = ")[0], chain)
-
-
-def _step_text(proof: Proof, st: _Step) -> list:
-    """A step named in a sentence: its chain and the relation that holds between its two sides."""
-    rel = st.rel if st.rel is not None else st.claim
-    return [f"{st.chain.name}: ", Math(f"{_short(proof, st.chain, st.lo)} {rel} {_short(proof, st.chain, st.hi)}")]
-
-
-def _listing(proof: Proof, steps: list[_Step], claim: bool = False) -> list:
-    out: list = []
-    for j, st in enumerate(steps):
-        out += (["; "] if j else []) + _step_text(proof, st)
-        if claim:
-            out += [" (its claim: ", Math(st.claim), ")"]
-    return out
-
-
-def _needs_words(steps: list[_Step]) -> str:
-    names = sorted({n for st in steps for n in st.needs})
-    return ", ".join(f"'{n}'" for n in names)
-
-
-def _state_blocks(proof: Proof, k: int) -> list:
-    """Every chain of the proof in state ``k``, each link written with the relation its two numbers
-    satisfy (never one they contradict), and a closing sentence that says which steps hold, which are
-    not applicable (they need an assumption that fails on these data) and which fail."""
-    mat = proof.check_matrix()
-    out: list = []
-    every: list[_Step] = []
-    for ch in proof.chains:
-        steps = [_Step(proof, ch, i, k, mat) for i in range(len(ch.keys) - 1)]
-        every += steps
-        digits = _chain_digits(steps, len(ch.keys))
-        lines = []
-        for i, key in enumerate(ch.keys):
-            side = f"{_side(proof, ch, key)} = {num(proof.series[key][k], digits[i])}"
-            lines.append("&" + side if i == 0 else f"{steps[i - 1].tex()}\\ &{side}")
-        out.append(("p", [ch.name + ":"]))
-        out.append(("math", "\\begin{aligned}\n" + " \\\\\n".join(lines) + "\n\\end{aligned}"))
-    out.append(("p", _verdict(proof, every)))
-    return out
-
-
-def _verdict(proof: Proof, steps: list[_Step]) -> list:
-    """The closing sentence of a state: which steps hold, which are n/a, which fail."""
-    hold = [s for s in steps if s.verdict == "holds" and not s.na]
-    tol = [s for s in steps if s.verdict == "tol"]
-    na = [s for s in steps if s.verdict == "holds" and s.na]
-    fail_na = [s for s in steps if s.verdict == "fails" and s.na]
-    fail = [s for s in steps if s.verdict == "fails" and not s.na]
-    undef = [s for s in steps if s.verdict == "undefined"]
-    assumed = [s for s in steps if s.verdict == "assumption"]
-    if len(hold) == len(steps):
-        return ["Every inequality above holds."]
-    n = len(steps)
-    out: list = [f"Of the {n} steps above, {len(hold)} hold" + (" (every step not listed below)." if hold else ".")]
-    if tol:
-        out += [f" {len(tol)} {'holds' if len(tol) == 1 else 'hold'} only up to the check's relative tolerance of {DEFAULT_TOL:g} (marked tol: "
-                "the printed numbers are equal, or ordered the other way by less than the tolerance): "]
-        out += _listing(proof, tol, claim=True) + ["."]
-    if na:
-        out += [f" {len(na)} {'is' if len(na) == 1 else 'are'} not applicable (marked n/a): true on these numbers, "
-                f"but {'it needs' if len(na) == 1 else 'they need'} {_needs_words(na)}, which fails on these data: "]
-        out += _listing(proof, na) + ["."]
-    if fail_na:
-        out += [f" {len(fail_na)} {'fails' if len(fail_na) == 1 else 'fail'} here (marked n/a: fails, written with "
-                "the relation that holds): "] + _listing(proof, fail_na, claim=True)
-        out += [f"; {'it needs' if len(fail_na) == 1 else 'they need'} {_needs_words(fail_na)}, which fails on "
-                "these data, so the proof does not claim "
-                + ("it" if len(fail_na) == 1 else "them") + " here."]
-    if fail:
-        out += [f" FAILS here: {len(fail)} {'step' if len(fail) == 1 else 'steps'} the proof claims on these data "
-                f"{'is' if len(fail) == 1 else 'are'} false (marked FAILS): "]
-        for j, st in enumerate(fail):
-            out += (["; "] if j else []) + _step_text(proof, st) + [
-                f" ({proof.link_name(st.lo, st.hi, st.strict)}: {st.a!r} vs {st.b!r})"]
-        out += ["."]
-    if assumed:
-        names = ", ".join(sorted({f"'{s.chain.restates}'" for s in assumed}))
-        out += [f" {len(assumed)} {'is' if len(assumed) == 1 else 'are'} the theorem's assumption {names} "
-                "itself, false in this state (marked assumption fails, written with the relation that holds): "]
-        out += _listing(proof, assumed, claim=True) + ["; the steps that need it are not claimed here."]
-    if undef:
-        out += [f" {len(undef)} {'is' if len(undef) == 1 else 'are'} undefined in this state (a side is not a "
-                "number; marked ?, not checked): "] + _listing(proof, undef) + ["."]
-    return out
-
-
 def _mistakes(trace, proof: Proof, cap: int) -> list:
-    word = "update" if trace.algorithm == "margin_perceptron" else "mistake"
+    word = trace.proof.event  # what trace.mistakes lists: mistakes, or the margin Perceptron's updates
     rounds = np.asarray(trace.mistakes)
     out: list = [("h", 2, [f"The inequalities at each {word}"])]
     intro = (f"The proof's state before round 1, then after each of the {rounds.size} {word}s"
              if rounds.size <= cap else
              f"The proof's state before round 1, then after each of the first {cap} of the {rounds.size} {word}s")
     if proof.K > trace.n_mistakes + 1:
-        intro += (" (this proof's quantities also change on rounds without a mistake: the checks below cover "
+        intro += (f" (this proof's quantities also change on rounds without a {word}: the checks below cover "
                   "every round)")
     out.append(("p", [intro + "."]))
     out.append(("h", 3, ["Before round 1"]))
-    out += _state_blocks(proof, 0)
+    out += state_blocks(proof, 0)
     for i, r in enumerate(rounds[:cap]):
         t = int(r) + 1
         out.append(("h", 3, [f"{word.capitalize()} {i + 1}: round {t}"]))
-        out += _state_blocks(proof, proof.index(t))
+        out += state_blocks(proof, proof.index(t))
     if rounds.size > cap:
         n = rounds.size - cap
         out.append(("p", [f"Not written out: {word}s {cap + 1} to {rounds.size} ({n} more, rounds "
@@ -441,66 +287,22 @@ def _mistakes(trace, proof: Proof, cap: int) -> list:
     return out
 
 
-def _whole_run(proof: Proof) -> list:
-    every = proof.violations()
-    bad = [v for v in every if not v.needs]
-    n_links = sum(len(ch.links()) for ch in proof.chains)
-    out: list = [("h", 2, ["Checks over the whole run"])]
-    na = sorted({n for v in every for n in v.needs})
-    if na:
-        n_na = len(every) - len(bad)
-        out.append(("p", [f"{n_na} {'check' if n_na == 1 else 'checks'} (a step in a state) of the steps that need "
-                          + ", ".join(f"'{n}'" for n in na) + f" {'fails' if n_na == 1 else 'fail'}: that assumption "
-                          "fails on these data, so the proof does not claim those steps here (they are not "
-                          "applicable, and not counted as failures of the proof); the states written out above "
-                          "show each with the relation that holds."]))
-    if not bad and na:
-        out.append(("p", ["Every other check holds: each remaining inequality of the proof, in every one of its "
-                          f"{proof.K} states."]))
-        return out
-    if not bad:
-        out.append(("p", [f"All {n_links} inequalities of the proof hold in every one of its {proof.K} states "
-                          "(every state the learner was in, each round's included)."]))
-        return out
-    fail = "check fails" if len(bad) == 1 else "checks fail"
-    out.append(("p", [f"{len(bad)} {fail} (an inequality in a state); the first "
-                      f"{min(len(bad), MAX_VIOLATIONS)}:"]))
-    items = [[f"after round {v.round}, {v.chain}: ", Math(f"{_num_pair(v.lhs, v.rhs, '>')[0]} > "
-                                                          f"{_num_pair(v.lhs, v.rhs, '>')[1]}"),
-              f" ({v.name})"] for v in bad[:MAX_VIOLATIONS]]
-    out.append(("ul", items))
-    return out
-
-
-def _num_pair(a: float, b: float, rel: str, digits: int = 6) -> tuple[str, str]:
-    """``a`` and ``b`` printed with as many digits as it takes for the printed numbers to satisfy ``rel``
-    (which holds for a and b)."""
-    for d in [x for x in _DIGITS if x >= digits]:
-        if _TRUE[rel](_printed(a, d), _printed(b, d)):
-            return num(a, d), num(b, d)
-    return num(a, 17), num(b, 17)
-
-
 def _conclusion(trace, proof: Proof) -> list:
     final = proof.K - 1
     value = float(proof.series[proof.bounded][final])
     lab = _bounded_label(proof)
     out: list = [("h", 2, ["Conclusion"])]
-    every = proof.violations()
-    bad = [v for v in every if not v.needs]
+    S = proof.summary()
     if proof.mistake_bound is None:
         names = ", ".join(a.name for a in proof.failed_assumptions) or "an assumption"
         text: list = [f"The theorem's assumptions fail on these data ({names}): it gives no bound for this run, "
                       "and none is claimed. After all ", Math(f"T = {trace.T}"), " rounds, ",
-                      Math(f"{lab} = {num(value)}"), "."]
-        n_na = len(every) - len(bad)
-        if n_na:
-            text.append(f" The steps that need it fail in {n_na} {'check' if n_na == 1 else 'checks'} (not "
-                        "applicable here, see above)" + ("; every step that holds on any data held in every state."
-                                                         if not bad else "."))
-        if bad:
-            text.append(" Some inequalities the proof claims on any data failed (listed above): that is a defect "
-                        "to report.")
+                      Math(f"{lab} = {num(value)}"), ". Its checks: " + checks_words(S) + " (see above)."]
+        if S.defect:
+            text.append(" Some inequalities the proof claims on these data failed (listed above): that is a "
+                        "defect to report.")
+        else:
+            text.append(" Every step the proof claims on these data held wherever it could be evaluated.")
         out.append(("p", text))
         return out
     b = proof.mistake_bound
@@ -515,14 +317,19 @@ def _conclusion(trace, proof: Proof) -> list:
                    f"{'<' if strict else '≤'})")
     else:
         rel, verdict = ">", "the bound FAILS on this run"
-    shown = _num_pair(value, b, rel) if rel in _TRUE else (num(value), num(b))
+    shown = num_pair(value, b, rel) if rel in ("<", r"\le", ">") else (num(value), num(b))
     ratio = f" ({value / b:.1%} of the bound)" if b > 0 and np.isfinite(b) else ""
+    if S.defect:
+        said = ("Some inequalities the proof claims on these data failed (listed above): on data meeting the "
+                "assumptions that is a defect to report.")
+    elif S.all_hold:
+        said = ("Every inequality of the proof held at every state, so the theorem's argument is confirmed step by "
+                "step on this run.")
+    else:
+        said = ("Every inequality the proof claims held wherever it could be evaluated (" + checks_words(S)
+                + "), so the theorem's argument is confirmed step by step on this run where its steps are defined.")
     out.append(("p", ["After all ", Math(f"T = {trace.T}"), " rounds, ",
-                      Math(f"{lab} = {shown[0]} {rel} {shown[1]}"), f": {verdict}{ratio}. ",
-                      "Every inequality of the proof held at every state, so the theorem's argument is "
-                      "confirmed step by step on this run." if not bad else
-                      "Some inequalities of the proof failed (listed above): on data meeting the "
-                      "assumptions that is a defect to report."]))
+                      Math(f"{lab} = {shown[0]} {rel} {shown[1]}"), f": {verdict}{ratio}. ", said]))
     return out
 
 
@@ -552,12 +359,11 @@ def _others(trace, written: Proof) -> list:
         verdict = (["bound ", Math(f"{_bounded_label(p)} {_REL[p.bound_strict]} {num(p.mistake_bound)}")]
                    + _gamma_note(p, written) if p.mistake_bound is not None else
                    ["no bound (failing assumption: " + ", ".join(a.name for a in p.failed_assumptions) + ")"])
-        every = p.violations()
-        n_bad = len([v for v in every if not v.needs])
-        n_na = len(every) - n_bad
-        tail = f"; {n_bad} failing {'check' if n_bad == 1 else 'checks'}" if n_bad else "; every check it claims holds"
-        if n_na:
-            tail += (f" ({n_na} {'check' if n_na == 1 else 'checks'} of steps that need a failing assumption "
-                     f"{'fails' if n_na == 1 else 'fail'}: not applicable)")
+        S = p.summary()
+        if S.all_hold:
+            tail = "; every check holds"
+        else:
+            tail = ("; every check it claims on these data holds where evaluated" if not S.defect else
+                    "; some checks it claims on these data FAIL (a defect to report)") + " (" + checks_words(S) + ")"
         items.append([p.name + ": ", Math(p.theorem), "; "] + verdict + [tail + "."])
     return [("h", 2, ["Other theorems checked on this run"]), ("ul", items)]

@@ -209,23 +209,26 @@ def _proof(*, T, updates, S, wstar, cm, gamma, example, info) -> Proof:
     norm = np.concatenate([[0.0], np.sqrt(rowsq(S))])
     inner = np.concatenate([[0.0], rowdot(S, wstar)]) if wstar is not None else np.full(K, np.nan)
     series = {
-        "U_gamma": kf * gamma if wstar is not None else np.full(K, np.nan),
+        "U_gamma": kf * gamma,
         "inner": inner,
         "norm": norm,
         "norm_upper": 1.0 + 2.0 / gamma + 0.75 * kf * gamma,
     }
     if wstar is None:
-        ass = Assumption("margin", r"some unit w^* has y_t\langle w^*, x_t\rangle \ge \gamma for every example",
+        ass = Assumption("margin", r"\text{some unit } w^* \text{ has } y\langle w^*, x\rangle \ge \gamma "
+                                   r"\text{ for every (normalised) example}",
                          False, np.asarray(info.get("certificate_rounds", []), dtype=np.int64),
                          info["separability_detail"])
     else:
         bad_examples = np.flatnonzero(cm < gamma - ASSUMPTION_TOL)  # unit-norm examples: R = 1
         ok = bad_examples.size == 0
         rounds = np.flatnonzero(np.isin(example, bad_examples)) if not ok else np.zeros(0, np.int64)
-        ass = Assumption("margin", r"y\langle w^*, x\rangle \ge \gamma for every (normalised) example", ok,
+        ass = Assumption("margin", r"y\langle w^*, x\rangle \ge \gamma \text{ for every (normalised) example}", ok,
                          rounds.astype(np.int64),
-                         "" if ok else (f"{count(bad_examples.size, 'example')} {agree(bad_examples.size, 'has', 'have')} margin below γ = {gamma:.4g} "
-                                        f"for the {_whose(info)} w* (its smallest margin y⟨w*, x⟩ is {cm.min():.4g})"))
+                         f"γ = {gamma:.4g}; the smallest y⟨w*, x⟩ over the (normalised) examples is {cm.min():.4g}"
+                         if ok else (f"{count(bad_examples.size, 'example')} {agree(bad_examples.size, 'has', 'have')} "
+                                     f"margin below γ = {gamma:.4g} for the {_whose(info)} w* (its smallest margin "
+                                     f"y⟨w*, x⟩ is {cm.min():.4g})"))
     constants = {"gamma": gamma, "comparator": wstar, "measured_margin": None if cm is None else float(cm.min()),
                  "bound_formula": r"12/\gamma^2",
                  "bound_tight": _finite_or_none(4.0 / gamma + 8.0 * (1.0 / gamma) * (1.0 / gamma)),
@@ -234,6 +237,7 @@ def _proof(*, T, updates, S, wstar, cm, gamma, example, info) -> Proof:
     labels = {"U_gamma": r"U\gamma", "inner": r"\langle w^*, w\rangle", "norm": r"\lVert w\rVert",
               "norm_upper": r"1 + 2/\gamma + 3U\gamma/4", "M": "U", "mistake_bound": r"12/\gamma^2"}
     chain = Chain("margin perceptron", ("U_gamma", "inner", "norm", "norm_upper"), scale=float(max(1, K - 1)),
+                  link_needs=(("margin",), (), ()),
                   reasons=("each update (the first included) adds y⟨w*,x⟩ ≥ γ to ⟨w*,w⟩",
                            "Cauchy–Schwarz with ‖w*‖ = 1",
                            "‖w‖ grows by ≤ 1 per update, and by ≤ 3γ/4 once ‖w‖ ≥ 2/γ"))
@@ -245,4 +249,6 @@ def _proof(*, T, updates, S, wstar, cm, gamma, example, info) -> Proof:
                                            "about 2.6e-154)"))
     return Proof(name="Margin Perceptron", theorem=r"U \le 12/\gamma^2", T=T, state_rounds=state_rounds,
                  n_mistakes=k, series=series, chains=(chain,), assumptions=(ass, in_range),
-                 mistake_bound=bound, constants=constants, labels=labels)
+                 mistake_bound=bound, constants=constants, labels=labels, event="update",
+                 undefined={"inner": "no comparator w*: no unit vector separates these (normalised) data "
+                                     "through the origin"})

@@ -338,13 +338,14 @@ def _margin_assumption(cmargin: np.ndarray, delta_param: float | None, N: int, c
         if bad.size == 0 and delta <= 0.0:
             bad = np.flatnonzero(cmargin <= 0.0)
         ok = bad.size == 0
-        detail = "" if ok else (f"{count(bad.size, 'round')} {agree(bad.size, 'has', 'have')} margin y⟨u,x⟩ below δ = {delta_param:.6g} "
-                                f"(the smallest is {measured:.6g}, at round {int(np.argmin(cmargin)) + 1})")
+        detail = (f"δ = {delta:.6g} (given {delta_param:.6g}); the smallest y⟨u,x⟩ is {measured:.6g}" if ok else
+                  f"{count(bad.size, 'round')} {agree(bad.size, 'has', 'have')} margin y⟨u,x⟩ below δ = {delta_param:.6g} "
+                  f"(the smallest is {measured:.6g}, at round {int(np.argmin(cmargin)) + 1})")
         return delta, Assumption("margin", statement, ok, bad.astype(np.int64), detail), info
     bad = np.flatnonzero(cmargin <= 0.0)
     ok = measured > 0.0
     if ok:
-        detail = ""
+        detail = f"δ = {measured:.6g}, the smallest y⟨u,x⟩ over the rounds"
     else:
         detail = (f"u puts {count(bad.size, 'round')} on the wrong side or on the hyperplane (y⟨u,x⟩ ≤ 0; "
                   f"the smallest margin is {measured:.6g})")

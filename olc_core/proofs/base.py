@@ -9,6 +9,16 @@ pair at every state. :class:`Assumption` records what the theorem needs of the
 data and on which rounds that fails; ``mistake_bound`` is ``None`` whenever an
 assumption fails, never a number the theorem does not give.
 
+What was checked is decided here, once: the *record*. Each link of each chain in each state is a
+:class:`Step` with both values, the claimed relation, the reason, the assumptions it needs and its
+verdict (:data:`VERDICTS`): ``holds``; ``tol`` (holds only within the tolerance); ``fails`` (a step
+the proof claims on these data is false: a defect); ``na`` (an assumption it needs fails on these
+data: not claimed, whatever its numbers say); ``undefined`` (a side is not a number, with the
+proof's reason); ``assumption`` (the chain restates an assumption, false here). :meth:`Proof.steps`
+gives one state's steps, :meth:`Proof.verdicts` a link's verdict in every state (an int8 array, no
+Python object per state) and :meth:`Proof.summary` the whole run, per link. A transcript, a ledger,
+a description only word that record.
+
 >>> import numpy as np
 >>> p = Proof(name="toy", theorem="M \\le 2", T=3,
 ...           state_rounds=np.array([0, 2]), n_mistakes=np.array([0, 1]),
@@ -18,6 +28,11 @@ assumption fails, never a number the theorem does not give.
 [(2, 'lo ≤ phi')]
 >>> p.at(1)["phi"], p.at(3)["phi"]
 (0.0, 0.5)
+>>> [(st.name, st.verdict, st.lhs, st.rhs) for st in p.steps_at(3)]
+[('lo ≤ phi', 'fails', 1.0, 0.5), ('M ≤ mistake_bound', 'holds', 1.0, 2.0)]
+>>> s = p.summary().links[0]
+>>> s.count("holds"), s.count("fails"), s.first_failing
+(1, 1, (2,))
 """
 from __future__ import annotations
 
@@ -29,7 +44,8 @@ import numpy as np
 
 from .._kernels.checks import link_bad
 
-__all__ = ["Chain", "Assumption", "Violation", "Proof", "Series", "DEFAULT_TOL"]
+__all__ = ["Chain", "Assumption", "Violation", "Proof", "Series", "DEFAULT_TOL", "Link", "Step", "LinkSummary",
+           "Summary", "VERDICTS", "NUMBERS"]
 
 #: Relative tolerance for inequality checks (see spec "Checking inequalities on floats").
 DEFAULT_TOL = 1e-9
@@ -175,6 +191,128 @@ class Violation:
     needs: tuple[str, ...] = ()
 
 
+#: A step's verdict in one state (its index is the code :meth:`Proof.verdicts` returns):
+#: ``holds``; ``tol`` (holds only within the check's tolerance); ``fails`` (a step the proof claims on these
+#: data is false: a real defect); ``undefined`` (a side is not a number in this state); ``na`` (an assumption
+#: the step needs fails on these data: not claimed here); ``assumption`` (the chain restates an assumption of
+#: the theorem, and it is false in this state).
+VERDICTS = ("holds", "tol", "fails", "undefined", "na", "assumption")
+HOLDS, TOL, FAILS, UNDEFINED, NA, ASSUMPTION = range(len(VERDICTS))
+#: What a step's two numbers say about its claimed relation, whatever its assumptions (codes 0–3 as
+#: :data:`VERDICTS`): ``hold`` (exactly), ``tol`` (within the tolerance only), ``fail``, ``undefined``.
+NUMBERS = ("hold", "tol", "fail", "undefined")
+
+
+@dataclass(frozen=True)
+class Link:
+    """One inequality of a chain, the same in every state: ``lo ≤ hi`` (``<`` when ``strict``).
+
+    ``needs``: the assumptions of the theorem the step relies on, as the chain declares them (the one
+    the chain restates left out); ``failed``: those that fail on these data (non-empty: the step is not
+    applicable, ``na``, in every state); ``restates``: the assumption the chain is the test of, or "".
+    ``name``: ``"lo ≤ hi"``, as :meth:`Proof.check_matrix` and :meth:`Proof.violations` name it."""
+
+    chain: str
+    index: int
+    lo: str
+    hi: str
+    lo_label: str
+    hi_label: str
+    strict: bool
+    log: bool
+    reason: str
+    needs: tuple[str, ...]
+    failed: tuple[str, ...]
+    restates: str
+    name: str
+
+    @property
+    def relation(self) -> str:
+        """The claimed relation: ``"<"`` or ``"≤"``."""
+        return "<" if self.strict else "≤"
+
+
+@dataclass(frozen=True)
+class Step(Link):
+    """A link in one state: the record of what was checked there (see :data:`VERDICTS`).
+
+    ``state``: the state's index; ``round``: the 0-based round t it is in force before (so the state
+    after round t in a reader's 1-based count); ``lhs``/``rhs``: both values (NaN: not a number here;
+    a log chain's values are natural logs); ``numbers``: what the values say (:data:`NUMBERS`), kept for
+    a step that is ``na``; ``why``: why a side is not a number, in the proof's words ("" if it is one)."""
+
+    state: int
+    round: int
+    lhs: float
+    rhs: float
+    verdict: str
+    numbers: str
+    why: str
+
+    @property
+    def holds(self) -> bool:
+        """The step is claimed here and true (exactly, or within the tolerance)."""
+        return self.verdict in ("holds", "tol")
+
+
+@dataclass(frozen=True)
+class LinkSummary:
+    """One link over the whole run: in how many states each verdict (:data:`VERDICTS`) and each reading
+    of its numbers (:data:`NUMBERS`) occurred; the rounds of the first states whose numbers fail the
+    claim and of the first where a side is not a number; why it is not a number (the proof's words)."""
+
+    link: Link
+    states: int
+    verdicts: tuple[int, ...]
+    numbers: tuple[int, ...]
+    first_failing: tuple[int, ...]
+    first_undefined: tuple[int, ...]
+    why: str
+
+    def count(self, verdict: str) -> int:
+        """States with this verdict (one of :data:`VERDICTS`)."""
+        return self.verdicts[VERDICTS.index(verdict)]
+
+    def count_numbers(self, reading: str) -> int:
+        """States whose numbers read so (one of :data:`NUMBERS`)."""
+        return self.numbers[NUMBERS.index(reading)]
+
+    @property
+    def evaluated(self) -> int:
+        """States where both sides are numbers."""
+        return self.states - self.count_numbers("undefined")
+
+
+@dataclass(frozen=True)
+class Summary:
+    """The record over the whole run: one :class:`LinkSummary` per link, in the chains' order."""
+
+    states: int
+    links: tuple[LinkSummary, ...]
+
+    def count(self, verdict: str) -> int:
+        """Checks (a link in a state) with this verdict, over every link."""
+        return sum(s.count(verdict) for s in self.links)
+
+    def having(self, verdict: str) -> tuple[LinkSummary, ...]:
+        """The links with this verdict in at least one state."""
+        return tuple(s for s in self.links if s.count(verdict))
+
+    @property
+    def checks(self) -> int:
+        return self.states * len(self.links)
+
+    @property
+    def all_hold(self) -> bool:
+        """Every link was evaluated in every state and held there (exactly or within the tolerance)."""
+        return self.count("holds") + self.count("tol") == self.checks
+
+    @property
+    def defect(self) -> bool:
+        """Some step the proof claims on these data is false: a defect to report."""
+        return self.count("fails") > 0
+
+
 class Proof:
     """Potential, bounds, assumptions and the theorem's bound for one run.
 
@@ -199,6 +337,13 @@ class Proof:
     indices : dict
         ``{constant name: "variable" | "expert"}`` for constants that hold 0-based indices (the
         transcript writes them from 1, as the pages do).
+    undefined : dict
+        ``{series name: why}``: why the series is NaN where it is (e.g. "w = 0: the cosine is 0/0"),
+        a plain-text clause the record's :class:`Step` carries as ``why``; or a list of ``(why, states)``
+        pairs (a bool mask over the states, or a callable giving it) when the reason differs by state.
+    event : str
+        What the proof counts in ``n_mistakes``: ``"mistake"``, or ``"update"`` (the margin Perceptron
+        counts its updates, margin mistakes included).
     """
 
     def __init__(self, *, name: str, theorem: str, T: int, state_rounds: np.ndarray, n_mistakes: np.ndarray,
@@ -207,7 +352,8 @@ class Proof:
                  constants: dict[str, Any] | None = None, labels: dict[str, str] | None = None,
                  notes: tuple[str, ...] = (), bound_tol: float = DEFAULT_TOL, bounded: str | None = None,
                  checker: Callable[[], dict[str, np.ndarray]] | None = None, bound_strict: bool = False,
-                 indices: dict[str, str] | None = None):
+                 indices: dict[str, str] | None = None, undefined: dict[str, str] | None = None,
+                 event: str = "mistake"):
         self.name = name
         self.theorem = theorem
         self.T = int(T)
@@ -229,6 +375,10 @@ class Proof:
         #: constants that hold 0-based indices, and what they number ("variable", "expert"): written
         #: from 1 for a reader, as the pages number them
         self.indices = dict(indices or {})
+        #: why a series is NaN where it is: {series name: plain text, or [(text, states), …]}
+        self.undefined = dict(undefined or {})
+        #: what n_mistakes counts: "mistake" or "update"
+        self.event = event
         if any(not a.holds for a in self.assumptions):
             mistake_bound = None  # the theorem does not apply: claim nothing
         self.mistake_bound = None if mistake_bound is None else float(mistake_bound)
@@ -247,7 +397,7 @@ class Proof:
             b = self.mistake_bound
             self.series["mistake_bound"] = lambda: np.full(K, b)
             self.labels.setdefault("mistake_bound", "bound")
-            chains = chains + (Chain("mistake bound", (self.bounded, "mistake_bound"), scale=1.0,
+            chains = chains + (Chain(f"{event} bound", (self.bounded, "mistake_bound"), scale=1.0,
                                      strict=(self.bound_strict,), reasons=("the sandwich closes",)),)
         for ch in chains:
             for key in ch.keys:
@@ -257,7 +407,14 @@ class Proof:
                 if need not in {a.name for a in self.assumptions}:
                     raise ValueError(f"chain {ch.name!r} needs unknown assumption {need!r}")
         self.chains = chains
+        names = [self.link_name(lo, hi, st) for ch in chains for lo, hi, st, _ in ch.links()]
+        if len(set(names)) != len(names):
+            raise ValueError(f"two links share a name: {sorted(n for n in names if names.count(n) > 1)}")
         self.bound_tol = bound_tol
+        self._links: tuple[Link, ...] | None = None
+        self._numbers: dict[str, np.ndarray] = {}   # the record, per link (at DEFAULT_TOL), made when asked for
+        self._verdicts: dict[str, np.ndarray] = {}
+        self._why_masks: dict[tuple[str, int], np.ndarray] = {}
         # an optional fused check: {link name: bad mask} at the default tolerance, computed
         # without materialising the series (it must agree with _link_bad element by element)
         self._checker = checker
@@ -316,7 +473,8 @@ class Proof:
 
         A step whose chain needs an assumption that fails on these data is listed too (its
         ``needs`` names those assumptions: not applicable, not a contradiction of the theorem);
-        a violation with empty ``needs`` is a step the theorem claims on these data, and false."""
+        a violation with empty ``needs`` is a step the theorem claims on these data, and false.
+        (The record, :meth:`steps` and :meth:`summary`, says the same per step with its verdict.)"""
         out: list[Violation] = []
         mat = self.check_matrix(tol)
         for ch in self.chains:
@@ -325,30 +483,150 @@ class Proof:
                 if not mat[name].any():  # one pass that stops at the first failure (most proofs have none)
                     continue
                 bad = np.flatnonzero(mat[name])
-                if bad.size:
-                    a, b = self.series[lo], self.series[hi]
-                    needs = tuple(x.name for x in self.failed_needs(ch, i))
-                    for k in bad:
-                        out.append(Violation(int(self.state_rounds[k]), name, float(a[k]), float(b[k]), ch.name,
-                                             needs))
+                a, b = self.series[lo], self.series[hi]
+                needs = tuple(x.name for x in self.failed_needs(ch, i))
+                for k in bad:
+                    out.append(Violation(int(self.state_rounds[k]), name, float(a[k]), float(b[k]), ch.name, needs))
         out.sort(key=lambda v: (v.round, v.chain, v.name))
         return out
 
     def checks_at(self, t: int, tol: float = DEFAULT_TOL) -> list[dict[str, Any]]:
-        """The ledger at round ``t``: every link with both sides and whether it holds."""
-        k = self.index(t)
-        rows = []
-        mat = self.check_matrix(tol)
-        for ch in self.chains:
-            for i, (lo, hi, strict, reason) in enumerate(ch.links()):
-                needs = [x.name for x in self.failed_needs(ch, i)]
-                a, b = float(self.series[lo][k]), float(self.series[hi][k])
-                bad = bool(mat[self.link_name(lo, hi, strict)][k])
-                defined = not (np.isnan(a) or np.isnan(b) or needs)
-                rows.append({"chain": ch.name, "lhs_key": lo, "rhs_key": hi, "lhs": a, "rhs": b,
-                             "strict": strict, "log": ch.log, "reason": reason, "needs_failed": needs,
-                             "holds": (not bad) if defined else None})
-        return rows
+        """The ledger at round ``t``, from the record (:meth:`steps_at`): every link with both sides, its
+        verdict, and ``holds`` (True: holds, within the tolerance too; False: fails, or the restated
+        assumption is false; None: not applicable or undefined)."""
+        if tol != DEFAULT_TOL:
+            raise ValueError("the record is decided at the proof's tolerance (DEFAULT_TOL)")
+        return [{"chain": st.chain, "lhs_key": st.lo, "rhs_key": st.hi, "lhs": st.lhs, "rhs": st.rhs,
+                 "strict": st.strict, "log": st.log, "reason": st.reason, "needs_failed": list(st.failed),
+                 "verdict": st.verdict,
+                 "holds": None if st.verdict in ("na", "undefined") else st.verdict in ("holds", "tol")}
+                for st in self.steps_at(t)]
+
+    # ------------------------------------------------------------------ the record
+    @property
+    def links(self) -> tuple[Link, ...]:
+        """Every link of every chain, in order, with what it claims and needs (:class:`Link`)."""
+        if self._links is None:
+            out = []
+            for ch in self.chains:
+                for i, (lo, hi, strict, reason) in enumerate(ch.links()):
+                    needs = tuple(n for n in ch.needs_of(i) if n != ch.restates)
+                    failed = tuple(a.name for a in self.failed_needs(ch, i) if a.name != ch.restates)
+                    out.append(Link(ch.name, i, lo, hi, self.label(lo), self.label(hi), bool(strict), ch.log, reason,
+                                    needs, failed, ch.restates, self.link_name(lo, hi, strict)))
+            self._links = tuple(out)
+        return self._links
+
+    def link(self, name: str) -> Link:
+        """The link named ``name`` (``"lo ≤ hi"``)."""
+        for lk in self.links:
+            if lk.name == name:
+                return lk
+        raise KeyError(f"no link {name!r} in proof {self.name!r}")
+
+    def label(self, key: str) -> str:
+        """A series' LaTeX label (``\\mathrm{key}`` when the proof gives none)."""
+        return self.labels.get(key) or r"\mathrm{" + key.replace("_", r"\_") + "}"
+
+    def numbers(self, name: str) -> np.ndarray:
+        """What link ``name``'s two values say about its claim in every state, whatever its assumptions:
+        an int8 array of :data:`NUMBERS` codes (0 hold, 1 tol, 2 fail, 3 undefined). "fail" is the
+        proof's own check (:meth:`check_matrix`); "tol" where that check passes but the numbers are
+        not ordered as claimed (equal on a strict link, or the wrong way by less than the tolerance)."""
+        out = self._numbers.get(name)
+        if out is None:
+            lk = self.link(name)
+            a, b = self.series[lk.lo], self.series[lk.hi]
+            with np.errstate(invalid="ignore"):
+                exact = (a < b) if lk.strict else (a <= b)
+                undefined = np.isnan(a) | np.isnan(b)
+            out = np.zeros(self.K, dtype=np.int8)
+            out[~exact] = TOL
+            out[self.check_matrix()[name]] = FAILS
+            out[undefined] = UNDEFINED
+            out.flags.writeable = False
+            self._numbers[name] = out
+        return out
+
+    def verdicts(self, name: str) -> np.ndarray:
+        """Link ``name``'s verdict in every state: an int8 array of :data:`VERDICTS` codes. ``na`` in every
+        state when an assumption it needs fails on these data; otherwise its numbers' reading, where a
+        false restated assumption is ``assumption``, not ``fails``."""
+        out = self._verdicts.get(name)
+        if out is None:
+            lk = self.link(name)
+            num = self.numbers(name)
+            if lk.failed:
+                out = np.full(self.K, NA, dtype=np.int8)
+            elif lk.restates:
+                out = np.where(num == FAILS, ASSUMPTION, num).astype(np.int8)
+            else:
+                out = num
+            out.flags.writeable = False
+            self._verdicts[name] = out
+        return out
+
+    def states_with(self, name: str, verdict: str) -> np.ndarray:
+        """The states (indices) in which link ``name`` has this verdict (one of :data:`VERDICTS`)."""
+        return np.flatnonzero(self.verdicts(name) == VERDICTS.index(verdict))
+
+    def why_undefined(self, link: Link, k: int | None = None) -> str:
+        """Why a side of ``link`` is not a number (in state ``k``; None: in any state), in the proof's words.
+        A series' reason (``undefined``) is a text, or a list of ``(text, states)`` pairs (a (K,) bool mask,
+        or a zero-argument callable giving it) when it is NaN for different reasons in different states."""
+        whys: list[str] = []
+        for key in (link.lo, link.hi):
+            v = self.series[key]
+            nan = bool(np.isnan(v[k])) if k is not None else np.isnan(v)   # one state: no pass over the run
+            if not (nan if k is not None else nan.any()):
+                continue
+            given = self.undefined.get(key) or ()
+            for j, (text, where) in enumerate([(given, None)] if isinstance(given, str) else given):
+                if where is not None:
+                    mask = self._why_masks.get((key, j))
+                    if mask is None:
+                        mask = self._why_masks[(key, j)] = np.asarray(where() if callable(where) else where, dtype=bool)
+                    if not (mask[k] if k is not None else (mask & nan).any()):
+                        continue
+                if text and text not in whys:
+                    whys.append(text)
+        return "; ".join(whys)
+
+    def steps(self, k: int) -> list[Step]:
+        """The record of state ``k`` (an index, 0 … K−1): every link as a :class:`Step`."""
+        k = int(k)
+        if not 0 <= k < self.K:
+            raise IndexError(f"state {k} is outside 0..{self.K - 1}")
+        out = []
+        for lk in self.links:
+            code = int(self.verdicts(lk.name)[k])
+            num = int(self.numbers(lk.name)[k])
+            out.append(Step(**vars(lk), state=k, round=int(self.state_rounds[k]),
+                            lhs=float(self.series[lk.lo][k]), rhs=float(self.series[lk.hi][k]),
+                            verdict=VERDICTS[code], numbers=NUMBERS[num],
+                            why=self.why_undefined(lk, k) if num == UNDEFINED else ""))
+        return out
+
+    def steps_at(self, t: int) -> list[Step]:
+        """The record of the state in force before round ``t`` (0 ≤ t ≤ T)."""
+        return self.steps(self.index(t))
+
+    def summary(self, first: int = 10) -> Summary:
+        """The whole run's record per link (counts per verdict and per reading of the numbers, the first
+        ``first`` failing and undefined states' rounds), from the check matrix in a few array passes."""
+        out = []
+        for lk in self.links:
+            v = self.verdicts(lk.name)
+            num = self.numbers(lk.name)
+            vc = np.bincount(v, minlength=len(VERDICTS))
+            nc = np.bincount(num, minlength=len(NUMBERS))
+            fail = np.flatnonzero(num == FAILS)[:first]
+            und = np.flatnonzero(num == UNDEFINED)[:first]
+            out.append(LinkSummary(lk, self.K, tuple(int(x) for x in vc), tuple(int(x) for x in nc),
+                                   tuple(int(r) for r in self.state_rounds[fail]),
+                                   tuple(int(r) for r in self.state_rounds[und]),
+                                   self.why_undefined(lk) if und.size else ""))
+        return Summary(self.K, tuple(out))
 
     def failed_needs(self, chain: Chain, link: int | None = None) -> list[Assumption]:
         """The failed assumptions that ``chain`` (its link number ``link``) relies on; empty: the step is

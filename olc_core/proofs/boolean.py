@@ -665,7 +665,9 @@ def decision_list_proof(*, T: int, n: int, mistakes: np.ndarray, S: np.ndarray, 
              "valid (the rule the prediction comes from is wrong on a mistake, so it moves).",
              "The notes state M ≤ (4n+2)(L+1) with 'each rule falls at most L+1 levels'; counting the final True "
              "rule in L, each rule falls at most L levels, so M ≤ (4n+2)L also holds (checked above).")
+    no_list = "no decision list labels these data, so L, the target's rules and their caps are not defined"
     return Proof(name="Decision lists, the level algorithm", theorem=r"M \le (4n+2)(L+1)", T=T,
                  state_rounds=state_rounds, n_mistakes=k, series=series, chains=chains,
                  assumptions=tuple(assumptions), mistake_bound=bound, constants=constants,
-                 labels=dict(DL_LABELS), notes=notes)
+                 labels=dict(DL_LABELS), notes=notes,
+                 undefined={key: no_list for key in ("cap_sum", "tight", "notes_bound", "target_excess", "L_plus_1")})

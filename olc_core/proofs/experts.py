@@ -157,6 +157,12 @@ def _wm_chains(update: str) -> tuple[Chain, ...]:
     )
 
 
+#: why the one-round series are NaN in the last state
+LAST_STATE = "the last state: there is no round after round T"
+#: why the η form's running bound is NaN
+ETA_FORM_UNDEFINED = "η > ½: the η form is no bound (its derivation uses ln(1/(1−η)) ≤ η + η², false there)"
+
+
 def _wm_assumption(beta: float, m_star: np.ndarray, m_final: int) -> Assumption:
     """The β form's assumption: β > 0, or some expert never errs (Halving's case)."""
     holds = beta > 0 or m_final == 0
@@ -193,15 +199,24 @@ def weighted_majority_proofs(*, T: int, N: int, beta: float, update: str, mistak
                                  "bound_eta_form": wm_eta_bound(N, m_final, eta) if eta <= 0.5 else None,
                                  "crossing": "the lower curve β^{m*} and the upper curve N((1+β)/2)^M cross at "
                                              "the bound"}
+    last = np.arange(T + 1) == T
+    no_phi = lambda: np.isneginf(series["log_phi"])  # noqa: E731 - Φ_t = 0: ln Φ_{t+1} − ln Φ_t is −∞ − (−∞)
+    undefined = {"step": [(LAST_STATE, last),
+                          ("Φₜ = 0 (β = 0 and every expert has erred): ln Φₜ₊₁ − ln Φₜ is −∞ − (−∞)", no_phi)],
+                 "step_bound": LAST_STATE,
+                 "running_bound": "β = 0 and every expert has erred by this round (m*ₜ ≥ 1): ln(1/β) = ∞, the "
+                                  "theorem gives no bound on these rounds"}
     beta_proof = Proof(name="Weighted Majority (β form)",
                        theorem=r"M \le \frac{\ln N + m^* \ln(1/\beta)}{\ln(2/(1+\beta))}", T=T,
                        state_rounds=state_rounds, n_mistakes=M, series=series, chains=chains,
                        assumptions=(assumption,), mistake_bound=wm_bound(N, m_final, beta),
-                       constants=dict(constants), labels=dict(WM_LABELS), indices={"best_expert": "expert"})
+                       constants=dict(constants), labels=dict(WM_LABELS), indices={"best_expert": "expert"},
+                       undefined=undefined)
     eta_ok = eta <= 0.5
     eta_series = dict(series)
     eta_series["running_eta_bound"] = _eta_form_running(2.0 * (1.0 + eta) * mstar_f + 2.0 * math.log(N) / eta, eta_ok)
     eta_chains = chains[:-1] + (Chain("running bound", ("M", "running_eta_bound"), scale=1.0,
+                                      needs=("eta_at_most_half",),
                                       reasons=("the η form applied to the rounds so far",)),)
     eta_assumption = Assumption(
         "eta_at_most_half", r"\eta = 1 - \beta \le \tfrac12", eta_ok, np.zeros(0, dtype=np.int64),
@@ -212,7 +227,8 @@ def weighted_majority_proofs(*, T: int, N: int, beta: float, update: str, mistak
                       assumptions=(eta_assumption,),
                       mistake_bound=wm_eta_bound(N, m_final, eta) if eta_ok else None,
                       constants=dict(constants, bound_formula=r"2(1+\eta)m^* + 2\ln N/\eta"),
-                      labels=dict(WM_LABELS), indices={"best_expert": "expert"})
+                      labels=dict(WM_LABELS), indices={"best_expert": "expert"},
+                      undefined=dict(undefined, running_eta_bound=ETA_FORM_UNDEFINED))
     return {"beta_form": beta_proof, "eta_form": eta_proof}
 
 
@@ -371,18 +387,22 @@ def rwm_proofs(*, T: int, N: int, eta: float, mistakes: np.ndarray, log_phi: np.
                                  "bound_formula": r"\frac{\ln N + m^* \ln(1/(1-\eta))}{\eta}",
                                  "bound_eta_form": rwm_eta_bound(N, m_final, eta) if eta <= 0.5 else None,
                                  "regret_bound": (eta * m_final + math.log(N) / eta) if eta <= 0.5 else None}
+    undefined = {"log_phi_next": LAST_STATE, "log_phi_pred": LAST_STATE, "F": LAST_STATE,
+                 "running_bound": "η = 1 and every expert has erred by this round (m*ₜ ≥ 1): ln(1/(1−η)) = ∞, "
+                                  "the theorem gives no bound on these rounds"}
     main = Proof(name="Randomised Weighted Majority (expected mistakes)",
                  theorem=r"\mathbb{E}[M] = \sum_t F_t \le \frac{\ln N + m^* \ln(1/(1-\eta))}{\eta}", T=T,
                  state_rounds=state_rounds, n_mistakes=M, series=series, chains=chains, assumptions=(assumption,),
                  mistake_bound=rwm_bound(N, m_final, eta), constants=dict(constants), labels=dict(RWM_LABELS),
                  indices={"best_expert": "expert"},
-                 bounded="expected_M",
+                 bounded="expected_M", undefined=undefined,
                  notes=("mistake_bound bounds the expected number of mistakes Σ F_t, not the realised count M "
                         "of one seeded run",))
     eta_ok = eta <= 0.5
     eta_series = dict(series)
     eta_series["running_eta_bound"] = _eta_form_running((1.0 + eta) * mstar_f + math.log(N) / eta, eta_ok)
     eta_chains = chains[:-1] + (Chain("running bound", ("expected_M", "running_eta_bound"), scale=1.0,
+                                      needs=("eta_at_most_half",),
                                       reasons=("the η form applied to the rounds so far",)),)
     eta_assumption = Assumption("eta_at_most_half", r"\eta \le \tfrac12", eta_ok, np.zeros(0, dtype=np.int64),
                                 "" if eta_ok else f"η = {eta:g} > ½: ln(1/(1−η)) ≤ η + η² needs η ≤ ½")
@@ -391,7 +411,8 @@ def rwm_proofs(*, T: int, N: int, eta: float, mistakes: np.ndarray, log_phi: np.
                       state_rounds=state_rounds, n_mistakes=M, series=eta_series, chains=eta_chains,
                       assumptions=(eta_assumption,), mistake_bound=rwm_eta_bound(N, m_final, eta) if eta_ok else None,
                       constants=dict(constants, bound_formula=r"(1+\eta)m^* + \ln N/\eta"),
-                      labels=dict(RWM_LABELS), indices={"best_expert": "expert"}, bounded="expected_M")
+                      labels=dict(RWM_LABELS), indices={"best_expert": "expert"}, bounded="expected_M",
+                      undefined=dict(undefined, running_eta_bound=ETA_FORM_UNDEFINED))
     return {"expected": main, "eta_form": eta_proof}
 
 
@@ -430,7 +451,7 @@ def halving_proof(*, T: int, H_size: int, mistakes: np.ndarray, change_rounds: n
     }
     with np.errstate(under="ignore"):
         series["upper_size"] = H_size * np.exp2(-M.astype(np.float64))
-    chains = (Chain("version space", ("zero", "log_size", "upper"), log=True,
+    chains = (Chain("version space", ("zero", "log_size", "upper"), log=True, link_needs=(("realisable",), ()),
                     reasons=("a hypothesis consistent with every label is never removed (realisable data)",
                              "H_1 = H; on a mistake the majority of H_t was wrong (ties go to +1), so at least "
                              "half of H_t is removed; other rounds never add a hypothesis")),)

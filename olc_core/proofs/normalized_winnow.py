@@ -238,8 +238,19 @@ def normalized_winnow_proof(*, T: int, N: int, eta: float, delta: float | None, 
         extra = ()
     if C is None:
         series.update(kl_upper=nan, lnN_upper=nan, C=nan, delta=nan)
-    notes = ("The normaliser chain and Φ ≥ 0 hold on any data with ‖x‖∞ ≤ 1; the other links need the margin.",)
+    notes = ("The normaliser chain, Φ ≥ 0 and Φ₁ ≤ ln N hold on any data with ‖x‖∞ ≤ 1; the other links need "
+             "the margin.",)
     return Proof(name="Normalised Winnow (exponentiated update), potential KL(u‖w)", theorem=THEOREM, T=T,
                  state_rounds=state_rounds, n_mistakes=nm, series=series, chains=_chains(scale, eta, extra),
                  assumptions=tuple(assumptions), mistake_bound=mistake_bound, constants=consts,
-                 labels=dict(LABELS), notes=notes)
+                 labels=dict(LABELS), notes=notes, undefined=_undefined(consts.get("delta_measured")))
+
+
+def _undefined(measured: float | None) -> dict[str, str]:
+    """Why each series is NaN where it is: before the first mistake (no update yet), and C, δ and the
+    bounds with C when the comparator u has no positive margin (δ > 0 does not exist)."""
+    first = "before the first mistake: no update yet"
+    smallest = "" if measured is None else f" (its smallest y⟨u, x⟩ is {measured:.6g})"
+    no_delta = f"no δ > 0: the comparator u has no positive margin on these data{smallest}, so C is not defined"
+    return {"log_Z": first, "kl_drop": first, "margin_at_mistake": first,
+            "C": no_delta, "delta": no_delta, "kl_upper": no_delta, "lnN_upper": no_delta}

@@ -46,8 +46,8 @@ LABELS = {
     "cos_lower": r"\sqrt{M}\,\gamma/R",
     "cosine": r"\cos\angle(w, w^*)",
     "one": "1",
-    "td_lower": r"\gamma M - \mathrm{TD}_\gamma",
-    "hinge_lower": r"M - L(u)",
+    "td_lower": r"\gamma M - \mathrm{TD}_\gamma\ \text{(over the rounds so far)}",
+    "hinge_lower": r"M - L(u)\ \text{(over the rounds so far)}",
     "inner_u": r"\langle u, w\rangle",
     "norm_u": r"\lVert u\rVert\,\lVert w\rVert",
     "upper_u": r"\lVert u\rVert R\sqrt{M}",
@@ -125,7 +125,8 @@ def _margin_assumption(cmargin: Any, gamma: float | None, measured: float | None
     else "margin" — y⟨w*,x⟩ > 0 on every round (γ measured), or ≥ the given γ within rounding."""
     if cmargin is None:
         return None, Assumption(
-            "separable", r"some unit w^* has y_t\langle w^*, x_t\rangle \ge \gamma > 0 for every round t",
+            "separable", r"\text{some unit } w^* \text{ has } y_t\langle w^*, x_t\rangle \ge \gamma > 0 "
+                         r"\text{ for every round } t",
             False, np.asarray(comparator_info.get("certificate_rounds", []), dtype=np.int64),
             comparator_info.get("separability_detail", "the data are not linearly separable through the origin"))
     g = measured if gamma is None else float(gamma)
@@ -142,15 +143,17 @@ def _margin_assumption(cmargin: Any, gamma: float | None, measured: float | None
         else:
             bad = np.flatnonzero(cmargin <= 0.0)
             nbad = len(bad)
-        detail = ("" if ok else f"w* puts {count(nbad, 'round')} on the wrong side or on the hyperplane "
+        detail = (f"γ = {measured:.6g}, the smallest y⟨w*,x⟩ over the rounds" if ok else
+                  f"w* puts {count(nbad, 'round')} on the wrong side or on the hyperplane "
                   "(y⟨w*,x⟩ ≤ 0): the data are not separated by this w*")
     else:
         threshold = g - ASSUMPTION_TOL * R
         ok = measured >= threshold
         bad = np.zeros(0, np.int64) if ok else np.flatnonzero(cmargin < threshold)
-        detail = "" if ok else (f"{count(len(bad), 'round')} {agree(len(bad), 'has', 'have')} margin y⟨w*,x⟩ below γ = {g:.6g} "
-                                f"(the smallest is {measured:.6g})")
-    return g, Assumption("margin", r"y_t\langle w^*, x_t\rangle \ge \gamma > 0 for every round t", ok,
+        detail = (f"γ = {g:.6g} (given); the smallest y⟨w*,x⟩ is {measured:.6g}" if ok else
+                  f"{count(len(bad), 'round')} {agree(len(bad), 'has', 'have')} margin y⟨w*,x⟩ below γ = {g:.6g} "
+                  f"(the smallest is {measured:.6g})")
+    return g, Assumption("margin", r"y_t\langle w^*, x_t\rangle \ge \gamma > 0 \text{ for every round } t", ok,
                          bad if callable(bad) else bad.astype(np.int64), detail)
 
 
@@ -196,16 +199,35 @@ def _derived_series(k: np.ndarray, g: float | None, R: float, usable: bool, inne
     return series
 
 
-def _chains(R: float, K: int) -> tuple[Chain, ...]:
-    """Proof A (the norm potential) and proof B (the cosine potential), each link with its reason."""
+def _chains(R: float, K: int, margin: str) -> tuple[Chain, ...]:
+    """Proof A (the norm potential) and proof B (the cosine potential), each link with its reason; the links
+    with γ need the margin assumption (named ``margin``), the others hold for any unit w* on any data."""
     return (
         Chain("norm potential (A)", ("M_gamma", "inner", "norm", "sqrtM_R"), scale=_scale(R * max(1, K - 1)),
+              link_needs=((margin,), (), ()),
               reasons=("each mistake adds y_t⟨w*,x_t⟩ ≥ γ to ⟨w*,w⟩",
                        "Cauchy–Schwarz with ‖w*‖ = 1",
                        "each mistake adds ‖x_t‖² + 2y_t⟨w,x_t⟩ ≤ R² to ‖w‖² (y_t⟨w,x_t⟩ ≤ 0 on a mistake)")),
-        Chain("cosine potential (B)", ("cos_lower", "cosine", "one"), scale=1.0,
+        Chain("cosine potential (B)", ("cos_lower", "cosine", "one"), scale=1.0, link_needs=((margin,), ()),
               reasons=("divide Mγ ≤ ⟨w*,w⟩ by ‖w‖ ≤ √M·R", "a cosine is at most 1")),
     )
+
+
+def _undefined(g: float | None, R: float, has_inner: bool) -> dict[str, str]:
+    """Why each series of proofs A and B is NaN where it is."""
+    no_w = "no comparator w*: no unit vector separates these data through the origin"
+    if g is None:
+        no_gamma = "no γ: " + no_w
+    elif not g > 0.0:
+        no_gamma = f"γ = {g:.6g} is not positive: w* does not separate these data with a margin"
+    else:
+        no_gamma = "R = max‖x_t‖ is " + ("0 (every x_t is 0)" if R == 0.0 else "not a float (‖x_t‖² overflows)")
+    out = {"M_gamma": no_gamma, "cos_lower": no_gamma,
+           "sqrtM_R": "R = max‖x_t‖ is not a float (‖x_t‖² overflows)",
+           "cosine": "w = 0: the cosine of its angle with w* is 0/0" if has_inner else no_w}
+    if not has_inner:
+        out["inner"] = no_w
+    return out
 
 
 def _fused_checker(proof: Proof, inner_s: np.ndarray | None, norm_s: np.ndarray, g: float | None, R: float,
@@ -275,9 +297,9 @@ def separable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray | None, n
     constants["delta"] = g / R if usable else None
     constants["bound_formula"] = r"R^2/\gamma^2"
     proof = Proof(name="Perceptron, separable data", theorem=r"M \le R^2/\gamma^2", T=T,
-                  state_rounds=state_rounds, n_mistakes=k, series=series, chains=_chains(R, K),
+                  state_rounds=state_rounds, n_mistakes=k, series=series, chains=_chains(R, K, margin.name),
                   assumptions=tuple(assumptions), mistake_bound=bound, constants=constants,
-                  labels=dict(LABELS))
+                  labels=dict(LABELS), undefined=_undefined(g, R, inner_s is not None))
     if resolve_engine("auto") == "numba" and K >= FUSED_CHECK_MIN_STATES:
         proof._checker = _fused_checker(proof, inner_s, norm_s, g, R, usable)
     if exact_bound is not None and proof.mistake_bound is not None and 2.0 * float(k[-1]) >= proof.mistake_bound:
@@ -438,7 +460,7 @@ def nonseparable_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray, norm:
                     reasons=("each mistake adds y_t⟨w*,x_t⟩ ≥ γ − max(0, γ − y_t⟨w*,x_t⟩) to ⟨w*,w⟩",
                              "Cauchy–Schwarz with ‖w*‖ = 1",
                              "each mistake adds at most R² to ‖w‖²")),)
-    labels = dict(LABELS, TD=r"\mathrm{TD}_\gamma")
+    labels = dict(LABELS, TD=r"\mathrm{TD}_\gamma\ \text{(over the rounds so far)}")
     return Proof(name="Perceptron, non-separable data (TD_γ)",
                  theorem=r"M \le R^2/\gamma^2 + (2/\gamma)\,\mathrm{TD}_\gamma", T=T,
                  state_rounds=state_rounds, n_mistakes=k, series=series, chains=chains,
@@ -477,7 +499,7 @@ def hinge_proof(*, T: int, mistakes: np.ndarray, inner: np.ndarray, norm: np.nda
                     reasons=("each mistake adds y_t⟨u,x_t⟩ ≥ 1 − max(0, 1 − y_t⟨u,x_t⟩) to ⟨u,w⟩ "
                              "(and L(u) never decreases between mistakes)",
                              "Cauchy–Schwarz", "‖w‖ ≤ R√M")),)
-    labels = dict(LABELS, L="L(u)")
+    labels = dict(LABELS, L=r"L(u)\ \text{(over the rounds so far)}")
     return Proof(name="Perceptron, hinge loss (Orabona)",
                  theorem=r"M \le L(u) + \lVert u\rVert R\sqrt{L(u)} + \lVert u\rVert^2 R^2", T=T,
                  state_rounds=state_rounds, n_mistakes=k, series=series, chains=chains,

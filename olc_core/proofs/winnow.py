@@ -281,11 +281,15 @@ def winnow_proof(*, T: int, N: int, beta: float, log_base: float, mistakes: np.n
         for key in ("log_w_rel_max", "k_max_promotions", "rel_promotions", "rel_demotions", "k_cap"):
             series[key] = np.full(K, np.nan)
         constants.update(k=None, relevant=None)
+    no_target = ("no monotone disjunction labels these data, so the relevant variables R (and k) are not defined"
+                 if relevant is None else "R is empty (k = 0): a maximum over no variable")
+    undefined = {key: no_target for key in ("log_w_rel_max", "k_max_promotions", "rel_promotions", "rel_demotions",
+                                            "k_cap")}
 
     notes = ("The potential chain, its floor, the m⁻ chain and the weight cap hold on any 0/1 data; "
              "the relevant-variable chains and the bound need the labels to be the target disjunction's.",)
     return Proof(name="Winnow (Littlestone), potential Φ = Σ w_i", theorem=THEOREM, T=T,
                  state_rounds=state_rounds, n_mistakes=nm, series=series, chains=_CHAINS,
                  assumptions=tuple(assumptions), mistake_bound=mistake_bound, constants=constants,
-                 labels=dict(LABELS), notes=notes, bound_strict=True,
+                 labels=dict(LABELS), notes=notes, bound_strict=True, undefined=undefined,
                  indices={"comparator": "variable", "relevant": "variable"})

@@ -1,6 +1,7 @@
 """Building blocks for step-viewer specs (pure functions, JSON-ready dicts): value sources for the
-ledger and caption, the ledger's «name» placeholders, per-state ✓/✗ from a proof's own checks,
-plotly trace dicts, and legends folded into a few groups. (The sandwich chart: olc_ui/shared/sandwich_view.py.)
+ledger and caption, the ledger's «name» placeholders, per-state ✓/✗ and n/a read from the proof's record
+(``Proof.numbers``, ``Proof.links``: decided once in olc_core.proofs.base, only worded here), plotly trace
+dicts, and legends folded into a few groups. (The sandwich chart: olc_ui/shared/sandwich_view.py.)
 
 Every lesson's spec builder uses these, so the pages look and behave alike.
 
@@ -14,11 +15,12 @@ import re
 
 import numpy as np
 
+from olc_core.proofs.base import NUMBERS
 from olc_ui.viewer.spec import with_infinities
 
 __all__ = ["COLORS", "ND", "sig", "decimate", "ledger", "holds", "holds_value", "per_position", "proof_value",
            "by_state", "by_round", "by_position", "const", "points_trace", "rounds_text", "not_applicable",
-           "live_relations", "RELATIONS",
+           "live_relations", "RELATIONS", "record_link",
            "line_trace", "arrow_trace", "legend_groups", "legend_rank"]
 
 COLORS = {
@@ -28,19 +30,28 @@ COLORS = {
     "bad": "#e377c2", "lower": "#9467bd", "inner": "#2ca02c", "norm": "#111111", "upper": "#d62728",
 }
 ND = 5  # decimals kept for plotted coordinates
+_FAIL, _UNDEFINED = NUMBERS.index("fail"), NUMBERS.index("undefined")  # the record's readings of a step's numbers
+
+
+def record_link(proof, lo: str, hi: str):
+    """The proof's record of the link ``lo ≤ hi`` (:class:`olc_core.proofs.base.Link`)."""
+    for lk in proof.links:
+        if lk.lo == lo and lk.hi == hi:
+            return lk
+    raise KeyError(f"proof {proof.name!r} has no link {lo} ≤ {hi}")
 
 
 def state_holds(proof, links: list[tuple[str, str]]) -> np.ndarray:
-    """Per state, from the proof's own checks: 1 if every link holds, 0 if one fails, −1 while a side is
-    undefined (NaN). ±inf is a value, not "undefined": ln|H_t| = −inf (an empty version space) fails
-    0 ≤ ln|H_t|."""
-    mat = proof.check_matrix()
+    """Per state, read from the proof's record (``Proof.numbers``: what each link's two numbers say, the
+    proof's own check): 1 if every link's numbers satisfy it (within the tolerance), 0 if one's do not, −1
+    while a side is not a number. ±inf is a value, not "undefined": ln|H_t| = −inf (an empty version space)
+    fails 0 ≤ ln|H_t|. Whether the step is claimed on these data (n/a) is the line's :func:`not_applicable`."""
     bad = np.zeros(proof.K, dtype=bool)
     undefined = np.zeros(proof.K, dtype=bool)
     for lo, hi in links:
-        name = next(n for n in mat if n.split(" ")[0] == lo and n.split(" ")[-1] == hi)
-        bad |= mat[name]
-        undefined |= np.isnan(proof.series[lo]) | np.isnan(proof.series[hi])
+        num = proof.numbers(record_link(proof, lo, hi).name)
+        bad |= num == _FAIL
+        undefined |= num == _UNDEFINED
     return np.where(undefined, -1, np.where(bad, 0, 1))
 
 
@@ -89,21 +100,20 @@ def not_applicable(line: dict, proof, links: list[tuple[str, str]], needs: str) 
     is set, each relation prints as the numbers decide (:func:`live_relations`: a false step reads ``>``), and the reason says what it needs and on which rounds that fails, then why it holds on
     data that meet it. A line whose links hold on any data is returned unchanged (its live ✓/✗ kept).
     """
-    failed: dict[str, object] = {}
-    for ch in proof.chains:
-        for i, (lo, hi, _, _) in enumerate(ch.links()):
-            if (lo, hi) in links:
-                failed.update({a.name: a for a in proof.failed_needs(ch, i)})
-    by = (line.get("holds") or {}).get("by", "state")  # the line's own ✓/✗ source: per state or per position
+    failed = {n for lo, hi in links for n in record_link(proof, lo, hi).failed}  # the record's n/a
+    src = line.get("holds") or {}
+    # the line's own ✓/✗ source: per state, or per position (its data one entry per position p = 0 … T)
+    by = "position" if src.get("by") == "position" or len(src.get("data") or ()) == proof.T + 1 else "state"
     each = position_holds if by == "position" else holds
-    line = live_relations(line, [each(proof, [lk]) for lk in links], by)  # a false step never reads as ≤
+    line = live_relations(line, [each(proof, [lk]) for lk in links], src.get("by", by))  # a false step never reads ≤
     if not failed:
         return line
     # the rounds of the first one the proof lists (a given target's wrong labels before the rounds
     # that certify that no consistent target exists: the two lists mean different things)
     first = next(a for a in proof.assumptions if a.name in failed)
     rounds = np.asarray(first.rounds, dtype=np.int64)
-    where = f" (fails at rounds {rounds_text(rounds)})" if rounds.size else " (it fails on these data)"
+    where = (f" (fails at round{'s' if rounds.size > 1 else ''} {rounds_text(rounds)})" if rounds.size else
+             " (it fails on these data)")
     out = {k: v for k, v in line.items() if k != "holds"}
     out["na"] = True
     out["reason"] = f"n/a — needs {needs}{where}. On such data: {line.get('reason', '')}".rstrip(": ")

@@ -12,6 +12,7 @@ import pytest
 
 import olc_core
 from olc_core import transcript
+from olc_core._transcript.record import side
 from olc_core._transcript.texdoc import clip, md_text, num, tex_text
 from olc_core.proofs.base import Chain, Proof
 from tests.core.cases import all_cases
@@ -50,9 +51,16 @@ def test_tiny_perceptron_transcript_has_the_hand_computed_numbers():
     k = p.index(2)
     assert [num(p.series[s][k]) for s in ("M_gamma", "inner", "norm", "sqrtM_R")] == ["1.6", "2", "2.23607", "2.82843"]
     assert "After all $T = 2$ rounds, $M = 2 \\le 6.25$: the bound holds on this run (32.0% of the bound)" in md
-    assert "### Mistake 3" not in md and "All 6 inequalities of the proof hold in every one of its 3 states" in md
+    # the cosine is 0/0 before round 1 (w = 0): not "all 6 hold in every state", but what was checked
+    assert "### Mistake 3" not in md and "All 6 inequalities" not in md
+    whole = section(md, "## Checks over the whole run")
+    assert ("cosine potential (B): $\\cos\\angle(w, w^*) \\le 1$: evaluated and held in 2 of the 3 states; could not "
+            "be evaluated in 1 state, a side not being a number (w = 0: the cosine of its angle with w\\* is 0/0) "
+            "(first before round 1).") in whole
+    assert "In all: 16 checks evaluated and held; 2 checks could not be evaluated on these data" in whole
     holds = section(md, "### Its assumptions")
-    assert r"\ge \gamma > 0\ \text{for every round t}$: holds on these data." in holds
+    assert (r"\ge \gamma > 0 \text{ for every round } t$: holds on these data (γ = 0.8, the smallest y⟨w\*,x⟩ over "
+            "the rounds).") in holds
 
 
 def test_tiny_weighted_majority_transcript_has_the_hand_computed_numbers():
@@ -103,7 +111,7 @@ def test_every_learner_writes_its_proof_with_the_trace_numbers(case):
         k = p.index(int(r) + 1)
         for ch in p.chains:  # each side of each chain, with the trace's number in that state
             for key in ch.keys:
-                assert f"{transcript._side(p, ch, key)} = {num(p.series[key][k])}" in part, (heading, key)
+                assert f"{side(p, key, ch.log)} = {num(p.series[key][k])}" in part, (heading, key)
     assert f"### {word} {shown + 1}:" not in md
     segments = math_segments(md)
     assert segments and all(s.strip() for s, _ in segments)
@@ -113,7 +121,9 @@ def test_every_learner_writes_its_proof_with_the_trace_numbers(case):
     if p.mistake_bound is not None:  # a strict theorem (Winnow's M < …) is written with <
         rel = "<" if p.bound_strict else "\\le"
         assert f"{rel} {num(p.mistake_bound)}" in concl and "the bound holds on this run" in concl
-    assert not p.violations() and "All " in section(md, "## Checks over the whole run")
+    assert not p.violations() and not p.summary().defect
+    whole = section(md, "## Checks over the whole run")
+    assert ("All " in whole) == p.summary().all_hold and "defect" not in md
 
 
 def test_a_long_run_is_cut_at_the_cap_and_says_what_was_cut():
@@ -156,7 +166,8 @@ def test_a_failing_inequality_is_marked_and_listed():
     assert "FAILS here: 1 step the proof claims on these data is false" in part
     assert r"toy: $\mathrm{lo} > \mathrm{phi}$ (lo ≤ phi: 1.0 vs 0.5)." in part
     assert "1 check fails" in md and r"after round 2, toy: $1 > 0.5$ (lo ≤ phi)" in md
-    assert "Some inequalities of the proof failed" in section(md, "## Conclusion")
+    assert "Some inequalities the proof claims on these data failed" in section(md, "## Conclusion")
+    assert "a defect to report" in section(md, "## Conclusion")
 
 
 def test_a_failing_assumption_claims_no_bound():
@@ -258,7 +269,9 @@ def test_steps_that_need_a_failed_assumption_are_not_applicable_not_failures():
             r"(its claim: $\le$); it needs 'target', which fails on these data, so the proof does not claim it here."
             in part)
     whole = section(md, "## Checks over the whole run")
-    assert "1 check (a step in a state) of the steps that need 'target' fails" in whole and "check fails" not in whole
-    assert "Every other check holds" in whole
+    assert ("toy: $\\mathrm{lo} \\le \\mathrm{phi}$: not applicable in all 2 states: it needs 'target', which fails on "
+            "these data, so the proof does not claim it here (not counted as a failure); its numbers satisfy it in 1 "
+            "state; they do not in 1 state (first after round 2).") in whole
+    assert "check fails" not in whole and "In all: 2 checks not applicable" in whole
     concl = section(md, "## Conclusion")
-    assert "The steps that need it fail in 1 check" in concl
+    assert "Its checks: 2 checks not applicable" in concl and "defect" not in md

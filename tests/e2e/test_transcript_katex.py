@@ -11,6 +11,7 @@ import pytest
 import olc_core
 from olc_core import transcript
 from tests.core.cases import all_cases
+from tests.core.test_transcript_record import VIOLATING
 from tests.core.transcript_tools import math_segments
 from tests.hostile import HOSTILE
 
@@ -42,6 +43,9 @@ def _documents() -> dict[str, str]:
     ctx = {"page": HOSTILE[3], "title": HOSTILE[0], "data": HOSTILE[4], "settings": {"data": HOSTILE[3]},
            "source": HOSTILE[1]}
     docs["hostile-nonseparable"] = transcript.markdown(tr, **ctx)
+    # data that break each theorem's assumptions: n/a, undefined (?) and restated-assumption marks (issue 32)
+    for rid, alg, X, y, params in VIOLATING:
+        docs[rid] = transcript.markdown(olc_core.run(alg, X, y, **params), page=rid)
     return docs
 
 

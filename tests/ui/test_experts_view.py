@@ -282,7 +282,9 @@ def test_no_perfect_expert_shows_the_failure_not_a_bound():
     assert tr.proof.mistake_bound is None
     lines = ledger_at(spec, tr.T)
     assert "does not apply" in lines[-1]["latex"]
-    assert lines[0]["holds"] is False and "|H_{t+1}| = 0" in lines[0]["latex"]     # 1 ≤ |H_t| = 0 fails: ✗
+    # 1 ≤ |H_t| = 0 is false, but it needs an expert consistent with every label: n/a, never ✗ (issue 32)
+    assert lines[0]["na"] and lines[0]["holds"] is None and "1 \\;>\\; |H_{t+1}| = 0" in lines[0]["latex"]
+    assert lines[0]["reason"].startswith("n/a — needs an expert consistent with every label (fails at round ")
     sw = _fig(spec, "sandwich", tr.T)
     assert any("no bound" in a["text"] for a in sw["layout"]["annotations"])
     # WM with β = 0 is the same learner: no bound either, and nothing undefined breaks the spec

@@ -30,6 +30,7 @@ from olc_ui.shared.inset import BESIDE_INSET as _BESIDE_INSET, BESIDE_MAIN as _B
 from olc_ui.shared.inset import inset_spot as _inset_spot
 from olc_ui.shared.spec_tools import axis as _axis
 from olc_ui.shared.spec_tools import layout as _layout
+from olc_ui.shared.spec_tools import state_holds
 from olc_ui.shared.describe_view import describe_figures
 from olc_ui.viewer.spec import jsonable, with_infinities
 
@@ -88,16 +89,9 @@ def position_index(proof) -> np.ndarray:
 
 
 def _holds(proof, links: list[tuple[str, str]], idx: np.ndarray) -> list:
-    """Per position, from the proof's own checks: 1 every link holds, 0 one fails, None undefined."""
-    mat = proof.check_matrix()
-    bad = np.zeros(proof.K, dtype=bool)
-    undef = np.zeros(proof.K, dtype=bool)
-    for lo, hi in links:
-        name = next(n for n in mat if n.split(" ")[0] == lo and n.split(" ")[-1] == hi)
-        bad |= np.asarray(mat[name], dtype=bool)
-        undef |= np.isnan(np.asarray(proof.series[lo], dtype=float)) | np.isnan(
-            np.asarray(proof.series[hi], dtype=float))
-    v = np.where(undef, -1, np.where(bad, 0, 1))[idx]
+    """Per position, from the proof's record (spec_tools.state_holds): 1 every link holds, 0 one fails, None
+    undefined."""
+    v = state_holds(proof, links)[idx]
     return [None if x < 0 else int(x) for x in v.tolist()]
 
 

@@ -49,6 +49,7 @@ from olc_ui.lessons.experts.plot import BEST_COLOR, LD, SHADE, _finite, _l10, _r
 from olc_ui.lessons.experts.sandwich import sandwich_figure
 from olc_ui.shared.sandwich_view import LN10, log_ticks  # noqa: F401  (LN10: tests read it here)
 from olc_ui.shared.spec_tools import axis, COLORS, layout, ledger as _ledger, position_holds, position_states, state_holds
+from olc_ui.shared.spec_tools import not_applicable
 from olc_ui.shared.describe_view import describe_figures
 from olc_ui.viewer.spec import jsonable, with_infinities
 
@@ -574,8 +575,9 @@ def _halving_lines(proof, P, Mv, reasons: dict, N: int) -> list[dict]:
     lines: list[dict] = []
     r0 = reasons["version space"]
     lines += [
-        {"latex": r"1 \;\le\; |H_{t+1}| = «size»", "values": {"size": P("size", "d")},
-         "holds": {"by": "position", "data": position_holds(proof, [("zero", "log_size")])}, "reason": r0[0]},
+        not_applicable({"latex": r"1 \;\le\; |H_{t+1}| = «size»", "values": {"size": P("size", "d")},
+                        "holds": {"by": "position", "data": position_holds(proof, [("zero", "log_size")])},
+                        "reason": r0[0]}, proof, [("zero", "log_size")], "an expert consistent with every label"),
         {"latex": r"|H_{t+1}| = «size» \;\le\; |H|/2^{M} = {«N»}/2^{«M»} = «ub»",
          "values": {"size": P("size", "d"), "N": _const(N, "d"), "M": Mv, "ub": P("upper_size")},
          "holds": {"by": "position", "data": position_holds(proof, [("log_size", "upper")])}, "reason": r0[1]},

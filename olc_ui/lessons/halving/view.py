@@ -38,8 +38,12 @@ import numpy as np
 from olc_core.hypotheses import HalfPlanes, HypothesisClass, MonotoneConjunctions, MonotoneDisjunctions, Thresholds
 
 from olc_ui.shared.spec_tools import COLORS, ND, ledger as _ledger, line_trace as _line, points_trace as _pts, position_holds, position_states
+from olc_ui.shared.spec_tools import not_applicable
 from olc_ui.shared.describe_view import describe_figures
 from olc_ui.viewer.spec import jsonable
+
+#: what 1 ≤ |Hₜ| needs (the record marks it n/a where that fails)
+NEEDS = "a hypothesis of H consistent with every label"
 
 __all__ = ["halving_spec", "votes_drawn", "arc_polyline", "grid_cells", "removal_rounds",
            "VOTE_ROWS_CAP", "RING", "EMPTY_Y"]
@@ -520,8 +524,9 @@ def _halving_ledger(proof, T: int, consistent) -> tuple[dict, dict, np.ndarray, 
     vals = {"size": {"by": "state", "data": S["size"], "fmt": "d"}, "M": {"by": "state", "data": Mp, "fmt": "d"},
             "H": {"const": Hs, "fmt": "d"}, "up": {"by": "state", "data": S["upper_size"], "fmt": ".4g"}}
     lines = [
-        {"latex": r"1 \;\le\; |H_{t+1}| = «size»", "values": {"size": vals["size"]},
-         "holds": {"by": "state", "data": position_holds(proof, [("zero", "log_size")])}, "reason": reasons[0]},
+        not_applicable({"latex": r"1 \;\le\; |H_{t+1}| = «size»", "values": {"size": vals["size"]},
+                        "holds": {"by": "state", "data": position_holds(proof, [("zero", "log_size")])},
+                        "reason": reasons[0]}, proof, [("zero", "log_size")], NEEDS),
         {"latex": r"|H_{t+1}| = «size» \;\le\; \frac{|H|}{2^{M}} = \frac{«H»}{2^{«M»}} = «up»",
          "values": {k: vals[k] for k in ("size", "H", "M", "up")},
          "holds": {"by": "state", "data": position_holds(proof, [("log_size", "upper")])}, "reason": reasons[1]},

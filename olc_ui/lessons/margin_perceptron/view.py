@@ -10,7 +10,7 @@ import numpy as np
 from olc_ui.shared.plane_view import _band, _main_2d, _scale_per_round, _weights_by_state
 from olc_ui.shared.sandwich_view import Curve, _crossing_name, _fmt_bound, _no_crossing_note, sandwich
 from olc_ui.shared.spec_tools import COLORS, ND, const as _const, holds as _holds, ledger as _ledger, points_trace as _pts
-from olc_ui.shared.spec_tools import by_state as _state, sig
+from olc_ui.shared.spec_tools import by_state as _state, not_applicable, sig
 from olc_ui.shared.describe_view import describe_figures
 from olc_ui.viewer.spec import jsonable
 
@@ -42,9 +42,10 @@ def _margin_ledger(p, K: int, gamma: float) -> list[dict]:
     vals = {"U": _state(np.arange(K), "d"), "gamma": _const(gamma), "Ug": _state(S["U_gamma"]),
             "inner": _state(S["inner"]), "norm": _state(S["norm"]), "up": _state(S["norm_upper"])}
     lines = [
-        {"latex": r"U\gamma = «U»\cdot«gamma» = «Ug» \;\le\; \langle w^*, w\rangle = «inner»",
-         "values": {k: vals[k] for k in ("U", "gamma", "Ug", "inner")},
-         "holds": {"by": "state", "data": _holds(p, [("U_gamma", "inner")])}, "reason": r[0]},
+        not_applicable({"latex": r"U\gamma = «U»\cdot«gamma» = «Ug» \;\le\; \langle w^*, w\rangle = «inner»",
+                        "values": {k: vals[k] for k in ("U", "gamma", "Ug", "inner")},
+                        "holds": {"by": "state", "data": _holds(p, [("U_gamma", "inner")])}, "reason": r[0]},
+                       p, [("U_gamma", "inner")], "a margin y⟨w*, x⟩ ≥ γ on every (normalised) example"),
         {"latex": r"\langle w^*, w\rangle = «inner» \;\le\; \lVert w\rVert = «norm»",
          "values": {k: vals[k] for k in ("inner", "norm")},
          "holds": {"by": "state", "data": _holds(p, [("inner", "norm")])}, "reason": r[1]},
