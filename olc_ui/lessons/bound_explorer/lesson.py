@@ -236,10 +236,16 @@ MORE = (
 
 #: what label noise does to each learner's theorem (checked on the sweeps: olc_core.sweep's ``holds``/``proof``)
 NOISE_TEXT = {
-    "perceptron": "the data stop being separable, so the separable theorem M ≤ R²/γ² no longer applies; the page "
-                  "switches to the non-separable theorem of [004], M ≤ 1/γ² + (2/γ)·TD_γ (examples scaled to "
-                  "‖x‖ = 1) — so with noise the Perceptron still has a bound (a sweep that crosses from one theorem to "
-                  "the other draws each theorem's bound as its own series).",
+    "perceptron": "a flipped label puts its point on the wrong side of the planted w*, the sweep's comparator, so "
+                  "the separable theorem M ≤ R²/γ² no longer applies with that w* — though the data may still be "
+                  "separable by another unit vector (the Perceptron page's max-margin comparator looks for one). "
+                  "The sweep then takes the non-separable theorem of [004] for the same w* and the generator's γ, "
+                  "M ≤ R²/γ² + (2/γ)·TD_γ with R = max‖xₜ‖. [004] writes it 1/γ² + (2/γ)·TD_γ for examples "
+                  "scaled to ‖x‖ = 1; the streams are not scaled: they draw points uniformly from the ball of "
+                  "radius 1 outside the band |⟨w*, x⟩| < γ (their norms vary) and put one of them on its surface, "
+                  "so R = 1 up to rounding and the two forms agree. So with noise the Perceptron still has a "
+                  "bound (a sweep that crosses from one theorem to the other draws each theorem's bound as its own "
+                  "series).",
     "winnow": "the labels are no longer a disjunction of k variables, so the theorem's assumption fails: n/a.",
     "normalized_winnow": "the comparator u no longer has a positive margin on every round, so the theorem's "
                          "assumption fails: n/a.",

@@ -421,7 +421,7 @@ def _regret_figure(trace, proof, arrays: dict) -> dict:
     dyn: list = []
     _revealed("rg_bs", "√t(1/(2α) + αLₜ²)", S["bound_sqrt"], COLORS["upper"], arrays, data, dyn, width=2.5,
               dash="dash")
-    _revealed("rg_bd", "data-dependent bound √t/(2α) + (α/2)Σ‖gₛ‖²/√(s−1)", S["bound_data"], COLORS["lower"],
+    _revealed("rg_bd", "data-dependent bound √t/(2α) + (α/2)(‖g₁‖² + Σₛ₌₂ᵗ ‖gₛ‖²/√(s−1))", S["bound_data"], COLORS["lower"],
               arrays, data, dyn, width=2.5, dash="dashdot")
     _revealed("rg_r", "regret Σ ℓₛ(wₛ) − ℓₛ(u*ₜ)", S["regret"], COLORS["w"], arrays, data, dyn)
     rb = float(c["regret_bound"])
