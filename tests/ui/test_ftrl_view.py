@@ -287,7 +287,7 @@ def _check_over_bound_statements(spec: dict, tr, positions) -> None:
         else:
             assert notes == [] and "not a violation" not in last["latex"], p
         if p:   # the caption states M against E[M] and its bound at every step (the note is on the chart)
-            assert f"M = {M}; expected E[M] = {em:.2f}, whose bound after {p} rounds is {up:.2f}." in cap
+            assert f"M = {M}; expected E[M] = {em:.2f}, whose bound at round {p} is {up:.2f}." in cap
 
 
 def test_realised_count_above_the_bound_is_said_to_be_no_violation(run):

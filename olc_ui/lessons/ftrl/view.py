@@ -556,7 +556,7 @@ def _caption(trace, X, y) -> dict:
     }   # no per-step note here (a line that comes and goes would move the charts while playing): on the chart
     template = ("Round {t} of {T}: label y = {y}; the learner predicts +1 with probability {pp}, "
                 "the draw gives ŷ = {yhat} → {what} (expected loss {el}). "
-                "Mistakes so far M = {M}; expected E[M] = {EM}, whose bound after {t} rounds is {UB}.")
+                "Mistakes so far M = {M}; expected E[M] = {EM}, whose bound at round {t} is {UB}.")
     return {"template": template, "start": "Round 0 of {T}: w₁ = 0, so the first prediction is a fair coin. "
                                            "Press Next or Play.", "values": vals}
 
