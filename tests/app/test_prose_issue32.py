@@ -169,3 +169,24 @@ def test_the_margin_perceptrons_crossing_is_related_to_its_stated_bound():
     fig = next(f for f in viewer_spec(at)["figures"] if f["id"] == "sandwich_A")["figure"]
     note = " ".join(a["text"].replace("<br>", " ") for a in fig["layout"]["annotations"] if a.get("name") == "note")
     assert "at U = 4/γ + 8/γ² = 220; as γ ≤ 1, that is ≤ 12/γ² = 300 (dotted), the theorem's bound." in note
+
+
+def test_halvings_caption_at_a_tied_vote_names_the_tie_rule():
+    """Default Halving run: round 1's vote is 16 : 16 (no majority); the caption says the tie rule chose +1 and that
+    half leaves, and keeps "the majority was wrong" for the mistakes where there was one."""
+    from olc_ui.viewer.snapshot import caption_at
+    from tests.ui import page_specs as P
+    spec, tr = P.spec("halving")
+    vote = np.asarray(tr.columns["vote"], dtype=float)
+    n = np.asarray(tr.columns["version_space_size"])
+    mistakes = tr.mistakes.tolist()
+    tied = [t for t in mistakes if vote[t] == 0 and n[t] > 0]
+    clear = [t for t in mistakes if vote[t] != 0]
+    assert tied and clear
+    for t in tied:
+        cap = caption_at(spec, t + 1)
+        assert "the vote was tied, +1 by the tie rule, and the half that voted +1 leaves" in cap
+        assert "majority" not in cap
+    for t in clear:
+        assert "MISTAKE: the majority was wrong and leaves" in caption_at(spec, t + 1)
+    assert "the majority was wrong" not in prose(open_page(page_path("halving")))[0]
