@@ -121,16 +121,13 @@ def _code_files() -> list[Path]:
     return [f for f in files if not any(v in f.parents for v in vendored)]
 
 
-def test_the_readers_find_strings_as_the_code_writes_them():
+def test_the_readers_find_strings_as_the_code_writes_them(tmp_path):
     assert js_strings('a = "the data " +\n  "stop"; // "stop being separable"\nb = `x ${y} z`') == ["the data stop",
                                                                                                f"x {HOLE} z"]
     tree_src = 'def f():\n    """stop being separable"""\n    return ("the data stop " f"being {x}" + " separable")\n'
-    p = ROOT / "tests" / "app" / "_probe_wrong_sentences.py"
-    try:
-        p.write_text(tree_src, encoding="utf-8")
-        assert python_strings(p) == [f"the data stop being {HOLE} separable"]
-    finally:
-        p.unlink()
+    p = tmp_path / "probe.py"
+    p.write_text(tree_src, encoding="utf-8")
+    assert python_strings(p) == [f"the data stop being {HOLE} separable"]
 
 
 def test_no_string_in_the_code_holds_a_wrong_sentence():
