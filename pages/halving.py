@@ -10,7 +10,8 @@ st.title("Halving: the version space")
 page.intro(
     "A finite class $H$ of hypotheses, one of which (the target $h^*$) labels the stream. Halving keeps the "
     "**version space** $H_t$ — the hypotheses not yet caught out on one of its mistakes — and predicts the **majority vote** "
-    "of $H_t$. On a mistake the majority was wrong, so at least half of $H_t$ leaves (those that were wrong); on a "
+    "of $H_t$ (a tie goes to $+1$). On a mistake the side the vote followed, at least half of $H_t$, was wrong and "
+    "leaves; on a "
     "correct round $H_t$ stays as it is (the page can also prune on every round: a setting). Step through the run and watch "
     "$1 \\le |H_t| \\le |H|/2^M$: the two bounds meet at $M = \\log_2|H|$, so no stream labelled by a hypothesis "
     "of $H$ can force more mistakes."

@@ -5,7 +5,7 @@ import streamlit as st
 import olc_core
 
 from olc_ui.catalog import available
-from olc_ui.shared import common, page, state, tables
+from olc_ui.shared import common, page, state, tables, ties
 from olc_ui.shared.config import Setting
 
 page.setup("Online linear classification")
@@ -21,7 +21,8 @@ st.markdown(
     "For $t = 1, 2, \\dots, T$:\n"
     "1. the learner **receives** an instance $x_t \\in \\mathbb{R}^d$;\n"
     "2. it **predicts** a label $\\hat y_t \\in \\{-1, +1\\}$ (the Perceptron predicts the sign of "
-    "$\\langle w_t, x_t\\rangle$; a point on its line, score $0$, gets no label, which counts as a mistake);\n"
+    "$\\langle w_t, x_t\\rangle$; a point on its line, score $0$, gets no label, which counts as a mistake, as "
+    "in [003] — [004] predicts $+$ iff $w\\cdot x > 0$ instead, so there a score of $0$ errs only when $y_t = +1$);\n"
     "3. it **receives** the true label $y_t$ — a *mistake* if $\\hat y_t \\ne y_t$;\n"
     "4. it **updates** its hypothesis.\n\n"
     "No assumption is made about where the examples come from: the guarantees hold for "
@@ -67,7 +68,8 @@ tables.table(rows, key="home_rounds", label="The six rounds", hide_index=True, w
                             "y_t": st.column_config.TextColumn(width=40),
                             "mistake": st.column_config.TextColumn(width=230)})
 st.caption("ŷₜ is the sign of ⟨wₜ, xₜ⟩. When ⟨wₜ, xₜ⟩ = 0 (as at round 1, where w₁ = 0) the point is on the "
-           "line w·x = 0 and the Perceptron commits to no label: that counts as a mistake, and it updates.")
+           "line w·x = 0 and the Perceptron commits to no label: that counts as a mistake, and it updates. "
+           + ties.zero_note(trace.columns["score"], y))
 wT = trace.weights_at(t)
 proof = trace.proof
 st.markdown(

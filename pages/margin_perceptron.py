@@ -82,8 +82,8 @@ with st.container(border=True):
     if p.applies:
         st.markdown(f"The data have margin {p.constants['measured_margin']:.4g} ≥ γ = {g:.4g} for the comparator "
                     f"$w^*$ ({info.get('comparator_source')}): the theorem applies, $U \\le 12/\\gamma^2 = "
-                    f"{p.mistake_bound:.5g}$ (solving exactly, $U \\le 4/\\gamma + 8/\\gamma^2 = "
-                    f"{p.constants['bound_tight']:.5g}$). The run made **{trace.n_mistakes}** updates.")
+                    f"{p.mistake_bound:.5g}$. " + L.crossing_text(p, g)
+                    + f" The run made **{trace.n_mistakes}** updates.")
     else:
         for a in p.failed_assumptions:
             st.error(f"The theorem **does not apply**: {safe.md(a.detail)}. The sandwich's lower bound may then fail — "

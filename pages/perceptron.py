@@ -9,13 +9,18 @@ from olc_ui.viewer.component import preload
 page.setup("Perceptron")
 st.title("The Perceptron and its mistake bound")
 page.intro(
-    "On a mistake the Perceptron adds $y_t x_t$ to $w$. Two quantities tell the proof: $\\langle w^*, w\\rangle$ "
+    "On a mistake the Perceptron adds $y_t x_t$ to $w$; a score $\\langle w_t, x_t\\rangle = 0$ counts as a mistake "
+    "whatever the label, as in [003] ([004] predicts $+$ iff $w\\cdot x > 0$: the box under the charts says what "
+    "that changes in this run). Two quantities tell the proof: $\\langle w^*, w\\rangle$ "
     "grows by at least $\\gamma$ per mistake, while $\\lVert w\\rVert$ grows by at most $R^2$ in square. "
     "Step through the run and watch the **sandwich** $M\\gamma \\le \\langle w^*, w\\rangle \\le \\lVert w\\rVert "
-    "\\le \\sqrt{M}R$ close in: **when every point has margin at least $\\gamma$** the outer curves cross at "
-    "$M = R^2/\\gamma^2$, so no run on those data can make more mistakes. With label noise no such $\\gamma > 0$ "
-    "exists and that bound does not hold; the page then draws the TDᵧ sandwich, which needs no assumption on the data "
-    "and closes at $R^2/\\gamma^2 + (2/\\gamma)\\,\\mathrm{TD}_\\gamma$."
+    "\\le \\sqrt{M}R$ close in: **when every point has margin at least $\\gamma$** for the unit $w^*$ the outer "
+    "curves cross at $M = R^2/\\gamma^2$, so no run on those data can make more mistakes. A flipped label takes that margin "
+    "from the planted $w^*$ (it errs on every flipped point), but noisy data can still be separable: the "
+    "max-margin comparator finds another $w^*$ when one exists. Without a margin for $w^*$ that bound does not "
+    "apply, and the page draws the TDᵧ sandwich, "
+    "which holds for every unit $w^*$ and $\\gamma > 0$ and closes at "
+    "$R^2/\\gamma^2 + (2/\\gamma)\\,\\mathrm{TD}_\\gamma$."
 )
 
 # 1. settings, from the URL

@@ -9,6 +9,7 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
+from olc_ui.shared import chart_names
 from olc_ui.shared import data as olc_data
 from olc_ui.shared.common import count
 from olc_ui.shared.config import Setting
@@ -81,7 +82,10 @@ def click_canvas(v: dict[str, Any], page: str, settings: list[Setting]) -> None:
             st.rerun()
         st.caption(f"{count(len(y), 'point')}; at most {olc_data.MAX_CLICKED}.")
     with c1:
-        ev = st.plotly_chart(canvas_figure(X, y, int(label)), key=f"{page}_click_canvas_{len(y)}", on_select="rerun",
+        fig = canvas_figure(X, y, int(label))
+        fig.update_layout(meta={chart_names.NAME_KEY: f"Click canvas: {count(len(y), 'point')} so far; a click adds "
+                                                      f"a point labelled {int(label):+d}"})
+        ev = st.plotly_chart(fig, key=f"{page}_click_canvas_{len(y)}", on_select="rerun",
                              selection_mode="points", config={"displayModeBar": False})
     pts = (ev or {}).get("selection", {}).get("points", []) if isinstance(ev, dict) else \
         getattr(getattr(ev, "selection", None), "points", []) or []

@@ -4,6 +4,8 @@
   (aria-describedby), and both change when the round changes;
 - "Data at this round" opens a real <table> (caption, th scope) whose numbers are the spec's values at the
   round on screen, formatted in Python here (olc_ui.viewer.snapshot's formatter), and follow the round;
+- every plotly chart on every page, the ones outside the step viewer too (st.plotly_chart: the bound explorer's, the
+  compare page's sweep, the click canvas), has a role and an accessible name (issue 32 §6);
 - during Play the status region announces at most one mistake every 2 s (it announced every round before),
   one announcement once Play pauses, and the scrubber carries aria-valuetext ("round 37 of 200, 5 mistakes").
 """
@@ -80,6 +82,48 @@ def test_every_chart_has_a_name_and_a_description_that_follow_the_round(tab, url
         d = last[c["id"]]
         assert d["name"] != c["name"] and d["desc"] != c["desc"], (path, c["id"], c["desc"], d["desc"])
         assert f"round {T} of {T}" in d["desc"], (path, d)
+    assert not tab.errors, tab.errors
+
+
+#: Every plotly chart on the page, the step viewer's and st.plotly_chart's alike: role, accessible name, and the name
+#: its figure carries (olc_ui/shared/chart_names.py: layout.meta.olc_name; the viewer's charts carry none).
+EVERY_CHART_JS = """() => [...document.querySelectorAll('.js-plotly-plot')].map(gd => {
+  const meta = (gd.layout && gd.layout.meta) || {};
+  return {viewer: !!gd.closest('.olc-viewer'), id: gd.dataset.figureId || null, role: gd.getAttribute('role'),
+          name: (gd.getAttribute('aria-label') || '').trim(), meta: typeof meta.olc_name === 'string' ? meta.olc_name : null,
+          controls: !!gd.querySelector('button, a[href], input, select, [tabindex]:not([tabindex="-1"])')};
+})"""
+#: Every page of the catalog with its default settings, and the click canvas (a chart drawn by st.plotly_chart too)
+NAMED = [(row[4], "") for row in available()] + [("perceptron", "data=click&pts=0.5,0.5,1;-0.5,0.2,-1")]
+
+
+def _settled(pg, url: str, path: str, query: str) -> None:
+    where = "" if path == "home" else path
+    pg.goto(f"{url.rstrip('/')}/{where}" + (f"?{query}" if query else ""))
+    pg.wait_for_selector('[data-testid="stMain"] h1', timeout=90_000)
+    if pg.locator(".olc-viewer").count():
+        pg.wait_for_selector('.olc-viewer[data-ready="true"]', timeout=90_000)
+    assert wait_for_rerun(pg, 0.0, expect_run=False, quiet_ms=500).get("ok")
+    pg.wait_for_timeout(300)   # the naming script runs on the next frame after a chart is drawn
+
+
+@pytest.mark.parametrize("path,query", NAMED, ids=[p + ("-" + q.split("&")[0] if q else "") for p, q in NAMED])
+def test_every_plotly_chart_on_every_page_has_an_accessible_name(tab, url, path, query):
+    """Issue 32 §6: the bound explorer's two charts and the compare page's mistakes-against-N chart (drawn by
+    st.plotly_chart, outside the step viewer) had no role and no name. Every .js-plotly-plot is now role="img" — or
+    "figure" when it holds plotly's toolbar buttons, so they stay reachable — with a name: the viewer's its chart's
+    name and the round, the others the name their figure carries."""
+    _settled(tab, url, path, query)
+    charts = tab.evaluate(EVERY_CHART_JS)
+    expect = {"bound_explorer": 2, "compare": 1}.get(path, 0) + (1 if query.startswith("data=click") else 0)
+    assert sum(not c["viewer"] for c in charts) == expect, (path, charts)
+    for c in charts:
+        assert c["role"] == ("figure" if c["controls"] and not c["viewer"] else "img"), (path, c)
+        assert c["name"] and c["name"] != c["id"], (path, c)
+        if c["viewer"]:
+            assert "round " in c["name"], (path, c)
+        else:
+            assert c["meta"] and c["name"] == c["meta"], (path, c)
     assert not tab.errors, tab.errors
 
 

@@ -4,6 +4,9 @@ alike; the paragraph stays the same element when the page reruns (no flash of un
 presentation mode is typeset when opened; without KaTeX the paragraph is still shown, its TeX as written."""
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import pytest
 
 pytest.importorskip("playwright")
@@ -14,6 +17,16 @@ from stbrowser import INSTRUMENT_JS  # noqa: E402
 from viewerpage import VIEWER, caption  # noqa: E402
 
 QUERY = "T=400&seed=1&noise=0.1&t=0"
+
+
+def _intro_formulas() -> int:
+    """How many formulas the Perceptron's intro holds (its ``$…$``, read from pages/perceptron.py's page.intro call)."""
+    tree = ast.parse((Path(__file__).resolve().parents[2] / "pages" / "perceptron.py").read_text(encoding="utf-8"))
+    call = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n.func, "attr", "") == "intro")
+    return ast.literal_eval(call.args[0]).count("$") // 2
+
+
+FORMULAS = _intro_formulas()
 
 STATE = """(sel) => { const p = document.querySelector(sel); if (!p) return null;
   const tex = [...p.querySelectorAll('.olc-tex')];
@@ -31,9 +44,11 @@ def url(streamlit_app) -> str:
 def test_every_formula_of_the_intro_is_typeset_with_mathml_and_katex_is_loaded_once(page, url):
     page.goto(f"{url}/perceptron?{QUERY}")
     page.wait_for_selector(f'{VIEWER}[data-ready="true"]', timeout=90_000)
-    page.wait_for_function(f"() => ({STATE})('.st-key-olc_intro_full .olc-prose').typeset === 11", timeout=10_000)
+    page.wait_for_function(f"() => ({STATE})('.st-key-olc_intro_full .olc-prose').typeset === {FORMULAS}",
+                           timeout=10_000)
     s = page.evaluate(STATE, ".st-key-olc_intro_full .olc-prose")
-    assert s["visible"] and s["formulas"] == s["typeset"] == s["katex"] == 11 and s["errors"] == 0, s
+    assert FORMULAS >= 11 and s["visible"] and s["errors"] == 0, s
+    assert s["formulas"] == s["typeset"] == s["katex"] == FORMULAS, s
     assert "\\langle" not in s["text"] and "On a mistake the Perceptron adds" in s["text"]
     loads = page.evaluate("() => performance.getEntriesByType('resource').map(e => e.name)"
                           ".filter(n => n.endsWith('/katex.min.js')).length")
@@ -57,9 +72,9 @@ def test_the_folded_intro_of_presentation_mode_is_typeset_when_opened(page, url)
     page.wait_for_selector(f'{VIEWER}[data-ready="true"]', timeout=90_000)
     assert page.locator(".olc-prose").count() == 0          # folded and closed: not drawn
     page.get_by_text("What this lesson shows").click()
-    page.wait_for_function(f"() => ({STATE})('.olc-prose')?.typeset === 11", timeout=30_000)
+    page.wait_for_function(f"() => ({STATE})('.olc-prose')?.typeset === {FORMULAS}", timeout=30_000)
     s = page.evaluate(STATE, ".olc-prose")
-    assert s["visible"] and s["katex"] == 11 and s["errors"] == 0, s
+    assert s["visible"] and s["katex"] == FORMULAS and s["errors"] == 0, s
 
 
 @pytest.mark.parametrize("how", ["fails", "never comes"])

@@ -2,10 +2,11 @@
 
 On every lesson page with a step viewer, in normal mode, with predict-then-reveal on and as a student in a
 class session: the first chart's plot area and the step controls (Next, Next mistake, Play) are inside the
-screen at once, before and after a tap on Next (and on Next mistake); every step control is ≥ 44×44 px; the
-page is no wider than the screen; the viewer's chart text is ≥ 12 px; the predict panel's hint names buttons,
-not keys, and its answers are ≥ 44 px tall and on screen with the chart. The settings open as a sheet over the
-bottom of the screen with the lesson's own settings above the lesson menu, and close on a tap on the chart.
+screen at once, before and after a tap on Next (and on Next mistake); every step control and every chart's "Data at
+this round" button is ≥ 44×44 px; the page is no wider than the screen; the viewer's chart text is ≥ 12 px; the
+predict panel's hint names buttons, not keys, and its answers are ≥ 44 px tall and on screen with the chart. The
+settings open as a sheet over the bottom of the screen with the lesson's own settings above the lesson menu, and
+close on a tap on the chart.
 Numbers, not looks: the screenshots were looked at by hand when this was written (docs in the test names)."""
 from __future__ import annotations
 
@@ -160,11 +161,28 @@ def _step_and_check(pg, where: str) -> None:
         check_screen(pg.evaluate(MEASURE), f"{where}, after Next mistake")
 
 
+#: Each chart's "Data at this round" button (viewer_a11y.js): its box (CSS px), and how many charts have a data table.
+TOGGLES = """() => { const v = document.querySelector('.olc-viewer');
+  const tables = (v.olcViewer.spec.figures || []).filter((f) => f.describe && (f.describe.table || []).length).length;
+  return {tables, boxes: [...v.querySelectorAll('.olc-data-toggle')].map((b) => { const r = b.getBoundingClientRect();
+    return {id: b.closest('.olc-figure').dataset.figureId, w: r.width, h: r.height, r: r.right}; })}; }"""
+
+
+def check_data_toggles(pg, where: str) -> None:
+    """Issue 32 §6: every chart's "Data at this round" button is a 44×44 px target on a phone (it was 119×27), inside
+    the screen's width."""
+    t = pg.evaluate(TOGGLES)
+    assert t["tables"] >= 1 and len(t["boxes"]) == t["tables"], f"{where}: {t}"
+    for b in t["boxes"]:
+        assert b["w"] >= 44 and b["h"] >= 44 and b["r"] <= W + 0.5, f"{where}: 'Data at this round' of {b['id']}: {b}"
+
+
 @pytest.mark.parametrize("path", LESSONS)
 def test_normal_mode_chart_and_controls_share_the_screen(phone, url, path):
     phone.goto(f"{url}/{path}?{QUERY.get(path, '')}")
     _ready(phone)
     _step_and_check(phone, path)
+    check_data_toggles(phone, path)
     # the ledger is one tap away, and the chart one tap back
     jump = phone.locator(f'{VIEWER} .olc-phone-bar [data-control="ledger"]')
     if jump.count():

@@ -97,6 +97,23 @@ def test_mistakes_chart_reveals_the_run_and_ends_at_the_bound(run):
     assert up["x"][-1] == T and up["y"][-1] == pytest.approx(tr.proof.mistake_bound, abs=1e-4)
 
 
+#: the data-dependent bound's legend: the formula the core computes, with round 1 apart (no √(s−1) = 0 below it)
+LEGEND_BD = "data-dependent bound √t/(2α) + (α/2)(‖g₁‖² + Σₛ₌₂ᵗ ‖gₛ‖²/√(s−1))"
+
+
+def test_the_data_dependent_legend_is_the_formula_the_core_computes(run):
+    """Issue 32 §4: the legend read (α/2)Σ‖gₛ‖²/√(s−1), undefined at s = 1; the core adds ‖g₁‖² apart."""
+    s, tr, band, sweep, spec = run
+    assert "Σ‖gₛ‖²/√(s−1)" not in json.dumps(spec, ensure_ascii=False)
+    a = tr.proof.constants["alpha"]
+    g2 = np.einsum("ij,ij->i", s.X, s.X) / 4.0                      # ‖gₛ‖² = ‖xₛ‖²/4, gₛ = −yₛxₛ/2
+    for t in (1, 2, 37, T):
+        want = math.sqrt(t) / (2 * a) + (a / 2) * (g2[0] + sum(g2[j - 1] / math.sqrt(j - 1) for j in range(2, t + 1)))
+        assert tr.proof.series["bound_data"][t] == pytest.approx(want, rel=1e-12)
+        fig = _fig(spec, "regret", t)
+        assert _named(fig, LEGEND_BD, "markers")["y"][0] == pytest.approx(want, abs=1e-4)
+
+
 def test_regret_sandwich_and_its_end_point(run):
     s, tr, band, sweep, spec = run
     S = tr.proof.series
@@ -104,7 +121,7 @@ def test_regret_sandwich_and_its_end_point(run):
     for p in (1, 80, T):
         fig = _fig(spec, "regret", p)
         r = _named(fig, "regret Σ ℓₛ(wₛ) − ℓₛ(u*ₜ)", "markers")["y"][0]
-        bd = _named(fig, "data-dependent bound √t/(2α) + (α/2)Σ‖gₛ‖²/√(s−1)", "markers")["y"][0]
+        bd = _named(fig, LEGEND_BD, "markers")["y"][0]
         bs = _named(fig, "√t(1/(2α) + αLₜ²)", "markers")["y"][0]
         assert (r, bd, bs) == pytest.approx((S["regret"][p], S["bound_data"][p], S["bound_sqrt"][p]), abs=1e-4)
         assert r <= bd <= bs
@@ -270,7 +287,7 @@ def _check_over_bound_statements(spec: dict, tr, positions) -> None:
         else:
             assert notes == [] and "not a violation" not in last["latex"], p
         if p:   # the caption states M against E[M] and its bound at every step (the note is on the chart)
-            assert f"M = {M}; expected E[M] = {em:.2f}, whose bound after {p} rounds is {up:.2f}." in cap
+            assert f"M = {M}; expected E[M] = {em:.2f}, whose bound at round {p} is {up:.2f}." in cap
 
 
 def test_realised_count_above_the_bound_is_said_to_be_no_violation(run):

@@ -226,7 +226,7 @@ def test_margin_sandwich_note_names_where_the_curves_really_cross():
     [pt] = [t for t in sand["figure"]["data"] if t.get("meta") == "crossing"]
     assert pt["x"] == [pytest.approx(cross)] and pt["y"] == [pytest.approx(lo)]
     assert f"U = {cross:.5g}" in pt["name"]
-    assert f"U = 4/γ + 8/γ² = {cross:.5g}; the theorem states the rounder 12/γ² = {12 / g ** 2:.5g}" in \
+    assert f"U = 4/γ + 8/γ² = {cross:.5g}; as γ ≤ 1, that is ≤ 12/γ² = {12 / g ** 2:.5g} (dotted)" in \
         sand["figure"]["layout"]["annotations"][-1]["text"].replace("<br>", " ")
     stated = _by_name(sand["figure"], "12/γ²")                # the stated, looser bound: a dotted line
     assert stated["x"] == [pytest.approx(12 / g ** 2)] * 2

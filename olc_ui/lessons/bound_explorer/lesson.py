@@ -19,7 +19,7 @@ from olc_core.sweep import SWEEPS
 
 from olc_ui.lessons.bound_explorer import view as V
 from olc_ui.lessons.bound_explorer.view import ALG_NAMES, MEASURED, sweep_values
-from olc_ui.shared import safe, tables
+from olc_ui.shared import chart_names, safe, tables
 from olc_ui.shared.config import Setting
 
 __all__ = ["MORE", "more", "NOISE_TEXT", "SOURCE", "rate_note", "PAGE", "MAIN_SETTINGS", "GROUPS", "ALL_SETTINGS", "MAX_WORK", "MAX_CELL", "group_page", "visible",
@@ -236,10 +236,16 @@ MORE = (
 
 #: what label noise does to each learner's theorem (checked on the sweeps: olc_core.sweep's ``holds``/``proof``)
 NOISE_TEXT = {
-    "perceptron": "the data stop being separable, so the separable theorem M ≤ R²/γ² no longer applies; the page "
-                  "switches to the non-separable theorem of [004], M ≤ 1/γ² + (2/γ)·TD_γ (examples scaled to "
-                  "‖x‖ = 1) — so with noise the Perceptron still has a bound (a sweep that crosses from one theorem to "
-                  "the other draws each theorem's bound as its own series).",
+    "perceptron": "a flipped label puts its point on the wrong side of the planted w*, the sweep's comparator, so "
+                  "the separable theorem M ≤ R²/γ² no longer applies with that w* — though the data may still be "
+                  "separable by another unit vector (the Perceptron page's max-margin comparator looks for one). "
+                  "The sweep then takes the non-separable theorem of [004] for the same w* and the generator's γ, "
+                  "M ≤ R²/γ² + (2/γ)·TD_γ with R = max‖xₜ‖. [004] writes it 1/γ² + (2/γ)·TD_γ for examples "
+                  "scaled to ‖x‖ = 1; the streams are not scaled: they draw points uniformly from the ball of "
+                  "radius 1 outside the band |⟨w*, x⟩| < γ (their norms vary) and put one of them on its surface, "
+                  "so R = 1 up to rounding and the two forms agree. So with noise the Perceptron still has a "
+                  "bound (a sweep that crosses from one theorem to the other draws each theorem's bound as its own "
+                  "series).",
     "winnow": "the labels are no longer a disjunction of k variables, so the theorem's assumption fails: n/a.",
     "normalized_winnow": "the comparator u no longer has a positive margin on every round, so the theorem's "
                          "assumption fails: n/a.",
@@ -341,8 +347,12 @@ def panels(alg: str, p: str, v: dict[str, Any], table) -> None:
     log_x = v["scale"] == "log"
     left, right = st.columns(2)      # the charts first: on a projector (1100×800) they start above the fold
     proofs = V.proof_per_value(table)
-    left.plotly_chart(V.mistakes_figure(s, xl, meas, log_x, proofs), key="explorer_mistakes")
-    right.plotly_chart(V.ratio_figure(s, xl, log_x, proofs), key="explorer_ratio")
+    over = f"against {xl}, median and range over {len(set(table['seed'].tolist()))} seeds per value"
+    left.plotly_chart(chart_names.named(V.mistakes_figure(s, xl, meas, log_x, proofs),
+                                        f"Measured {meas} and the theorem's bound, {over}"), key="explorer_mistakes")
+    right.plotly_chart(chart_names.named(V.ratio_figure(s, xl, log_x, proofs),
+                                         f"Tightness: measured / bound, {over} (1: the bound is attained)"),
+                       key="explorer_ratio")
     c1, c2, c3 = st.columns(3)
     c1.metric("Runs", f"{len(table)}")
     c2.metric("Largest ratio measured / bound", "n/a" if top is None else f"{top[0]:.3f}")

@@ -26,7 +26,7 @@ import olc_core
 from olc_core.streams.compare import dense_instances, sparse_instances, views
 
 from olc_ui.lessons.compare.view import NAMES, SOURCES, Lane, compare_spec, sweep_figure
-from olc_ui.shared import common, tables
+from olc_ui.shared import chart_names, common, tables, ties
 from olc_ui.shared import data as olc_data
 from olc_ui.shared.config import Setting
 from olc_ui.shared.transcript import PageSettings
@@ -317,7 +317,10 @@ def sweep_panel(v: dict[str, Any]) -> None:
     st.caption("Solid: each learner's mistakes (median over the seeds, bars: smallest to largest). Dashed, same "
                "colour: its theorem's bound on the same runs (median). Dotted: T, the most mistakes a run of T rounds "
                "can make. Both axes logarithmic.")
-    st.plotly_chart(sweep_figure(rows, T=SWEEP_T[preset]), config={"displayModeBar": False}, key="compare_sweep_chart")
+    name = (f"Mistakes against N ({what}, T = {SWEEP_T[preset]}): each learner's mistakes, median and range over "
+            f"{SWEEP_SEEDS} seeds, and its theorem's bound, both axes logarithmic")
+    st.plotly_chart(chart_names.named(sweep_figure(rows, T=SWEEP_T[preset]), name), config={"displayModeBar": False},
+                    key="compare_sweep_chart")
     with st.expander("The numbers of this chart (every run)"):
         tables.table([{"learner": NAMES[r["algorithm"]], "N": r["N"], "k": r["k"], "seed": r["seed"],
                        "mistakes": r["mistakes"], "bound": _bound(r["bound"])} for r in rows],
@@ -402,11 +405,32 @@ def summary_panel(setup: Setup) -> None:
             lanes["perceptron"].trace.mistakes, lanes["normalized_winnow"].trace.mistakes):
         st.caption("The exponentiated update erred on exactly the Perceptron's rounds here (with one bit on, both "
                    "predict by comparing the same counts of past updates), yet its theorem's bound is far larger.")
+    st.caption(tie_text(setup))
     for ln in setup.lanes:
         p = ln.trace.proof
         if p.mistake_bound is None:
             st.info(f"{ln.name}: the theorem gives **no bound** here — "
                     + "; ".join(a.detail for a in p.failed_assumptions) + ".")
+
+
+def tie_text(setup: Setup) -> str:
+    """Each learner's rule on a tie, with its source, and the ties of this run (issue 32 §4)."""
+    lanes = {ln.algorithm: ln for ln in setup.lanes}
+    out = []
+    if "perceptron" in lanes:
+        ln = lanes["perceptron"]
+        out.append("Ties: for the Perceptron " + ties.PERCEPTRON_RULE + ". "
+                   + ties.zero_note(ln.trace.columns["score"], ln.y))
+    if "normalized_winnow" in lanes:
+        z = ties.zero_rounds(lanes["normalized_winnow"].trace.columns["score"])
+        out.append("The exponentiated update counts a score of exactly 0 as a mistake too, as in [003] §2.2 (decided "
+                   "in exact arithmetic): " + (f"{common.count(z.size, 'round')} here ({common.rounds_text(z)})."
+                                               if z.size else "no round here."))
+    if "winnow" in lanes:
+        out.append("Winnow predicts 1 only when w·x > N, strictly, as in [000] §4: a sum equal to N predicts 0.")
+    if any(a in lanes for a in ("weighted_majority", "halving")):
+        out.append("Weighted Majority and Halving predict +1 on a tied vote, as [001]'s rule ŷ = 1[W⁺ ≥ W⁻] does.")
+    return " ".join(out)
 
 
 #: what the page tells the proof transcript and the download names (olc_ui/shared/transcript.py)

@@ -209,7 +209,7 @@ def spec_for(v: dict[str, Any], adv: Advice, trace, band) -> dict:
 #: what the page says first, per learner (Markdown with KaTeX; no user text)
 INTRO = {
     "wm": ("$N$ experts advise $a_{t,i} \\in \\{-1,+1\\}$; the learner predicts the **weighted majority** "
-           "(ties go to $+1$) and multiplies a wrong expert's weight by $\\beta$. With "
+           "(ties go to $+1$, as in [001]'s rule $\\hat y = 1[W^+ \\ge W^-]$) and multiplies a wrong expert's weight by $\\beta$. With "
            "$\\Phi_t = \\sum_i w_{t,i}$ the proof is a **sandwich in log scale**: "
            "$\\beta^{m_{i}} \\le w_i \\le \\Phi_t \\le N\\left(\\tfrac{1+\\beta}{2}\\right)^{M}$. The lower "
            "end falls only when the best expert errs ($m^*$ times in all), while the upper end drops by "
@@ -341,7 +341,7 @@ def summary_panel(v: dict[str, Any], adv: Advice, trace, band) -> None:
                            f"$M \\le \\log_2|H| = {p.mistake_bound:.4g}$. The run made **{trace.n_mistakes}**.")
         ties = trace.info.get("tie_rule")
         if ties:
-            st.caption(f"Tie rule: {ties}.")
+            st.caption(f"Tie rule: {ties}, as [001]'s Weighted Majority does (ŷ = 1[W⁺ ≥ W⁻]; Halving is its β = 0).")
         if adv.info.get("kind") == "adversary":
             st.caption(f"The adversary made the learner err on {trace.n_mistakes} of {trace.T} rounds"
                        + (f"; the bound is {p.mistake_bound:.5g}, so M reached {trace.n_mistakes / p.mistake_bound:.0%}"

@@ -247,7 +247,8 @@ def optimum_button(container, trace) -> None:
 INTRO = (
     "Weights $w_t$ form a **probability vector** ($w_1 = (1/N, …, 1/N)$); the learner predicts "
     "$\\operatorname{sign}\\langle w_t, x_t\\rangle$ for $x_t \\in [-1, 1]^N$ and errs when "
-    "$y_t\\langle w_t, x_t\\rangle \\le 0$ — **a score of exactly 0 counts as a mistake**. On a mistake "
+    "$y_t\\langle w_t, x_t\\rangle \\le 0$ — **a score of exactly 0 counts as a mistake**, as in [003] §2.1–2.2 "
+    "(the relative-entropy proof uses $y_t\\langle w_t, x_t\\rangle \\le 0$ on every mistake). On a mistake "
     "$w_{t+1,i} = w_{t,i}\\,e^{\\eta y_t x_{t,i}} / Z_t$. If a probability vector $u$ has margin "
     "$y_t\\langle u, x_t\\rangle \\ge \\delta$ on every round, the potential $\\Phi_t = \\mathrm{KL}(u\\,\\|\\,w_t)$ "
     "is a sandwich $0 \\le \\Phi_t \\le \\ln N - C\\cdot M$ with $C = \\eta\\delta - \\ln\\cosh\\eta$: the two ends "
@@ -261,11 +262,13 @@ def notes(v: dict[str, Any], data: Data, trace) -> list[tuple[str, str]]:
     if v["data"] != "upload" and data.T_asked > trace.T:
         out.append(("info", f"T is capped at {trace.T} rounds for N = {trace.d} features (the step viewer ships "
                             f"the weights after every mistake; at most {MAX_CELLS:,} rounds × features)."))
-    ties = int((np.asarray(trace.columns["score"]) == 0.0).sum())
-    if ties:
+    zero = np.flatnonzero(np.asarray(trace.columns["score"]) == 0.0)
+    if zero.size:
+        ties = int(zero.size)
         out.append(("info", f"{common.count(ties, 'round')} {common.agree(ties, 'has', 'have')} ⟨wₜ, xₜ⟩ = 0 exactly "
-                            "(a tie, decided in exact arithmetic by the core and shown as 0): a score of exactly 0 "
-                            "counts as a mistake, as the proof needs (it uses y⟨w, x⟩ ≤ 0 on every mistake)."))
+                            f"(round{'s' if ties > 1 else ''} {common.rounds_text(zero)}: a tie, decided in exact "
+                            "arithmetic by the core and shown as 0): a score of exactly 0 counts as a mistake, as in "
+                            "[003] §2.1–2.2, whose proof uses y⟨w, x⟩ ≤ 0 on every mistake — a tie meets it."))
     b = trace.proof.mistake_bound
     if b is not None and b >= trace.T and trace.T >= 10:
         out.append(("info", f"The bound ({b:.4g}) is at least the number of rounds T = {trace.T}: true, but it says "

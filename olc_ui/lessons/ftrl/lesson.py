@@ -263,7 +263,7 @@ def proof_steps(trace) -> None:
             "\\ell_t(w_t) = \\tfrac{1 - y_t\\langle w_t, x_t\\rangle}{2}$, linear with gradient "
             "$g_t = -y_t x_t/2$, so $\\lVert g_t\\rVert \\le \\tfrac12$; here "
             f"$L = {c['L']:.4g}$.\n"
-            "2. **FTRL's regret** with $\\psi_t(w) = \\sqrt{t-1}\\lVert w\\rVert^2/(2\\alpha)$: "
+            "2. **FTRL's regret:** "
             + reasons["regret against the best u in the ball"][0] + ".\n"
             "3. **Sum the steps:** " + reasons["regret against the best u in the ball"][1]
             + f", so the regret is at most $\\sqrt{{T}}(1/(2\\alpha) + \\alpha L^2) = {c['regret_bound']:.4g}$ "

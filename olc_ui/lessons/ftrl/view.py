@@ -421,7 +421,7 @@ def _regret_figure(trace, proof, arrays: dict) -> dict:
     dyn: list = []
     _revealed("rg_bs", "√t(1/(2α) + αLₜ²)", S["bound_sqrt"], COLORS["upper"], arrays, data, dyn, width=2.5,
               dash="dash")
-    _revealed("rg_bd", "data-dependent bound √t/(2α) + (α/2)Σ‖gₛ‖²/√(s−1)", S["bound_data"], COLORS["lower"],
+    _revealed("rg_bd", "data-dependent bound √t/(2α) + (α/2)(‖g₁‖² + Σₛ₌₂ᵗ ‖gₛ‖²/√(s−1))", S["bound_data"], COLORS["lower"],
               arrays, data, dyn, width=2.5, dash="dashdot")
     _revealed("rg_r", "regret Σ ℓₛ(wₛ) − ℓₛ(u*ₜ)", S["regret"], COLORS["w"], arrays, data, dyn)
     rb = float(c["regret_bound"])
@@ -556,7 +556,7 @@ def _caption(trace, X, y) -> dict:
     }   # no per-step note here (a line that comes and goes would move the charts while playing): on the chart
     template = ("Round {t} of {T}: label y = {y}; the learner predicts +1 with probability {pp}, "
                 "the draw gives ŷ = {yhat} → {what} (expected loss {el}). "
-                "Mistakes so far M = {M}; expected E[M] = {EM}, whose bound after {t} rounds is {UB}.")
+                "Mistakes so far M = {M}; expected E[M] = {EM}, whose bound at round {t} is {UB}.")
     return {"template": template, "start": "Round 0 of {T}: w₁ = 0, so the first prediction is a fair coin. "
                                            "Press Next or Play.", "values": vals}
 

@@ -221,14 +221,16 @@ def assumption_panel(run: Run) -> None:
         cols[4].metric("Consistent", f"{c['n_consistent']}", help="hypotheses of H that agree with every label")
         if run.forced is None:
             st.markdown(f"Target $h^*$: **{run.target_text}** (hypothesis {run.target + 1} of {c['H_size']}, drawn "
-                        f"from the seed). Ties of the vote (and an empty version space) predict $+1$.")
+                        f"from the seed). Ties of the vote (and an empty version space) predict $+1$, "
+                        "as [001]'s Weighted Majority rule $\\hat y = 1[W^+ \\ge W^-]$ does at $\\beta = 0$.")
         else:
             st.markdown(
                 f"**Adversarial stream.** On each of the first **{run.forced}** rounds the adversary showed the "
                 "instance that splits $H_t$ most evenly and gave it the label the majority did *not* vote for: "
                 f"Halving erred every time and kept only the minority. Then a survivor, **{run.target_text}**, "
                 "became the target and labels the rest — so the stream is realisable and the theorem applies. "
-                "Ties of the vote predict $+1$.")
+                "Ties of the vote predict $+1$, as [001]'s Weighted Majority rule $\\hat y = 1[W^+ \\ge W^-]$ does "
+                "at $\\beta = 0$.")
         if c["H_size"] == 1:
             st.info("|H| = 1: there is nothing to learn. The only hypothesis casts the whole vote, so Halving "
                     "predicts with it from the first round; on labels it fits, M ≤ log₂1 = 0.")

@@ -567,7 +567,8 @@ def _halving_caption(trace, proof, H, X, y, S: dict, Mp, Hs: int) -> tuple[dict,
     removed = pos_sizes[:-1] - pos_sizes[1:]
     pred = np.asarray(trace.predictions)
     is_m = np.asarray(trace.columns["is_mistake"]).astype(bool)
-    what = np.where(is_m, np.where(n_before == 0, 3, 1), np.where(removed > 0, 2, 0))
+    tied = 2 * n_plus == n_before           # a tied vote has no majority: the tie rule picked +1, that half leaves
+    what = np.where(is_m, np.where(n_before == 0, 3, np.where(tied, 4, 1)), np.where(removed > 0, 2, 0))
     xval, xtpl = _instance_caption(H, X)
     cvals = {
         "x": xval,
@@ -579,7 +580,8 @@ def _halving_caption(trace, proof, H, X, y, S: dict, Mp, Hs: int) -> tuple[dict,
         "what": {"by": "round", "data": what, "fmt": "text",
                  "labels": ["correct: nothing removed", "MISTAKE: the majority was wrong and leaves",
                             "correct; the hypotheses that disagreed with yₜ are pruned",
-                            "MISTAKE: the version space is empty, the vote 0 : 0 is a tie → +1"]},
+                            "MISTAKE: the version space is empty, the vote 0 : 0 is a tie → +1",
+                            "MISTAKE: the vote was tied, +1 by the tie rule, and the half that voted +1 leaves"]},
         "rm": {"by": "round", "data": removed, "fmt": "d"},
         "size": {"by": "state", "data": S["size"], "fmt": "d"},
         "M": {"by": "state", "data": Mp, "fmt": "d"},

@@ -19,7 +19,7 @@ from olc_ui.shared.config import Setting
 from olc_ui.shared.points import Data, click_canvas  # noqa: F401  (the page's click canvas)
 from olc_ui.shared.transcript import PageSettings
 
-__all__ = ["PAGE", "SETTINGS", "visible", "load_data", "run_margin", "spec_for", "downloads", "click_canvas",
+__all__ = ["PAGE", "SETTINGS", "crossing_text", "visible", "load_data", "run_margin", "spec_for", "downloads", "click_canvas",
            "data_max_margin", "margin_comparison"]
 
 PAGE = "margin"
@@ -116,6 +116,17 @@ def data_max_margin(data: Data, trace):
     if info.get("comparator_source") != "given":
         return None
     return _max_margin(data.key, info["examples"], info["labels"])
+
+
+def crossing_text(p, gamma: float) -> str:
+    """How the sandwich's crossing relates to the stated 12/γ² (issue 32 §4), with the run's numbers (Markdown):
+    Uγ ≤ ‖w‖ ≤ 1 + 2/γ + 3Uγ/4 forces Uγ/4 ≤ 1 + 2/γ, i.e. U ≤ 4/γ + 8/γ²; the data's margin γ ≤ 1 (unit w*,
+    unit examples) gives 4/γ ≤ 4/γ², so 4/γ + 8/γ² ≤ 12/γ² — the notes' bound ([004] Thm. 2) rounded up."""
+    return (f"Its sandwich $U\\gamma \\le \\langle w^*, w\\rangle \\le \\lVert w\\rVert \\le 1 + 2/\\gamma + 3U\\gamma/4$ "
+            f"closes where $U\\gamma = 1 + 2/\\gamma + 3U\\gamma/4$, at $U = 4/\\gamma + 8/\\gamma^2 = "
+            f"{p.constants['bound_tight']:.5g}$ (the crossing on the chart). The notes state the rounder $12/\\gamma^2 = "
+            f"{p.mistake_bound:.5g}$: the data's margin is at least $\\gamma$ and at most 1 (a unit $w^*$ on unit "
+            f"examples), so $\\gamma \\le 1$, $4/\\gamma \\le 4/\\gamma^2$ and the crossing is at most $12/\\gamma^2$ — the same proof, rounded up.")
 
 
 def margin_comparison(trace, mm=None) -> str:

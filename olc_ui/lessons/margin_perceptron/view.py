@@ -31,8 +31,8 @@ def _margin_sandwich(p, gamma: float, arrays: dict) -> dict:
         arrays, crossing=(tight, g * tight) if ok else None,
         crossing_name=_crossing_name("U", tight) if ok else "", stated=(bound, "12/γ²") if ok else None,
         x_title="updates U",
-        note=(f"The curves cross at U = 4/γ + 8/γ² = {_fmt_bound(tight)}; the theorem states the rounder "
-              f"12/γ² = {_fmt_bound(bound)} (dotted)." if ok else _no_crossing_note(p)))
+        note=(f"The curves cross at U = 4/γ + 8/γ² = {_fmt_bound(tight)}; as γ ≤ 1, that is ≤ 12/γ² = "
+              f"{_fmt_bound(bound)} (dotted), the theorem's bound." if ok else _no_crossing_note(p)))
 
 
 def _margin_ledger(p, K: int, gamma: float) -> list[dict]:

@@ -15,7 +15,7 @@ import streamlit as st
 import olc_core
 
 from olc_ui.lessons.perceptron.view import perceptron_spec
-from olc_ui.shared import caps, common, safe
+from olc_ui.shared import caps, common, safe, ties
 from olc_ui.shared import data as olc_data
 from olc_ui.shared.config import Setting
 from olc_ui.shared.points import Data, click_canvas  # noqa: F401  (the page's click canvas)
@@ -228,7 +228,9 @@ def assumption_panel(trace, data: Data) -> None:
                             else "the rounds where it fails")
                 st.error(f"The theorem $M \\le R^2/\\gamma^2$ **does not apply**: {safe.md(a.detail)}. "
                          f"{proof_of[0].upper() + proof_of[1:]}: {common.rounds_text(np.asarray(a.rounds))}.")
-            st.info(_not_applying_note(src, info.get("separability")))
+            st.info(_not_applying_note(src, info.get("separability"))
+                    + (_planted_note(trace, data) if src == "given" else ""))
+        st.caption("Ties: " + ties.PERCEPTRON_RULE + ". " + ties.zero_note(trace.columns["score"], data.y))
         for note in data.notes:
             st.caption(note)
 
@@ -247,6 +249,30 @@ def _not_applying_note(src, separability) -> str:
             "data, which does not make them inseparable. Choose 'the max-margin separator' as the comparator to "
             "let the search decide whether another w* separates them. Meanwhile the TD_γ bound below needs no "
             "assumption on the data.")
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _max_margin(key: str, _X: np.ndarray, _y: np.ndarray):
+    return olc_core.comparators.max_margin(_X, _y)
+
+
+def _planted_note(trace, data: Data) -> str:
+    """When the given w* fails: where it fails on these data, and what the max-margin search finds on them
+    (noisy data can stay separable: issue 32 §4), with the run's numbers."""
+    m = np.asarray(trace.columns["comparator_margin"], dtype=float)
+    bad = int(np.count_nonzero(m <= 0))
+    said = f" Here the given w* has yₜ⟨w*, xₜ⟩ ≤ 0 on {common.count(bad, 'round')} (smallest {m.min():.4g})"
+    if data.flipped is not None:
+        n = int(np.count_nonzero(data.flipped))
+        said += f"; {common.count(n, 'label')} of the stream {common.agree(n, 'was', 'were')} flipped"
+    said = said.replace("-", "−") + "."
+    mm = _max_margin(data.key, data.X, data.y)
+    if mm.separable:
+        return (said + " The max-margin search finds these data separable all the same: a unit w* with margin "
+                f"{mm.margin:.4g} (no unit vector does better than {mm.upper:.4g}), for which the theorem applies.")
+    how = "proves more" if mm.proved_inseparable else "does not decide it"
+    listed = f" (the rounds listed: {common.rounds_text(mm.support)})" if mm.proved_inseparable else ""
+    return said + f" The max-margin search {how}: {olc_core.comparators.separability_text(mm, 'these data')}{listed}."
 
 
 def nonseparable_panel(trace_ns, data: Data) -> None:
