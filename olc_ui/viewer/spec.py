@@ -325,7 +325,8 @@ def _figure(fig: Any, path: str, spec: dict, ids: list[str]) -> str:
 
 def _describe(desc: Any, path: str, spec: dict) -> None:
     """A figure's text alternative: name, template (+ start), values (a source may name an array of
-    the spec instead of holding its data: ``{"by": "state", "array": "M_now"}``), table rows."""
+    the spec instead of holding its data: ``{"by": "state", "array": "M_now"}``, or a value of the caption:
+    ``{"caption": "y"}``), table rows."""
     if not isinstance(desc, dict):
         _fail(path, "must be a dict {'name', 'template', 'values', 'table'}")
     extra = set(desc) - {"name", "template", "start", "values", "table"}
@@ -341,6 +342,12 @@ def _describe(desc: Any, path: str, spec: dict) -> None:
         _fail(f"{path}.values", "must be a dict {name: source}")
     resolved = {}
     for name, src in values.items():
+        if isinstance(src, dict) and "caption" in src:   # the caption's own value, sent once
+            cap = (spec.get("caption") or {}).get("values") or {}
+            if src["caption"] not in cap or set(src) - {"caption", "fmt"}:
+                _fail(f"{path}.values[{name!r}]", f"names no caption value {src['caption']!r} (or has keys "
+                                                  "besides 'caption' and 'fmt')")
+            src = {**cap[src["caption"]], **{k: v for k, v in src.items() if k != "caption"}}
         if isinstance(src, dict) and "array" in src:
             if "data" in src or "const" in src:
                 _fail(f"{path}.values[{name!r}]", "give 'array' or 'data' / 'const', not both")

@@ -18,7 +18,7 @@ pytest.importorskip("playwright")
 from stbrowser import INSTRUMENT_JS, wait_for_rerun  # noqa: E402
 
 from olc_ui.catalog import available  # noqa: E402
-from olc_ui.viewer.snapshot import _fill  # noqa: E402
+from olc_ui.viewer.snapshot import _fill, describe_values  # noqa: E402
 
 PAGES = [row[4] for row in available() if row[4] not in ("home", "bound_explorer")]
 VIEWER = ".olc-viewer"
@@ -86,8 +86,7 @@ def test_every_chart_has_a_name_and_a_description_that_follow_the_round(tab, url
 def _expected_rows(spec: dict, fig_id: str, p: int) -> list[tuple[str, str]]:
     fig = next(f for f in spec["figures"] if f["id"] == fig_id)
     d = fig["describe"]
-    vals = {n: ({**{k: v for k, v in s.items() if k != "array"}, "data": spec["arrays"][s["array"]]}
-                if "array" in s else s) for n, s in d["values"].items()}
+    vals = describe_values(spec, d)
     return [(label, _fill(spec, "{" + name + "}", vals, p)) for label, name in d["table"]]
 
 

@@ -10,7 +10,7 @@ import shutil
 import pytest
 
 from olc_ui.shared.describe_view import describe_figures, plain
-from olc_ui.viewer.snapshot import _fill, state_index
+from olc_ui.viewer.snapshot import _fill, describe_values, state_index
 from olc_ui.viewer.spec import minimal_spec, validate_spec
 
 from ..conftest import node_eval
@@ -18,8 +18,7 @@ from . import page_specs as P
 
 
 def _resolved(spec: dict, d: dict) -> dict:
-    return {n: ({**{k: v for k, v in s.items() if k != "array"}, "data": spec["arrays"][s["array"]]}
-                if "array" in s else s) for n, s in d["values"].items()}
+    return describe_values(spec, d)
 
 
 @pytest.mark.parametrize("label", P.labels())
@@ -69,7 +68,7 @@ JS = """await (async () => {
   for (const C of [m.LedgerMethods, a.A11yMethods])
     for (const n of Object.getOwnPropertyNames(C.prototype)) if (n !== 'constructor') v[n] = C.prototype[n];
   return data.map(c => {
-    v.T = c.T; v.arrays = c.arrays; v.mistakes = c.mistakes;
+    v.T = c.T; v.arrays = c.arrays; v.mistakes = c.mistakes; v.spec = {caption: c.caption};
     const f = {spec: {id: c.id}, a11y: {desc: c.desc}};
     f.a11y.values = v.describeValues(c.desc);
     return [v.describeText(f, c.p, c.k), v.roundText(c.p)];
@@ -91,7 +90,7 @@ def test_the_browser_fills_descriptions_as_python_does(tmp_path):
                 k = state_index(spec, p)
                 tpl = d["start"] if p == 0 and d.get("start") else d["template"]
                 cases.append({"T": T, "arrays": arrays, "mistakes": spec["mistake_rounds"], "id": f["id"],
-                              "desc": d, "p": p, "k": k})
+                              "desc": d, "p": p, "k": k, "caption": spec.get("caption")})
                 m = sum(1 for r in spec["mistake_rounds"] if r <= p - 1)
                 want.append((_fill(spec, tpl, _resolved(spec, d), p),
                              f"round 0 of {T}, nothing seen yet" if p == 0

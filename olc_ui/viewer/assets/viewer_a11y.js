@@ -20,10 +20,17 @@ const DESCRIBE_PLAY_MS = 250;     // during Play the descriptions are refreshed 
 let UID = 0;
 
 export class A11yMethods {
-  // the spec's value sources with their arrays resolved ({"array": name} -> data)
+  // the spec's value sources with their references resolved: {"array": name} -> data; {"caption": name} -> the
+  // caption's own value source (its fmt may be overridden), so that a number the caption has is sent once
   describeValues(desc) {
     const out = {};
-    for (const [name, src] of Object.entries((desc && desc.values) || {})) {
+    const cap = (this.spec && this.spec.caption && this.spec.caption.values) || {};
+    for (const [name, given] of Object.entries((desc && desc.values) || {})) {
+      let src = given;
+      if (src && typeof src.caption === "string") {
+        const { caption, ...rest } = src;
+        src = { ...(cap[caption] || {}), ...rest };
+      }
       out[name] = src && typeof src.array === "string" ? { ...src, data: this.arrays[src.array] || [] } : src;
     }
     return out;

@@ -1,0 +1,124 @@
+"""What each chart description may say, computed here from the run (the trace, its data, its proof's series
+and constants) and not from the spec: per page, a builder that makes the spec as the page does and an oracle
+``(figure id, position) → {name: value}`` for every name the descriptions write, with the names each figure
+must mention (tests/ui/test_describe_numbers.py reads every number back against these)."""
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+
+@dataclass
+class Case:
+    spec: dict
+    oracle: Callable[[str, int], dict[str, Any]]
+    #: per figure id, the names its description must print at a position after round 1 (p ≥ 1)
+    required: dict[str, set[str]] = field(default_factory=dict)
+    #: literal formulas with digits the descriptions may print (no run's number in them)
+    allowed: tuple[str, ...] = ()
+
+
+def _defaults(settings, **over) -> dict:
+    v = {s.key: s.default for s in settings}
+    v.update(over)
+    return v
+
+
+def pm(v) -> int:
+    return 1 if v > 0 else -1
+
+
+def at_state(proof, key: str, p: int) -> float:
+    return float(proof.series[key][proof.index(p)])
+
+
+# ------------------------------------------------------------------------------------------ Perceptron
+
+def perceptron(**over) -> Case:
+    from olc_ui.lessons.perceptron import lesson as L
+    v = _defaults(L.SETTINGS, **over)
+    data = L.load_data(v, None)
+    tr = L.run_perceptron(data)
+    use = "separable" if tr.proof.applies else "nonseparable"
+    spec = L.spec_for(data, tr, gamma_td=None, use=use)
+    X, y = np.asarray(data.X, dtype=float), np.asarray(data.y, dtype=float)
+    d = X.shape[1]
+    sp = tr.proof if use == "separable" else tr.proofs["nonseparable"]
+    hp = tr.proofs["hinge"]
+    wstar = np.asarray(tr.info["comparator"] if use == "separable" else sp.constants["comparator"], dtype=float)
+    g, R = float(sp.constants["gamma"]), float(sp.constants["radius"])
+    score = np.asarray(tr.columns["score"], dtype=float)
+
+    def oracle(fid: str, p: int) -> dict[str, Any]:
+        w = np.asarray(tr.weights_at(p), dtype=float)
+        M = tr.mistakes_before(p)
+        out: dict[str, Any] = {"M": M, "mistakes M": M, "γ": g, "R": R}
+        if fid == "main":
+            out.update({"w": tuple(w), "w*": tuple(wstar), "d": d, "every coordinate of w*": wstar[0],
+                        "number of nonzero weights": int(np.count_nonzero(w))})
+            for i in range(d):
+                out[f"w{_sub(i + 1)}"] = w[i]
+            if p >= 1:
+                x = X[p - 1]
+                basis = np.count_nonzero(x) == 1 and x.max() == 1.0
+                out.update({"xₜ": f"e{_sub(int(np.argmax(x)) + 1)}" if d > 12 and basis else tuple(x), "yₜ": pm(y[p - 1]), "w·xₜ": score[p - 1],
+                            "ŷₜ": int(np.sign(score[p - 1]))})
+        elif use == "separable":
+            nw = float(np.linalg.norm(w))
+            out.update({"Mγ": M * g, "⟨w*, w⟩": float(wstar @ w), "‖w‖": nw, "√M·R": math.sqrt(M) * R,
+                        "√M·γ/R": math.sqrt(M) * g / R, "cos∠(w, w*)": float(wstar @ w) / nw if nw else math.nan,
+                        "R²/γ²": R * R / (g * g)})
+        else:
+            TD_sofar = float(np.maximum(0.0, g - y[:p] * (X[:p] @ wstar)).sum())
+            TD = float(np.maximum(0.0, g - y * (X @ wstar)).sum())
+            u = wstar / g
+            a = float(np.linalg.norm(u)) * R
+            Lsofar, Lall = TD_sofar / g, TD / g
+            root = (R + math.sqrt(R * R + 4 * g * TD)) / (2 * g)
+            hroot = (a + math.sqrt(a * a + 4 * Lall)) / 2
+            out.update({"γM − TDᵧ so far": g * M - TD_sofar, "⟨w*, w⟩": float(wstar @ w), "‖w‖": float(np.linalg.norm(w)),
+                        "√M·R": math.sqrt(M) * R, "TDᵧ over the whole run": TD, "M at the crossing": root * root,
+                        "R²/γ² + 2TDᵧ/γ": R * R / g ** 2 + 2 * TD / g,
+                        "M − L(u) so far": M - Lsofar, "⟨u, w⟩": float(u @ w),
+                        "‖u‖‖w‖": float(np.linalg.norm(u) * np.linalg.norm(w)), "‖u‖R√M": a * math.sqrt(M),
+                        "‖u‖R": a, "L(u) over the whole run": Lall, "L + a√L + a²": Lall + a * math.sqrt(Lall) + a * a,
+                        "best γ": float(sp.constants["best_gamma"]), "the smallest bound": float(sp.constants["best_bound"]),
+                        "γ used": g, "mistakes M": int(tr.n_mistakes) if fid == "td_curve" else M})
+            if fid == "sandwich_B":
+                out["M at the crossing"] = hroot * hroot
+        return out
+
+    main = {"xₜ", "yₜ", "ŷₜ", "M"} | ({"w"} if d <= 12 else set())
+    req = {"main": main, "sandwich_A": {"M", "⟨w*, w⟩", "‖w‖", "√M·R"}}
+    req["sandwich_B"] = {"M", "cos∠(w, w*)", "√M·γ/R"} if use == "separable" else {"M", "⟨u, w⟩", "L + a√L + a²"}
+    if use == "separable" and tr.proof.mistake_bound is not None:
+        req["sandwich_A"].add("R²/γ²")
+    if use != "separable":
+        req["sandwich_A"] |= {"γM − TDᵧ so far", "R²/γ² + 2TDᵧ/γ"}
+        req["td_curve"] = {"best γ", "the smallest bound", "γ used"}
+    return Case(spec, oracle, req, allowed=("w·x = 0", "|⟨w*, x⟩| < γ", "a score of 0"))
+
+
+def _sub(i: int) -> str:
+    return str(i).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
+
+
+# ------------------------------------------------------------------------------------------ the registry
+
+BUILDERS: dict[str, Callable[[], Case]] = {
+    "perceptron": perceptron,
+    "perceptron, label noise": lambda: perceptron(noise=0.1, T=1000),
+    "perceptron, d = 3": lambda: perceptron(d=3),
+    "perceptron, tight instance": lambda: perceptron(data="tight"),
+    "perceptron, tight instance d = 20": lambda: perceptron(data="tight", td=20),
+}
+
+
+def build(label: str) -> Case:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return BUILDERS[label]()

@@ -1,0 +1,94 @@
+"""Every number in every chart description, read back against the run (issue 32 §3).
+
+For every page's spec (built as the page builds it: tests/ui/describe_oracles.py), at the start, the first
+mistake, a middle mistake, the middle and the end, each figure's description is filled as the browser fills it
+(olc_ui.viewer.snapshot's formatter, which tests/ui/test_chart_describe.py holds equal to viewer_a11y.js under
+node); every ``name = value`` in it is compared with the quantity it names, computed from the trace (the value
+printed must be a rounding of it), every printed comparison must hold on the printed numbers, and no digit may
+be left that no name accounts for. A figure must say what its oracle requires (the current example with its
+label, the learner's state, the bounds by name)."""
+from __future__ import annotations
+
+import bisect
+import re
+
+import pytest
+
+from olc_ui.viewer.snapshot import description_at
+
+from . import describe_oracles as O
+from .describe_read import read
+
+#: phrases of the generic reader that read a figure's coordinates (removed in issue 32): none may come back
+COORDINATE_WORDS = [r"current example: [^\s,;]+ [-−\d]", r"\blowest [-−\d.e]+ at\b", r"\blargest [-−\d.e]+ \(",
+                    r"\bsmallest [-−\d.e]+ \(", r"\d+ bars\b", r"log₁₀ of ", r"see the caption for this round",
+                    r"this chart does not change with the round", r"× crossing at", r"\(log scale\) [-−\d]",
+                    r"mistakes M \(log scale\)"]
+
+
+def text_at(spec: dict, fig: dict, p: int) -> str:
+    return description_at(spec, fig, p)
+
+
+def positions(spec: dict) -> list[int]:
+    """The start, the first mistake, a middle mistake, the middle and the end (positions showing that round)."""
+    T, mist = spec["T"], spec["mistake_rounds"]
+    out = {0, 1, T // 2, T}
+    if mist:
+        out |= {mist[0] + 1, mist[len(mist) // 2] + 1, mist[-1] + 1}
+    return sorted(p for p in out if 0 <= p <= T)
+
+
+@pytest.fixture(scope="module", params=list(O.BUILDERS))
+def case(request):
+    return request.param, O.build(request.param)
+
+
+def test_every_number_names_the_quantity_it_is(case):
+    label, c = case
+    spec = c.spec
+    T = spec["T"]
+    checked = 0
+    for fig in spec["figures"]:
+        for p in positions(spec):
+            text = text_at(spec, fig, p)
+            allowed = c.allowed + (f"round {p} of {T}", f"Round {p}:")
+            problems, seen = read(text, c.oracle(fig["id"], p), allowed)
+            assert not problems, (label, fig["id"], p, problems, text)
+            if p >= 1:
+                missing = c.required.get(fig["id"], set()) - set(seen)
+                assert not missing, (label, fig["id"], p, f"does not say {missing}", text)
+            checked += len(seen)
+    assert checked > 20, label
+
+
+def test_no_description_reads_coordinates(case):
+    label, c = case
+    for fig in c.spec["figures"]:
+        d = fig["describe"]
+        for p in positions(c.spec):
+            text = text_at(c.spec, fig, p)
+            for pat in COORDINATE_WORDS:
+                assert not re.search(pat, text), (label, fig["id"], p, pat, text)
+        assert "log₁₀" not in " ".join(r[0] for r in d["table"]), (label, fig["id"])
+
+
+def test_the_reader_catches_a_wrong_number():
+    """The check can fail: a value off by one printed unit, a coordinate with no name, a false comparison."""
+    from .describe_read import read as r
+    assert not r("after M = 3 mistakes, a = 0.25 ≤ b = 0.5", {"M": 3, "a": 0.25, "b": 0.5})[0]
+    assert r("after M = 4 mistakes", {"M": 3})[0]
+    assert r("a = 0.26", {"a": 0.25})[0]
+    assert r("current example: x 0, y 1", {"a": 1})[0]
+    assert r("a = 0.5 ≤ b = 0.25", {"a": 0.5, "b": 0.25})[0]
+    assert r("a = 0.5 > b = 0.5", {"a": 0.5000001, "b": 0.5})[0]        # the printed digits must show it
+    assert not r("w = (0.1, -0.25)", {"w": (0.1, -0.25)})[0]
+    assert r("w = (0.1, -0.26)", {"w": (0.1, -0.25)})[0]
+
+
+def test_a_mistake_position_is_checked(case):
+    label, c = case
+    mist = c.spec["mistake_rounds"]
+    if mist:
+        assert any(p - 1 in mist for p in positions(c.spec)[1:]), label
+        assert bisect.bisect_left(mist, c.spec["T"]) == len(mist)
