@@ -35,7 +35,7 @@ import numpy as np
 
 from olc_ui.viewer.spec import jsonable, with_infinities
 
-__all__ = ["Describer", "describe", "describe_figures", "plain", "link_verdicts", "sub", "var", "vector_text", "MIN_DIGITS"]
+__all__ = ["Describer", "describe", "describe_figures", "plain", "link_verdicts", "failed_text", "sub", "var", "vector_text", "MIN_DIGITS"]
 
 _TAG = re.compile(r"<[^>]+>")
 _SUP = re.compile(r"<sup>(.*?)</sup>")
@@ -146,6 +146,16 @@ def link_verdicts(proof) -> dict[tuple[str, str], dict[str, list]]:
             d["holds"].append(row["holds"])
             d["na"].append(tuple(row["needs_failed"]))
     return out
+
+
+def failed_text(proof, what: str = "No mistake bound") -> str:
+    """``what``, and why: the theorem's assumptions that fail on these data, by name (their details, with the
+    rounds where they fail, are the ledger's and the transcript's)."""
+    names = [a.name.replace("_", " ") for a in proof.failed_assumptions]
+    if not names:
+        return f"{what}."
+    return (f"{what}: the theorem's assumption{'s' if len(names) > 1 else ''} "
+            + ", ".join(f"“{n}”" for n in names) + " fail" + ("" if len(names) > 1 else "s") + " on these data.")
 
 
 def _printed(v: float, digits: int) -> float:

@@ -103,6 +103,39 @@ def perceptron(**over) -> Case:
     return Case(spec, oracle, req, allowed=("w·x = 0", "|⟨w*, x⟩| < γ", "a score of 0"))
 
 
+def margin(**over) -> Case:
+    from olc_ui.lessons.margin_perceptron import lesson as L
+    v = _defaults(L.SETTINGS, **over)
+    data = L.load_data(v, None)
+    tr = L.run_margin(data, float(v["gamma_alg"]), L.passes_for(v, len(data.y)))
+    spec = L.spec_for(data, tr, v)
+    g = float(tr.info["gamma"])
+    wstar = np.asarray(tr.info["comparator"], dtype=float)
+    Xh, lab = np.asarray(tr.info["examples"], dtype=float), np.asarray(tr.info["labels"], dtype=float)
+    ex, ps = np.asarray(tr.columns["example"]), np.asarray(tr.columns["pass"])
+    score = np.asarray(tr.columns["score"], dtype=float)
+
+    def oracle(fid: str, p: int) -> dict[str, Any]:
+        w = np.asarray(tr.weights_at(p), dtype=float)
+        U = tr.mistakes_before(p)
+        out: dict[str, Any] = {"U": U, "γ": g, "w": tuple(w), "w*": tuple(wstar), "⟨w*, w⟩": float(wstar @ w),
+                               "‖w‖": float(np.linalg.norm(w)), "Uγ": U * g, "1 + 2/γ + 3Uγ/4": 1 + 2 / g + 0.75 * U * g,
+                               "4/γ + 8/γ²": 4 / g + 8 / g ** 2, "12/γ²": 12 / g ** 2}
+        if p >= 1:
+            x = Xh[ex[p - 1]]
+            out.update({"pass": int(ps[p - 1]) + 1, "example": int(ex[p - 1]) + 1, "yₜ": pm(lab[ex[p - 1]]),
+                        "s = w·x/‖w‖": score[p - 1]})
+            w_before = np.asarray(tr.weights_at(p - 1), dtype=float)
+            nb = float(np.linalg.norm(w_before))
+            if nb > 0:
+                assert math.isclose(score[p - 1], float(w_before @ x) / nb, rel_tol=1e-9, abs_tol=1e-12)
+        return out
+
+    req = {"main": {"pass", "yₜ", "s = w·x/‖w‖", "w", "U"},
+           "sandwich_A": {"U", "Uγ", "⟨w*, w⟩", "‖w‖", "1 + 2/γ + 3Uγ/4"} | ({"12/γ²"} if tr.proof.mistake_bound else set())}
+    return Case(spec, oracle, req, allowed=("w·x = 0", "|s| < γ/2"))
+
+
 def _sub(i: int) -> str:
     return str(i).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
 
@@ -115,6 +148,8 @@ BUILDERS: dict[str, Callable[[], Case]] = {
     "perceptron, d = 3": lambda: perceptron(d=3),
     "perceptron, tight instance": lambda: perceptron(data="tight"),
     "perceptron, tight instance d = 20": lambda: perceptron(data="tight", td=20),
+    "margin_perceptron": margin,
+    "margin_perceptron, label noise": lambda: margin(noise=0.1),
 }
 
 

@@ -100,7 +100,7 @@ def read(text: str, oracle: dict[str, Any], allowed: tuple[str, ...] = ()) -> tu
             if not v1.startswith("(") and not v2.startswith("(") and not _holds(_number(v1), _number(v2), rel):
                 problems.append(f"printed {n1} = {v1} {rel} {n2} = {v2} is false")
     for start, end, name, val in found:
-        m = re.match(r" (≤|<|>|≥|vs) (\d+)(?=[.;,)\s]|$)", orig[end:])
+        m = re.match(r" (≤|<|>|≥|vs) (\d+)(?=[.;,)\s]|$)", t[end:])
         if m and not val.startswith("("):
             if not _holds(_number(val), float(m.group(2)), m.group(1)):
                 problems.append(f"printed {name} = {val} {m.group(1)} {m.group(2)} is false")

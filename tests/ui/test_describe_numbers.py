@@ -52,7 +52,7 @@ def test_every_number_names_the_quantity_it_is(case):
     for fig in spec["figures"]:
         for p in positions(spec):
             text = text_at(spec, fig, p)
-            allowed = c.allowed + (f"round {p} of {T}", f"Round {p}:")
+            allowed = c.allowed + (f"round {p} of {T}", f"Round {p}:", f"step {p} of {T}", f"Step {p}:")
             problems, seen = read(text, c.oracle(fig["id"], p), allowed)
             assert not problems, (label, fig["id"], p, problems, text)
             if p >= 1:

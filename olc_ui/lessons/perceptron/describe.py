@@ -9,7 +9,7 @@ import numpy as np
 
 from olc_core.proofs.perceptron import td_bound_quadratic
 
-from olc_ui.shared.describe_view import Describer, fmt_number, sub, var
+from olc_ui.shared.describe_view import Describer, failed_text, fmt_number, sub, var
 
 __all__ = ["describe_perceptron", "PLANE_NAME"]
 
@@ -90,19 +90,13 @@ def _sandwich(spec: dict, fig_id: str, proof, items, closing: str, name: str, *,
     return D.build(name, f"{name} at round {{t}} of {{T}}: after {M} mistakes, {chain}. {closing(D)}")
 
 
-def _no_bound(proof) -> str:
-    why = "; ".join(a.detail or a.statement or a.name for a in proof.failed_assumptions)
-    return f"No mistake bound: an assumption of the theorem fails on these data ({why})." if why else \
-        "No mistake bound."
-
-
 def _separable(spec: dict, proof) -> list[dict]:
     c = proof.constants
     bound = proof.mistake_bound
 
     def closing(D: Describer) -> str:
         if bound is None or not math.isfinite(bound):
-            return _no_bound(proof)
+            return failed_text(proof)
         return (f"The outer bounds meet at the mistake bound {D.const('R²/γ²', bound, '.5g')} "
                 f"({D.const('γ', c['gamma'])}, {D.const('R', c['radius'])}): no run makes more mistakes.")
     a = _sandwich(spec, "sandwich_A", proof, [("M_gamma", "Mγ"), ("inner", "⟨w*, w⟩"), ("norm", "‖w‖"),
