@@ -347,6 +347,21 @@ class Describer:
             return "position"
         return None
 
+    def compare(self, a: tuple[str, float], b: tuple[str, float], holds: bool | None, *, strict: bool = False,
+                digits: int = MIN_DIGITS + 1) -> str:
+        """``A = a ≤ B = b`` for two numbers of the run that do not change with the round, the relation as the
+        proof's check decided it (``holds``; None: as the numbers decide), printed with enough digits to hold."""
+        (la, va), (lb, vb) = a, b
+        if holds is None:
+            holds = va < vb if strict else va <= vb
+        rel = ("<" if strict else "≤") if holds else ("≥" if strict else ">")
+        while digits < _MAX_DIGITS and not _rel_holds(_printed(va, digits), _printed(vb, digits), rel):
+            digits += 1
+        if not _rel_holds(_printed(va, digits), _printed(vb, digits), rel):
+            rel = "≈"
+        fmt = f".{digits}g"
+        return f"{self.const(la, va, fmt)} {rel} {self.const(lb, vb, fmt)}"
+
     def array(self, label: str, name: str, by: str, fmt: str = f".{MIN_DIGITS}g", *, row: bool = True,
               bare: bool = False) -> str:
         """A value read from an array the spec already sends (``by``: how it is indexed)."""

@@ -136,6 +136,60 @@ def margin(**over) -> Case:
     return Case(spec, oracle, req, allowed=("w·x = 0", "|s| < γ/2"))
 
 
+def ftrl(**over) -> Case:
+    from olc_ui.lessons.ftrl import lesson as L
+    v = _defaults(L.SETTINGS, **over)
+    data = L.load_data(v, None)
+    tr = L.run_ftrl(data, v)
+    band, sweep = L.band_for(data, v), L.sweep_for(data, tr)
+    spec = L.spec_for(data, v, tr, band, sweep)
+    X, y = np.asarray(data.X, dtype=float), np.asarray(data.y, dtype=float)
+    T = len(y)
+    c = tr.proof.constants
+    a = float(c["alpha"])
+    # recomputed here from the data ([002]): ℓₜ(w) = (1 − yₜ⟨w, xₜ⟩)/2, gₜ = −yₜxₜ/2
+    W = np.vstack([tr.weights_at(p) for p in range(T + 1)])
+    loss = (1 - y * np.einsum("ij,ij->i", W[:-1], X)) / 2
+    EM = np.concatenate([[0.0], np.cumsum(loss)])
+    S = np.vstack([np.zeros(X.shape[1]), np.cumsum(y[:, None] * X, axis=0)])
+    best = np.arange(T + 1) / 2 - np.linalg.norm(S, axis=1) / 2
+    g2 = (np.linalg.norm(X, axis=1) / 2) ** 2
+    Lt = np.concatenate([[0.0], np.sqrt(np.maximum.accumulate(g2))])
+    tt = np.arange(T + 1)
+    bsqrt = np.sqrt(tt) * (1 / (2 * a) + a * Lt ** 2)
+    terms = np.concatenate([[0.0], g2[:1], g2[1:] / np.sqrt(np.arange(1, T))])
+    bdata = np.sqrt(tt) / (2 * a) + a / 2 * np.cumsum(terms)
+    prob = np.asarray(tr.columns["prob_plus"], dtype=float)
+    mistakes = tr.mistakes_before_each_round()
+    L_ = float(c["L"])
+    bstar = 1 / (math.sqrt(2) * L_)
+
+    def oracle(fid: str, p: int) -> dict[str, Any]:
+        out: dict[str, Any] = {"wₜ₊₁": tuple(W[p]), "u*": tuple(c["comparator"]), "t": p, "Mₜ": int(mistakes[p]),
+                               "E[Mₜ] = Σℓₛ(wₛ)": EM[p], "min Σℓₛ(u)": best[p],
+                               "its bound min Σℓₛ(u) + √t(1/(2α) + αLₜ²)": best[p] + bsqrt[p],
+                               "regret Σℓₛ(wₛ) − ℓₛ(u*ₜ)": EM[p] - best[p],
+                               "data-dependent bound √t/(2α) + (α/2)Σ‖gₛ‖²/√(s−1)": bdata[p],
+                               "√t(1/(2α) + αLₜ²)": bsqrt[p], "E[M_T]": EM[T],
+                               "the bound on E[M_T]": best[T] + math.sqrt(T) * (1 / (2 * a) + a * L_ ** 2),
+                               "√T(1/(2α) + αL²)": math.sqrt(T) * (1 / (2 * a) + a * L_ ** 2), "α": a, "L": L_,
+                               "α* = 1/(√2·L)": bstar, "√T(1/(2α*) + α*L²)": math.sqrt(T) * (1 / (2 * bstar) + bstar * L_ ** 2),
+                               "measured regret at T": EM[T] - best[T], "number of learning rates": len(sweep.alphas),
+                               "number of runs": len(band.seeds), "the 5% quantile": int(np.quantile(band.totals, 0.05, method="inverted_cdf")),
+                               "the 95% quantile": int(np.quantile(band.totals, 0.95, method="inverted_cdf")),
+                               "median": int(np.quantile(band.totals, 0.5, method="inverted_cdf"))}
+        if p >= 1:
+            ok = math.isclose(prob[p - 1], (1 + W[p - 1] @ X[p - 1]) / 2, rel_tol=1e-9, abs_tol=1e-12)
+            out.update({"xₜ": tuple(X[p - 1]), "yₜ": pm(y[p - 1]), "P(ŷₜ = +1)": prob[p - 1] if ok else math.nan,
+                        "ℓₜ(wₜ)": loss[p - 1], "ŷₜ": int(tr.predictions[p - 1])})
+        return out
+
+    req = {"plane": {"xₜ", "yₜ", "ŷₜ", "P(ŷₜ = +1)", "wₜ₊₁", "u*"}, "prob": {"yₜ", "P(ŷₜ = +1)", "ŷₜ"},
+           "mistakes": {"E[Mₜ] = Σℓₛ(wₛ)", "its bound min Σℓₛ(u) + √t(1/(2α) + αLₜ²)", "Mₜ", "the bound on E[M_T]"},
+           "regret": {"regret Σℓₛ(wₛ) − ℓₛ(u*ₜ)", "√t(1/(2α) + αLₜ²)"}, "alpha": {"α* = 1/(√2·L)", "α"}}
+    return Case(spec, oracle, req, allowed=("P(ŷ = +1) = (1 + ⟨w, x⟩)/2", "‖u‖ ≤ 1"))
+
+
 def _sub(i: int) -> str:
     return str(i).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
 
@@ -150,6 +204,8 @@ BUILDERS: dict[str, Callable[[], Case]] = {
     "perceptron, tight instance d = 20": lambda: perceptron(data="tight", td=20),
     "margin_perceptron": margin,
     "margin_perceptron, label noise": lambda: margin(noise=0.1),
+    "ftrl": ftrl,
+    "ftrl, label noise": lambda: ftrl(noise=0.2, T=200),
 }
 
 
