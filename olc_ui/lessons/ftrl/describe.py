@@ -42,11 +42,10 @@ def _mistakes(spec: dict, proof, band) -> dict:
     D = Describer(spec)
     S = proof.series
     name = "Expected and realised mistakes, and the best u's expected loss"
-    t = D.position("t", np.arange(proof.T + 1), "d")
     chain = D.chain(proof, [("expected_mistakes", "E[Mₜ] = Σℓₛ(wₛ)"), ("mistakes_upper", UPPER)])
     best = D.position("min Σℓₛ(u)", S["best_loss"])
     realised = D.caption("Mₜ", "M")
-    text = (f"{name} after {t} rounds: the expected mistakes {chain}, where {best} is the best ‖u‖ ≤ 1's expected "
+    text = (f"{name} at round {{t}} of {{T}}, after t rounds: the expected mistakes {chain}, where {best} is the best ‖u‖ ≤ 1's expected "
             f"loss (a loss, not a count of mistakes). This seed's realised count {realised} is one draw: the theorem "
             f"bounds E[Mₜ], not Mₜ.")
     b = proof.mistake_bound
@@ -68,11 +67,10 @@ def _regret(spec: dict, proof) -> dict:
     D = Describer(spec)
     c = proof.constants
     name = "The regret sandwich against t"
-    t = D.position("t", np.arange(proof.T + 1), "d")
     chain = D.chain(proof, [("regret", "regret Σℓₛ(wₛ) − ℓₛ(u*ₜ)"),
                             ("bound_data", "data-dependent bound √t/(2α) + (α/2)Σ‖gₛ‖²/√(s−1)"),
                             ("bound_sqrt", "√t(1/(2α) + αLₜ²)")])
-    text = (f"{name} after {t} rounds: {chain}. At the end the regret bound is "
+    text = (f"{name} at round {{t}} of {{T}}, after t rounds: {chain}. At the end the regret bound is "
             f"{D.const('√T(1/(2α) + αL²)', c['regret_bound'], '.5g')} ({D.const('α', c['alpha'])}, "
             f"{D.const('L', c['L'])}).")
     return D.build(name, text)
