@@ -107,8 +107,9 @@ def _rounded(a: Any, fmt: str) -> Any:
         return arr.tolist()
     arr = np.asarray(a, dtype=float)
     kind, prec = _digits(fmt)
-    if kind == "d":
-        r = np.where(np.isfinite(arr), np.round(arr), arr)
+    if kind == "d":   # whole numbers as ints (format(100.0, "d") fails in Python)
+        return [int(v) if math.isfinite(v) else (None if math.isnan(v) else ("inf" if v > 0 else "-inf"))
+                for v in np.round(arr).tolist()] if arr.ndim == 1 else jsonable(np.round(arr))
     elif kind in "f%":
         r = np.round(arr, (6 if prec is None else prec) + (2 if kind == "%" else 0))
     else:

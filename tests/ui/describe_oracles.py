@@ -190,6 +190,50 @@ def ftrl(**over) -> Case:
     return Case(spec, oracle, req, allowed=("P(ŷ = +1) = (1 + ⟨w, x⟩)/2", "‖u‖ ≤ 1"))
 
 
+def winnow(**over) -> Case:
+    from olc_ui.lessons.winnow import lesson as L
+    v = _defaults(L.SETTINGS, **over)
+    data = L.load_data(v, None)
+    tr = L.run_winnow(v, data)
+    spec = L.spec_for(v, data, tr)
+    X, y = np.asarray(data.X), np.asarray(data.y, dtype=float)
+    N = X.shape[1]
+    beta = float(tr.proof.constants["beta"])
+    k = int(tr.proof.constants.get("k") or 0)
+    rel = np.asarray(tr.proof.constants.get("relevant", []), dtype=np.int64)
+    mist = np.asarray(tr.mistakes)
+    pos = y[mist] == 1
+
+    def oracle(fid: str, p: int) -> dict[str, Any]:
+        w = np.asarray(tr.weights_at(p), dtype=float)
+        M = tr.mistakes_before(p)
+        mp, mm = int(pos[:M].sum()), int((~pos[:M]).sum())
+        others = np.sort(np.delete(w, rel))[::-1]
+        out: dict[str, Any] = {"N": N, "(1+β)N": (1 + beta) * N, "1 + β": 1 + beta, "M": M, "m⁺": mp, "m⁻": mm, "k": k, "β": beta,
+                               "the floor N/(1+β)": N / (1 + beta), "Φ = Σwᵢ": float(w.sum()),
+                               "the upper bound N + βNm⁺ − βNm⁻/(1+β)": N + beta * N * mp - beta / (1 + beta) * N * mm,
+                               "(1+β)/β + (2+β)m⁺": (1 + beta) / beta + (2 + beta) * mp,
+                               "(1+β)/β + (2+β)k(1 + log₍₁₊β₎N)": (1 + beta) / beta + (2 + beta) * k * (1 + math.log(N, 1 + beta)),
+                               "the smallest other weight": float(others[3:].min()) if others.size > 3 else math.nan,
+                               "the next largest other weight": float(others[3]) if others.size > 3 else math.nan}
+        if rel.size:
+            out.update({"their smallest": float(w[rel].min()), "their largest": float(w[rel].max())})
+        for i in range(N):
+            out[f"w{_sub(i + 1)}"] = float(w[i])
+        if p >= 1:
+            x = X[p - 1] != 0
+            before = np.asarray(tr.weights_at(p - 1), dtype=float)
+            out.update({"number of ones": int(x.sum()), "relevant ones": int(x[rel].sum()), "yₜ": int(y[p - 1]),
+                        "w·xₜ": float(before[x].sum()), "ŷₜ": int(tr.predictions[p - 1])})
+        return out
+
+    req = {"weights": {"N", "yₜ", "w·xₜ", "ŷₜ", "number of ones"} | ({f"w{_sub(i + 1)}" for i in rel} if rel.size <= 6
+                                                                      else {"their smallest", "their largest"}),
+           "potential": {"M", "Φ = Σwᵢ", "the floor N/(1+β)", "the upper bound N + βNm⁺ − βNm⁻/(1+β)"},
+           "bound": {"M", "(1+β)/β + (2+β)m⁺"} | ({"(1+β)/β + (2+β)k(1 + log₍₁₊β₎N)"} if tr.proof.mistake_bound else set())}
+    return Case(spec, oracle, req, allowed=("ŷ = 1 iff w·x > N", "k(1 + log₍₁₊β₎N)"))
+
+
 def _sub(i: int) -> str:
     return str(i).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
 
@@ -206,6 +250,10 @@ BUILDERS: dict[str, Callable[[], Case]] = {
     "margin_perceptron, label noise": lambda: margin(noise=0.1),
     "ftrl": ftrl,
     "ftrl, label noise": lambda: ftrl(noise=0.2, T=200),
+    "winnow": winnow,
+    "winnow, N = 40": lambda: winnow(N=40, k=2),
+    "winnow, β = 0.5, label noise": lambda: winnow(beta=0.5, noise=0.1),
+    "winnow, k = 8": lambda: winnow(k=8, N=50),
 }
 
 
