@@ -54,7 +54,8 @@ def _weights(spec: dict, trace, rel: np.ndarray | None, E: np.ndarray | None, su
     N, base = trace.d, float(trace.base)
     rel = np.zeros(0, dtype=np.int64) if rel is None else rel
     name = "Winnow's weights after the round"
-    head = (f"{name}, at round {{t}} of {{T}}, on a log scale: the threshold {D.const('N', N, ',d')} (ŷ = 1 iff "
+    n_txt = D.const("N", N, ",d")
+    head = (f"{name}, at round {{t}} of {{T}}, on a log scale: the threshold {n_txt} (ŷ = 1 iff "
             f"w·x > N) and the cap {D.const('(1+β)N', float(np.exp(float(trace.proof.series['log_cap'][0]))), '.6g')} "
             "that no weight passes.")
     if E is not None:
@@ -90,7 +91,7 @@ def _weights(spec: dict, trace, rel: np.ndarray | None, E: np.ndarray | None, su
     now = (f"Round {{t}}: the example xₜ has {D.caption('number of ones', 'on')}"
            + (f" ({D.caption('relevant ones', 'ron')})" if "ron" in spec["caption"]["values"] else "")
            + f", label {D.caption('yₜ', 'y')}; {_score(D, trace)} "
-           + D.caption("w·x vs N", "cmp", bare=True) + f" {D.const('N', N, 'd', row=False)}, so {D.caption('ŷₜ', 'yhat')}: "
+           + D.caption("w·x vs N", "cmp", bare=True) + f" {n_txt}, so {D.caption('ŷₜ', 'yhat')}: "
            + D.text("outcome", _outcomes(trace, base), "round") + ".")
     state = "After the round: " + "; ".join(parts) + "."
     return D.build(name, f"{head} {now} {state}", start=f"{head} No example seen yet: {state[len('After the round: '):]}")
