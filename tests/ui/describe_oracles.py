@@ -234,6 +234,52 @@ def winnow(**over) -> Case:
     return Case(spec, oracle, req, allowed=("ŷ = 1 iff w·x > N", "k(1 + log₍₁₊β₎N)"))
 
 
+def eg(**over) -> Case:
+    from olc_ui.lessons.exponentiated_update import lesson as L
+    v = _defaults(L.SETTINGS, **over)
+    data = L.load_data(v, None)
+    tr = L.run_eg(v, data)
+    spec = L.spec_for(v, data, tr)
+    X, y = np.asarray(data.X, dtype=float), np.asarray(data.y, dtype=float)
+    N = X.shape[1]
+    c = tr.proof.constants
+    u = np.asarray(tr.info["comparator"], dtype=float)
+    eta, delta = float(c["eta"]), float(c["delta"])
+    C = eta * delta - math.log(math.cosh(eta))
+    lnN = math.log(N)
+    kl = lambda w: float(np.sum(u[u > 0] * np.log(u[u > 0] / w[u > 0])))  # noqa: E731
+    phi1 = kl(np.full(N, 1.0 / N))
+    lo, hi = 1e-9, 50.0          # η_max: the positive root of ηδ = ln cosh η, by bisection
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if mid * delta - math.log(math.cosh(mid)) > 0 else (lo, mid)
+    eta_star = math.atanh(delta)
+    c_star = eta_star * delta - math.log(math.cosh(eta_star))
+
+    def oracle(fid: str, p: int) -> dict[str, Any]:
+        w = np.asarray(tr.weights_at(p), dtype=float)
+        M = tr.mistakes_before(p)
+        out: dict[str, Any] = {"N": N, "δ": delta, "M": M, "Φ = KL(u‖wₜ₊₁)": kl(w), "Φ₁ − C·M": phi1 - C * M,
+                               "ln N − C·M": lnN - C * M, "C = ηδ − ln cosh η": C, "ln N": lnN, "Φ₁": phi1,
+                               "ln N / C": lnN / C, "2 ln N/δ²": 2 * lnN / delta ** 2, "η_max": (lo + hi) / 2,
+                               "η* = ½ ln((1+δ)/(1−δ))": eta_star, "C(η*)": c_star, "ln N / C(η*)": lnN / c_star,
+                               "η": eta, "C": C}
+        for i in range(N):
+            out[f"w{_sub(i + 1)}"] = float(w[i])
+            out[f"u{_sub(i + 1)}"] = float(u[i])
+        if p >= 1:
+            before = np.asarray(tr.weights_at(p - 1), dtype=float)
+            s_ = float(before @ X[p - 1])
+            out.update({"yₜ": pm(y[p - 1]), "⟨wₜ, xₜ⟩": s_, "yₜ⟨u, xₜ⟩": float(y[p - 1] * (u @ X[p - 1])),
+                        "yₜ⟨wₜ, xₜ⟩": y[p - 1] * s_})
+        return out
+
+    req = {"weights": {"N", "yₜ", "⟨wₜ, xₜ⟩"}, "margins": {"yₜ⟨u, xₜ⟩", "yₜ⟨wₜ, xₜ⟩"},
+           "sandwich": {"M", "Φ = KL(u‖wₜ₊₁)", "ln N − C·M"} | ({"ln N / C"} if tr.proof.mistake_bound else set()),
+           "eta": {"C(η*)", "ln N / C(η*)", "η", "C", "η* = ½ ln((1+δ)/(1−δ))"}}
+    return Case(spec, oracle, req, allowed=("a score of exactly 0", "Σ wᵢ = 1", "summing to 1"))
+
+
 def _sub(i: int) -> str:
     return str(i).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
 
@@ -254,6 +300,9 @@ BUILDERS: dict[str, Callable[[], Case]] = {
     "winnow, N = 40": lambda: winnow(N=40, k=2),
     "winnow, β = 0.5, label noise": lambda: winnow(beta=0.5, noise=0.1),
     "winnow, k = 8": lambda: winnow(k=8, N=50),
+    "exponentiated_update": eg,
+    "exponentiated_update, continuous, label noise": lambda: eg(data="continuous", noise=0.1, T=200),
+    "exponentiated_update, η = 1.5": lambda: eg(eta_opt=False, eta=1.5),
 }
 
 

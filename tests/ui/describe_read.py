@@ -105,6 +105,13 @@ def read(text: str, oracle: dict[str, Any], allowed: tuple[str, ...] = ()) -> tu
             if not _holds(_number(val), float(m.group(2)), m.group(1)):
                 problems.append(f"printed {name} = {val} {m.group(1)} {m.group(2)} is false")
             t = t[:end] + MASK * m.end() + t[end + m.end():]
+    for start, end, name, val in found:     # a literal bound before a value: "0 ≤ Φ = 0.3"
+        m = re.search(r"(?:^|[\s(,;:])(\d+) (≤|<|>|≥|vs) $", t[:start])
+        if m and not val.startswith("("):
+            if not _holds(float(m.group(1)), _number(val), m.group(2)):
+                problems.append(f"printed {m.group(1)} {m.group(2)} {name} = {val} is false")
+            a = m.start(1)
+            t = t[:a] + MASK * (start - a) + t[start:]
     for phrase in sorted([*allowed, *oracle], key=len, reverse=True):   # a name written as a formula: "2TDᵧ/γ"
         t = t.replace(phrase.replace("−", "-"), MASK * len(phrase))
     left = re.findall(r"[^\x00]{0,30}\d[^\x00]{0,10}", t)

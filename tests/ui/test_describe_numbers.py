@@ -83,6 +83,8 @@ def test_the_reader_catches_a_wrong_number():
     assert r("a = 0.5 ≤ b = 0.25", {"a": 0.5, "b": 0.25})[0]
     assert r("a = 0.5 > b = 0.5", {"a": 0.5000001, "b": 0.5})[0]        # the printed digits must show it
     assert not r("w = (0.1, -0.25)", {"w": (0.1, -0.25)})[0]
+    assert not r("0 ≤ a = 0.5 ≤ 1", {"a": 0.5})[0]
+    assert r("0 ≤ a = -0.5", {"a": -0.5})[0] and r("a = 1.5 ≤ 1", {"a": 1.5})[0]
     assert r("w = (0.1, -0.26)", {"w": (0.1, -0.25)})[0]
 
 
@@ -92,3 +94,15 @@ def test_a_mistake_position_is_checked(case):
     if mist:
         assert any(p - 1 in mist for p in positions(c.spec)[1:]), label
         assert bisect.bisect_left(mist, c.spec["T"]) == len(mist)
+
+
+def test_every_description_is_well_formed(case):
+    """A name, the round in the text, every value in the data table (as tests/ui/test_chart_describe.py asks of
+    the default pages), on every page of this list too."""
+    from olc_ui.viewer.spec import validate_spec
+    label, c = case
+    validate_spec(c.spec)
+    for f in c.spec["figures"]:
+        d = f["describe"]
+        assert d["name"].strip() and "{t}" in d["template"] and "{T}" in d["template"], (label, f["id"])
+        assert set(d["values"]) <= {n for _, n in d["table"]}, (label, f["id"])
