@@ -35,7 +35,7 @@ import numpy as np
 
 from olc_ui.viewer.spec import jsonable, with_infinities
 
-__all__ = ["Describer", "describe", "describe_figures", "plain", "link_verdicts", "failed_text", "sub", "var", "vector_text", "MIN_DIGITS"]
+__all__ = ["Describer", "describe", "describe_figures", "plain", "link_verdicts", "failed_text", "underflows", "sub", "var", "vector_text", "MIN_DIGITS"]
 
 _TAG = re.compile(r"<[^>]+>")
 _SUP = re.compile(r"<sup>(.*?)</sup>")
@@ -276,6 +276,9 @@ class Describer:
         (a sandwich chart's markers): read from there rather than sent twice. A link whose assumption fails on
         these data is followed by "(not claimed: …)"."""
         keys = [k for k, _ in items]
+        if log and underflows([np.asarray(proof.series[k], dtype=float) for k in keys if k not in literal]):
+            # a value of the run too small for a float (e^−800): said as its natural logarithm, never as 0
+            log, items = False, [(k, lab if k in literal else f"ln {lab}") for k, lab in items]
         V = np.vstack([self._series(proof, k, log, scale) for k in keys])          # (items, K_proof)
         rels, nas = self._relations(proof, keys, V)
         lit = [k in literal for k in keys]
@@ -376,6 +379,11 @@ class Describer:
         """The ``describe`` entry: ``template`` (and ``start``, the text at p = 0) use the texts the value
         methods returned, and {t}, {T}, {k}."""
         return describe(name, template, self.values, self.table, start=start)
+
+
+def underflows(logs: Sequence[np.ndarray]) -> bool:
+    """Some finite natural logarithm whose value is below what a float prints as a positive number."""
+    return any(bool(np.any(np.isfinite(a) & (a < -700.0))) for a in logs)
 
 
 def _same(a: np.ndarray, b: np.ndarray) -> bool:

@@ -280,6 +280,96 @@ def eg(**over) -> Case:
     return Case(spec, oracle, req, allowed=("a score of exactly 0", "Σ wᵢ = 1", "summing to 1"))
 
 
+def experts(**over) -> Case:
+    from olc_ui.lessons.experts import lesson as L
+    v = _defaults(L.SETTINGS, **over)
+    adv = L.load_advice(v)
+    tr = L.run_learner(v, adv)
+    band = L.band_for(v, adv)
+    spec = L.spec_for(v, adv, tr, band)
+    A, y = np.asarray(adv.X), np.asarray(adv.y, dtype=float)
+    T, N = A.shape
+    algo = tr.algorithm
+    wrong = (A > 0) != (y[:, None] > 0)
+    i_star = int(tr.info.get("best_expert", -1))
+    if i_star < 0:
+        i_star = int(np.argmin(wrong.sum(axis=0)))
+    beta, eta = float(tr.info.get("beta", 0.5)), float(tr.info.get("eta", 0.5))
+    logw = [np.asarray(tr.log_weights_at(p) if algo != "halving" else np.log(tr.weights_at(p)), dtype=float)
+            for p in range(T + 1)]
+    W = [np.exp(lw) for lw in logw]
+    # Fₜ: the wrong experts' share of the weight; with no weight left RWM predicts +1 (wrong iff yₜ = −1)
+    def lse(lw: np.ndarray) -> float:   # ln Σ e^lw, without underflow
+        top = float(np.max(lw))
+        return top + math.log(float(np.exp(lw - top).sum())) if np.isfinite(top) else -math.inf
+
+    def share(t: int) -> float:
+        lw = logw[t]
+        if not np.isfinite(lw).any():
+            return float(y[t] < 0)
+        e = np.exp(lw - np.max(lw))
+        return float(e[wrong[t]].sum() / e.sum())
+    F = np.array([share(t) for t in range(T)])
+    EM = np.concatenate([[0.0], np.cumsum(F)])
+    # the weights' updates count an expert's penalties (on the learner's mistakes only, or every round)
+    penal = np.array([[lw_prev - lw for lw_prev, lw in zip(logw[p - 1], logw[p])] for p in range(1, T + 1)])
+    c = tr.proof.constants
+
+    # (ln N + m ln(1/β)) / ln(2/(1+β)), with 0·ln(1/0) = 0; at β = 0 (η = 1) and m > 0 the proof leaves it
+    # undefined (NaN: there is no finite bound), which a description prints "—"
+    def wm_bound(m: int) -> float:
+        return (math.log(N) + (m * math.log(1 / beta) if m else 0.0)) / math.log(2 / (1 + beta)) if beta > 0 or not m \
+            else math.nan
+
+    def rwm_bound(m: int) -> float:
+        return (math.log(N) + (m * math.log(1 / (1 - eta)) if m else 0.0)) / eta if eta < 1 or not m else math.nan
+
+    def oracle(fid: str, p: int) -> dict[str, Any]:
+        w, lw = W[p], logw[p]
+        M = tr.mistakes_before(p)
+        m_i = wrong[:p].sum(axis=0)
+        ms = int(m_i.min()) if p else 0
+        pen_star = int(np.count_nonzero(penal[:p, i_star] > 0)) if p else 0
+        out: dict[str, Any] = {"N": N, "i*": i_star + 1, "M": M, "Φ": math.exp(lse(lw)), "w(i*)": float(w[i_star]),
+                               "m*ₜ": ms, "m*": int(c.get("m_star", 0)), "E[M] = ΣFₜ": EM[p], "E[M]": EM[p],
+                               "β^(m(i*))": beta ** int(m_i[i_star]), "(1−η)^(m(i*))": (1 - eta) ** int(m_i[i_star]),
+                               "N((1+β)/2)ᴹ": N * ((1 + beta) / 2) ** M, "N·e^(−ηΣF)": N * math.exp(-eta * EM[p]),
+                               "(ln N + m* ln(1/β))/ln(2/(1+β))": wm_bound(int(c.get("m_star", 0))),
+                               "(ln N + m* ln(1/(1−η)))/η": rwm_bound(int(c.get("m_star", 0))),
+                               "(ln N + m*ₜ ln(1/β))/ln(2/(1+β))": wm_bound(ms), "(ln N + m*ₜ ln(1/(1−η)))/η": rwm_bound(ms),
+                               "|Hₜ|": int((w > 0).sum()), "|H|/2ᴹ": N / 2 ** M, "log₂|H|": math.log2(N),
+                               "number of experts still in": int((w > 0).sum()),
+                               "ln β^(m(i*))": int(m_i[i_star]) * math.log(beta) if beta > 0 else -math.inf,
+                               "ln (1−η)^(m(i*))": int(m_i[i_star]) * math.log(1 - eta) if eta < 1 else -math.inf,
+                               "ln w(i*)": float(lw[i_star]), "ln Φ": lse(lw),
+                               "ln N((1+β)/2)ᴹ": math.log(N) + M * math.log((1 + beta) / 2),
+                               "ln N·e^(−ηΣF)": math.log(N) - eta * EM[p]}
+        if band is not None:
+            tot = np.asarray(band.totals)
+            out.update({"number of runs": len(band.seeds),
+                        "the 5% quantile": int(np.quantile(tot, 0.05, method="inverted_cdf")),
+                        "the 95% quantile": int(np.quantile(tot, 0.95, method="inverted_cdf")),
+                        "median": int(np.quantile(tot, 0.5, method="inverted_cdf"))})
+        for i in range(N):
+            out[f"w{_sub(i + 1)}"] = float(w[i])
+            out[f"ln w{_sub(i + 1)}"] = float(lw[i])
+        if p >= 1:
+            a = A[p - 1]
+            alive = W[p - 1] > 0
+            out.update({"experts saying +1": int((a > 0).sum()), "experts wrong": int(wrong[p - 1].sum()),
+                        "yₜ": pm(y[p - 1]), "ŷₜ": pm(tr.predictions[p - 1]), "the best expert's advice": pm(a[i_star]),
+                        "experts in the version space saying +1": int((alive & (a > 0)).sum())})
+            if fid == "weights" and algo == "halving":
+                out["|Hₜ|"] = int(alive.sum())
+        return out
+
+    req = {"weights": {"N", "yₜ", "ŷₜ"}, "advice": {"experts wrong", "yₜ", "the best expert's advice", "ŷₜ"},
+           "sandwich": {"|Hₜ|", "|H|/2ᴹ"} if algo == "halving" else
+           {"ln Φ", "ln w(i*)"} if min(float(np.min(lw[np.isfinite(lw)], initial=0.0)) for lw in logw) < -700 else
+           {"Φ", "w(i*)"}, "mistakes": {"M"}}
+    return Case(spec, oracle, req, allowed=("+1 high, −1 low",))
+
+
 def _sub(i: int) -> str:
     return str(i).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
 
@@ -303,6 +393,15 @@ BUILDERS: dict[str, Callable[[], Case]] = {
     "exponentiated_update": eg,
     "exponentiated_update, continuous, label noise": lambda: eg(data="continuous", noise=0.1, T=200),
     "exponentiated_update, η = 1.5": lambda: eg(eta_opt=False, eta=1.5),
+    "experts, WM": experts,
+    "experts, WM every round": lambda: experts(update="every_round"),
+    "experts, RWM": lambda: experts(alg="rwm"),
+    "experts, Halving": lambda: experts(alg="halving", best=0.0),
+    "experts, Halving with a wrong best expert": lambda: experts(alg="halving"),
+    "experts, WM β = 0": lambda: experts(beta=0.0),
+    "experts, RWM η = 1": lambda: experts(alg="rwm", eta=1.0),
+    "experts, WM β = 0.01, weights below a float": lambda: experts(beta=0.01, update="every_round", T=2000, N=5,
+                                                                   worst=0.9),
 }
 
 
