@@ -370,6 +370,49 @@ def experts(**over) -> Case:
     return Case(spec, oracle, req, allowed=("+1 high, −1 low",))
 
 
+def halving(**over) -> Case:
+    from olc_core.hypotheses import HalfPlanes, Thresholds
+    from olc_ui.lessons.halving import lesson as L
+    v = _defaults(L.SETTINGS, **over)
+    run = L.load_run(v)
+    spec = L.spec_for(run)
+    H, X, y, tr = run.H, np.asarray(run.X, dtype=float), np.asarray(run.y, dtype=float), run.trace
+    T, every = len(y), tr.params["update"] == "every_round"
+    labels = H.predict(X, np.arange(H.size))                    # (T, |H|): every hypothesis' label
+    alive = [np.ones(H.size, dtype=bool)]                       # the version space, replayed here
+    votes, preds = [], []
+    for t in range(T):
+        a = alive[-1]
+        plus = int((labels[t, a] > 0).sum())
+        pred = 1 if plus >= a.sum() - plus else -1              # a tie (0 : 0 included) predicts +1
+        votes.append(plus)
+        preds.append(pred)
+        alive.append(a & (labels[t] == y[t]) if (pred != y[t] or every) else a)
+    assert np.array_equal(np.asarray(preds), np.asarray(tr.predictions)), "the replay is the run"
+
+    def oracle(fid: str, p: int) -> dict[str, Any]:
+        M = tr.mistakes_before(p)
+        out: dict[str, Any] = {"|H|": H.size, "M": M, "|Hₜ|": int(alive[p].sum()), "|H|/2ᴹ": H.size / 2 ** M,
+                               "log₂|H|": math.log2(H.size)}
+        if isinstance(H, HalfPlanes):
+            out["the angle of its normal in degrees"] = math.degrees(float(H.angles()[run.target])) % 360
+        if isinstance(H, Thresholds):
+            out["θ*"] = float(H.thresholds[run.target])
+        if p >= 1:
+            x = X[p - 1]
+            n = int(alive[p - 1].sum())
+            out.update({"yₜ": pm(y[p - 1]), "for +1": votes[p - 1], "for −1": n - votes[p - 1], "ŷₜ": preds[p - 1],
+                        "hypotheses removed": n - int(alive[p].sum()), "|Hₜ₊₁|": int(alive[p].sum()),
+                        "the angle of xₜ in degrees": math.degrees(math.atan2(x[1], x[0])) % 360 if x.size > 1 else 0,
+                        "xₜ": float(x[0]) if isinstance(H, Thresholds) else "".join(str(int(b)) for b in x)})
+            if fid == "main":
+                out["|Hₜ|"] = n
+        return out
+
+    req = {"main": {"yₜ", "ŷₜ", "|Hₜ|", "|Hₜ₊₁|", "for +1"}, "sandwich": {"M", "|Hₜ|", "|H|/2ᴹ"}}
+    return Case(spec, oracle, req, allowed=("the vote 0 : 0 is a tie → +1",))
+
+
 def _sub(i: int) -> str:
     return str(i).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
 
@@ -400,6 +443,11 @@ BUILDERS: dict[str, Callable[[], Case]] = {
     "experts, Halving with a wrong best expert": lambda: experts(alg="halving"),
     "experts, WM β = 0": lambda: experts(beta=0.0),
     "experts, RWM η = 1": lambda: experts(alg="rwm", eta=1.0),
+    "halving": halving,
+    "halving, thresholds": lambda: halving(cls="thresholds"),
+    "halving, conjunctions every round": lambda: halving(cls="conj", update="every_round"),
+    "halving, disjunctions, label noise": lambda: halving(cls="disj", noise=0.2),
+    "halving, adversary": lambda: halving(stream="adversary"),
     "experts, WM β = 0.01, weights below a float": lambda: experts(beta=0.01, update="every_round", T=2000, N=5,
                                                                    worst=0.9),
 }

@@ -10,7 +10,7 @@ import re
 from decimal import Decimal
 from typing import Any
 
-NUM = r"[+\-]?(?:\d[\d,]*(?:\.\d+)?(?:e[+\-]?\d+)?|∞)|—"
+NUM = r"[+\-]?(?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:e[+\-]?\d+)?|∞)|—"
 VALUE = re.compile(rf"(?:\((?:{NUM})(?:, (?:{NUM}))*\)|{NUM}|e[₀-₉]+)")
 REL = re.compile(r"\s*(≤|<|>|≥|≈|vs)\s*$")
 LEFT = " (;:,"          # a name starts the text or follows one of these

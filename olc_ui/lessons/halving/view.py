@@ -38,8 +38,9 @@ import numpy as np
 from olc_core.hypotheses import HalfPlanes, HypothesisClass, MonotoneConjunctions, MonotoneDisjunctions, Thresholds
 
 from olc_ui.shared.spec_tools import COLORS, ND, ledger as _ledger, line_trace as _line, points_trace as _pts, position_holds, position_states
-from olc_ui.shared.describe_view import describe_figures
 from olc_ui.viewer.spec import jsonable
+
+from .describe import describe_halving
 
 __all__ = ["halving_spec", "votes_drawn", "arc_polyline", "grid_cells", "removal_rounds",
            "VOTE_ROWS_CAP", "RING", "EMPTY_Y"]
@@ -639,7 +640,7 @@ def halving_spec(trace, X: np.ndarray, y: np.ndarray, H: HypothesisClass, *, run
         "layout": {"columns": [["main"], ["sandwich", "ledger"]], "widths": [1.3, 1]},
         "speed": int(max(1, min(60, T // 25))),
     }
-    return describe_figures(jsonable(spec))
+    return describe_halving(jsonable(spec), trace, H, target)
 
 
 def votes_drawn(trace, H: HypothesisClass) -> bool:
