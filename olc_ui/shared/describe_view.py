@@ -310,9 +310,11 @@ class Describer:
                 parts.append(self.text(f"{label} vs {items[i + 1][1]}", [rels[i][j] for j in pidx], "position"))
         text = " ".join(parts)
         if any(n for na in nas for n in na):
-            per = [", ".join(sorted({n for na in nas for n in na[j]})) for j in pidx]
-            text += self.text("not claimed on these data", [f" (not claimed: {w} fails on these data)" if w else ""
-                                                            for w in per], "position")
+            per = [sorted({n for na in nas for n in na[j]}) for j in pidx]
+            text += self.text("not claimed on these data", [
+                f" (not claimed here: it needs the assumption{'s' if len(w) > 1 else ''} "
+                + ", ".join(f"“{n}”" for n in w) + f", which fail{'' if len(w) > 1 else 's'} on these data)"
+                if w else "" for w in per], "position")
         return text
 
     @staticmethod

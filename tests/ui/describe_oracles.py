@@ -413,6 +413,123 @@ def halving(**over) -> Case:
     return Case(spec, oracle, req, allowed=("the vote 0 : 0 is a tie → +1",))
 
 
+def _conj_text(mask: np.ndarray) -> str:
+    names = [("¬" if j % 2 else "") + "x" + _sub(j // 2 + 1) for j in range(mask.size)]
+    kept = [names[j] for j in np.flatnonzero(mask)]
+    return " ∧ ".join(kept) if kept else "True"
+
+
+def _bits(x) -> str:
+    return "".join("1" if v else "0" for v in np.asarray(x).ravel())
+
+
+def _elimination(X: np.ndarray, y: np.ndarray) -> tuple[list[np.ndarray], list[int], list[int]]:
+    """Elimination replayed here: per position the kept literals (xⱼ at 2j, ¬xⱼ at 2j + 1), per round the
+    prediction and the number of h's literals that are 0 on xₜ."""
+    T, n = X.shape
+    h = np.ones(2 * n, dtype=bool)
+    states, preds, false = [h.copy()], [], []
+    for t in range(T):
+        truth = np.empty(2 * n, dtype=bool)
+        truth[0::2], truth[1::2] = X[t] != 0, X[t] == 0
+        f = int((h & ~truth).sum())
+        pred = int(f == 0)
+        if y[t] == 1 and pred == 0:
+            h = h & truth
+        states.append(h.copy())
+        preds.append(pred)
+        false.append(f)
+    return states, preds, false
+
+
+def _conj_case(spec, tr, X, y) -> Case:
+    X, y = np.asarray(X), np.asarray(y).astype(int)
+    n = X.shape[1]
+    states, preds, false = _elimination(X, y)
+    assert np.array_equal(np.asarray(preds), np.asarray(tr.predictions).astype(int)), "the replay is the run"
+    c = tr.proof.constants
+    target = c.get("target")
+    csize = int(np.asarray(target.mask).sum()) if target is not None else 0
+
+    def oracle(fid: str, p: int) -> dict[str, Any]:
+        M = tr.mistakes_before(p)
+        fn = int(sum(1 for t in np.asarray(tr.mistakes)[:M] if y[t] == 1))
+        h = states[p]
+        out: dict[str, Any] = {"|c|": csize, "M": M, "|hₜ|": int(h.sum()), "hₜ": _conj_text(h),
+                               "2n − n[M⁺≥1] − (M⁺−1)₊": 2 * n - n * (fn >= 1) - max(fn - 1, 0),
+                               "n + 1 − |c|": n + 1 - csize, "n + 1": n + 1}
+        if p >= 1:
+            out.update({"xₜ": _bits(X[p - 1]), "yₜ": int(y[p - 1]), "h(xₜ)": preds[p - 1],
+                        "literals of h that are 0 on xₜ": false[p - 1]})
+        return out
+
+    req = {"main": {"xₜ", "yₜ", "h(xₜ)", "|hₜ|"}, "sandwich": {"M", "|c|", "|hₜ|", "2n − n[M⁺≥1] − (M⁺−1)₊"}}
+    return Case(spec, oracle, req, allowed=("that are 0 on xₜ", "says 0 on every example"))
+
+
+def boolean(mode: str = "conj", **over) -> Case:
+    from olc_ui.lessons.boolean_concepts import lesson as L
+    v = _defaults(L.CONJ_SETTINGS if mode == "conj" else L.DL_SETTINGS, **over)
+    stream, key, label = (L.conj_data if mode == "conj" else L.dl_data)(v)
+    trace = L.run_conj(stream, key) if mode == "conj" else L.run_dl(stream, key, v["tie"])
+    spec = (L.conj_spec_for if mode == "conj" else L.dl_spec_for)(stream, trace, key, label, 0)
+    if mode == "conj":
+        return _conj_case(spec, trace, stream.X, stream.y)
+    return _dl_case(spec, trace, np.asarray(stream.X), np.asarray(stream.y).astype(int))
+
+
+def _dl_case(spec, tr, X, y) -> Case:
+    n = X.shape[1]
+    c = tr.proof.constants
+    lv = [np.asarray(tr.weights_at(p)).astype(int) for p in range(tr.T + 1)]
+
+    def oracle(fid: str, p: int) -> dict[str, Any]:
+        M = tr.mistakes_before(p)
+        out: dict[str, Any] = {"number of rules": 4 * n + 2, "L": c.get("L"), "M": M,
+                               "Φₜ = Σᵣ(levelᵣ − 1)": int((lv[p] - 1).sum()),
+                               "Σᵣ(capᵣ − 1)": c.get("cap_sum"), "(4n+2)L": (4 * n + 2) * (c.get("L") or 0),
+                               "(4n+2)(L+1)": (4 * n + 2) * ((c.get("L") or 0) + 1)}
+        levels, counts = np.unique(lv[p], return_counts=True)
+        out.update({f"rules on level {a}": int(b) for a, b in zip(levels.tolist(), counts.tolist())})
+        if p >= 1:
+            out.update({"xₜ": _bits(X[p - 1]), "yₜ": int(y[p - 1]), "ŷₜ": int(tr.predictions[p - 1]),
+                        "the first level with a firing rule": int(tr.columns["level"][p - 1]),
+                        "rules falling": int((lv[p] != lv[p - 1]).sum())})
+        return out
+
+    req = {"main": {"xₜ", "yₜ", "ŷₜ", "the first level with a firing rule"}, "sandwich": {"M", "Φₜ = Σᵣ(levelᵣ − 1)"}}
+    return Case(spec, oracle, req, allowed=("→1", "→0"))
+
+
+def adversary_game(n: int = 4, moves: str = "1110:1,0111:1,1011:0,0011:1") -> Case:
+    from olc_ui.lessons.boolean_concepts import adversary as B
+    if not moves:
+        spec = B.start_spec(n)
+        return Case(spec, lambda fid, p: {"|hₜ|": 2 * n}, {}, allowed=("says 0 on every example",))
+    X = np.array([[int(b) for b in m.split(":")[0]] for m in moves.split(",")])
+    y = np.array([int(m.split(":")[1]) for m in moves.split(",")])
+    trace = B._game_run(f"adv-test-{moves}", X, y)
+    spec = B._game_spec(f"adv-{n}-{B.encode_moves(X, y)}", trace, X, y)
+    return _conj_case(spec, trace, X, y)
+
+
+def learner_game(n: int = 5, preds: str = "101") -> Case:
+    from olc_ui.lessons.boolean_concepts import lesson as L
+    from olc_ui.lessons.boolean_concepts.view import learner_game_spec
+    g = L.replay(n, preds)
+    spec = learner_game_spec(n, g["X"], g["preds"], g["labels"], [str(c) for c in g["targets"]], g["agree"],
+                             run_id=f"lrn-{n}-{preds}", next_example=g["next"], elimination_mistakes=None)
+    X = np.asarray(g["X"])
+
+    def oracle(fid: str, p: int) -> dict[str, Any]:
+        out: dict[str, Any] = {"n": n, "M": p}
+        if p >= 1:
+            out.update({"xₜ": _bits(X[p - 1]), "ŷₜ": int(preds[p - 1]), "yₜ": 1 - int(preds[p - 1])})
+        return out
+
+    return Case(spec, oracle, {"main": {"xₜ", "ŷₜ", "yₜ", "M"}})
+
+
 def _sub(i: int) -> str:
     return str(i).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
 
@@ -448,6 +565,14 @@ BUILDERS: dict[str, Callable[[], Case]] = {
     "halving, conjunctions every round": lambda: halving(cls="conj", update="every_round"),
     "halving, disjunctions, label noise": lambda: halving(cls="disj", noise=0.2),
     "halving, adversary": lambda: halving(stream="adversary"),
+    "boolean_concepts, conjunctions": boolean,
+    "boolean_concepts, conjunctions, label noise": lambda: boolean("conj", noise=0.1),
+    "boolean_concepts, decision lists": lambda: boolean("dl"),
+    "boolean_concepts, decision lists, label noise": lambda: boolean("dl", dnoise=0.1),
+    "boolean_concepts, the adversary game": adversary_game,
+    "boolean_concepts, the adversary game before a move": lambda: adversary_game(moves=""),
+    "boolean_concepts, be the learner": learner_game,
+    "boolean_concepts, be the learner, the game over": lambda: learner_game(preds="10110"),
     "experts, WM β = 0.01, weights below a float": lambda: experts(beta=0.01, update="every_round", T=2000, N=5,
                                                                    worst=0.9),
 }

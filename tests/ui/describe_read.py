@@ -11,7 +11,8 @@ from decimal import Decimal
 from typing import Any
 
 NUM = r"[+\-]?(?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:e[+\-]?\d+)?|∞)|—"
-VALUE = re.compile(rf"(?:\((?:{NUM})(?:, (?:{NUM}))*\)|{NUM}|e[₀-₉]+)")
+FORMULA = r"(?:¬?x[₀-₉]+(?: ∧ ¬?x[₀-₉]+)*|True)"       # a conjunction of literals
+VALUE = re.compile(rf"(?:\((?:{NUM})(?:, (?:{NUM}))*\)|{FORMULA}|{NUM}|e[₀-₉]+)")
 REL = re.compile(r"\s*(≤|<|>|≥|≈|vs)\s*$")
 LEFT = " (;:,"          # a name starts the text or follows one of these
 MASK = "\x00"
