@@ -86,6 +86,20 @@ export class A11yMethods {
     f.box.insertBefore(wrap, f.a11y.descEl);
   }
 
+  // Until the server sends the run again (a move of the adversary game drawn in the browser: viewer_game.js), a
+  // description says so rather than read values Python has not computed for the new round yet.
+  holdDescriptions(text) {
+    for (const f of this.figs || []) {
+      if (!f.a11y) continue;
+      const name = (f.a11y.desc && f.a11y.desc.name) || f.spec.title || f.spec.id;
+      f.a11y.desc = { name, template: `${name} at round {t} of {T}: ${text}`, values: {}, table: [] };
+      f.a11y.values = {};
+      f.a11y.last = null;
+      for (const c of f.a11y.cells || []) c.td.textContent = "—";
+      f.a11y.cells = [];
+    }
+  }
+
   buildAnnouncer() {
     this.announceEl = el("div", "olc-sr-only olc-announce");
     this.announceEl.setAttribute("role", "status");
