@@ -262,6 +262,23 @@ class Describer:
                  for i, x in enumerate(np.asarray(v, dtype=float).tolist())]
         return f"{label} = (" + ", ".join(parts) + ")"
 
+    def ranked(self, label: str, W: np.ndarray, names: Sequence[str], n: int = 3, *, largest: bool = True,
+               key: np.ndarray | None = None) -> str:
+        """``w₂₀ = 0.24, w₅ = 0.07, …``: per state the ``n`` largest (or smallest) entries of ``W`` (states ×
+        entries), each named by ``names`` (the name as text, its value a number); ``key``: what ranks them when
+        it is not the values themselves (e.g. the logarithms of weights too small for a float). A tie: the
+        lower index first."""
+        W = np.asarray(W, dtype=float)
+        K = np.asarray(W if key is None else key, dtype=float)
+        order = np.argsort(-K if largest else K, axis=1, kind="stable")
+        rows = np.arange(W.shape[0])
+        out = []
+        for j in range(min(n, W.shape[1])):
+            i = order[:, j]
+            out.append(self.text(f"{label} {j + 1}: which", [names[v] for v in i], "state") + " = "
+                       + self.state(f"{label} {j + 1}: value", W[rows, i], bare=True))
+        return ", ".join(out)
+
     # -------------------------------------------------------------------- the sandwich
     def chain(self, proof, items: Sequence[tuple[str, str]], *, log: bool = False,
               scale: Callable[[np.ndarray], np.ndarray] | None = None, literal: Sequence[str] = (),

@@ -530,6 +530,69 @@ def learner_game(n: int = 5, preds: str = "101") -> Case:
     return Case(spec, oracle, {"main": {"xₜ", "ŷₜ", "yₜ", "M"}})
 
 
+#: per learner, what each label of its sandwich's description names: a series of its proof (exp of it for a log)
+COMPARE_SERIES = {
+    "perceptron": {"Mγ": "M_gamma", "⟨w*, w⟩": "inner", "‖w‖": "norm", "√M·R": "sqrtM_R"},
+    "winnow": {"(1+β)/β + (2+β)m⁺": "total_cap"},
+    "normalized_winnow": {"Φ = KL(u‖wₜ₊₁)": "kl", "Φ₁ − C·M": "kl_upper", "ln N − C·M": "lnN_upper"},
+    "weighted_majority": {"β^(m(i*))": "~lower_best", "w(i*)": "~log_w_best", "Φ": "~log_phi",
+                          "N((1+β)/2)ᴹ": "~upper"},
+    "randomized_weighted_majority": {"(1−η)^(m(i*))": "~lower_best", "w(i*)": "~log_w_best", "Φ": "~log_phi",
+                                     "N·e^(−ηΣF)": "~upper", "E[M] = ΣFₜ": "expected_M"},
+    "halving": {"|Hₜ|": "~log_size", "|H|/2ᴹ": "~upper"},
+}
+COMPARE_BOUND = {"perceptron": "R²/γ²", "winnow": "(1+β)/β + (2+β)k(1 + log₍₁₊β₎N)", "normalized_winnow": "ln N / C",
+                 "weighted_majority": "(ln N + m* ln(1/β))/ln(2/(1+β))",
+                 "randomized_weighted_majority": "(ln N + m* ln(1/(1−η)))/η", "halving": "log₂|H|"}
+
+
+def compare(preset: str = "sparse", **over) -> Case:
+    from olc_ui.lessons.compare import lesson as L
+    v = _defaults(L.SETTINGS, preset=preset, **over)
+    setup = L.load(v)
+    spec = L.spec_for(setup)
+    lanes = list(setup.lanes)
+    y = np.asarray(lanes[0].y, dtype=float)
+    adv = np.asarray(lanes[0].X)
+
+    def weights(ln, p: int) -> np.ndarray:
+        tr = ln.trace
+        if ln.algorithm in ("perceptron", "halving"):
+            return np.asarray(tr.weights_at(p), dtype=float)
+        return np.exp(np.asarray(tr.log_weights_at(p), dtype=float))
+
+    def oracle(fid: str, p: int) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for ln in lanes:
+            out[f"{ln.name}'s M"] = ln.trace.mistakes_before(p)
+            if ln.algorithm == "randomized_weighted_majority":
+                out["E[M]"] = float(ln.trace.proof.per_round("expected_M")[p])
+        if any(ln.algorithm in ("weighted_majority", "randomized_weighted_majority") for ln in lanes):
+            out["m*ₜ"] = int(((adv[:p] > 0) != (y[:p, None] > 0)).sum(axis=0).min()) if p else 0
+        if p >= 1:
+            out["yₜ"] = pm(y[p - 1])
+        if fid.startswith(("w", "s")) and fid[1:].isdigit():
+            ln = lanes[int(fid[1:])]
+            w = weights(ln, p)
+            d = w.size
+            for k in range(d):
+                out["the threshold's weight" if ln.constant_last and k == d - 1 else f"w{_sub(k + 1)}"] = float(w[k])
+            out.update({"‖w‖": float(np.linalg.norm(w)), "number of experts still in": int((w > 0).sum()),
+                        "N": ln.trace.d, "M": ln.trace.mistakes_before(p)})
+            pr = ln.trace.proof
+            if fid[0] == "s":
+                for label, key in COMPARE_SERIES[ln.algorithm].items():
+                    val = float(pr.series[key.lstrip("~")][pr.index(p)])
+                    out[label] = math.exp(val) if key.startswith("~") else val
+                out[COMPARE_BOUND[ln.algorithm]] = pr.mistake_bound
+        return out
+
+    req = {"mistakes": {f"{ln.name}'s M" for ln in lanes}}
+    for i, ln in enumerate(lanes):
+        req[f"s{i}"] = set(COMPARE_SERIES[ln.algorithm])
+    return Case(spec, oracle, req)
+
+
 def _sub(i: int) -> str:
     return str(i).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
 
@@ -573,6 +636,10 @@ BUILDERS: dict[str, Callable[[], Case]] = {
     "boolean_concepts, the adversary game before a move": lambda: adversary_game(moves=""),
     "boolean_concepts, be the learner": learner_game,
     "boolean_concepts, be the learner, the game over": lambda: learner_game(preds="10110"),
+    "compare, sparse": compare,
+    "compare, dense": lambda: compare("dense"),
+    "compare, experts": lambda: compare("experts"),
+    "compare, experts with no perfect expert": lambda: compare("experts", best=0.1),
     "experts, WM β = 0.01, weights below a float": lambda: experts(beta=0.01, update="every_round", T=2000, N=5,
                                                                    worst=0.9),
 }
