@@ -318,8 +318,10 @@ def _figure(fig: Any, path: str, spec: dict, ids: list[str]) -> str:
     used: set = set()
     for j, op in enumerate(dyn):
         _op(op, f"{path}.dynamic[{j}]", spec, len(f["data"]), used)
-    if "describe" in fig:
-        _describe(fig["describe"], f"{path}.describe", spec)
+    if "describe" not in fig:   # a text alternative written from the run (olc_ui/shared/describe_view.py): required
+        _fail(f"{path}.describe", "is missing: every figure needs a description written from its run (name, "
+                                  "template, values), never one read off the plot")
+    _describe(fig["describe"], f"{path}.describe", spec)
     return fid
 
 
@@ -618,7 +620,9 @@ def minimal_spec(T: int = 10, mistakes: list[int] | None = None, run_id: str = "
         "figures": [{"id": "main", "title": "Rounds", "height": 300,
                      "figure": {"data": [{"type": "scatter", "mode": "markers", "x": [], "y": []}],
                                 "layout": {"xaxis": {"range": [-1, T]}, "yaxis": {"range": [-1, 1]}}},
-                     "dynamic": [{"trace": 0, "op": "row_current", "rounds": "r", "x": "x", "y": "y"}]}],
+                     "dynamic": [{"trace": 0, "op": "row_current", "rounds": "r", "x": "x", "y": "y"}],
+                     "describe": {"name": "Rounds", "template": "Rounds at round {t} of {T}: mistakes so far M = {k}.",
+                                  "values": {}, "table": [["mistakes M", "k"]]}}],
         "ledger": {"title": "Ledger", "lines": [{"latex": "M = {M}", "values": {"M": {"by": "state", "data": list(
             range(K)), "fmt": "d"}}, "holds": {"by": "state", "data": [1] * K}, "reason": "counting"}]},
         "caption": {"template": "Round {t} of {T}"},

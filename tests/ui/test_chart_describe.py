@@ -9,7 +9,7 @@ import shutil
 
 import pytest
 
-from olc_ui.shared.describe_view import describe_figures, plain
+from olc_ui.shared.describe_view import plain
 from olc_ui.viewer.snapshot import _fill, describe_values, state_index
 from olc_ui.viewer.spec import minimal_spec, validate_spec
 
@@ -47,14 +47,25 @@ def test_no_description_reads_out_an_empty_value(label):
 
 
 def test_a_bad_describe_is_rejected():
-    spec = describe_figures(minimal_spec(T=3, mistakes=[1]))
+    spec = minimal_spec(T=3, mistakes=[1])
     d = spec["figures"][0]["describe"]
     for bad, msg in [({**d, "template": ""}, "template"), ({**d, "extra": 1}, "unknown"),
                      ({**d, "table": [["x", "nope"]]}, "table"),
-                     ({**d, "values": {"a": {"by": "state", "array": "missing"}}}, "missing")]:
+                     ({**d, "values": {"a": {"by": "state", "array": "missing"}}}, "missing"),
+                     ({**d, "values": {"a": {"caption": "nope"}}, "table": [["a", "a"]]}, "caption")]:
         spec["figures"][0]["describe"] = bad
         with pytest.raises(ValueError, match=msg):
             validate_spec(spec)
+
+
+def test_a_figure_without_a_description_written_from_its_run_is_refused():
+    """No chart gets a description read off its coordinates (issue 32 §3): a figure with none is refused."""
+    spec = minimal_spec(T=3, mistakes=[1])
+    del spec["figures"][0]["describe"]
+    with pytest.raises(ValueError, match="describe.*missing"):
+        validate_spec(spec)
+    import olc_ui.shared.describe_view as dv
+    assert not hasattr(dv, "describe_figures") and not hasattr(dv, "_auto")
 
 
 def test_plain_text_of_legend_names():
