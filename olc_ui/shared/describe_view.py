@@ -131,18 +131,24 @@ def vector_text(v: Sequence[float], digits: int = MIN_DIGITS) -> str:
 
 # ------------------------------------------------------------------------------------------ the proof's checks
 
-def link_verdicts(proof) -> dict[tuple[str, str], dict[str, list]]:
-    """Per state of ``proof``, each link of its chains as the proof's own check decides it: ``holds`` True /
-    False / None (an assumption it needs fails, or a side is undefined), ``na`` (the failed assumptions' names).
+def link_verdicts(proof) -> dict[tuple[str, str], dict[str, Any]]:
+    """Per state of ``proof``, each link of its chains as the proof's own check decides it — what
+    ``proof.checks_at(t)`` says at every state, read at once from the same record (``proof.check_matrix()``,
+    the failed assumptions each link needs): ``holds`` True / False / None (an assumption it needs fails, or a
+    side is undefined), ``na`` (the failed assumptions' names), ``strict``.
 
-    The one place descriptions read a verdict (through ``proof.checks_at``), so that it can read the proof's
-    record of checks instead when there is one."""
-    out: dict[tuple[str, str], dict[str, list]] = {}
-    for s in np.asarray(proof.state_rounds).tolist():
-        for row in proof.checks_at(int(s)):
-            d = out.setdefault((row["lhs_key"], row["rhs_key"]), {"holds": [], "na": [], "strict": row["strict"]})
-            d["holds"].append(row["holds"])
-            d["na"].append(tuple(row["needs_failed"]))
+    The one place descriptions read a verdict, so that it can read the proof's record of checks instead when
+    there is one (tests/ui/test_describe_numbers.py holds it equal to checks_at)."""
+    out: dict[tuple[str, str], dict[str, Any]] = {}
+    mat = proof.check_matrix()
+    for ch in proof.chains:
+        for i, (lo, hi, strict, _) in enumerate(ch.links()):
+            needs = tuple(a.name for a in proof.failed_needs(ch, i))
+            bad = np.asarray(mat[proof.link_name(lo, hi, strict)], dtype=bool)
+            undefined = np.isnan(np.asarray(proof.series[lo], dtype=float)) | np.isnan(
+                np.asarray(proof.series[hi], dtype=float))
+            holds = [None if (u or needs) else not b for b, u in zip(bad.tolist(), undefined.tolist())]
+            out.setdefault((lo, hi), {"holds": holds, "na": [needs] * len(holds), "strict": strict})
     return out
 
 
@@ -306,9 +312,9 @@ class Describer:
             refs, Vp = {}, V
             digits = _chain_digits(Vp, rels, lit)
         for i, r in enumerate(rels):   # held within the tolerance, though the printed digits say otherwise
-            for j, rel in enumerate(r):
-                if rel in ("≤", "<") and not _rel_holds(_printed(Vp[i, j], digits), _printed(Vp[i + 1, j], digits),
-                                                        rel):
+            pa, pb = _sig(Vp[i], digits), _sig(Vp[i + 1], digits)
+            for j in np.flatnonzero((pa >= pb) & np.isfinite(pa) & np.isfinite(pb)).tolist():
+                if r[j] in ("≤", "<") and not _rel_holds(pa[j], pb[j], r[j]):
                     r[j] = "≈"
         pidx = np.searchsorted(np.asarray(proof.state_rounds), np.arange(self.T + 1), side="right") - 1
         fmt = f".{digits}g"
@@ -410,20 +416,24 @@ def _same(a: np.ndarray, b: np.ndarray) -> bool:
 
 
 def _chain_digits(V: np.ndarray, rels: list[list[str]], literal: list[bool]) -> int:
-    """The fewest significant digits (≥ MIN_DIGITS) with which every failing or not-claimed link's printed
-    sides keep their relation, and as many as the holding links allow; a literal side is exact."""
-    def ok(digits: int, which: Callable[[str], bool]) -> bool:
-        for i, r in enumerate(rels):
-            for j, rel in enumerate(r):
-                if not which(rel):
-                    continue
-                a = V[i, j] if literal[i] else _printed(V[i, j], digits)
-                b = V[i + 1, j] if literal[i + 1] else _printed(V[i + 1, j], digits)
-                if not (math.isfinite(a) and math.isfinite(b)) or _rel_holds(a, b, rel):
-                    continue
-                return False
-        return True
+    """The fewest significant digits (≥ MIN_DIGITS) with which every strict, failing or not-claimed link's
+    printed sides keep their relation (a holding ≤ always does: rounding keeps order); a literal side is exact."""
+    checks = []
+    for i, r in enumerate(rels):
+        rr = np.asarray(r, dtype=object)
+        for rel in (">", "≥", "<"):
+            j = np.flatnonzero(rr == rel)
+            a, b = V[i, j], V[i + 1, j]
+            keep = np.isfinite(a) & np.isfinite(b)
+            if keep.any():
+                checks.append((rel, a[keep], b[keep], literal[i], literal[i + 1]))
     for digits in range(MIN_DIGITS, _MAX_DIGITS + 1):
-        if ok(digits, lambda r: r in (">", "≥", "<")):
+        if all(_printed_hold(rel, a, b, la, lb, digits) for rel, a, b, la, lb in checks):
             return digits
     return _MAX_DIGITS
+
+
+def _printed_hold(rel: str, a: np.ndarray, b: np.ndarray, la: bool, lb: bool, digits: int) -> bool:
+    pa = a if la else _sig(a, digits)
+    pb = b if lb else _sig(b, digits)
+    return bool(np.all({">": pa > pb, "≥": pa >= pb, "<": pa < pb}[rel]))

@@ -20,6 +20,8 @@ class Case:
     required: dict[str, set[str]] = field(default_factory=dict)
     #: literal formulas with digits the descriptions may print (no run's number in them)
     allowed: tuple[str, ...] = ()
+    #: the runs the spec draws (their proofs' verdicts are read by the descriptions)
+    traces: tuple = ()
 
 
 def _defaults(settings, **over) -> dict:
@@ -100,7 +102,7 @@ def perceptron(**over) -> Case:
     if use != "separable":
         req["sandwich_A"] |= {"γM − TDᵧ so far", "R²/γ² + 2TDᵧ/γ"}
         req["td_curve"] = {"best γ", "the smallest bound", "γ used"}
-    return Case(spec, oracle, req, allowed=("w·x = 0", "|⟨w*, x⟩| < γ", "a score of 0"))
+    return Case(spec, oracle, req, allowed=("w·x = 0", "|⟨w*, x⟩| < γ", "a score of 0"), traces=(tr,))
 
 
 def margin(**over) -> Case:
@@ -133,7 +135,7 @@ def margin(**over) -> Case:
 
     req = {"main": {"pass", "yₜ", "s = w·x/‖w‖", "w", "U"},
            "sandwich_A": {"U", "Uγ", "⟨w*, w⟩", "‖w‖", "1 + 2/γ + 3Uγ/4"} | ({"12/γ²"} if tr.proof.mistake_bound else set())}
-    return Case(spec, oracle, req, allowed=("w·x = 0", "|s| < γ/2"))
+    return Case(spec, oracle, req, allowed=("w·x = 0", "|s| < γ/2"), traces=(tr,))
 
 
 def ftrl(**over) -> Case:
@@ -187,7 +189,7 @@ def ftrl(**over) -> Case:
     req = {"plane": {"xₜ", "yₜ", "ŷₜ", "P(ŷₜ = +1)", "wₜ₊₁", "u*"}, "prob": {"yₜ", "P(ŷₜ = +1)", "ŷₜ"},
            "mistakes": {"E[Mₜ] = Σℓₛ(wₛ)", "its bound min Σℓₛ(u) + √t(1/(2α) + αLₜ²)", "Mₜ", "the bound on E[M_T]"},
            "regret": {"regret Σℓₛ(wₛ) − ℓₛ(u*ₜ)", "√t(1/(2α) + αLₜ²)"}, "alpha": {"α* = 1/(√2·L)", "α"}}
-    return Case(spec, oracle, req, allowed=("P(ŷ = +1) = (1 + ⟨w, x⟩)/2", "‖u‖ ≤ 1"))
+    return Case(spec, oracle, req, allowed=("P(ŷ = +1) = (1 + ⟨w, x⟩)/2", "‖u‖ ≤ 1"), traces=(tr,))
 
 
 def winnow(**over) -> Case:
@@ -231,7 +233,7 @@ def winnow(**over) -> Case:
                                                                       else {"their smallest", "their largest"}),
            "potential": {"M", "Φ = Σwᵢ", "the floor N/(1+β)", "the upper bound N + βNm⁺ − βNm⁻/(1+β)"},
            "bound": {"M", "(1+β)/β + (2+β)m⁺"} | ({"(1+β)/β + (2+β)k(1 + log₍₁₊β₎N)"} if tr.proof.mistake_bound else set())}
-    return Case(spec, oracle, req, allowed=("ŷ = 1 iff w·x > N", "k(1 + log₍₁₊β₎N)"))
+    return Case(spec, oracle, req, allowed=("ŷ = 1 iff w·x > N", "k(1 + log₍₁₊β₎N)"), traces=(tr,))
 
 
 def eg(**over) -> Case:
@@ -277,7 +279,7 @@ def eg(**over) -> Case:
     req = {"weights": {"N", "yₜ", "⟨wₜ, xₜ⟩"}, "margins": {"yₜ⟨u, xₜ⟩", "yₜ⟨wₜ, xₜ⟩"},
            "sandwich": {"M", "Φ = KL(u‖wₜ₊₁)", "ln N − C·M"} | ({"ln N / C"} if tr.proof.mistake_bound else set()),
            "eta": {"C(η*)", "ln N / C(η*)", "η", "C", "η* = ½ ln((1+δ)/(1−δ))"}}
-    return Case(spec, oracle, req, allowed=("a score of exactly 0", "Σ wᵢ = 1", "summing to 1"))
+    return Case(spec, oracle, req, allowed=("a score of exactly 0", "Σ wᵢ = 1", "summing to 1"), traces=(tr,))
 
 
 def experts(**over) -> Case:
@@ -367,7 +369,7 @@ def experts(**over) -> Case:
            "sandwich": {"|Hₜ|", "|H|/2ᴹ"} if algo == "halving" else
            {"ln Φ", "ln w(i*)"} if min(float(np.min(lw[np.isfinite(lw)], initial=0.0)) for lw in logw) < -700 else
            {"Φ", "w(i*)"}, "mistakes": {"M"}}
-    return Case(spec, oracle, req, allowed=("+1 high, −1 low",))
+    return Case(spec, oracle, req, allowed=("+1 high, −1 low",), traces=(tr,))
 
 
 def halving(**over) -> Case:
@@ -410,7 +412,7 @@ def halving(**over) -> Case:
         return out
 
     req = {"main": {"yₜ", "ŷₜ", "|Hₜ|", "|Hₜ₊₁|", "for +1"}, "sandwich": {"M", "|Hₜ|", "|H|/2ᴹ"}}
-    return Case(spec, oracle, req, allowed=("the vote 0 : 0 is a tie → +1",))
+    return Case(spec, oracle, req, allowed=("the vote 0 : 0 is a tie → +1",), traces=(tr,))
 
 
 def _conj_text(mask: np.ndarray) -> str:
@@ -464,7 +466,7 @@ def _conj_case(spec, tr, X, y) -> Case:
         return out
 
     req = {"main": {"xₜ", "yₜ", "h(xₜ)", "|hₜ|"}, "sandwich": {"M", "|c|", "|hₜ|", "2n − n[M⁺≥1] − (M⁺−1)₊"}}
-    return Case(spec, oracle, req, allowed=("that are 0 on xₜ", "says 0 on every example"))
+    return Case(spec, oracle, req, allowed=("that are 0 on xₜ", "says 0 on every example"), traces=(tr,))
 
 
 def boolean(mode: str = "conj", **over) -> Case:
@@ -498,7 +500,7 @@ def _dl_case(spec, tr, X, y) -> Case:
         return out
 
     req = {"main": {"xₜ", "yₜ", "ŷₜ", "the first level with a firing rule"}, "sandwich": {"M", "Φₜ = Σᵣ(levelᵣ − 1)"}}
-    return Case(spec, oracle, req, allowed=("→1", "→0"))
+    return Case(spec, oracle, req, allowed=("→1", "→0"), traces=(tr,))
 
 
 def adversary_game(n: int = 4, moves: str = "1110:1,0111:1,1011:0,0011:1") -> Case:
@@ -590,7 +592,7 @@ def compare(preset: str = "sparse", **over) -> Case:
     req = {"mistakes": {f"{ln.name}'s M" for ln in lanes}}
     for i, ln in enumerate(lanes):
         req[f"s{i}"] = set(COMPARE_SERIES[ln.algorithm])
-    return Case(spec, oracle, req)
+    return Case(spec, oracle, req, traces=tuple(ln.trace for ln in lanes))
 
 
 def _sub(i: int) -> str:

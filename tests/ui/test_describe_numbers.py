@@ -106,3 +106,20 @@ def test_every_description_is_well_formed(case):
         d = f["describe"]
         assert d["name"].strip() and "{t}" in d["template"] and "{T}" in d["template"], (label, f["id"])
         assert set(d["values"]) <= {n for _, n in d["table"]}, (label, f["id"])
+
+
+@pytest.mark.parametrize("label", ["perceptron", "exponentiated_update, continuous, label noise",
+                                   "boolean_concepts, conjunctions, label noise", "experts, RWM η = 1",
+                                   "halving, disjunctions, label noise"])
+def test_the_verdicts_read_are_the_proofs_own(label):
+    """describe_view.link_verdicts reads at once what proof.checks_at(t) says state by state (holds True /
+    False / None, the failed assumptions a link needs)."""
+    from olc_ui.shared.describe_view import link_verdicts
+    c = O.build(label)
+    for tr in c.traces:
+        for proof in (getattr(tr, "proofs", None) or {"p": tr.proof}).values():
+            got = link_verdicts(proof)
+            for k, s in enumerate(proof.state_rounds.tolist()):
+                for row in proof.checks_at(int(s)):
+                    d = got[(row["lhs_key"], row["rhs_key"])]
+                    assert d["holds"][k] == row["holds"] and list(d["na"][k]) == row["needs_failed"], (label, k, row)
