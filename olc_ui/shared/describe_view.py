@@ -206,9 +206,16 @@ class Describer:
         return self._add(label, {"const": data[0], "fmt": fmt}, row, bare)
 
     def state(self, label: str, a: Any, fmt: str = f".{MIN_DIGITS}g", *, row: bool = True, bare: bool = False) -> str:
-        """One value per state of the spec (len(breaks) + 1 entries)."""
+        """One value per state of the spec (len(breaks) + 1 entries); the state's own number (the mistakes of a
+        mistake-driven learner) is the viewer's built-in {k}, sent as nothing."""
         if len(a) != self.K:
             raise ValueError(f"{label}: {len(a)} values, the spec has {self.K} states")
+        kind, prec = _digits(fmt) if fmt != "text" else ("text", None)
+        exact = kind == "d" or (kind == "g" and self.K <= 10 ** (prec or 6))   # prints the count as it is
+        if exact and np.array_equal(np.asarray(a, dtype=float), np.arange(self.K)):
+            if row:
+                self.table.append([label, "k"])
+            return "{k}" if bare else f"{label} = {{k}}"
         data = _rounded(a, fmt)
         if all(v == data[0] for v in data):   # the same in every state: sent once
             return self._add(label, {"const": data[0], "fmt": fmt}, row, bare)

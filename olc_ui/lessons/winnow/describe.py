@@ -31,18 +31,22 @@ def _outcomes(trace, base: float) -> list[str]:
             f"a mistake on a negative: every active weight is divided by 1 + β = {f}" for m, p in zip(miss, pred)]
 
 
-def _score(D: Describer, trace) -> str:
+def _score(D: Describer, trace, caption: dict) -> str:
     """w·xₜ per round, with enough digits that its printed comparison with the threshold N holds (the caption
-    prints ≤ or > as the learner decided)."""
+    prints ≤ or > as the learner decided): the caption's own value when what it prints holds."""
     N = float(trace.d)
     with np.errstate(over="ignore"):
         sc = np.exp(np.asarray(trace.columns["log_score"], dtype=float))
     pred = np.asarray(trace.predictions) > 0
+
+    def holds(shown: np.ndarray) -> bool:
+        return bool(np.all(np.where(pred, shown > N, shown <= N) | ~np.isfinite(sc)))
+    src = caption["values"]["sc"]
+    sent = np.array([np.nan if v is None else float(v) for v in src["data"]]) if "data" in src else None
+    if sent is not None and src.get("fmt") == ".6g" and holds(np.array([float(f"{v:.6g}") for v in sent])):
+        return D.caption("w·xₜ", "sc")     # sent once
     digits = 6
-    while digits < 17:
-        shown = np.array([float(f"{v:.{digits}g}") for v in sc])
-        if np.all(np.where(pred, shown > N, shown <= N) | ~np.isfinite(sc)):
-            break
+    while digits < 17 and not holds(np.array([float(f"{v:.{digits}g}") for v in sc])):
         digits += 1
     return D.round("w·xₜ", sc, f".{digits}g")
 
@@ -90,7 +94,7 @@ def _weights(spec: dict, trace, rel: np.ndarray | None, E: np.ndarray | None, su
                      f"{D.state('the next largest other weight', w(rest_hi))}")
     now = (f"Round {{t}}: the example xₜ has {D.caption('number of ones', 'on')}"
            + (f" ({D.caption('relevant ones', 'ron')})" if "ron" in spec["caption"]["values"] else "")
-           + f", label {D.caption('yₜ', 'y')}; {_score(D, trace)} "
+           + f", label {D.caption('yₜ', 'y')}; {_score(D, trace, spec['caption'])} "
            + D.caption("w·x vs N", "cmp", bare=True) + f" {n_txt}, so {D.caption('ŷₜ', 'yhat')}: "
            + D.text("outcome", _outcomes(trace, base), "round") + ".")
     state = "After the round: " + "; ".join(parts) + "."
