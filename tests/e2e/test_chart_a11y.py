@@ -158,3 +158,31 @@ def test_play_announces_mistakes_and_pauses_not_every_round(tab, url):
     assert len(texts) == 1 and texts[0] == tab.locator(f"{VIEWER} .olc-caption").inner_text(), texts
     assert int(tab.evaluate(f"() => +({v}.dataset.announcements || 0)")) == before + len(during) + 1
     assert not tab.errors, tab.errors
+
+
+EVERY_PLOT_JS = """() => [...document.querySelectorAll('.js-plotly-plot')].map(gd => {
+  const ids = (gd.getAttribute('aria-describedby') || '').split(/\\s+/).filter(Boolean);
+  return {role: gd.getAttribute('role'), name: gd.getAttribute('aria-label') || '',
+          desc: ids.map(i => (document.getElementById(i) || {}).textContent || '').join(' ')};
+})"""
+
+
+@pytest.mark.parametrize("path", ["bound_explorer", "compare"])
+def test_every_plotly_chart_has_a_name_and_a_description(tab, url, path):
+    """Outside the step viewer too (st.plotly_chart: the Bound explorer's two charts, the Compare page's sweep;
+    olc_ui/shared/chart_names.py): every .js-plotly-plot on the page is role="img" with a name and a description
+    that says its numbers (issue 32 §6: they had no accessible name)."""
+    tab.goto(f"{url.rstrip('/')}/{path}")
+    tab.wait_for_selector('[data-testid="stMain"] h1', timeout=90_000)
+    want = {"bound_explorer": 2, "compare": 1}[path]
+    outside = ".js-plotly-plot:not(.olc-viewer .js-plotly-plot)"
+    tab.wait_for_function(f"n => document.querySelectorAll('{outside}').length >= n", arg=want, timeout=120_000)
+    assert wait_for_rerun(tab, 0.0, expect_run=False, quiet_ms=500).get("ok")
+    tab.wait_for_function("""() => [...document.querySelectorAll('.js-plotly-plot')]
+        .every(gd => gd.getAttribute('role') === 'img' && gd.getAttribute('aria-label'))""", timeout=30_000)
+    plots = tab.evaluate(EVERY_PLOT_JS)
+    assert len(plots) >= want
+    for c in plots:
+        assert c["role"] == "img" and c["name"].strip() and c["desc"].strip(), (path, c)
+        assert any(ch.isdigit() for ch in c["desc"]), (path, c)   # the numbers it plots
+    assert not tab.errors, tab.errors

@@ -123,3 +123,27 @@ def test_the_verdicts_read_are_the_proofs_own(label):
                 for row in proof.checks_at(int(s)):
                     d = got[(row["lhs_key"], row["rhs_key"])]
                     assert d["holds"][k] == row["holds"] and list(d["na"][k]) == row["needs_failed"], (label, k, row)
+
+
+def test_the_explorers_and_the_sweeps_charts_say_their_numbers():
+    """The charts drawn outside the step viewer (st.plotly_chart: the Bound explorer's two, the Compare page's
+    sweep) are described by the numbers they plot, as the page's table prints them (olc_ui.shared.chart_names
+    names them in the browser)."""
+    import olc_core
+    from olc_ui.lessons.bound_explorer import view as V
+    from olc_ui.lessons.compare.describe import describe_sweep
+    s = olc_core.sweep("perceptron", "gamma", [0.05, 0.1, 0.2], seeds=3, T=200).summary()
+    said_m, said_r = V.describe_sweep(s, "γ", "mistakes M")
+    for i, v in enumerate(s["value"]):
+        seg = said_m.split(f"γ = {V.fmt(v)}: ")[1].split("; γ =")[0]
+        assert seg.startswith(f"measured median {V.fmt(s['mistakes_median'][i])}, from {V.fmt(s['mistakes_min'][i])} "
+                              f"to {V.fmt(s['mistakes_max'][i])} over the seeds; the bound {V.fmt(s['bound_median'][i])}")
+        assert f"γ = {V.fmt(v)}: median {V.fmt(s['ratio_median'][i])}, largest {V.fmt(s['ratio_max'][i])}" in said_r
+    rows = [{"algorithm": "winnow", "N": 10, "seed": k, "mistakes": m, "bound": 20.0} for k, m in enumerate((3, 5, 4))]
+    assert describe_sweep(rows, {"winnow": "Winnow"}, 300).endswith("Winnow: N = 10: median 4 (from 3 to 5), bound 20.")
+
+
+def test_a_chart_names_script_escapes_its_texts():
+    from olc_ui.shared.chart_names import script
+    js = script("k", "a</script><b>", "x < y")
+    assert "</script><b>" not in js and "\\u003c/script>" in js and js.count("</script>") == 1

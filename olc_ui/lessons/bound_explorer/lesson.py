@@ -19,7 +19,7 @@ from olc_core.sweep import SWEEPS
 
 from olc_ui.lessons.bound_explorer import view as V
 from olc_ui.lessons.bound_explorer.view import ALG_NAMES, MEASURED, sweep_values
-from olc_ui.shared import safe, tables
+from olc_ui.shared import chart_names, safe, tables
 from olc_ui.shared.config import Setting
 
 __all__ = ["MORE", "more", "NOISE_TEXT", "SOURCE", "rate_note", "PAGE", "MAIN_SETTINGS", "GROUPS", "ALL_SETTINGS", "MAX_WORK", "MAX_CELL", "group_page", "visible",
@@ -341,8 +341,11 @@ def panels(alg: str, p: str, v: dict[str, Any], table) -> None:
     log_x = v["scale"] == "log"
     left, right = st.columns(2)      # the charts first: on a projector (1100×800) they start above the fold
     proofs = V.proof_per_value(table)
-    left.plotly_chart(V.mistakes_figure(s, xl, meas, log_x, proofs), key="explorer_mistakes")
-    right.plotly_chart(V.ratio_figure(s, xl, log_x, proofs), key="explorer_ratio")
+    said_m, said_r = V.describe_sweep(s, _META[p][0], meas)
+    chart_names.plotly_chart(left, V.mistakes_figure(s, xl, meas, log_x, proofs), key="explorer_mistakes",
+                             name=f"Measured {meas} and the bound", text=said_m)
+    chart_names.plotly_chart(right, V.ratio_figure(s, xl, log_x, proofs), key="explorer_ratio",
+                             name="Tightness: measured / bound", text=said_r)
     c1, c2, c3 = st.columns(3)
     c1.metric("Runs", f"{len(table)}")
     c2.metric("Largest ratio measured / bound", "n/a" if top is None else f"{top[0]:.3f}")

@@ -108,3 +108,21 @@ def describe_compare(spec: dict, lanes) -> dict:
         by_id[f"w{i}"]["describe"] = _weights(spec, ln)
         by_id[f"s{i}"]["describe"] = _sandwich(spec, ln)
     return spec
+
+
+def describe_sweep(rows: list[dict], names: dict[str, str], T: int) -> str:
+    """The sweep chart's text alternative: per learner and number of features N, the median of its mistakes over
+    the seeds with their range, and its theorem's bound (median over the same runs), as the chart plots them."""
+    def g(x: float) -> str:
+        return f"{x:.4g}"
+    parts = []
+    for alg in dict.fromkeys(r["algorithm"] for r in rows):
+        per = []
+        for N in sorted({r["N"] for r in rows if r["algorithm"] == alg}):
+            m = np.array([r["mistakes"] for r in rows if r["algorithm"] == alg and r["N"] == N], dtype=float)
+            b = [r["bound"] for r in rows if r["algorithm"] == alg and r["N"] == N and r["bound"] is not None]
+            per.append(f"N = {N}: median {g(float(np.median(m)))} (from {g(m.min())} to {g(m.max())}), bound "
+                       + (g(float(np.median(b))) if b else "none"))
+        parts.append(f"{names.get(alg, alg)}: " + "; ".join(per))
+    return (f"Mistakes against the number of features N, over seeded runs of T = {T} rounds each (no run makes more "
+            "than T): " + ". ".join(parts) + ".")

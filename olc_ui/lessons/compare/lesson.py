@@ -25,8 +25,9 @@ import streamlit as st
 import olc_core
 from olc_core.streams.compare import dense_instances, sparse_instances, views
 
+from olc_ui.lessons.compare.describe import describe_sweep
 from olc_ui.lessons.compare.view import NAMES, SOURCES, Lane, compare_spec, sweep_figure
-from olc_ui.shared import common, tables
+from olc_ui.shared import chart_names, common, tables
 from olc_ui.shared import data as olc_data
 from olc_ui.shared.config import Setting
 from olc_ui.shared.transcript import PageSettings
@@ -317,7 +318,9 @@ def sweep_panel(v: dict[str, Any]) -> None:
     st.caption("Solid: each learner's mistakes (median over the seeds, bars: smallest to largest). Dashed, same "
                "colour: its theorem's bound on the same runs (median). Dotted: T, the most mistakes a run of T rounds "
                "can make. Both axes logarithmic.")
-    st.plotly_chart(sweep_figure(rows, T=SWEEP_T[preset]), config={"displayModeBar": False}, key="compare_sweep_chart")
+    chart_names.plotly_chart(st, sweep_figure(rows, T=SWEEP_T[preset]), key="compare_sweep_chart",
+                             name="Mistakes against the number of features N",
+                             text=describe_sweep(rows, NAMES, SWEEP_T[preset]), config={"displayModeBar": False})
     with st.expander("The numbers of this chart (every run)"):
         tables.table([{"learner": NAMES[r["algorithm"]], "N": r["N"], "k": r["k"], "seed": r["seed"],
                        "mistakes": r["mistakes"], "bound": _bound(r["bound"])} for r in rows],
