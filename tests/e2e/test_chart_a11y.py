@@ -110,7 +110,7 @@ def test_the_data_table_holds_the_specs_numbers_at_this_round(tab, url, path):
             assert table.locator("thead th[scope=col]").count() == 2
             got = [(r.locator("th[scope=row]").inner_text().strip(), r.locator("td").inner_text().strip().replace("−", "-"))
                    for r in table.locator("tbody tr").all()]
-            want = [(label, text.strip()) for label, text in _expected_rows(spec, fig["id"], p)]
+            want = [(label, text.strip().replace("−", "-")) for label, text in _expected_rows(spec, fig["id"], p)]
             assert got == want, (path, fig["id"], p)
             checked += 1
         toggle.click()

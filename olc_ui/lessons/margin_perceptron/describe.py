@@ -18,14 +18,14 @@ def _main(spec: dict, trace, gamma: float, wstar) -> dict:
     D = Describer(spec)
     W = np.vstack([np.asarray(trace.weights_at(int(s)), dtype=float) for s in D.starts.tolist()])
     cmp = f"; the comparator {D.const_vector('w*', wstar)}" if wstar is not None else ""
-    head = (f"{NAME} at step {{t}} of {{T}}: the examples scaled to the unit circle, by label (seen, not yet "
+    head = (f"{NAME} at round {{t}} of {{T}}: the examples scaled to the unit circle, by label (seen, not yet "
             f"seen), the updates ringed and the margin mistakes as diamonds, the learner's line with its band "
             f"|s| < γ/2 around it for {D.const('γ', gamma)}{cmp}.")
     w, U = D.vector("w", W, "state"), D.state("U", np.arange(D.K), "d")
-    ex = (f"Step {{t}}: {D.caption('pass', 'pass')}, {D.caption('example', 'ex')} (its number in the data), "
+    ex = (f"Round {{t}}: a step through the data, {D.caption('pass', 'pass')}, {D.caption('example', 'ex')} (its number in the data), "
           f"with label {D.caption('yₜ', 'y')}; its normalised score {D.caption('s = w·x/‖w‖', 's')}: "
           + D.caption("outcome", "what", bare=True))
-    return D.build(NAME, f"{head} {ex}. After the step {w}; updates so far: {U}.",
+    return D.build(NAME, f"{head} {ex}. After the round {w}; updates so far: {U}.",
                    start=f"{head} No example seen yet; {w}; updates: {U}.")
 
 
@@ -43,7 +43,7 @@ def _sandwich(spec: dict, proof, gamma: float) -> dict:
         closing = (f"The outer bounds meet at {D.const('4/γ + 8/γ²', tight, '.5g')} updates, which the stated bound "
                    f"{D.const('12/γ²', bound, '.5g')} rounds up ({D.const('γ', gamma)}).")
     name = "The Margin Perceptron's proof against the updates U"
-    return D.build(name, f"{name} at step {{t}} of {{T}}: after {U} updates (the first included), {chain}. {closing}")
+    return D.build(name, f"{name} at round {{t}} of {{T}}: after {U} updates (the first included), {chain}. {closing}")
 
 
 def describe_margin(spec: dict, trace, gamma: float) -> dict:
