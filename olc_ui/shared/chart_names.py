@@ -2,7 +2,8 @@
 alternative (WCAG 1.1.1, 4.1.2; issue 32 §3 and §6): the Bound explorer's two charts and the Compare page's sweep.
 
 :func:`plotly_chart` draws the chart in a keyed container and puts, in the sidebar (no gap in the main column), a
-small script that gives its plotly element (``.js-plotly-plot``) ``role="img"``, the name as ``aria-label`` and a
+small script that gives its plotly element (``.js-plotly-plot``) ``role="figure"`` (not "img": its mode bar's
+buttons stay reachable, and an image may hold no control), the name as ``aria-label`` and a
 visually hidden description (``aria-describedby``): the numbers the chart plots, as the page computed them. The
 names live in ``window.__olcChartNames`` and a MutationObserver puts them back whenever Streamlit draws the chart
 again. The texts are data (JSON in the script, ``<`` escaped): nothing of them is read as HTML.
@@ -27,7 +28,7 @@ _JS = """<script>
       const gd = document.querySelector(`.st-key-${key}_named .js-plotly-plot`);
       if (!gd) continue;
       if (gd.getAttribute("aria-label") !== d.name) gd.setAttribute("aria-label", d.name);
-      if (gd.getAttribute("role") !== "img") gd.setAttribute("role", "img");
+      if (gd.getAttribute("role") !== "figure") gd.setAttribute("role", "figure");
       const id = `olc-chart-desc-${key}`;
       let p = document.getElementById(id);
       if (!p || !gd.parentElement.contains(p)) {

@@ -170,8 +170,9 @@ EVERY_PLOT_JS = """() => [...document.querySelectorAll('.js-plotly-plot')].map(g
 @pytest.mark.parametrize("path", ["bound_explorer", "compare"])
 def test_every_plotly_chart_has_a_name_and_a_description(tab, url, path):
     """Outside the step viewer too (st.plotly_chart: the Bound explorer's two charts, the Compare page's sweep;
-    olc_ui/shared/chart_names.py): every .js-plotly-plot on the page is role="img" with a name and a description
-    that says its numbers (issue 32 §6: they had no accessible name)."""
+    olc_ui/shared/chart_names.py): every .js-plotly-plot on the page is role="img" (the viewer's) or "figure" (one
+    with plotly's mode bar: an image may hold no control) with a name and a description that says its numbers
+    (issue 32 §6: they had no accessible name)."""
     tab.goto(f"{url.rstrip('/')}/{path}")
     tab.wait_for_selector('[data-testid="stMain"] h1', timeout=90_000)
     want = {"bound_explorer": 2, "compare": 1}[path]
@@ -179,10 +180,11 @@ def test_every_plotly_chart_has_a_name_and_a_description(tab, url, path):
     tab.wait_for_function(f"n => document.querySelectorAll('{outside}').length >= n", arg=want, timeout=120_000)
     assert wait_for_rerun(tab, 0.0, expect_run=False, quiet_ms=500).get("ok")
     tab.wait_for_function("""() => [...document.querySelectorAll('.js-plotly-plot')]
-        .every(gd => gd.getAttribute('role') === 'img' && gd.getAttribute('aria-label'))""", timeout=30_000)
+        .every(gd => ['img', 'figure'].includes(gd.getAttribute('role')) && gd.getAttribute('aria-label'))""",
+                      timeout=30_000)
     plots = tab.evaluate(EVERY_PLOT_JS)
     assert len(plots) >= want
     for c in plots:
-        assert c["role"] == "img" and c["name"].strip() and c["desc"].strip(), (path, c)
+        assert c["role"] in ("img", "figure") and c["name"].strip() and c["desc"].strip(), (path, c)
         assert any(ch.isdigit() for ch in c["desc"]), (path, c)   # the numbers it plots
     assert not tab.errors, tab.errors
