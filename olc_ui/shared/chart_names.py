@@ -1,5 +1,6 @@
 """A chart drawn by Streamlit (``st.plotly_chart``, outside the step viewer) with an accessible name and a text
-alternative (WCAG 1.1.1, 4.1.2; issue 32 §3 and §6): the Bound explorer's two charts and the Compare page's sweep.
+alternative (WCAG 1.1.1, 4.1.2; issue 32 §3 and §6): the Bound explorer's two charts, the Compare page's sweep and the
+canvas points are clicked onto.
 
 :func:`plotly_chart` draws the chart in a keyed container and puts, in the sidebar (no gap in the main column), a
 small script that gives its plotly element (``.js-plotly-plot``) ``role="figure"`` (not "img": its mode bar's
@@ -57,9 +58,11 @@ def script(key: str, name: str, text: str) -> str:
     return _JS % (data, _HIDDEN)
 
 
-def plotly_chart(where, fig: dict, *, key: str, name: str, text: str, **kw) -> None:
+def plotly_chart(where, fig, *, key: str, name: str, text: str, **kw):
     """``where.plotly_chart(fig, …)`` in a container keyed ``key``, named ``name`` and described by ``text``
-    (plain text: the numbers the chart plots, from the run)."""
+    (plain text: the numbers the chart plots, from the run); returns what ``plotly_chart`` returns (its
+    selection, with ``on_select``)."""
     box = where.container(key=f"{key}_named")
-    box.plotly_chart(fig, key=key, **kw)
+    out = box.plotly_chart(fig, key=key, **kw)
     st.sidebar.html(script(key, name, text), unsafe_allow_javascript=True)
+    return out

@@ -167,7 +167,7 @@ EVERY_PLOT_JS = """() => [...document.querySelectorAll('.js-plotly-plot')].map(g
 })"""
 
 
-@pytest.mark.parametrize("path", ["bound_explorer", "compare"])
+@pytest.mark.parametrize("path", ["bound_explorer", "compare", "perceptron?data=click"])
 def test_every_plotly_chart_has_a_name_and_a_description(tab, url, path):
     """Outside the step viewer too (st.plotly_chart: the Bound explorer's two charts, the Compare page's sweep;
     olc_ui/shared/chart_names.py): every .js-plotly-plot on the page is role="img" (the viewer's) or "figure" (one
@@ -175,7 +175,7 @@ def test_every_plotly_chart_has_a_name_and_a_description(tab, url, path):
     (issue 32 §6: they had no accessible name)."""
     tab.goto(f"{url.rstrip('/')}/{path}")
     tab.wait_for_selector('[data-testid="stMain"] h1', timeout=90_000)
-    want = {"bound_explorer": 2, "compare": 1}[path]
+    want = {"bound_explorer": 2, "compare": 1, "perceptron?data=click": 1}[path]
     outside = ".js-plotly-plot:not(.olc-viewer .js-plotly-plot)"
     tab.wait_for_function(f"n => document.querySelectorAll('{outside}').length >= n", arg=want, timeout=120_000)
     assert wait_for_rerun(tab, 0.0, expect_run=False, quiet_ms=500).get("ok")
@@ -186,5 +186,5 @@ def test_every_plotly_chart_has_a_name_and_a_description(tab, url, path):
     assert len(plots) >= want
     for c in plots:
         assert c["role"] in ("img", "figure") and c["name"].strip() and c["desc"].strip(), (path, c)
-        assert any(ch.isdigit() for ch in c["desc"]), (path, c)   # the numbers it plots
+        assert any(ch.isdigit() for ch in c["desc"]), (path, c)   # the numbers it plots (the canvas: its range)
     assert not tab.errors, tab.errors
