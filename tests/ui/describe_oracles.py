@@ -595,6 +595,12 @@ def compare(preset: str = "sparse", **over) -> Case:
     return Case(spec, oracle, req, traces=tuple(ln.trace for ln in lanes))
 
 
+def _clicked() -> str:
+    from olc_ui.shared import data as olc_data
+    X = np.array([[0.5, 0.2], [-0.4, 0.3], [0.1, -0.6], [-0.2, -0.1], [0.3, 0.35]])
+    return olc_data.encode_points(X, np.array([1, -1, 1, -1, -1]))
+
+
 def _sub(i: int) -> str:
     return str(i).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
 
@@ -633,6 +639,10 @@ BUILDERS: dict[str, Callable[[], Case]] = {
     "boolean_concepts, conjunctions": boolean,
     "boolean_concepts, conjunctions, label noise": lambda: boolean("conj", noise=0.1),
     "boolean_concepts, decision lists": lambda: boolean("dl"),
+    "boolean_concepts, conjunctions, the adversary's stream": lambda: boolean("conj", cdata="adversary"),
+    "boolean_concepts, decision lists, majority of the firing rules": lambda: boolean("dl", tie="majority", dT=200),
+    "perceptron, clicked points": lambda: perceptron(data="click", pts=_clicked()),
+    "exponentiated_update, continuous, N = 5": lambda: eg(data="continuous", N=5, k=1, T=40),
     "boolean_concepts, decision lists, label noise": lambda: boolean("dl", dnoise=0.1),
     "boolean_concepts, the adversary game": adversary_game,
     "boolean_concepts, the adversary game before a move": lambda: adversary_game(moves=""),
