@@ -111,7 +111,7 @@ def _nonseparable(spec: dict, sp, hp) -> list[dict]:
 
     def td_closing(D: Describer) -> str:
         return (f"Here {D.const('γ', cs['gamma'])}, {D.const('R', cs['radius'])}; with "
-                f"{D.const('TDᵧ over the whole run', cs['TD'])} the line γM − TDᵧ meets √M·R at "
+                f"{D.const('TDᵧ over the whole run', cs['TD'])} the line γM − TDᵧ and √M·R cross where "
                 f"{D.const('M at the crossing', cs['bound_quadratic'], '.5g')}, which the stated bound "
                 f"{D.const('R²/γ² + 2TDᵧ/γ', sp.mistake_bound, '.5g')} rounds up.")
 
@@ -119,7 +119,7 @@ def _nonseparable(spec: dict, sp, hp) -> list[dict]:
         L, a = float(ch["L"]), float(ch["a"])
         from_quadratic = td_bound_quadratic(1.0, L, a)   # M − L = a√M: the TDᵧ quadratic with γ = 1, TD = L, R = a
         return (f"Here u = w*/γ and a = {D.const('‖u‖R', a)}; with {D.const('L(u) over the whole run', L)} the line "
-                f"M − L(u) meets ‖u‖R√M at {D.const('M at the crossing', from_quadratic, '.5g')}, which the stated bound "
+                f"M − L(u) and ‖u‖R√M cross where {D.const('M at the crossing', from_quadratic, '.5g')}, which the stated bound "
                 f"{D.const('L + a√L + a²', hp.mistake_bound, '.5g')} rounds up.")
     a = _sandwich(spec, "sandwich_A", sp, [("td_lower", "γM − TDᵧ so far"), ("inner", "⟨w*, w⟩"), ("norm", "‖w‖"),
                                            ("sqrtM_R", "√M·R")], td_closing, "The TDᵧ proof")
