@@ -1,69 +1,68 @@
-"""An accessible name for every chart a page draws with ``st.plotly_chart`` (issue 32 §6).
+"""A chart drawn by Streamlit (``st.plotly_chart``, outside the step viewer) with an accessible name and a text
+alternative (WCAG 1.1.1, 4.1.2; issue 32 §3 and §6): the Bound explorer's two charts, the Compare page's sweep and the
+canvas points are clicked onto.
 
-The step viewer names its own charts (role="img" and an aria-label that follows the round: viewer_a11y.js). A chart
-drawn by ``st.plotly_chart`` (the bound explorer's two, the compare page's mistakes-against-N chart, the click canvas)
-is a plotly ``<div class="js-plotly-plot">`` with no role and no name: a screen reader announces nothing for it.
-
-- :func:`named` puts the chart's name into its figure, as ``layout.meta.olc_name`` (plotly keeps ``meta`` as data and
-  draws nothing for it), so the name travels with the figure and a test can read it from the page's data.
-- :data:`JS` (installed once per browser tab by :func:`setup`, called from olc_ui/shared/page.py) gives every such
-  chart that name as its aria-label, again whenever Streamlit redraws a chart, and a role: "img" (as the viewer's
-  charts), or "figure" when the chart holds controls of its own (plotly's toolbar buttons: an image's content is
-  hidden from a screen reader, and axe's nested-interactive rule forbids controls in it). A chart whose figure names
-  none gets its plotly title, else "Chart". The numbers of each chart are also in a table on its page.
+:func:`plotly_chart` draws the chart in a keyed container and puts, in the sidebar (no gap in the main column), a
+small script that gives its plotly element (``.js-plotly-plot``) ``role="figure"`` (not "img": its mode bar's
+buttons stay reachable, and an image may hold no control), the name as ``aria-label`` and a
+visually hidden description (``aria-describedby``): the numbers the chart plots, as the page computed them. The
+names live in ``window.__olcChartNames`` and a MutationObserver puts them back whenever Streamlit draws the chart
+again. The texts are data (JSON in the script, ``<`` escaped): nothing of them is read as HTML.
 """
 from __future__ import annotations
 
+import json
+
 import streamlit as st
 
-__all__ = ["NAME_KEY", "JS", "named", "setup"]
+__all__ = ["plotly_chart", "script"]
 
-#: where :func:`named` puts the name in the figure's ``layout.meta``
-NAME_KEY = "olc_name"
+_HIDDEN = ("position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);"
+           "white-space:nowrap;border:0")
 
-
-def named(fig: dict, name: str) -> dict:
-    """``fig`` (a plotly figure dict) with its accessible name; returned for chaining."""
-    layout = fig.setdefault("layout", {})
-    meta = layout.get("meta")
-    layout["meta"] = {**(meta if isinstance(meta, dict) else {}), NAME_KEY: name}
-    return fig
-
-
-JS = """<script>
+_JS = """<script>
 (() => {
-  if (window.__olcChartNames) { window.__olcChartNames(); return; }
-  const SEL = '[data-testid="stPlotlyChart"] .js-plotly-plot';
-  const CONTROLS = 'button, a[href], input, select, textarea, [tabindex]:not([tabindex="-1"])';
-  function nameOf(gd) {
-    const meta = (gd.layout && gd.layout.meta) || (gd._fullLayout && gd._fullLayout.meta);
-    if (meta && typeof meta === 'object' && typeof meta.%(key)s === 'string' && meta.%(key)s) return meta.%(key)s;
-    const title = gd.layout && gd.layout.title;
-    const text = typeof title === 'string' ? title : (title && title.text) || '';
-    return text.replace(/<[^>]*>/g, '').trim() || 'Chart';
-  }
-  function name() {
-    for (const gd of document.querySelectorAll(SEL)) {
-      const n = nameOf(gd);
-      // a chart with its own controls (plotly's toolbar: buttons) is a named figure, so they stay reachable;
-      // without, a named image (its SVG's tick labels are not read one by one)
-      const role = gd.querySelector(CONTROLS) ? 'figure' : 'img';
-      if (gd.getAttribute('role') !== role) gd.setAttribute('role', role);
-      if (gd.getAttribute('aria-label') !== n) gd.setAttribute('aria-label', n);
+  const names = (window.__olcChartNames = window.__olcChartNames || {});
+  Object.assign(names, %s);
+  const apply = () => {
+    for (const [key, d] of Object.entries(window.__olcChartNames)) {
+      const gd = document.querySelector(`.st-key-${key}_named .js-plotly-plot`);
+      if (!gd) continue;
+      if (gd.getAttribute("aria-label") !== d.name) gd.setAttribute("aria-label", d.name);
+      if (gd.getAttribute("role") !== "figure") gd.setAttribute("role", "figure");
+      const id = `olc-chart-desc-${key}`;
+      let p = document.getElementById(id);
+      if (!p || !gd.parentElement.contains(p)) {
+        if (p) p.remove();
+        p = document.createElement("p");
+        p.id = id;
+        p.setAttribute("style", "%s");
+        gd.parentElement.appendChild(p);
+      }
+      if (p.textContent !== d.text) p.textContent = d.text;
+      if (gd.getAttribute("aria-describedby") !== id) gd.setAttribute("aria-describedby", id);
     }
+  };
+  apply();
+  if (!window.__olcChartObserver) {
+    window.__olcChartObserver = new MutationObserver(() => apply());
+    window.__olcChartObserver.observe(document.body, { subtree: true, childList: true });
   }
-  let queued = false;
-  new MutationObserver(() => {
-    if (queued) return;
-    queued = true;
-    requestAnimationFrame(() => { queued = false; name(); });
-  }).observe(document.body, { subtree: true, childList: true });
-  window.__olcChartNames = name;
-  name();
 })();
-</script>""" % {"key": NAME_KEY}
+</script>"""
 
 
-def setup() -> None:
-    """The naming script, on this run of the page (its element in the sidebar: it takes no row of the page)."""
-    st.sidebar.html(JS, unsafe_allow_javascript=True)
+def script(key: str, name: str, text: str) -> str:
+    """The script that names chart ``key`` (the page's container key) and describes it."""
+    data = json.dumps({key: {"name": name, "text": text}}, ensure_ascii=False).replace("<", "\\u003c")
+    return _JS % (data, _HIDDEN)
+
+
+def plotly_chart(where, fig, *, key: str, name: str, text: str, **kw):
+    """``where.plotly_chart(fig, …)`` in a container keyed ``key``, named ``name`` and described by ``text``
+    (plain text: the numbers the chart plots, from the run); returns what ``plotly_chart`` returns (its
+    selection, with ``on_select``)."""
+    box = where.container(key=f"{key}_named")
+    out = box.plotly_chart(fig, key=key, **kw)
+    st.sidebar.html(script(key, name, text), unsafe_allow_javascript=True)
+    return out

@@ -18,7 +18,7 @@ from streamlit import runtime
 from streamlit.runtime.scriptrunner_utils.script_requests import ScriptRequestType
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
-from olc_ui.shared import caps, chart_names, class_session, focus, state
+from olc_ui.shared import caps, class_session, focus, state
 from olc_ui.viewer import position as link
 from olc_ui.viewer import predict
 from olc_ui.viewer import present  # the switch and, when on, presentation mode (olc_ui/viewer/present.py)
@@ -116,7 +116,6 @@ def setup(title: str) -> None:
     class_session.setup()   # ?class= in the link, the class mode of the viewers (olc_ui/shared/class_session.py)
     st.html(CAPTION_CSS + PHONE_CSS)
     focus.setup()           # focus ring, skip link, inert collapsed sidebar (olc_ui/shared/focus.py)
-    chart_names.setup()     # role="img" and a name on every st.plotly_chart chart (olc_ui/shared/chart_names.py)
     with st.sidebar.container(key="olc_sources"), st.expander("Sources [000]–[004]", icon=":material/menu_book:"):
         st.markdown("The bracketed numbers on these pages cite these lecture notes. The maths comes from "
                     "them; the numbers and every checked inequality come from the run on the page.\n\n"

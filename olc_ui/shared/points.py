@@ -15,7 +15,7 @@ from olc_ui.shared.common import count
 from olc_ui.shared.config import Setting
 from olc_ui.shared.state import set_value
 
-__all__ = ["Data", "click_canvas", "canvas_figure", "CLICK_STYLE", "CLICK_RANGE", "CANVAS_HEIGHT"]
+__all__ = ["Data", "click_canvas", "canvas_figure", "canvas_text", "CLICK_STYLE", "CLICK_RANGE", "CANVAS_HEIGHT"]
 
 
 @dataclass(frozen=True)
@@ -64,6 +64,14 @@ def canvas_figure(X: np.ndarray, y: np.ndarray, label: int):
     return fig
 
 
+def canvas_text(X: np.ndarray, y: np.ndarray, label: int, listed: int = 10) -> str:
+    """The canvas's text alternative: what a click does, and the points so far with their labels."""
+    pts = [f"({X[i, 0]:.2f}, {X[i, 1]:.2f}) labelled {int(y[i]):+d}" for i in range(min(len(y), listed))]
+    more = f", and {len(y) - listed} more" if len(y) > listed else ""
+    return (f"A click on the square from {CLICK_RANGE[0]:g} to {CLICK_RANGE[1]:g} adds a point labelled {label:+d} "
+            f"there. Points so far: {len(y)}" + (": " + "; ".join(pts) + more if pts else "") + ".")
+
+
 def click_canvas(v: dict[str, Any], page: str, settings: list[Setting]) -> None:
     """A chart to click points onto (a grid of invisible targets), the label to give them, and a reset."""
     X, y = olc_data.decode_points(v["pts"])
@@ -82,11 +90,10 @@ def click_canvas(v: dict[str, Any], page: str, settings: list[Setting]) -> None:
             st.rerun()
         st.caption(f"{count(len(y), 'point')}; at most {olc_data.MAX_CLICKED}.")
     with c1:
-        fig = canvas_figure(X, y, int(label))
-        fig.update_layout(meta={chart_names.NAME_KEY: f"Click canvas: {count(len(y), 'point')} so far; a click adds "
-                                                      f"a point labelled {int(label):+d}"})
-        ev = st.plotly_chart(fig, key=f"{page}_click_canvas_{len(y)}", on_select="rerun",
-                             selection_mode="points", config={"displayModeBar": False})
+        ev = chart_names.plotly_chart(st, canvas_figure(X, y, int(label)), key=f"{page}_click_canvas_{len(y)}",
+                                      name=f"Click canvas: {count(len(y), 'point')} so far; a click adds a point "
+                                           f"labelled {int(label):+d}", text=canvas_text(X, y, int(label)),
+                                      on_select="rerun", selection_mode="points", config={"displayModeBar": False})
     pts = (ev or {}).get("selection", {}).get("points", []) if isinstance(ev, dict) else \
         getattr(getattr(ev, "selection", None), "points", []) or []
     new = [(p["x"], p["y"]) for p in pts if p.get("curve_number", p.get("curveNumber")) == 0]

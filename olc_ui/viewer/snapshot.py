@@ -18,7 +18,7 @@ from typing import Any
 
 from olc_ui.viewer.spec import REL_LATEX
 
-__all__ = ["state_index", "apply_op", "figures_at", "ledger_at", "caption_at"]
+__all__ = ["state_index", "apply_op", "figures_at", "ledger_at", "caption_at", "describe_values", "description_at"]
 
 BLANK = object()  # a "by round" value at p = 0 (no round played yet)
 
@@ -179,3 +179,23 @@ def caption_at(spec: dict, p: int) -> str:
     if p == 0 and cap.get("start"):
         return _fill(spec, cap["start"], {}, p)
     return _fill(spec, cap["template"], cap.get("values", {}), p)
+
+
+def describe_values(spec: dict, desc: dict) -> dict:
+    """A chart description's value sources with their references resolved, as viewer_a11y.js resolves them: an
+    ``array`` of the spec, or a ``caption`` value (the same numbers the caption prints, sent once)."""
+    out = {}
+    for name, src in desc.get("values", {}).items():
+        if "caption" in src:
+            src = {**spec["caption"]["values"][src["caption"]], **{k: v for k, v in src.items() if k != "caption"}}
+        if "array" in src:
+            src = {**{k: v for k, v in src.items() if k != "array"}, "data": spec["arrays"][src["array"]]}
+        out[name] = src
+    return out
+
+
+def description_at(spec: dict, fig: dict, p: int) -> str:
+    """A figure's description at position ``p`` as the browser writes it (its ``start`` text at p = 0)."""
+    d = fig["describe"]
+    tpl = d["start"] if p == 0 and d.get("start") else d["template"]
+    return _fill(spec, tpl, describe_values(spec, d), p)

@@ -6,8 +6,7 @@ the learner errs plays one tone of ≈ 0.1 s (soft attack and release), at most 
 during Play (the others are skipped); a step backward, a rebuild and the page's first draw are silent. Its
 pitch goes from :data:`LOW_HZ` to :data:`HIGH_HZ` (evenly in octaves) as the potential's sandwich closes: the
 position on the sandwich chart's axis (M, or the updates U) over where the proof's bounds cross (the largest
-value the proof allows) — both read off the spec, as the chart's description reads them
-(olc_ui/shared/describe_view.py): the x of the chart's current-value markers (a ``point_state`` /
+value the proof allows) — both read off the spec: the x of the chart's current-value markers (a ``point_state`` /
 ``point_position`` op) and the x of its ``meta: "crossing"`` trace. A page without a crossing (randomised FTRL)
 sounds its mistakes at :data:`LOW_HZ`. Sound is an addition: the caption, the charts' descriptions and the
 announcements say every mistake too.

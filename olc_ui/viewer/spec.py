@@ -318,14 +318,17 @@ def _figure(fig: Any, path: str, spec: dict, ids: list[str]) -> str:
     used: set = set()
     for j, op in enumerate(dyn):
         _op(op, f"{path}.dynamic[{j}]", spec, len(f["data"]), used)
-    if "describe" in fig:
-        _describe(fig["describe"], f"{path}.describe", spec)
+    if "describe" not in fig:   # a text alternative written from the run (olc_ui/shared/describe_view.py): required
+        _fail(f"{path}.describe", "is missing: every figure needs a description written from its run (name, "
+                                  "template, values), never one read off the plot")
+    _describe(fig["describe"], f"{path}.describe", spec)
     return fid
 
 
 def _describe(desc: Any, path: str, spec: dict) -> None:
     """A figure's text alternative: name, template (+ start), values (a source may name an array of
-    the spec instead of holding its data: ``{"by": "state", "array": "M_now"}``), table rows."""
+    the spec instead of holding its data: ``{"by": "state", "array": "M_now"}``, or a value of the caption:
+    ``{"caption": "y"}``), table rows."""
     if not isinstance(desc, dict):
         _fail(path, "must be a dict {'name', 'template', 'values', 'table'}")
     extra = set(desc) - {"name", "template", "start", "values", "table"}
@@ -341,6 +344,12 @@ def _describe(desc: Any, path: str, spec: dict) -> None:
         _fail(f"{path}.values", "must be a dict {name: source}")
     resolved = {}
     for name, src in values.items():
+        if isinstance(src, dict) and "caption" in src:   # the caption's own value, sent once
+            cap = (spec.get("caption") or {}).get("values") or {}
+            if src["caption"] not in cap or set(src) - {"caption", "fmt"}:
+                _fail(f"{path}.values[{name!r}]", f"names no caption value {src['caption']!r} (or has keys "
+                                                  "besides 'caption' and 'fmt')")
+            src = {**cap[src["caption"]], **{k: v for k, v in src.items() if k != "caption"}}
         if isinstance(src, dict) and "array" in src:
             if "data" in src or "const" in src:
                 _fail(f"{path}.values[{name!r}]", "give 'array' or 'data' / 'const', not both")
@@ -611,7 +620,9 @@ def minimal_spec(T: int = 10, mistakes: list[int] | None = None, run_id: str = "
         "figures": [{"id": "main", "title": "Rounds", "height": 300,
                      "figure": {"data": [{"type": "scatter", "mode": "markers", "x": [], "y": []}],
                                 "layout": {"xaxis": {"range": [-1, T]}, "yaxis": {"range": [-1, 1]}}},
-                     "dynamic": [{"trace": 0, "op": "row_current", "rounds": "r", "x": "x", "y": "y"}]}],
+                     "dynamic": [{"trace": 0, "op": "row_current", "rounds": "r", "x": "x", "y": "y"}],
+                     "describe": {"name": "Rounds", "template": "Rounds at round {t} of {T}: mistakes so far M = {k}.",
+                                  "values": {}, "table": [["mistakes M", "k"]]}}],
         "ledger": {"title": "Ledger", "lines": [{"latex": "M = {M}", "values": {"M": {"by": "state", "data": list(
             range(K)), "fmt": "d"}}, "holds": {"by": "state", "data": [1] * K}, "reason": "counting"}]},
         "caption": {"template": "Round {t} of {T}"},

@@ -1,22 +1,35 @@
-"""Issue 32 §6: every chart a page draws with st.plotly_chart carries its accessible name in its figure
-(layout.meta.olc_name, read by olc_ui/shared/chart_names.py's script in the browser: tests/e2e/test_chart_a11y.py)."""
+"""Issue 32 §6: every chart a page draws with st.plotly_chart (outside the step viewer) gets an accessible name
+and a description, sent by olc_ui/shared/chart_names.py's script beside it (in the browser: tests/e2e/test_chart_a11y.py).
+Here: the names the page sends, one per chart, in the order the charts are drawn."""
 from __future__ import annotations
 
 import json
+import re
 
-from olc_ui.shared.chart_names import JS, NAME_KEY, named
+from olc_ui.shared.chart_names import script
 from tests.app.pagetest import open_page, page_path
+
+_DATA = re.compile(r"Object\.assign\(names, (\{.*?\})\);", re.S)
+
+
+def _named(at) -> list[dict]:
+    out = []
+    for el in at.get("html"):
+        m = _DATA.search(el.proto.body or "")
+        if m:
+            out.extend(json.loads(m.group(1)).values())
+    return out
 
 
 def _names(at) -> list[str]:
-    return [json.loads(c.proto.spec)["layout"].get("meta", {}).get(NAME_KEY, "") for c in at.get("plotly_chart")]
+    return [d["name"] for d in _named(at)]
 
 
-def test_named_keeps_other_meta_and_the_script_reads_the_same_key():
-    fig = named({"data": [], "layout": {"meta": {"x": 1}}}, "A chart")
-    assert fig["layout"]["meta"] == {"x": 1, NAME_KEY: "A chart"}
-    assert named({"data": []}, "B")["layout"]["meta"] == {NAME_KEY: "B"}
-    assert f"meta.{NAME_KEY}" in JS and "'aria-label'" in JS and "'role'" in JS
+def test_the_script_carries_the_name_and_text_as_data():
+    s = script("k", "A <b>chart</b>", "x = 1 < 2")
+    m = _DATA.search(s)
+    assert m and json.loads(m.group(1)) == {"k": {"name": "A <b>chart</b>", "text": "x = 1 < 2"}}
+    assert "<b>" not in m.group(1)  # "<" escaped: nothing of the texts is read as HTML
 
 
 def test_the_bound_explorers_two_charts_are_named_by_what_they_show():

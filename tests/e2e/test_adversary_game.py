@@ -61,8 +61,13 @@ CLICK_AND_CATCH = """async ([label, t]) => {
   const t0 = performance.now();
   btn.click();
   await new Promise(r => { const tick = () => shown() ? r() : requestAnimationFrame(tick); tick(); });
-  return {ms: performance.now() - t0, board: (%s)()};
-}""" % BOARD
+  return {ms: performance.now() - t0, board: (%s)(), desc: (%s)()};
+}""" % (BOARD, "() => [...document.querySelectorAll('.olc-viewer .olc-plot')].map(gd => "
+        "document.getElementById(gd.getAttribute('aria-describedby')).textContent)")
+
+#: every chart's description, as a screen reader reads it
+DESCRIPTIONS = """() => [...document.querySelectorAll('.olc-viewer .olc-plot')].map(gd =>
+  document.getElementById(gd.getAttribute('aria-describedby')).textContent)"""
 
 
 def _set_bits(page, bits: str) -> None:
@@ -97,6 +102,12 @@ def test_a_move_is_drawn_in_the_browser_and_the_run_agrees(page, url):
                                "document.querySelector('.olc-viewer').dataset.ready === 'true'", timeout=60_000)
         served = page.evaluate(BOARD)
         assert {**drawn, "run": run} == served, move
+        # until the run came, no description read values not computed for the new round (issue 32 §3); then the
+        # run's own: the move's bit string and label
+        assert all("follows from the run" in d for d in got["desc"]), got["desc"]
+        page.wait_for_timeout(400)   # the descriptions settle
+        main = page.evaluate(DESCRIPTIONS)[0]
+        assert f"xₜ = {bits} with label yₜ = {label}" in main, main
         assert not page.locator(".olc-game-pending").count()                  # the sandwich and ledger are back
     assert "FALSE POSITIVE" in served["caption"] and served["ticks"][2] == "c (positives only)"
     assert page.evaluate("() => new URLSearchParams(location.search).get('moves')") == ",".join(moves)

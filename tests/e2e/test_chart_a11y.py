@@ -20,7 +20,7 @@ pytest.importorskip("playwright")
 from stbrowser import INSTRUMENT_JS, wait_for_rerun  # noqa: E402
 
 from olc_ui.catalog import available  # noqa: E402
-from olc_ui.viewer.snapshot import _fill  # noqa: E402
+from olc_ui.viewer.snapshot import _fill, describe_values  # noqa: E402
 
 PAGES = [row[4] for row in available() if row[4] not in ("home", "bound_explorer")]
 VIEWER = ".olc-viewer"
@@ -130,8 +130,7 @@ def test_every_plotly_chart_on_every_page_has_an_accessible_name(tab, url, path,
 def _expected_rows(spec: dict, fig_id: str, p: int) -> list[tuple[str, str]]:
     fig = next(f for f in spec["figures"] if f["id"] == fig_id)
     d = fig["describe"]
-    vals = {n: ({**{k: v for k, v in s.items() if k != "array"}, "data": spec["arrays"][s["array"]]}
-                if "array" in s else s) for n, s in d["values"].items()}
+    vals = describe_values(spec, d)
     return [(label, _fill(spec, "{" + name + "}", vals, p)) for label, name in d["table"]]
 
 
@@ -155,7 +154,7 @@ def test_the_data_table_holds_the_specs_numbers_at_this_round(tab, url, path):
             assert table.locator("thead th[scope=col]").count() == 2
             got = [(r.locator("th[scope=row]").inner_text().strip(), r.locator("td").inner_text().strip().replace("−", "-"))
                    for r in table.locator("tbody tr").all()]
-            want = [(label, text.strip()) for label, text in _expected_rows(spec, fig["id"], p)]
+            want = [(label, text.strip().replace("−", "-")) for label, text in _expected_rows(spec, fig["id"], p)]
             assert got == want, (path, fig["id"], p)
             checked += 1
         toggle.click()
@@ -202,4 +201,34 @@ def test_play_announces_mistakes_and_pauses_not_every_round(tab, url):
     # one after the pause: the caption of the round on screen
     assert len(texts) == 1 and texts[0] == tab.locator(f"{VIEWER} .olc-caption").inner_text(), texts
     assert int(tab.evaluate(f"() => +({v}.dataset.announcements || 0)")) == before + len(during) + 1
+    assert not tab.errors, tab.errors
+
+
+EVERY_PLOT_JS = """() => [...document.querySelectorAll('.js-plotly-plot')].map(gd => {
+  const ids = (gd.getAttribute('aria-describedby') || '').split(/\\s+/).filter(Boolean);
+  return {role: gd.getAttribute('role'), name: gd.getAttribute('aria-label') || '',
+          desc: ids.map(i => (document.getElementById(i) || {}).textContent || '').join(' ')};
+})"""
+
+
+@pytest.mark.parametrize("path", ["bound_explorer", "compare", "perceptron?data=click"])
+def test_every_plotly_chart_has_a_name_and_a_description(tab, url, path):
+    """Outside the step viewer too (st.plotly_chart: the Bound explorer's two charts, the Compare page's sweep;
+    olc_ui/shared/chart_names.py): every .js-plotly-plot on the page is role="img" (the viewer's) or "figure" (one
+    with plotly's mode bar: an image may hold no control) with a name and a description that says its numbers
+    (issue 32 §6: they had no accessible name)."""
+    tab.goto(f"{url.rstrip('/')}/{path}")
+    tab.wait_for_selector('[data-testid="stMain"] h1', timeout=90_000)
+    want = {"bound_explorer": 2, "compare": 1, "perceptron?data=click": 1}[path]
+    outside = ".js-plotly-plot:not(.olc-viewer .js-plotly-plot)"
+    tab.wait_for_function(f"n => document.querySelectorAll('{outside}').length >= n", arg=want, timeout=120_000)
+    assert wait_for_rerun(tab, 0.0, expect_run=False, quiet_ms=500).get("ok")
+    tab.wait_for_function("""() => [...document.querySelectorAll('.js-plotly-plot')]
+        .every(gd => ['img', 'figure'].includes(gd.getAttribute('role')) && gd.getAttribute('aria-label'))""",
+                      timeout=30_000)
+    plots = tab.evaluate(EVERY_PLOT_JS)
+    assert len(plots) >= want
+    for c in plots:
+        assert c["role"] in ("img", "figure") and c["name"].strip() and c["desc"].strip(), (path, c)
+        assert any(ch.isdigit() for ch in c["desc"]), (path, c)   # the numbers it plots (the canvas: its range)
     assert not tab.errors, tab.errors

@@ -9,8 +9,8 @@ import shutil
 
 import pytest
 
-from olc_ui.shared.describe_view import describe_figures, plain
-from olc_ui.viewer.snapshot import _fill, state_index
+from olc_ui.shared.describe_view import plain
+from olc_ui.viewer.snapshot import _fill, describe_values, state_index
 from olc_ui.viewer.spec import minimal_spec, validate_spec
 
 from ..conftest import node_eval
@@ -18,8 +18,7 @@ from . import page_specs as P
 
 
 def _resolved(spec: dict, d: dict) -> dict:
-    return {n: ({**{k: v for k, v in s.items() if k != "array"}, "data": spec["arrays"][s["array"]]}
-                if "array" in s else s) for n, s in d["values"].items()}
+    return describe_values(spec, d)
 
 
 @pytest.mark.parametrize("label", P.labels())
@@ -48,14 +47,25 @@ def test_no_description_reads_out_an_empty_value(label):
 
 
 def test_a_bad_describe_is_rejected():
-    spec = describe_figures(minimal_spec(T=3, mistakes=[1]))
+    spec = minimal_spec(T=3, mistakes=[1])
     d = spec["figures"][0]["describe"]
     for bad, msg in [({**d, "template": ""}, "template"), ({**d, "extra": 1}, "unknown"),
                      ({**d, "table": [["x", "nope"]]}, "table"),
-                     ({**d, "values": {"a": {"by": "state", "array": "missing"}}}, "missing")]:
+                     ({**d, "values": {"a": {"by": "state", "array": "missing"}}}, "missing"),
+                     ({**d, "values": {"a": {"caption": "nope"}}, "table": [["a", "a"]]}, "caption")]:
         spec["figures"][0]["describe"] = bad
         with pytest.raises(ValueError, match=msg):
             validate_spec(spec)
+
+
+def test_a_figure_without_a_description_written_from_its_run_is_refused():
+    """No chart gets a description read off its coordinates (issue 32 §3): a figure with none is refused."""
+    spec = minimal_spec(T=3, mistakes=[1])
+    del spec["figures"][0]["describe"]
+    with pytest.raises(ValueError, match="describe.*missing"):
+        validate_spec(spec)
+    import olc_ui.shared.describe_view as dv
+    assert not hasattr(dv, "describe_figures") and not hasattr(dv, "_auto")
 
 
 def test_plain_text_of_legend_names():
@@ -69,7 +79,7 @@ JS = """await (async () => {
   for (const C of [m.LedgerMethods, a.A11yMethods])
     for (const n of Object.getOwnPropertyNames(C.prototype)) if (n !== 'constructor') v[n] = C.prototype[n];
   return data.map(c => {
-    v.T = c.T; v.arrays = c.arrays; v.mistakes = c.mistakes;
+    v.T = c.T; v.arrays = c.arrays; v.mistakes = c.mistakes; v.spec = {caption: c.caption};
     const f = {spec: {id: c.id}, a11y: {desc: c.desc}};
     f.a11y.values = v.describeValues(c.desc);
     return [v.describeText(f, c.p, c.k), v.roundText(c.p)];
@@ -91,7 +101,7 @@ def test_the_browser_fills_descriptions_as_python_does(tmp_path):
                 k = state_index(spec, p)
                 tpl = d["start"] if p == 0 and d.get("start") else d["template"]
                 cases.append({"T": T, "arrays": arrays, "mistakes": spec["mistake_rounds"], "id": f["id"],
-                              "desc": d, "p": p, "k": k})
+                              "desc": d, "p": p, "k": k, "caption": spec.get("caption")})
                 m = sum(1 for r in spec["mistake_rounds"] if r <= p - 1)
                 want.append((_fill(spec, tpl, _resolved(spec, d), p),
                              f"round 0 of {T}, nothing seen yet" if p == 0

@@ -29,7 +29,8 @@ from olc_ui.shared import caps
 from olc_ui.shared.common import agree, count, rounds_text
 from olc_ui.shared.sandwich_view import Curve, sandwich as sandwich_chart
 from olc_ui.shared.spec_tools import COLORS, by_state, const, holds, ledger, not_applicable
-from olc_ui.shared.describe_view import describe_figures
+from olc_ui.lessons.boolean_concepts.describe import (describe_conjunction, describe_conjunction_start,
+                                                      describe_decision_list, describe_learner_game)
 from olc_ui.viewer.spec import jsonable
 
 __all__ = ["CONJ_WHAT", "C_NAME", "C_ROW", "C_TRUE", "GREEN", "PALE_TARGET", "RED", "TARGET", "assumption_text", "bits", "conjunction_spec", "conjunction_start_spec",
@@ -348,7 +349,7 @@ def conjunction_start_spec(n: int, *, run_id: str, title: str = "", start: str =
     spec = {"version": 1, "run_id": run_id, "T": 0, "position": 0, "url_param": "t", "breaks": [],
             "mistake_rounds": [], "arrays": arrays, "figures": [main], "caption": caption,
             "layout": {"columns": [["main"]]}}
-    return describe_figures(jsonable(spec))
+    return describe_conjunction_start(jsonable(spec), n)
 
 
 def conjunction_spec(trace, X, y, *, run_id: str, position: int = 0, title: str = "",
@@ -375,7 +376,7 @@ def conjunction_spec(trace, X, y, *, run_id: str, position: int = 0, title: str 
     }
     if fp_rounds.size:
         spec["extra_stops"] = {"false positive": np.unique(fp_rounds)}
-    return describe_figures(jsonable(spec))
+    return describe_conjunction(jsonable(spec), trace, H)
 
 
 # ------------------------------------------------------------------------------------------ decision lists
@@ -630,7 +631,7 @@ def decision_list_spec(trace, X, y, *, run_id: str, position: int = 0, title: st
         "layout": {"columns": [["main"], ["sandwich", "ledger"]], "widths": [round(1.3 + 0.08 * max(0, n - 3), 2), 1]},
         "speed": int(max(1, min(60, T // 20))),
     }
-    return describe_figures(jsonable(spec))
+    return describe_decision_list(jsonable(spec), trace, LV)
 
 
 # ------------------------------------------------------------------------------------------ be the learner
@@ -770,7 +771,7 @@ def learner_game_spec(n: int, X, predictions, labels, targets: list, agree: list
         "ledger": {"title": "The lower bound, at this round", "lines": ledger(lines)}, "caption": caption,
         "layout": {"columns": [["main"], ["ledger"]], "widths": [1.1, 1]},
     }
-    return describe_figures(jsonable(spec))
+    return describe_learner_game(jsonable(spec), n, X, pred, lab, next_example is not None)
 
 
 #: the page's drawing cap, stated under its viewer (olc_ui/shared/caps.py)

@@ -348,11 +348,11 @@ def panels(alg: str, p: str, v: dict[str, Any], table) -> None:
     left, right = st.columns(2)      # the charts first: on a projector (1100×800) they start above the fold
     proofs = V.proof_per_value(table)
     over = f"against {xl}, median and range over {len(set(table['seed'].tolist()))} seeds per value"
-    left.plotly_chart(chart_names.named(V.mistakes_figure(s, xl, meas, log_x, proofs),
-                                        f"Measured {meas} and the theorem's bound, {over}"), key="explorer_mistakes")
-    right.plotly_chart(chart_names.named(V.ratio_figure(s, xl, log_x, proofs),
-                                         f"Tightness: measured / bound, {over} (1: the bound is attained)"),
-                       key="explorer_ratio")
+    said_m, said_r = V.describe_sweep(s, _META[p][0], meas)
+    chart_names.plotly_chart(left, V.mistakes_figure(s, xl, meas, log_x, proofs), key="explorer_mistakes",
+                             name=f"Measured {meas} and the theorem's bound, {over}", text=said_m)
+    chart_names.plotly_chart(right, V.ratio_figure(s, xl, log_x, proofs), key="explorer_ratio",
+                             name=f"Tightness: measured / bound, {over} (1: the bound is attained)", text=said_r)
     c1, c2, c3 = st.columns(3)
     c1.metric("Runs", f"{len(table)}")
     c2.metric("Largest ratio measured / bound", "n/a" if top is None else f"{top[0]:.3f}")

@@ -18,7 +18,7 @@ import numpy as np
 
 from olc_core._exact.perceptron_bound import exceeds, median
 
-__all__ = ["ALG_NAMES", "MEASURED", "sweep_values", "mistakes_figure", "ratio_figure", "summary_rows",
+__all__ = ["ALG_NAMES", "MEASURED", "sweep_values", "mistakes_figure", "ratio_figure", "summary_rows", "describe_sweep",
            "na_values", "theorems", "proof_per_value", "vacuous", "tightest", "fmt"]
 
 ALG_NAMES = {
@@ -241,3 +241,30 @@ def tightest(summary: dict) -> tuple[float, float] | None:
         return None
     i = int(np.nanargmax(r))
     return float(r[i]), float(summary["value"][i])
+
+
+#: swept values a chart's description reads out one by one (beyond: the first ones and the last)
+LISTED = 12
+
+
+def describe_sweep(summary: dict, symbol: str, measured: str) -> tuple[str, str]:
+    """The two charts' text alternatives: (measured against the bound, the tightness ratio), each swept value
+    with the numbers its chart plots (the summary's medians and ranges over seeds), as the table prints them."""
+    vals = list(summary["value"])
+    idx = list(range(len(vals))) if len(vals) <= LISTED else list(range(LISTED - 1)) + [len(vals) - 1]
+    cut = "" if len(vals) <= LISTED else f" (the first {LISTED - 1} and the last of {len(vals)} values)"
+    m_parts, r_parts = [], []
+    for i in idx:
+        at = f"{symbol} = {fmt(vals[i])}"
+        b = summary["bound_median"][i]
+        bound = f"the bound {fmt(b)}" if b is not None and math.isfinite(float(b)) else "no bound (an assumption fails)"
+        m_parts.append(f"{at}: measured median {fmt(summary['mistakes_median'][i])}, from "
+                       f"{fmt(summary['mistakes_min'][i])} to {fmt(summary['mistakes_max'][i])} over the seeds; {bound}")
+        r = summary["ratio_median"][i]
+        r_parts.append(f"{at}: median {fmt(r)}, largest {fmt(summary['ratio_max'][i])}"
+                       if r is not None and math.isfinite(float(r)) else f"{at}: no ratio (no bound)")
+    mistakes = (f"Measured {measured} against the theorem's bound, for each swept value{cut}: " + "; ".join(m_parts)
+                + ".")
+    ratio = ("Tightness, measured / bound (1: the bound attained), for each swept value"
+             f"{cut}: " + "; ".join(r_parts) + ".")
+    return mistakes, ratio

@@ -25,6 +25,7 @@ import streamlit as st
 import olc_core
 from olc_core.streams.compare import dense_instances, sparse_instances, views
 
+from olc_ui.lessons.compare.describe import describe_sweep
 from olc_ui.lessons.compare.view import NAMES, SOURCES, Lane, compare_spec, sweep_figure
 from olc_ui.shared import chart_names, common, tables, ties
 from olc_ui.shared import data as olc_data
@@ -319,8 +320,8 @@ def sweep_panel(v: dict[str, Any]) -> None:
                "can make. Both axes logarithmic.")
     name = (f"Mistakes against N ({what}, T = {SWEEP_T[preset]}): each learner's mistakes, median and range over "
             f"{SWEEP_SEEDS} seeds, and its theorem's bound, both axes logarithmic")
-    st.plotly_chart(chart_names.named(sweep_figure(rows, T=SWEEP_T[preset]), name), config={"displayModeBar": False},
-                    key="compare_sweep_chart")
+    chart_names.plotly_chart(st, sweep_figure(rows, T=SWEEP_T[preset]), key="compare_sweep_chart", name=name,
+                             text=describe_sweep(rows, NAMES, SWEEP_T[preset]), config={"displayModeBar": False})
     with st.expander("The numbers of this chart (every run)"):
         tables.table([{"learner": NAMES[r["algorithm"]], "N": r["N"], "k": r["k"], "seed": r["seed"],
                        "mistakes": r["mistakes"], "bound": _bound(r["bound"])} for r in rows],

@@ -31,8 +31,9 @@ from olc_ui.shared.inset import inset_spot as _inset_spot
 from olc_ui.shared.spec_tools import axis as _axis
 from olc_ui.shared.spec_tools import layout as _layout
 from olc_ui.shared.spec_tools import state_holds
-from olc_ui.shared.describe_view import describe_figures
 from olc_ui.viewer.spec import jsonable, with_infinities
+
+from .describe import describe_compare
 
 __all__ = ["Lane", "NAMES", "SOURCES", "coinciding", "LANE_COLORS", "compare_spec", "sandwich_geometry", "union_breaks", "sweep_figure",
            "position_index"]
@@ -610,7 +611,7 @@ def compare_spec(lanes: list[Lane], *, run_id: str, position: int = 0) -> dict:
                    "widths": [1, 1]},
         "speed": int(max(2, min(100, T // 25))),
     }
-    return describe_figures(jsonable(spec))
+    return describe_compare(jsonable(spec), lanes)
 
 
 # ------------------------------------------------------------------------------------------ the N sweep

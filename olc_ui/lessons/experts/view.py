@@ -50,8 +50,9 @@ from olc_ui.lessons.experts.sandwich import sandwich_figure
 from olc_ui.shared.sandwich_view import LN10, log_ticks  # noqa: F401  (LN10: tests read it here)
 from olc_ui.shared.spec_tools import axis, COLORS, layout, ledger as _ledger, position_holds, position_states, state_holds
 from olc_ui.shared.spec_tools import not_applicable
-from olc_ui.shared.describe_view import describe_figures
 from olc_ui.viewer.spec import jsonable, with_infinities
+
+from .describe import describe_experts
 
 __all__ = ["experts_spec", "log_ticks", "weight_breaks", "advice_classes", "cell_templates", "png_data_uri", "ALG_NAMES",
            "LN10"]
@@ -702,4 +703,4 @@ def experts_spec(trace, X, y, *, run_id: str, band=None, position: int = 0) -> d
         "layout": {"columns": [["weights", "advice", "mistakes"], ["sandwich", "ledger"]], "widths": [1, 1]},
         "speed": int(max(2, min(200, T // 25))),
     }
-    return describe_figures(jsonable(spec), log10=("weights", "sandwich"))
+    return describe_experts(jsonable(spec), trace, A, y, states, i_star, band)

@@ -34,8 +34,9 @@ from olc_core.proofs.normalized_winnow import C_of
 from olc_ui.shared import inset
 from olc_ui.shared.spec_tools import (axis, COLORS, layout, ledger as _ledger, live_relations, not_applicable, position_holds,
                          position_states, sig)
-from olc_ui.shared.describe_view import describe_figures
 from olc_ui.viewer.spec import jsonable, with_infinities
+
+from .describe import describe_eg
 
 __all__ = ["eg_spec", "below_best_eta_bound", "sandwich_geometry", "eta_curve", "FAR", "W_COLOR", "U_COLOR"]
 
@@ -546,4 +547,4 @@ def eg_spec(trace, X, y, *, run_id: str, position: int = 0) -> dict:
         "layout": {"columns": [["weights", "margins", "eta"], ["sandwich", "ledger"]], "widths": [1, 1]},
         "speed": int(max(2, min(200, trace.T // 25))),
     }
-    return describe_figures(jsonable(spec))
+    return describe_eg(jsonable(spec), trace, y)

@@ -42,8 +42,9 @@ import numpy as np
 import olc_core
 
 from olc_ui.shared.spec_tools import axis, by_position, by_round, COLORS, layout, ledger as _ledger, position_holds, sig
-from olc_ui.shared.describe_view import describe_figures
 from olc_ui.viewer.spec import jsonable
+
+from .describe import describe_ftrl
 
 __all__ = ["ftrl_spec", "best_u", "best_u_mistakes", "best_loss_note", "BEST_NAME", "MISTAKES_TITLE", "over_bound", "over_bound_text", "realised_name", "UPPER_NAME", "OVER_NOTE", "Band",
            "realised_band", "AlphaSweep", "alpha_sweep", "upto_rounds", "last_segments", "band_grid",
@@ -597,4 +598,4 @@ def ftrl_spec(trace, X, y, *, run_id: str, band: Band | None = None, sweep: Alph
         "layout": {"columns": [left, right], "widths": [1, 1]},
         "speed": int(max(2, min(200, T // 25))),
     }
-    return describe_figures(jsonable(spec))
+    return describe_ftrl(jsonable(spec), trace, X, band=band, sweep=sweep)

@@ -39,8 +39,9 @@ from olc_core.hypotheses import HalfPlanes, HypothesisClass, MonotoneConjunction
 
 from olc_ui.shared.spec_tools import COLORS, ND, ledger as _ledger, line_trace as _line, points_trace as _pts, position_holds, position_states
 from olc_ui.shared.spec_tools import not_applicable
-from olc_ui.shared.describe_view import describe_figures
 from olc_ui.viewer.spec import jsonable
+
+from .describe import describe_halving
 
 #: what 1 ≤ |Hₜ| needs (the record marks it n/a where that fails)
 NEEDS = "a hypothesis of H consistent with every label"
@@ -646,7 +647,7 @@ def halving_spec(trace, X: np.ndarray, y: np.ndarray, H: HypothesisClass, *, run
         "layout": {"columns": [["main"], ["sandwich", "ledger"]], "widths": [1.3, 1]},
         "speed": int(max(1, min(60, T // 25))),
     }
-    return describe_figures(jsonable(spec))
+    return describe_halving(jsonable(spec), trace, H, target)
 
 
 def votes_drawn(trace, H: HypothesisClass) -> bool:

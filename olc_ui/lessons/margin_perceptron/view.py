@@ -11,8 +11,9 @@ from olc_ui.shared.plane_view import _band, _main_2d, _scale_per_round, _weights
 from olc_ui.shared.sandwich_view import Curve, _crossing_name, _fmt_bound, _no_crossing_note, sandwich
 from olc_ui.shared.spec_tools import COLORS, ND, const as _const, holds as _holds, ledger as _ledger, points_trace as _pts
 from olc_ui.shared.spec_tools import by_state as _state, not_applicable, sig
-from olc_ui.shared.describe_view import describe_figures
 from olc_ui.viewer.spec import jsonable
+
+from .describe import describe_margin
 
 __all__ = ["margin_perceptron_spec"]
 
@@ -135,4 +136,4 @@ def margin_perceptron_spec(trace, *, run_id: str, position: int = 0, title: str 
         "caption": caption, "layout": {"columns": [["main"], ["sandwich_A", "ledger"]], "widths": [1.1, 1]},
         "speed": int(max(2, min(300, trace.T // 30))),
     }
-    return describe_figures(jsonable(spec))
+    return describe_margin(jsonable(spec), trace, gamma)

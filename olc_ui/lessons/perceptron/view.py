@@ -27,8 +27,9 @@ from olc_ui.shared.plane_view import _band, _main_2d, _main_3d, _main_bars, _sca
 from olc_ui.shared.sandwich_view import Curve, _crossing_name, _fmt_bound, _no_crossing_note, log_axis_ticks, sandwich
 from olc_ui.shared.spec_tools import COLORS, ND, const as _const, holds as _holds, ledger as _ledger
 from olc_ui.shared.spec_tools import by_state as _state, holds_value as _holds_value, proof_value as _pval, sig
-from olc_ui.shared.describe_view import describe_figures
 from olc_ui.viewer.spec import jsonable, per_state
+
+from .describe import describe_perceptron
 
 __all__ = ["perceptron_spec", "clip_line", "chords"]
 
@@ -262,8 +263,10 @@ def perceptron_spec(trace, X, y, *, run_id: str, position: int = 0, title: str =
         "layout": {"columns": [left, side], "widths": [1.1, 1]},
         "speed": int(max(2, min(500, T // 30))),
     }
+    spec = describe_perceptron(jsonable(spec), trace, X, y, mode=mode, sp=sp,
+                               hp=trace.proofs["hinge"] if mode != "separable" else None, wstar=wstar, band=gband)
     # per state what changes only on mistakes: a third less JSON to send at T = 10⁴ on noisy data
-    return per_state(describe_figures(jsonable(spec)))
+    return per_state(spec)
 
 
 def _td_curve_figure(ns, n_mistakes: int) -> dict:

@@ -32,8 +32,9 @@ import numpy as np
 from olc_ui.shared.sandwich_view import LN10, log_ticks
 from olc_ui.shared.spec_tools import (axis, by_round, by_state, COLORS, const, holds, layout, ledger as _ledger, live_relations,
                          not_applicable)
-from olc_ui.shared.describe_view import describe_figures
 from olc_ui.viewer.spec import jsonable
+
+from .describe import describe_winnow
 
 __all__ = ["winnow_spec", "exponent_summary", "promotions", "SMALL_N", "N_TOP", "crossing"]
 
@@ -233,10 +234,9 @@ def _relevant_pattern(relevant: list[bool]) -> dict:
             "solidity": 0.3}
 
 
-def _weights_figure(trace, X, y, proof, rel: np.ndarray, arrays: dict) -> dict:
+def _weights_figure(trace, X, y, proof, rel: np.ndarray, arrays: dict, summ: dict | None) -> dict:
     N, L = trace.d, float(trace.log_base)
     base = float(trace.base)
-    summ = None if N <= SMALL_N else exponent_summary(trace, rel)
     sl = _slots(trace, rel, summ)
     thr_e = math.log(N) / L
     cap_e = float(proof.series["log_cap"][0]) / L
@@ -561,7 +561,9 @@ def winnow_spec(trace, X, y, *, run_id: str, position: int = 0) -> dict:
     rel_c = proof.constants.get("relevant")
     rel = None if rel_c is None else np.asarray(rel_c, dtype=np.int64)
     arrays: dict[str, Any] = {}
-    figures = [_weights_figure(trace, A, y, proof, rel if rel is not None else np.zeros(0, dtype=np.int64), arrays),
+    rel0 = rel if rel is not None else np.zeros(0, dtype=np.int64)
+    summ = None if N <= SMALL_N else exponent_summary(trace, rel0)
+    figures = [_weights_figure(trace, A, y, proof, rel0, arrays, summ),
                _potential_figure(trace, proof, arrays), _bound_figure(trace, proof, arrays)]
     mistakes = np.asarray(trace.mistakes, dtype=np.int64)
     spec = {
@@ -573,5 +575,5 @@ def winnow_spec(trace, X, y, *, run_id: str, position: int = 0) -> dict:
         "layout": {"columns": [["weights", "potential"], ["bound", "ledger"]], "widths": [1.1, 1]},
         "speed": int(max(2, min(200, T // 25))),
     }
-    return describe_figures(jsonable(spec), log10=("potential",), bar_labels={
-        "weights": f"weights wᵢ = {float(trace.base):g}^e, exponents e", })
+    E = np.vstack([np.zeros((1, N), dtype=np.int64), _exponents(trace)]) if summ is None else None
+    return describe_winnow(jsonable(spec), trace, rel, E=E, summ=summ)

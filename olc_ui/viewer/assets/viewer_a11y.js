@@ -20,10 +20,17 @@ const DESCRIBE_PLAY_MS = 250;     // during Play the descriptions are refreshed 
 let UID = 0;
 
 export class A11yMethods {
-  // the spec's value sources with their arrays resolved ({"array": name} -> data)
+  // the spec's value sources with their references resolved: {"array": name} -> data; {"caption": name} -> the
+  // caption's own value source (its fmt may be overridden), so that a number the caption has is sent once
   describeValues(desc) {
     const out = {};
-    for (const [name, src] of Object.entries((desc && desc.values) || {})) {
+    const cap = (this.spec && this.spec.caption && this.spec.caption.values) || {};
+    for (const [name, given] of Object.entries((desc && desc.values) || {})) {
+      let src = given;
+      if (src && typeof src.caption === "string") {
+        const { caption, ...rest } = src;
+        src = { ...(cap[caption] || {}), ...rest };
+      }
       out[name] = src && typeof src.array === "string" ? { ...src, data: this.arrays[src.array] || [] } : src;
     }
     return out;
@@ -77,6 +84,20 @@ export class A11yMethods {
     });
     (titleEl || f.box).insertBefore(toggle, (titleEl || f.box).firstChild);
     f.box.insertBefore(wrap, f.a11y.descEl);
+  }
+
+  // Until the server sends the run again (a move of the adversary game drawn in the browser: viewer_game.js), a
+  // description says so rather than read values Python has not computed for the new round yet.
+  holdDescriptions(text) {
+    for (const f of this.figs || []) {
+      if (!f.a11y) continue;
+      const name = (f.a11y.desc && f.a11y.desc.name) || f.spec.title || f.spec.id;
+      f.a11y.desc = { name, template: `${name} at round {t} of {T}: ${text}`, values: {}, table: [] };
+      f.a11y.values = {};
+      f.a11y.last = null;
+      for (const c of f.a11y.cells || []) c.td.textContent = "—";
+      f.a11y.cells = [];
+    }
   }
 
   buildAnnouncer() {

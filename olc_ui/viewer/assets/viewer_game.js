@@ -195,6 +195,7 @@ class Game {
     this.pending = spec.T;
     this.timer = setTimeout(() => this.settle(), 10000);   // the server never answered: stop waiting
     this.hideRunParts(spec.T);
+    v.holdDescriptions(`move ${spec.T} is on the board (the caption says it); this description follows from the run.`);
     v.pause(false);
     v.lastReported = spec.T;   // the server hears of the move from the click itself, not from a position report
     v.serverP = spec.T;

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from olc_ui.shared.describe_view import Describer
 from olc_ui.viewer.spec import jsonable
 
 BLUE, RED, GREY = "#1f6fb4", "#d43a2f", "#7f7f7f"
@@ -264,4 +265,19 @@ def build_spec(trace, X: np.ndarray, y: np.ndarray, *, run_id: str, position: in
         "layout": {"columns": [["main"], ["sandwich", "ledger"]], "widths": [1.15, 1]},
         "speed": 10 if T <= 600 else 200,
     }
-    return jsonable(spec)
+    spec = jsonable(spec)
+    _describe(spec, proof)   # every figure carries a description written from the run (validate_spec asks)
+    return spec
+
+
+def _describe(spec: dict, proof) -> None:
+    main, sandwich = spec["figures"]
+    D = Describer(spec)
+    main["describe"] = D.build("The stream and the Perceptron's line", (
+        f"The stream and the Perceptron's line at round {{t}} of {{T}}: label {D.caption('yₜ', 'y')}, the "
+        f"prediction {D.caption('ŷₜ', 'yhat')}: " + D.caption("outcome", "what", bare=True)
+        + "; mistakes so far M = {k}."), start="The stream and the Perceptron's line at round {t} of {T}: "
+                                               "nothing seen yet.")
+    D = Describer(spec)
+    chain = D.chain(proof, [("inner", "⟨w*, w⟩"), ("norm", "‖w‖"), ("sqrtM_R", "√M·R")])
+    sandwich["describe"] = D.build("The sandwich", f"The sandwich at round {{t}} of {{T}}: {chain}.")
