@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from olc_core.proofs.base import VERDICTS
 from olc_ui.viewer.spec import jsonable, with_infinities
 
 __all__ = ["Describer", "describe", "plain", "link_verdicts", "failed_text", "underflows", "sub", "var", "vector_text", "MIN_DIGITS"]
@@ -131,24 +132,23 @@ def vector_text(v: Sequence[float], digits: int = MIN_DIGITS) -> str:
 
 # ------------------------------------------------------------------------------------------ the proof's checks
 
-def link_verdicts(proof) -> dict[tuple[str, str], dict[str, Any]]:
-    """Per state of ``proof``, each link of its chains as the proof's own check decides it — what
-    ``proof.checks_at(t)`` says at every state, read at once from the same record (``proof.check_matrix()``,
-    the failed assumptions each link needs): ``holds`` True / False / None (an assumption it needs fails, or a
-    side is undefined), ``na`` (the failed assumptions' names), ``strict``.
+#: what a verdict of the record says of a link's ✓/✗ (None: not applicable, or undefined: no mark)
+_HOLDS = {"holds": True, "tol": True, "fails": False, "assumption": False, "na": None, "undefined": None}
 
-    The one place descriptions read a verdict, so that it can read the proof's record of checks instead when
-    there is one (tests/ui/test_describe_numbers.py holds it equal to checks_at)."""
+
+def link_verdicts(proof) -> dict[tuple[str, str], dict[str, Any]]:
+    """Per state of ``proof``, each link of its chains as the proof's record decides it (``proof.verdicts``,
+    olc_core/proofs/base.py — the same record ``proof.checks_at(t)`` words state by state): ``holds`` True (holds,
+    within the tolerance too) / False (fails, or a restated assumption is false) / None (not applicable: an
+    assumption it needs fails; or a side is undefined), ``na`` (the failed assumptions' names), ``strict``.
+
+    The one place descriptions read a verdict; they never decide one (tests/ui/test_describe_numbers.py holds it
+    equal to checks_at)."""
     out: dict[tuple[str, str], dict[str, Any]] = {}
-    mat = proof.check_matrix()
-    for ch in proof.chains:
-        for i, (lo, hi, strict, _) in enumerate(ch.links()):
-            needs = tuple(a.name for a in proof.failed_needs(ch, i))
-            bad = np.asarray(mat[proof.link_name(lo, hi, strict)], dtype=bool)
-            undefined = np.isnan(np.asarray(proof.series[lo], dtype=float)) | np.isnan(
-                np.asarray(proof.series[hi], dtype=float))
-            holds = [None if (u or needs) else not b for b, u in zip(bad.tolist(), undefined.tolist())]
-            out.setdefault((lo, hi), {"holds": holds, "na": [needs] * len(holds), "strict": strict})
+    table = np.array([_HOLDS[v] for v in VERDICTS], dtype=object)   # a verdict code → True / False / None
+    for lk in proof.links:
+        holds = table[proof.verdicts(lk.name)].tolist()
+        out.setdefault((lk.lo, lk.hi), {"holds": holds, "na": [tuple(lk.failed)] * len(holds), "strict": lk.strict})
     return out
 
 
