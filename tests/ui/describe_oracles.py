@@ -171,7 +171,7 @@ def ftrl(**over) -> Case:
                                "E[Mₜ] = Σℓₛ(wₛ)": EM[p], "min Σℓₛ(u)": best[p],
                                "its bound min Σℓₛ(u) + √t(1/(2α) + αLₜ²)": best[p] + bsqrt[p],
                                "regret Σℓₛ(wₛ) − ℓₛ(u*ₜ)": EM[p] - best[p],
-                               "data-dependent bound √t/(2α) + (α/2)Σ‖gₛ‖²/√(s−1)": bdata[p],
+                               "data-dependent bound √t/(2α) + (α/2)(‖g₁‖² + Σₛ₌₂ᵗ ‖gₛ‖²/√(s−1))": bdata[p],
                                "√t(1/(2α) + αLₜ²)": bsqrt[p], "E[M_T]": EM[T],
                                "the bound on E[M_T]": best[T] + math.sqrt(T) * (1 / (2 * a) + a * L_ ** 2),
                                "√T(1/(2α) + αL²)": math.sqrt(T) * (1 / (2 * a) + a * L_ ** 2), "α": a, "L": L_,

@@ -12,6 +12,10 @@ __all__ = ["describe_ftrl"]
 
 UPPER = "its bound min Σℓₛ(u) + √t(1/(2α) + αLₜ²)"
 
+#: the data-dependent regret bound as the core computes it (olc_core/proofs/ftrl_randomized.py: ‖g₁‖² on its own,
+#: the sum from s = 2: its term at s = 1 would divide by √0); the legend and the descriptions name it so
+DATA_BOUND = "data-dependent bound √t/(2α) + (α/2)(‖g₁‖² + Σₛ₌₂ᵗ ‖gₛ‖²/√(s−1))"
+
 
 def _plane(spec: dict, trace, X) -> dict:
     D = Describer(spec)
@@ -68,7 +72,7 @@ def _regret(spec: dict, proof) -> dict:
     c = proof.constants
     name = "The regret sandwich against t"
     chain = D.chain(proof, [("regret", "regret Σℓₛ(wₛ) − ℓₛ(u*ₜ)"),
-                            ("bound_data", "data-dependent bound √t/(2α) + (α/2)Σ‖gₛ‖²/√(s−1)"),
+                            ("bound_data", DATA_BOUND),
                             ("bound_sqrt", "√t(1/(2α) + αLₜ²)")])
     text = (f"{name} at round {{t}} of {{T}}, after t rounds: {chain}. At the end the regret bound is "
             f"{D.const('√T(1/(2α) + αL²)', c['regret_bound'], '.5g')} ({D.const('α', c['alpha'])}, "

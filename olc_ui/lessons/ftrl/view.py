@@ -44,7 +44,7 @@ import olc_core
 from olc_ui.shared.spec_tools import axis, by_position, by_round, COLORS, layout, ledger as _ledger, position_holds, sig
 from olc_ui.viewer.spec import jsonable
 
-from .describe import describe_ftrl
+from .describe import DATA_BOUND, describe_ftrl
 
 __all__ = ["ftrl_spec", "best_u", "best_u_mistakes", "best_loss_note", "BEST_NAME", "MISTAKES_TITLE", "over_bound", "over_bound_text", "realised_name", "UPPER_NAME", "OVER_NOTE", "Band",
            "realised_band", "AlphaSweep", "alpha_sweep", "upto_rounds", "last_segments", "band_grid",
@@ -422,7 +422,7 @@ def _regret_figure(trace, proof, arrays: dict) -> dict:
     dyn: list = []
     _revealed("rg_bs", "√t(1/(2α) + αLₜ²)", S["bound_sqrt"], COLORS["upper"], arrays, data, dyn, width=2.5,
               dash="dash")
-    _revealed("rg_bd", "data-dependent bound √t/(2α) + (α/2)(‖g₁‖² + Σₛ₌₂ᵗ ‖gₛ‖²/√(s−1))", S["bound_data"], COLORS["lower"],
+    _revealed("rg_bd", DATA_BOUND, S["bound_data"], COLORS["lower"],
               arrays, data, dyn, width=2.5, dash="dashdot")
     _revealed("rg_r", "regret Σ ℓₛ(wₛ) − ℓₛ(u*ₜ)", S["regret"], COLORS["w"], arrays, data, dyn)
     rb = float(c["regret_bound"])
