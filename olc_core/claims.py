@@ -200,7 +200,12 @@ def _log_series(proof) -> set[str]:
 
 
 def _series_tex(proof, name: str) -> str:
-    return proof.labels.get(name) or r"\mathrm{" + name.replace("_", r"\_") + "}"
+    r"""A series' TeX name; a series of logarithms (in a chain marked ``log``) is written ``\ln(label)`` unless its
+    label already says ``\ln`` (as the transcript does): its values are logarithms, never the label's quantity."""
+    label = proof.labels.get(name) or r"\mathrm{" + name.replace("_", r"\_") + "}"
+    if name in _log_series(proof) and r"\ln" not in label:
+        return rf"\ln\left({label}\right)"
+    return label
 
 
 def _term(raw: Any, trace, proof, t: int, where: str) -> _Term:
@@ -300,7 +305,7 @@ def _compare(claim: dict, trace, t: int, *, phrase: str = "") -> Verdict:
     # the relation that is true instead
     shown = _TEX_OP[op] if holds else _TEX_REL[rel]
     maths = f"{_side(a, left)} {shown} {right}" + (f" = {b.tex}" if b.tex else "")
-    notes = [n for n in (b.note, a.note) if n]
+    notes = [n for n in (b.note, a.note) if n == "the theorem's bound"]
     if within:
         notes.append("equal within the proof's tolerance")
     tail = (f" ({'; '.join(notes)})" if notes else "") + (f": {phrase}" if phrase else "") + "."
@@ -401,10 +406,18 @@ def _all(claim: dict, trace, t: int) -> Verdict:
         raise ClaimError("of: a non-empty list of claims")
     verdicts = [evaluate(c, trace, t) for c in items]
     parts: list[tuple[str, str]] = []
+    lead = _after(t)
     for i, v in enumerate(verdicts):
+        these = list(v.parts)
         if i:
             parts.append(("text", " "))
-        parts.extend(v.parts)
+            if these[0] == ("text", lead):   # "After t rounds:" once, for the whole list: "… $a$ and $b$."
+                these = these[1:]
+                before = parts[-2]
+                if before[0] == "text" and before[1].endswith(".") and these and these[0][0] == "tex":
+                    parts[-2] = ("text", before[1][:-1])
+                    parts[-1] = ("text", " and ")
+        parts.extend(these)
     return Verdict(all(v.holds for v in verdicts), tuple(parts), "all",
                    {"each": [v.holds for v in verdicts]})
 

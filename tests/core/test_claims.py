@@ -125,7 +125,8 @@ def test_what_the_theorem_bounds_for_randomised_weighted_majority():
     tr = olc_core.run("randomized_weighted_majority", X, np.array([1, 1]), eta=0.5, seed=0)
     v = evaluate({"kind": "compare", "left": "bounded", "op": "==", "right": 7 / 6}, tr, 2)
     assert v.holds and v.values["left"] == pytest.approx(7 / 6)
-    assert "1.167" in v.sentence and "what the theorem bounds" in v.sentence
+    assert v.sentence == ("After 2 rounds: $\\mathbb{E}[M] = \\sum_{s<t} F_s = 1.167 = 1.167$ (equal within the proof's "
+                          "tolerance).")
     v = evaluate({"kind": "compare", "left": "bounded", "op": "<=", "right": "bound"}, tr, 2)
     assert v.holds and "the theorem's bound" in v.sentence
 
@@ -175,7 +176,8 @@ def test_a_conjunction_holds_when_every_claim_holds(tight):
                                   {"kind": "meets", "lower": "M_gamma", "potential": "inner"}]}
     v = evaluate(both, tight, 3)
     assert v.holds and v.values["each"] == [True, True]
-    assert v.sentence.startswith("After 3 rounds: $M = 3 = 3$. After 3 rounds:")
+    assert v.sentence == ("After 3 rounds: $M = 3 = 3$ and $M\\gamma = 1.732 = 1.732 = \\langle w^*, w\\rangle$: the "
+                          "lower bound meets the potential.")
     both["of"][0]["right"] = 2
     assert not evaluate(both, tight, 3).holds
     assert terms_of(both) == ["M", "series:M_gamma", "series:inner"]
@@ -235,3 +237,15 @@ def test_the_schema_accepts_the_vocabulary_and_refuses_the_rest():
            {"kind": "all", "of": []}, {"kind": "sandwich"}, {"kind": "mistake", "is": "yes"}, ["no_violation"]]
     for c in bad:
         assert list(validator.iter_errors(c)), c
+
+
+def test_a_series_of_logarithms_is_named_as_one():
+    """Weighted Majority's sandwich is kept in logs (its chains are marked ``log``) while its labels name the
+    quantities (Φ_t): a sentence must write ln(Φ_t) = …, never Φ_t = (a logarithm). One expert right, one wrong, on
+    one round with β = ½ (update on every round): Φ = 1 + ½, so ln Φ = ln 1.5 = 0.4055."""
+    tr = olc_core.run("weighted_majority", np.array([[1, -1]]), np.array([1]), beta=0.5, update="every_round")
+    v = evaluate({"kind": "compare", "left": "series:log_phi", "op": "==", "right": math.log(1.5)}, tr, 1)
+    assert v.holds and v.sentence.startswith("After 1 round: $\\ln\\left(\\Phi_t\\right) = 0.4055 = 0.4055$")
+    v = evaluate({"kind": "compare", "left": "series:log_w_best", "op": "<=", "right": "series:log_phi"}, tr, 1)
+    assert v.holds and v.sentence == ("After 1 round: $\\ln\\left(w_{i^*}\\right) = 0 \\le 0.4055 = "
+                                      "\\ln\\left(\\Phi_t\\right)$.")
