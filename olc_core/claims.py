@@ -113,7 +113,7 @@ _CONST_TEX = {"gamma": r"\gamma", "radius": "R", "delta": r"\delta", "eta": r"\e
               "alpha": r"\alpha", "m_star": "m^*", "TD": r"\mathrm{TD}_\gamma", "L": "L", "N": "N", "k": "k",
               "n": "n", "C": "C", "H_size": "|H|", "log2_H": r"\log_2|H|", "ln_N": r"\ln N",
               "final_margin": r"\text{final margin}", "best_gamma": r"\gamma_{\text{best}}",
-              "half_delta_squared": r"\delta^2/2", "eta_optimal": r"\eta^*", "regret_bound": r"\text{regret bound}"}
+              "half_delta_squared": r"\delta^2/2", "bound_2lnN_over_delta2": r"2\ln N/\delta^2", "eta_optimal": r"\eta^*", "regret_bound": r"\text{regret bound}"}
 
 
 #: an assumption's closing words ("for every round t") in its TeX statement, set as text (as the transcript does)
