@@ -148,11 +148,14 @@ def _tex_html(parts) -> str:
                    f'<span class="{TEX_CLASS}">{html.escape(s, quote=False)}</span>' for kind, s in parts)
 
 
-def _link(href: str | None, cls: str, label: str, key: str) -> str:
+def _link(href: str | None, cls: str, arrow: str, word: str, key: str) -> str:
+    """A Previous / Next button: the arrow and the word (the word is left out on a phone; the name stays)."""
+    label = (f'<span aria-hidden="true">{arrow}</span>' if arrow == "←" else "") + \
+        f'<span class="olc-tour-word">{word}</span>' + (f'<span aria-hidden="true">{arrow}</span>' if arrow == "→" else "")
     if href is None:
-        return f'<span class="olc-tour-btn {cls}" aria-disabled="true">{label}</span>'
-    return (f'<a class="olc-tour-btn {cls}" href="{html.escape(href)}" target="_self">{label} '
-            f'<span class="olc-tour-key">({key})</span></a>')
+        return f'<span class="olc-tour-btn {cls}" aria-disabled="true" aria-label="{word} stop">{label}</span>'
+    return (f'<a class="olc-tour-btn {cls}" href="{html.escape(href)}" target="_self" aria-label="{word} stop '
+            f'({key})">{label}<span class="olc-tour-key" aria-hidden="true">({key})</span></a>')
 
 
 def _claim_html(state_: str, verdict: Verdict | str | None, t: int, differs: list[str]) -> str:
@@ -174,8 +177,8 @@ def bar_html(tour: Tour, k: int, *, claim: str, claim_html: str, carried: dict[s
     prev_href = stop_href(tour, k - 1, carried) if k > 0 else None
     next_href = stop_href(tour, k + 1, carried) if k + 1 < n else None
     here = html.escape(stop_href(tour, k, carried))
-    end = ('<a class="olc-tour-btn olc-tour-end" href="tours" target="_self">End of the tour: all tours</a>'
-           if next_href is None else "")
+    end = ('<a class="olc-tour-btn olc-tour-end" href="tours" target="_self"><span class="olc-tour-word">End of the '
+           'tour: </span>all tours</a>' if next_href is None else "")
     return (
         f'<nav class="{CLASS}{" olc-tour-present" if present_on else ""} {PROSE_CLASS}" aria-label="Tour" '
         f'data-tour="{html.escape(tour.id)}" data-stop="{k + 1}" data-stops="{n}" data-claim="{claim}" '
@@ -184,8 +187,8 @@ def bar_html(tour: Tour, k: int, *, claim: str, claim_html: str, carried: dict[s
         f'<a class="olc-tour-title" href="tours" target="_self">{html.escape(clip(tour.title, 120))}</a>'
         f'<span class="olc-tour-ref">{html.escape(clip(s.ref, 160))}</span></div>'
         f'<div class="olc-tour-text">{to_html(s.text)}</div>{claim_html}'
-        f'<div class="olc-tour-nav">{_link(prev_href, "olc-tour-prev", "← Previous", "PageUp")}'
-        f'{_link(next_href, "olc-tour-next", "Next →", "PageDown")}{end}</div></nav>')
+        f'<div class="olc-tour-nav">{_link(prev_href, "olc-tour-prev", "←", "Previous", "PageUp")}'
+        f'{_link(next_href, "olc-tour-next", "→", "Next", "PageDown")}{end}</div></nav>')
 
 
 def _style() -> str:
