@@ -195,6 +195,11 @@ def _proof(trace, claim: dict):
     return trace.proofs[name]
 
 
+def _key(trace, proof) -> str:
+    """The name ``trace.proofs`` knows ``proof`` by (what a claim's ``proof`` field names)."""
+    return next((k for k, p in trace.proofs.items() if p is proof), proof.name)
+
+
 def _log_series(proof) -> set[str]:
     return {k for ch in proof.chains if ch.log for k in ch.keys}
 
@@ -237,11 +242,11 @@ def _term(raw: Any, trace, proof, t: int, where: str) -> _Term:
     kind, _, name = raw.partition(":")
     if kind == "series":
         if name not in proof.series:
-            raise ClaimError(f"{where}: series {name!r} is not a series of the proof {proof.name!r}")
+            raise ClaimError(f"{where}: series {name!r} is not a series of the proof {_key(trace, proof)!r}")
         return _Term(proof.at(t)[name], _series_tex(proof, name), False, log=name in _log_series(proof))
     value = proof.constants.get(name)
     if name not in proof.constants or isinstance(value, (bool, str)) or np.ndim(value) != 0 or value is None:
-        raise ClaimError(f"{where}: constant {name!r} is not a number of the proof {proof.name!r}")
+        raise ClaimError(f"{where}: constant {name!r} is not a number of the proof {_key(trace, proof)!r}")
     return _Term(value, _CONST_TEX.get(name, r"\mathrm{" + name.replace("_", r"\_") + "}"), _is_whole(value))
 
 
@@ -358,7 +363,8 @@ def _assumption(claim: dict, trace, t: int) -> Verdict:
     found = [a for a in proof.assumptions if a.name == name]
     if not found:
         names = ", ".join(a.name for a in proof.assumptions) or "none"
-        raise ClaimError(f"name: {name!r} is not an assumption of the proof {proof.name!r} (its assumptions: {names})")
+        raise ClaimError(f"name: {name!r} is not an assumption of the proof {_key(trace, proof)!r} (its assumptions: "
+                         f"{names})")
     if not isinstance(claim.get("holds"), bool):
         raise ClaimError("holds: true or false")
     a = found[0]

@@ -66,4 +66,5 @@ def bad_files(found: Found) -> None:
     """The folder's files that are not good tours, each with its problems (inert text)."""
     for name, problems in sorted(found.problems.items()):
         safe.notice("warning", "A file in the tours folder is not a tour that can be used: ",
-                    f"{name}: " + "; ".join(problems[:5]) + (f"; and {len(problems) - 5} more" if len(problems) > 5 else ""))
+                    f"{name}: " + "; ".join(problems[:5]) + (f"; and {len(problems) - 5} more" if len(problems) > 5 else "")
+                    + ".")

@@ -188,7 +188,7 @@ def bar_html(tour: Tour, k: int, *, claim: str, claim_html: str, carried: dict[s
         f'<span class="olc-tour-ref">{html.escape(clip(s.ref, 160))}</span></div>'
         f'<div class="olc-tour-text">{to_html(s.text)}</div>{claim_html}'
         f'<div class="olc-tour-nav">{_link(prev_href, "olc-tour-prev", "←", "Previous", "PageUp")}'
-        f'{_link(next_href, "olc-tour-next", "→", "Next", "PageDown")}{end}</div></nav>')
+        f'{_link(next_href, "olc-tour-next", "→", "Next", "PageDown") if next_href else end}</div></nav>')
 
 
 def _style() -> str:

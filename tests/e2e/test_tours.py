@@ -1,0 +1,128 @@
+"""Lectures as tours in Chromium (issue 33 §3, §5): every shipped tour walked with PageDown in presentation mode at a
+projector's 1100×800 — each stop's page drawn at the stop's round, its claim holding, the bar above the charts and
+the step controls and never over them, its text ≥ 18 px —, PageUp and Back returning to the previous stop, the arrow
+keys still stepping the run; the first tour walked on a 390×844 phone too, where the stop's text, the chart and the
+step bar share the screen."""
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("playwright")
+
+from olc_ui.shared.tours.bar import stop_href  # noqa: E402
+from olc_ui.shared.tours.store import shipped  # noqa: E402
+
+TOURS = shipped().tours
+
+STOP_JS = """() => {
+  const box = (e) => { const r = e.getBoundingClientRect(); return {top: r.top, bottom: r.bottom, left: r.left, right: r.right, height: r.height}; };
+  const bar = document.querySelector('.olc-tour');
+  const v = document.querySelector('.olc-viewer');
+  const text = bar && bar.querySelector('.olc-tour-text p');
+  return {
+    stop: bar && bar.dataset.stop, claim: bar && bar.dataset.claim, position: v && v.dataset.position,
+    bar: bar && box(bar), textPx: text ? parseFloat(getComputedStyle(text).fontSize) : 0,
+    plots: [...document.querySelectorAll('.olc-plot')].map(box), controls: [...document.querySelectorAll('.olc-controls, .olc-phone-bar')].map(box),
+    typeset: !!(bar && bar.querySelector('.olc-tex .katex')) || !(bar && bar.querySelector('.olc-tex')),
+  };
+}"""
+
+
+@pytest.fixture(scope="module")
+def url(streamlit_app) -> str:
+    return streamlit_app("app.py").rstrip("/")
+
+
+def _context(browser, width, height):
+    phone = width < 500
+    ctx = browser.new_context(viewport={"width": width, "height": height}, is_mobile=phone, has_touch=phone)
+    pg = ctx.new_page()
+    pg.set_default_timeout(90_000)
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
+    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    return ctx, pg, errors
+
+
+def _at_stop(pg, tour, k: int) -> dict:
+    """Wait for stop k (0-based) drawn: its bar, the viewer at the stop's round, the bar's maths typeset."""
+    t = tour.stops[k].t
+    pg.wait_for_selector(f'.olc-tour[data-stop="{k + 1}"]')
+    pg.wait_for_selector(f'.olc-viewer[data-ready="true"][data-position="{t}"]')
+    pg.wait_for_function("() => { const b = document.querySelector('.olc-tour'); return b && "
+                         "getComputedStyle(b).visibility === 'visible' && (!b.querySelector('.olc-tex') || "
+                         "b.querySelector('.olc-tex .katex')); }")
+    return pg.evaluate(STOP_JS)
+
+
+def _apart(a: dict, b: dict) -> bool:
+    return a["bottom"] <= b["top"] + 1 or b["bottom"] <= a["top"] + 1 or a["right"] <= b["left"] + 1 \
+        or b["right"] <= a["left"] + 1
+
+
+@pytest.mark.parametrize("tour_id", sorted(TOURS))
+def test_walk_a_tour_with_pagedown_at_1100x800(browser, url, tour_id):
+    tour = TOURS[tour_id]
+    ctx, pg, errors = _context(browser, 1100, 800)
+    try:
+        pg.goto(f"{url}/{stop_href(tour, 0, {'present': '1'})}")
+        for k in range(len(tour)):
+            s = _at_stop(pg, tour, k)
+            assert s["claim"] == "holds", (k + 1, s)
+            assert s["typeset"] and s["textPx"] >= 18, (k + 1, s["textPx"])
+            for other in s["plots"] + s["controls"]:
+                assert _apart(s["bar"], other), (k + 1, s["bar"], other)      # never over a chart or the controls
+            assert s["bar"]["top"] >= 0 and s["bar"]["bottom"] <= 800
+            assert f"tour={tour.id}" in pg.url and f"stop={k + 1}" in pg.url and "present=1" in pg.url
+            if k + 1 < len(tour):
+                pg.keyboard.press("PageDown")
+        pg.keyboard.press("PageUp")
+        _at_stop(pg, tour, len(tour) - 2)
+        pg.go_back()                                   # Back: the stop before PageUp
+        _at_stop(pg, tour, len(tour) - 1)
+    finally:
+        ctx.close()
+    assert not errors, errors
+
+
+def test_arrow_keys_step_the_run_inside_a_stop(browser, url):
+    tour = TOURS["000-perceptron-and-winnow"]
+    ctx, pg, errors = _context(browser, 1100, 800)
+    try:
+        pg.goto(f"{url}/{stop_href(tour, 5, {'present': '1'})}")
+        _at_stop(pg, tour, 5)
+        t = tour.stops[5].t
+        pg.keyboard.press("ArrowRight")
+        pg.wait_for_selector(f'.olc-viewer[data-position="{t + 1}"]')
+        assert pg.evaluate("() => document.querySelector('.olc-tour').dataset.stop") == "6"
+        pg.keyboard.press("ArrowLeft")
+        pg.wait_for_selector(f'.olc-viewer[data-position="{t}"]')
+    finally:
+        ctx.close()
+    assert not errors, errors
+
+
+def test_walk_a_tour_on_a_phone(browser, url):
+    """390×844: at each stop the bar, the first chart (at least 150 px of it) and the step bar are on the screen
+    together, the bar over neither; the Next arrow (44 px) moves on."""
+    tour = TOURS["000-perceptron-and-winnow"]
+    ctx, pg, errors = _context(browser, 390, 844)
+    try:
+        pg.goto(f"{url}/{stop_href(tour, 0)}")
+        for k in range(len(tour)):
+            s = _at_stop(pg, tour, k)
+            pg.wait_for_timeout(300)                   # the phone layout scrolls to the bar once drawn
+            s = pg.evaluate(STOP_JS)
+            assert s["claim"] == "holds", (k + 1, s)
+            bar, plot, steps = s["bar"], s["plots"][0], s["controls"][-1]
+            assert bar["top"] >= 0 and bar["bottom"] <= 844, (k + 1, bar)
+            assert min(plot["bottom"], steps["top"]) - max(plot["top"], bar["bottom"]) >= 150, (k + 1, s)
+            assert steps["bottom"] <= 844 + 1 and _apart(bar, steps), (k + 1, steps)
+            if k + 1 < len(tour):
+                nxt = pg.locator(".olc-tour a.olc-tour-next")
+                size = nxt.bounding_box()
+                assert size["width"] >= 44 and size["height"] >= 44
+                nxt.click()
+    finally:
+        ctx.close()
+    assert not errors, errors
