@@ -15,6 +15,7 @@ from olc_ui.lessons.perceptron import lesson as perceptron
 from olc_ui.lessons.tours import lesson as L
 from olc_ui.lessons.winnow import lesson as winnow
 from olc_ui.shared import page
+from olc_ui.shared.tours import author
 from olc_ui.shared.tours.store import FOLDER, read_folder
 
 #: every page a tour can visit, with the settings it hands its step viewer (tests/tours/tourtest.py: the same)
@@ -30,3 +31,7 @@ page.intro(L.INTRO)
 found = read_folder(FOLDER, TABLES)
 L.list_tours(sorted(found.tours.values(), key=lambda t: (t.note, t.id)))
 L.bad_files(found)
+
+# the student's own: the draft made with "Add this view to a tour" on the lesson pages, and a tour file opened here
+author.editor(TABLES, L.one_card)
+author.opener(TABLES, L.one_card)

@@ -19,6 +19,7 @@ from streamlit.runtime.scriptrunner_utils.script_requests import ScriptRequestTy
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 from olc_ui.shared import caps, class_session, focus, state
+from olc_ui.shared.tours import author as tour_author   # "Add this view to a tour" (issue 33 §4)
 from olc_ui.shared.tours import bar as tour_bar   # a tour's stop: its bar above the viewer (issue 33)
 from olc_ui.viewer import position as link
 from olc_ui.viewer import predict
@@ -174,6 +175,7 @@ def step_view(spec: dict, *, key: str, settings: list, values: dict, cap: str | 
     # the page's first run with this viewer (a first load, or back from elsewhere) in a browser: the viewer's charts
     # are drawn before what lies under it is sent (olc_ui/viewer/drawn.py)
     token = drawn.expect() if not link._mounted(key) and _runs_javascript() else None
+    own_settings = settings    # the page's own table (before predict's switch joins it): what a tour's stop names
     if start is None:
         start, problem = link.start_position_checked(key, spec["T"])
         link.report(problem)      # a bad ?t= in the link: said as every bad setting is
@@ -195,6 +197,7 @@ def step_view(spec: dict, *, key: str, settings: list, values: dict, cap: str | 
             unsafe_allow_javascript=True)
     tour_bar.draw(trace=trace, settings=settings, values=values, T=int(spec["T"]))
     position = viewer(spec, key=key, modes=modes)
+    tour_author.add_view(tour_bar.current_page(), own_settings, values, position)
     if cap is not None:
         caps.show(cap)
     state.write_url(settings, values, {"t": str(position)})

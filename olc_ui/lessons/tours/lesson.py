@@ -16,7 +16,7 @@ from olc_ui.shared.tours.bar import stop_href
 from olc_ui.shared.tours.format import Tour
 from olc_ui.shared.tours.store import Found
 
-__all__ = ["INTRO", "CLASS", "card_html", "list_tours", "bad_files"]
+__all__ = ["INTRO", "CLASS", "card_html", "list_tours", "one_card", "bad_files"]
 
 #: the list's class (each card: ``olc-tour-card`` with ``data-tour``)
 CLASS = "olc-tours"
@@ -60,6 +60,11 @@ def list_tours(tours: list[Tour]) -> None:
         st.info("No tour found: the app's tours/ folder is empty.")
         return
     st.html(_CSS + f'<div class="{CLASS}">' + "".join(card_html(t) for t in tours) + "</div>")
+
+
+def one_card(tour: Tour) -> None:
+    """One tour's card on its own (a student's draft, an opened file)."""
+    st.html(_CSS + f'<div class="{CLASS}">{card_html(tour)}</div>')
 
 
 def bad_files(found: Found) -> None:

@@ -30,7 +30,8 @@ from olc_core.claims import ClaimError, Verdict, evaluate
 from olc_ui.shared import state
 from olc_ui.shared.config import Setting, decode, encode
 from olc_ui.shared.safe import clip, notice
-from olc_ui.shared.tours.format import Stop, Tour, encode_value, stop_index
+from olc_ui.shared.tours import own
+from olc_ui.shared.tours.format import Stop, Tour, TourError, stop_index
 from olc_ui.shared.tours.store import lookup
 from olc_ui.viewer import present
 from olc_ui.viewer.prose import CLASS as PROSE_CLASS
@@ -56,6 +57,20 @@ def active() -> tuple[str, str] | None:
     return str(tour), str(stop)
 
 
+def _find(tour_id: str) -> Tour | None:
+    """The tour of a link: the student's opened ones, the folder's, this process's own ones, or the one the link
+    carries (``tourdata``, an own tour small enough to travel in its links)."""
+    tour = lookup(tour_id, st.session_state.get(OWN_KEY) or {}) or own.recall(tour_id)
+    data = st.query_params.get("tourdata")
+    if tour is None and data and tour_id.startswith("own-"):
+        try:
+            tour = own.from_link(tour_id, str(data))
+        except TourError as exc:
+            notice("warning", "The tour in the link cannot be opened: ", "; ".join(str(p) for p in exc.problems) + ".")
+            return None
+    return tour
+
+
 def setup() -> None:
     """A page's first move (olc_ui/shared/page.py setup): keep ``tour`` and ``stop`` in the URL the page writes
     (olc_ui/shared/state.write_url keeps only the page's settings and these extras)."""
@@ -64,6 +79,9 @@ def setup() -> None:
         return
     extra = dict(st.session_state.get(state.URL_EXTRA_KEY) or {})
     extra.update({"tour": clip(link[0], 48), "stop": clip(link[1], 6)})
+    data = st.query_params.get("tourdata")
+    if data and len(str(data)) <= own.LINK_MAX:
+        extra["tourdata"] = str(data)
     st.session_state[state.URL_EXTRA_KEY] = extra
 
 
@@ -93,6 +111,10 @@ def stop_href(tour: Tour, k: int, carried: dict[str, str] | None = None) -> str:
             query[key] = carried[key]
     if s.hide:
         query["hide"] = s.hide
+    if tour.id.startswith("own-"):        # an own tour travels in its links when small (olc_ui/shared/tours/own.py)
+        data = own.link_data(tour)
+        if data is not None:
+            query["tourdata"] = data
     return f"{s.page}?{urlencode(query)}"
 
 
@@ -223,10 +245,10 @@ def draw(*, trace, settings: list[Setting], values: dict[str, Any], T: int) -> d
     link = active()
     if link is None:
         return None
-    own = st.session_state.get(OWN_KEY) or {}
-    tour = lookup(link[0], own)
+    tour = _find(link[0])
     if tour is None:
-        notice("warning", "The tour in the link is not one this app knows: ", f"{clip(link[0], 48)!r}.")
+        if not st.query_params.get("tourdata"):     # (a link's own tour that cannot be read was said so)
+            notice("warning", "The tour in the link is not one this app knows: ", f"{clip(link[0], 48)!r}.")
         return None
     k = stop_index(link[1], len(tour))
     if k is None:
