@@ -126,3 +126,43 @@ def test_walk_a_tour_on_a_phone(browser, url):
     finally:
         ctx.close()
     assert not errors, errors
+
+
+def test_authoring_round_trip(browser, url, tmp_path):
+    """Add two views (Perceptron, then Winnow), move the second up on /tours, download the tour, open the file
+    again, and start it: its first stop is the Winnow view, with its note, its claim holding."""
+    ctx, pg, errors = _context(browser, 1280, 900)
+    try:
+        pg.goto(f"{url}/perceptron?T=50&t=10")
+        for page, note in (("Perceptron", "A Perceptron view."), ("Winnow", "A Winnow view.")):
+            if page == "Winnow":                       # in the app (the draft is the session's: a reload loses it)
+                pg.locator('.st-key-olc_nav a').filter(has_text="Winnow").first.click()
+                pg.wait_for_function("() => location.pathname.endsWith('/winnow')")
+            pg.wait_for_selector('.olc-viewer[data-ready="true"]')
+            pg.get_by_text("Add this view to a tour").click()
+            box = pg.get_by_label("Your note for this stop (at most 60 words; $…$ for maths)")
+            box.fill(note)
+            box.press("Tab")
+            pg.get_by_role("button", name="Add this view").click()
+            pg.get_by_text("Added as stop").wait_for()
+        pg.locator('.st-key-olc_nav a').filter(has_text="Lectures as tours").click()
+        pg.get_by_text("Stop 2: the winnow page at round 0").wait_for()
+        pg.locator('.st-key-olc_tour_stop_2').get_by_role("button", name="Move up").click()
+        pg.wait_for_function("() => { const s = [...document.querySelectorAll('[class*=st-key-olc_tour_stop_]')];"
+                             " return s.length === 2 && s[0].className.includes('olc_tour_stop_2'); }")
+        with pg.expect_download() as dl:
+            pg.get_by_role("button", name="Download the tour (JSON)").click()
+        path = tmp_path / "mine.json"
+        dl.value.save_as(path)
+        doc = __import__("json").loads(path.read_text())
+        assert [(s["page"], s["t"], s["text"]) for s in doc["stops"]] == [("winnow", 0, "A Winnow view."),
+                                                                          ("perceptron", 10, "A Perceptron view.")]
+        pg.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(path))
+        card = pg.locator('.olc-tour-card').filter(has_text="My tour").last
+        card.get_by_role("link", name="Start the tour").click()
+        pg.wait_for_selector('.olc-tour[data-stop="1"][data-claim="holds"]')
+        assert "A Winnow view." in pg.locator(".olc-tour-text").inner_text()
+        assert "/winnow?" in pg.url and "tour=own-" in pg.url
+    finally:
+        ctx.close()
+    assert not errors, errors
