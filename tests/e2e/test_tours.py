@@ -166,3 +166,35 @@ def test_authoring_round_trip(browser, url, tmp_path):
     finally:
         ctx.close()
     assert not errors, errors
+
+
+def test_a_lecturers_pagedown_moves_the_class(browser, url):
+    """A class session on a tour: the lecturer (1100×800, presentation mode) starts it on a stop and presses
+    PageDown twice (a stop on the same page, then one on another page); a student who joined follows to the same
+    page and round each time."""
+    tour = TOURS["000-perceptron-and-winnow"]
+    lctx, lec, lerr = _context(browser, 1100, 800)
+    sctx, stu, serr = _context(browser, 1280, 900)
+    try:
+        lec.goto(f"{url}/{stop_href(tour, 8, {'present': '1'})}")          # stop 9: the Perceptron, round 200
+        _at_stop(lec, tour, 8)
+        lec.locator('[data-testid="stExpandSidebarButton"]').click()
+        lec.get_by_role("button", name="Start a class session").click()
+        join = lec.locator(".olc-viewer a.olc-class-join")
+        join.wait_for(timeout=30_000)
+        stu.goto(join.get_attribute("href"))
+        stu.wait_for_selector(".olc-viewer .olc-class[data-connected='true']", timeout=60_000)
+        for k in (9, 10):                        # stop 10: the tight instance; stop 11: Winnow, round 2
+            lec.keyboard.press("PageDown")
+            _at_stop(lec, tour, k)
+            assert "class=" in lec.url
+            page, t = tour.stops[k].page, tour.stops[k].t
+            stu.wait_for_function(f"() => location.pathname.endsWith('/{page}')", timeout=60_000)
+            stu.wait_for_selector(f'.olc-viewer[data-ready="true"][data-position="{t}"]', timeout=60_000)
+            # the same run: the caption's "Round t of T" (the tight instance has T = 10, the generated data 200)
+            head = "() => document.querySelector('.olc-viewer .olc-caption').textContent.split(':')[0]"
+            stu.wait_for_function(f"(want) => ({head})() === want", arg=lec.evaluate(head), timeout=60_000)
+    finally:
+        lctx.close()
+        sctx.close()
+    assert not lerr and not serr, lerr + serr

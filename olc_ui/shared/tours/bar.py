@@ -44,8 +44,10 @@ __all__ = ["CLASS", "KEYS_JS", "active", "current_page", "draw", "setup", "stop_
 CLASS = "olc-tour"
 #: session-state key of the tours a student opened from a file ({id: Tour}), looked up before the folder's
 OWN_KEY = "_olc_own_tours"
-#: the query parameters every page of a stop carries along (presentation mode, sound), besides the stop's own
-_CARRIED = ("present", "hide", "sound")
+#: the query parameters every page of a stop carries along (presentation mode, sound, the class session: a
+#: lecturer's tab keeps leading across a stop's page load, and the class follows its page, settings and round),
+#: besides the stop's own
+_CARRIED = ("present", "hide", "sound", "class")
 _HERE = Path(__file__).resolve().parent
 
 
