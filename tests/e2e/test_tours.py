@@ -198,3 +198,32 @@ def test_a_lecturers_pagedown_moves_the_class(browser, url):
         lctx.close()
         sctx.close()
     assert not lerr and not serr, lerr + serr
+
+
+@pytest.mark.parametrize("where", ["tours", "stop", "stop-present", "stop-explored"])
+def test_no_serious_wcag_violation_on_tours(browser, url, where, tmp_path):
+    """axe-core (WCAG 2.1 A/AA rules) on /tours and on a stop's page with its bar, as is, in presentation mode, and
+    and with the settings changed inside the stop (the claim not checked: said in words)."""
+    axe_mod = pytest.importorskip("axe_playwright_python.sync_playwright")
+    tour = TOURS["000-perceptron-and-winnow"]
+    path = {"tours": "tours", "stop": stop_href(tour, 5), "stop-present": stop_href(tour, 5, {"present": "1"}),
+            "stop-explored": stop_href(tour, 5).replace("t=70", "t=70&gamma=0.3")}[where]
+    ctx, pg, errors = _context(browser, 1100, 800)
+    try:
+        pg.goto(f"{url}/{path}")
+        pg.wait_for_selector('[data-testid="stMain"] h1')
+        if where != "tours":
+            pg.wait_for_selector('.olc-viewer[data-ready="true"]')
+            pg.wait_for_selector(".olc-tour .olc-tex .katex")
+        else:
+            pg.wait_for_selector(".olc-tours")
+        pg.wait_for_timeout(800)
+        res = axe_mod.Axe().run(pg, options={"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a",
+                                                                                  "wcag21aa"]},
+                                             "resultTypes": ["violations"]})
+        bad = [(v["id"], v.get("impact"), [n.get("target") for n in v.get("nodes", [])[:3]])
+               for v in res.response["violations"] if v.get("impact") in ("critical", "serious")]
+        assert not bad, bad
+    finally:
+        ctx.close()
+    assert not errors, errors
