@@ -11,13 +11,13 @@ where ``__name__ == "__main__"``: the router. Every lesson is a short script in 
 import streamlit as st
 
 if __name__ == "__main__":  # the app script (also under AppTest)
-    from olc_ui.catalog import available
+    from olc_ui.catalog import menu
     from olc_ui.shared import nav
 
     st.set_page_config(page_title="olc · online linear classification", page_icon="➗", layout="wide")
 
     sections: dict[str, list] = {}
-    for section, script, title, icon, path, _ in available():
+    for section, script, title, icon, path, _ in menu():
         sections.setdefault(section, []).append(
             st.Page(script, title=title, icon=icon, url_path=path, default=(path == "home")))
 

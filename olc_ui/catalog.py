@@ -33,6 +33,19 @@ LESSONS = [
 ]
 
 
+#: Pages of the menu that are not lessons (no step viewer of their own), after the lessons: the lectures as tours
+#: (issue 33; docs/tours.md). Same columns as LESSONS.
+MORE = [
+    ("Lectures", "pages/tours.py", "Lectures as tours", ":material/tour:", "tours",
+     "each lecture note taught stop by stop, every stop's claim checked on its run"),
+]
+
+
 def available() -> list[tuple]:
     """The lessons whose page exists (a lesson appears once its page is there)."""
     return [row for row in LESSONS if (ROOT / row[1]).exists()]
+
+
+def menu() -> list[tuple]:
+    """Every page of the router and its menu: the lessons, then :data:`MORE`."""
+    return available() + [row for row in MORE if (ROOT / row[1]).exists()]

@@ -63,7 +63,7 @@ if mode in ("conj", "dl"):
     spec = (L.conj_spec_for if mode == "conj" else L.dl_spec_for)(stream, trace, key, label, opens_at(trace.T))
     ask = (predict.conjunction_options if mode == "conj" else predict.decision_list_options)(trace, stream.X, stream.y)
     spec, position = page.step_view(spec, key=VIEWER, settings=SETTINGS, values={**m, **v}, cap=L.CAP, ask=ask,
-                                    ask_page=L.PAGE, start=spec["position"])
+                                    ask_page=L.PAGE, start=spec["position"], trace=trace)
     if mode == "conj":
         L.conj_panel(trace, stream)
         with st.expander("The proof in four steps, with this run's numbers"):

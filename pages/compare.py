@@ -30,7 +30,8 @@ st.info(L.why(v, setup))
 
 # 3. one spec for every learner (pure), 4. render
 spec = L.spec_for(setup)
-spec, position = page.step_view(spec, key="compare_viewer", settings=L.SETTINGS, values=v)
+spec, position = page.step_view(spec, key="compare_viewer", settings=L.SETTINGS, values=v,
+                                trace={lane.trace.algorithm: lane.trace for lane in setup.lanes})
 
 L.summary_panel(setup)
 if v["preset"] != "experts":

@@ -41,7 +41,8 @@ if not trace.proof.applies and v["data"] == "experts":
 # 3. the spec (pure), 4. render
 spec = L.spec_for(v, adv, trace, band)
 spec, position = page.step_view(spec, key="experts_viewer", settings=L.SETTINGS, values=v, cap=L.CAP,
-                                ask=predict.experts_options(trace, adv.X, adv.y, v["alg"]), ask_page=L.PAGE)
+                                ask=predict.experts_options(trace, adv.X, adv.y, v["alg"]), ask_page=L.PAGE,
+                                trace=trace)
 
 L.summary_panel(v, adv, trace, band)
 L.comparison_panel(v, adv)

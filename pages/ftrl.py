@@ -53,7 +53,7 @@ for kind, text in L.notes(v, trace):
 # 3. the spec (pure), 4. render
 spec = L.spec_for(data, v, trace, band, sweep)
 spec, position = page.step_view(spec, key="ftrl_viewer", settings=L.SETTINGS, values=v, cap=L.CAP,
-                                ask=predict.ftrl_options(trace, data.X, data.y), ask_page=L.PAGE)
+                                ask=predict.ftrl_options(trace, data.X, data.y), ask_page=L.PAGE, trace=trace)
 
 L.summary_panel(data, trace, band)
 L.proof_steps(trace)

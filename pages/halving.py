@@ -35,7 +35,7 @@ except ValueError as exc:  # the core refuses a class or stream it cannot run, a
 # 3. the spec (pure), 4. render
 spec = L.spec_for(run)
 spec, position = page.step_view(spec, key="halving_viewer", settings=L.SETTINGS, values=v, cap=L.CAP,
-                                ask=predict.halving_options(run.trace, run.y), ask_page=L.PAGE)
+                                ask=predict.halving_options(run.trace, run.y), ask_page=L.PAGE, trace=run.trace)
 
 L.assumption_panel(run)
 L.dimensions_panel(v, run)

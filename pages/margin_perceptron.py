@@ -45,7 +45,7 @@ except ValueError as exc:  # an out-of-range parameter, reported by the core
 
 spec = L.spec_for(data, trace, v)
 spec, position = page.step_view(spec, key="margin_viewer", settings=L.SETTINGS, values=v, cap=L.CAP,
-                                ask=predict.margin_perceptron_options(trace), ask_page=L.PAGE)
+                                ask=predict.margin_perceptron_options(trace), ask_page=L.PAGE, trace=trace)
 
 info = trace.info
 p = trace.proof

@@ -74,7 +74,7 @@ shown = trace_td if trace_td is not None else trace
 use = "separable" if separable else "nonseparable"
 spec = L.spec_for(data, shown, gamma_td=gamma_td, use=use)
 spec, position = page.step_view(spec, key="perceptron_viewer", settings=ALL, values=v, cap=L.CAP,
-                                ask=L.ask_for(data, shown, gamma_td=gamma_td, use=use), ask_page=L.PAGE)
+                                ask=L.ask_for(data, shown, gamma_td=gamma_td, use=use), ask_page=L.PAGE, trace=shown)
 L.assumption_panel(trace, data)
 if not separable:
     L.nonseparable_panel(trace_td, data)

@@ -48,7 +48,7 @@ for kind, text in L.notes(v, data, trace):
 # 3. the spec (pure), 4. render
 spec = L.spec_for(v, data, trace)
 spec, position = page.step_view(spec, key="winnow_viewer", settings=L.SETTINGS, values=v, cap=L.CAP,
-                                ask=predict.winnow_options(trace, data.X, data.y), ask_page=L.PAGE)
+                                ask=predict.winnow_options(trace, data.X, data.y), ask_page=L.PAGE, trace=trace)
 
 L.summary_panel(v, data, trace)
 L.proof_steps(v, trace)

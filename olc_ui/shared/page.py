@@ -19,6 +19,8 @@ from streamlit.runtime.scriptrunner_utils.script_requests import ScriptRequestTy
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 from olc_ui.shared import caps, class_session, focus, state
+from olc_ui.shared.tours import author as tour_author   # "Add this view to a tour" (issue 33 §4)
+from olc_ui.shared.tours import bar as tour_bar   # a tour's stop: its bar above the viewer (issue 33)
 from olc_ui.viewer import position as link
 from olc_ui.viewer import predict
 from olc_ui.viewer import present  # the switch and, when on, presentation mode (olc_ui/viewer/present.py)
@@ -114,6 +116,7 @@ def setup(title: str) -> None:
     state.begin_run()
     present.setup()
     class_session.setup()   # ?class= in the link, the class mode of the viewers (olc_ui/shared/class_session.py)
+    tour_bar.setup()        # ?tour=…&stop=k stays in the URL (olc_ui/shared/tours/bar.py)
     st.html(CAPTION_CSS + PHONE_CSS)
     focus.setup()           # focus ring, skip link, inert collapsed sidebar (olc_ui/shared/focus.py)
     with st.sidebar.container(key="olc_sources"), st.expander("Sources [000]–[004]", icon=":material/menu_book:"):
@@ -158,7 +161,7 @@ def _folded_intro(text: str) -> None:
 
 def step_view(spec: dict, *, key: str, settings: list, values: dict, cap: str | None = None,
               ask: dict | None = None, ask_page: str | None = None, start: int | None = None,
-              modes: dict | None = None) -> tuple[dict, int]:
+              modes: dict | None = None, trace=None) -> tuple[dict, int]:
     """What every lesson page does with its run's spec: open the step viewer where the student was (a link's
     ``?t=``, else the round last shown), state the page's draw cap (``cap``: its lesson's ``CAP``, olc_ui/shared/caps.py), and
     write the settings and the round into the URL; in a class session, the viewer's ``class`` mode (and the
@@ -166,10 +169,13 @@ def step_view(spec: dict, *, key: str, settings: list, values: dict, cap: str | 
     (olc_ui/viewer/predict.py), offered by a switch kept under ``ask_page`` (above the viewer; in presentation
     mode in the sidebar). A page with its own rule for where the viewer opens passes ``start`` (and says a bad
     link's round itself); ``modes``: the page's own viewer modes (e.g. a game's) instead of the page's default ones.
+    ``trace``: the run on screen, on which a tour stop's claim is decided (the tour bar, drawn above the viewer when
+    the link opens a stop: olc_ui/shared/tours/bar.py).
     Returns (the spec sent, the position)."""
     # the page's first run with this viewer (a first load, or back from elsewhere) in a browser: the viewer's charts
     # are drawn before what lies under it is sent (olc_ui/viewer/drawn.py)
     token = drawn.expect() if not link._mounted(key) and _runs_javascript() else None
+    own_settings = settings    # the page's own table (before predict's switch joins it): what a tour's stop names
     if start is None:
         start, problem = link.start_position_checked(key, spec["T"])
         link.report(problem)      # a bad ?t= in the link: said as every bad setting is
@@ -189,7 +195,9 @@ def step_view(spec: dict, *, key: str, settings: list, values: dict, cap: str | 
     # a first load shifted them all: the panels under the viewer were drawn again)
     st.html(f"<script>{drawn.token_js(token) if token is not None else 'void 0;'}</script>",
             unsafe_allow_javascript=True)
+    tour_bar.draw(trace=trace, settings=settings, values=values, T=int(spec["T"]))
     position = viewer(spec, key=key, modes=modes)
+    tour_author.add_view(tour_bar.current_page(), own_settings, values, position)
     if cap is not None:
         caps.show(cap)
     state.write_url(settings, values, {"t": str(position)})

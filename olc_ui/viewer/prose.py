@@ -26,7 +26,7 @@ import streamlit as st
 from olc_ui.viewer.assets import assets as served_assets
 from olc_ui.viewer.component import _MARKUP_RE, _libs_js
 
-__all__ = ["CLASS", "FALLBACK_CLASS", "FALLBACK_MS", "TEX_CLASS", "prose", "to_html"]
+__all__ = ["CLASS", "CSS", "FALLBACK_CLASS", "FALLBACK_MS", "TEX_CLASS", "prose", "to_html", "typeset_script"]
 
 #: The paragraph's class (its CSS and the typesetting script find it by this)
 CLASS = "olc-prose"
@@ -110,3 +110,9 @@ def prose(text: str) -> None:
     """Draw ``text`` (:func:`to_html`'s Markdown) as one paragraph, its formulas typeset by the viewer's KaTeX."""
     st.html(f'{CSS}<div class="{CLASS}">{to_html(text)}</div><script>{_typeset_js()}</script>',
             unsafe_allow_javascript=True)
+
+
+def typeset_script() -> str:
+    """The script that typesets every formula not yet typeset in any ``olc-prose`` element on the page (for another
+    element that holds prose: the tour bar, olc_ui/shared/tours/bar.py); put it in that element's ``st.html``."""
+    return _typeset_js()

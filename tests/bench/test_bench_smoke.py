@@ -32,6 +32,7 @@ SMOKE = {
     "load_class.py": (["--smoke"], ("students", "lag_p95_ms", "lag_max_ms", "votes_lost", "errors"), False),
     "perceptron_vs_sklearn.py": (["--smoke"], ("worst_ratio_median", "worst_ratio_min", "runs"), False),
     "sweep.py": (["--smoke"], ("slowest", "seconds", "all_under_5s"), False),
+    "tour.py": (["--smoke"], ("tours", "stops", "median_ms", "max_ms"), True),
     "ui_latency.py": (["--smoke"], ("first_load_ratio", "next_mistake_ratio", "next_mistake_p95_ratio",
                                     "play_fps"), True),
     "winnow_memory.py": (["--smoke"], ("N", "T", "mistakes", "peak_rss_mb"), False),

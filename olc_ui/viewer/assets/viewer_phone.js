@@ -12,7 +12,10 @@
 //   a zoom drawn in a corner of a chart (an inset) goes full width under its main plot (stackInset), and the
 //   first chart's height is chosen so that its plot area fits between the top of the screen and the bar;
 // - the first time a page's viewer is drawn the page scrolls to it (the title and the folded intro stay one
-//   swipe up), so the chart and the controls are on screen together without the student scrolling.
+//   swipe up), so the chart and the controls are on screen together without the student scrolling;
+// - a tour's bar right above the viewer (.olc-tour, olc_ui/shared/tours/bar.py) shares the screen: the page
+//   scrolls to the bar instead, and the first chart's room leaves the bar's height (the stop's text, the chart and
+//   the step bar on one screen).
 // Touch screens get touch words instead of key names (touchScreen(); viewer_predict.js uses it).
 
 import { registerMode } from "./viewer_modes.js";
@@ -165,6 +168,14 @@ export function stackInset(layout) {
 }
 
 // The least height the first chart is given on a phone: MIN_PLOT_PX, or 60 % of its own.
+// A tour's bar directly above the viewer (within 80 px), or null.
+function tourAbove(root) {
+  const bar = document.querySelector(".olc-tour");
+  if (!bar) return null;
+  const gap = root.getBoundingClientRect().top - bar.getBoundingClientRect().bottom;
+  return gap >= 0 && gap < 80 ? bar : null;
+}
+
 function smallest(f) {
   return Math.max(MIN_PLOT_PX, Math.round(0.6 * (f.spec.height || 400)));
 }
@@ -223,7 +234,7 @@ class PhoneLayout {
     say(true);
     b.addEventListener("click", () => {
       const toLedger = b.dataset.target === "ledger";
-      const target = toLedger ? this.ledger : this.view.root;
+      const target = toLedger ? this.ledger : (tourAbove(this.view.root) || this.view.root);
       if (target) target.scrollIntoView({ block: "start", behavior: "instant" });
       say(!toLedger);
     });
@@ -243,7 +254,8 @@ class PhoneLayout {
     }
     if (f !== v.figs[0]) return;
     // the first chart: from the viewer's top (scrolled under the header) to the bar, at most its own height
-    const top = f.gd.getBoundingClientRect().top - v.root.getBoundingClientRect().top;
+    const tour = tourAbove(v.root);
+    const top = f.gd.getBoundingClientRect().top - (tour || v.root).getBoundingClientRect().top;
     const bar = this.bar ? this.bar.getBoundingClientRect().height : 0;
     const room = Math.floor(window.innerHeight - HEADER_PX - top - bar - 8);
     const own = layout.height || f.spec.height || 400;      // its own height (and a stacked zoom's room)
@@ -260,7 +272,8 @@ class PhoneLayout {
   onRender() {
     const v = this.view, f = v.figs[0];
     if (!this.on() || !this.bar || !v.ready || !f || !f.gd._fullLayout || v.playing) return;
-    if (Math.abs(v.root.getBoundingClientRect().top - HEADER_PX) > 24) return;   // only with the viewer at the top
+    const lead = tourAbove(v.root) || v.root;
+    if (Math.abs(lead.getBoundingClientRect().top - HEADER_PX) > 24) return;   // only with the viewer (or its tour bar) at the top
     const over = f.gd.getBoundingClientRect().bottom - this.bar.getBoundingClientRect().top;
     const h = f.gd.getBoundingClientRect().height, least = smallest(f);
     if (over <= 1 || h <= least) return;
@@ -297,7 +310,7 @@ class PhoneLayout {
     const scroller = document.scrollingElement;
     const main = document.querySelector('[data-testid="stMain"]');
     if ((scroller && scroller.scrollTop > 40) || (main && main.scrollTop > 40)) return;  // the student scrolled
-    v.root.scrollIntoView({ block: "start", behavior: "instant" });
+    (tourAbove(v.root) || v.root).scrollIntoView({ block: "start", behavior: "instant" });
   }
 
   destroy() {

@@ -1,0 +1,284 @@
+"""The tour bar: on a lesson page opened at a tour's stop (``?tour=<id>&stop=k`` with the stop's settings and round),
+"stop k of n", the stop's text, the note's reference, the stop's claim decided on the page's own run (holds or
+fails, with its numbers), and Previous / Next. PageDown / PageUp move between stops (a presenter's clicker sends
+them); the arrow keys keep stepping the run.
+
+A stop is a link: its settings, its round and ``tour=…&stop=k`` are the URL (plus presentation mode's ``present``
+/ ``hide`` and ``sound`` when on), so a copied link opens the same stop and Back returns to the previous one.
+Moving to another stop *opens* its link (a new page load): the page then starts from the link alone — every
+setting the stop does not name at its default — which is exactly the run the shipped tours are tested on
+(tests/ui/test_tours_shipped.py). If the student changes a setting inside a stop, the bar says that the run on
+screen is no longer the stop's and that the claim is about the stop's run (``data-claim="off"``), with a link back.
+
+Everything a tour file holds is untrusted: its title, reference and text reach the page as escaped HTML (the
+text's formulas typeset by the viewer's KaTeX, olc_ui/viewer/prose.py; KaTeX runs untrusted: no links, no HTML),
+its settings only as URL-encoded query values.
+"""
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import streamlit as st
+from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+
+from olc_core.claims import ClaimError, Verdict, evaluate
+
+from olc_ui.shared import state
+from olc_ui.shared.config import Setting, decode, encode
+from olc_ui.shared.safe import clip, notice
+from olc_ui.shared.tours import own
+from olc_ui.shared.tours.format import Stop, Tour, TourError, stop_index
+from olc_ui.shared.tours.store import lookup
+from olc_ui.viewer import present
+from olc_ui.viewer.prose import CLASS as PROSE_CLASS
+from olc_ui.viewer.prose import CSS as PROSE_CSS
+from olc_ui.viewer.prose import TEX_CLASS, to_html, typeset_script
+
+__all__ = ["CLASS", "KEYS_JS", "active", "current_page", "draw", "setup", "stop_href", "OWN_KEY"]
+
+#: the bar's class (and its data attributes: data-tour, data-stop (1-based), data-stops, data-claim)
+CLASS = "olc-tour"
+#: session-state key of the tours a student opened from a file ({id: Tour}), looked up before the folder's
+OWN_KEY = "_olc_own_tours"
+#: the query parameters every page of a stop carries along (presentation mode, sound, the class session: a
+#: lecturer's tab keeps leading across a stop's page load, and the class follows its page, settings and round),
+#: besides the stop's own
+_CARRIED = ("present", "hide", "sound", "class")
+_HERE = Path(__file__).resolve().parent
+
+
+def active() -> tuple[str, str] | None:
+    """The link's ``tour`` and ``stop`` (raw, unchecked), or None when the page is not opened at a stop."""
+    tour, stop = st.query_params.get("tour"), st.query_params.get("stop")
+    if not tour or not stop:
+        return None
+    return str(tour), str(stop)
+
+
+def _find(tour_id: str) -> Tour | None:
+    """The tour of a link: the student's opened ones, the folder's, this process's own ones, or the one the link
+    carries (``tourdata``, an own tour small enough to travel in its links)."""
+    tour = lookup(tour_id, st.session_state.get(OWN_KEY) or {}) or own.recall(tour_id)
+    data = st.query_params.get("tourdata")
+    if tour is None and data and tour_id.startswith("own-"):
+        try:
+            tour = own.from_link(tour_id, str(data))
+        except TourError as exc:
+            notice("warning", "The tour in the link cannot be opened: ", "; ".join(str(p) for p in exc.problems) + ".")
+            return None
+    return tour
+
+
+def setup() -> None:
+    """A page's first move (olc_ui/shared/page.py setup): keep ``tour`` and ``stop`` in the URL the page writes
+    (olc_ui/shared/state.write_url keeps only the page's settings and these extras)."""
+    link = active()
+    if link is None:
+        return
+    extra = dict(st.session_state.get(state.URL_EXTRA_KEY) or {})
+    extra.update({"tour": clip(link[0], 48), "stop": clip(link[1], 6)})
+    data = st.query_params.get("tourdata")
+    if data and len(str(data)) <= own.LINK_MAX:
+        extra["tourdata"] = str(data)
+    st.session_state[state.URL_EXTRA_KEY] = extra
+
+
+def current_page() -> str | None:
+    """The url path of the page this script run draws (its script's file stem: olc_ui/catalog.py), or None."""
+    ctx = get_script_run_ctx()
+    if ctx is None:
+        return None
+    info = ctx.pages_manager.get_pages().get(ctx.page_script_hash) or ctx.pages_manager.get_main_page()
+    path = info.get("script_path")
+    return Path(path).stem if path else None
+
+
+def stop_href(tour: Tour, k: int, carried: dict[str, str] | None = None) -> str:
+    """The relative link of stop ``k`` (0-based) of ``tour``: its page, its settings and round, ``tour`` and
+    ``stop`` (1-based), and the carried options (``present``, ``hide``, ``sound``; the stop's own ``hide`` wins).
+
+    >>> from olc_ui.shared.tours.format import Stop, Tour
+    >>> s = Stop("winnow", {"N": "50"}, 12, "x", "[000]", {"kind": "no_violation"})
+    >>> stop_href(Tour("demo", "Demo", (s,)), 0, {"present": "1"})
+    'winnow?N=50&t=12&tour=demo&stop=1&present=1'
+    """
+    s = tour.stops[k]
+    query = {**s.query(), "tour": tour.id, "stop": str(k + 1)}
+    for key in _CARRIED:
+        if carried and key in carried:
+            query[key] = carried[key]
+    if s.hide:
+        query["hide"] = s.hide
+    if tour.id.startswith("own-"):        # an own tour travels in its links when small (olc_ui/shared/tours/own.py)
+        data = own.link_data(tour)
+        if data is not None:
+            query["tourdata"] = data
+    return f"{s.page}?{urlencode(query)}"
+
+
+# ----------------------------------------------------------------------------------------------- the stop's state
+
+def _differs(stop: Stop, settings: list[Setting], values: dict[str, Any]) -> list[str]:
+    """The settings whose value on screen is not the stop's (the stop names it, or else its default)."""
+    out = []
+    for s in settings:
+        if s.key not in values:
+            continue
+        want = decode(s, stop.settings[s.key]) if s.key in stop.settings else s.default
+        if encode(s, values[s.key]) != encode(s, want):
+            out.append(s.label)
+    return out
+
+
+def _stop_problems(stop: Stop, settings: list[Setting], T: int) -> list[str]:
+    """What keeps the page from showing ``stop``: a setting the page does not have or a value out of its range (the
+    page's own table decides), a round past the end of the run."""
+    known = {s.key: s for s in settings}
+    out = []
+    for key, raw in stop.settings.items():
+        if key not in known:
+            out.append(f"field settings.{key}: not a setting of this page")
+            continue
+        try:
+            decode(known[key], raw)
+        except ValueError as exc:
+            out.append(f"field settings.{key}: {exc}")
+    if stop.t > T:
+        out.append(f"field t: {stop.t} is past the end of this run (T = {T} rounds)")
+    return out
+
+
+def _verdict(stop: Stop, trace, T: int) -> Verdict | str:
+    if trace is None:
+        return "this page gives the tour no run to check the claim on"
+    if isinstance(trace, dict):   # a page with several runs (Compare): the stop names the one its claim reads
+        if stop.run not in trace:
+            return f"field run: this page shows the runs {', '.join(trace)}; the stop names {stop.run or 'none'}"
+        trace = trace[stop.run]
+    try:
+        return evaluate(stop.claim, trace, min(stop.t, T))
+    except ClaimError as exc:
+        return f"the claim cannot be evaluated on this run: {exc}"
+
+
+# ----------------------------------------------------------------------------------------------- HTML
+
+def _tex_html(parts) -> str:
+    return "".join(html.escape(s, quote=False) if kind == "text" else
+                   f'<span class="{TEX_CLASS}">{html.escape(s, quote=False)}</span>' for kind, s in parts)
+
+
+def _link(href: str | None, cls: str, arrow: str, word: str, key: str) -> str:
+    """A Previous / Next button: the arrow and the word (the word is left out on a phone; the name stays)."""
+    label = (f'<span aria-hidden="true">{arrow}</span>' if arrow == "←" else "") + \
+        f'<span class="olc-tour-word">{word}</span>' + (f'<span aria-hidden="true">{arrow}</span>' if arrow == "→" else "")
+    if href is None:
+        return f'<span class="olc-tour-btn {cls}" aria-disabled="true" aria-label="{word} stop">{label}</span>'
+    return (f'<a class="olc-tour-btn {cls}" href="{html.escape(href)}" target="_self" aria-label="{word} stop '
+            f'({key})">{label}<span class="olc-tour-key" aria-hidden="true">({key})</span></a>')
+
+
+def _claim_html(state_: str, verdict: Verdict | str | None, t: int, differs: list[str]) -> str:
+    if state_ == "off":
+        return (f'<p class="olc-tour-claim"><strong>Claim not checked here:</strong> the run on screen is not this '
+                f'stop\'s ({html.escape(clip(", ".join(differs), 120))} changed); the claim is about the stop\'s run '
+                f'at round {t}.</p>')
+    if isinstance(verdict, Verdict):
+        lead = "✓ Claim holds:" if verdict.holds else "✗ Claim fails on this run:"
+        return f'<p class="olc-tour-claim"><strong>{lead}</strong> {_tex_html(verdict.parts)}</p>'
+    return f'<p class="olc-tour-claim"><strong>✗ This stop cannot be shown as written:</strong> ' \
+           f'{html.escape(clip(str(verdict), 400))}.</p>'
+
+
+def bar_html(tour: Tour, k: int, *, claim: str, claim_html: str, carried: dict[str, str], present_on: bool) -> str:
+    """The bar's element (pure: tested as data)."""
+    s = tour.stops[k]
+    n = len(tour)
+    prev_href = stop_href(tour, k - 1, carried) if k > 0 else None
+    next_href = stop_href(tour, k + 1, carried) if k + 1 < n else None
+    here = html.escape(stop_href(tour, k, carried))
+    end = ('<a class="olc-tour-btn olc-tour-end" href="tours" target="_self"><span class="olc-tour-word">End of the '
+           'tour: </span>all tours</a>' if next_href is None else "")
+    return (
+        f'<nav class="{CLASS}{" olc-tour-present" if present_on else ""} {PROSE_CLASS}" aria-label="Tour" '
+        f'data-tour="{html.escape(tour.id)}" data-stop="{k + 1}" data-stops="{n}" data-claim="{claim}" '
+        f'data-here="{here}">'
+        f'<div class="olc-tour-head"><span class="olc-tour-count">Stop {k + 1} of {n}</span>'
+        f'<a class="olc-tour-title" href="tours" target="_self">{html.escape(clip(tour.title, 120))}</a>'
+        f'<span class="olc-tour-ref">{html.escape(clip(s.ref, 160))}</span></div>'
+        f'<div class="olc-tour-text">{to_html(s.text)}</div>{claim_html}'
+        f'<div class="olc-tour-nav">{_link(prev_href, "olc-tour-prev", "←", "Previous", "PageUp")}'
+        f'{_link(next_href, "olc-tour-next", "→", "Next", "PageDown") if next_href else end}</div></nav>')
+
+
+def _style() -> str:
+    return (_HERE / "tour.css").read_text(encoding="utf-8")
+
+
+#: PageDown / PageUp open the next / previous stop's link (registered once per document; the links are read from
+#: the bar on screen at each press). Keys typed into a text field are left alone, as are modified keys.
+KEYS_JS = """(() => {
+if (window.__olcTourKeys) return;
+window.__olcTourKeys = true;
+document.addEventListener("keydown", (e) => {
+  if (e.key !== "PageDown" && e.key !== "PageUp") return;
+  if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+  const t = e.target;
+  if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName || ""))) return;
+  const bar = document.querySelector(".olc-tour");
+  const a = bar && bar.querySelector(e.key === "PageDown" ? "a.olc-tour-next, a.olc-tour-end" : "a.olc-tour-prev");
+  if (!a) return;
+  e.preventDefault();
+  e.stopPropagation();
+  window.location.assign(a.href);
+}, true);
+})();"""
+
+
+def draw(*, trace, settings: list[Setting], values: dict[str, Any], T: int) -> dict | None:
+    """Draw the bar when the page is opened at a tour's stop; returns what it showed ({tour, stop, claim,
+    sentence}) or None. ``trace``: the run the page shows (its claim is decided on it), or {name: trace} on a page
+    that shows several (the stop's ``run`` names one); ``settings`` / ``values``:
+    the page's declared settings and their values now; ``T``: the rounds of the run on screen."""
+    link = active()
+    if link is None:
+        return None
+    tour = _find(link[0])
+    if tour is None:
+        if not st.query_params.get("tourdata"):     # (a link's own tour that cannot be read was said so)
+            notice("warning", "The tour in the link is not one this app knows: ", f"{clip(link[0], 48)!r}.")
+        return None
+    k = stop_index(link[1], len(tour))
+    if k is None:
+        notice("warning", "The link's stop is not a stop of this tour: ",
+               f"stop {clip(link[1], 6)!r}; the tour {tour.title!r} has stops 1 to {len(tour)}.")
+        return None
+    stop = tour.stops[k]
+    page_here = current_page()
+    if page_here is not None and page_here != stop.page:
+        notice("info", "The link's tour stop is on another page: ", f"stop {k + 1} of {tour.title!r} is on the page "
+               f"{stop.page!r}.")
+        return None
+    problems = _stop_problems(stop, settings, T)
+    differs = [] if problems else _differs(stop, settings, values)
+    verdict: Verdict | str | None = None
+    if problems:
+        claim = "fails"
+        verdict = f"stop {k + 1}, " + "; ".join(problems)
+    elif differs:
+        claim = "off"
+    else:
+        verdict = _verdict(stop, trace, T)
+        claim = "holds" if isinstance(verdict, Verdict) and verdict.holds else "fails"
+    carried = {key: v for key, v in (st.session_state.get(state.URL_EXTRA_KEY) or {}).items() if key in _CARRIED}
+    body = bar_html(tour, k, claim=claim, claim_html=_claim_html(claim, verdict, stop.t, differs), carried=carried,
+                    present_on=present.is_on())
+    st.html(f"{PROSE_CSS}<style>{_style()}</style>{body}<script>{typeset_script()}\n{KEYS_JS}</script>",
+            unsafe_allow_javascript=True)
+    sentence = verdict.sentence if isinstance(verdict, Verdict) else verdict
+    return {"tour": tour.id, "stop": k + 1, "stops": len(tour), "claim": claim, "sentence": sentence,
+            "json": json.dumps(stop.claim)}

@@ -1,0 +1,37 @@
+"""Tours: the lectures of the notes as sequences of live stops (issue 33; docs/tours.md).
+
+This page checks every tour against every page a tour can visit, so it reads each lesson's declared settings (the
+tables the lesson pages bind; it runs nothing of theirs)."""
+import streamlit as st
+
+from olc_ui.lessons.boolean_concepts import lesson as boolean
+from olc_ui.lessons.compare import lesson as compare
+from olc_ui.lessons.experts import lesson as experts
+from olc_ui.lessons.exponentiated_update import lesson as eg
+from olc_ui.lessons.ftrl import lesson as ftrl
+from olc_ui.lessons.halving import lesson as halving
+from olc_ui.lessons.margin_perceptron import lesson as margin
+from olc_ui.lessons.perceptron import lesson as perceptron
+from olc_ui.lessons.tours import lesson as L
+from olc_ui.lessons.winnow import lesson as winnow
+from olc_ui.shared import page
+from olc_ui.shared.tours import author
+from olc_ui.shared.tours.store import FOLDER, read_folder
+
+#: every page a tour can visit, with the settings it hands its step viewer (tests/tours/tourtest.py: the same)
+TABLES = {"perceptron": perceptron.SETTINGS + perceptron.TD_SETTINGS, "margin_perceptron": margin.SETTINGS,
+          "ftrl": ftrl.SETTINGS, "winnow": winnow.SETTINGS, "exponentiated_update": eg.SETTINGS,
+          "experts": experts.SETTINGS, "halving": halving.SETTINGS, "compare": compare.SETTINGS,
+          "boolean_concepts": boolean.MODE_SETTINGS + [s for g in boolean.GROUPS.values() for s in g]}
+
+page.setup("Tours")
+st.title("Lectures as tours")
+page.intro(L.INTRO)
+
+found = read_folder(FOLDER, TABLES)
+L.list_tours(sorted(found.tours.values(), key=lambda t: (t.note, t.id)))
+L.bad_files(found)
+
+# the student's own: the draft made with "Add this view to a tour" on the lesson pages, and a tour file opened here
+author.editor(TABLES, L.one_card)
+author.opener(TABLES, L.one_card)
