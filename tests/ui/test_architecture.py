@@ -152,8 +152,15 @@ def test_the_lessons_package_imports_no_lesson():
     assert not _imports("olc_ui.lessons")
 
 
-#: olc_core's imports inside a function: only optional dependencies, imported when the feature runs
-CORE_LAZY = ("numba", "threadpoolctl")
+#: olc_core's imports inside a function: only optional dependencies, imported when the feature runs, each
+#: with its reason (olc_core itself needs numpy only)
+CORE_LAZY_REASONS = {
+    "numba": "the compiled loops (the `fast` extra); their numpy twins give the same bits without it",
+    "threadpoolctl": "holds BLAS to one thread during a sweep, when installed",
+    "pandas": "Trace.to_pandas / SweepTable.to_pandas only (olc_core._support.tables): a notebook's "
+              "DataFrame; without pandas they raise ImportError saying `pip install pandas`",
+}
+CORE_LAZY = tuple(CORE_LAZY_REASONS)
 
 
 def test_no_import_inside_a_function():
