@@ -16,6 +16,7 @@ from olc_core._support.words import agree, count  # noqa: F401  (re-exported for
 
 from olc_ui.shared import data as olc_data
 from olc_ui.shared import notebook as page_notebook
+from olc_ui.shared import offline
 from olc_ui.shared import transcript as page_transcript
 from olc_ui.shared.spec_tools import rounds_text  # noqa: F401  (pure: the specs use it too)
 from olc_ui.viewer.assets import ASSET_DIR
@@ -166,11 +167,26 @@ def downloads(trace, spec: dict, position: int, name: str, X: np.ndarray | None 
                                 call=page_transcript.data_call(page, link), source=ctx["source"]),
                             file_name=page_notebook.file_name(settings, name), mime="application/x-ipynb+json",
                             on_click="ignore", key=f"{name}_dl_ipynb")
+    _offline(row, spec, position, name, settings, ctx)
     if page_transcript.png_available():
         row.download_button("Download the figure at the end of the run (PNG)",
                             data=lambda: page_transcript.figure_png(spec, int(spec["T"])),
                             file_name=transcript.file_name(name, settings, "png", what="figure"), mime="image/png",
                             on_click="ignore", key=f"{name}_dl_png")
+
+
+def _offline(row, spec: dict, position: int, name: str, settings: dict[str, str], ctx: dict) -> None:
+    """"Download this run as one offline file (HTML)" (olc_ui/shared/offline.py): the step viewer, its libraries
+    and the run in one file; a run too large for one file says so instead, with the T that fits."""
+    why = offline.too_large(spec)
+    if why:
+        row.caption(why)
+        return
+    row.download_button("Download this run as one offline file (HTML)",
+                        data=lambda: offline.offline_html(spec, page=name, title=ctx["title"], settings=ctx["settings"],
+                                                          source=ctx["source"], position=position),
+                        file_name=offline.file_name(settings, name), mime="text/html", on_click="ignore",
+                        key=f"{name}_dl_offline")
 
 
 def band_text(band, on: str = "advice") -> str:
