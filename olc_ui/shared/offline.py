@@ -26,6 +26,7 @@ import re
 from typing import Any
 
 from olc_core import transcript
+from olc_core._transcript.texdoc import clip
 
 from olc_ui.viewer import assets as viewer_assets
 from olc_ui.viewer.assets import ASSET_DIR, BASIC_TRACE_TYPES, PLOTLY_BASIC_VERSION, bundle_js
@@ -144,7 +145,7 @@ def offline_html(spec: dict, *, page: str, title: str = "", settings: dict[str, 
     payload = {"spec": spec, "assets": LIB_URLS, "download": page, "resume": False, "modes": {}}
     packed = _packed(json.dumps(payload, allow_nan=False, separators=(",", ":")).encode("utf-8"))
     head, tail = _fixed(_full(spec))
-    esc = (lambda s: html.escape(str(s), quote=True))
+    esc = (lambda s, n=80: html.escape(clip(s, n), quote=True))  # a caller's text: one line, clipped, escaped
     shown = title or (spec.get("figures") or [{}])[0].get("title", "") or page
     about = [f"Saved from olc's page <b>{esc(page)}</b>: {int(spec['T']):,} rounds, every one in this file "
              "(it needs no network). Keys: → / ← the next / previous round, Shift+→ / ← the next / previous mistake, "
@@ -157,8 +158,8 @@ def offline_html(spec: dict, *, page: str, title: str = "", settings: dict[str, 
     return ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<meta http-equiv=\"Content-Security-Policy\" content=\"{CSP}\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            f"<title>{esc(shown)} — olc</title>{head}</head><body><main>"
-            f"<h1>{esc(shown)}</h1>{words}<div id=\"olc-run\"></div>"
+            f"<title>{esc(shown, 200)} — olc</title>{head}</head><body><main>"
+            f"<h1>{esc(shown, 200)}</h1>{words}<div id=\"olc-run\"></div>"
             f"<noscript>This file draws the run with JavaScript: allow scripts to see it.</noscript></main>"
             f'<script type="application/octet-stream" id="olc-payload">{packed}</script>{tail}</body></html>')
 

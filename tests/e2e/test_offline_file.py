@@ -136,3 +136,15 @@ def test_the_fixed_part_is_at_most_1_5_MB_and_a_large_run_says_so():
     assert 0 < fits < 1000
     with pytest.raises(ValueError, match="too large"):
         offline.offline_html(spec, page="x")
+
+
+def test_a_callers_text_is_escaped_and_clipped():
+    from tests.hostile import HOSTILE
+
+    spec = {"T": 2, "run_id": "x", "position": 0, "breaks": [], "mistake_rounds": [], "arrays": {},
+            "figures": [{"id": "f", "title": HOSTILE[1], "figure": {"data": [], "layout": {}}}]}
+    text = offline.offline_html(spec, page=HOSTILE[4], source=HOSTILE[1] + HOSTILE[6],
+                                settings={HOSTILE[0]: HOSTILE[1], "long": HOSTILE[6]})
+    body = text.split("<body>", 1)[1].split('<script type="application/octet-stream"', 1)[0]
+    assert "<img" not in body and "<b>Y" not in body and "&lt;img src=http://host.invalid/x.png&gt;" in body
+    assert "x" * 80 not in body and "x" * 78 + "…" in body
