@@ -131,3 +131,24 @@ def test_a_notebook_too_large_to_carry_its_data_says_so():
         N.MAX_EMBEDDED = old
     assert [c.cell_type for c in nb.cells] == ["markdown", "markdown"]
     assert "more than a notebook embeds" in nb.cells[1].source and "smaller T" in nb.cells[1].source
+
+
+#: other data sources whose data are one olc_core.streams call: the page's settings, and the call
+VARIANTS = {"perceptron": ({"data": "tight", "td": "6"}, "tight_perceptron"),
+            "winnow": ({"data": "adversary", "seed": "2"}, "winnow_adversary"),
+            "experts": ({"data": "adversary", "seed": "3"}, "adversary"),
+            "boolean_concepts": ({"mode": "dl", "dseed": "4"}, "decision_list"),
+            "exponentiated_update": ({"data": "continuous", "seed": "5"}, "simplex_continuous")}
+
+
+@pytest.mark.parametrize("page", sorted(VARIANTS))
+def test_other_generated_sources_are_rebuilt_by_their_call(page, downloads):
+    query, generator = VARIANTS[page]
+    at = open_page(page_path(page), **query)
+    assert not at.exception, at.exception
+    [(name, text)] = _notebooks(downloads)
+    nb = execute(text)
+    i = next(i for i, c in enumerate(nb.cells) if c.cell_type == "markdown" and c.source == "## The data")
+    assert nb.cells[i + 1].source.startswith(f"s = olc_core.streams.{generator}("), nb.cells[i + 1].source[:200]
+    printed = "".join(o.get("text", "") for o in _outputs(nb, "assert trace.T =="))
+    assert printed.startswith("The run is the page's:")
