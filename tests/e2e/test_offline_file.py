@@ -148,3 +148,30 @@ def test_a_callers_text_is_escaped_and_clipped():
     body = text.split("<body>", 1)[1].split('<script type="application/octet-stream"', 1)[0]
     assert "<img" not in body and "<b>Y" not in body and "&lt;img src=http://host.invalid/x.png&gt;" in body
     assert "x" * 80 not in body and "x" * 78 + "…" in body
+
+
+def test_the_offline_file_has_no_serious_wcag_violation(offline_page, tmp_path):
+    """axe-core's WCAG 2.1 A/AA rules (as tests/e2e/test_axe.py runs them on the pages) on the Perceptron's
+    offline file, at the start and after a mistake."""
+    pytest.importorskip("axe_playwright_python")
+    from axe_playwright_python.sync_playwright import Axe
+
+    import olc_core
+    from olc_ui.lessons.perceptron.view import perceptron_spec
+    from tests.e2e.test_axe import FAIL_ON, TAGS, describe
+
+    s = olc_core.streams.separable(T=200, d=2, gamma=0.1, radius=1.0, seed=0)
+    spec = perceptron_spec(olc_core.run("perceptron", s.X, s.y, comparator=s.comparator), s.X, s.y, run_id="a")
+    path = tmp_path / "perceptron-offline.html"
+    path.write_text(offline.offline_html(spec, page="perceptron"), encoding="utf-8")
+    pg = offline_page
+    pg.goto(path.as_uri())
+    pg.wait_for_selector(f'{VIEWER}[data-ready="true"]', timeout=60_000)
+    for step in ("start", "Shift+ArrowRight"):
+        if step != "start":
+            pg.keyboard.press(step)
+            expect(pg.locator(VIEWER)).to_have_attribute("data-position", str(int(spec["mistake_rounds"][0]) + 1))
+        results = Axe().run(pg, options={"runOnly": {"type": "tag", "values": TAGS}, "resultTypes": ["violations"]})
+        bad = [v for v in results.response["violations"] if v.get("impact") in FAIL_ON]
+        assert not bad, f"offline file [{step}]: " + describe(bad)
+    assert not pg.errors, pg.errors
