@@ -22,7 +22,6 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-import nbformat
 import numpy as np
 
 import olc_core
@@ -227,9 +226,17 @@ def _intro(page: str, title: str, settings: dict[str, str], how: str, source: st
     return "\n".join(parts)
 
 
+def _nbformat():
+    """nbformat, imported when a notebook is built: its import takes 0.3–0.5 s (jsonschema), which a page's first
+    visit should not pay for a button it may never press."""
+    import nbformat
+    return nbformat
+
+
 def notebook(trace, X, y, *, page: str, title: str = "", settings: dict[str, str] | None = None,
              call: DataCall | None = None, source: str | None = None) -> str:
     """The run as a notebook (``.ipynb`` JSON text, nbformat 4)."""
+    nbformat = _nbformat()
     v4 = nbformat.v4
     how, code, stream = data_code(np.asarray(X), np.asarray(y), call)
     cells = [v4.new_markdown_cell(_intro(page, title, dict(settings or {}), how, source))]
