@@ -50,6 +50,7 @@ draws and numpy release the GIL) with BLAS held to one thread meanwhile
 from __future__ import annotations
 
 import csv
+import html as _html
 import io
 import math
 import threading
@@ -63,6 +64,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from ._exact import perceptron_bound as _xb
+from ._support import tables as _tables
 from . import streams as S
 from .learners import run
 
@@ -187,7 +189,21 @@ SWEEPS: dict[str, Sweepable] = {
 # --------------------------------------------------------------------------- the table
 @dataclass
 class SweepTable:
-    """The cells of a sweep as numpy columns (see :data:`COLUMNS`), one row per (value, seed)."""
+    """The cells of a sweep as numpy columns (see :data:`COLUMNS`), one row per (value, seed).
+
+    It iterates as rows, converts to pandas (optional) and shows its :meth:`summary` in Jupyter:
+
+    >>> import olc_core
+    >>> t = olc_core.sweep("halving", "N", [4, 32], seeds=2, T=20, worst_case=True)
+    >>> t
+    <SweepTable halving, N over 2 values × 2 seeds (bound-attaining streams): 4 cells, every cell's assumptions held, largest mistakes/bound 1.0>
+    >>> [(c.value, c.seed, c.mistakes) for c in t]
+    [(4.0, 0, 2.0), (4.0, 1, 2.0), (32.0, 0, 5.0), (32.0, 1, 5.0)]
+    >>> t.to_pandas(summary=True)[["value", "mistakes_median", "bound_median"]].values.tolist()   # needs pandas
+    [[4.0, 2.0, 2.0], [32.0, 5.0, 5.0]]
+    >>> "<td>32</td><td>2</td><td>5</td><td>5</td><td>1</td><td>yes</td>" in t._repr_html_()
+    True
+    """
 
     algorithm: str
     param: str
@@ -210,6 +226,52 @@ class SweepTable:
         for i in range(len(self)):
             w.writerow([_cell_text(self.columns[c][i]) for c in COLUMNS])
         return buf.getvalue()
+
+    def __iter__(self):
+        """The cells as rows: named tuples ``Cell(value, seed, T, mistakes, realised, bound, ratio, holds,
+        proof, why)``, in the table's order."""
+        return _tables.rows({c: self.columns[c] for c in COLUMNS}, "Cell")
+
+    def to_pandas(self, summary: bool = False):
+        """The table as a pandas DataFrame (one row per cell, the columns of :data:`COLUMNS`), or with
+        ``summary=True`` the :meth:`summary` (one row per swept value). pandas is optional: without it
+        this raises ImportError saying ``pip install pandas``."""
+        return _tables.data_frame(self.summary() if summary else {c: self.columns[c] for c in COLUMNS})
+
+    def _words(self) -> tuple[str, str]:
+        values = list(dict.fromkeys(self.columns["value"].tolist()))
+        seeds = len(self) // max(1, len(values))
+        held = bool(self.columns["holds"].all())
+        what = ("every cell's assumptions held" if held else
+                f"assumptions failed in {int((~self.columns['holds']).sum())} of {len(self)} cells")
+        return (f"{self.algorithm}, {self.param} over {len(values)} values × {seeds} seeds"
+                + (" (bound-attaining streams)" if self.worst_case else "")), what
+
+    def __repr__(self) -> str:
+        head, what = self._words()
+        r = self.columns["ratio"]
+        r = r[np.isfinite(r)]
+        top = f", largest mistakes/bound {float(r.max())!r}" if r.size else ""
+        return f"<SweepTable {head}: {len(self)} cells, {what}{top}>"
+
+    def _repr_html_(self) -> str:
+        """Jupyter's view: what was swept, then :meth:`summary` as a table (median and range over seeds)."""
+        head, what = self._words()
+        s = self.summary()
+
+        def span(name: str, i: int) -> str:
+            med, lo, hi = (float(s[f"{name}_{k}"][i]) for k in ("median", "min", "max"))
+            if math.isnan(med):
+                return "n/a"
+            return f"{med:.6g}" if lo == hi else f"{med:.6g} ({lo:.6g} to {hi:.6g})"
+        body = [[f"{s['value'][i]:.6g}", int(s["seeds"][i]), span("mistakes", i), span("bound", i), span("ratio", i),
+                 "yes" if s["holds"][i] else "no"] for i in range(len(s["value"]))]
+        header = [self.param, "seeds", "mistakes: median (range)", "bound: median (range)",
+                  "mistakes/bound: median (range)", "assumptions held (all seeds)"]
+        settings = ", ".join(f"{k} = {v}" for k, v in self.settings.items() if k != self.param)
+        return (f"<div><p><strong>{_html.escape(head)}</strong>: {_html.escape(what)}"
+                + (f"; the other settings: {_html.escape(settings)}" if settings else "") + "; "
+                f"{self.seconds:.2g} s.</p>{_tables.html_table(header, body)}</div>")
 
     def summary(self) -> dict[str, np.ndarray]:
         """Per swept value (in sweep order): the median, min and max over seeds of the mistakes, the bound

@@ -12,13 +12,18 @@ checkpoints replayed from the input (:class:`CheckpointHistory`), never as a
 """
 from __future__ import annotations
 
+import html
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import numpy as np
 
+from ._support import tables as _tables
+from ._transcript.record import checks_words
+from ._transcript.texdoc import html as _doc_html
 from .proofs.base import Proof
+from .transcript import overview
 
 __all__ = ["Trace", "SnapshotHistory", "CheckpointHistory", "RowReplayHistory", "LazyMap"]
 
@@ -223,6 +228,22 @@ class Trace:
     proof : the theorem's proof (see :class:`olc_core.proofs.base.Proof`).
     proofs : every proof computed for this run, by name (the primary one included).
     info : facts about the run (e.g. the comparator used and how it was found).
+
+    In a terminal a trace prints its learner, T, d, M, the theorem's bound and the whole run's checks; in
+    Jupyter (``_repr_html_``) also the transcript's conclusion. Its rounds iterate as rows and convert to
+    pandas (optional):
+
+    >>> import olc_core
+    >>> tr = olc_core.run("perceptron", [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]], [1, 1, 1],
+    ...                   comparator=[2 ** -0.5, 2 ** -0.5])
+    >>> tr
+    Trace('perceptron', T=3, d=2, mistakes=2, proof='separable', mistake_bound=4.000000000000002, checks='16 hold, 2 undefined')
+    >>> [(r.round, r.is_mistake, r.mistakes_so_far) for r in tr.rows()]
+    [(0, True, 1), (1, True, 2), (2, False, 2)]
+    >>> tr.to_pandas(weights=True)[["is_mistake", "w1", "w2"]].values.tolist()    # needs pandas
+    [[True, 1.0, 0.0], [True, 1.0, 1.0], [False, 1.0, 1.0]]
+    >>> "<td>mistakes</td><td>2</td>" in tr._repr_html_()
+    True
     """
 
     def __init__(self, *, algorithm: str, params: dict[str, Any], T: int, d: int, mistakes: np.ndarray,
@@ -317,9 +338,73 @@ class Trace:
         with np.errstate(divide="ignore"):
             return np.log(w)
 
+    # ------------------------------------------------------------------ as a table
+    def round_columns(self, weights: bool = False) -> dict[str, np.ndarray]:
+        """The per-round columns, in order: ``round`` (0-based t), ``prediction``, ``is_mistake``,
+        ``mistakes_so_far`` (mistakes on rounds 0 … t), then every per-round number column of
+        :attr:`columns`; with ``weights=True`` also ``w1`` … ``wd``, the weights after round t
+        (``weights_at(t + 1)``: T·d numbers)."""
+        T = self.T
+        out: dict[str, np.ndarray] = {"round": np.arange(T), "prediction": np.asarray(self.predictions),
+                                      "is_mistake": np.asarray(self.columns["is_mistake"]),
+                                      "mistakes_so_far": self.mistakes_before_each_round()[1:]}
+        for name in self.columns:
+            col = np.asarray(self.columns[name])
+            if name not in out and col.shape == (T,) and col.dtype.kind in "biuf":
+                out[name] = col
+        if weights:
+            W = np.vstack([self.weights_at(t + 1) for t in range(T)]) if T else np.zeros((0, self.d))
+            out.update({f"w{j + 1}": W[:, j] for j in range(self.d)})
+        return out
+
+    def rows(self, weights: bool = False) -> Iterator[tuple]:
+        """The rounds as rows: named tuples ``Round(round, prediction, is_mistake, mistakes_so_far, …)`` of
+        :meth:`round_columns`."""
+        return _tables.rows(self.round_columns(weights), "Round")
+
+    def to_pandas(self, weights: bool = False):
+        """:meth:`round_columns` as a pandas DataFrame indexed by ``round`` (0-based). pandas is optional:
+        without it this raises ImportError saying ``pip install pandas``."""
+        return _tables.data_frame(self.round_columns(weights), index="round")
+
+    # ------------------------------------------------------------------ display
+    def _checks(self, short: bool = False) -> str:
+        """The whole run's checks (the record's summary): "all n hold", or by verdict — in words, or
+        ``short`` (hold, undefined, n/a, assumption false, FAIL: the counts that are not 0)."""
+        S = self.proof.summary()
+        if S.all_hold:
+            return f"all {S.checks} hold"
+        if not short:
+            return checks_words(S)
+        counts = [(S.count("holds") + S.count("tol"), "hold"), (S.count("undefined"), "undefined"),
+                  (S.count("na"), "n/a"), (S.count("assumption"), "assumption false"), (S.count("fails"), "FAIL")]
+        return ", ".join(f"{n} {w}" for n, w in counts if n)
+
     def __repr__(self) -> str:
-        return (f"Trace({self.algorithm!r}, T={self.T}, d={self.d}, mistakes={self.n_mistakes}, "
-                f"proof={self._primary!r})")
+        head = f"Trace({self.algorithm!r}, T={self.T}, d={self.d}, mistakes={self.n_mistakes}"
+        if self._primary is None:
+            return head + ")"
+        p = self.proof
+        bound = (f"mistake_bound={p.mistake_bound!r}" if p.mistake_bound is not None else
+                 f"mistake_bound=None (failing: {', '.join(a.name for a in p.failed_assumptions)})")
+        return f"{head}, proof={self._primary!r}, {bound}, checks={self._checks(short=True)!r})"
+
+    def _repr_html_(self) -> str:
+        """Jupyter's view: the learner, T, d, M, the theorem's bound (or the assumptions that fail, so no
+        bound), the checks over the whole run, then the transcript's conclusion and checks in its words."""
+        esc = (lambda v: html.escape(str(v), quote=False))
+        rows = [["rounds T", self.T], ["features d", self.d]]
+        if self._primary is None:
+            rows.append(["mistakes M", self.n_mistakes])
+            return f"<div>{_tables.html_table(['Trace', ''], rows)}</div>"
+        p = self.proof
+        rows.append([f"{p.event}s", self.n_mistakes])
+        rows.append(["proof", f"{p.name} ({self._primary})"])
+        rows.append(["bound", repr(p.mistake_bound) if p.mistake_bound is not None else
+                     "none: " + "; ".join(f"{a.name} fails" for a in p.failed_assumptions)])
+        rows.append(["checks", self._checks()])
+        return (f"<div>{_tables.html_table(['Trace', esc(self.algorithm)], rows)}"
+                f"{_doc_html(overview(self))}</div>")
 
 
 def _mistake_flags(T: int, mistakes: np.ndarray) -> np.ndarray:

@@ -41,7 +41,7 @@ from ._transcript.texdoc import latex as _latex
 from ._transcript.texdoc import markdown as _markdown
 from .proofs.base import DEFAULT_TOL, Proof
 
-__all__ = ["markdown", "latex", "document", "written_proof", "file_name", "MAX_MISTAKES", "MAX_VIOLATIONS"]
+__all__ = ["markdown", "latex", "document", "overview", "written_proof", "file_name", "MAX_MISTAKES", "MAX_VIOLATIONS"]
 
 #: mistakes written out with their inequalities (the others are checked all the same, and counted)
 MAX_MISTAKES = 40
@@ -113,6 +113,28 @@ def document(trace, *, page: str = "", title: str = "", data: str = "", settings
     doc += _conclusion(trace, proof)
     doc += _others(trace, proof)
     return doc
+
+
+def overview(trace) -> list:
+    """The transcript's short form (a trace's rich display in Jupyter): the theorem written out, its failing
+    assumptions, the conclusion (the bound against the run, or why none is claimed), the whole run's checks
+    and the other theorems — the same sentences as the transcript, without the setting and the states.
+
+    >>> import olc_core
+    >>> tr = olc_core.run("perceptron", [[1.0, 0.0], [0.0, 1.0]], [1, 1], comparator=[2 ** -0.5, 2 ** -0.5])
+    >>> md = _markdown(overview(tr))
+    >>> "After all $T = 2$ rounds, $M = 2 \\le 2$: the bound holds" in md, "every one of its 3 states" in md
+    (True, True)
+    """
+    proof = written_proof(trace)
+    out: list = [("p", [proof.name + ": ", Math(proof.theorem)])]
+    failing = [a for a in proof.assumptions if not a.holds]
+    if failing:
+        out.append(("ul", [_assumption(a) for a in failing]))
+    out += [("h", 4, ["Conclusion"])] + _conclusion(trace, proof)[1:]
+    out += [("h", 4, ["Checks over the whole run"])] + whole_run(proof)[1:]
+    others = _others(trace, proof)
+    return out + ([("h", 4, ["Other theorems checked on this run"])] + others[1:] if others else [])
 
 
 def _setting(trace, proof, *, page, title, data, settings, source) -> list:

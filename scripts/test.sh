@@ -2,7 +2,7 @@
 # Run the whole test suite on a fresh machine: installs Debian's chromium (for the
 # browser tests), nginx and redis-server (for scripts/serve.sh's test and the class session's Redis store), pdflatex (texlive-latex-base, for the LaTeX
 # transcripts) and python3-venv when missing (apt-get: as root, or with sudo), creates .venv, installs the app and test packages and the project
-# itself (editable), then runs pytest over tests/ and the doctests in olc_core/ and olc_ui/.
+# itself (editable), then runs pytest over tests/ and the doctests in olc_core/, olc_ui/ and olc_plot/.
 #   bash scripts/test.sh [extra pytest args, e.g. -k perceptron]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."

@@ -23,11 +23,12 @@ xelatex or lualatex and needs only amsmath and amssymb.
 """
 from __future__ import annotations
 
+import html as _html
 import math
 import re
 import unicodedata
 
-__all__ = ["Math", "markdown", "latex", "md_text", "tex_text", "clip", "num"]
+__all__ = ["Math", "markdown", "latex", "html", "md_text", "tex_text", "clip", "num"]
 
 
 class Math(str):
@@ -226,6 +227,31 @@ def markdown(doc: list) -> str:
             raise ValueError(f"unknown block {kind!r}")
         out.append("")
     return "\n".join(out)
+
+
+def html(doc: list) -> str:
+    r"""The document as an HTML fragment (Jupyter's rich display): text escaped, maths as ``$…$`` (Jupyter
+    typesets it; elsewhere the LaTeX reads as it is, escaped too). ``raw_md``/``raw_tex`` blocks are left out.
+
+    >>> print(html([("h", 3, ["a <b>"]), ("p", ["x ", Math(r"M < 2")]), ("ul", [["one"], ["two"]])]))
+    <h3>a &lt;b&gt;</h3><p>x $M &lt; 2$</p><ul><li>one</li><li>two</li></ul>
+    """
+    line = (lambda pieces: _inline(pieces, lambda t: _html.escape(_fold(t), quote=False),
+                                   lambda m: "$" + _html.escape(m, quote=False) + "$"))
+    out: list[str] = []
+    for block in doc:
+        kind = block[0]
+        if kind == "h":
+            out.append(f"<h{block[1]}>{line(block[2])}</h{block[1]}>")
+        elif kind == "p":
+            out.append(f"<p>{line(block[1])}</p>")
+        elif kind == "ul":
+            out.append("<ul>" + "".join(f"<li>{line(item)}</li>" for item in block[1]) + "</ul>")
+        elif kind == "math":
+            out.append("<p>$$" + _html.escape(block[1], quote=False) + "$$</p>")
+        elif kind not in ("raw_md", "raw_tex"):
+            raise ValueError(f"unknown block {kind!r}")
+    return "".join(out)
 
 
 _TEX_HEADINGS = {1: "section*", 2: "subsection*", 3: "subsubsection*", 4: "paragraph*"}

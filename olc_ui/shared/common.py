@@ -15,6 +15,8 @@ from olc_core import transcript
 from olc_core._support.words import agree, count  # noqa: F401  (re-exported for the pages)
 
 from olc_ui.shared import data as olc_data
+from olc_ui.shared import notebook as page_notebook
+from olc_ui.shared import offline
 from olc_ui.shared import transcript as page_transcript
 from olc_ui.shared.spec_tools import rounds_text  # noqa: F401  (pure: the specs use it too)
 from olc_ui.viewer.assets import ASSET_DIR
@@ -121,7 +123,8 @@ def figure_html(spec: dict, position: int) -> str:
 
 
 def downloads(trace, spec: dict, position: int, name: str, X: np.ndarray | None = None,
-              y: np.ndarray | None = None, *, settings: page_transcript.PageSettings | None = None) -> None:
+              y: np.ndarray | None = None, *, settings: page_transcript.PageSettings | None = None,
+              csv_examples: bool = True, run_input: tuple | None = None) -> None:
     """The trace's download (CSV, one row per round) and the proof transcript (Markdown with KaTeX maths,
     LaTeX source; see olc_ui/shared/transcript.py), each built only when clicked (deferred); file names carry the
     page and its settings. With kaleido installed, also the figure at the end of the run as a PNG.
@@ -131,13 +134,20 @@ def downloads(trace, spec: dict, position: int, name: str, X: np.ndarray | None 
     from the position the server last heard of, which lags while the viewer plays.
 
     ``settings``: the page's (its lesson's ``TRANSCRIPT``): which of the link's settings name the files and
-    go into the transcript, and where an uploaded file is kept."""
+    go into the transcript, and where an uploaded file is kept.
+
+    With the examples ``X`` and labels ``y``, also the run as a Jupyter notebook (olc_ui/shared/notebook.py: the
+    data rebuilt by the page's ``recipe`` or embedded, the run, checks that it is the page's, the pictures);
+    ``csv_examples=False`` leaves the examples out of the trace CSV (one column per feature: too wide for a
+    large N); ``run_input``: the ``(X, y)`` the learner ran on when the rows handed for the CSV are not it (the
+    margin Perceptron's rounds run over its examples, pass after pass)."""
     page = settings
     link = page_transcript.link_settings()
     used = page_transcript.used_settings(page, link, trace)  # a file is named by settings the run uses
     settings = {k: v for k, v in page_transcript.changed_settings(page, link).items() if k in used}
     row = st.container(horizontal=True)  # one row of buttons (they wrap on a narrow screen)
-    row.download_button("Download the trace (CSV)", data=lambda: olc_data.trace_csv(trace, X, y),
+    row.download_button("Download the trace (CSV)",
+                        data=lambda: olc_data.trace_csv(trace, *((X, y) if csv_examples else (None, None))),
                         file_name=transcript.file_name(name, settings, "csv", what="trace"), mime="text/csv",
                         on_click="ignore", key=f"{name}_dl_csv")
     if not len(trace.proofs):
@@ -149,11 +159,34 @@ def downloads(trace, spec: dict, position: int, name: str, X: np.ndarray | None 
     row.download_button("Download the proof (LaTeX)", data=lambda: transcript.latex(trace, **ctx),
                         file_name=transcript.file_name(name, settings, "tex"), mime="application/x-tex",
                         on_click="ignore", key=f"{name}_dl_proof_tex")
+    nX, ny = run_input if run_input is not None else (X, y)
+    if nX is not None and ny is not None:
+        row.download_button("Download this run as a notebook (.ipynb)",
+                            data=lambda: page_notebook.notebook(
+                                trace, nX, ny, page=name, title=ctx["title"], settings=ctx["settings"],
+                                call=page_transcript.data_call(page, link), source=ctx["source"]),
+                            file_name=page_notebook.file_name(settings, name), mime="application/x-ipynb+json",
+                            on_click="ignore", key=f"{name}_dl_ipynb")
+    _offline(row, spec, position, name, settings, ctx)
     if page_transcript.png_available():
         row.download_button("Download the figure at the end of the run (PNG)",
                             data=lambda: page_transcript.figure_png(spec, int(spec["T"])),
                             file_name=transcript.file_name(name, settings, "png", what="figure"), mime="image/png",
                             on_click="ignore", key=f"{name}_dl_png")
+
+
+def _offline(row, spec: dict, position: int, name: str, settings: dict[str, str], ctx: dict) -> None:
+    """"Download this run as one offline file (HTML)" (olc_ui/shared/offline.py): the step viewer, its libraries
+    and the run in one file; a run too large for one file says so instead, with the T that fits."""
+    why = offline.too_large(spec)
+    if why:
+        row.caption(why)
+        return
+    row.download_button("Download this run as one offline file (HTML)",
+                        data=lambda: offline.offline_html(spec, page=name, title=ctx["title"], settings=ctx["settings"],
+                                                          source=ctx["source"], position=position),
+                        file_name=offline.file_name(settings, name), mime="text/html", on_click="ignore",
+                        key=f"{name}_dl_offline")
 
 
 def band_text(band, on: str = "advice") -> str:

@@ -28,7 +28,8 @@ from olc_ui.shared.config import Setting, encode, url_values
 from olc_ui.shared.state import URL_KEY
 from olc_ui.viewer.snapshot import figures_at
 
-__all__ = ["PageSettings", "link_settings", "changed_settings", "used_settings", "context", "png_available", "figure_png", "CHROMIUM"]
+__all__ = ["PageSettings", "link_settings", "changed_settings", "used_settings", "context", "data_call", "png_available",
+           "figure_png", "CHROMIUM"]
 
 #: where the PNG export looks for a browser when BROWSER_PATH is not set
 CHROMIUM = "/usr/bin/chromium"
@@ -37,11 +38,14 @@ CHROMIUM = "/usr/bin/chromium"
 @dataclass(frozen=True)
 class PageSettings:
     """What a page tells the transcript about its settings: the ones it declares (with their defaults);
-    ``used(values, trace)``, the keys of those a run with these values uses (None: all of them); and the key
-    under which it keeps an uploaded file (olc_ui.shared.uploads; None: a page without uploads)."""
+    ``used(values, trace)``, the keys of those a run with these values uses (None: all of them); the key
+    under which it keeps an uploaded file (olc_ui.shared.uploads; None: a page without uploads); and
+    ``recipe(values)``, the ``olc_core.streams`` call its data come from with these values
+    (olc_ui.shared.notebook.DataCall; None: not one call — the notebook then embeds the data)."""
     declared: list[Setting]
     used: Callable[[dict[str, Any], Any], set[str]] | None = None
     upload_key: str | None = None
+    recipe: Callable[[dict[str, Any]], Any] | None = None
 
 
 def link_settings() -> dict[str, str]:
@@ -90,6 +94,17 @@ def context(trace, spec: dict, name: str, page: PageSettings | None = None) -> d
         source = kept["name"] if kept else None
     title = (spec.get("figures") or [{}])[0].get("title", "") if isinstance(spec, dict) else ""
     return {"page": name, "title": title, "settings": settings, "source": source}
+
+
+def data_call(page: PageSettings | None, settings: dict[str, str]):
+    """The page's ``recipe`` for the link's settings (None without one, or when it does not understand them)."""
+    if page is None or page.recipe is None:
+        return None
+    values, _ = url_values(page.declared, settings)
+    try:
+        return page.recipe(values)
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 def _browser() -> str | None:

@@ -48,7 +48,8 @@ def test_default_conjunction_run_comes_from_the_core():
     q = url(at)
     assert q["mode"] == "conj" and q["n"] == "5" and q["k"] == "2" and q["seed"] == "0" and q["t"] == "0"
     assert {d.label for d in at.get("download_button")} == {
-        "Download the trace (CSV)", "Download the proof (Markdown + KaTeX)", "Download the proof (LaTeX)"
+        "Download the trace (CSV)", "Download the proof (Markdown + KaTeX)", "Download the proof (LaTeX)",
+        "Download this run as a notebook (.ipynb)", "Download this run as one offline file (HTML)",
     }
     assert viewer_data(at)["download"] == "boolean_conj"   # the figure: from the viewer, of the round on screen
 

@@ -64,7 +64,8 @@ def test_default_run_numbers_come_from_the_core():
     assert df["mistakes M"].tolist()[2] == hv.n_mistakes
     labels = [b.label for b in at.get("download_button")]
     assert labels == [  # the figure: from the viewer, of the round on screen
-        "Download the trace (CSV)", "Download the proof (Markdown + KaTeX)", "Download the proof (LaTeX)"
+        "Download the trace (CSV)", "Download the proof (Markdown + KaTeX)", "Download the proof (LaTeX)",
+        "Download this run as a notebook (.ipynb)", "Download this run as one offline file (HTML)",
     ]
     assert viewer_data(at)["download"] == "experts"
 

@@ -66,7 +66,8 @@ def test_default_run_numbers_come_from_the_core():
     assert q["t"] == "0"
     # the figure at the round on screen is the step viewer's own download (built in the browser)
     assert [b.label for b in at.get("download_button")] == [
-        "Download the trace (CSV)", "Download the proof (Markdown + KaTeX)", "Download the proof (LaTeX)"
+        "Download the trace (CSV)", "Download the proof (Markdown + KaTeX)", "Download the proof (LaTeX)",
+        "Download this run as a notebook (.ipynb)", "Download this run as one offline file (HTML)",
     ]
 
 

@@ -58,7 +58,8 @@ def test_default_run_numbers_come_from_the_core():
     assert [b.label for b in at.button] == ["Start a class session"]
     labels = [b.label for b in at.get("download_button")]
     assert labels == [  # the figure at the round shown: the viewer's own button
-        "Download the trace (CSV)", "Download the proof (Markdown + KaTeX)", "Download the proof (LaTeX)"
+        "Download the trace (CSV)", "Download the proof (Markdown + KaTeX)", "Download the proof (LaTeX)",
+        "Download this run as a notebook (.ipynb)", "Download this run as one offline file (HTML)",
     ]
 
 

@@ -57,7 +57,8 @@ def test_default_run_numbers_come_from_the_core():
     assert (q["cls"], q["K"], q["seed"], q["t"], q["update"], q["stream"]) == \
         ("halfplanes", "32", "0", "0", "on_mistake", "random")
     assert [b.proto.label for b in at.get("download_button")] == [
-        "Download the trace (CSV)", "Download the proof (Markdown + KaTeX)", "Download the proof (LaTeX)"
+        "Download the trace (CSV)", "Download the proof (Markdown + KaTeX)", "Download the proof (LaTeX)",
+        "Download this run as a notebook (.ipynb)", "Download this run as one offline file (HTML)",
     ]
     assert viewer_data(at)["download"] == "halving"   # the figure: from the viewer, of the round on screen
 

@@ -15,6 +15,10 @@ from tests.hostile import HOSTILE, unescaped
 
 LABELS = ["Download the trace (CSV)", "Download the proof (Markdown + KaTeX)", "Download the proof (LaTeX)"]
 PNG = "Download the figure at the end of the run (PNG)"
+#: the run as a notebook (tests/app/test_notebook_downloads.py executes it)
+NOTEBOOK = "Download this run as a notebook (.ipynb)"
+#: the run as one offline HTML file (tests/e2e/test_offline_file.py opens it with the network off)
+OFFLINE = "Download this run as one offline file (HTML)"
 
 #: each page's default run, the learner its proof is about (as the transcript's title names it),
 #: and a setting to change (which the file names then carry)
@@ -57,7 +61,7 @@ def test_every_lesson_page_offers_the_proof_transcript(page, downloads):
     learner, query, stem = PAGES[page]
     at = open_page(page_path(page), **query)
     assert not at.exception, at.exception
-    labels = LABELS + ([PNG] if png_available() else [])  # PNG: with the optional kaleido only
+    labels = LABELS + [NOTEBOOK, OFFLINE] + ([PNG] if png_available() else [])  # PNG: with the optional kaleido only
     labels = labels * (3 if page == "compare" else 1)     # the compare page: each of its three learners'
     assert [b.label for b in at.get("download_button")] == labels
     assert [label for label, _, _ in downloads] == labels

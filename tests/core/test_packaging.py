@@ -21,13 +21,14 @@ def test_pip_install_then_import_from_anywhere(tmp_path):
     src.mkdir()
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, src / name)
-    for pkg in ("olc_core", "olc_ui"):
+    for pkg in ("olc_core", "olc_ui", "olc_plot"):
         shutil.copytree(ROOT / pkg, src / pkg, ignore=shutil.ignore_patterns("__pycache__"))
     target = tmp_path / "site"
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-deps",
                     "--target", str(target), str(src)], check=True, timeout=300)
     assert (target / "olc_ui" / "viewer" / "assets" / "viewer.js").exists()          # the viewer's assets ship too
     assert (target / "olc_ui" / "viewer" / "assets" / "katex" / "katex.min.js").exists()
+    assert (target / "olc_plot" / "figures.py").exists()                              # the plot extra's package
     elsewhere = tmp_path / "notebook"
     elsewhere.mkdir()
     out = subprocess.run([sys.executable, "-c", "import olc_core; print(olc_core.__file__)\n" + _readme_example()],

@@ -10,7 +10,9 @@ of this repository. The test fails on
   such an import is how a circle or an upward import hides;
 - olc_core importing olc_ui, streamlit or plotly;
 - a function over 80 lines or a file over 800 lines in olc_ui, pages or olc_core;
-- a cycle among olc_core's modules, or an olc_core import inside a function other than an optional dependency.
+- a cycle among olc_core's modules, or an olc_core import inside a function other than an optional dependency;
+- olc_plot (a run's pictures in a notebook: plotly, beside olc_ui) importing streamlit, a lesson or a page, or
+  olc_core / olc_ui importing olc_plot.
 """
 from __future__ import annotations
 
@@ -26,10 +28,12 @@ from tests.conftest import ROOT
 MAX_FUNCTION_LINES = 80
 MAX_FILE_LINES = 800
 
-#: (module, imported name): imports inside a function that are allowed, each an optional dependency
-#: imported only when the feature that needs it is used. None today (kaleido is found with
-#: importlib.util.find_spec, never imported here: plotly.io imports it).
-LAZY_IMPORTS: frozenset[tuple[str, str]] = frozenset()
+#: (module, imported name): imports inside a function that are allowed, each a dependency imported only when the
+#: feature that needs it is used (kaleido is found with importlib.util.find_spec, never imported here: plotly.io
+#: imports it):
+#: - nbformat, by the notebook download when a notebook is built: its import takes 0.3–0.5 s (jsonschema), which
+#:   a page's first visit should not pay for a button it may never press.
+LAZY_IMPORTS: frozenset[tuple[str, str]] = frozenset({("olc_ui.shared.notebook", "nbformat")})
 
 #: olc_core's functions allowed over MAX_FUNCTION_LINES: none (issue 21 split the last eight). A new entry needs
 #: a reason; the test below fails on an entry that is no longer an offender.
@@ -46,7 +50,7 @@ def _module_name(path: Path) -> str:
 @lru_cache(maxsize=1)
 def modules() -> dict[str, Path]:
     found = {}
-    for top in ("olc_ui", "olc_core"):
+    for top in ("olc_ui", "olc_core", "olc_plot"):
         for path in sorted((ROOT / top).rglob("*.py")):
             found[_module_name(path)] = path
     for path in sorted((ROOT / "pages").glob("*.py")):
@@ -152,13 +156,20 @@ def test_the_lessons_package_imports_no_lesson():
     assert not _imports("olc_ui.lessons")
 
 
-#: olc_core's imports inside a function: only optional dependencies, imported when the feature runs
-CORE_LAZY = ("numba", "threadpoolctl")
+#: olc_core's imports inside a function: only optional dependencies, imported when the feature runs, each
+#: with its reason (olc_core itself needs numpy only)
+CORE_LAZY_REASONS = {
+    "numba": "the compiled loops (the `fast` extra); their numpy twins give the same bits without it",
+    "threadpoolctl": "holds BLAS to one thread during a sweep, when installed",
+    "pandas": "Trace.to_pandas / SweepTable.to_pandas only (olc_core._support.tables): a notebook's "
+              "DataFrame; without pandas they raise ImportError saying `pip install pandas`",
+}
+CORE_LAZY = tuple(CORE_LAZY_REASONS)
 
 
 def test_no_import_inside_a_function():
     bad = [f"{modules()[name].relative_to(ROOT)}:{line} ({func}) imports {mod}"
-           for name in modules() if name.startswith(("olc_ui", "pages.", "olc_core"))
+           for name in modules() if name.startswith(("olc_ui", "pages.", "olc_core", "olc_plot"))
            for mod, line, func in _imports(name)
            if func is not None and (name, mod) not in LAZY_IMPORTS
            and not (name.startswith("olc_core") and mod.split(".")[0] in CORE_LAZY)]
@@ -168,8 +179,20 @@ def test_no_import_inside_a_function():
 def test_olc_core_imports_no_app_code():
     bad = [f"{name}:{line} imports {mod}" for name in modules() if name.startswith("olc_core")
            for mod, line, _ in _imports(name)
-           if mod.split(".")[0] in ("olc_ui", "streamlit", "plotly", "pages")]
+           if mod.split(".")[0] in ("olc_ui", "streamlit", "plotly", "pages", "olc_plot")]
     assert not bad, "\n".join(bad)
+
+
+def test_olc_plot_stands_beside_olc_ui():
+    """olc_plot draws with the app's pure figure modules (olc_ui/shared, olc_ui/viewer) and plotly: never
+    streamlit, a lesson or a page; and nothing of olc_core or olc_ui imports it."""
+    bad = [f"{name}:{line} imports {mod}" for name in modules() if name.startswith("olc_plot")
+           for mod, line, _ in _imports(name)
+           if mod.split(".")[0] in ("streamlit", "pages") or _lesson(mod) is not None]
+    bad += [f"{name}:{line} imports {mod}" for name in modules() if name.startswith(("olc_ui", "olc_core"))
+            for mod, line, _ in _imports(name) if mod.split(".")[0] == "olc_plot"]
+    assert not bad, "\n".join(bad)
+    assert {"olc_plot", "olc_plot.figures", "olc_plot.frames"} <= set(modules())
 
 
 def _long_functions(name: str) -> list[tuple[str, int]]:
@@ -204,7 +227,7 @@ def _too_long() -> list[tuple[str, str]]:
     return out
 
 
-@pytest.mark.parametrize("top", ["olc_ui", "pages", "olc_core"])
+@pytest.mark.parametrize("top", ["olc_ui", "pages", "olc_core", "olc_plot"])
 def test_no_long_function_or_file(top):
     bad = [what for key, what in _too_long()
            if key.startswith(top) and not (top == "olc_core" and key.rpartition(":")[2] in CORE_ALLOWED)]

@@ -29,6 +29,7 @@ from olc_ui.shared import common, safe
 from olc_ui.shared.config import Setting
 from olc_ui.shared.safe import quote
 from olc_ui.shared.state import set_value
+from olc_ui.shared.notebook import DataCall
 from olc_ui.shared.transcript import PageSettings
 
 __all__ = ["ADV_SETTINGS", "CONJ_SETTINGS", "DL_SETTINGS", "GROUPS", "LRN_SETTINGS", "MAX_MOVES", "MODE_SETTINGS",
@@ -108,6 +109,21 @@ def _conj_stream(n: int, k: int, neg: bool, prate: float, T: int, noise: float, 
 @st.cache_resource(max_entries=16, show_spinner=False)
 def _adversary_stream(n: int):
     return conjunction_adversary(n, elimination_predictor)
+
+
+def conj_call(v: dict[str, Any]) -> DataCall | None:
+    """The olc_core.streams call :func:`conj_data` makes for generated data (the notebook download's data cell)."""
+    if v["cdata"] == "adversary":
+        return None
+    return DataCall("conjunction", {"T": int(v["T"]), "n": int(v["n"]), "k": int(v["k"]), "seed": int(v["seed"]),
+                                    "negated": bool(v["neg"]), "positive_rate": float(v["prate"]),
+                                    "noise": float(v["noise"])})
+
+
+def dl_call(v: dict[str, Any]) -> DataCall:
+    """The olc_core.streams call :func:`dl_data` makes (the notebook download's data cell)."""
+    return DataCall("decision_list", {"T": int(v["dT"]), "n": int(v["dn"]), "L": int(v["L"]), "seed": int(v["dseed"]),
+                                      "coverage": v["cover"], "noise": float(v["dnoise"])})
 
 
 def conj_data(v: dict[str, Any]):
@@ -462,6 +478,6 @@ def dl_steps(trace) -> str:
 #: what the page tells the proof transcript and the download names (olc_ui/shared/transcript.py): every declared
 #: setting; those a conjunction's or a decision list's run uses; a game keeps the whole link
 DECLARED = MODE_SETTINGS + [s for g in GROUPS.values() for s in g]
-CONJ_TRANSCRIPT = PageSettings(DECLARED, lambda v, trace: {s.key for s in MODE_SETTINGS} | conj_visible(v))
-DL_TRANSCRIPT = PageSettings(DECLARED, lambda v, trace: {s.key for s in MODE_SETTINGS} | dl_visible(v))
+CONJ_TRANSCRIPT = PageSettings(DECLARED, lambda v, trace: {s.key for s in MODE_SETTINGS} | conj_visible(v), recipe=conj_call)
+DL_TRANSCRIPT = PageSettings(DECLARED, lambda v, trace: {s.key for s in MODE_SETTINGS} | dl_visible(v), recipe=dl_call)
 GAME_TRANSCRIPT = PageSettings(DECLARED)

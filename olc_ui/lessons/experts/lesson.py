@@ -21,6 +21,7 @@ from olc_ui.shared import caps, common, tables
 from olc_ui.shared import data as olc_data
 from olc_ui.shared.config import Setting
 from olc_ui.shared.state import set_value
+from olc_ui.shared.notebook import DataCall
 from olc_ui.shared.transcript import PageSettings
 
 __all__ = ["PAGE", "DATA_PAGE", "SETTINGS", "LEARNER_SETTINGS", "DATA_SETTINGS", "ALGS", "MAX_CELLS", "INTRO",
@@ -131,6 +132,17 @@ def adversary_params(v: dict[str, Any]) -> tuple[float, str]:
     if v["alg"] == "rwm":  # RWM's weights are WM's with every-round updates and β = 1 − η
         return max(0.0, 1.0 - float(v["eta"])), "every_round"
     return 0.0, v["update"]
+
+
+def data_call(v: dict[str, Any]) -> DataCall | None:
+    """The olc_core.streams call :func:`load_advice` makes for these settings (the notebook download's data cell)."""
+    T, N, seed = capped_T(v), int(v["N"]), int(v["seed"])
+    if v["data"] == "adversary":
+        beta, upd = adversary_params(v)
+        return DataCall("adversary", {"T": T, "N": N, "beta": beta, "update": upd, "seed": seed})
+    return DataCall("experts", {"T": T, "N": N, "error_rates": rates(float(v["best"]), float(v["worst"]), N),
+                                "seed": seed, "noise": float(v["noise"]), "exact": v["errors"] == "exact",
+                                "groups": int(v["groups"]) if v["errors"] == "correlated" else None})
 
 
 def load_advice(v: dict[str, Any]) -> Advice:
@@ -435,4 +447,4 @@ CAP = caps.text(f"rounds × experts ≤ {MAX_CELLS:,} (T is cut, and the page sa
 
 
 #: what the page tells the proof transcript and the download names (olc_ui/shared/transcript.py)
-TRANSCRIPT = PageSettings(SETTINGS, lambda v, trace: visible(v))
+TRANSCRIPT = PageSettings(SETTINGS, lambda v, trace: visible(v), recipe=data_call)

@@ -24,6 +24,7 @@ from olc_ui.shared import caps, common
 from olc_ui.shared import data as olc_data
 from olc_ui.shared import safe
 from olc_ui.shared.config import Setting
+from olc_ui.shared.notebook import DataCall
 from olc_ui.shared.transcript import PageSettings
 
 __all__ = ["PAGE", "LEARNER_PAGE", "DATA_SETTINGS", "LEARNER_SETTINGS", "SETTINGS", "MAX_N", "MAX_CELLS", "INTRO",
@@ -138,6 +139,17 @@ def _count_columns(raw: bytes) -> None:
                 raise olc_data.DataError(f"the file has {len(row) - 1} feature columns; this page takes at most "
                                          f"{MAX_N} (N ≤ {MAX_N})")
             return
+
+
+def data_call(v: dict[str, Any]) -> DataCall | None:
+    """The olc_core.streams call :func:`load_data` makes for these settings (the notebook download's data cell)."""
+    if v["data"] == "upload":
+        return None
+    args = {"T": capped_T(v), "N": int(v["N"]), "k": int(v["k"])}
+    if v["data"] == "sparse":
+        return DataCall("sparse_simplex", {**args, "seed": int(v["seed"]), "noise": float(v["noise"])})
+    return DataCall("simplex_continuous", {**args, "delta": float(v["delta"]), "seed": int(v["seed"]),
+                                           "noise": float(v["noise"])})
 
 
 def load_data(v: dict[str, Any], upload: bytes | None) -> Data:
@@ -414,4 +426,5 @@ CAP = caps.text(f"rounds × features ≤ {MAX_CELLS:,} (T is cut, and the page s
 
 
 #: what the page tells the proof transcript and the download names (olc_ui/shared/transcript.py)
-TRANSCRIPT = PageSettings(SETTINGS, lambda v, trace: visible(v) | {"eta_opt"} | (set() if v.get("eta_opt") else {"eta"}), upload_key=PAGE)
+TRANSCRIPT = PageSettings(SETTINGS, lambda v, trace: visible(v) | {"eta_opt"} | (set() if v.get("eta_opt") else {"eta"}), upload_key=PAGE,
+                          recipe=data_call)

@@ -24,6 +24,7 @@ from olc_ui.shared import caps, common, safe
 from olc_ui.shared import data as olc_data
 from olc_ui.shared.config import Setting
 from olc_ui.shared.state import set_value
+from olc_ui.shared.notebook import DataCall
 from olc_ui.shared.transcript import PageSettings
 
 __all__ = ["PAGE", "SETTINGS", "INTRO", "visible", "Data", "load_data", "run_ftrl", "band_for", "sweep_for",
@@ -102,6 +103,14 @@ def unit_ball_rows(X: np.ndarray, first_row: int) -> str | None:
     return (f"row {i + first_row} has ‖x‖ = {n[i]:.6g} > 1{more}. The randomised classifier needs every "
             f"‖xₜ‖ ≤ 1, else (1 + ⟨w, x⟩)/2 is not a probability. Divide every row by the largest norm "
             f"({float(n.max()):.6g}), or tick 'Scale the file's points into the unit ball'")
+
+
+def data_call(v: dict[str, Any]) -> DataCall | None:
+    """The olc_core.streams call :func:`load_data` makes for these settings (the notebook download's data cell)."""
+    if v["data"] != "generated":
+        return None
+    return DataCall("separable", {"T": int(v["T"]), "d": int(v["d"]), "gamma": float(v["gamma"]),
+                                  "radius": float(v["R"]), "seed": int(v["sseed"]), "noise": float(v["noise"])})
 
 
 def load_data(v: dict[str, Any], upload: bytes | None) -> Data:
@@ -287,4 +296,4 @@ CAP = caps.text(f"at most 3,000 generated rounds ({caps.FILE}); earlier points d
 
 
 #: what the page tells the proof transcript and the download names (olc_ui/shared/transcript.py)
-TRANSCRIPT = PageSettings(SETTINGS, lambda v, trace: visible(v), upload_key=PAGE)
+TRANSCRIPT = PageSettings(SETTINGS, lambda v, trace: visible(v), upload_key=PAGE, recipe=data_call)

@@ -17,6 +17,7 @@ from olc_ui.shared import data as olc_data
 from olc_ui.shared.common import count
 from olc_ui.shared.config import Setting
 from olc_ui.shared.points import Data, click_canvas  # noqa: F401  (the page's click canvas)
+from olc_ui.shared.notebook import DataCall
 from olc_ui.shared.transcript import PageSettings
 
 __all__ = ["PAGE", "SETTINGS", "crossing_text", "visible", "load_data", "run_margin", "spec_for", "downloads", "click_canvas",
@@ -49,6 +50,14 @@ def visible(v: dict[str, Any]) -> set[str]:
 @st.cache_resource(max_entries=32, show_spinner=False)
 def _generated(T: int, gamma: float, noise: float, seed: int):
     return olc_core.streams.separable(T=T, d=2, gamma=gamma, radius=1.0, seed=seed, noise=noise)
+
+
+def data_call(v: dict[str, Any]) -> DataCall | None:
+    """The olc_core.streams call :func:`load_data` makes for these settings (the notebook download's data cell)."""
+    if v["data"] != "generated":
+        return None
+    return DataCall("separable", {"T": int(v["T"]), "d": 2, "gamma": float(v["gamma"]), "radius": 1.0,
+                                  "seed": int(v["seed"]), "noise": float(v["noise"])})
 
 
 def load_data(v: dict[str, Any], upload: bytes | None) -> Data:
@@ -160,7 +169,8 @@ def margin_comparison(trace, mm=None) -> str:
 
 def downloads(trace, data: Data, spec: dict, position: int, name: str = "margin_perceptron",
               X: np.ndarray | None = None, y: np.ndarray | None = None) -> None:
-    common.downloads(trace, spec, position, name, data.X if X is None else X, data.y if y is None else y, settings=TRANSCRIPT)
+    common.downloads(trace, spec, position, name, data.X if X is None else X, data.y if y is None else y, settings=TRANSCRIPT,
+                     run_input=(data.X, data.y))
 
 
 #: the page's drawing cap, stated under its viewer (olc_ui/shared/caps.py)
@@ -168,4 +178,5 @@ CAP = caps.text(f"at most {MAX_PRESENTATIONS:,} presentations (points × passes:
 
 
 #: what the page tells the proof transcript and the download names (olc_ui/shared/transcript.py)
-TRANSCRIPT = PageSettings(SETTINGS, lambda v, trace: visible(v) | ({"pts"} if v.get("data") == "click" else set()), upload_key=PAGE)
+TRANSCRIPT = PageSettings(SETTINGS, lambda v, trace: visible(v) | ({"pts"} if v.get("data") == "click" else set()), upload_key=PAGE,
+                          recipe=data_call)

@@ -19,6 +19,7 @@ from olc_ui.shared import caps, common, safe, ties
 from olc_ui.shared import data as olc_data
 from olc_ui.shared.config import Setting
 from olc_ui.shared.points import Data, click_canvas  # noqa: F401  (the page's click canvas)
+from olc_ui.shared.notebook import DataCall
 from olc_ui.shared.transcript import PageSettings
 from olc_ui.viewer import predict
 
@@ -87,6 +88,16 @@ def valid_margin(v: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
             f"A margin γ = {v['gamma']:g} is impossible with radius R = {v['R']:g} (every point has ‖x‖ ≤ R, so "
             f"no point is farther than R from a separator through 0): the page uses γ = {used:g}. Lower γ "
             "or raise R.")
+
+
+def data_call(v: dict[str, Any]) -> DataCall | None:
+    """The olc_core.streams call :func:`load_data` makes for these settings (the notebook download's data cell)."""
+    v, _ = valid_margin(v)
+    if v["data"] == "generated":
+        return DataCall("separable", {"T": int(v["T"]), "d": int(v["d"]), "gamma": float(v["gamma"]),
+                                      "radius": float(v["R"]), "seed": int(v["seed"]), "noise": float(v["noise"]),
+                                      "order": v["order"]})
+    return DataCall("tight_perceptron", {"d": int(v["td"])}) if v["data"] == "tight" else None
 
 
 def load_data(v: dict[str, Any], upload: bytes | None) -> Data:
@@ -331,4 +342,4 @@ def _used(v: dict[str, Any], trace) -> set[str]:
 
 
 #: what the page tells the proof transcript and the download names (olc_ui/shared/transcript.py)
-TRANSCRIPT = PageSettings(SETTINGS + TD_SETTINGS, _used, upload_key=PAGE)
+TRANSCRIPT = PageSettings(SETTINGS + TD_SETTINGS, _used, upload_key=PAGE, recipe=data_call)

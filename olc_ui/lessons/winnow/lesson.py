@@ -20,6 +20,7 @@ from olc_ui.shared import caps, common
 from olc_ui.shared import data as olc_data
 from olc_ui.shared.config import Setting
 from olc_ui.shared.state import set_value
+from olc_ui.shared.notebook import DataCall
 from olc_ui.shared.transcript import PageSettings
 
 __all__ = ["PAGE", "DATA_PAGE", "SETTINGS", "LEARNER_SETTINGS", "DATA_SETTINGS", "INTRO", "visible_data",
@@ -77,6 +78,17 @@ def _generated(T: int, N: int, k: int, noise: float, seed: int):
 @st.cache_resource(max_entries=8, show_spinner="The adversary chooses its examples …")
 def _adversary(T: int, N: int, k: int, beta: float, seed: int):
     return winnow_adversary(T=T, N=N, k=k, beta=beta, seed=seed)
+
+
+def data_call(v: dict[str, Any]) -> DataCall | None:
+    """The olc_core.streams call :func:`load_data` makes for these settings (the notebook download's data cell)."""
+    T, N, k, seed = int(v["T"]), int(v["N"]), int(v["k"]), int(v["seed"])
+    if v["data"] == "adversary":
+        return DataCall("winnow_adversary", {"T": T, "N": N, "k": k, "beta": float(v["beta"]), "seed": seed})
+    if v["data"] == "upload":
+        return None
+    return DataCall("sparse_disjunction", {"T": T, "N": N, "k": k, "seed": seed, "noise": float(v["noise"]),
+                                           "dtype": np.uint8})
 
 
 def load_data(v: dict[str, Any], upload: bytes | None) -> Data:
@@ -231,10 +243,9 @@ def proof_steps(v: dict[str, Any], trace) -> None:
 
 
 def downloads(trace, data: Data, spec: dict, position: int) -> None:
-    if trace.d <= 200:
-        common.downloads(trace, spec, position, "winnow", data.X, data.y, settings=TRANSCRIPT)
-    else:  # the trace CSV writes one column per variable: only the figure for large N
-        common.downloads(trace, spec, position, "winnow", settings=TRANSCRIPT)
+    # the trace CSV writes one column per variable: the examples left out of it for large N
+    common.downloads(trace, spec, position, "winnow", data.X, data.y, settings=TRANSCRIPT,
+                     csv_examples=trace.d <= 200)
 
 
 #: the page's drawing cap, stated under its viewer (olc_ui/shared/caps.py)
@@ -243,4 +254,5 @@ CAP = caps.text(f"at most 10,000 rounds; for N > {SMALL_N} the bars show the rel
 
 
 #: what the page tells the proof transcript and the download names (olc_ui/shared/transcript.py)
-TRANSCRIPT = PageSettings(SETTINGS, lambda v, trace: visible_data(v) | {s.key for s in LEARNER_SETTINGS}, upload_key=PAGE)
+TRANSCRIPT = PageSettings(SETTINGS, lambda v, trace: visible_data(v) | {s.key for s in LEARNER_SETTINGS}, upload_key=PAGE,
+                          recipe=data_call)

@@ -1,0 +1,217 @@
+"""A page's run as one offline HTML file (issue 36 §1): the step viewer itself — its JavaScript and CSS, plotly.js,
+KaTeX with its fonts — and the run's spec, all inside one file that steps, plays, jumps to mistakes, answers the
+keys and shows the ledger, the caption and the chart descriptions as the page does, opened from disk with the
+network off.
+
+How it is made: the viewer's modules are the bundle the Streamlit component runs (``assets.bundle_js``), its
+default export handed to the page as ``window.__olcMount``; plotly.js (the basic bundle when every trace is a
+scatter, bar or pie, as the page loads it) and KaTeX's script are stored gzip-compressed in base64 and unpacked
+by the browser's own ``DecompressionStream`` into inline scripts before the viewer starts, and the viewer's
+library cache (``window.__olcViewerLibs``, viewer_libs.js) is filled with them, so it asks for no URL; KaTeX's
+fonts are ``data:`` URLs in its stylesheet; the spec is gzip-compressed JSON too. A Content-Security-Policy
+(``default-src 'none'``) forbids the file any request: nothing leaves the page. The viewer's own "figure at
+this round" download is left out (its file would be a part of this one).
+
+A run whose spec is larger than :data:`MAX_SPEC_BYTES` is not written: :func:`too_large` says so, with the
+largest T that fits.
+"""
+from __future__ import annotations
+
+import base64
+import functools
+import gzip
+import html
+import json
+import re
+from typing import Any
+
+from olc_core import transcript
+from olc_core._transcript.texdoc import clip
+
+from olc_ui.viewer import assets as viewer_assets
+from olc_ui.viewer.assets import ASSET_DIR, BASIC_TRACE_TYPES, PLOTLY_BASIC_VERSION, bundle_js
+
+__all__ = ["offline_html", "fixed_size", "spec_bytes", "too_large", "MAX_SPEC_BYTES", "file_name"]
+
+#: the largest spec (its JSON, before compression) an offline file carries
+MAX_SPEC_BYTES = 24_000_000
+#: names the viewer's library loader resolves to the inlined libraries (absolute URLs no request is made for)
+LIB_URLS = {"plotly": "olc-offline:plotly", "katex_js": "olc-offline:katex.js", "katex_css": "olc-offline:katex.css"}
+#: nothing may leave the page: no fetch, no script, style, font or image from anywhere but the file itself
+CSP = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; font-src data:; "
+       "img-src data: blob:; connect-src 'none'; base-uri 'none'; form-action 'none'")
+
+
+def _packed(data: bytes) -> str:
+    """gzip (level 9, no timestamp: the same bytes give the same file) then base64."""
+    return base64.b64encode(gzip.compress(data, compresslevel=9, mtime=0)).decode("ascii")
+
+
+def _script_text(s: str) -> str:
+    """Text for inside a <script>: no ``</script`` or ``<!--`` can end or change the element."""
+    return re.sub(r"</(script)", r"<\\/\1", s, flags=re.I).replace("<!--", "<\\!--")
+
+
+@functools.lru_cache(maxsize=1)
+def _katex_css() -> str:
+    """KaTeX's stylesheet with its woff2 fonts as data: URLs (the other formats dropped), as the figure export
+    does (olc_ui/shared/common.py, viewer_export.js)."""
+    k = ASSET_DIR / "katex"
+    css = (k / "katex.min.css").read_text(encoding="utf-8")
+
+    def font(m: re.Match) -> str:
+        data = base64.b64encode((k / "fonts" / f"{m.group(1)}.woff2").read_bytes()).decode("ascii")
+        return f'src:url(data:font/woff2;base64,{data}) format("woff2")'
+
+    return re.sub(r'src:url\(fonts/([A-Za-z0-9_-]+)\.woff2\) format\("woff2"\)(?:,url\([^)]*\) format\("[a-z]+"\))*',
+                  font, css)
+
+
+def _viewer_module() -> str:
+    """The viewer's bundle as an inline module script: its default export becomes ``window.__olcMount``."""
+    js = bundle_js()
+    js, n = re.subn(r"^export default function \(component\)", "window.__olcMount = function (component)", js,
+                    flags=re.M)
+    if n != 1:
+        raise ValueError("viewer.js: expected one `export default function (component)`")
+    return re.sub(r"^export (const|function|class) ", r"\1 ", js, flags=re.M)
+
+
+@functools.lru_cache(maxsize=2)
+def _fixed(full: bool) -> tuple[str, str]:
+    """(head, tail): everything of the file but the spec and the page's words, for the basic plotly.js bundle or
+    (``full``) the whole one."""
+    plotly_path, version = viewer_assets._plotly_js()
+    if not full and version == PLOTLY_BASIC_VERSION:
+        plotly_path = ASSET_DIR / "plotly" / f"plotly-basic-{PLOTLY_BASIC_VERSION}.min.js"
+    libs = {"plotly": _packed(plotly_path.read_bytes()),
+            "katex": _packed((ASSET_DIR / "katex" / "katex.min.js").read_bytes())}
+    css = (ASSET_DIR / "viewer.css").read_text(encoding="utf-8")
+    head = (f"<style>{_OWN_CSS}</style><style>{css}</style><style>{_katex_css()}</style>")
+    tail = (f'<script type="application/octet-stream" id="olc-lib-plotly">{libs["plotly"]}</script>'
+            f'<script type="application/octet-stream" id="olc-lib-katex">{libs["katex"]}</script>'
+            f"<script type=\"module\">{_script_text(_viewer_module())}</script>"
+            f"<script type=\"module\">{_script_text(_START.replace('__LIB_URLS__', json.dumps(LIB_URLS)))}</script>")
+    return head, tail
+
+
+def fixed_size(full: bool = False) -> int:
+    """Bytes of the file that do not depend on the run (its libraries, the viewer, the styles): the basic plotly.js
+    bundle, or (``full``) the whole one."""
+    head, tail = _fixed(full)
+    return len((head + tail).encode("utf-8"))
+
+
+def _full(spec: dict) -> bool:
+    types = {t.get("type", "scatter") for f in spec.get("figures", []) for t in f["figure"]["data"]}
+    return not types <= BASIC_TRACE_TYPES
+
+
+#: the sizes of the specs measured lately, by their run (a page measures its spec on every rerun)
+_SIZES: dict[tuple[Any, int], int] = {}
+
+
+def spec_bytes(spec: dict) -> int:
+    """The spec's JSON size in bytes (remembered per run: ``run_id`` and the spec object)."""
+    key = (spec.get("run_id"), id(spec))
+    if key not in _SIZES:
+        if len(_SIZES) > 64:
+            _SIZES.clear()
+        _SIZES[key] = len(json.dumps(spec, allow_nan=False, separators=(",", ":")).encode("utf-8"))
+    return _SIZES[key]
+
+
+def too_large(spec: dict) -> str | None:
+    """None when the run fits in one file; else what to say: its size, the limit and the largest T that fits
+    (the spec grows about linearly with T)."""
+    n = spec_bytes(spec)
+    if n <= MAX_SPEC_BYTES:
+        return None
+    T = int(spec["T"])
+    fits = max(1, int(T * MAX_SPEC_BYTES / n * 0.95))
+    return (f"This run is too large for one offline file: its data take {n / 1e6:.1f} MB and a file carries at most "
+            f"{MAX_SPEC_BYTES / 1e6:.0f} MB. With T = {fits:,} rounds (or fewer) it fits.")
+
+
+def offline_html(spec: dict, *, page: str, title: str = "", settings: dict[str, str] | None = None,
+                 source: str | None = None, position: int | None = None) -> str:
+    """The run as one self-contained HTML file (see the module docstring); ValueError when :func:`too_large`."""
+    why = too_large(spec)
+    if why:
+        raise ValueError(why)
+    spec = dict(spec)
+    if position is not None:
+        spec["position"] = max(0, min(int(spec["T"]), int(position)))
+    payload = {"spec": spec, "assets": LIB_URLS, "download": page, "resume": False, "modes": {}}
+    packed = _packed(json.dumps(payload, allow_nan=False, separators=(",", ":")).encode("utf-8"))
+    head, tail = _fixed(_full(spec))
+    esc = (lambda s, n=80: html.escape(clip(s, n), quote=True))  # a caller's text: one line, clipped, escaped
+    shown = title or (spec.get("figures") or [{}])[0].get("title", "") or page
+    about = [f"Saved from olc's page <b>{esc(page)}</b>: {int(spec['T']):,} rounds, every one in this file "
+             "(it needs no network). Keys: → / ← the next / previous round, Shift+→ / ← the next / previous mistake, "
+             "Space play / pause, Home / End the first / last round."]
+    if source:
+        about.append(f"Uploaded file: {esc(source)}")
+    if settings:
+        about.append("Settings: " + ", ".join(f"{esc(k)} = {esc(v)}" for k, v in settings.items()))
+    words = "".join(f"<p class=\"olc-offline-about\">{a}</p>" for a in about)
+    return ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<meta http-equiv=\"Content-Security-Policy\" content=\"{CSP}\">"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+            f"<title>{esc(shown, 200)} — olc</title>{head}</head><body><main>"
+            f"<h1>{esc(shown, 200)}</h1>{words}<div id=\"olc-run\"></div>"
+            f"<noscript>This file draws the run with JavaScript: allow scripts to see it.</noscript></main>"
+            f'<script type="application/octet-stream" id="olc-payload">{packed}</script>{tail}</body></html>')
+
+
+def file_name(stem_settings: dict[str, str], page: str) -> str:
+    """``page-settings-offline.html`` (as the transcript names its files)."""
+    return transcript.file_name(page, stem_settings, "html", what="offline")
+
+
+_OWN_CSS = ("body{margin:0;background:#fff;color:#31333f;font-family:\"Source Sans Pro\",system-ui,sans-serif}"
+            "main{max-width:1400px;margin:0 auto;padding:1em 1.25em}h1{font-size:1.5em;margin:.2em 0 .4em}"
+            ".olc-offline-about{margin:.2em 0;color:#444;font-size:.95em}#olc-run{margin-top:.8em}")
+
+#: unpack the libraries and the payload, fill the viewer's library cache, mount the viewer
+_START = r"""
+(async function () {
+  "use strict";
+  const URLS = __LIB_URLS__;
+  async function unpack(id) {
+    const b64 = document.getElementById(id).textContent.trim();
+    const bin = atob(b64);
+    const bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return await new Response(stream).text();
+  }
+  function run(code, name) {
+    const before = window[name];
+    const s = document.createElement("script");
+    s.textContent = code;
+    document.head.appendChild(s);
+    const mine = window[name];
+    if (before !== undefined) window[name] = before;
+    return mine;
+  }
+  const box = document.getElementById("olc-run");
+  try {
+    const [plotly, katex, payload] = await Promise.all(
+      [unpack("olc-lib-plotly"), unpack("olc-lib-katex"), unpack("olc-payload")]);
+    const libs = window.__olcViewerLibs || (window.__olcViewerLibs = {});
+    libs[URLS.plotly] = Promise.resolve(run(plotly, "Plotly"));
+    libs[URLS.katex_js] = Promise.resolve(run(katex, "katex"));
+    libs[URLS.katex_css] = Promise.resolve(null);
+    const data = JSON.parse(payload);
+    const t = new URLSearchParams(window.location.search).get(data.spec.url_param || "t");
+    if (t !== null && /^[0-9]+$/.test(t)) data.spec.position = Math.min(Number(t), data.spec.T);
+    if (typeof window.__olcMount !== "function") throw new Error("the viewer's script did not run");
+    window.__olcMount({ data, parentElement: box, setStateValue: () => {} });
+  } catch (err) {
+    box.textContent = "This file could not draw the run: " + (err && err.message ? err.message : err) +
+      ". It needs a browser with DecompressionStream (Chrome or Edge 80+, Firefox 113+, Safari 16.4+).";
+    box.setAttribute("role", "alert");
+  }
+})();
+"""

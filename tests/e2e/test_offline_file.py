@@ -1,0 +1,177 @@
+"""Every lesson page downloads its run as one offline HTML file (issue 36 §1): opened from disk in Chromium with
+the network off, the step viewer in it steps, plays, jumps to mistakes, answers the keys, and shows the caption,
+the ledger and the chart descriptions as the page does (the caption and every ledger line checked against
+Python's olc_ui.viewer.snapshot at each position visited) — with no request leaving the page and no console
+error. The page's offline button is found by AppTest (the file is built by the callable the page hands it)."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from olc_ui.shared import offline
+from olc_ui.viewer.snapshot import caption_at, ledger_at
+from tests.app.pagetest import open_page, page_path, viewer_spec
+from tests.app.test_transcript_downloads import PAGES, downloads  # noqa: F401  (the fixture)
+
+VIEWER = ".olc-viewer"
+
+
+def _offline(seen: list[tuple]) -> list[tuple[str, str]]:
+    return [(name, data()) for label, data, name in seen if "offline" in label]
+
+
+def _norm(s: str) -> str:
+    """White space folded; the minus sign read as a hyphen (the browser's formatter prints −1 where
+    olc_ui.viewer.snapshot prints -1)."""
+    return re.sub(r"\s+", " ", s).strip().replace("−", "-")
+
+
+@pytest.fixture
+def offline_page(browser):
+    """A page in a context with the network off, recording every request and console error."""
+    ctx = browser.new_context(offline=True, viewport={"width": 1280, "height": 900})
+    pg = ctx.new_page()
+    pg.set_default_timeout(30_000)
+    pg.requests, pg.errors = [], []
+    pg.on("request", lambda r: pg.requests.append(r.url))
+    pg.on("console", lambda m: pg.errors.append(m.text) if m.type in ("error", "warning") else None)
+    pg.on("pageerror", lambda e: pg.errors.append(f"uncaught: {e}"))
+    yield pg
+    ctx.close()
+
+
+def _position(pg) -> int:
+    return int(pg.get_attribute(VIEWER, "data-position"))
+
+
+def _click(pg, name: str) -> None:
+    pg.locator(f'{VIEWER} button[aria-label="{name}"]').click(force=True)  # aria-disabled at an end: a no-op
+
+
+def _shows(pg, spec: dict, p: int) -> None:
+    """The viewer is at ``p`` and its caption and ledger are Python's at ``p``."""
+    expect(pg.locator(VIEWER)).to_have_attribute("data-position", str(p))
+    assert _norm(pg.locator(f"{VIEWER} .olc-caption").inner_text()) == _norm(caption_at(spec, p))
+    rows = pg.locator(f"{VIEWER} .olc-ledger-line")
+    want = ledger_at(spec, p)
+    assert rows.count() == len(want)
+    marks = [rows.nth(i).locator(".olc-mark").inner_text() for i in range(rows.count())]
+    assert marks == ["n/a" if r.get("na") else {True: "✓", False: "✗", None: "—"}[r["holds"]] for r in want]
+    assert pg.locator(f"{VIEWER} .olc-ledger-line .katex").count() == len(want)  # typeset by the inlined KaTeX
+    for label in pg.locator(f"{VIEWER} .olc-plot").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))"):
+        assert label.endswith(f"round {p} of {spec['T']}"), label
+
+
+@pytest.mark.parametrize("page", sorted(PAGES))
+def test_the_offline_file_is_the_step_viewer_with_the_network_off(page, downloads, offline_page, tmp_path):
+    _, query, stem = PAGES[page]
+    at = open_page(page_path(page), **query)
+    assert not at.exception, at.exception
+    files = _offline(downloads)
+    assert len(files) == (3 if page == "compare" else 1)
+    name, text = files[0]
+    assert name.endswith("-offline.html") and name.startswith(stem.split("_")[0])
+    spec = viewer_spec(at)
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    pg = offline_page
+    pg.goto(path.as_uri())
+    pg.wait_for_selector(f'{VIEWER}[data-ready="true"]', timeout=60_000)
+    T, mistakes = int(spec["T"]), [int(m) for m in spec["mistake_rounds"]]
+    start = _position(pg)
+    assert start == int(spec["position"])
+    # the buttons
+    _click(pg, "First"); _shows(pg, spec, 0)
+    _click(pg, "Next"); _shows(pg, spec, 1)
+    if mistakes:
+        _click(pg, "Next mistake")
+        first = next(m + 1 for m in mistakes if m + 1 > 1) if any(m + 1 > 1 for m in mistakes) else 1
+        _shows(pg, spec, first)
+        _click(pg, "Last"); _shows(pg, spec, T)
+        _click(pg, "Previous mistake"); _shows(pg, spec, max(m + 1 for m in mistakes if m + 1 < T) if
+                                                   any(m + 1 < T for m in mistakes) else T)
+    _click(pg, "Last"); _shows(pg, spec, T)
+    _click(pg, "Previous"); _shows(pg, spec, T - 1)
+    # Play from the start, then pause
+    _click(pg, "First")
+    pg.select_option(f"{VIEWER} select[aria-label=Speed]", pg.locator(f"{VIEWER} select[aria-label=Speed] option")
+                     .last.get_attribute("value"))
+    _click(pg, "Play")
+    expect(pg.locator(VIEWER)).not_to_have_attribute("data-position", "0")
+    _click(pg, "Play")  # the same button pauses
+    pg.wait_for_timeout(150)
+    held = _position(pg)
+    pg.wait_for_timeout(400)
+    assert _position(pg) == held and 0 < held <= T
+    _shows(pg, spec, held)
+    # the keys, with nothing focused
+    pg.evaluate("document.activeElement && document.activeElement.blur()")
+    pg.keyboard.press("Home"); _shows(pg, spec, 0)
+    pg.keyboard.press("ArrowRight"); _shows(pg, spec, 1)
+    pg.keyboard.press("ArrowLeft"); _shows(pg, spec, 0)
+    if mistakes:
+        pg.keyboard.press("Shift+ArrowRight"); _shows(pg, spec, mistakes[0] + 1)
+    pg.keyboard.press("End"); _shows(pg, spec, T)
+    # the scrubber
+    pg.locator(f"{VIEWER} input[aria-label=Round]").fill(str(T // 2)); _shows(pg, spec, T // 2)
+    # a chart's description and its "Data at this round" table
+    toggle = pg.locator(f"{VIEWER} button[data-control=data]").first
+    toggle.click()
+    assert pg.locator(f"{VIEWER} table").first.is_visible()
+    described = pg.locator(f"{VIEWER} .olc-plot").first.get_attribute("aria-describedby")
+    assert described and _norm(pg.locator(f"#{described}").inner_text())
+    # nothing left the page, nothing went wrong
+    assert pg.requests == [path.as_uri()], pg.requests
+    assert not pg.errors, pg.errors
+
+
+def test_the_fixed_part_is_at_most_1_5_MB_and_a_large_run_says_so():
+    assert offline.fixed_size() <= 1_500_000
+    spec = {"T": 1000, "run_id": "x", "figures": [], "arrays": {"a": [0.123456789] * 3_000_000}}
+    why = offline.too_large(spec)
+    assert why and "too large for one offline file" in why and "With T = " in why
+    fits = int(re.search(r"T = ([\d,]+)", why).group(1).replace(",", ""))
+    assert 0 < fits < 1000
+    with pytest.raises(ValueError, match="too large"):
+        offline.offline_html(spec, page="x")
+
+
+def test_a_callers_text_is_escaped_and_clipped():
+    from tests.hostile import HOSTILE
+
+    spec = {"T": 2, "run_id": "x", "position": 0, "breaks": [], "mistake_rounds": [], "arrays": {},
+            "figures": [{"id": "f", "title": HOSTILE[1], "figure": {"data": [], "layout": {}}}]}
+    text = offline.offline_html(spec, page=HOSTILE[4], source=HOSTILE[1] + HOSTILE[6],
+                                settings={HOSTILE[0]: HOSTILE[1], "long": HOSTILE[6]})
+    body = text.split("<body>", 1)[1].split('<script type="application/octet-stream"', 1)[0]
+    assert "<img" not in body and "<b>Y" not in body and "&lt;img src=http://host.invalid/x.png&gt;" in body
+    assert "x" * 80 not in body and "x" * 78 + "…" in body
+
+
+def test_the_offline_file_has_no_serious_wcag_violation(offline_page, tmp_path):
+    """axe-core's WCAG 2.1 A/AA rules (as tests/e2e/test_axe.py runs them on the pages) on the Perceptron's
+    offline file, at the start and after a mistake."""
+    pytest.importorskip("axe_playwright_python")
+    from axe_playwright_python.sync_playwright import Axe
+
+    import olc_core
+    from olc_ui.lessons.perceptron.view import perceptron_spec
+    from tests.e2e.test_axe import FAIL_ON, TAGS, describe
+
+    s = olc_core.streams.separable(T=200, d=2, gamma=0.1, radius=1.0, seed=0)
+    spec = perceptron_spec(olc_core.run("perceptron", s.X, s.y, comparator=s.comparator), s.X, s.y, run_id="a")
+    path = tmp_path / "perceptron-offline.html"
+    path.write_text(offline.offline_html(spec, page="perceptron"), encoding="utf-8")
+    pg = offline_page
+    pg.goto(path.as_uri())
+    pg.wait_for_selector(f'{VIEWER}[data-ready="true"]', timeout=60_000)
+    for step in ("start", "Shift+ArrowRight"):
+        if step != "start":
+            pg.keyboard.press(step)
+            expect(pg.locator(VIEWER)).to_have_attribute("data-position", str(int(spec["mistake_rounds"][0]) + 1))
+        results = Axe().run(pg, options={"runOnly": {"type": "tag", "values": TAGS}, "resultTypes": ["violations"]})
+        bad = [v for v in results.response["violations"] if v.get("impact") in FAIL_ON]
+        assert not bad, f"offline file [{step}]: " + describe(bad)
+    assert not pg.errors, pg.errors
