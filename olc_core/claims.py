@@ -52,6 +52,7 @@ from typing import Any
 
 import numpy as np
 
+from ._support.words import statement_tex
 from .proofs.base import DEFAULT_TOL
 
 __all__ = ["KINDS", "OPS", "TERM_PATTERN", "CLAIM_SCHEMA", "ClaimError", "Verdict", "evaluate", "terms_of"]
@@ -116,12 +117,6 @@ _CONST_TEX = {"gamma": r"\gamma", "radius": "R", "delta": r"\delta", "eta": r"\e
               "half_delta_squared": r"\delta^2/2", "bound_2lnN_over_delta2": r"2\ln N/\delta^2", "eta_optimal": r"\eta^*", "regret_bound": r"\text{regret bound}"}
 
 
-#: an assumption's closing words ("for every round t") in its TeX statement, set as text (as the transcript does)
-_WORDS_AT_END = re.compile(r"\s((?:for|on|in) (?:every|each|all)\b[^\\^_{}$]*)$")
-
-
-def _statement(s: str) -> str:
-    return s if r"\text" in s else _WORDS_AT_END.sub(lambda m: r"\ \text{" + m.group(1) + "}", s)
 
 
 class ClaimError(ValueError):
@@ -370,13 +365,13 @@ def _assumption(claim: dict, trace, t: int) -> Verdict:
     a = found[0]
     values = {"holds": a.holds, "rounds": len(a.rounds)}
     if a.holds:
-        parts = (("text", "The assumption "), ("tex", _statement(a.statement)), ("text", " holds on these data."))
+        parts = (("text", "The assumption "), ("tex", statement_tex(a.statement)), ("text", " holds on these data."))
     else:
         rounds = a.rounds
         where = (f" on {len(rounds)} of {trace.T} rounds (the first: round {int(rounds[0]) + 1}, counted from 1)"
                  if len(rounds) else "")
-        parts = (("text", "The assumption "), ("tex", _statement(a.statement)), ("text", f" fails{where}; the theorem's bound "
-                                                                             "is not claimed."))
+        parts = (("text", "The assumption "), ("tex", statement_tex(a.statement)),
+                 ("text", f" fails{where}; the theorem's bound is not claimed."))
     return Verdict(a.holds == claim["holds"], parts, "assumption", values)
 
 

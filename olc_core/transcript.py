@@ -29,13 +29,13 @@ True
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
 from ._transcript.record import MAX_VIOLATIONS, REL as _REL, checks_words, num_pair, side, state_blocks, whole_run
+from ._support.words import statement_tex
 from ._transcript.texdoc import Math, clip, num, plain_index
 from ._transcript.texdoc import latex as _latex
 from ._transcript.texdoc import markdown as _markdown
@@ -238,14 +238,9 @@ def _theorem(proof: Proof) -> list:
     return out
 
 
-_WORDS_AT_END = re.compile(r"\s((?:for|on|in) (?:every|each|all)\b[^\\^_{}$]*)$")
-
-
 def _statement(s: str) -> Math:
     """An assumption's statement as maths, its closing words ("for every round t") set as text."""
-    if r"\text" not in s:
-        s = _WORDS_AT_END.sub(lambda m: r"\ \text{" + m.group(1) + "}", s)
-    return Math(s)
+    return Math(statement_tex(s))
 
 
 def _assumption(a) -> list:

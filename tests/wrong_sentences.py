@@ -91,6 +91,11 @@ WRONG: tuple[Wrong, ...] = (
           "undefined at s = 1: the core computes (α/2)(‖g₁‖² + Σₛ₌₂ᵗ ‖gₛ‖²/√(s−1))"),
     Wrong("counts as a mistake, as the proof needs", "issue 32 §4, the helper's reading (exponentiated update)",
           "either tie rule keeps the proof (an update needs y⟨w, x⟩ ≤ 0); the rule is [003]'s"),
+    # issue 32 §1 and §3 (reveals and chart descriptions)
+    Wrong("weights with y·xᵢ > 0 gain share", "issue 32 §1 (the exponentiated update's question)",
+          "a weight grows iff y·xᵢ > (ln Zₜ)/η: on real-valued features others grow too (or fewer)"),
+    Wrong("current example: x 0, y", "issue 32 §3 (the generic description read plot coordinates as data)",
+          "the conjunction page's example is a bit string xₜ = 011111 with its label yₜ"),
 )
 
 IN_CONTEXT: tuple[InContext, ...] = (
@@ -116,6 +121,19 @@ IN_CONTEXT: tuple[InContext, ...] = (
     InContext("MISTAKE: the majority was wrong and leaves", "issue 32 §4, the helper's reading (Halving caption)",
               "a tied vote has no majority: the half the tie rule followed (+1) leaves",
               "tests/app/test_prose_issue32.py::test_halvings_caption_at_a_tied_vote_names_the_tie_rule"),
+    InContext("No expert was wrong", "issue 32 §1 (WM / Halving / RWM reveal when the wrong experts hold no weight)",
+              "experts were wrong; the wrong ones hold no weight (Halving's outside the version space, β = 0, an "
+              "underflowing share): said only when no expert was wrong",
+              "tests/ui/test_predict_truth_votes.py::test_weighted_majority_and_halving_reveals_are_the_runs"),
+    InContext("The draw picked expert", "issue 32 §1 (RWM with no weight left)",
+              "with every weight 0 no expert is drawn: the core predicts +1",
+              "tests/ui/test_predict_truth_votes.py::test_rwm_chance_of_a_mistake_is_the_runs"),
+    InContext("inequalities of the proof hold in every one of its", "issue 32 §2 (transcripts with undefined or n/a "
+              "steps)", "said only when every step was evaluated and held in every state",
+              "tests/core/test_transcript_record.py::test_all_hold_is_never_said_where_a_step_was_undefined_or_na"),
+    InContext("a defect to report", "issue 32 §2 (Halving on noisy data: ln 1 ≤ ln|Hₜ| needs realisable data)",
+              "only for a step the proof claims on these data that fails",
+              "tests/core/test_transcript_record.py::test_a_defect_is_said_only_for_a_failing_claimed_step"),
 )
 
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")

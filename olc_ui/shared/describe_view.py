@@ -17,10 +17,11 @@ value (arrays per state, position or round); the browser only selects the curren
 >>> from olc_ui.viewer.spec import minimal_spec, validate_spec
 >>> spec = minimal_spec(T=3, mistakes=[1])
 >>> d = Describer(spec)
->>> m = d.state("mistakes M", [0, 1], "d")
->>> spec["figures"][0]["describe"] = d.build("Rounds", f"Rounds at round {{t}} of {{T}}: {m}.")
+>>> m = d.state("mistakes M", [0, 1], "d")            # the state's own count: the viewer's built-in {k}
+>>> w = d.state("‖w‖", [0.0, 1.5])
+>>> spec["figures"][0]["describe"] = d.build("Rounds", f"Rounds at round {{t}} of {{T}}: {m}, {w}.")
 >>> spec["figures"][0]["describe"]["template"]
-'Rounds at round {t} of {T}: mistakes M = {v0}.'
+'Rounds at round {t} of {T}: mistakes M = {k}, ‖w‖ = {v0}.'
 >>> validate_spec(spec) is None
 True
 """

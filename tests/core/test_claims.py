@@ -103,7 +103,7 @@ def test_a_failing_assumption_and_no_bound(crossed):
     assert crossed.n_mistakes == 2 and crossed.proof.mistake_bound is None
     v = evaluate({"kind": "assumption", "name": "margin", "holds": False}, crossed, 2)
     assert v.holds
-    assert v.sentence == ("The assumption $y_t\\langle w^*, x_t\\rangle \\ge \\gamma > 0\\ \\text{for every round t}$ "
+    assert v.sentence == ("The assumption $y_t\\langle w^*, x_t\\rangle \\ge \\gamma > 0 \\text{ for every round } t$ "
                           "fails on 1 of 2 rounds (the first: round 2, counted from 1); the theorem's bound is not "
                           "claimed.")
     assert not evaluate({"kind": "assumption", "name": "margin", "holds": True}, crossed, 2).holds
