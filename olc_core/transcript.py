@@ -116,7 +116,7 @@ def document(trace, *, page: str = "", title: str = "", data: str = "", settings
 
 
 def overview(trace) -> list:
-    """The transcript's short form (a trace's rich display in Jupyter): the theorem written out, its failing
+    r"""The transcript's short form (a trace's rich display in Jupyter): the theorem written out, its failing
     assumptions, the conclusion (the bound against the run, or why none is claimed), the whole run's checks
     and the other theorems — the same sentences as the transcript, without the setting and the states.
 
