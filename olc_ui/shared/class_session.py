@@ -11,7 +11,8 @@
 - :func:`mode_options` builds the mode's options: ``{code, role, key, ws, join, qr, page, query}``; the lecturer's
   key only in the lecturer's own session, never in a URL.
 - :func:`apply_settings` is the settings bridge: a following student's viewer asks (``class_settings``) for the
-  lecturer's query; it is applied to the page's widgets before the script runs (olc_ui/viewer/component.py).
+  lecturer's query; it is applied to the page's widgets before the script runs (the page frame hands it to the viewer:
+  ``viewer(…, on_class_settings=apply_settings)``, olc_ui/shared/page.py).
 """
 from __future__ import annotations
 

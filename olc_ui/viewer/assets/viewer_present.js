@@ -1,12 +1,12 @@
 // olc step viewer: presentation mode (a mode module: viewer_modes.js).
 //
-// Python turns it on with modes = {"present": {"hide": [...], "fit": true}} (olc_ui/viewer/present.py):
+// Python turns it on with modes = {"present": {"hide": [...], "fit": true}} (olc_ui/shared/present.py):
 // - the viewer's text and buttons are larger (viewer.css, .olc-present), chart text ≥ 16 px and
 //   lines ≥ 3 px (beforePlot), and the figures are resized so every column fits the window;
 // - the keys work without a click into the viewer (as in normal mode: viewer_keys.js), and go to the
 //   first presenting viewer when a page holds several;
 // - a one-line key legend sits under the controls; "?" opens the full list (Esc closes it);
-// - options.hide names controls to leave out (olc_ui/viewer/present.py HIDEABLE validates the names).
+// - options.hide names controls to leave out (olc_ui/shared/present.py HIDEABLE validates the names).
 
 import { registerMode } from "./viewer_modes.js";
 import { KEYS } from "./viewer_controls.js";
