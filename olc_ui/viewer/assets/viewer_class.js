@@ -4,7 +4,9 @@
 // modes = {"class": {code, role, key (the lecturer's own session only), ws, join, qr, page, query}}.
 // - classLink(): the document's one connection to the push endpoint (<baseUrlPath>/olc-class/ws), kept
 //   across the viewer's rebuilds and Streamlit's page switches; it reconnects with a back-off (0.5 s … 5 s)
-//   and catches up on `welcome`. Other modules (the questions, viewer_predict.js) use only its surface:
+//   and catches up on `welcome`. It answers the hub's heartbeat (`ping` → `pong`: the hub counts only
+//   connections that answer) and watches it: nothing from the hub for CLASS_STALL_BEATS beats (`welcome.beat`
+//   seconds each) is a stalled connection — closed, said "reconnecting", opened again. Other modules (the questions, viewer_predict.js) use only its surface:
 //   role, connected, send(msg), on(type, fn) -> off, last(type), following.
 // - The lecturer: every render, step, Play/Pause and new run sends `state`; the panel at the top of the
 //   viewer shows the code (large), the QR code and the join link, the number joined, "All eyes here" /
@@ -25,7 +27,8 @@ export const CLASS_EXCLUDED = ["t", "class", "present", "hide"];
 const CLASS_KEPT = new Set(["state", "question", "tally", "eyes", "joined", "answered", "reveal", "voted",
   "welcome", "ended", "error", "refused"]);
 export const CLASS_BACKOFF_MS = [500, 5000];   // reconnect: first wait, longest wait
-const CLASS_PING_MS = 20000;
+const CLASS_BEAT_S = 5;                        // the hub's heartbeat until `welcome` says its own
+export const CLASS_STALL_BEATS = 3;            // this many beats with nothing from the hub: the connection stalled
 const CLASS_PLAY_SEND_MS = 100;                // while playing, `state` at most this often
 const CLASS_BRIDGE_WAIT_MS = 5000;             // the settings bridge's rerun: how long to wait for the new run
 const CLASS_BRIDGE_TRIES = 3;                  // asks for one query while the page does not run it
@@ -70,7 +73,9 @@ class ClassLink {
     this.following = classGet("olc-class-follow:" + this.code) !== "0";
     this.socket = null;
     this.retryTimer = null;
-    this.ping = setInterval(() => { if (this.connected) this.rawSend({ type: "ping" }); }, CLASS_PING_MS);
+    this.beat = CLASS_BEAT_S;
+    this.heardAt = performance.now();
+    this.watch = setInterval(() => this.checkStall(), 1000);
     this.onOnline = () => { if (!this.connected && !this.closed) { this.delay = CLASS_BACKOFF_MS[0]; this.reconnectNow(); } };
     window.addEventListener("online", this.onOnline);
     this.connect();
@@ -92,9 +97,13 @@ class ClassLink {
       else { const sid = classGet("olc-class-sid:" + this.code); if (sid) hello.sid = sid; }
       s.send(JSON.stringify(hello));
     };
+    this.heardAt = performance.now();
     s.onmessage = (ev) => {
+      if (this.socket !== s) return;
+      this.heardAt = performance.now();
       let msg;
       try { msg = JSON.parse(ev.data); } catch (e) { return; }
+      if (msg && msg.type === "ping") { this.rawSend({ type: "pong" }); return; }
       if (msg && typeof msg === "object" && typeof msg.type === "string") this.receive(msg);
     };
     s.onclose = () => {
@@ -112,6 +121,18 @@ class ClassLink {
     const wait = this.delay;
     this.delay = Math.min(CLASS_BACKOFF_MS[1], this.delay * 2);
     this.retryTimer = setTimeout(() => { this.retryTimer = null; this.connect(); }, wait);
+  }
+
+  // A socket that says nothing for CLASS_STALL_BEATS beats (a network that dropped without a close, a laptop
+  // that slept): not connected any more — say so ("reconnecting", never "following") and open a new one.
+  checkStall() {
+    if (this.closed || !this.socket) return;
+    if (performance.now() - this.heardAt <= CLASS_STALL_BEATS * this.beat * 1000 + 1000) return;
+    const was = this.connected;
+    this.connected = false;
+    this.stalled = true;
+    if (was) this.emit({ type: "connection", connected: false });
+    this.reconnectNow();
   }
 
   reconnectNow() {
@@ -136,6 +157,8 @@ class ClassLink {
 
   welcome(msg) {
     this.connected = true;
+    this.stalled = false;
+    if (typeof msg.beat === "number" && msg.beat > 0) this.beat = msg.beat;
     this.delay = CLASS_BACKOFF_MS[0];
     if (msg.role === "lecturer" || msg.role === "student") this.role = msg.role;
     if (typeof msg.sid === "string" && msg.sid) classPut("olc-class-sid:" + this.code, msg.sid);
@@ -228,7 +251,7 @@ class ClassLink {
 
   dispose() {
     this.stop();
-    clearInterval(this.ping);
+    clearInterval(this.watch);
     window.removeEventListener("online", this.onOnline);
     if (CLASS_LINK === this) CLASS_LINK = null;
   }
@@ -544,7 +567,7 @@ class ClassMode {
     if (link.ended) text = "The class session is over.";
     else if (link.closed) text = "The class session is closed.";
     else if (!link.connected) text = link.last("welcome") ? "Connection lost: reconnecting …" : "Connecting to the class session …";
-    else if (this.lecturer) text = `${n} ${n === 1 ? "student" : "students"} joined` +
+    else if (this.lecturer) text = `${n} ${n === 1 ? "student" : "students"} connected` +
       (link.eyes ? ". All eyes here: students follow your steps and cannot explore until you release them." : "");
     else if (link.eyes) text = "All eyes on the lecturer: following.";
     else text = link.following ? "Following the lecturer." : "Exploring on my own.";

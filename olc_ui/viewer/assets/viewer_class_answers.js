@@ -393,7 +393,7 @@ export class ClassAnswers {
     } else if (pr.asking !== null) {
       pr.showAsk(answerButton(KEY_OPEN, "Open this question to the class", () => this.open(), "olc-answers-open"));
       const n = this.joined;
-      this.line.textContent = `${n} ${n === 1 ? "student" : "students"} joined: O opens this question on their ` +
+      this.line.textContent = `${n} ${n === 1 ? "student" : "students"} connected: O opens this question on their ` +
         "devices; R then reveals it.";
     }
   }
