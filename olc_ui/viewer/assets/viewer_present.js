@@ -10,7 +10,7 @@
 
 import { registerMode } from "./viewer_modes.js";
 import { KEYS } from "./viewer_controls.js";
-import { el } from "./viewer_util.js";
+import { el, labelWords, plainLabel, untagged } from "./viewer_util.js";
 
 export const CHART_FONT_PX = 16;   // smallest chart text in presentation mode
 export const CHART_LINE_PX = 3;    // thinnest line
@@ -52,24 +52,21 @@ function biggerTitle(title, px) {
   return t;
 }
 
-// Visible characters of a plotly label (tags such as <sup> and entities take no room).
-function visibleLength(text) {
-  return String(text).replace(/<[^>]*>/g, "").replace(/&[#\w]+;/g, "x").length;
-}
+// Visible characters of a plotly label (its tags, such as <sup>, take no room; an entity one; a "<" that opens
+// no tag is a character).
+function visibleLength(text) { return plainLabel(text).length; }
 
-// A legend name broken at spaces (never inside a tag) into lines of at most `chars` visible characters.
+// A legend name broken at spaces (never inside a tag; every character kept, a lone "<" too) into lines of at
+// most `chars` visible characters.
 export function wrapName(name, chars) {
   if (typeof name !== "string" || chars < 8) return name;
   const lines = [];
   for (const part of name.split(/<br\s*\/?>/i)) {
-    const words = part.match(/(?:<[^>]*>|[^\s<])+|\s+/g) || [];
     let line = "";
-    for (const w of words) {
-      if (/^\s+$/.test(w)) { if (line) line += " "; continue; }
-      if (line.trim() && visibleLength(line + w) > chars) { lines.push(line.trim()); line = ""; }
-      line += w;
+    for (const w of labelWords(part)) {
+      if (line && visibleLength(`${line} ${w}`) > chars) { lines.push(line); line = w; } else line = line ? `${line} ${w}` : w;
     }
-    lines.push(line.trim());
+    lines.push(line);
   }
   return lines.join("<br>");
 }
@@ -166,7 +163,7 @@ export function takeNotes(layout) {
   layout.annotations = layout.annotations.filter((a) => !isNote(a));
   const m = layout.margin || {};
   layout.margin = { ...m, b: Math.min(typeof m.b === "number" ? m.b : 80, NOTES_MARGIN_PX) };
-  return notes.map((a) => String(a.text || "").split(/<br\s*\/?>/i).map((line) => line.replace(/<[^>]*>/g, "")));
+  return notes.map((a) => String(a.text || "").split(/<br\s*\/?>/i).map((line) => untagged(line)));
 }
 const NOTES_MARGIN_PX = 62;  // room for the x ticks and the axis title
 
