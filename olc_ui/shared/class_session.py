@@ -25,7 +25,7 @@ import segno
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from olc_ui.shared import safe, state
+from olc_ui.shared import present, safe, state
 from olc_ui.viewer.spec import MODES_KEY
 
 try:  # the store and the push endpoint (olc_ui/classroom/, built next to this module)
@@ -47,6 +47,8 @@ SESSION_KEY = "_olc_class"
 _LEFT = "_olc_class_left"        # a code this session left: the link that still carries it does not rejoin
 _BAD = "_olc_class_bad"          # (page, sentence) said about a bad ?class= in the link
 WS_SUFFIX = "olc-class/ws"
+#: the container of the "Start a class session" button in presentation mode (fixed in the top bar: present.py's CSS)
+TOP_KEY = "olc_class_top"
 #: Pages without a step viewer: no class session button there (the class panel is the viewer's).
 NO_VIEWER = frozenset({"", "home", "bound_explorer"})
 _SLOTS: dict[str, Any] = {}   # Streamlit session id -> this run's sidebar slot for the class controls
@@ -180,7 +182,9 @@ def setup() -> None:
         if len(_SLOTS) > _MAX_SLOTS:   # runs that never reached offer() (a page without step_view)
             _SLOTS.clear()
         if page not in NO_VIEWER:
-            _SLOTS[ctx.session_id] = st.sidebar.container(key="olc_class_side")
+            # presentation mode folds the sidebar away: the button sits in the top bar, by the Settings button
+            top = present.is_on() and sess is None
+            _SLOTS[ctx.session_id] = (st.container(key=TOP_KEY) if top else st.sidebar.container(key="olc_class_side"))
 
 
 def mode_options(sess: dict[str, Any], page: str, query: str | None) -> dict[str, Any]:
@@ -222,17 +226,23 @@ def offer(settings: list, values: dict[str, Any]) -> None:
                       help="Students join with a code or a QR code and follow your steps and settings on their "
                            "own screens.")
         else:
-            st.caption(_said(sess))
+            for role, text in _said(sess).items():
+                with st.container(key=f"olc_class_said_{role}"):
+                    st.caption(text)
             st.button("Leave the class session", key="olc_class_leave", on_click=leave)
 
 
-def _said(sess: dict[str, Any]) -> str:
-    """The sidebar's sentence on this session. Only a lecturer's own Streamlit session is sure of its role: a
-    lecturer's tab reloaded opens a new Streamlit session from the ``?class=`` link (a student's, to Python) and is
-    the lecturer again in the browser (its key in the tab's sessionStorage), so a link's session says neither."""
+def _said(sess: dict[str, Any]) -> dict[str, str]:
+    """The sidebar's sentence on this session, by role. Only a lecturer's own Streamlit session is sure of its role:
+    a lecturer's tab reloaded opens a new Streamlit session from the ``?class=`` link (a student's, to Python) and is
+    the lecturer again in the browser (its key in the tab's sessionStorage). So a link's session draws both
+    sentences: the student's shows, and the lecturer's instead once the class mode in the browser has connected as
+    the lecturer (it sets ``data-olc-class-role`` on the document; viewer.css shows the one for that role)."""
+    lead = f"Class session {sess['code']} (you lead it)."
     if sess["role"] == "lecturer":
-        return f"Class session {sess['code']} (you lead it)."
-    return f"Class session {sess['code']}: the class panel above the charts says whether this tab leads or follows."
+        return {"lead": lead}
+    return {"student": f"Class session {sess['code']}: you joined it; your screen follows the lecturer's steps "
+                       "(or explore on your own).", "lecturer": lead}
 
 
 def _start(page: str, query: str) -> None:

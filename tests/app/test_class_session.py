@@ -11,10 +11,11 @@ from streamlit.testing.v1 import AppTest
 
 from olc_ui import classroom
 from olc_ui.catalog import LESSONS
-from olc_ui.shared import class_session
+from olc_ui.shared import class_session, present
 from olc_ui.shared.state import URL_KEY
 from olc_ui.viewer.spec import MODES_KEY
 from tests.app.pagetest import open_page, page_path, viewer_data, viewers
+from tests.conftest import ROOT
 
 START = "Start a class session"
 STEP_VIEW_PAGES = [row[4] for row in LESSONS if row[4] not in ("home", "bound_explorer")]
@@ -161,13 +162,32 @@ def test_the_learners_predict_switch_reaches_the_class_query():
 
 
 def test_the_sidebar_claims_a_role_only_in_the_lecturers_own_session():
-    """A link's session may be the lecturer's tab reloaded (the key in the browser, not in Python): it says
-    neither "you joined it" nor "you lead it"; the session that started it says "you lead it"."""
+    """A link's session may be the lecturer's tab reloaded (the key in the browser, not in Python): it draws the
+    student's sentence and the lecturer's, each in its role's container (viewer.css shows the student's until this
+    tab's class mode connects as the lecturer: tests/e2e/test_class_room.py); the session that started it draws
+    only "you lead it"."""
     code, _ = classroom.start_session("perceptron", "T=30")
     at = open_page(page_path("perceptron"), T="30", **{"class": code})
     said = [c.value for c in at.sidebar.caption if code in c.value]
-    assert said == [f"Class session {code}: the class panel above the charts says whether this tab leads or follows."]
+    assert said == [f"Class session {code}: you joined it; your screen follows the lecturer's steps (or explore on "
+                    "your own).", f"Class session {code} (you lead it)."]
+    css = (ROOT / "olc_ui" / "viewer" / "assets" / "viewer.css").read_text(encoding="utf-8")
+    assert ':root:not([data-olc-class-role="lecturer"]) .st-key-olc_class_said_lecturer' in css
     at = open_page(page_path("perceptron"), T="30")
     buttons(at, START)[0].click().run()
     code = at.session_state[class_session.SESSION_KEY]["code"]
     assert [c.value for c in at.sidebar.caption if code in c.value] == [f"Class session {code} (you lead it)."]
+
+
+def test_in_presentation_mode_the_button_is_in_the_top_bar_not_the_folded_sidebar():
+    """Presentation mode folds the sidebar away: "Start a class session" is drawn in the main area's top bar
+    (``class_session.TOP_KEY``, fixed by present.py's CSS); in a session its controls go back to the sidebar."""
+    at = open_page(page_path("perceptron"), T="30", present="1")
+    assert [b.label for b in at.main.button if b.label == START] == [START]
+    assert not [b for b in at.sidebar.button if b.label == START]
+    css = present.css()
+    assert f".st-key-{class_session.TOP_KEY} {{ position: fixed" in css
+    buttons(at, START)[0].click().run()
+    assert not buttons(at, START) and [b for b in at.sidebar.button if b.label == "Leave the class session"]
+    at = open_page(page_path("perceptron"), T="30")
+    assert [b for b in at.sidebar.button if b.label == START] and not [b for b in at.main.button if b.label == START]

@@ -38,6 +38,14 @@ const CLASS_EYES_NOTE = "All eyes on the lecturer: your own steps wait until the
 
 let CLASS_LINK = null;
 
+// This tab's role on the document (`data-olc-class-role`): the sidebar shows the sentence written for it (viewer.css;
+// Python draws both where it cannot know the role: a lecturer's reloaded tab is a student's Streamlit session).
+function classMarkRole(role) {
+  const d = typeof document !== "undefined" && document.documentElement;
+  if (!d) return;
+  if (role) d.dataset.olcClassRole = role; else delete d.dataset.olcClassRole;
+}
+
 function classGet(name) { try { return window.sessionStorage.getItem(name); } catch (e) { return null; } }
 function classPut(name, value) {
   try { if (value === null) window.sessionStorage.removeItem(name); else window.sessionStorage.setItem(name, value); } catch (e) { /* storage off */ }
@@ -58,6 +66,7 @@ class ClassLink {
     if (typeof o.key === "string" && o.key) classPut("olc-class-key:" + this.code, o.key);
     this.key = (typeof o.key === "string" && o.key) || classGet("olc-class-key:" + this.code);
     this.role = this.key ? "lecturer" : "student";
+    classMarkRole(this.role);
     this.connected = false;
     this.closed = false;       // ended, refused with an error, or left: no reconnect
     this.handlers = new Map();
@@ -161,6 +170,7 @@ class ClassLink {
     if (typeof msg.beat === "number" && msg.beat > 0) this.beat = msg.beat;
     this.delay = CLASS_BACKOFF_MS[0];
     if (msg.role === "lecturer" || msg.role === "student") this.role = msg.role;
+    classMarkRole(this.role);
     if (typeof msg.sid === "string" && msg.sid) classPut("olc-class-sid:" + this.code, msg.sid);
     if (msg.state && typeof msg.state === "object") this.kept.set("state", { ...msg.state, type: "state" });
     if (typeof msg.joined === "number") this.kept.set("joined", { type: "joined", n: msg.joined });
@@ -252,6 +262,7 @@ class ClassLink {
   dispose() {
     this.stop();
     clearInterval(this.watch);
+    classMarkRole(null);
     window.removeEventListener("online", this.onOnline);
     if (CLASS_LINK === this) CLASS_LINK = null;
   }
@@ -370,6 +381,7 @@ class ClassMode {
     if (this.sendTimer) clearTimeout(this.sendTimer);
     if (this.retryTimer) clearTimeout(this.retryTimer);
     if (this.panel) this.panel.remove();
+    if (this.qrLarge) this.qrLarge.remove();
     const v = this.view, link = this.link;
     v.root.classList.remove("olc-class-on");
     const bar = v.root.querySelector(".olc-controls");
@@ -478,7 +490,11 @@ class ClassMode {
   // ------------------------------------------------------------ the panel (top of the viewer)
   buildPanel() {
     const v = this.view, o = this.o, link = this.link;
+    // the class's answers (viewer_class_answers.js) may sit in the lecturer's strip on the projector: kept
+    const answers = this.panel ? this.panel.querySelector(".olc-class-answers") : null;
     if (this.panel) this.panel.remove();
+    if (this.qrLarge) { this.qrLarge.remove(); this.qrLarge = null; }
+    this.qrBtn = null;
     this.eyesButton = this.endButton = this.endAsk = this.followButton = null;
     const panel = el("section", "olc-class");
     panel.setAttribute("aria-label", "Class session");
@@ -505,12 +521,7 @@ class ClassMode {
       a.rel = "noopener noreferrer";
       a.setAttribute("aria-label", `Join link: ${join}`);
       info.append(codeLine, a, this.status);
-      if (typeof o.qr === "string" && o.qr.startsWith("data:image/svg+xml")) {
-        const img = el("img", "olc-class-qr");
-        img.src = o.qr;
-        img.alt = `QR code of the join link ${join}`;
-        panel.append(img);
-      }
+      if (typeof o.qr === "string" && o.qr.startsWith("data:image/svg+xml")) panel.append(this.qrButton(o.qr, join));
       this.eyesButton = classButton("All eyes here", "all-eyes-here", () => {
         const on = !link.eyes;
         link.send({ type: "eyes", on });
@@ -529,7 +540,10 @@ class ClassMode {
       this.endAsk.hidden = true;
       const actions = el("div", "olc-class-actions");
       actions.append(this.eyesButton, this.endButton, this.endAsk);
-      panel.append(info, actions, this.note);
+      // on the projector the question's count and the reveal's distribution come here (in place of the link)
+      const slot = el("div", "olc-class-slot");
+      if (answers) slot.append(answers);
+      panel.append(info, slot, actions, this.note);
     } else if (link.ended) {
       panel.dataset.ended = "true";
       const head = el("div", "olc-class-info");
@@ -548,6 +562,50 @@ class ClassMode {
     this.render(false);
     const s = link.last("state");
     if (s) this.renderRound(s);
+  }
+
+  // The QR code (small in presentation mode's strip) is a button: it shows the code large over the page, with the
+  // class code and the link, until Close, Esc or a second press (focus goes back to the button).
+  qrButton(src, join) {
+    const img = el("img", "olc-class-qr");
+    img.src = src;
+    img.alt = `QR code of the join link ${join}`;
+    const b = el("button", "olc-class-qr-btn");
+    b.type = "button";
+    b.dataset.control = "qr-large";
+    b.setAttribute("aria-label", "Show the QR code large");
+    b.setAttribute("aria-expanded", "false");
+    b.append(img);
+    b.addEventListener("click", () => this.showQr(!this.qrLarge));
+    this.qrBtn = b;
+    return b;
+  }
+
+  showQr(open) {
+    if (!open) {
+      if (this.qrLarge) { this.qrLarge.remove(); this.qrLarge = null; }
+      if (this.qrBtn) { this.qrBtn.setAttribute("aria-expanded", "false"); if (this.qrBtn.isConnected) this.qrBtn.focus(); }
+      return;
+    }
+    if (this.qrLarge || !this.qrBtn) return;
+    const img = this.qrBtn.querySelector("img");
+    const box = el("div", "olc-class-qr-large");
+    box.setAttribute("role", "dialog");
+    box.setAttribute("aria-label", "Join the class session");
+    const big = el("img");
+    big.src = img.src;
+    big.alt = img.alt;
+    const close = classButton("Close", "close-qr", () => this.showQr(false));
+    box.append(big, el("div", "olc-class-qr-large-code", this.link.code),
+      el("div", "olc-class-qr-large-link", String(this.o.join || "").replace(/^https?:\/\//, "")), close);
+    box.addEventListener("keydown", (ev) => {
+      if (ev.key === "Escape") { ev.preventDefault(); ev.stopPropagation(); this.showQr(false); return; }
+      ev.stopPropagation();      // the viewer's keys wait while the QR code is shown
+    });
+    this.view.root.append(box);
+    this.qrLarge = box;
+    this.qrBtn.setAttribute("aria-expanded", "true");
+    close.focus();
   }
 
   confirmEnd(ask) {

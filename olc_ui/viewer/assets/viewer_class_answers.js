@@ -338,11 +338,25 @@ export class ClassAnswers {
     this.live.setAttribute("role", "status");
     this.box.append(this.line, this.qText, this.qButtons, this.status, this.dist, this.tallyBox, this.live);
     pr.panel.after(this.box);
+    this.place();
     this.renderKey = null;
     this.render();
   }
 
   announce(text) { if (this.live) this.live.textContent = text; }
+
+  // Where the box goes: under the predict panel; on the projector (presentation mode) the lecturer's in the class
+  // panel's strip (viewer_class.js's slot: the count, the distribution) and the tally under the charts, so what the
+  // class adds above the charts keeps one height in every state.
+  place() {
+    const root = this.pr.view.root, present = root.dataset.present === "true";
+    const slot = this.lecturer && present ? root.querySelector(".olc-class .olc-class-slot") : null;
+    if (slot) { if (this.box.parentNode !== slot) slot.append(this.box); }
+    else if (this.box.previousElementSibling !== this.pr.panel) this.pr.panel.after(this.box);
+    this.box.dataset.place = slot ? "strip" : "panel";
+    if (present && this.lecturer) { if (this.tallyBox.parentNode !== root) root.append(this.tallyBox); }
+    else if (this.tallyBox.parentNode !== this.box) this.box.insertBefore(this.tallyBox, this.live);
+  }
 
   renderCount() {
     if (!this.box || !this.q) return;
@@ -370,6 +384,7 @@ export class ClassAnswers {
       this.renderTally();
       return;
     }
+    this.place();
     if (this.lecturer) this.renderLecturer(); else this.renderStudent();
     // a student's question in full: the predict panel's idle line ("the lecturer's questions appear here") goes
     if (!this.lecturer) this.pr.panel.hidden = !!this.q && this.full() && this.pr.asking === null;
@@ -506,6 +521,7 @@ export class ClassAnswers {
     for (const off of this.offs) if (typeof off === "function") off();
     this.offs = [];
     if (this.box) this.box.remove();
+    if (this.tallyBox) this.tallyBox.remove();
     this.box = null;
     if (this.pr.panel) this.pr.panel.hidden = false;
   }

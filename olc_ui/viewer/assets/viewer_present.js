@@ -14,10 +14,11 @@ import { el, labelWords, plainLabel, untagged } from "./viewer_util.js";
 
 export const CHART_FONT_PX = 16;   // smallest chart text in presentation mode
 export const CHART_LINE_PX = 3;    // thinnest line
-const FIT_MIN = 0.5;               // a figure keeps at least half its height …
+const FIT_MIN = 0.4;               // a figure keeps at least 40 % of its height (its legend moves beside a short plot) …
 const FIT_MAX = 1.5;               // … and grows to at most 1.5 times it to fill the window
 const FIT_GOOD = 0.75;             // figures shrunk below this are left to scroll instead
 const FIT_MARGIN_PX = 12;
+const SIDE_GAIN = 1.1;             // a legend moves beside its plot when the plot's smaller side grows this much
 
 // hide name -> what it removes (data-control is set by viewer_controls.js)
 export const HIDE_SELECTORS = {
@@ -238,6 +239,9 @@ class Present {
   beforePlot(f, data, layout) {
     presentFigure(data, layout, CHART_FONT_PX, CHART_LINE_PX, layout.width || (f.gd && f.gd.clientWidth) || 0);
     f.ticks0 = null;
+    f.legend0 = null;          // drawn afresh: its legend on top, as the spec says, until the next fit decides
+    f.legendAt = undefined;
+    f.sideLegend = false;
     const notes = takeNotes(layout);
     if (!notes.length || !f.box) return;
     const box = el("div", "olc-figure-notes");
@@ -309,7 +313,41 @@ class Present {
         pending.push(v.Plotly.relayout(f.gd, { height: h }).catch(() => {}));
       }
     }
-    Promise.all(pending).then(() => this.thinTicks());
+    const gen = (this.fitGen = (this.fitGen || 0) + 1);
+    Promise.all(pending).then(() => this.sideLegends(gen)).then(() => this.thinTicks());
+  }
+
+  // A figure left short by what stands above the charts (a class session's strip, a question) keeps a larger plot
+  // with its legend beside it: for each figure with a legend on top, the legend moves to the right when that makes
+  // the plot's smaller side SIDE_GAIN times longer (an equal-aspect plot is as large as that side) and the legend gets
+  // no scroll box there that it did not have on top; and back when not.
+  async sideLegends(gen) {
+    const v = this.view;
+    const side = (f) => { const fl = f.gd._fullLayout || {}; return fl.xaxis && fl.yaxis ? Math.min(fl.xaxis._length, fl.yaxis._length) : 0; };
+    // plotly gives a legend taller than its room a scroll box of its own
+    const scrolls = (f) => { const lg = (f.gd._fullLayout || {}).legend || {}; return lg._effHeight < lg._height - 1; };
+    for (const f of v.figs) {
+      if (gen !== this.fitGen || !f.gd || !f.gd._fullLayout) return;
+      const h = f.gd._fullLayout.height;
+      if (f.legendAt === h) continue;                          // decided at this height already
+      if (!f.legend0) {
+        const lg = f.gd.layout.legend;
+        if (!lg || lg.orientation !== "h" || f.gd.layout.showlegend === false) { f.legendAt = h; continue; }
+        f.legend0 = { ...lg };
+      }
+      try {
+        if (f.sideLegend) { await v.Plotly.relayout(f.gd, { legend: f.legend0 }); f.sideLegend = false; }
+        const top = side(f), topScrolls = scrolls(f);
+        if (top > 0) {
+          const { entrywidth, entrywidthmode, ...rest } = f.legend0;   // eslint-disable-line no-unused-vars
+          await v.Plotly.relayout(f.gd, { legend: { ...rest, orientation: "v", x: 1.02, xanchor: "left", y: 1, yanchor: "top" } });
+          if (side(f) >= SIDE_GAIN * top && (topScrolls || !scrolls(f))) f.sideLegend = true;
+          else await v.Plotly.relayout(f.gd, { legend: f.legend0 });
+        }
+      } catch (e) { /* a figure redrawn meanwhile: the next fit decides */ }
+      f.legendAt = h;
+      if (f.gd.dataset) f.gd.dataset.legend = f.sideLegend ? "side" : "top";
+    }
   }
 
   onKey(ev) {
@@ -349,7 +387,7 @@ class Present {
     if (this.legend) this.legend.remove();
     for (const [label, text] of this.relabelled || []) label.textContent = text;
     if (this.help) this.help.remove();
-    for (const f of v.figs) { delete f.height; delete f.ticks0; }
+    for (const f of v.figs) { delete f.height; delete f.ticks0; delete f.legend0; delete f.legendAt; delete f.sideLegend; }
   }
 }
 
