@@ -86,7 +86,8 @@ export function csvCell(v) {
 }
 
 // The session's answers as CSV: one line per revealed question (the tally's rows), one count column per
-// choice label (`labelsOf(row)`: the row's [{id, label}]; an id without a label gets a column of its own).
+// choice label (`labelsOf(row)`: the row's [{id, label}]; an id without a label gets a column of its own); a
+// question's cell under a choice it did not offer is empty (0 would say nobody chose it).
 export function tallyCsv(rows, labelsOf) {
   const labels = [];
   const counts = rows.map((row) => {
@@ -101,7 +102,7 @@ export function tallyCsv(rows, labelsOf) {
   const head = ["n", "page", "round", "question", "right answer", "answered", "joined", "share correct", ...labels];
   const lines = rows.map((row, i) => [row.n, row.page, row.round, row.text, row.correct_label ?? row.correct,
     row.answered, row.joined, row.share === null || row.share === undefined ? "" : (+row.share).toFixed(3),
-    ...labels.map((l) => counts[i].get(l) ?? 0)]);
+    ...labels.map((l) => counts[i].get(l) ?? "")]);      // a choice the question never offered: empty, not 0
   return [head, ...lines].map((line) => line.map(csvCell).join(",")).join("\r\n") + "\r\n";
 }
 
