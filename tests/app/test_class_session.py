@@ -191,3 +191,30 @@ def test_in_presentation_mode_the_button_is_in_the_top_bar_not_the_folded_sideba
     assert not buttons(at, START) and [b for b in at.sidebar.button if b.label == "Leave the class session"]
     at = open_page(page_path("perceptron"), T="30")
     assert [b for b in at.sidebar.button if b.label == START] and not [b for b in at.main.button if b.label == START]
+
+
+@pytest.mark.parametrize("url, kw, link, says", [
+    ("http://10.0.0.5:8501/perceptron", {}, "http://10.0.0.5:8501/perceptron?class=ABC234", None),
+    ("http://localhost:8501/perceptron", {"lan": "192.168.1.5"}, "http://192.168.1.5:8501/perceptron?class=ABC234",
+     "use this computer’s network address, 192.168.1.5: localhost opens only on this computer"),
+    ("http://127.0.0.1:8501/perceptron", {"lan": "192.168.1.5", "server_address": "127.0.0.1"},
+     "http://127.0.0.1:8501/perceptron?class=ABC234",
+     "Students cannot open 127.0.0.1: it is this computer, and this server listens only on it (server.address = "
+     "127.0.0.1). Start it with --server.address 0.0.0.0 and open http://192.168.1.5:8501/perceptron"),
+    ("http://127.0.0.1:8080/perceptron", {"lan": "192.168.1.5", "proxied": True},
+     "http://127.0.0.1:8080/perceptron?class=ABC234", "this computer’s network address is 192.168.1.5, if the proxy"),
+    ("http://[::1]:8501/perceptron", {}, "http://[::1]:8501/perceptron?class=ABC234", "no network address was found"),
+    ("http://localhost:8501/perceptron", {"lan": "fd00::7"}, "http://[fd00::7]:8501/perceptron?class=ABC234", "fd00::7"),
+    ("http://127.0.0.1:8501/perceptron", {"server_address": "10.1.2.3", "lan": "192.168.1.5"},
+     "http://10.1.2.3:8501/perceptron?class=ABC234", "network address, 10.1.2.3"),
+    ("http://127.0.0.1:8501/perceptron", {"public": "https://olc.example.edu/olc/"},
+     "https://olc.example.edu/olc/perceptron?class=ABC234", None),
+    ("http://0.0.0.0:8501/x/perceptron", {"base": "/x/", "lan": "192.168.1.5"},
+     "http://192.168.1.5:8501/x/perceptron?class=ABC234", "0.0.0.0 opens only on this computer"),
+])
+def test_the_join_link_is_one_students_can_open_or_the_lecturer_is_told(url, kw, link, says):
+    """The lecturer opened 127.0.0.1 or localhost (issue 32 §7): the QR code and the link take this computer's network
+    address when the server listens on it; else they keep the address and the panel says what to open instead."""
+    got = class_session.join_target("ABC234", "perceptron", url, **kw)
+    assert got.link == link
+    assert (got.note is None) if says is None else (says in got.note), got.note

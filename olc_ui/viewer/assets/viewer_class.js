@@ -522,6 +522,8 @@ class ClassMode {
       a.setAttribute("aria-label", `Join link: ${join}`);
       info.append(codeLine, a, this.status);
       if (typeof o.qr === "string" && o.qr.startsWith("data:image/svg+xml")) panel.append(this.qrButton(o.qr, join));
+      // the lecturer opened this computer's own address (127.0.0.1, localhost): what students can open instead
+      this.reach = typeof o.reach === "string" && o.reach ? el("p", "olc-class-reach", o.reach) : null;
       this.eyesButton = classButton("All eyes here", "all-eyes-here", () => {
         const on = !link.eyes;
         link.send({ type: "eyes", on });
@@ -543,7 +545,7 @@ class ClassMode {
       // on the projector the question's count and the reveal's distribution come here (in place of the link)
       const slot = el("div", "olc-class-slot");
       if (answers) slot.append(answers);
-      panel.append(info, slot, actions, this.note);
+      panel.append(info, slot, actions, ...(this.reach ? [this.reach] : []), this.note);
     } else if (link.ended) {
       panel.dataset.ended = "true";
       const head = el("div", "olc-class-info");
