@@ -149,27 +149,27 @@ def join_target(code: str, page: str, url: str | None, *, base: str = "", public
     here = parts.hostname
     port = f":{parts.port}" if parts.port else ""
     own = f"{parts.scheme}://{parts.netloc}/{path}?{query}"
-    instead = f"{parts.scheme}://{lan}{port}/{path}" if lan else None
-    elsewhere = (f" ({PUBLIC_URL_ENV} names an address students on another network can open)")
+    instead = f"{parts.scheme}://{f'[{lan}]' if ':' in lan else lan}{port}/{path}" if lan else None
+    public_hint = f"set {PUBLIC_URL_ENV} to the address students open"
     if proxied:
         return Join(own, f"Students cannot open {here}: it is this computer. Open this page at an address they can "
-                         f"reach{f' — this computer’s network address is {lan}, if the proxy listens there' if lan else ''}"
-                         f"; or set {PUBLIC_URL_ENV}{elsewhere}.")
+                         "reach" + (f" (this computer’s network address is {lan}, if the proxy listens there)" if lan
+                                    else "") + f", or {public_hint}.")
     bound = (server_address or "").strip()
     if bound and _this_computer(bound):
-        fix = f" and open {instead}" if instead else " and open this page at this computer’s network address"
+        fix = f"open {instead}" if instead else "open this page at this computer’s network address"
         return Join(own, f"Students cannot open {here}: it is this computer, and this server listens only on it "
-                         f"(server.address = {bound}). Start it with --server.address 0.0.0.0{fix}; or set "
-                         f"{PUBLIC_URL_ENV}{elsewhere}.")
+                         f"(server.address = {bound}). Start it with --server.address 0.0.0.0 and {fix}, or "
+                         f"{public_hint}.")
     if bound:                      # Streamlit listens on one address of the network: that one
         lan = bound
     if not lan:
-        return Join(own, f"Students cannot open {here}: it is this computer. Open this page at this computer’s "
-                         f"network address (no network address was found), or set {PUBLIC_URL_ENV}{elsewhere}.")
+        return Join(own, f"Students cannot open {here}: it is this computer, and no network address of it was "
+                         f"found. Open this page at an address students can reach, or {public_hint}.")
     host = f"[{lan}]" if ":" in lan else lan
     return Join(f"{parts.scheme}://{host}{port}/{path}?{query}",
                 f"The link and the QR code use this computer’s network address, {lan}: {here} opens only on this "
-                f"computer. Students on another network cannot reach it (set {PUBLIC_URL_ENV}{elsewhere}).")
+                f"computer. A student on another network cannot open it either ({public_hint}).")
 
 
 def lan_address() -> str | None:

@@ -203,7 +203,7 @@ def test_in_presentation_mode_the_button_is_in_the_top_bar_not_the_folded_sideba
      "127.0.0.1). Start it with --server.address 0.0.0.0 and open http://192.168.1.5:8501/perceptron"),
     ("http://127.0.0.1:8080/perceptron", {"lan": "192.168.1.5", "proxied": True},
      "http://127.0.0.1:8080/perceptron?class=ABC234", "this computer’s network address is 192.168.1.5, if the proxy"),
-    ("http://[::1]:8501/perceptron", {}, "http://[::1]:8501/perceptron?class=ABC234", "no network address was found"),
+    ("http://[::1]:8501/perceptron", {}, "http://[::1]:8501/perceptron?class=ABC234", "no network address of it was found"),
     ("http://localhost:8501/perceptron", {"lan": "fd00::7"}, "http://[fd00::7]:8501/perceptron?class=ABC234", "fd00::7"),
     ("http://127.0.0.1:8501/perceptron", {"server_address": "10.1.2.3", "lan": "192.168.1.5"},
      "http://10.1.2.3:8501/perceptron?class=ABC234", "network address, 10.1.2.3"),

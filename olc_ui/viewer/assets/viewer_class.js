@@ -1,7 +1,7 @@
 // olc step viewer: the class session (a mode module: viewer_modes.js) and the document's one connection.
 //
 // docs/class-session.md is the contract. Python (olc_ui/shared/class_session.py) turns the mode on with
-// modes = {"class": {code, role, key (the lecturer's own session only), ws, join, qr, page, query}}.
+// modes = {"class": {code, role, key (the lecturer's own session only), ws, join, qr, reach, page, query}}.
 // - classLink(): the document's one connection to the push endpoint (<baseUrlPath>/olc-class/ws), kept
 //   across the viewer's rebuilds and Streamlit's page switches; it reconnects with a back-off (0.5 s … 5 s)
 //   and catches up on `welcome`. It answers the hub's heartbeat (`ping` → `pong`: the hub counts only
@@ -34,7 +34,8 @@ const CLASS_BRIDGE_WAIT_MS = 5000;             // the settings bridge's rerun: h
 const CLASS_BRIDGE_TRIES = 3;                  // asks for one query while the page does not run it
 const CLASS_RELEASE_MS = 10000;                // no viewer in class mode for this long: the connection closes
 const CLASS_PAGE_RE = /^[A-Za-z0-9_-]{0,64}$/;
-const CLASS_EYES_NOTE = "All eyes on the lecturer: your own steps wait until the lecturer releases the class.";
+const CLASS_EYES_NOTE = "All eyes on the lecturer: your own steps and settings wait until the lecturer releases the class.";
+const CLASS_SIDEBAR = '[data-testid="stSidebarUserContent"] [data-testid="stVerticalBlock"]';
 
 let CLASS_LINK = null;
 
@@ -361,6 +362,7 @@ class ClassMode {
     const v = this.view;
     if (this.lecturer || !v.root) return;
     const held = this.link.eyes === true && !this.link.closed;
+    this.holdSidebar(held);
     const bar = v.root.querySelector(".olc-controls");
     if (!bar) return;
     if (held) {
@@ -374,7 +376,29 @@ class ClassMode {
     }
   }
 
+  // … and the sidebar's settings (and lesson menu): a setting changed under "all eyes" made the student's own run,
+  // drawn until the settings bridge brought the lecturer's back (one rerun, about half a second). Each block of the
+  // sidebar but the class session's own (Leave) is inert while held, blocks a rerun adds too.
+  holdSidebar(held) {
+    const block = document.querySelector(CLASS_SIDEBAR);
+    if (this.sideObserver) { this.sideObserver.disconnect(); this.sideObserver = null; }
+    if (!block) return;
+    const apply = () => {
+      for (const c of block.children) {
+        const own = c.matches(".st-key-olc_class_side") || c.querySelector(".st-key-olc_class_side");
+        if (held && !own) { if (!c.inert) c.inert = true; c.dataset.olcHeld = "true"; }
+        else if (c.dataset.olcHeld) { c.inert = false; delete c.dataset.olcHeld; }
+      }
+    };
+    apply();
+    if (held && typeof MutationObserver !== "undefined") {
+      this.sideObserver = new MutationObserver(apply);
+      this.sideObserver.observe(block, { childList: true });
+    }
+  }
+
   destroy() {
+    this.holdSidebar(false);
     for (const off of this.offs) off();
     this.offs = [];
     this.playObserver.disconnect();

@@ -387,8 +387,9 @@ export class ClassAnswers {
     }
     this.place();
     if (this.lecturer) this.renderLecturer(); else this.renderStudent();
-    // a student's question in full: the predict panel's idle line ("the lecturer's questions appear here") goes
-    if (!this.lecturer) this.pr.panel.hidden = !!this.q && this.full() && this.pr.asking === null;
+    // a student's question in full, or its result: the predict panel's idle line ("the lecturer's questions appear
+    // here", an all but empty box) goes, not to come back above the result
+    if (!this.lecturer) this.pr.panel.hidden = ((!!this.q && this.full()) || (!this.q && !!this.shown)) && this.pr.asking === null;
     if (!this.lecturer && this.pr.panel.dataset.state === "idle") this.pr.idle();
     if (focused) { const b = this.qButtons.querySelector(`[data-answer="${CSS.escape(focused)}"]`); if (b) b.focus(); }
     this.renderShown();
