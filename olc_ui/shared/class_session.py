@@ -169,7 +169,7 @@ def join_target(code: str, page: str, url: str | None, *, base: str = "", public
     host = f"[{lan}]" if ":" in lan else lan
     return Join(f"{parts.scheme}://{host}{port}/{path}?{query}",
                 f"The link and the QR code use this computer’s network address, {lan}: {here} opens only on this "
-                f"computer. A student on another network cannot open it either ({public_hint}).")
+                "computer.")
 
 
 def lan_address() -> str | None:

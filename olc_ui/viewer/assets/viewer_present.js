@@ -18,6 +18,7 @@ const FIT_MIN = 0.4;               // a figure keeps at least 40 % of its height
 const FIT_MAX = 1.5;               // … and grows to at most 1.5 times it to fill the window
 const FIT_GOOD = 0.75;             // figures shrunk below this are left to scroll instead
 const FIT_MARGIN_PX = 12;
+const settled = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done())));
 const SIDE_GAIN = 1.1;             // a legend moves beside its plot when the plot's smaller side grows this much
 
 // hide name -> what it removes (data-control is set by viewer_controls.js)
@@ -251,7 +252,7 @@ class Present {
 
   // Fewer ticks where the fitted plot is short (labels at 16 px would overlap); from the spec's own ticks.
   thinTicks() {
-    const v = this.view;
+    const v = this.view, pending = [];
     for (const f of v.figs) {
       const full = f.gd && f.gd._fullLayout;
       if (!full) continue;
@@ -267,8 +268,9 @@ class Present {
           if (JSON.stringify(cur[path.split(".")[1]]) !== JSON.stringify(val)) update[path] = val;
         }
       }
-      if (Object.keys(update).length) v.Plotly.relayout(f.gd, update).catch(() => {});
+      if (Object.keys(update).length) pending.push(v.Plotly.relayout(f.gd, update).catch(() => {}));
     }
+    return Promise.all(pending);
   }
 
   // Fitted once drawn, and again whenever the page around the viewer changes size (text above it
@@ -291,7 +293,7 @@ class Present {
     const cols = [...v.root.querySelectorAll(".olc-column")];
     const stacked = cols.length > 1 && cols[1].getBoundingClientRect().top >= cols[0].getBoundingClientRect().bottom - 1;
     if (stacked) { this.thinTicks(); return; }  // a narrow window stacks the columns: scrolling is expected there
-    const pending = [];
+    const changes = [];
     for (const col of cols) {
       const figs = v.figs.filter((f) => col.contains(f.gd));
       if (!figs.length) continue;
@@ -307,14 +309,20 @@ class Present {
       }
       for (const f of figs) {
         const h = chosen.part.includes(f) ? Math.round((f.spec.height || 400) * chosen.scale) : scrolledHeight(f);
-        if ((f.height || f.spec.height || 400) === h) continue;
-        f.height = h;
-        f.gd.style.height = `${h}px`;
-        pending.push(v.Plotly.relayout(f.gd, { height: h }).catch(() => {}));
+        if ((f.height || f.spec.height || 400) !== h) changes.push([f, h]);
       }
     }
+    // one fit's relayouts at a time: a fit asked for meanwhile (the page resized by this one) waits its turn, so two
+    // never change one figure at once (plotly then drew its traces where the old plot area had been)
     const gen = (this.fitGen = (this.fitGen || 0) + 1);
-    Promise.all(pending).then(() => this.sideLegends(gen)).then(() => this.thinTicks());
+    const heights = () => Promise.all(changes.map(([f, h]) => {
+      f.height = h;
+      f.gd.style.height = `${h}px`;
+      return v.Plotly.relayout(f.gd, { height: h }).catch(() => {});
+    }));
+    this.fitting = (this.fitting || Promise.resolve()).then(heights)
+      .then(() => this.sideLegends(gen)).then(() => (gen === this.fitGen ? this.thinTicks() : undefined))
+      .catch(() => {});
   }
 
   // A figure left short by what stands above the charts (a class session's strip, a question) keeps a larger plot
@@ -335,14 +343,16 @@ class Present {
         if (!lg || lg.orientation !== "h" || f.gd.layout.showlegend === false) { f.legendAt = h; continue; }
         f.legend0 = { ...lg };
       }
+      // each change drawn to the end (the margins it pushes redraw the plot after relayout's promise) before the next
+      const set = async (legend) => { await v.Plotly.relayout(f.gd, { legend }); await settled(); };
       try {
-        if (f.sideLegend) { await v.Plotly.relayout(f.gd, { legend: f.legend0 }); f.sideLegend = false; }
+        if (f.sideLegend) { await set(f.legend0); f.sideLegend = false; }
         const top = side(f), topScrolls = scrolls(f);
         if (top > 0) {
           const { entrywidth, entrywidthmode, ...rest } = f.legend0;   // eslint-disable-line no-unused-vars
-          await v.Plotly.relayout(f.gd, { legend: { ...rest, orientation: "v", x: 1.02, xanchor: "left", y: 1, yanchor: "top" } });
+          await set({ ...rest, orientation: "v", x: 1.02, xanchor: "left", y: 1, yanchor: "top" });
           if (side(f) >= SIDE_GAIN * top && (topScrolls || !scrolls(f))) f.sideLegend = true;
-          else await v.Plotly.relayout(f.gd, { legend: f.legend0 });
+          else await set(f.legend0);
         }
       } catch (e) { /* a figure redrawn meanwhile: the next fit decides */ }
       f.legendAt = h;
