@@ -103,7 +103,7 @@ MEASURE_JS = """() => {
     const r = f.gd.getBoundingClientRect(), fl = f.gd._fullLayout, lg = fl.legend || {};
     const clip = f.gd.querySelector('clipPath[id$="xyplot"] rect');
     figs.push({top: Math.round(r.top), bottom: Math.round(r.bottom), w: Math.round(fl.xaxis._length),
-      h: Math.round(fl.yaxis._length), scrolls: lg._effHeight < lg._height - 1, legend: f.gd.dataset.legend || 'top',
+      h: Math.round(fl.yaxis._length), redraws: f.redraws || 0, scrolls: lg._effHeight < lg._height - 1, legend: f.gd.dataset.legend || 'top',
       clip: clip ? [Math.round(+clip.getAttribute('width')), Math.round(+clip.getAttribute('height'))] : null});
   }
   const main = document.querySelector('[data-testid="stMain"]');
@@ -157,7 +157,7 @@ def test_the_charts_stay_readable_on_the_projector_in_every_class_state(room, ur
     expect(L.locator(f"{VIEWER} .olc-class-answers")).to_have_attribute("data-state", "revealed")
     expect(L.locator(".olc-answers-tally-table")).to_have_count(1)
     seen["revealed"] = _settled(L)
-    print(page, {k: [(f["w"], f["h"], f["bottom"], f["legend"]) for f in v["figs"]] for k, v in seen.items()})
+    print(page, {k: [(f["w"], f["h"], f["bottom"], f["legend"], f["redraws"]) for f in v["figs"]] for k, v in seen.items()})
     for state, got in seen.items():
         _check_readable(page, state, got, seen["before"])
     # the distribution is in the lecturer's strip, the tally under the charts

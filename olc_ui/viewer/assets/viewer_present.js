@@ -322,7 +322,24 @@ class Present {
     }));
     this.fitting = (this.fitting || Promise.resolve()).then(heights)
       .then(() => this.sideLegends(gen)).then(() => (gen === this.fitGen ? this.thinTicks() : undefined))
-      .catch(() => {});
+      .then(() => this.redrawStale()).catch(() => {});
+  }
+
+  // A figure whose plot plotly left drawn where its plot area used to be (a margin pushed by a legend while another
+  // change of the figure was under way: plotly skips that redraw) is drawn again, once, from its data.
+  async redrawStale() {
+    const v = this.view;
+    for (const f of v.figs) {
+      const fl = f.gd && f.gd._fullLayout, rect = f.gd && f.gd.querySelector('clipPath[id$="xyplot"] rect');
+      if (!fl || !fl.xaxis || !fl.yaxis || !rect) continue;
+      const off = Math.abs(+rect.getAttribute("width") - fl.xaxis._length) + Math.abs(+rect.getAttribute("height") - fl.yaxis._length);
+      if (!(off > 2)) continue;
+      f.redraws = (f.redraws || 0) + 1;
+      try {
+        await v.Plotly.react(f.gd, f.gd.data, { ...f.gd.layout, datarevision: `olc-${f.redraws}` });
+        await settled();
+      } catch (e) { /* drawn anew by the viewer meanwhile */ }
+    }
   }
 
   // A figure left short by what stands above the charts (a class session's strip, a question) keeps a larger plot
