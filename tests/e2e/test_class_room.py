@@ -26,6 +26,8 @@ import pytest
 
 pytest.importorskip("playwright")
 pytest.importorskip("olc_ui.classroom")
+pytest.importorskip("axe_playwright_python")
+from axe_playwright_python.sync_playwright import Axe  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 
 from stbrowser import StreamlitServer, free_port  # noqa: E402
@@ -66,6 +68,16 @@ def room(browser):
     for ctx in made:
         ctx.close()
     assert not errors, "\n".join(errors)
+
+
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+
+
+def _axe_serious(pg, where: str) -> list[str]:
+    """axe-core's critical and serious WCAG 2.1 AA violations inside ``where``."""
+    res = Axe().run(pg, context=where, options={"runOnly": {"type": "tag", "values": AXE_TAGS},
+                                                "resultTypes": ["violations"]})
+    return [f"{v['id']}: {v['help']}" for v in res.response["violations"] if v.get("impact") in ("critical", "serious")]
 
 
 def _ready(pg):
@@ -181,11 +193,13 @@ def test_the_top_bar_the_join_warning_and_the_sidebar_sentences(room, url):
     expect(reach).to_contain_text("Students cannot open 127.0.0.1: it is this computer")
     expect(reach).to_contain_text("server.address = 127.0.0.1")
     expect(reach).to_contain_text("--server.address 0.0.0.0")
+    assert _axe_serious(L, f"{VIEWER} .olc-class") == []
     # the QR code's button shows it large, Esc closes it (focus back on the button)
     L.get_by_role("button", name="Show the QR code large").click()
     big = L.locator(".olc-class-qr-large")
     expect(big).to_be_visible()
     assert big.locator("img").bounding_box()["width"] >= 300
+    assert _axe_serious(L, ".olc-class-qr-large") == []
     L.keyboard.press("Escape")
     expect(big).to_have_count(0)
     assert L.evaluate("() => document.activeElement.dataset.control") == "qr-large"
