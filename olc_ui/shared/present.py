@@ -130,9 +130,9 @@ def _peek_hide() -> str:
 #: Page styles in presentation mode (Streamlit 1.67's test ids). The fixed buttons' background is the theme's: the app
 #: root sets ``color-scheme`` (light or dark), which ``light-dark()`` follows (white read 1.1:1 under a dark theme's text).
 _CSS = """
-header[data-testid="stHeader"] { background: var(--st-background-color, light-dark(#ffffff, #171614)); height: 2.6rem;
+header[data-testid="stHeader"] { background: var(--st-background-color, light-dark(#ffffff, #171614)); height: 3.1rem;
   min-height: 0; overflow: visible; }
-[data-testid="stMain"] { scroll-padding-top: 3rem; }
+[data-testid="stMain"] { scroll-padding-top: 3.4rem; }
 [data-testid="stMainMenu"], [data-testid="stAppDeployButton"], [data-testid="stDecoration"],
 [data-testid="stStatusWidget"], [data-testid="stToolbarActions"] { display: none !important; }
 [data-testid="stExpandSidebarButton"] { position: fixed; top: 0.5rem; left: 0.5rem; z-index: 999990;
@@ -154,7 +154,7 @@ header[data-testid="stHeader"] { background: var(--st-background-color, light-da
    switch, fixed on the header's band (what scrolls passes under the band, not under the buttons; a scroll into view
    stops below it), so the charts start higher; the fixed boxes' wrappers take no row (nor its gap) */
 [data-testid="stLayoutWrapper"]:has(> :is(.st-key-olc_present_switch, .st-key-olc_class_top)) { display: contents; }
-[data-testid="stMainBlockContainer"] { padding-top: 2.9rem !important; }
+[data-testid="stMainBlockContainer"] { padding-top: 3.2rem !important; }
 [data-testid="stMain"] .st-key-olc_intro_fold_open { position: fixed !important; top: 0.5rem; left: 7.5rem; z-index: 999991;
   width: auto !important; max-width: min(760px, calc(100vw - 9rem)); }
 .st-key-olc_intro_fold_open details { background: var(--st-background-color, light-dark(#ffffff, #171614)); }

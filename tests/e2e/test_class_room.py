@@ -194,6 +194,14 @@ def test_the_top_bar_the_join_warning_and_the_sidebar_sentences(room, url):
     expect(reach).to_contain_text("server.address = 127.0.0.1")
     expect(reach).to_contain_text("--server.address 0.0.0.0")
     assert _axe_serious(L, f"{VIEWER} .olc-class") == []
+    # scrolled into view (a click into the viewer), the panel stops below the top bar's fixed buttons, not under them
+    L.locator(VIEWER).first.focus()
+    L.wait_for_timeout(300)
+    edges = L.evaluate("""() => ({panel: document.querySelector('.olc-class').getBoundingClientRect().top,
+        scrolled: document.querySelector('[data-testid="stMain"]').scrollTop,
+        bar: Math.max(...['[data-testid="stExpandSidebarButton"]', '.st-key-olc_present_switch', '.st-key-olc_intro_fold_open']
+          .map((q) => document.querySelector(q)).filter(Boolean).map((e) => e.getBoundingClientRect().bottom))})""")
+    assert edges["scrolled"] > 0 and edges["panel"] >= edges["bar"], edges
     # the QR code's button shows it large, Esc closes it (focus back on the button)
     L.get_by_role("button", name="Show the QR code large").click()
     big = L.locator(".olc-class-qr-large")
