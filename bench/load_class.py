@@ -106,7 +106,9 @@ class Student:
                 t = time.perf_counter()
                 msg = json.loads(text)
                 kind = msg.get("type")
-                if kind == "state":
+                if kind == "ping":                    # the hub's heartbeat: a silent student is not counted
+                    await self.ws.send('{"type": "pong"}')
+                elif kind == "state":
                     self.got.setdefault(msg["position"], t)
                 elif kind == "question":
                     self.tasks.append(asyncio.ensure_future(self.vote(msg["qid"])))
@@ -150,7 +152,9 @@ class Lecturer:
         try:
             async for text in self.ws:
                 msg = json.loads(text)
-                if msg["type"] == "answered":
+                if msg["type"] == "ping":
+                    await self.ws.send('{"type": "pong"}')
+                elif msg["type"] == "answered":
                     self.answered[msg["qid"]] = msg["n"]
                 elif msg["type"] == "reveal":
                     self.reveals[msg["qid"]] = msg

@@ -5,8 +5,7 @@ from olc_ui.lessons.boolean_concepts import adversary as B
 from olc_ui.lessons.boolean_concepts import lesson as L
 from olc_ui.shared import class_session, common, page, safe, state
 from olc_ui.viewer import predict
-from olc_ui.viewer.component import start_position
-from olc_ui.viewer.position import query_position, report
+from olc_ui.shared.position import query_position, report, start_position
 
 page.setup("Conjunctions and decision lists")
 st.title("The mistake-bound model: conjunctions and decision lists")

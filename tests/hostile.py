@@ -27,16 +27,16 @@ def page_keys() -> dict[str, list[str]]:
     from olc_ui.lessons.halving import lesson as H
     from olc_ui.lessons.margin_perceptron import lesson as M
     from olc_ui.lessons.perceptron import lesson as P
-    from olc_ui.viewer import predict
+    from olc_ui.shared.page import PREDICT_SETTINGS
     from olc_ui.lessons.bound_explorer import lesson as X
 
     def keys(settings) -> list[str]:
         return [s.key for s in settings] + ["t"]
 
     return {
-        "perceptron": keys(P.SETTINGS + P.TD_SETTINGS + predict.SETTINGS),
+        "perceptron": keys(P.SETTINGS + P.TD_SETTINGS + PREDICT_SETTINGS),
         "margin_perceptron": keys(M.SETTINGS),
-        "experts": keys(E.LEARNER_SETTINGS + E.DATA_SETTINGS + predict.SETTINGS),
+        "experts": keys(E.LEARNER_SETTINGS + E.DATA_SETTINGS + PREDICT_SETTINGS),
         "halving": keys(H.SETTINGS),
         "boolean_concepts": keys(B.MODE_SETTINGS + [s for g in B.GROUPS.values() for s in g]),
         "winnow": keys(W.SETTINGS),

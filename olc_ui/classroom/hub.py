@@ -6,6 +6,13 @@ checked against the role (a student's lecturer-only message is ``refused`` and c
 applied to the store and published; every connection of the session, in every process, gets the
 published messages through the store's publish/subscribe.
 
+A heartbeat keeps the counts true: every ``limits.beat_s`` seconds the hub sends each connection a ``ping``; a
+connection that has sent nothing (no ``pong``) for :data:`~olc_ui.classroom.store.SILENT_BEATS` beats is dropped
+(closed, and its student no longer present), and each ``pong`` renews the student's presence in the store. A closed
+connection's student stops being present at once (unless another connection of this process has the same id); a
+process that died leaves its students to expire (``limits.present_s``). After each beat the hub recounts its rooms
+and publishes ``joined`` (and ``answered``) when the store's count moved.
+
 Fan-out never waits on one socket: each connection has its own send queue and sender task, a published
 message is put on every queue of the session at once (``put_nowait``), and a connection whose queue
 overflows (a client that stopped reading) is closed. Store calls that wait on the network (Redis) run
@@ -17,6 +24,7 @@ import asyncio
 import contextlib
 import ipaddress
 import logging
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -56,6 +64,8 @@ class Conn:
         self.ws = websocket
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(QUEUE_MAX)
         self.role = self.code = self.sid = None
+        self.heard = time.monotonic()     # the last frame received (a sign of life)
+        self.departed = False             # its student's presence given up (closed, silent or left)
         self.welcomed = False
         self.pending: list[str] = []      # published before the welcome was queued
         self.closing = False
@@ -137,6 +147,8 @@ class Hub:
         self._deliver: dict[str, callable] = {}
         self._pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="olc-class") if store.blocking else None
         self._sweeper: asyncio.Task | None = None
+        self._beater: asyncio.Task | None = None
+        self._counts: dict[str, tuple] = {}    # code -> the (present, open question) this hub last published
 
     async def call(self, fn, *args):
         """A store call: in the thread pool when it waits on I/O, else right here."""
@@ -154,6 +166,8 @@ class Hub:
             await self.store.subscribe(conn.code, deliver)
         if self._sweeper is None or self._sweeper.done():
             self._sweeper = asyncio.ensure_future(self._sweep())
+        if self._beater is None or self._beater.done():
+            self._beater = asyncio.ensure_future(self._beat())
 
     async def leave(self, conn: Conn) -> None:
         room = self.rooms.get(conn.code)
@@ -162,6 +176,7 @@ class Hub:
         room.discard(conn)
         if not room:
             del self.rooms[conn.code]
+            self._counts.pop(conn.code, None)
             deliver = self._deliver.pop(conn.code, None)
             if deliver is not None:
                 await self.store.unsubscribe(conn.code, deliver)
@@ -182,6 +197,52 @@ class Hub:
                 if await self.call(self.store.lookup, code) != "ok":
                     self._fan_out(code)(dumps({"type": "ended", "why": st.EXPIRED}))
 
+    async def _beat(self) -> None:
+        """Every ``beat_s``: drop the silent connections, ping the others, publish the counts that moved."""
+        beat = self.store.limits.beat_s
+        while self.rooms:
+            await asyncio.sleep(beat)
+            now = time.monotonic()
+            for code, room in list(self.rooms.items()):
+                for conn in list(room):
+                    if now - conn.heard > st.SILENT_BEATS * beat:
+                        await self._drop(conn)
+                    elif conn.welcomed and not conn.closing:
+                        conn.send({"type": "ping"})
+                with contextlib.suppress(st.ClassError):
+                    if code in self.rooms:
+                        got = await self.call(self.store.count, code)
+                        if got != self._counts.get(code):
+                            await self._publish_counts(code, *got)
+
+    async def _publish_counts(self, code: str, joined: int, open_q: tuple[str, int] | None) -> None:
+        """``joined`` (and, with a question open, ``answered``) to everyone of the session."""
+        self._counts[code] = (joined, open_q)
+        await self.call(self.store.publish, code, {"type": "joined", "n": joined})
+        if open_q is not None:
+            await self.call(self.store.publish, code,
+                            {"type": "answered", "qid": open_q[0], "n": open_q[1], "joined": joined})
+
+    async def _depart(self, conn: Conn) -> None:
+        """The connection's student is no longer present (unless another connection here has its id)."""
+        if conn.departed or conn.role != "student" or conn.code is None:
+            return
+        conn.departed = True
+        if any(c.sid == conn.sid and not c.departed for c in self.rooms.get(conn.code, ())):
+            return
+        with contextlib.suppress(st.ClassError):
+            joined, open_q, fell = await self.call(self.store.depart, conn.code, conn.sid)
+            if fell:
+                await self._publish_counts(conn.code, joined, open_q)
+
+    async def _drop(self, conn: Conn) -> None:
+        """A connection silent for SILENT_BEATS beats: out of its room and the count, then closed."""
+        await self.leave(conn)
+        await self._depart(conn)
+        if not conn.closing:
+            conn.closing = True
+            conn._abandon()
+
     # -- one connection
     async def serve(self, websocket: WebSocket) -> None:
         await websocket.accept()
@@ -197,6 +258,8 @@ class Hub:
         finally:
             if conn.code is not None:
                 await self.leave(conn)
+                with contextlib.suppress(Exception):   # the store down: the presence expires by itself
+                    await self._depart(conn)
             if not conn.closing:
                 conn.close_after(None)
             await asyncio.wait([conn.sender], timeout=5)
@@ -206,6 +269,7 @@ class Hub:
         frame = await asyncio.wait_for(conn.ws.receive(), timeout)
         if frame["type"] == "websocket.disconnect":
             return None
+        conn.heard = time.monotonic()
         return messages.parse(frame.get("text"))
 
     async def _hello(self, conn: Conn, address: str) -> bool:
@@ -243,7 +307,7 @@ class Hub:
                 await self.call(s.touch, code)
                 conn.role, conn.code = "lecturer", code
             else:
-                sid, joined, new = await self.call(s.join, code, hello["sid"])
+                sid, joined, grew = await self.call(s.join, code, hello["sid"])
                 conn.role, conn.code, conn.sid = "student", code, sid
             await self.enter(conn)
             snap = await self.call(s.snapshot, code, conn.sid)
@@ -252,12 +316,13 @@ class Hub:
             return exc.why
         except st.Bound as exc:
             return exc.why
-        welcome = {"type": "welcome", "role": conn.role, "code": code, **snap}
+        welcome = {"type": "welcome", "role": conn.role, "code": code, "beat": s.limits.beat_s, **snap}
         if conn.sid is not None:
             welcome["sid"] = conn.sid
         conn.welcome(welcome)
-        if conn.role == "student" and new:
-            await self.call(s.publish, code, {"type": "joined", "n": joined})
+        if conn.role == "student" and grew:
+            q = snap["question"]
+            await self._publish_counts(code, snap["joined"], (q["qid"], q["answered"]) if q else None)
         return None
 
     def _invalid(self, conn: Conn, what: str, exc: Invalid) -> bool:
@@ -282,12 +347,25 @@ class Hub:
             kind = msg["type"]
             if kind == "ping":
                 conn.send({"type": "pong"})
+            elif kind == "pong":
+                await self._alive(conn)
             elif kind == "hello":
                 conn.send({"type": "refused", "what": "hello", "why": "This connection has said hello already."})
             elif (kind in messages.LECTURER_ONLY) != (conn.role == "lecturer"):
                 conn.send({"type": "refused", "what": kind})
             else:
                 await self._apply(conn, kind, msg)
+
+    async def _alive(self, conn: Conn) -> None:
+        """A student's ``pong``: present for ``present_s`` more (counted again if it had been forgotten)."""
+        if conn.role != "student" or conn.departed:
+            return
+        try:
+            joined, grew = await self.call(self.store.alive, conn.code, conn.sid)
+            if grew:
+                await self._publish_counts(conn.code, *(await self.call(self.store.count, conn.code)))
+        except st.Gone as exc:
+            conn.close_after({"type": "error", "why": exc.why})
 
     async def _apply(self, conn: Conn, kind: str, msg: dict) -> None:
         """A message the sender's role may send: checked, applied to the store, published."""
@@ -322,13 +400,10 @@ class Hub:
     async def _on_leave(self, conn: Conn, f: dict) -> None:
         """A student leaves: no longer counted (its vote on the open question dropped); then the close."""
         joined, open_q, removed = await self.call(self.store.leave, conn.code, conn.sid)
+        conn.departed = True
         conn.close_after(None)
-        if not removed:
-            return
-        await self.call(self.store.publish, conn.code, {"type": "joined", "n": joined})
-        if open_q is not None:
-            await self.call(self.store.publish, conn.code,
-                            {"type": "answered", "qid": open_q[0], "n": open_q[1], "joined": joined})
+        if removed:
+            await self._publish_counts(conn.code, joined, open_q)
 
     async def _on_reveal(self, conn: Conn, f: dict) -> None:
         row, rows = await self.call(self.store.reveal, conn.code, f["qid"], f["correct"])

@@ -23,7 +23,7 @@ import re
 MAX_FRAME = 16 * 1024
 LECTURER_ONLY = frozenset({"state", "open", "reveal", "close", "eyes", "end"})
 STUDENT_ONLY = frozenset({"vote", "leave"})
-KNOWN = LECTURER_ONLY | STUDENT_ONLY | {"hello", "ping"}
+KNOWN = LECTURER_ONLY | STUDENT_ONLY | {"hello", "ping", "pong"}
 
 _ID = re.compile(r"[A-Za-z0-9_.:\-]{1,64}")
 _PAGE = re.compile(r"[A-Za-z0-9_\-]{1,64}(?:/[A-Za-z0-9_\-]{1,64}){0,3}")

@@ -6,7 +6,9 @@ lecturer's activity (so an idle session vanishes on its own):
 ==================  ==========================================================================
 ``s:<code>``        hash: ``digest`` (the key's SHA-256), ``page``, ``query``, ``seq``, ``state`` (JSON),
                     ``at``, ``eyes``, ``q`` (the open question, JSON), ``qid``, ``qch`` (``|id|id|``)
-``m:<code>``        set: the students' ids (joined = its size)
+``m:<code>``        set: the students' ids (the members: joined and not left)
+``a:<code>``        sorted set: the present students' ids, scored by until when (ms) they are counted (renewed by
+                    each sign of life of a connection; ``joined`` and ``answered`` count only these)
 ``v:<code>``        hash: student id -> answer to the open question (a changed vote replaces the field)
 ``t:<code>``        list: the tally rows (JSON)
 ``k:<code>``        ``live`` / ``ended``, TTL 2 × idle: tells "expired" from "unknown" after the rest is gone
@@ -39,18 +41,38 @@ from olc_ui.classroom.store import (FAILED_JOIN_WINDOW_S, FAILED_JOINS_PER_WINDO
 P = "olc:class:"
 LIVE = P + "live"
 
-# KEYS: s k m v t live   ARGV: now_ms idle_ms code ...   (the refresh every lecturer message does)
+# KEYS: s k m v t live a   ARGV: now_ms idle_ms code ...   (the refresh every lecturer message does)
 _REFRESH = """
 local ttl = tonumber(ARGV[2])
 for i = 1, 5 do if i ~= 2 then redis.call('PEXPIRE', KEYS[i], ttl) end end
+redis.call('PEXPIRE', KEYS[7], ttl)
 redis.call('SET', KEYS[2], 'live', 'PX', 2 * ttl)
 redis.call('ZADD', KEYS[6], ARGV[1], ARGV[3])
+"""
+# the present students (a: forgetting the expired ones), the open question's answers among them
+_LIB = """
+local function present(a, now)
+  redis.call('ZREMRANGEBYSCORE', a, '-inf', now)
+  return redis.call('ZCARD', a)
+end
+local function answered(a, v)
+  local n = 0
+  for _, sid in ipairs(redis.call('HKEYS', v)) do
+    if redis.call('ZSCORE', a, sid) then n = n + 1 end
+  end
+  return n
+end
+local function open_q(s, a, v)
+  local qid = redis.call('HGET', s, 'qid')
+  if qid and qid ~= '' then return {qid, answered(a, v)} end
+  return {'', -1}
+end
 """
 _CREATE = """
 redis.call('ZREMRANGEBYSCORE', KEYS[6], '-inf', tonumber(ARGV[1]) - tonumber(ARGV[2]))
 if redis.call('EXISTS', KEYS[1]) == 1 or redis.call('EXISTS', KEYS[2]) == 1 then return -1 end
 if redis.call('ZCARD', KEYS[6]) >= tonumber(ARGV[7]) then return 0 end
-redis.call('DEL', KEYS[3], KEYS[4], KEYS[5])
+redis.call('DEL', KEYS[3], KEYS[4], KEYS[5], KEYS[7])
 redis.call('HSET', KEYS[1], 'digest', ARGV[4], 'page', ARGV[5], 'query', ARGV[6], 'seq', 0, 'eyes', '0',
            'q', '', 'qid', '', 'qch', '')
 """ + _REFRESH + "return 1"
@@ -60,67 +82,114 @@ if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
 redis.call('HSET', KEYS[1], 'state', ARGV[4], 'at', ARGV[1])
 """ + _REFRESH + "return seq"
-_OPEN = """
+_OPEN = _LIB + """
 if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
 redis.call('HSET', KEYS[1], 'q', ARGV[4], 'qid', ARGV[5], 'qch', ARGV[6])
 redis.call('DEL', KEYS[4])
-""" + _REFRESH + "return redis.call('SCARD', KEYS[3])"
-# take the open question ARGV[4] off the session (close or reveal): {q, votes..., joined, tally length}
-_TAKE = """
+""" + _REFRESH + "return present(KEYS[7], tonumber(ARGV[1]))"
+# take the open question ARGV[4] off the session (close or reveal): {q, students present, tally length, their votes}
+_TAKE = _LIB + """
 if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
 if redis.call('HGET', KEYS[1], 'qid') ~= ARGV[4] then return -2 end
 local q = redis.call('HGET', KEYS[1], 'q')
-local votes = redis.call('HGETALL', KEYS[4])
+local n = present(KEYS[7], tonumber(ARGV[1]))
+local flat, votes = redis.call('HGETALL', KEYS[4]), {}
+for i = 1, #flat, 2 do
+  if redis.call('ZSCORE', KEYS[7], flat[i]) then votes[#votes + 1] = flat[i]; votes[#votes + 1] = flat[i + 1] end
+end
 redis.call('HSET', KEYS[1], 'q', '', 'qid', '', 'qch', '')
 redis.call('DEL', KEYS[4])
-""" + _REFRESH + "return {q, redis.call('SCARD', KEYS[3]), redis.call('LLEN', KEYS[5]), votes}"
+""" + _REFRESH + "return {q, n, redis.call('LLEN', KEYS[5]), votes}"
 _EYES = "if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end\nredis.call('HSET', KEYS[1], 'eyes', ARGV[4])\n" \
         + _REFRESH + "return 1"
 _END = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-redis.call('DEL', KEYS[1], KEYS[3], KEYS[4], KEYS[5])
+redis.call('DEL', KEYS[1], KEYS[3], KEYS[4], KEYS[5], KEYS[7])
 redis.call('SET', KEYS[2], 'ended', 'PX', 2 * tonumber(ARGV[2]))
 redis.call('ZREM', KEYS[6], ARGV[3])
 return 1
 """
-# KEYS: s m   ARGV: sid (or '') new_sid max_students
-_JOIN = """
+# the students' scripts: KEYS as _keys (s k m v t live a), ARGV: now_ms idle_ms code, then as each says
+# ARGV[4..7]: sid (or '') new_sid max_students present_ms  -> {sid, present, grew} | {-1} gone | {-2} full
+_JOIN = _LIB + """
 if redis.call('EXISTS', KEYS[1]) == 0 then return {-1} end
-if ARGV[1] ~= '' and redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 1 then
-  return {ARGV[1], redis.call('SCARD', KEYS[2]), 0}
+local now = tonumber(ARGV[1])
+local untl, ttl = now + tonumber(ARGV[7]), redis.call('PTTL', KEYS[1])
+present(KEYS[7], now)
+if ARGV[4] ~= '' and redis.call('SISMEMBER', KEYS[3], ARGV[4]) == 1 then
+  local was = redis.call('ZSCORE', KEYS[7], ARGV[4])
+  redis.call('ZADD', KEYS[7], untl, ARGV[4])
+  redis.call('PEXPIRE', KEYS[7], ttl)
+  return {ARGV[4], redis.call('ZCARD', KEYS[7]), was and 0 or 1}
 end
-local n = redis.call('SCARD', KEYS[2])
-if n >= tonumber(ARGV[3]) then return {-2} end
-redis.call('SADD', KEYS[2], ARGV[2])
-redis.call('PEXPIRE', KEYS[2], redis.call('PTTL', KEYS[1]))
-return {ARGV[2], n + 1, 1}
+if redis.call('SCARD', KEYS[3]) >= tonumber(ARGV[6]) then
+  for _, x in ipairs(redis.call('SMEMBERS', KEYS[3])) do
+    if not redis.call('ZSCORE', KEYS[7], x) then redis.call('SREM', KEYS[3], x); redis.call('HDEL', KEYS[4], x) end
+  end
+  if redis.call('SCARD', KEYS[3]) >= tonumber(ARGV[6]) then return {-2} end
+end
+redis.call('SADD', KEYS[3], ARGV[5])
+redis.call('PEXPIRE', KEYS[3], ttl)
+redis.call('ZADD', KEYS[7], untl, ARGV[5])
+redis.call('PEXPIRE', KEYS[7], ttl)
+return {ARGV[5], redis.call('ZCARD', KEYS[7]), 1}
 """
-# KEYS: s m v   ARGV: sid   -> {joined, answered (-1: no open question), removed, qid}
-_LEAVE = """
+# ARGV[4..5]: sid present_ms  -> {present, grew} | {-1}
+_ALIVE = _LIB + """
 if redis.call('EXISTS', KEYS[1]) == 0 then return {-1} end
-local removed = redis.call('SREM', KEYS[2], ARGV[1])
-redis.call('HDEL', KEYS[3], ARGV[1])
-local qid = redis.call('HGET', KEYS[1], 'qid')
-local answered = -1
-if qid and qid ~= '' then answered = redis.call('HLEN', KEYS[3]) else qid = '' end
-return {redis.call('SCARD', KEYS[2]), answered, removed, qid}
+local now = tonumber(ARGV[1])
+present(KEYS[7], now)
+if redis.call('SISMEMBER', KEYS[3], ARGV[4]) == 0 then return {redis.call('ZCARD', KEYS[7]), 0} end
+local was = redis.call('ZSCORE', KEYS[7], ARGV[4])
+redis.call('ZADD', KEYS[7], now + tonumber(ARGV[5]), ARGV[4])
+redis.call('PEXPIRE', KEYS[7], redis.call('PTTL', KEYS[1]))
+return {redis.call('ZCARD', KEYS[7]), was and 0 or 1}
 """
-# KEYS: s m v   ARGV: sid qid answer
-_VOTE = """
+# ARGV[4]: sid  -> {present, answered (-1: no open question), fell, qid} | {-1}
+_DEPART = _LIB + """
 if redis.call('EXISTS', KEYS[1]) == 0 then return {-1} end
-if redis.call('HGET', KEYS[1], 'qid') ~= ARGV[2] then return {-2} end
+local fell = redis.call('ZREM', KEYS[7], ARGV[4])
+local n = present(KEYS[7], tonumber(ARGV[1]))
+local q = open_q(KEYS[1], KEYS[7], KEYS[4])
+return {n, q[2], fell, q[1]}
+"""
+# -> {present, answered (-1: no open question), qid} | {-1}
+_COUNT = _LIB + """
+if redis.call('EXISTS', KEYS[1]) == 0 then return {-1} end
+local n = present(KEYS[7], tonumber(ARGV[1]))
+local q = open_q(KEYS[1], KEYS[7], KEYS[4])
+return {n, q[2], q[1]}
+"""
+# ARGV[4]: sid  -> {present, answered (-1: no open question), removed, qid} | {-1}
+_LEAVE = _LIB + """
+if redis.call('EXISTS', KEYS[1]) == 0 then return {-1} end
+local removed = redis.call('SREM', KEYS[3], ARGV[4])
+redis.call('HDEL', KEYS[4], ARGV[4])
+redis.call('ZREM', KEYS[7], ARGV[4])
+local n = present(KEYS[7], tonumber(ARGV[1]))
+local q = open_q(KEYS[1], KEYS[7], KEYS[4])
+return {n, q[2], removed, q[1]}
+"""
+# ARGV[4..7]: sid qid answer present_ms  -> {answered, present} | {-1} gone | {-2} not open | {-3} not a choice
+_VOTE = _LIB + """
+if redis.call('EXISTS', KEYS[1]) == 0 then return {-1} end
+if redis.call('HGET', KEYS[1], 'qid') ~= ARGV[5] then return {-2} end
 local qch = redis.call('HGET', KEYS[1], 'qch')
-if not string.find(qch, '|' .. ARGV[3] .. '|', 1, true) or redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 0 then
+if not string.find(qch, '|' .. ARGV[6] .. '|', 1, true) or redis.call('SISMEMBER', KEYS[3], ARGV[4]) == 0 then
   return {-3}
 end
-redis.call('HSET', KEYS[3], ARGV[1], ARGV[3])
-redis.call('PEXPIRE', KEYS[3], redis.call('PTTL', KEYS[1]))
-return {redis.call('HLEN', KEYS[3]), redis.call('SCARD', KEYS[2])}
+local now, ttl = tonumber(ARGV[1]), redis.call('PTTL', KEYS[1])
+redis.call('HSET', KEYS[4], ARGV[4], ARGV[6])
+redis.call('PEXPIRE', KEYS[4], ttl)
+redis.call('ZADD', KEYS[7], now + tonumber(ARGV[7]), ARGV[4])
+redis.call('PEXPIRE', KEYS[7], ttl)
+local n = present(KEYS[7], now)
+return {answered(KEYS[7], KEYS[4]), n}
 """
 
 
 def _keys(code: str) -> list[str]:
-    return [f"{P}s:{code}", f"{P}k:{code}", f"{P}m:{code}", f"{P}v:{code}", f"{P}t:{code}", LIVE]
+    return [f"{P}s:{code}", f"{P}k:{code}", f"{P}m:{code}", f"{P}v:{code}", f"{P}t:{code}", LIVE, f"{P}a:{code}"]
 
 
 def channel(code: str) -> str:
@@ -138,13 +207,17 @@ class RedisStore(Store):
         self.r = redis.Redis.from_url(url, decode_responses=True, socket_timeout=10, health_check_interval=30)
         self._scripts = {name: self.r.register_script(src) for name, src in (
             ("create", _CREATE), ("touch", _TOUCH), ("state", _STATE), ("open", _OPEN), ("take", _TAKE),
-            ("eyes", _EYES), ("end", _END), ("join", _JOIN), ("vote", _VOTE), ("leave", _LEAVE))}
+            ("eyes", _EYES), ("end", _END), ("join", _JOIN), ("vote", _VOTE), ("leave", _LEAVE), ("alive", _ALIVE),
+            ("depart", _DEPART), ("count", _COUNT))}
         self._subs = _Subscribers()
         self._aio_lock = threading.Lock()
         self._aio: dict[asyncio.AbstractEventLoop, _Listener] = {}
 
     def _idle_ms(self) -> int:
         return max(1, int(self.limits.idle_s * 1000))
+
+    def _present_ms(self) -> int:
+        return max(1, int(self.limits.present_s * 1000))
 
     def _run(self, name: str, code: str, *argv, keys: list[str] | None = None):
         try:
@@ -178,33 +251,52 @@ class RedisStore(Store):
             raise Gone(GONE_SENTENCE)
 
     def join(self, code: str, sid: str | None) -> tuple[str, int, bool]:
-        got = self._scripts["join"](keys=_keys(code)[0:3:2], args=[sid or "", new_sid(), self.limits.max_students])
+        got = self._run("join", code, sid or "", new_sid(), self.limits.max_students, self._present_ms())
         if got[0] == -1:
             raise Gone(GONE_SENTENCE)
         if got[0] == -2:
             raise Bound(self.limits.students_sentence())
         return got[0], int(got[1]), bool(got[2])
 
-    def leave(self, code: str, sid: str | None) -> tuple[int, tuple[str, int] | None, bool]:
-        s, _, m, v, *_ = _keys(code)
-        got = self._scripts["leave"](keys=[s, m, v], args=[sid or ""])
+    def alive(self, code: str, sid: str) -> tuple[int, bool]:
+        got = self._run("alive", code, sid, self._present_ms())
         if got[0] == -1:
             raise Gone(GONE_SENTENCE)
-        joined, answered, removed, qid = int(got[0]), int(got[1]), bool(got[2]), got[3]
-        return joined, ((qid, answered) if answered >= 0 else None), removed
+        return int(got[0]), bool(got[1])
+
+    @staticmethod
+    def _counted(got) -> tuple[int, tuple[str, int] | None]:
+        """(present, (qid, answered) or None) from a script's {present, answered or -1, …, qid}."""
+        if got[0] == -1:
+            raise Gone(GONE_SENTENCE)
+        answered = int(got[1])
+        return int(got[0]), ((got[-1], answered) if answered >= 0 else None)
+
+    def depart(self, code: str, sid: str) -> tuple[int, tuple[str, int] | None, bool]:
+        got = self._run("depart", code, sid)
+        return (*self._counted(got), bool(got[2]))
+
+    def count(self, code: str) -> tuple[int, tuple[str, int] | None]:
+        return self._counted(self._run("count", code))
+
+    def leave(self, code: str, sid: str | None) -> tuple[int, tuple[str, int] | None, bool]:
+        got = self._run("leave", code, sid or "")
+        return (*self._counted(got), bool(got[2]))
 
     def snapshot(self, code: str, sid: str | None = None) -> dict:
-        s, m, v, t = _keys(code)[0], _keys(code)[2], _keys(code)[3], _keys(code)[4]
+        s, v, t, a = _keys(code)[0], _keys(code)[3], _keys(code)[4], _keys(code)[6]
         with self.r.pipeline(transaction=True) as p:
-            h, joined, votes, rows = p.hgetall(s).scard(m).hgetall(v).lrange(t, 0, -1).execute()
+            h, here, votes, rows = p.hgetall(s).zrangebyscore(a, f"({now_ms()}", "+inf").hgetall(v).lrange(t, 0, -1).execute()
         if not h:
             raise Gone(GONE_SENTENCE)
+        here = set(here)
+        joined = len(here)
         state = None
         if h.get("state"):
             state = {**json.loads(h["state"]), "seq": int(h["seq"]), "at": int(h["at"])}
         question = None
         if h.get("q"):
-            question = {**json.loads(h["q"]), "answered": len(votes), "joined": joined}
+            question = {**json.loads(h["q"]), "answered": sum(1 for x in votes if x in here), "joined": joined}
             if sid is not None:
                 question["mine"] = votes.get(sid)
         return {"state": state, "joined": joined, "question": question, "eyes": h.get("eyes") == "1",
@@ -241,8 +333,7 @@ class RedisStore(Store):
         return True
 
     def vote(self, code: str, sid: str, qid: str, answer: str) -> tuple[int, int]:
-        s, _, m, v, *_ = _keys(code)
-        got = self._scripts["vote"](keys=[s, m, v], args=[sid, qid, answer])
+        got = self._run("vote", code, sid, qid, answer, self._present_ms())
         if got[0] == -1:
             raise Gone(GONE_SENTENCE)
         if got[0] == -2:

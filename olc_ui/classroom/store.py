@@ -36,6 +36,11 @@ EXPIRED = "the session expired"
 #: failed joins (unknown, malformed or expired codes, wrong keys) allowed per client address per window
 FAILED_JOINS_PER_WINDOW = 20
 FAILED_JOIN_WINDOW_S = 60.0
+#: the hub closes a connection that has said nothing (no ``pong`` to its ``ping``) for this many heartbeats
+SILENT_BEATS = 3
+#: a student stays counted this many heartbeats after its connection's last sign of life (a crashed process's
+#: students drop out of the count by themselves; a live connection renews it every heartbeat)
+PRESENT_BEATS = 4
 
 
 class ClassError(Exception):
@@ -60,17 +65,25 @@ class Refused(ClassError):
 
 @dataclass(frozen=True)
 class Limits:
-    """The bounds, from the environment (docs/class-session.md, "Roles and trust")."""
+    """The bounds, from the environment (docs/class-session.md, "Roles and trust"), and the heartbeat: the hub
+    pings every connection every ``beat_s`` seconds (OLC_CLASS_BEAT_S)."""
     idle_s: float = 10800.0
     max_sessions: int = 200
     max_students: int = 500
+    beat_s: float = 5.0
 
     @classmethod
     def from_env(cls, env=None) -> "Limits":
         env = os.environ if env is None else env
         return cls(idle_s=float(env.get("OLC_CLASS_IDLE_S", cls.idle_s)),
                    max_sessions=int(env.get("OLC_CLASS_MAX_SESSIONS", cls.max_sessions)),
-                   max_students=int(env.get("OLC_CLASS_MAX_STUDENTS", cls.max_students)))
+                   max_students=int(env.get("OLC_CLASS_MAX_STUDENTS", cls.max_students)),
+                   beat_s=max(0.05, float(env.get("OLC_CLASS_BEAT_S", cls.beat_s))))
+
+    @property
+    def present_s(self) -> float:
+        """How long a student stays counted after its connection's last sign of life."""
+        return PRESENT_BEATS * self.beat_s
 
     def sessions_sentence(self) -> str:
         return (f"This server already runs {self.max_sessions} class sessions, its limit "
@@ -96,7 +109,8 @@ def now_ms() -> int:
 
 
 def reveal_result(question: dict, votes: dict[str, str], correct: str, joined: int, n: int) -> dict:
-    """The tally row of a revealed question (the ``reveal`` message is the same numbers).
+    """The tally row of a revealed question (the ``reveal`` message is the same numbers): ``votes`` are the answers of
+    the students connected at the reveal, ``joined`` how many they are.
 
     >>> q = {"qid": "q1", "round": 3, "page": "perceptron", "text": "Mistake?",
     ...      "choices": [{"id": "y", "label": "yes"}, {"id": "n", "label": "no"}]}
@@ -156,20 +170,43 @@ class Store(ABC):
     def touch(self, code: str) -> None:
         """Lecturer activity: the idle clock starts again."""
 
+    # A student is *joined* (a member: its id, its votes) from its first hello until it leaves, and *present*
+    # while one of its connections shows signs of life (renewed by :meth:`alive`, dropped by :meth:`depart`, else
+    # forgotten ``limits.present_s`` after the last sign). Every count a message carries — ``joined`` and
+    # ``answered`` — is of the present students: a closed tab, a stalled phone or a silent socket is not counted.
     @abstractmethod
     def join(self, code: str, sid: str | None) -> tuple[str, int, bool]:
-        """A student joins (or returns with ``sid``): (sid, students joined, whether it is new).
-        Raises :class:`Gone`, or :class:`Bound` past OLC_CLASS_MAX_STUDENTS."""
+        """A student's connection says hello (a new student, or one returning with ``sid``): it is present. Returns
+        (sid, students present, whether the count grew). Raises :class:`Gone`, or :class:`Bound` past
+        OLC_CLASS_MAX_STUDENTS present (members no longer present are forgotten first)."""
+
+    @abstractmethod
+    def alive(self, code: str, sid: str) -> tuple[int, bool]:
+        """A sign of life of ``sid``'s connection (its ``pong``): present for ``limits.present_s`` more. Returns
+        (students present, whether the count grew: it had been forgotten). A student who left is not made present.
+        Raises :class:`Gone`."""
+
+    @abstractmethod
+    def depart(self, code: str, sid: str) -> tuple[int, tuple[str, int] | None, bool]:
+        """``sid``'s connection closed (its last one in this process): no longer present, still a member (its vote
+        is kept and counts again when it comes back). Returns (students present, (the open question's qid,
+        answered) or None, whether the count fell). Raises :class:`Gone`."""
+
+    @abstractmethod
+    def count(self, code: str) -> tuple[int, tuple[str, int] | None]:
+        """(students present, (the open question's qid, answered) or None), forgetting who has not shown a sign
+        of life for ``limits.present_s``. Raises :class:`Gone`."""
 
     @abstractmethod
     def leave(self, code: str, sid: str | None) -> tuple[int, tuple[str, int] | None, bool]:
-        """A student leaves: no longer joined, its vote on the open question dropped. Returns (students joined,
+        """A student leaves: no longer joined, its vote on the open question dropped. Returns (students present,
         (the open question's qid, answered) or None, whether ``sid`` was joined). Raises :class:`Gone`."""
 
     @abstractmethod
     def snapshot(self, code: str, sid: str | None = None) -> dict:
-        """``{state, joined, question, eyes, tally}`` for a ``welcome``; ``question`` carries ``answered``
-        and, with ``sid``, ``mine`` (that student's answer or None). Raises :class:`Gone`."""
+        """``{state, joined, question, eyes, tally}`` for a ``welcome`` (``joined``: students present);
+        ``question`` carries ``answered`` and, with ``sid``, ``mine`` (that student's answer or None).
+        Raises :class:`Gone`."""
 
     # -- the lecturer's messages (each one is lecturer activity)
     @abstractmethod
@@ -187,12 +224,14 @@ class Store(ABC):
 
     @abstractmethod
     def vote(self, code: str, sid: str, qid: str, answer: str) -> tuple[int, int]:
-        """Record (or replace) a joined student's answer: (answered, joined). Raises :class:`Refused`."""
+        """Record (or replace) a joined student's answer (a sign of life too): (answered, present).
+        Raises :class:`Refused`."""
 
     @abstractmethod
     def reveal(self, code: str, qid: str, correct: str) -> tuple[dict, list[dict]]:
-        """Close the open question ``qid`` with its right answer: (its tally row, every tally row).
-        Raises :class:`Refused` when ``qid`` is not open or ``correct`` is not one of its choices."""
+        """Close the open question ``qid`` with its right answer: (its tally row — the answers of the students
+        present —, every tally row). Raises :class:`Refused` when ``qid`` is not open or ``correct`` is not one of
+        its choices."""
 
     @abstractmethod
     def set_eyes(self, code: str, on: bool) -> None:
@@ -239,6 +278,7 @@ class _Session:
     seq: int = 0
     state: dict | None = None
     students: set = field(default_factory=set)
+    present: dict = field(default_factory=dict)   # sid -> until when (clock) it is counted
     question: dict | None = None
     votes: dict = field(default_factory=dict)
     eyes: bool = False
@@ -354,16 +394,60 @@ class MemoryStore(Store):
         with self._lock:
             self._live(code).active = self._clock()
 
+    def _present(self, s: _Session) -> dict:
+        """The session's present students (sid -> until when), the expired forgotten."""
+        now = self._clock()
+        for sid in [x for x, until in s.present.items() if until <= now]:
+            del s.present[sid]
+        return s.present
+
+    def _mark(self, s: _Session, sid: str) -> bool:
+        """``sid`` present for ``present_s`` more; whether it was not present."""
+        was = sid in self._present(s)
+        s.present[sid] = self._clock() + self.limits.present_s
+        return not was
+
+    def _votes(self, s: _Session) -> dict:
+        """The votes of the present students."""
+        present = self._present(s)
+        return {sid: a for sid, a in s.votes.items() if sid in present}
+
+    def _counts(self, s: _Session) -> tuple[int, tuple[str, int] | None]:
+        joined = len(self._present(s))
+        return joined, ((s.question["qid"], len(self._votes(s))) if s.question is not None else None)
+
     def join(self, code: str, sid: str | None) -> tuple[str, int, bool]:
         with self._lock:
             s = self._live(code)
             if sid is not None and sid in s.students:
-                return sid, len(s.students), False
+                grew = self._mark(s, sid)
+                return sid, len(s.present), grew
+            if len(s.students) >= self.limits.max_students:    # forget the members no longer present
+                present = self._present(s)
+                s.students = {x for x in s.students if x in present}
+                s.votes = {x: a for x, a in s.votes.items() if x in present}
             if len(s.students) >= self.limits.max_students:
                 raise Bound(self.limits.students_sentence())
             sid = new_sid()
             s.students.add(sid)
-            return sid, len(s.students), True
+            self._mark(s, sid)
+            return sid, len(s.present), True
+
+    def alive(self, code: str, sid: str) -> tuple[int, bool]:
+        with self._lock:
+            s = self._live(code)
+            grew = self._mark(s, sid) if sid in s.students else False
+            return len(self._present(s)), grew
+
+    def depart(self, code: str, sid: str) -> tuple[int, tuple[str, int] | None, bool]:
+        with self._lock:
+            s = self._live(code)
+            fell = self._present(s).pop(sid, None) is not None
+            return (*self._counts(s), fell)
+
+    def count(self, code: str) -> tuple[int, tuple[str, int] | None]:
+        with self._lock:
+            return self._counts(self._live(code))
 
     def leave(self, code: str, sid: str | None) -> tuple[int, tuple[str, int] | None, bool]:
         with self._lock:
@@ -371,18 +455,19 @@ class MemoryStore(Store):
             removed = sid is not None and sid in s.students
             s.students.discard(sid)
             s.votes.pop(sid, None)
-            open_q = (s.question["qid"], len(s.votes)) if s.question is not None else None
-            return len(s.students), open_q, removed
+            s.present.pop(sid, None)
+            return (*self._counts(s), removed)
 
     def snapshot(self, code: str, sid: str | None = None) -> dict:
         with self._lock:
             s = self._live(code)
+            joined, open_q = self._counts(s)
             question = None
             if s.question is not None:
-                question = {**s.question, "answered": len(s.votes), "joined": len(s.students)}
+                question = {**s.question, "answered": open_q[1], "joined": joined}
                 if sid is not None:
                     question["mine"] = s.votes.get(sid)
-            return {"state": dict(s.state) if s.state else None, "joined": len(s.students),
+            return {"state": dict(s.state) if s.state else None, "joined": joined,
                     "question": question, "eyes": s.eyes, "tally": [dict(r) for r in s.tally]}
 
     def set_state(self, code: str, state: dict) -> dict:
@@ -398,7 +483,7 @@ class MemoryStore(Store):
             s = self._live(code)
             s.active = self._clock()
             s.question, s.votes = dict(question), {}
-            return {**question, "answered": 0, "joined": len(s.students)}
+            return {**question, "answered": 0, "joined": len(self._present(s))}
 
     def close_question(self, code: str, qid: str) -> bool:
         with self._lock:
@@ -417,7 +502,9 @@ class MemoryStore(Store):
             if answer not in choice_ids(s.question) or sid not in s.students:
                 raise Refused("This answer is not one of the question's choices.")
             s.votes[sid] = answer
-            return len(s.votes), len(s.students)
+            self._mark(s, sid)
+            joined, open_q = self._counts(s)
+            return open_q[1], joined
 
     def reveal(self, code: str, qid: str, correct: str) -> tuple[dict, list[dict]]:
         with self._lock:
@@ -427,7 +514,7 @@ class MemoryStore(Store):
                 raise Refused("This question is not open.")
             if correct not in choice_ids(s.question):
                 raise Refused("The right answer is not one of the question's choices.")
-            row = reveal_result(s.question, s.votes, correct, len(s.students), len(s.tally) + 1)
+            row = reveal_result(s.question, self._votes(s), correct, len(self._present(s)), len(s.tally) + 1)
             s.tally.append(row)
             s.question, s.votes = None, {}
             return dict(row), [dict(r) for r in s.tally]

@@ -11,20 +11,26 @@
 - :func:`mode_options` builds the mode's options: ``{code, role, key, ws, join, qr, page, query}``; the lecturer's
   key only in the lecturer's own session, never in a URL.
 - :func:`apply_settings` is the settings bridge: a following student's viewer asks (``class_settings``) for the
-  lecturer's query; it is applied to the page's widgets before the script runs (olc_ui/viewer/component.py).
+  lecturer's query; it is applied to the page's widgets before the script runs (the page frame hands it to the viewer:
+  ``viewer(…, on_class_settings=apply_settings)``, olc_ui/shared/page.py).
 """
 from __future__ import annotations
 
 import functools
+import ipaddress
+import os
 import re
-from typing import Any
+import socket
+import time
+from typing import Any, NamedTuple
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import segno
 import streamlit as st
+from streamlit import config as st_config
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from olc_ui.shared import safe, state
+from olc_ui.shared import present, safe, state
 from olc_ui.viewer.spec import MODES_KEY
 
 try:  # the store and the push endpoint (olc_ui/classroom/, built next to this module)
@@ -32,8 +38,9 @@ try:  # the store and the push endpoint (olc_ui/classroom/, built next to this m
 except ImportError:  # pragma: no cover - a checkout without the server side
     _store_lookup = _store_start = None
 
-__all__ = ["CODE_ALPHABET", "EXCLUDED", "SESSION_KEY", "WS_SUFFIX", "apply_settings", "check_code", "current",
-           "join_link", "leave", "mode_options", "offer", "page_query", "qr_data_uri", "setup", "with_class", "ws_path"]
+__all__ = ["CODE_ALPHABET", "EXCLUDED", "PUBLIC_URL_ENV", "SESSION_KEY", "WS_SUFFIX", "Join", "apply_settings", "check_code",
+           "current", "join_link", "join_target", "lan_address", "leave", "mode_options", "offer", "page_query", "qr_data_uri",
+           "setup", "with_class", "ws_path"]
 
 #: The characters of a class code (no 0/O, no 1/I/L) and its length.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -46,6 +53,8 @@ SESSION_KEY = "_olc_class"
 _LEFT = "_olc_class_left"        # a code this session left: the link that still carries it does not rejoin
 _BAD = "_olc_class_bad"          # (page, sentence) said about a bad ?class= in the link
 WS_SUFFIX = "olc-class/ws"
+#: the container of the "Start a class session" button in presentation mode (fixed in the top bar: present.py's CSS)
+TOP_KEY = "olc_class_top"
 #: Pages without a step viewer: no class session button there (the class panel is the viewer's).
 NO_VIEWER = frozenset({"", "home", "bound_explorer"})
 _SLOTS: dict[str, Any] = {}   # Streamlit session id -> this run's sidebar slot for the class controls
@@ -88,20 +97,119 @@ def _page_path() -> str:
     return str(getattr(ctx, "main_script_path", "") or "").rsplit("/", 1)[-1].removesuffix(".py")
 
 
-def join_link(code: str, page: str) -> str:
-    """``<origin><baseUrlPath>/<page>?class=<code>`` (relative to the server when the browser's URL is unknown)."""
-    url = None
+#: the address students open, when it is not the one the lecturer's browser shows (a proxy, a public name):
+#: ``OLC_PUBLIC_URL=https://olc.example.edu/olc`` (scheme, host, port and path up to the pages)
+PUBLIC_URL_ENV = "OLC_PUBLIC_URL"
+
+
+class Join(NamedTuple):
+    """The join link, and for the lecturer a sentence when students may not be able to open it (else None)."""
+    link: str
+    note: str | None
+
+
+def _this_computer(host: str) -> bool:
+    """Whether ``host`` names the computer it is typed on (a loopback or unspecified address, ``localhost``)."""
+    h = host.strip("[]").lower()
+    if h == "localhost" or h.endswith(".localhost"):
+        return True
+    try:
+        ip = ipaddress.ip_address(h)
+    except ValueError:
+        return False
+    return ip.is_loopback or ip.is_unspecified
+
+
+def join_target(code: str, page: str, url: str | None, *, base: str = "", public: str = "", proxied: bool = False,
+                server_address: str | None = None, lan: str | None = None) -> Join:
+    """The join link of ``page`` and, when the lecturer's address (``url``) is this computer's own (127.0.0.1,
+    localhost), what students should open instead, or why they cannot yet.
+
+    ``public``: OLC_PUBLIC_URL; ``proxied``: the request came through a proxy (nginx: X-Forwarded-For), which may
+    listen elsewhere than Streamlit; ``server_address``: Streamlit's ``server.address`` (None: every interface);
+    ``lan``: this computer's address on its network, when one was found.
+
+    >>> join_target("ABC234", "perceptron", "http://10.0.0.5:8501/perceptron").link
+    'http://10.0.0.5:8501/perceptron?class=ABC234'
+    >>> j = join_target("ABC234", "perceptron", "http://localhost:8501/perceptron", lan="192.168.1.5")
+    >>> j.link, j.note.split(":")[0]
+    ('http://192.168.1.5:8501/perceptron?class=ABC234', 'The link and the QR code use this computer’s network address, 192.168.1.5')
+    >>> join_target("ABC234", "winnow", "http://127.0.0.1:8501/", public="https://olc.example.edu/olc/").link
+    'https://olc.example.edu/olc/winnow?class=ABC234'
+    """
+    query = urlencode({"class": code})
+    path = "/".join(p for p in (base.strip("/"), page) if p)
+    if public:
+        return Join(f"{public.rstrip('/')}/{page}?{query}", None)
+    parts = urlsplit(url) if url else None
+    if parts is None or not parts.hostname:
+        return Join(f"/{path}?{query}", None)
+    if not _this_computer(parts.hostname):
+        return Join(f"{parts.scheme}://{parts.netloc}/{path}?{query}", None)
+    here = parts.hostname
+    port = f":{parts.port}" if parts.port else ""
+    own = f"{parts.scheme}://{parts.netloc}/{path}?{query}"
+    instead = f"{parts.scheme}://{f'[{lan}]' if ':' in lan else lan}{port}/{path}" if lan else None
+    public_hint = f"set {PUBLIC_URL_ENV} to the address students open"
+    if proxied:
+        return Join(own, f"Students cannot open {here}: it is this computer. Open this page at an address they can "
+                         "reach" + (f" (this computer’s network address is {lan}, if the proxy listens there)" if lan
+                                    else "") + f", or {public_hint}.")
+    bound = (server_address or "").strip()
+    if bound and _this_computer(bound):
+        fix = f"open {instead}" if instead else "open this page at this computer’s network address"
+        return Join(own, f"Students cannot open {here}: it is this computer, and this server listens only on it "
+                         f"(server.address = {bound}). Start it with --server.address 0.0.0.0 and {fix}, or "
+                         f"{public_hint}.")
+    if bound:                      # Streamlit listens on one address of the network: that one
+        lan = bound
+    if not lan:
+        return Join(own, f"Students cannot open {here}: it is this computer, and no network address of it was "
+                         f"found. Open this page at an address students can reach, or {public_hint}.")
+    host = f"[{lan}]" if ":" in lan else lan
+    return Join(f"{parts.scheme}://{host}{port}/{path}?{query}",
+                f"The link and the QR code use this computer’s network address, {lan}: {here} opens only on this "
+                "computer.")
+
+
+def lan_address() -> str | None:
+    """This computer's address on its network (the source address of its default route; a UDP socket's connect
+    sends nothing), or None; looked up at most once a minute."""
+    return _lan_address(int(time.monotonic() // 60))
+
+
+@functools.lru_cache(maxsize=1)
+def _lan_address(minute: int) -> str | None:  # noqa: ARG001 - the cache's key: one lookup a minute
+    for family, probe in ((socket.AF_INET, "192.0.2.1"), (socket.AF_INET6, "2001:db8::1")):
+        try:
+            with socket.socket(family, socket.SOCK_DGRAM) as sock:
+                sock.connect((probe, 9))
+                addr = ipaddress.ip_address(sock.getsockname()[0].split("%")[0])
+        except (OSError, ValueError):
+            continue
+        if not (addr.is_loopback or addr.is_link_local or addr.is_unspecified):
+            return str(addr)
+    return None
+
+
+def join_link(code: str, page: str) -> Join:
+    """The join link (``<origin><baseUrlPath>/<page>?class=<code>``) for this browser's request: :func:`join_target`
+    with this server's settings (relative to the server when the browser's URL is unknown, as in AppTest)."""
     try:
         url = st.context.url
+        headers = st.context.headers
     except Exception:  # noqa: BLE001 - no browser context (AppTest)
-        url = None
-    base = str(st.get_option("server.baseUrlPath") or "").strip("/")
-    origin = ""
-    if url:
-        parts = urlsplit(url)
-        origin = f"{parts.scheme}://{parts.netloc}"
-    path = "/".join(p for p in (base, page) if p)
-    return f"{origin}/{path}?{urlencode({'class': code})}"
+        url, headers = None, {}
+    public = os.environ.get(PUBLIC_URL_ENV, "").strip()
+    if public and not re.match(r"https?://[^/\s]+", public):
+        public = ""
+    browser = str(st.get_option("browser.serverAddress") or "")
+    if not public and st_config.is_manually_set("browser.serverAddress") and browser and not _this_computer(browser):
+        public = f"http://{browser}:{st.get_option('browser.serverPort')}/" + str(st.get_option("server.baseUrlPath") or "").strip("/")
+    local = bool(url) and _this_computer(urlsplit(url).hostname or "")
+    return join_target(code, page, url, base=str(st.get_option("server.baseUrlPath") or ""), public=public,
+                       proxied=bool(headers and headers.get("X-Forwarded-For")),
+                       server_address=st.get_option("server.address"), lan=lan_address() if local else None)
 
 
 @functools.lru_cache(maxsize=64)
@@ -179,7 +287,9 @@ def setup() -> None:
         if len(_SLOTS) > _MAX_SLOTS:   # runs that never reached offer() (a page without step_view)
             _SLOTS.clear()
         if page not in NO_VIEWER:
-            _SLOTS[ctx.session_id] = st.sidebar.container(key="olc_class_side")
+            # presentation mode folds the sidebar away: the button sits in the top bar, by the Settings button
+            top = present.is_on() and sess is None
+            _SLOTS[ctx.session_id] = (st.container(key=TOP_KEY) if top else st.sidebar.container(key="olc_class_side"))
 
 
 def mode_options(sess: dict[str, Any], page: str, query: str | None) -> dict[str, Any]:
@@ -188,8 +298,8 @@ def mode_options(sess: dict[str, Any], page: str, query: str | None) -> dict[str
     join = join_link(sess["code"], sess.get("join_page") or page)
     # the QR code goes to every role: a reloaded lecturer's tab opens as a student in Python (a new Streamlit
     # session) and is the lecturer again in the browser (its key in sessionStorage), which draws the panel
-    opts: dict[str, Any] = {"code": sess["code"], "role": sess["role"], "ws": ws_path(), "join": join,
-                            "qr": qr_data_uri(join), "page": page, "query": query}
+    opts: dict[str, Any] = {"code": sess["code"], "role": sess["role"], "ws": ws_path(), "join": join.link,
+                            "qr": qr_data_uri(join.link), "page": page, "query": query, "reach": join.note}
     if sess["role"] == "lecturer" and sess.get("key"):
         opts["key"] = sess["key"]
     return opts
@@ -221,17 +331,23 @@ def offer(settings: list, values: dict[str, Any]) -> None:
                       help="Students join with a code or a QR code and follow your steps and settings on their "
                            "own screens.")
         else:
-            st.caption(_said(sess))
+            for role, text in _said(sess).items():
+                with st.container(key=f"olc_class_said_{role}"):
+                    st.caption(text)
             st.button("Leave the class session", key="olc_class_leave", on_click=leave)
 
 
-def _said(sess: dict[str, Any]) -> str:
-    """The sidebar's sentence on this session. Only a lecturer's own Streamlit session is sure of its role: a
-    lecturer's tab reloaded opens a new Streamlit session from the ``?class=`` link (a student's, to Python) and is
-    the lecturer again in the browser (its key in the tab's sessionStorage), so a link's session says neither."""
+def _said(sess: dict[str, Any]) -> dict[str, str]:
+    """The sidebar's sentence on this session, by role. Only a lecturer's own Streamlit session is sure of its role:
+    a lecturer's tab reloaded opens a new Streamlit session from the ``?class=`` link (a student's, to Python) and is
+    the lecturer again in the browser (its key in the tab's sessionStorage). So a link's session draws both
+    sentences: the student's shows, and the lecturer's instead once the class mode in the browser has connected as
+    the lecturer (it sets ``data-olc-class-role`` on the document; viewer.css shows the one for that role)."""
+    lead = f"Class session {sess['code']} (you lead it)."
     if sess["role"] == "lecturer":
-        return f"Class session {sess['code']} (you lead it)."
-    return f"Class session {sess['code']}: the class panel above the charts says whether this tab leads or follows."
+        return {"lead": lead}
+    return {"student": f"Class session {sess['code']}: you joined it; your screen follows the lecturer's steps "
+                       "(or explore on your own).", "lecturer": lead}
 
 
 def _start(page: str, query: str) -> None:

@@ -19,14 +19,15 @@ from streamlit.runtime.scriptrunner_utils.script_requests import ScriptRequestTy
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 from olc_ui.shared import caps, class_session, focus, state
+from olc_ui.shared import position as link
+from olc_ui.shared import present  # the switch and, when on, presentation mode (olc_ui/shared/present.py)
+from olc_ui.shared import sound    # the Sound switch and mode (olc_ui/shared/sound.py)
+from olc_ui.shared.config import Setting
 from olc_ui.shared.tours import author as tour_author   # "Add this view to a tour" (issue 33 §4)
 from olc_ui.shared.tours import bar as tour_bar   # a tour's stop: its bar above the viewer (issue 33)
-from olc_ui.viewer import position as link
 from olc_ui.viewer import predict
-from olc_ui.viewer import present  # the switch and, when on, presentation mode (olc_ui/viewer/present.py)
-from olc_ui.viewer import sound    # the Sound switch and mode (olc_ui/viewer/sound.py)
 from olc_ui.viewer import drawn    # the first load's order: the viewer's charts first
-from olc_ui.viewer.component import viewer
+from olc_ui.viewer.component import _mounted, viewer
 from olc_ui.viewer.prose import prose  # the intro: HTML whose formulas the viewer's KaTeX typesets
 
 try:
@@ -34,7 +35,16 @@ try:
 except ImportError:  # pragma: no cover - a Streamlit without the flag
     PagesManager = None
 
-__all__ = ["SOURCES", "intro", "setup", "step_view"]
+__all__ = ["PREDICT_SETTINGS", "SOURCES", "intro", "setup", "step_view"]
+
+#: The predict-then-reveal switch of a page whose run has questions (kept in the URL as ``predict``; the mode's
+#: options are the run's: olc_ui/viewer/predict.py)
+PREDICT_SETTINGS = [Setting("predict", "Predict, then reveal", "bool", False,
+                            help="Before each round is drawn the class answers a question about it (mistake or not? "
+                                 "on the Perceptron how w moves, on Winnow which update, on the exponentiated update "
+                                 "which weights grow, on Halving how many hypotheses survive …); each answer has its "
+                                 "key, shown on its button. → asks the next round, Shift+→ jumps to just before the "
+                                 "next mistake.")]
 
 SOURCES = (
     ("[000]", "K. Kitani (lecturer), D. Chen (scribe): *Online Linear Classification*, lecture notes — "
@@ -174,7 +184,7 @@ def step_view(spec: dict, *, key: str, settings: list, values: dict, cap: str | 
     Returns (the spec sent, the position)."""
     # the page's first run with this viewer (a first load, or back from elsewhere) in a browser: the viewer's charts
     # are drawn before what lies under it is sent (olc_ui/viewer/drawn.py)
-    token = drawn.expect() if not link._mounted(key) and _runs_javascript() else None
+    token = drawn.expect() if not _mounted(key) and _runs_javascript() else None
     own_settings = settings    # the page's own table (before predict's switch joins it): what a tour's stop names
     if start is None:
         start, problem = link.start_position_checked(key, spec["T"])
@@ -183,9 +193,9 @@ def step_view(spec: dict, *, key: str, settings: list, values: dict, cap: str | 
     if ask is not None:
         # in presentation mode the switch sits in the sidebar: a row above the viewer would take its height
         # from the projected charts (their plot areas are sized to the screen)
-        values.update(state.bind(f"{ask_page}_predict", predict.SETTINGS,
+        values.update(state.bind(f"{ask_page}_predict", PREDICT_SETTINGS,
                                  container=st.sidebar if present.is_on() else None))
-        settings = settings + predict.SETTINGS
+        settings = settings + PREDICT_SETTINGS
         modes = predict.modes(ask if values.get("predict") else None) if modes is None else {
             **modes, **({"predict": ask} if values.get("predict") else {})}
     modes = sound.with_sound(modes, spec, sound.bind())   # the sidebar's switch; each screen's own, not the class's
@@ -196,7 +206,7 @@ def step_view(spec: dict, *, key: str, settings: list, values: dict, cap: str | 
     st.html(f"<script>{drawn.token_js(token) if token is not None else 'void 0;'}</script>",
             unsafe_allow_javascript=True)
     tour_bar.draw(trace=trace, settings=settings, values=values, T=int(spec["T"]))
-    position = viewer(spec, key=key, modes=modes)
+    position = viewer(spec, key=key, modes=modes, on_class_settings=class_session.apply_settings)
     tour_author.add_view(tour_bar.current_page(), own_settings, values, position)
     if cap is not None:
         caps.show(cap)

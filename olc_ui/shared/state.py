@@ -29,7 +29,7 @@ __all__ = ["apply_query", "begin_run", "bind", "current", "forget_problems", "wr
 #: Session-state key holding the query the last run asked the browser to show (for tests).
 URL_KEY = "_olc_url"
 #: Session-state key of query parameters every page's URL carries besides its own settings
-#: (presentation mode's ``present`` / ``hide``, written by olc_ui/viewer/present.py on every run).
+#: (presentation mode's ``present`` / ``hide``, written by olc_ui/shared/present.py on every run).
 URL_EXTRA_KEY = "_olc_url_extra"
 #: Session-state key of the groups of settings the page's last run bound ({group: settings}), for the class
 #: session's settings bridge (:func:`apply_query`).

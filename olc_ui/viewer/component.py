@@ -19,16 +19,14 @@ import json
 import re
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import streamlit as st
 
-from olc_ui.shared import class_session
 from olc_ui.viewer.assets import ASSET_DIR, BASIC_TRACE_TYPES, assets as served_assets, bundle_js, script_js
-from olc_ui.viewer.position import _mounted, last_key, position_from_query, start_position  # noqa: F401  (re-exported)
 from olc_ui.viewer.spec import MODES_KEY, _is_int, validate_spec
 
-__all__ = ["viewer", "preload", "start_position", "position_from_query"]
+__all__ = ["viewer", "preload", "last_key"]
 
 COMPONENT_NAME = "olc_step_viewer"
 
@@ -157,20 +155,36 @@ def decode_payload(raw: bytes) -> dict:
     return json.loads(body)
 
 
+def last_key(key: str) -> str:
+    """The session-state key of the position the viewer ``key`` last returned."""
+    return f"_olc_viewer_last::{key}"
+
+
+def _mounted(key: str) -> bool:
+    """Whether the component ``key`` has state from an earlier run of this page (not cleaned up)."""
+    try:
+        return key in st.session_state
+    except Exception:  # pragma: no cover - no session
+        return False
+
+
 def _touch(pin_key: str) -> None:
     pin = st.session_state.get(pin_key)
     if isinstance(pin, dict):
         pin["touched"] = True
 
 
-def _class_settings(key: str) -> None:
+def _class_settings(key: str, apply: Callable[[object], None] | None) -> None:
     """The class session's settings bridge: a following student's viewer sent the lecturer's query
-    (``setStateValue("class_settings", {query, run})``); the page's widgets take it before the script runs."""
+    (``setStateValue("class_settings", {query, run})``); ``apply`` (the page's, olc_ui/shared/class_session.py)
+    gives it to the page's widgets before the script runs."""
     got = st.session_state.get(key)
-    class_session.apply_settings(got.get("class_settings") if hasattr(got, "get") else None)
+    if apply is not None:
+        apply(got.get("class_settings") if hasattr(got, "get") else None)
 
 
-def viewer(spec: dict, *, key: str, download: str | None = None, modes: dict | None = None) -> int:
+def viewer(spec: dict, *, key: str, download: str | None = None, modes: dict | None = None,
+           on_class_settings: Callable[[object], None] | None = None) -> int:
     """Mount the step viewer for ``spec`` and return the current position (0 … T).
 
     The viewer offers "Download the figure at this round (HTML)", built in the browser
@@ -181,7 +195,9 @@ def viewer(spec: dict, *, key: str, download: str | None = None, modes: dict | N
     afterwards the position is the browser's, reported when stepping pauses. With the
     same ``run_id`` the browser keeps its position and draws nothing again.
     ``modes``: the viewer modes to run in ({name: options}; default: the page's, from
-    ``st.session_state[MODES_KEY]``, e.g. presentation mode's).
+    ``st.session_state[MODES_KEY]``, e.g. presentation mode's). ``on_class_settings``: in a class session, what
+    takes the lecturer's settings a following student's viewer sends (the viewer imports no page code: the page
+    frame, olc_ui/shared/page.py, hands it ``class_session.apply_settings``).
     Raises ``ValueError`` for a malformed spec (see :func:`validate_spec`).
     """
     if not isinstance(key, str) or not key:
@@ -224,7 +240,7 @@ def viewer(spec: dict, *, key: str, download: str | None = None, modes: dict | N
                        {"assets": chosen, "download": name, "resume": bool(pin.get("resume")), "modes": modes})
     result = _component()(key=key, data=payload,
                           on_position_change=functools.partial(_touch, pin_key),
-                          on_class_settings_change=functools.partial(_class_settings, key))
+                          on_class_settings_change=functools.partial(_class_settings, key, on_class_settings))
     state = result.get("position") if hasattr(result, "get") else None
     current = max(0, min(T, int(state))) if pin["touched"] and _is_int(state) else int(pin["position"])
     st.session_state[last_key(key)] = current

@@ -22,8 +22,6 @@ from typing import Any
 
 import streamlit as st
 
-from olc_ui.shared import state
-from olc_ui.shared.config import Setting
 from olc_ui.viewer.questions.base import MAX_NAMED, MAX_ROUNDS
 from olc_ui.viewer.questions.discrete import conjunction_options, decision_list_options, halving_options
 from olc_ui.viewer.questions.experts import experts_options, rwm_options
@@ -31,22 +29,9 @@ from olc_ui.viewer.questions.linear import eg_options, ftrl_options, margin_perc
 from olc_ui.viewer.questions.perceptron import perceptron_options
 from olc_ui.viewer.spec import MODES_KEY
 
-__all__ = ["MAX_NAMED", "MAX_ROUNDS", "SETTINGS", "bind", "conjunction_options", "decision_list_options",
+__all__ = ["MAX_NAMED", "MAX_ROUNDS", "conjunction_options", "decision_list_options",
            "eg_options", "experts_options", "ftrl_options", "halving_options", "margin_perceptron_options", "modes",
            "perceptron_options", "rwm_options", "winnow_options"]
-
-SETTINGS = [Setting("predict", "Predict, then reveal", "bool", False,
-                    help="Before each round is drawn the class answers a question about it (mistake or not? on "
-                         "the Perceptron how w moves, on Winnow which update, on the exponentiated update which "
-                         "weights grow, on Halving how many "
-                         "hypotheses survive …); each answer has its key, shown on its button. → asks the next "
-                         "round, Shift+→ jumps to just before the next mistake.")]
-
-
-def bind(page: str) -> bool:
-    """The switch for ``page`` (kept in the URL as ``predict``), drawn where the page calls this."""
-    return bool(state.bind(f"{page}_predict", SETTINGS)["predict"])
-
 
 def modes(options: dict[str, Any] | None) -> dict[str, Any]:
     """The viewer modes of this run: the page's (e.g. presentation mode's) plus predict-then-reveal."""

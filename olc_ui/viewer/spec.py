@@ -25,7 +25,7 @@ __all__ = ["validate_spec", "jsonable", "with_infinities", "minimal_spec", "per_
            "MODES_KEY"]
 
 #: Session-state key of the viewer modes a page runs in ({name: options}, docs/viewer-spec.md
-#: "Modes"), e.g. {"present": {"hide": [...]}} written by olc_ui/viewer/present.py on every page run.
+#: "Modes"), e.g. {"present": {"hide": [...]}} written by olc_ui/shared/present.py on every page run.
 MODES_KEY = "_olc_viewer_modes"
 #: Dynamic trace operations (docs/viewer-spec.md, "Dynamic trace ops").
 OPS = ("rows_before", "rows_from", "row_current", "rows_all", "state", "state_window", "on_mistake",

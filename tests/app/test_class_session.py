@@ -11,10 +11,11 @@ from streamlit.testing.v1 import AppTest
 
 from olc_ui import classroom
 from olc_ui.catalog import LESSONS
-from olc_ui.shared import class_session
+from olc_ui.shared import class_session, present
 from olc_ui.shared.state import URL_KEY
 from olc_ui.viewer.spec import MODES_KEY
 from tests.app.pagetest import open_page, page_path, viewer_data, viewers
+from tests.conftest import ROOT
 
 START = "Start a class session"
 STEP_VIEW_PAGES = [row[4] for row in LESSONS if row[4] not in ("home", "bound_explorer")]
@@ -161,13 +162,59 @@ def test_the_learners_predict_switch_reaches_the_class_query():
 
 
 def test_the_sidebar_claims_a_role_only_in_the_lecturers_own_session():
-    """A link's session may be the lecturer's tab reloaded (the key in the browser, not in Python): it says
-    neither "you joined it" nor "you lead it"; the session that started it says "you lead it"."""
+    """A link's session may be the lecturer's tab reloaded (the key in the browser, not in Python): it draws the
+    student's sentence and the lecturer's, each in its role's container (viewer.css shows the student's until this
+    tab's class mode connects as the lecturer: tests/e2e/test_class_room.py); the session that started it draws
+    only "you lead it"."""
     code, _ = classroom.start_session("perceptron", "T=30")
     at = open_page(page_path("perceptron"), T="30", **{"class": code})
     said = [c.value for c in at.sidebar.caption if code in c.value]
-    assert said == [f"Class session {code}: the class panel above the charts says whether this tab leads or follows."]
+    assert said == [f"Class session {code}: you joined it; your screen follows the lecturer's steps (or explore on "
+                    "your own).", f"Class session {code} (you lead it)."]
+    css = (ROOT / "olc_ui" / "viewer" / "assets" / "viewer.css").read_text(encoding="utf-8")
+    assert ':root:not([data-olc-class-role="lecturer"]) .st-key-olc_class_said_lecturer' in css
     at = open_page(page_path("perceptron"), T="30")
     buttons(at, START)[0].click().run()
     code = at.session_state[class_session.SESSION_KEY]["code"]
     assert [c.value for c in at.sidebar.caption if code in c.value] == [f"Class session {code} (you lead it)."]
+
+
+def test_in_presentation_mode_the_button_is_in_the_top_bar_not_the_folded_sidebar():
+    """Presentation mode folds the sidebar away: "Start a class session" is drawn in the main area's top bar
+    (``class_session.TOP_KEY``, fixed by present.py's CSS); in a session its controls go back to the sidebar."""
+    at = open_page(page_path("perceptron"), T="30", present="1")
+    assert [b.label for b in at.main.button if b.label == START] == [START]
+    assert not [b for b in at.sidebar.button if b.label == START]
+    css = present.css()
+    assert f".st-key-{class_session.TOP_KEY} {{ position: fixed" in css
+    buttons(at, START)[0].click().run()
+    assert not buttons(at, START) and [b for b in at.sidebar.button if b.label == "Leave the class session"]
+    at = open_page(page_path("perceptron"), T="30")
+    assert [b for b in at.sidebar.button if b.label == START] and not [b for b in at.main.button if b.label == START]
+
+
+@pytest.mark.parametrize("url, kw, link, says", [
+    ("http://10.0.0.5:8501/perceptron", {}, "http://10.0.0.5:8501/perceptron?class=ABC234", None),
+    ("http://localhost:8501/perceptron", {"lan": "192.168.1.5"}, "http://192.168.1.5:8501/perceptron?class=ABC234",
+     "use this computer’s network address, 192.168.1.5: localhost opens only on this computer"),
+    ("http://127.0.0.1:8501/perceptron", {"lan": "192.168.1.5", "server_address": "127.0.0.1"},
+     "http://127.0.0.1:8501/perceptron?class=ABC234",
+     "Students cannot open 127.0.0.1: it is this computer, and this server listens only on it (server.address = "
+     "127.0.0.1). Start it with --server.address 0.0.0.0 and open http://192.168.1.5:8501/perceptron"),
+    ("http://127.0.0.1:8080/perceptron", {"lan": "192.168.1.5", "proxied": True},
+     "http://127.0.0.1:8080/perceptron?class=ABC234", "this computer’s network address is 192.168.1.5, if the proxy"),
+    ("http://[::1]:8501/perceptron", {}, "http://[::1]:8501/perceptron?class=ABC234", "no network address of it was found"),
+    ("http://localhost:8501/perceptron", {"lan": "fd00::7"}, "http://[fd00::7]:8501/perceptron?class=ABC234", "fd00::7"),
+    ("http://127.0.0.1:8501/perceptron", {"server_address": "10.1.2.3", "lan": "192.168.1.5"},
+     "http://10.1.2.3:8501/perceptron?class=ABC234", "network address, 10.1.2.3"),
+    ("http://127.0.0.1:8501/perceptron", {"public": "https://olc.example.edu/olc/"},
+     "https://olc.example.edu/olc/perceptron?class=ABC234", None),
+    ("http://0.0.0.0:8501/x/perceptron", {"base": "/x/", "lan": "192.168.1.5"},
+     "http://192.168.1.5:8501/x/perceptron?class=ABC234", "0.0.0.0 opens only on this computer"),
+])
+def test_the_join_link_is_one_students_can_open_or_the_lecturer_is_told(url, kw, link, says):
+    """The lecturer opened 127.0.0.1 or localhost (issue 32 §7): the QR code and the link take this computer's network
+    address when the server listens on it; else they keep the address and the panel says what to open instead."""
+    got = class_session.join_target("ABC234", "perceptron", url, **kw)
+    assert got.link == link
+    assert (got.note is None) if says is None else (says in got.note), got.note

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from olc_ui.viewer import present
+from olc_ui.shared import present
 from olc_ui.catalog import LESSONS
 from olc_ui.shared.state import URL_KEY
 from olc_ui.viewer.spec import MODES_KEY

@@ -1,4 +1,4 @@
-"""Sound through AppTest (olc_ui/viewer/sound.py): the "Sound" switch in the sidebar of every page with the
+"""Sound through AppTest (olc_ui/shared/sound.py): the "Sound" switch in the sidebar of every page with the
 step viewer (and of no other page), off by default; ``?sound=1`` turns it on and gives the viewer its ``sound``
 mode, with the pitch's source read off the page's spec; the switch writes ``sound=1`` back into the link and
 leaves a link without it as it was; presentation mode keeps it in the sidebar and keeps its own mode."""
@@ -8,7 +8,7 @@ import pytest
 
 from olc_ui.catalog import LESSONS
 from olc_ui.shared.state import URL_KEY
-from olc_ui.viewer import sound
+from olc_ui.shared import sound
 
 from tests.app.pagetest import open_page, page_path, url, viewer_data, viewers
 

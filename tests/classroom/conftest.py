@@ -119,24 +119,56 @@ def serve():
 
 
 class WS:
-    """A websocket client speaking the class protocol (JSON frames)."""
+    """A websocket client speaking the class protocol (JSON frames). ``pong=True``: it answers the hub's heartbeat
+    (``ping``) at once, as the browser does, from a reader of its own (``recv`` then takes what the reader queued)."""
 
-    def __init__(self, url: str, headers: dict | None = None):
-        self.url, self.headers = url, headers
+    _CLOSED = object()
+
+    def __init__(self, url: str, headers: dict | None = None, pong: bool = False):
+        self.url, self.headers, self.pong = url, headers, pong
         self.ws = None
+        self.pings = 0
+        self._queue: asyncio.Queue | None = None
+        self._reader: asyncio.Task | None = None
 
     async def __aenter__(self):
         self.ws = await websockets.connect(self.url, additional_headers=self.headers, close_timeout=2)
+        if self.pong:
+            self._queue = asyncio.Queue()
+            self._reader = asyncio.ensure_future(self._read())
         return self
 
     async def __aexit__(self, *exc):
         await self.ws.close()
+        if self._reader is not None:
+            self._reader.cancel()
+
+    async def _read(self) -> None:
+        try:
+            async for text in self.ws:
+                if json.loads(text).get("type") == "ping":
+                    self.pings += 1
+                    await self.ws.send('{"type": "pong"}')
+                    continue
+                self._queue.put_nowait(text)
+        except websockets.ConnectionClosed:
+            pass
+        self._queue.put_nowait(self._CLOSED)
+
+    async def _next(self, timeout: float):
+        if self._queue is None:
+            return await asyncio.wait_for(self.ws.recv(), timeout)
+        got = await asyncio.wait_for(self._queue.get(), timeout)
+        if got is self._CLOSED:
+            self._queue.put_nowait(got)
+            raise websockets.ConnectionClosed(None, None)
+        return got
 
     async def send(self, msg) -> None:
         await self.ws.send(msg if isinstance(msg, str) else json.dumps(msg))
 
     async def recv(self, timeout: float = 5.0) -> dict:
-        return json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+        return json.loads(await self._next(timeout))
 
     async def expect(self, kind: str, timeout: float = 5.0) -> dict:
         """The next message of type ``kind``, skipping others (joined, answered … arrive in between)."""
@@ -154,7 +186,7 @@ class WS:
         """Whether the server closes the connection (after any messages still queued) within ``timeout``."""
         try:
             while True:
-                await asyncio.wait_for(self.ws.recv(), timeout)
+                await self._next(timeout)
         except websockets.ConnectionClosed:
             return True
         except asyncio.TimeoutError:

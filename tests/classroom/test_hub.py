@@ -130,10 +130,16 @@ def test_a_dropped_student_reconnects_with_its_sid_and_catches_up(store, serve):
                 assert w["state"]["position"] == 12 and w["state"]["seq"] == 1
                 assert w["question"]["qid"] == "q1" and w["question"]["mine"] == "right"
                 await back.send({"type": "vote", "qid": "q1", "answer": "left"})
-                assert (await lec.expect("answered"))["n"] == 1      # still one vote: replaced
-            async with WS(url) as lec2:                            # the lecturer's reload: answered, no mine
+                assert (await back.expect("voted"))["answer"] == "left"
+                assert store.snapshot(code)["question"]["answered"] == 1      # still one vote: replaced
+                lec2 = await WS(url).__aenter__()                  # the lecturer's reload: answered, no mine
                 w = await lec2.hello(code, key=key)
                 assert w["role"] == "lecturer" and w["question"]["answered"] == 1 and "mine" not in w["question"]
+            # the student's tab closed: not counted, nor its vote, at once (the vote is kept for its return)
+            assert await lec2.expect("joined") == {"type": "joined", "n": 0}
+            assert await lec2.expect("answered") == {"type": "answered", "qid": "q1", "n": 0, "joined": 0}
+            assert store.snapshot(code, sid)["question"]["mine"] == "left"
+            await lec2.__aexit__(None, None, None)
     with serve(store) as srv:
         run_async(go(srv.url))
 
@@ -219,9 +225,10 @@ def test_a_student_who_leaves_is_no_longer_counted(store, serve):
             assert (await a.expect("joined"))["n"] == 1
             await lec.send({"type": "leave"})                           # the lecturer does not "leave": refused
             assert (await lec.expect("refused"))["what"] == "leave"
+            assert store.snapshot(code)["joined"] == 1
     with serve(store) as srv:
         run_async(go(srv.url))
-    assert store.snapshot(code)["joined"] == 1
+    assert store.snapshot(code)["joined"] == 0                            # every connection closed
 
 
 def test_bounds_over_the_websocket(make_store, serve):

@@ -194,3 +194,49 @@ def test_seed_creates_once(store):
     store.seed("ABC234", key)
     store.seed("ABC234", codes.new_key())                  # a second process: the first key stays
     assert store.lookup("ABC234") == "ok" and store.check_key("ABC234", key)
+
+
+def test_only_students_with_signs_of_life_are_counted(make_store):
+    """Presence (issue 32 §7): a closed connection (depart) or one silent for ``present_s`` is not counted, nor its
+    vote; a sign of life (alive) counts it again, its vote with it; a student who left is not made present."""
+    store = make_store(beat_s=0.1)                       # present_s = 0.4 s
+    code, _ = store.create("perceptron", "")
+    a, _, _ = store.join(code, None)
+    b, n, grew = store.join(code, None)
+    assert (n, grew) == (2, True)
+    assert store.join(code, b) == (b, 2, False)          # a second tab with the same id: one student
+    store.open_question(code, Q)
+    store.vote(code, a, "q1", "yes")
+    store.vote(code, b, "q1", "no")
+    assert store.depart(code, b) == (1, ("q1", 1), True)      # b's tab closed: b and its vote not counted
+    assert store.depart(code, b) == (1, ("q1", 1), False)
+    assert store.snapshot(code)["question"]["answered"] == 1 and store.snapshot(code, b)["question"]["mine"] == "no"
+    assert store.alive(code, b) == (2, True)                  # back: counted, its vote too
+    assert store.count(code) == (2, ("q1", 2))
+    deadline = time.monotonic() + 0.3
+    while time.monotonic() < deadline:                        # a renews, b falls silent
+        store.alive(code, a)
+        time.sleep(0.05)
+    time.sleep(0.2)
+    store.alive(code, a)
+    assert store.count(code) == (1, ("q1", 1))
+    row, _ = store.reveal(code, "q1", "yes")                  # the reveal counts the students present
+    assert (row["counts"], row["answered"], row["joined"]) == ({"yes": 1, "no": 0}, 1, 1)
+    assert store.leave(code, b)[2] and store.alive(code, b) == (1, False)   # left: not made present
+    time.sleep(0.5)
+    assert store.count(code) == (0, None) and store.snapshot(code)["joined"] == 0
+
+
+def test_the_student_bound_counts_the_students_present(make_store):
+    store = make_store(max_students=2, beat_s=0.1)
+    code, _ = store.create("perceptron", "")
+    a, _, _ = store.join(code, None)
+    b, _, _ = store.join(code, None)
+    store.depart(code, b)                                 # gone: its place is free
+    c, n, _ = store.join(code, None)
+    assert n == 2 and c not in (a, b)
+    with pytest.raises(Bound, match="OLC_CLASS_MAX_STUDENTS"):
+        store.join(code, None)
+    assert store.join(code, a) == (a, 2, False)            # one present still gets back in
+    store.depart(code, c)
+    assert store.join(code, b)[0] != b                     # b was forgotten to make room: it comes back as new

@@ -131,7 +131,7 @@ class StreamlitServer:
     def __init__(self, app_path: str | os.PathLike, port: int | None = None, *,
                  python: str = sys.executable, cwd: str | os.PathLike | None = None,
                  extra_args: list[str] | tuple[str, ...] = (), log_path: str | os.PathLike | None = None,
-                 startup_timeout_s: float = 60.0):
+                 startup_timeout_s: float = 60.0, env: dict[str, str] | None = None):
         self.app_path = Path(app_path).resolve()
         if not self.app_path.is_file():
             raise FileNotFoundError(self.app_path)
@@ -140,6 +140,7 @@ class StreamlitServer:
         self.cwd = str(cwd) if cwd else None
         self.extra_args = list(extra_args)
         self.startup_timeout_s = startup_timeout_s
+        self.env = dict(env or {})      # added to this process's environment (e.g. OLC_CLASS_BEAT_S)
         if log_path is None:
             import tempfile
             fd, log_path = tempfile.mkstemp(prefix="streamlit-", suffix=".log")
@@ -165,7 +166,7 @@ class StreamlitServer:
                 *self.extra_args]
 
     def start(self) -> "StreamlitServer":
-        env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false", PYTHONUNBUFFERED="1")
+        env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false", PYTHONUNBUFFERED="1", **self.env)
         log = open(self.log_path, "ab")
         try:
             # own session: a Ctrl-C in the terminal does not hit it; we stop it by PID below

@@ -115,7 +115,7 @@ def test_start_and_join(room):
     for pg in room["students"]:
         pg.wait_for_selector(f'{VIEWER}[data-ready="true"] .olc-class[data-connected="true"]', timeout=90_000)
     lec.wait_for_function("() => document.querySelector('.olc-class').dataset.joined === '3'", timeout=30_000)
-    assert "3 students joined" in lec.locator(".olc-class-status").text_content()
+    assert "3 students connected" in lec.locator(".olc-class-status").text_content()
     # a student opens the lecturer's page with the lecturer's settings and round
     wait_all(room["students"], RUN_JS, run_id(lec))
     wait_all(room["students"], AT_JS, position(lec))
@@ -297,16 +297,19 @@ def test_a_reload_stays_the_lecturer_and_presentation_mode_shows_the_code_large(
                           timeout=90_000)
     assert lec.locator(".olc-class").get_attribute("data-role") == "lecturer"
     assert room["key"] not in lec.url
-    # Python, in the reloaded tab's new Streamlit session, joined from the link: its sidebar claims no role
-    side = lec.locator('[data-testid="stSidebar"]').text_content()
-    assert f"Class session {room['code']}: the class panel above the charts says whether this tab leads" in side
-    assert "you joined it" not in side and "you lead it" not in side
+    # Python, in the reloaded tab's new Streamlit session, joined from the link, draws both sentences; the class mode,
+    # connected as the lecturer, marks the document, and the lecturer's shows (the student's does not)
+    lec.wait_for_function("() => document.documentElement.dataset.olcClassRole === 'lecturer'")
+    shown = lec.evaluate("""() => Object.fromEntries(['student', 'lecturer'].map((r) => {
+        const e = document.querySelector('.st-key-olc_class_said_' + r);
+        return [r, e ? getComputedStyle(e).display !== 'none' && e.textContent : null]; }))""")
+    assert shown["student"] is False and f"Class session {room['code']} (you lead it)." in shown["lecturer"], shown
     px = lec.evaluate("() => parseFloat(getComputedStyle(document.querySelector('.olc-class-code')).fontSize)")
     assert px >= 48
     box = lec.locator(".olc-class-code").bounding_box()
     assert box["y"] + box["height"] <= H          # on the first screen of the projector
-    # the three students (and the raw connection of the test above: a student too) are still counted
-    lec.wait_for_function("() => Number(document.querySelector('.olc-class').dataset.joined) >= 3", timeout=30_000)
+    # the three students are counted, and only they (the raw socket of the test above closed: not counted)
+    lec.wait_for_function("() => document.querySelector('.olc-class').dataset.joined === '3'", timeout=30_000)
     step(lec)
     wait_all(room["students"], AT_JS, position(lec), timeout_s=10)
 

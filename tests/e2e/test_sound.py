@@ -1,4 +1,4 @@
-"""Sound (issue 23 §3; olc_ui/viewer/sound.py, assets/viewer_sound.js) in a real browser, with Web Audio spied on:
+"""Sound (issue 23 §3; olc_ui/shared/sound.py, assets/viewer_sound.js) in a real browser, with Web Audio spied on:
 ``AudioContext`` is replaced before the page loads by a recorder of the oscillators started (frequency, start and
 stop times, the gain envelope). With the switch on, stepping onto a mistake starts one tone, each higher than
 the last as the run nears the proof's bound (Halving: M ≤ log₂|H| = 5); nothing sounds on load or on a step back;
@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("playwright")
 
-from olc_ui.viewer import sound  # noqa: E402
+from olc_ui.shared import sound  # noqa: E402
 
 VIEWER = ".olc-viewer"
 

@@ -3,6 +3,8 @@
 Every module's imports are read with ``ast`` (those inside functions too) and resolved to the modules
 of this repository. The test fails on
 - a cycle among olc_ui's modules;
+- an import between olc_ui's packages against :data:`PACKAGE_ARROWS` (lessons → shared → viewer; shared →
+  classroom): the viewer imports nothing of shared, the classroom nothing of the rest of olc_ui;
 - a shared, viewer or app-level module of olc_ui importing a lesson (olc_ui/lessons/<name>/);
 - a lesson importing another lesson's modules (a piece two lessons use belongs in olc_ui/shared/);
 - olc_ui importing a page script;
@@ -135,6 +137,66 @@ def test_no_cycle_among_the_modules(top):
         if node not in state:
             dfs(node, [node])
     assert not cycles, "\n".join(cycles)
+
+
+#: Which of olc_ui's packages each may import (docs/architecture.md: a lesson's page frame, olc_ui/shared/page.py,
+#: mounts the step viewer, so shared → viewer and never back; a viewer mode's page side — its switch, its options
+#: from the page's state, presentation mode, the class session — lives in shared, the viewer takes what it needs as
+#: arguments). olc_ui's own modules (catalog, routes) are the app's level: they may import any package but a lesson.
+PACKAGE_ARROWS: dict[str, frozenset[str]] = {
+    "olc_ui.lessons": frozenset({"olc_ui.shared", "olc_ui.viewer"}),
+    "olc_ui.shared": frozenset({"olc_ui.viewer", "olc_ui.classroom"}),
+    "olc_ui.viewer": frozenset(),
+    "olc_ui.classroom": frozenset(),
+}
+
+
+def _package(name: str) -> str:
+    """The olc_ui package a module belongs to (``olc_ui.viewer``), or the module itself when it is in none."""
+    parts = name.split(".")
+    return ".".join(parts[:2]) if len(parts) > 2 or ".".join(parts[:2]) in PACKAGE_ARROWS else name
+
+
+def _against_the_arrows(graph: dict[str, set[str]]) -> list[str]:
+    """Every edge of ``graph`` from one of :data:`PACKAGE_ARROWS`' packages into another it may not import."""
+    bad = []
+    for name, deps in sorted(graph.items()):
+        here = _package(name)
+        for dep in sorted(deps):
+            there = _package(dep)
+            if here in PACKAGE_ARROWS and there != here and there.startswith("olc_ui.") and there not in PACKAGE_ARROWS[here]:
+                may = ", ".join(sorted(PACKAGE_ARROWS[here])) or "no other package of olc_ui"
+                bad.append(f"{name} imports {dep}: {here} may import {may}")
+    return bad
+
+
+def test_the_packages_import_one_way():
+    assert not _against_the_arrows(_edges()), "\n".join(_against_the_arrows(_edges()))
+
+
+def test_the_package_arrows_are_checked():
+    """The check finds an arrow the wrong way (viewer → shared, classroom → viewer, shared → a lesson's package) and
+    lets the documented ones through; the table itself has no circle."""
+    graph = {"olc_ui.viewer.component": {"olc_ui.shared.class_session", "olc_ui.viewer.spec"},
+             "olc_ui.classroom.hub": {"olc_ui.viewer.spec"},
+             "olc_ui.shared.page": {"olc_ui.viewer.component", "olc_ui.classroom.api", "olc_ui.lessons.winnow.lesson"},
+             "olc_ui.lessons.winnow.lesson": {"olc_ui.shared.page", "olc_ui.viewer.spec"},
+             "olc_ui.routes": {"olc_ui.viewer.assets"}}
+    bad = _against_the_arrows(graph)
+    assert [b.split(":")[0] for b in bad] == ["olc_ui.classroom.hub imports olc_ui.viewer.spec",
+                                             "olc_ui.shared.page imports olc_ui.lessons.winnow.lesson",
+                                             "olc_ui.viewer.component imports olc_ui.shared.class_session"], bad
+    seen: set[str] = set()
+
+    def climb(pkg: str, path: tuple[str, ...]) -> None:
+        assert pkg not in path, " → ".join(path + (pkg,))
+        for nxt in PACKAGE_ARROWS.get(pkg, ()):
+            climb(nxt, path + (pkg,))
+        seen.add(pkg)
+
+    for pkg in PACKAGE_ARROWS:
+        climb(pkg, ())
+    assert seen == set(PACKAGE_ARROWS)
 
 
 def test_only_pages_and_their_own_lesson_import_a_lesson():

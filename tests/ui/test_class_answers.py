@@ -104,10 +104,11 @@ def test_session_csv_has_the_columns_and_one_count_column_per_label(tmp_path):
     table = list(csv.reader(io.StringIO(text, newline="")))
     assert table[0] == ["n", "page", "round", "question", "right answer", "answered", "joined", "share correct",
                         "No mistake", "Mistake: w turns anticlockwise", "Mistake: w turns clockwise", "Mistake", "odd"]
+    # a choice the question offered and nobody chose: 0; one it never offered: empty (issue 32 §7)
     assert table[1] == ["1", "perceptron", "2", "Round 2: =HYPERLINK(\"x\")?", "Mistake: w turns clockwise", "3", "3",
-                        "0.667", "1", "0", "2", "0", "0"]
-    assert table[2] == ["2", "experts", "5", "Round 5, \"quoted\", with commas", "No mistake", "0", "4", "", "0", "0",
-                        "0", "0", "1"]
+                        "0.667", "1", "0", "2", "", ""]
+    assert table[2] == ["2", "experts", "5", "Round 5, \"quoted\", with commas", "No mistake", "0", "4", "", "0", "",
+                        "", "0", "1"]
     assert len(table) == 3
 
 

@@ -1,4 +1,4 @@
-"""Sound (issue 23 §3; olc_ui/viewer/sound.py, assets/viewer_sound.js): which steps sound and at what pitch.
+"""Sound (issue 23 §3; olc_ui/shared/sound.py, assets/viewer_sound.js): which steps sound and at what pitch.
 
 Python finds, in every page's spec, where the pitch comes from (the sandwich's current-value markers and its
 crossing); the browser's pure part (``soundFor``, run under node) must then sound exactly the forward steps
@@ -11,7 +11,7 @@ import shutil
 
 import pytest
 
-from olc_ui.viewer import sound
+from olc_ui.shared import sound
 from olc_ui.viewer.snapshot import state_index
 from olc_ui.viewer.spec import minimal_spec
 

@@ -27,7 +27,7 @@ from olc_core.streams import conjunction_adversary, elimination_predictor
 from olc_ui.lessons.boolean_concepts.view import (C_NAME, C_ROW, C_TRUE, CAP, GREEN, PALE_TARGET, RED, TARGET,
                                                   assumption_text, bits, conjunction_spec, conjunction_start_spec,
                                                   false_literal_labels, pretty)
-from olc_ui.shared import caps, common, safe, state
+from olc_ui.shared import caps, class_session, common, safe, state
 from olc_ui.shared.config import Setting
 from olc_ui.shared.safe import quote
 from olc_ui.shared.state import set_value
@@ -298,7 +298,8 @@ def play(n: int, publish: Callable[[dict[str, Any], dict[str, str] | None], None
         position = opens_at(T)
         spec = {**(_game_spec(f"adv-{n}-{encode_moves(X, y)}", trace, X, y) if T else start_spec(n)),
                 "position": position}
-        position = viewer(spec, key=VIEWER, modes={**(st.session_state.get(MODES_KEY) or {}), "game": game_options(n)})
+        position = viewer(spec, key=VIEWER, modes={**(st.session_state.get(MODES_KEY) or {}), "game": game_options(n)},
+                          on_class_settings=class_session.apply_settings)
         caps.show(CAP)
     publish({"moves": encode_moves(X, y)}, {"t": str(position)} if T else None)
     if trace is not None:

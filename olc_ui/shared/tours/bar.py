@@ -33,7 +33,7 @@ from olc_ui.shared.safe import clip, notice
 from olc_ui.shared.tours import own
 from olc_ui.shared.tours.format import Stop, Tour, TourError, stop_index
 from olc_ui.shared.tours.store import lookup
-from olc_ui.viewer import present
+from olc_ui.shared import present
 from olc_ui.viewer.prose import CLASS as PROSE_CLASS
 from olc_ui.viewer.prose import CSS as PROSE_CSS
 from olc_ui.viewer.prose import TEX_CLASS, to_html, typeset_script

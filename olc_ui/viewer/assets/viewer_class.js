@@ -1,10 +1,12 @@
 // olc step viewer: the class session (a mode module: viewer_modes.js) and the document's one connection.
 //
 // docs/class-session.md is the contract. Python (olc_ui/shared/class_session.py) turns the mode on with
-// modes = {"class": {code, role, key (the lecturer's own session only), ws, join, qr, page, query}}.
+// modes = {"class": {code, role, key (the lecturer's own session only), ws, join, qr, reach, page, query}}.
 // - classLink(): the document's one connection to the push endpoint (<baseUrlPath>/olc-class/ws), kept
 //   across the viewer's rebuilds and Streamlit's page switches; it reconnects with a back-off (0.5 s … 5 s)
-//   and catches up on `welcome`. Other modules (the questions, viewer_predict.js) use only its surface:
+//   and catches up on `welcome`. It answers the hub's heartbeat (`ping` → `pong`: the hub counts only
+//   connections that answer) and watches it: nothing from the hub for CLASS_STALL_BEATS beats (`welcome.beat`
+//   seconds each) is a stalled connection — closed, said "reconnecting", opened again. Other modules (the questions, viewer_predict.js) use only its surface:
 //   role, connected, send(msg), on(type, fn) -> off, last(type), following.
 // - The lecturer: every render, step, Play/Pause and new run sends `state`; the panel at the top of the
 //   viewer shows the code (large), the QR code and the join link, the number joined, "All eyes here" /
@@ -25,15 +27,25 @@ export const CLASS_EXCLUDED = ["t", "class", "present", "hide"];
 const CLASS_KEPT = new Set(["state", "question", "tally", "eyes", "joined", "answered", "reveal", "voted",
   "welcome", "ended", "error", "refused"]);
 export const CLASS_BACKOFF_MS = [500, 5000];   // reconnect: first wait, longest wait
-const CLASS_PING_MS = 20000;
+const CLASS_BEAT_S = 5;                        // the hub's heartbeat until `welcome` says its own
+export const CLASS_STALL_BEATS = 3;            // this many beats with nothing from the hub: the connection stalled
 const CLASS_PLAY_SEND_MS = 100;                // while playing, `state` at most this often
 const CLASS_BRIDGE_WAIT_MS = 5000;             // the settings bridge's rerun: how long to wait for the new run
 const CLASS_BRIDGE_TRIES = 3;                  // asks for one query while the page does not run it
 const CLASS_RELEASE_MS = 10000;                // no viewer in class mode for this long: the connection closes
 const CLASS_PAGE_RE = /^[A-Za-z0-9_-]{0,64}$/;
-const CLASS_EYES_NOTE = "All eyes on the lecturer: your own steps wait until the lecturer releases the class.";
+const CLASS_EYES_NOTE = "All eyes on the lecturer: your own steps and settings wait until the lecturer releases the class.";
+const CLASS_SIDEBAR = '[data-testid="stSidebarUserContent"] [data-testid="stVerticalBlock"]';
 
 let CLASS_LINK = null;
+
+// This tab's role on the document (`data-olc-class-role`): the sidebar shows the sentence written for it (viewer.css;
+// Python draws both where it cannot know the role: a lecturer's reloaded tab is a student's Streamlit session).
+function classMarkRole(role) {
+  const d = typeof document !== "undefined" && document.documentElement;
+  if (!d) return;
+  if (role) d.dataset.olcClassRole = role; else delete d.dataset.olcClassRole;
+}
 
 function classGet(name) { try { return window.sessionStorage.getItem(name); } catch (e) { return null; } }
 function classPut(name, value) {
@@ -55,6 +67,7 @@ class ClassLink {
     if (typeof o.key === "string" && o.key) classPut("olc-class-key:" + this.code, o.key);
     this.key = (typeof o.key === "string" && o.key) || classGet("olc-class-key:" + this.code);
     this.role = this.key ? "lecturer" : "student";
+    classMarkRole(this.role);
     this.connected = false;
     this.closed = false;       // ended, refused with an error, or left: no reconnect
     this.handlers = new Map();
@@ -70,7 +83,9 @@ class ClassLink {
     this.following = classGet("olc-class-follow:" + this.code) !== "0";
     this.socket = null;
     this.retryTimer = null;
-    this.ping = setInterval(() => { if (this.connected) this.rawSend({ type: "ping" }); }, CLASS_PING_MS);
+    this.beat = CLASS_BEAT_S;
+    this.heardAt = performance.now();
+    this.watch = setInterval(() => this.checkStall(), 1000);
     this.onOnline = () => { if (!this.connected && !this.closed) { this.delay = CLASS_BACKOFF_MS[0]; this.reconnectNow(); } };
     window.addEventListener("online", this.onOnline);
     this.connect();
@@ -92,9 +107,13 @@ class ClassLink {
       else { const sid = classGet("olc-class-sid:" + this.code); if (sid) hello.sid = sid; }
       s.send(JSON.stringify(hello));
     };
+    this.heardAt = performance.now();
     s.onmessage = (ev) => {
+      if (this.socket !== s) return;
+      this.heardAt = performance.now();
       let msg;
       try { msg = JSON.parse(ev.data); } catch (e) { return; }
+      if (msg && msg.type === "ping") { this.rawSend({ type: "pong" }); return; }
       if (msg && typeof msg === "object" && typeof msg.type === "string") this.receive(msg);
     };
     s.onclose = () => {
@@ -112,6 +131,18 @@ class ClassLink {
     const wait = this.delay;
     this.delay = Math.min(CLASS_BACKOFF_MS[1], this.delay * 2);
     this.retryTimer = setTimeout(() => { this.retryTimer = null; this.connect(); }, wait);
+  }
+
+  // A socket that says nothing for CLASS_STALL_BEATS beats (a network that dropped without a close, a laptop
+  // that slept): not connected any more — say so ("reconnecting", never "following") and open a new one.
+  checkStall() {
+    if (this.closed || !this.socket) return;
+    if (performance.now() - this.heardAt <= CLASS_STALL_BEATS * this.beat * 1000 + 1000) return;
+    const was = this.connected;
+    this.connected = false;
+    this.stalled = true;
+    if (was) this.emit({ type: "connection", connected: false });
+    this.reconnectNow();
   }
 
   reconnectNow() {
@@ -136,8 +167,11 @@ class ClassLink {
 
   welcome(msg) {
     this.connected = true;
+    this.stalled = false;
+    if (typeof msg.beat === "number" && msg.beat > 0) this.beat = msg.beat;
     this.delay = CLASS_BACKOFF_MS[0];
     if (msg.role === "lecturer" || msg.role === "student") this.role = msg.role;
+    classMarkRole(this.role);
     if (typeof msg.sid === "string" && msg.sid) classPut("olc-class-sid:" + this.code, msg.sid);
     if (msg.state && typeof msg.state === "object") this.kept.set("state", { ...msg.state, type: "state" });
     if (typeof msg.joined === "number") this.kept.set("joined", { type: "joined", n: msg.joined });
@@ -228,7 +262,8 @@ class ClassLink {
 
   dispose() {
     this.stop();
-    clearInterval(this.ping);
+    clearInterval(this.watch);
+    classMarkRole(null);
     window.removeEventListener("online", this.onOnline);
     if (CLASS_LINK === this) CLASS_LINK = null;
   }
@@ -327,6 +362,7 @@ class ClassMode {
     const v = this.view;
     if (this.lecturer || !v.root) return;
     const held = this.link.eyes === true && !this.link.closed;
+    this.holdSidebar(held);
     const bar = v.root.querySelector(".olc-controls");
     if (!bar) return;
     if (held) {
@@ -340,13 +376,36 @@ class ClassMode {
     }
   }
 
+  // … and the sidebar's settings (and lesson menu): a setting changed under "all eyes" made the student's own run,
+  // drawn until the settings bridge brought the lecturer's back (one rerun, about half a second). Each block of the
+  // sidebar but the class session's own (Leave) is inert while held, blocks a rerun adds too.
+  holdSidebar(held) {
+    const block = document.querySelector(CLASS_SIDEBAR);
+    if (this.sideObserver) { this.sideObserver.disconnect(); this.sideObserver = null; }
+    if (!block) return;
+    const apply = () => {
+      for (const c of block.children) {
+        const own = c.matches(".st-key-olc_class_side") || c.querySelector(".st-key-olc_class_side");
+        if (held && !own) { if (!c.inert) c.inert = true; c.dataset.olcHeld = "true"; }
+        else if (c.dataset.olcHeld) { c.inert = false; delete c.dataset.olcHeld; }
+      }
+    };
+    apply();
+    if (held && typeof MutationObserver !== "undefined") {
+      this.sideObserver = new MutationObserver(apply);
+      this.sideObserver.observe(block, { childList: true });
+    }
+  }
+
   destroy() {
+    this.holdSidebar(false);
     for (const off of this.offs) off();
     this.offs = [];
     this.playObserver.disconnect();
     if (this.sendTimer) clearTimeout(this.sendTimer);
     if (this.retryTimer) clearTimeout(this.retryTimer);
     if (this.panel) this.panel.remove();
+    if (this.qrLarge) this.qrLarge.remove();
     const v = this.view, link = this.link;
     v.root.classList.remove("olc-class-on");
     const bar = v.root.querySelector(".olc-controls");
@@ -455,7 +514,11 @@ class ClassMode {
   // ------------------------------------------------------------ the panel (top of the viewer)
   buildPanel() {
     const v = this.view, o = this.o, link = this.link;
+    // the class's answers (viewer_class_answers.js) may sit in the lecturer's strip on the projector: kept
+    const answers = this.panel ? this.panel.querySelector(".olc-class-answers") : null;
     if (this.panel) this.panel.remove();
+    if (this.qrLarge) { this.qrLarge.remove(); this.qrLarge = null; }
+    this.qrBtn = null;
     this.eyesButton = this.endButton = this.endAsk = this.followButton = null;
     const panel = el("section", "olc-class");
     panel.setAttribute("aria-label", "Class session");
@@ -482,12 +545,9 @@ class ClassMode {
       a.rel = "noopener noreferrer";
       a.setAttribute("aria-label", `Join link: ${join}`);
       info.append(codeLine, a, this.status);
-      if (typeof o.qr === "string" && o.qr.startsWith("data:image/svg+xml")) {
-        const img = el("img", "olc-class-qr");
-        img.src = o.qr;
-        img.alt = `QR code of the join link ${join}`;
-        panel.append(img);
-      }
+      if (typeof o.qr === "string" && o.qr.startsWith("data:image/svg+xml")) panel.append(this.qrButton(o.qr, join));
+      // the lecturer opened this computer's own address (127.0.0.1, localhost): what students can open instead
+      this.reach = typeof o.reach === "string" && o.reach ? el("p", "olc-class-reach", o.reach) : null;
       this.eyesButton = classButton("All eyes here", "all-eyes-here", () => {
         const on = !link.eyes;
         link.send({ type: "eyes", on });
@@ -506,7 +566,10 @@ class ClassMode {
       this.endAsk.hidden = true;
       const actions = el("div", "olc-class-actions");
       actions.append(this.eyesButton, this.endButton, this.endAsk);
-      panel.append(info, actions, this.note);
+      // on the projector the question's count and the reveal's distribution come here (in place of the link)
+      const slot = el("div", "olc-class-slot");
+      if (answers) slot.append(answers);
+      panel.append(info, slot, actions, ...(this.reach ? [this.reach] : []), this.note);
     } else if (link.ended) {
       panel.dataset.ended = "true";
       const head = el("div", "olc-class-info");
@@ -527,6 +590,50 @@ class ClassMode {
     if (s) this.renderRound(s);
   }
 
+  // The QR code (small in presentation mode's strip) is a button: it shows the code large over the page, with the
+  // class code and the link, until Close, Esc or a second press (focus goes back to the button).
+  qrButton(src, join) {
+    const img = el("img", "olc-class-qr");
+    img.src = src;
+    img.alt = `QR code of the join link ${join}`;
+    const b = el("button", "olc-class-qr-btn");
+    b.type = "button";
+    b.dataset.control = "qr-large";
+    b.setAttribute("aria-label", "Show the QR code large");
+    b.setAttribute("aria-expanded", "false");
+    b.append(img);
+    b.addEventListener("click", () => this.showQr(!this.qrLarge));
+    this.qrBtn = b;
+    return b;
+  }
+
+  showQr(open) {
+    if (!open) {
+      if (this.qrLarge) { this.qrLarge.remove(); this.qrLarge = null; }
+      if (this.qrBtn) { this.qrBtn.setAttribute("aria-expanded", "false"); if (this.qrBtn.isConnected) this.qrBtn.focus(); }
+      return;
+    }
+    if (this.qrLarge || !this.qrBtn) return;
+    const img = this.qrBtn.querySelector("img");
+    const box = el("div", "olc-class-qr-large");
+    box.setAttribute("role", "dialog");
+    box.setAttribute("aria-label", "Join the class session");
+    const big = el("img");
+    big.src = img.src;
+    big.alt = img.alt;
+    const close = classButton("Close", "close-qr", () => this.showQr(false));
+    box.append(big, el("div", "olc-class-qr-large-code", this.link.code),
+      el("div", "olc-class-qr-large-link", String(this.o.join || "").replace(/^https?:\/\//, "")), close);
+    box.addEventListener("keydown", (ev) => {
+      if (ev.key === "Escape") { ev.preventDefault(); ev.stopPropagation(); this.showQr(false); return; }
+      ev.stopPropagation();      // the viewer's keys wait while the QR code is shown
+    });
+    this.view.root.append(box);
+    this.qrLarge = box;
+    this.qrBtn.setAttribute("aria-expanded", "true");
+    close.focus();
+  }
+
   confirmEnd(ask) {
     if (!this.endAsk) return;
     this.endAsk.hidden = !ask;
@@ -544,7 +651,7 @@ class ClassMode {
     if (link.ended) text = "The class session is over.";
     else if (link.closed) text = "The class session is closed.";
     else if (!link.connected) text = link.last("welcome") ? "Connection lost: reconnecting …" : "Connecting to the class session …";
-    else if (this.lecturer) text = `${n} ${n === 1 ? "student" : "students"} joined` +
+    else if (this.lecturer) text = `${n} ${n === 1 ? "student" : "students"} connected` +
       (link.eyes ? ". All eyes here: students follow your steps and cannot explore until you release them." : "");
     else if (link.eyes) text = "All eyes on the lecturer: following.";
     else text = link.following ? "Following the lecturer." : "Exploring on my own.";

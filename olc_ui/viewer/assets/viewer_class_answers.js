@@ -86,7 +86,8 @@ export function csvCell(v) {
 }
 
 // The session's answers as CSV: one line per revealed question (the tally's rows), one count column per
-// choice label (`labelsOf(row)`: the row's [{id, label}]; an id without a label gets a column of its own).
+// choice label (`labelsOf(row)`: the row's [{id, label}]; an id without a label gets a column of its own); a
+// question's cell under a choice it did not offer is empty (0 would say nobody chose it).
 export function tallyCsv(rows, labelsOf) {
   const labels = [];
   const counts = rows.map((row) => {
@@ -101,7 +102,7 @@ export function tallyCsv(rows, labelsOf) {
   const head = ["n", "page", "round", "question", "right answer", "answered", "joined", "share correct", ...labels];
   const lines = rows.map((row, i) => [row.n, row.page, row.round, row.text, row.correct_label ?? row.correct,
     row.answered, row.joined, row.share === null || row.share === undefined ? "" : (+row.share).toFixed(3),
-    ...labels.map((l) => counts[i].get(l) ?? 0)]);
+    ...labels.map((l) => counts[i].get(l) ?? "")]);      // a choice the question never offered: empty, not 0
   return [head, ...lines].map((line) => line.map(csvCell).join(",")).join("\r\n") + "\r\n";
 }
 
@@ -338,11 +339,25 @@ export class ClassAnswers {
     this.live.setAttribute("role", "status");
     this.box.append(this.line, this.qText, this.qButtons, this.status, this.dist, this.tallyBox, this.live);
     pr.panel.after(this.box);
+    this.place();
     this.renderKey = null;
     this.render();
   }
 
   announce(text) { if (this.live) this.live.textContent = text; }
+
+  // Where the box goes: under the predict panel; on the projector (presentation mode) the lecturer's in the class
+  // panel's strip (viewer_class.js's slot: the count, the distribution) and the tally under the charts, so what the
+  // class adds above the charts keeps one height in every state.
+  place() {
+    const root = this.pr.view.root, present = root.dataset.present === "true";
+    const slot = this.lecturer && present ? root.querySelector(".olc-class .olc-class-slot") : null;
+    if (slot) { if (this.box.parentNode !== slot) slot.append(this.box); }
+    else if (this.box.previousElementSibling !== this.pr.panel) this.pr.panel.after(this.box);
+    this.box.dataset.place = slot ? "strip" : "panel";
+    if (present && this.lecturer) { if (this.tallyBox.parentNode !== root) root.append(this.tallyBox); }
+    else if (this.tallyBox.parentNode !== this.box) this.box.insertBefore(this.tallyBox, this.live);
+  }
 
   renderCount() {
     if (!this.box || !this.q) return;
@@ -370,9 +385,11 @@ export class ClassAnswers {
       this.renderTally();
       return;
     }
+    this.place();
     if (this.lecturer) this.renderLecturer(); else this.renderStudent();
-    // a student's question in full: the predict panel's idle line ("the lecturer's questions appear here") goes
-    if (!this.lecturer) this.pr.panel.hidden = !!this.q && this.full() && this.pr.asking === null;
+    // a student's question in full, or its result: the predict panel's idle line ("the lecturer's questions appear
+    // here", an all but empty box) goes, not to come back above the result
+    if (!this.lecturer) this.pr.panel.hidden = ((!!this.q && this.full()) || (!this.q && !!this.shown)) && this.pr.asking === null;
     if (!this.lecturer && this.pr.panel.dataset.state === "idle") this.pr.idle();
     if (focused) { const b = this.qButtons.querySelector(`[data-answer="${CSS.escape(focused)}"]`); if (b) b.focus(); }
     this.renderShown();
@@ -393,7 +410,7 @@ export class ClassAnswers {
     } else if (pr.asking !== null) {
       pr.showAsk(answerButton(KEY_OPEN, "Open this question to the class", () => this.open(), "olc-answers-open"));
       const n = this.joined;
-      this.line.textContent = `${n} ${n === 1 ? "student" : "students"} joined: O opens this question on their ` +
+      this.line.textContent = `${n} ${n === 1 ? "student" : "students"} connected: O opens this question on their ` +
         "devices; R then reveals it.";
     }
   }
@@ -506,6 +523,7 @@ export class ClassAnswers {
     for (const off of this.offs) if (typeof off === "function") off();
     this.offs = [];
     if (this.box) this.box.remove();
+    if (this.tallyBox) this.tallyBox.remove();
     this.box = null;
     if (this.pr.panel) this.pr.panel.hidden = false;
   }

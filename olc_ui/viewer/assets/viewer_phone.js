@@ -20,7 +20,7 @@
 
 import { registerMode } from "./viewer_modes.js";
 import { presentFigure } from "./viewer_present.js";
-import { el } from "./viewer_util.js";
+import { el, labelWords, plainLabel } from "./viewer_util.js";
 
 export const PHONE_QUERY = "(max-width: 640px)";
 export const TOUCH_QUERY = "(hover: none) and (pointer: coarse)";
@@ -43,7 +43,7 @@ let measureCtx = null;
 // The width (px) a legend name takes at `px` (tags take no room, an entity one character); measured on a canvas
 // in the chart's font, else estimated.
 export function textWidth(text, px, family = LEGEND_FONT) {
-  const plain = String(text).replace(/<[^>]*>/g, "").replace(/&[#\w]+;/g, "x");
+  const plain = plainLabel(text);
   if (measureCtx === null && typeof document !== "undefined")
     measureCtx = document.createElement("canvas").getContext("2d") || false;
   if (!measureCtx) return plain.length * px * LEGEND_CHAR_EM;
@@ -53,7 +53,7 @@ export function textWidth(text, px, family = LEGEND_FONT) {
 
 // A name broken at spaces (never inside a tag) into lines of at most `room` px.
 function wrapPx(name, room, px, family) {
-  const words = name.match(/(?:<[^>]*>|[^\s<])+/g) || [];
+  const words = labelWords(name);     // a "<" that opens no tag is kept
   const lines = [];
   let line = "";
   for (const w of words) {

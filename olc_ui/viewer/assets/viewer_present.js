@@ -1,23 +1,25 @@
 // olc step viewer: presentation mode (a mode module: viewer_modes.js).
 //
-// Python turns it on with modes = {"present": {"hide": [...], "fit": true}} (olc_ui/viewer/present.py):
+// Python turns it on with modes = {"present": {"hide": [...], "fit": true}} (olc_ui/shared/present.py):
 // - the viewer's text and buttons are larger (viewer.css, .olc-present), chart text ≥ 16 px and
 //   lines ≥ 3 px (beforePlot), and the figures are resized so every column fits the window;
 // - the keys work without a click into the viewer (as in normal mode: viewer_keys.js), and go to the
 //   first presenting viewer when a page holds several;
 // - a one-line key legend sits under the controls; "?" opens the full list (Esc closes it);
-// - options.hide names controls to leave out (olc_ui/viewer/present.py HIDEABLE validates the names).
+// - options.hide names controls to leave out (olc_ui/shared/present.py HIDEABLE validates the names).
 
 import { registerMode } from "./viewer_modes.js";
 import { KEYS } from "./viewer_controls.js";
-import { el } from "./viewer_util.js";
+import { el, labelWords, plainLabel, untagged } from "./viewer_util.js";
 
 export const CHART_FONT_PX = 16;   // smallest chart text in presentation mode
 export const CHART_LINE_PX = 3;    // thinnest line
-const FIT_MIN = 0.5;               // a figure keeps at least half its height …
+const FIT_MIN = 0.4;               // a figure keeps at least 40 % of its height (its legend moves beside a short plot) …
 const FIT_MAX = 1.5;               // … and grows to at most 1.5 times it to fill the window
 const FIT_GOOD = 0.75;             // figures shrunk below this are left to scroll instead
 const FIT_MARGIN_PX = 12;
+const settled = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done())));
+const SIDE_GAIN = 1.1;             // a legend moves beside its plot when the plot's smaller side grows this much
 
 // hide name -> what it removes (data-control is set by viewer_controls.js)
 export const HIDE_SELECTORS = {
@@ -52,24 +54,21 @@ function biggerTitle(title, px) {
   return t;
 }
 
-// Visible characters of a plotly label (tags such as <sup> and entities take no room).
-function visibleLength(text) {
-  return String(text).replace(/<[^>]*>/g, "").replace(/&[#\w]+;/g, "x").length;
-}
+// Visible characters of a plotly label (its tags, such as <sup>, take no room; an entity one; a "<" that opens
+// no tag is a character).
+function visibleLength(text) { return plainLabel(text).length; }
 
-// A legend name broken at spaces (never inside a tag) into lines of at most `chars` visible characters.
+// A legend name broken at spaces (never inside a tag; every character kept, a lone "<" too) into lines of at
+// most `chars` visible characters.
 export function wrapName(name, chars) {
   if (typeof name !== "string" || chars < 8) return name;
   const lines = [];
   for (const part of name.split(/<br\s*\/?>/i)) {
-    const words = part.match(/(?:<[^>]*>|[^\s<])+|\s+/g) || [];
     let line = "";
-    for (const w of words) {
-      if (/^\s+$/.test(w)) { if (line) line += " "; continue; }
-      if (line.trim() && visibleLength(line + w) > chars) { lines.push(line.trim()); line = ""; }
-      line += w;
+    for (const w of labelWords(part)) {
+      if (line && visibleLength(`${line} ${w}`) > chars) { lines.push(line); line = w; } else line = line ? `${line} ${w}` : w;
     }
-    lines.push(line.trim());
+    lines.push(line);
   }
   return lines.join("<br>");
 }
@@ -166,7 +165,7 @@ export function takeNotes(layout) {
   layout.annotations = layout.annotations.filter((a) => !isNote(a));
   const m = layout.margin || {};
   layout.margin = { ...m, b: Math.min(typeof m.b === "number" ? m.b : 80, NOTES_MARGIN_PX) };
-  return notes.map((a) => String(a.text || "").split(/<br\s*\/?>/i).map((line) => line.replace(/<[^>]*>/g, "")));
+  return notes.map((a) => String(a.text || "").split(/<br\s*\/?>/i).map((line) => untagged(line)));
 }
 const NOTES_MARGIN_PX = 62;  // room for the x ticks and the axis title
 
@@ -241,6 +240,9 @@ class Present {
   beforePlot(f, data, layout) {
     presentFigure(data, layout, CHART_FONT_PX, CHART_LINE_PX, layout.width || (f.gd && f.gd.clientWidth) || 0);
     f.ticks0 = null;
+    f.legend0 = null;          // drawn afresh: its legend on top, as the spec says, until the next fit decides
+    f.legendAt = undefined;
+    f.sideLegend = false;
     const notes = takeNotes(layout);
     if (!notes.length || !f.box) return;
     const box = el("div", "olc-figure-notes");
@@ -250,7 +252,7 @@ class Present {
 
   // Fewer ticks where the fitted plot is short (labels at 16 px would overlap); from the spec's own ticks.
   thinTicks() {
-    const v = this.view;
+    const v = this.view, pending = [];
     for (const f of v.figs) {
       const full = f.gd && f.gd._fullLayout;
       if (!full) continue;
@@ -266,8 +268,9 @@ class Present {
           if (JSON.stringify(cur[path.split(".")[1]]) !== JSON.stringify(val)) update[path] = val;
         }
       }
-      if (Object.keys(update).length) v.Plotly.relayout(f.gd, update).catch(() => {});
+      if (Object.keys(update).length) pending.push(v.Plotly.relayout(f.gd, update).catch(() => {}));
     }
+    return Promise.all(pending);
   }
 
   // Fitted once drawn, and again whenever the page around the viewer changes size (text above it
@@ -290,7 +293,7 @@ class Present {
     const cols = [...v.root.querySelectorAll(".olc-column")];
     const stacked = cols.length > 1 && cols[1].getBoundingClientRect().top >= cols[0].getBoundingClientRect().bottom - 1;
     if (stacked) { this.thinTicks(); return; }  // a narrow window stacks the columns: scrolling is expected there
-    const pending = [];
+    const changes = [];
     for (const col of cols) {
       const figs = v.figs.filter((f) => col.contains(f.gd));
       if (!figs.length) continue;
@@ -306,13 +309,72 @@ class Present {
       }
       for (const f of figs) {
         const h = chosen.part.includes(f) ? Math.round((f.spec.height || 400) * chosen.scale) : scrolledHeight(f);
-        if ((f.height || f.spec.height || 400) === h) continue;
-        f.height = h;
-        f.gd.style.height = `${h}px`;
-        pending.push(v.Plotly.relayout(f.gd, { height: h }).catch(() => {}));
+        if ((f.height || f.spec.height || 400) !== h) changes.push([f, h]);
       }
     }
-    Promise.all(pending).then(() => this.thinTicks());
+    // one fit's relayouts at a time: a fit asked for meanwhile (the page resized by this one) waits its turn, so two
+    // never change one figure at once (plotly then drew its traces where the old plot area had been)
+    const gen = (this.fitGen = (this.fitGen || 0) + 1);
+    const heights = () => Promise.all(changes.map(([f, h]) => {
+      f.height = h;
+      f.gd.style.height = `${h}px`;
+      return v.Plotly.relayout(f.gd, { height: h }).catch(() => {});
+    }));
+    this.fitting = (this.fitting || Promise.resolve()).then(heights)
+      .then(() => this.sideLegends(gen)).then(() => (gen === this.fitGen ? this.thinTicks() : undefined))
+      .then(() => this.redrawStale()).catch(() => {});
+  }
+
+  // A figure whose plot plotly left drawn where its plot area used to be (a margin pushed by a legend while another
+  // change of the figure was under way: plotly skips that redraw) is drawn again, once, from its data.
+  async redrawStale() {
+    const v = this.view;
+    for (const f of v.figs) {
+      const fl = f.gd && f.gd._fullLayout, rect = f.gd && f.gd.querySelector('clipPath[id$="xyplot"] rect');
+      if (!fl || !fl.xaxis || !fl.yaxis || !rect) continue;
+      const off = Math.abs(+rect.getAttribute("width") - fl.xaxis._length) + Math.abs(+rect.getAttribute("height") - fl.yaxis._length);
+      if (!(off > 2)) continue;
+      f.redraws = (f.redraws || 0) + 1;
+      try {
+        await v.Plotly.react(f.gd, f.gd.data, { ...f.gd.layout, datarevision: `olc-${f.redraws}` });
+        await settled();
+      } catch (e) { /* drawn anew by the viewer meanwhile */ }
+    }
+  }
+
+  // A figure left short by what stands above the charts (a class session's strip, a question) keeps a larger plot
+  // with its legend beside it: for each figure with a legend on top, the legend moves to the right when that makes
+  // the plot's smaller side SIDE_GAIN times longer (an equal-aspect plot is as large as that side) and the legend gets
+  // no scroll box there that it did not have on top; and back when not.
+  async sideLegends(gen) {
+    const v = this.view;
+    const side = (f) => { const fl = f.gd._fullLayout || {}; return fl.xaxis && fl.yaxis ? Math.min(fl.xaxis._length, fl.yaxis._length) : 0; };
+    // plotly gives a legend taller than its room a scroll box of its own
+    const scrolls = (f) => { const lg = (f.gd._fullLayout || {}).legend || {}; return lg._effHeight < lg._height - 1; };
+    for (const f of v.figs) {
+      if (gen !== this.fitGen || !f.gd || !f.gd._fullLayout) return;
+      const h = f.gd._fullLayout.height;
+      if (f.legendAt === h) continue;                          // decided at this height already
+      if (!f.legend0) {
+        const lg = f.gd.layout.legend;
+        if (!lg || lg.orientation !== "h" || f.gd.layout.showlegend === false) { f.legendAt = h; continue; }
+        f.legend0 = { ...lg };
+      }
+      // each change drawn to the end (the margins it pushes redraw the plot after relayout's promise) before the next
+      const set = async (legend) => { await v.Plotly.relayout(f.gd, { legend }); await settled(); };
+      try {
+        if (f.sideLegend) { await set(f.legend0); f.sideLegend = false; }
+        const top = side(f), topScrolls = scrolls(f);
+        if (top > 0) {
+          const { entrywidth, entrywidthmode, ...rest } = f.legend0;   // eslint-disable-line no-unused-vars
+          await set({ ...rest, orientation: "v", x: 1.02, xanchor: "left", y: 1, yanchor: "top" });
+          if (side(f) >= SIDE_GAIN * top && (topScrolls || !scrolls(f))) f.sideLegend = true;
+          else await set(f.legend0);
+        }
+      } catch (e) { /* a figure redrawn meanwhile: the next fit decides */ }
+      f.legendAt = h;
+      if (f.gd.dataset) f.gd.dataset.legend = f.sideLegend ? "side" : "top";
+    }
   }
 
   onKey(ev) {
@@ -352,7 +414,7 @@ class Present {
     if (this.legend) this.legend.remove();
     for (const [label, text] of this.relabelled || []) label.textContent = text;
     if (this.help) this.help.remove();
-    for (const f of v.figs) { delete f.height; delete f.ticks0; }
+    for (const f of v.figs) { delete f.height; delete f.ticks0; delete f.legend0; delete f.legendAt; delete f.sideLegend; }
   }
 }
 

@@ -1,6 +1,6 @@
 // olc step viewer: sound (a mode module: viewer_modes.js; issue 23 §3, docs/accessibility.md "Sound").
 //
-// Python turns it on with modes = {"sound": options} (olc_ui/viewer/sound.py: the "Sound" switch in the
+// Python turns it on with modes = {"sound": options} (olc_ui/shared/sound.py: the "Sound" switch in the
 // sidebar, off by default): {low, high (Hz), per_second, ms, and, on a page whose sandwich has a crossing,
 // x (the sandwich's current-value markers' array), by ("state" | "position"), bound (the crossing's x)}.
 // Stepping forward over a round where the learner errs plays one short tone (soft attack and release, no

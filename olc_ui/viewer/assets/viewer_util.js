@@ -1,6 +1,32 @@
 // olc step viewer: small DOM and array helpers shared by the viewer's modules.
 // (Module layout: docs/viewer-spec.md, "Modules and the mode hooks".)
 
+// Plotly's markup in a label: only the tags it knows (b, i, em, sup, sub, br, a, span, s, u); any other "<" is
+// text, drawn as typed ("band |⟨w*,x⟩| < γ"), and must be kept as text when a label is measured or wrapped.
+const PLOTLY_TAG_SPLIT = /(<\/?(?:b|i|em|sup|sub|br|a|span|s|u)(?:\s[^<>]*)?\/?>)/i;
+const PLOTLY_TAGS = new RegExp(PLOTLY_TAG_SPLIT.source.slice(1, -1), "gi");
+
+// A label without plotly's tags (a "<" that opens none stays).
+export function untagged(text) { return String(text).replace(PLOTLY_TAGS, ""); }
+
+// A label's visible characters, to measure it: without plotly's tags, an entity (&lt;, &#43;) as one character.
+export function plainLabel(text) { return untagged(text).replace(/&(#\d+|#x[\da-fA-F]+|[a-z]+);/g, "x"); }
+
+// A label's words at its spaces, each with its tags (a tag is never split; a "<" that opens no tag is text).
+export function labelWords(text) {
+  const words = [];
+  let word = "";
+  String(text).split(PLOTLY_TAG_SPLIT).forEach((piece, i) => {
+    if (i % 2) { word += piece; return; }
+    for (const bit of piece.split(/(\s+)/)) {
+      if (!bit) continue;
+      if (/^\s+$/.test(bit)) { if (word) words.push(word); word = ""; } else word += bit;
+    }
+  });
+  if (word) words.push(word);
+  return words;
+}
+
 export function el(tag, cls, text) {
   const e = document.createElement(tag);
   if (cls) e.className = cls;

@@ -19,7 +19,8 @@ if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
 import olc_core  # noqa: E402
-from olc_ui.viewer.component import start_position, viewer  # noqa: E402
+from olc_ui.shared.position import start_position  # noqa: E402
+from olc_ui.viewer.component import viewer  # noqa: E402
 from perceptron_spec import build_spec  # noqa: E402
 
 st.set_page_config(page_title="viewer demo", layout="wide")

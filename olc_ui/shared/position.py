@@ -13,10 +13,11 @@ from typing import Any, NamedTuple
 import streamlit as st
 
 from olc_ui.shared.safe import notice, quote
+from olc_ui.viewer.component import _mounted, last_key
 from olc_ui.viewer.spec import _is_int
 
 __all__ = ["LinkProblem", "link_position", "position_from_query", "query_position", "start_position", "start_position_checked",
-           "report", "last_key"]
+           "report"]
 
 
 class LinkProblem(NamedTuple):
@@ -62,19 +63,6 @@ def position_from_query(T: int, param: str = "t", default: int = 0) -> int:
 def query_position(T: int, param: str = "t", default: int = 0) -> tuple[int, LinkProblem | None]:
     """:func:`link_position` of the page URL's ``param``."""
     return link_position(st.query_params.get(param), T, param, default)
-
-
-def last_key(key: str) -> str:
-    """The session-state key of the position the viewer ``key`` last returned."""
-    return f"_olc_viewer_last::{key}"
-
-
-def _mounted(key: str) -> bool:
-    """Whether the component ``key`` has state from an earlier run of this page (not cleaned up)."""
-    try:
-        return key in st.session_state
-    except Exception:  # pragma: no cover - no session
-        return False
 
 
 def start_position_checked(key: str, T: int, param: str = "t") -> tuple[int, LinkProblem | None]:

@@ -130,13 +130,15 @@ def _peek_hide() -> str:
 #: Page styles in presentation mode (Streamlit 1.67's test ids). The fixed buttons' background is the theme's: the app
 #: root sets ``color-scheme`` (light or dark), which ``light-dark()`` follows (white read 1.1:1 under a dark theme's text).
 _CSS = """
-header[data-testid="stHeader"] { background: transparent; height: 0; min-height: 0; overflow: visible; }
+header[data-testid="stHeader"] { background: var(--st-background-color, light-dark(#ffffff, #171614)); height: 3.1rem;
+  min-height: 0; overflow: visible; }
+[data-testid="stMain"] { scroll-padding-top: 3.4rem; }
 [data-testid="stMainMenu"], [data-testid="stAppDeployButton"], [data-testid="stDecoration"],
 [data-testid="stStatusWidget"], [data-testid="stToolbarActions"] { display: none !important; }
 [data-testid="stExpandSidebarButton"] { position: fixed; top: 0.5rem; left: 0.5rem; z-index: 999990;
   background: var(--st-background-color, light-dark(#ffffff, #171614)); border: 1px solid rgba(128, 128, 128, 0.5); border-radius: 0.5rem; }
 [data-testid="stExpandSidebarButton"]::after { content: "Settings"; font-size: 16px; padding: 0 0.5rem 0 0.1rem; }
-[data-testid="stMainBlockContainer"] { padding-top: 0.6rem !important; padding-bottom: 2rem !important; max-width: 100% !important; }
+[data-testid="stMainBlockContainer"] { padding-bottom: 2rem !important; max-width: 100% !important; }
 [data-testid="stMain"] { font-size: 18px; }
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] p,
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] li,
@@ -148,6 +150,21 @@ header[data-testid="stHeader"] { background: transparent; height: 0; min-height:
 .st-key-olc_present_switch { position: fixed !important; top: 0.5rem; right: 1rem; z-index: 999990;
   width: auto !important; background: var(--st-background-color, light-dark(#ffffff, #171614)); padding: 0.1rem 0.5rem; border-radius: 0.5rem; }
 .st-key-olc_present_switch [data-testid="stWidgetLabel"] p { font-size: 18px !important; }
+/* the top bar: Settings, "What this lesson shows" (its text opens over the page), "Start a class session" and the
+   switch, fixed on the header's band (what scrolls passes under the band, not under the buttons; a scroll into view
+   stops below it), so the charts start higher; the fixed boxes' wrappers take no row (nor its gap) */
+[data-testid="stLayoutWrapper"]:has(> :is(.st-key-olc_present_switch, .st-key-olc_class_top)) { display: contents; }
+[data-testid="stMainBlockContainer"] { padding-top: 3.2rem !important; }
+[data-testid="stMain"] .st-key-olc_intro_fold_open { position: fixed !important; top: 0.5rem; left: 7.5rem; z-index: 999991;
+  width: auto !important; max-width: min(760px, calc(100vw - 9rem)); }
+.st-key-olc_intro_fold_open details { background: var(--st-background-color, light-dark(#ffffff, #171614)); }
+.st-key-olc_intro_fold_open summary { padding-top: 0.1rem !important; padding-bottom: 0.1rem !important; }
+.st-key-olc_intro_fold_open summary p { font-size: 16px !important; }
+.st-key-olc_intro_fold_open [data-testid="stExpanderDetails"] { max-height: 75vh; overflow: auto; }
+.st-key-olc_intro_fold_open details[open] { box-shadow: 0 12px 32px rgba(0, 0, 0, 0.3); }
+.st-key-olc_class_top { position: fixed !important; top: 0.5rem; left: 25rem; z-index: 999990; width: auto !important; }
+.st-key-olc_class_top button { min-height: 0; padding: 0.1rem 0.6rem; background: var(--st-background-color, light-dark(#ffffff, #171614)); }
+.st-key-olc_class_top button p { font-size: 16px !important; }
 """
 _HIDE_CSS = {
     "settings": '[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], '
