@@ -193,8 +193,9 @@ def test_everything_else_goes_on_to_streamlit(olc_static, path, kw):
 
 
 def test_middleware_list_keeps_the_page_base_first():
+    """gzip outermost (it compresses the page HTML the page base edited, and leaves the assets' own gzip alone)."""
     names = [m.cls.__name__ for m in routes.middleware()]
-    assert names == ["PageBaseMiddleware", "AssetMiddleware"]
+    assert names == ["GZipMiddleware", "PageBaseMiddleware", "AssetMiddleware"]
 
 
 def test_no_per_position_copy_of_a_step_function_is_left_in_the_page_spec():

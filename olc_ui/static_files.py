@@ -1,0 +1,160 @@
+"""The files a first visit downloads, sent compressed and cached for good: Streamlit's own frontend, the step viewer's
+libraries and the icon font (docs/load.md, "A first visit over a lecture hall's wifi").
+
+Streamlit serves its frontend (``/static/js/…``, ``/static/css/…``: 2.9 MB of JavaScript on a lesson's first visit)
+uncompressed on purpose: its gzip middleware skips ``/static/`` because Starlette's would compress every file again on
+every request (``starlette_gzip_middleware.py``). Here each file is compressed **once** (zlib, level 9) and kept, as
+nginx's ``gzip_static`` serves files compressed ahead of time:
+
+* in one process (``streamlit run app.py``), olc_ui/routes.py's ``AssetMiddleware`` answers ``/static/*.js|css`` and
+  ``/app/static/olc/…`` from :class:`Compressed` (a file is compressed on its first request, in a worker thread, by
+  one request while any others wait for it);
+* behind nginx, ``scripts/serve.sh`` runs ``python -m olc_ui.static_files DIR`` first: :func:`write_tree` lays the same
+  files out under DIR, each compressible one beside its ``.gz``, and nginx serves them itself (``gzip_static``), so
+  that a hundred students arriving at once cost the Streamlit processes nothing for them.
+
+The icon font: Streamlit draws each ``:material/…:`` icon with a 375 kB font of 4,052 glyphs; a page shows a dozen.
+Both ways serve, at the URL of Streamlit's font, ``olc_ui/viewer/assets/icons/MaterialSymbolsRounded-subset.woff2``
+(10 kB: the icons Streamlit's frontend and this project's code name, Streamlit's glyphs unchanged; made by
+scripts/subset_icons.py) — only when the installed Streamlit's font is the one it was cut from (its SHA-256 in
+``icons.json``); with another Streamlit, its own font is served whole.
+"""
+from __future__ import annotations
+
+import functools
+import gzip
+import hashlib
+import json
+import os
+import shutil
+import sys
+import threading
+from pathlib import Path
+
+import streamlit
+
+from olc_ui.viewer import assets as viewer_assets
+
+__all__ = ["Compressed", "ICON_DIR", "TYPES", "icon_font", "streamlit_file", "streamlit_static", "write_tree"]
+
+#: What is served here, by extension: its content type, and whether compression makes it smaller.
+TYPES = {".js": (b"text/javascript; charset=utf-8", True), ".css": (b"text/css; charset=utf-8", True),
+         ".woff2": (b"font/woff2", False)}
+ICON_DIR = Path(__file__).resolve().parent / "viewer" / "assets" / "icons"
+ICON_SUBSET = ICON_DIR / "MaterialSymbolsRounded-subset.woff2"
+GZIP_LEVEL = 9
+
+
+def streamlit_static() -> Path:
+    """Streamlit's frontend files (served at ``/static/…``): ``streamlit/static/static``."""
+    return Path(streamlit.__file__).resolve().parent / "static" / "static"
+
+
+@functools.lru_cache(maxsize=1)
+def icon_font() -> tuple[str, Path] | None:
+    """(the file name of Streamlit's icon font under ``media/``, the subset to serve in its place), or None when the
+    installed font is not the one the subset was cut from."""
+    try:
+        meta = json.loads((ICON_DIR / "icons.json").read_text(encoding="utf-8"))
+        src = streamlit_static() / "media" / Path(meta["source"]).name
+        if ICON_SUBSET.is_file() and hashlib.sha256(src.read_bytes()).hexdigest() == meta["source_sha256"]:
+            return src.name, ICON_SUBSET
+    except (OSError, ValueError, KeyError):
+        pass
+    return None
+
+
+def streamlit_file(rel: str) -> Path | None:
+    """The file to send for ``/static/<rel>`` when it is one served here (a script, a stylesheet, the icon font), else
+    None (Streamlit's own handler sends it). ``rel`` must already be a clean relative path."""
+    suffix = Path(rel).suffix
+    if suffix == ".woff2":
+        swap = icon_font()
+        return swap[1] if swap is not None and rel == f"media/{swap[0]}" else None
+    if suffix not in TYPES:
+        return None
+    root = streamlit_static()
+    path = (root / rel).resolve()
+    return path if path.is_relative_to(root.resolve()) and path.is_file() else None
+
+
+def accepts_gzip(accept_encoding: bytes) -> bool:
+    """Whether an ``Accept-Encoding`` header takes gzip (not with ``q=0``).
+
+    >>> accepts_gzip(b"gzip, deflate, br, zstd"), accepts_gzip(b"br;q=1.0, gzip;q=0"), accepts_gzip(b"identity")
+    (True, False, False)
+    """
+    for item in accept_encoding.lower().split(b","):
+        name, *params = [p.strip() for p in item.split(b";")]
+        if name in (b"gzip", b"*"):
+            q = next((p.partition(b"=")[2] for p in params if p.startswith(b"q=")), b"1")
+            try:
+                return float(q) > 0
+            except ValueError:
+                return False
+    return False
+
+
+class Compressed:
+    """Each file's bytes, gzip-compressed once per process and version (size, mtime); an ETag for each."""
+
+    def __init__(self):
+        self._bodies: dict[tuple[str, bool], tuple[tuple[int, int], bytes]] = {}
+        self._locks: dict[tuple[str, bool], threading.Lock] = {}
+        self._lock = threading.Lock()
+
+    def body(self, file: Path, zipped: bool) -> tuple[bytes, bytes]:
+        """(the body, its ETag); call it in a worker thread (the first call for a file compresses it)."""
+        st_ = file.stat()
+        version = (st_.st_size, st_.st_mtime_ns)
+        key = (str(file), zipped)
+        with self._lock:
+            lock = self._locks.setdefault(key, threading.Lock())
+        with lock:                              # one request compresses; the others arriving meanwhile wait for it
+            hit = self._bodies.get(key)
+            if hit is None or hit[0] != version:
+                raw = file.read_bytes()
+                hit = (version, gzip.compress(raw, GZIP_LEVEL, mtime=0) if zipped else raw)
+                self._bodies[key] = hit
+        return hit[1], f'"{version[0]:x}-{version[1]:x}{"-gz" if zipped else ""}"'.encode()
+
+
+# --------------------------------------------------------------------------- behind nginx
+
+def _place(src: Path, dst: Path, *, link: bool) -> None:
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    if link:
+        os.symlink(src, dst)
+    else:
+        shutil.copyfile(src, dst)
+    if TYPES.get(dst.suffix, (None, False))[1] and src.stat().st_size > 512:
+        dst.with_name(dst.name + ".gz").write_bytes(gzip.compress(src.read_bytes(), GZIP_LEVEL, mtime=0))
+
+
+def write_tree(dest: str | os.PathLike, app_dir: str | os.PathLike) -> int:
+    """Lay out under ``dest`` what nginx serves itself: ``static/`` (Streamlit's frontend, linked; the icon font
+    subset under the name of Streamlit's font) and ``app/static/olc/`` (the step viewer's libraries, copied from
+    ``<app_dir>/static/olc/`` after :func:`olc_ui.viewer.assets.ensure_static_assets` filled it), each compressible file
+    beside its ``.gz``. Returns the number of files laid out."""
+    dest = Path(dest)
+    count = 0
+    swap = icon_font()
+    root = streamlit_static()
+    for src in sorted(p for p in root.rglob("*") if p.is_file()):
+        rel = src.relative_to(root)
+        chosen = swap[1] if swap is not None and rel.as_posix() == f"media/{swap[0]}" else src
+        _place(chosen, dest / "static" / rel, link=True)
+        count += 1
+    viewer_assets.ensure_static_assets(app_dir)
+    olc = Path(app_dir) / "static" / viewer_assets.STATIC_SUBDIR
+    for src in sorted(p for p in olc.rglob("*") if p.is_file() and not p.name.startswith(".")):
+        _place(src, dest / "app" / "static" / viewer_assets.STATIC_SUBDIR / src.relative_to(olc), link=False)
+        count += 1
+    return count
+
+
+if __name__ == "__main__":  # python -m olc_ui.static_files DEST [APP_DIR]
+    if len(sys.argv) not in (2, 3):
+        sys.exit("usage: python -m olc_ui.static_files DEST [APP_DIR (default: the current directory)]")
+    n = write_tree(sys.argv[1], sys.argv[2] if len(sys.argv) == 3 else ".")
+    print(f"static_files: {n} files under {sys.argv[1]}")
