@@ -14,6 +14,8 @@
 # (apt-get install -y redis-server) started here on a free loopback port, in $RUN/redis, without
 # persistence (--save "" --appendonly no: sessions last hours, and a Redis restart is rarer than a process
 # restart), stopped on exit. Its URL is written to $RUN/redis_url.
+# Static files: nginx serves Streamlit's frontend and the viewer's libraries itself from $RUN/www (each beside its
+# .gz, laid out by `python -m olc_ui.static_files`), cached for a year; other responses are gzip-compressed.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 usage() { echo "usage: bash scripts/serve.sh K [--port P]   (K: 1 … 32 Streamlit processes)" >&2; exit 2; }
@@ -68,6 +70,10 @@ fi
 export OLC_REDIS_URL
 echo "$OLC_REDIS_URL" >"$RUN/redis_url"
 NREDIS=${#PIDS[@]}
+
+# What nginx serves itself, compressed ahead of time (Streamlit's frontend, the viewer's libraries, the icon font's
+# subset): olc_ui/static_files.py, docs/load.md "A first visit over a lecture hall's wifi".
+"$PYBIN" -m olc_ui.static_files "$RUN/www" . >/dev/null
 
 UPSTREAMS=""
 for i in $(seq 1 "$K"); do
