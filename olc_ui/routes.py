@@ -243,8 +243,9 @@ class AssetMiddleware:
             return
         headers = {k.lower(): v for k, v in scope.get("headers", [])}
         ctype, compressible = static_files.TYPES[file.suffix]
-        zipped = compressible and static_files.accepts_gzip(headers.get(b"accept-encoding", b""))
-        body, etag = await asyncio.to_thread(self._compressed.body, file, zipped)
+        accept = headers.get(b"accept-encoding", b"")
+        codings = tuple(c for c in ("br", "gzip") if compressible and static_files.accepts(accept, c.encode()))
+        body, etag, coding = await asyncio.to_thread(self._compressed.body, file, codings)
         out = [(b"content-type", ctype), (b"cache-control", IMMUTABLE), (b"etag", etag)]
         if compressible:
             out.append((b"vary", b"Accept-Encoding"))
@@ -252,7 +253,7 @@ class AssetMiddleware:
             await send({"type": "http.response.start", "status": 304, "headers": out})
             await send({"type": "http.response.body", "body": b"", "more_body": False})
             return
-        out += [(b"content-length", str(len(body)).encode())] + ([(b"content-encoding", b"gzip")] if zipped else [])
+        out += [(b"content-length", str(len(body)).encode())] + ([(b"content-encoding", coding.encode())] if coding else [])
         await send({"type": "http.response.start", "status": 200, "headers": out})
         await send({"type": "http.response.body", "body": b"" if scope["method"] == "HEAD" else body, "more_body": False})
 
