@@ -14,10 +14,17 @@ nginx's ``gzip_static`` serves files compressed ahead of time:
   that a hundred students arriving at once cost the Streamlit processes nothing for them.
 
 The icon font: Streamlit draws each ``:material/…:`` icon with a 375 kB font of 4,052 glyphs; a page shows a dozen.
-Both ways serve, at the URL of Streamlit's font, ``olc_ui/viewer/assets/icons/MaterialSymbolsRounded-subset.woff2``
+Both ways serve, at the URL of Streamlit's font, ``olc_ui/viewer/assets/fonts/MaterialSymbolsRounded-subset.woff2``
 (10 kB: the icons Streamlit's frontend and this project's code name, Streamlit's glyphs unchanged; made by
 scripts/subset_icons.py) — only when the installed Streamlit's font is the one it was cut from (its SHA-256 in
-``icons.json``); with another Streamlit, its own font is served whole.
+``icons.json``); with another Streamlit, its own font is served whole. The text font likewise: Streamlit's Source
+Sans 3 holds every script in one 170 kB file; its Latin part (29 kB, Google's subset of the same font, from npm) is
+served in its place and the Greek and Latin-extended parts are ``@font-face`` rules (:func:`faces_css`) that a
+browser fetches only for a page that uses them (``olc_ui/viewer/assets/fonts/README.md``).
+
+The page HTML also names, in a ``<link rel="preload">``, the step viewer's libraries its page will load
+(olc_ui/routes.py), so that the browser fetches them while Streamlit's frontend starts, not after the page's script
+has run.
 """
 from __future__ import annotations
 
@@ -41,13 +48,14 @@ try:  # Brotli from PyPI (requirements.txt): without it, gzip only
 except ImportError:  # pragma: no cover - depends on the environment
     brotli = None
 
-__all__ = ["Compressed", "ICON_DIR", "TYPES", "accepts", "icon_font", "streamlit_file", "streamlit_static", "write_tree"]
+__all__ = ["Compressed", "ICON_DIR", "TYPES", "accepts", "icon_font", "streamlit_file", "streamlit_static", "write_tree", "faces_css", "font_swaps"]
 
 #: What is served here, by extension: its content type, and whether compression makes it smaller.
 TYPES = {".js": (b"text/javascript; charset=utf-8", True), ".css": (b"text/css; charset=utf-8", True),
          ".woff2": (b"font/woff2", False)}
-ICON_DIR = Path(__file__).resolve().parent / "viewer" / "assets" / "icons"
-ICON_SUBSET = ICON_DIR / "MaterialSymbolsRounded-subset.woff2"
+FONT_DIR = Path(__file__).resolve().parent / "viewer" / "assets" / "fonts"
+ICON_DIR = FONT_DIR   # the icon subset and icons.json
+ICON_SUBSET = FONT_DIR / "MaterialSymbolsRounded-subset.woff2"
 GZIP_LEVEL = 9
 BROTLI_QUALITY = 11
 
@@ -57,28 +65,63 @@ def streamlit_static() -> Path:
     return Path(streamlit.__file__).resolve().parent / "static" / "static"
 
 
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
 @functools.lru_cache(maxsize=1)
 def icon_font() -> tuple[str, Path] | None:
     """(the file name of Streamlit's icon font under ``media/``, the subset to serve in its place), or None when the
     installed font is not the one the subset was cut from."""
     try:
-        meta = json.loads((ICON_DIR / "icons.json").read_text(encoding="utf-8"))
+        meta = json.loads((FONT_DIR / "icons.json").read_text(encoding="utf-8"))
         src = streamlit_static() / "media" / Path(meta["source"]).name
-        if ICON_SUBSET.is_file() and hashlib.sha256(src.read_bytes()).hexdigest() == meta["source_sha256"]:
+        if ICON_SUBSET.is_file() and _sha256(src) == meta["source_sha256"]:
             return src.name, ICON_SUBSET
     except (OSError, ValueError, KeyError):
         pass
     return None
 
 
+@functools.lru_cache(maxsize=1)
+def font_swaps() -> dict[str, Path]:
+    """``{path under /static/: the file served there instead}``, for each of Streamlit's fonts whose SHA-256 is the
+    recorded one: the icon font's subset; the text font's Latin part (Streamlit's Source Sans 3 holds every script's
+    glyphs in one 170 kB file per style; Google's Latin subset of the same font is 29 kB, and :func:`faces_css`
+    adds its Greek and Latin-extended subsets, each fetched only by a page whose text uses them)."""
+    swaps = {}
+    icons = icon_font()
+    if icons is not None:
+        swaps[f"media/{icons[0]}"] = icons[1]
+    for swap in viewer_assets.source_sans()["swaps"]:
+        try:
+            if _sha256(streamlit_static() / swap["streamlit"]) == swap["sha256"]:
+                swaps[swap["streamlit"]] = FONT_DIR / swap["file"]
+        except OSError:
+            continue
+    return swaps
+
+
+def faces_css(prefix: str) -> str:
+    """The ``@font-face`` rules of the text font's Greek and Latin-extended subsets (their URLs start with ``prefix``,
+    which ends in ``app/static/olc/``), to follow Streamlit's own stylesheet: faces defined later are tried first,
+    so a Greek letter is drawn from the 15 kB Greek file; nothing when the Latin swap is off (Streamlit's own font then
+    has every glyph)."""
+    if not any(p.name.startswith("source-sans-3-") for p in font_swaps().values()):
+        return ""
+    rules = [f'@font-face{{font-family:"{f["family"]}";font-style:{f["style"]};font-weight:100 900;'
+             f'font-display:swap;src:url({prefix}{viewer_assets.faces_dir()}/{f["file"]}) format("woff2");'
+             f'unicode-range:{f["unicode_range"]}}}' for f in viewer_assets.source_sans()["faces"]]
+    return "".join(rules)
+
+
 def streamlit_file(rel: str) -> Path | None:
-    """The file to send for ``/static/<rel>`` when it is one served here (a script, a stylesheet, the icon font), else
-    None (Streamlit's own handler sends it). ``rel`` must already be a clean relative path."""
-    suffix = Path(rel).suffix
-    if suffix == ".woff2":
-        swap = icon_font()
-        return swap[1] if swap is not None and rel == f"media/{swap[0]}" else None
-    if suffix not in TYPES:
+    """The file to send for ``/static/<rel>`` when it is one served here (a script, a stylesheet, a swapped font),
+    else None (Streamlit's own handler sends it). ``rel`` must already be a clean relative path."""
+    swap = font_swaps().get(rel)
+    if swap is not None:
+        return swap
+    if Path(rel).suffix not in TYPES or Path(rel).suffix == ".woff2":
         return None
     root = streamlit_static()
     path = (root / rel).resolve()
@@ -184,12 +227,11 @@ def write_tree(dest: str | os.PathLike, app_dir: str | os.PathLike) -> int:
     beside its ``.gz``. Returns the number of files laid out."""
     dest = Path(dest)
     count = 0
-    swap = icon_font()
+    swaps = font_swaps()
     root = streamlit_static()
     for src in sorted(p for p in root.rglob("*") if p.is_file()):
         rel = src.relative_to(root)
-        chosen = swap[1] if swap is not None and rel.as_posix() == f"media/{swap[0]}" else src
-        _place(chosen, dest / "static" / rel, link=True)
+        _place(swaps.get(rel.as_posix(), src), dest / "static" / rel, link=True)
         count += 1
     viewer_assets.ensure_static_assets(app_dir)
     olc = Path(app_dir) / "static" / viewer_assets.STATIC_SUBDIR

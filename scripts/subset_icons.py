@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Make olc_ui/viewer/assets/icons/: the few Material Symbols icons the app can show, cut out of Streamlit's icon font.
+"""Make olc_ui/viewer/assets/fonts/MaterialSymbolsRounded-subset.woff2: the few Material Symbols icons the app can show, cut out of Streamlit's icon font.
 
     python -m venv /tmp/fontvenv && /tmp/fontvenv/bin/pip install fonttools==4.68.0 brotli==1.2.0
     /tmp/fontvenv/bin/python scripts/subset_icons.py .venv/lib/python3.11/site-packages/streamlit
@@ -29,7 +29,7 @@ from fontTools import subset, version as fonttools_version
 from fontTools.ttLib import TTFont
 
 ROOT = Path(__file__).resolve().parents[1]
-OUT = ROOT / "olc_ui" / "viewer" / "assets" / "icons"
+OUT = ROOT / "olc_ui" / "viewer" / "assets" / "fonts"
 ICON_RE = re.compile(rb":material/([a-z0-9_]+):")
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import json
 import logging
 import os
 import re
@@ -24,7 +25,7 @@ from pathlib import Path
 import plotly
 from streamlit import config as st_config
 
-__all__ = ["ASSET_DIR", "bundle_js", "script_js", "static_dir", "ensure_static_assets", "assets", "KATEX_VERSION", "BASIC_TRACE_TYPES"]
+__all__ = ["ASSET_DIR", "VIEWER_PAGES", "bundle_js", "preload_urls", "script_js", "static_dir", "ensure_static_assets", "assets", "KATEX_VERSION", "BASIC_TRACE_TYPES"]
 
 _LOG = logging.getLogger(__name__)
 
@@ -40,7 +41,29 @@ STATIC_SUBDIR = "olc"
 EXPORT_JS = "viewer_export.js"
 
 
+#: The pages (url paths) whose script mounts the step viewer: their HTML asks the browser for the viewer's libraries
+#: at once (olc_ui/routes.py, :func:`preload_urls`), while Streamlit's frontend loads and connects, rather than once
+#: the page's script has run. tests/ui/test_static_files.py checks it against pages/*.py.
+VIEWER_PAGES = frozenset({"perceptron", "margin_perceptron", "ftrl", "winnow", "exponentiated_update", "experts",
+                          "halving", "boolean_concepts", "compare"})
+#: The query that makes a page draw in 3-D, whose plotly.js is not the 2-D bundle (the Perceptron with d = 3:
+#: olc_ui/lessons/perceptron/lesson.py, ``full_plotly``; a test checks the two agree).
+THREE_D_QUERY = {"perceptron": (b"d", b"3")}
+
+
 # --------------------------------------------------------------------------- assets
+
+@functools.lru_cache(maxsize=1)
+def source_sans() -> dict:
+    """``assets/fonts/source-sans.json``: the text font's Latin files that olc_ui/static_files.py serves in place of
+    Streamlit's, and its other subsets (faces) copied into ``static/olc/`` (:func:`faces_dir`)."""
+    return json.loads((ASSET_DIR / "fonts" / "source-sans.json").read_text(encoding="utf-8"))
+
+
+def faces_dir() -> str:
+    """The folder under ``static/olc/`` with the text font's other subsets, named by their version."""
+    return f"source-sans-3-{source_sans()['version']}"
+
 
 def _plotly_js() -> tuple[Path, str]:
     path = Path(plotly.__file__).resolve().parent / "package_data" / "plotly.min.js"
@@ -86,6 +109,8 @@ def ensure_static_assets(app_dir: str | os.PathLike) -> dict[str, str]:
     for f in [ksrc / "katex.min.js", ksrc / "katex.min.css", *sorted((ksrc / "fonts").glob("*.woff2"))]:
         _copy_if_stale(f, root / f"katex-{KATEX_VERSION}" / f.relative_to(ksrc))
     _copy_if_stale(ASSET_DIR / EXPORT_JS, root / Path(urls["export"]).name)
+    for face in source_sans()["faces"]:
+        _copy_if_stale(ASSET_DIR / "fonts" / face["file"], root / faces_dir() / face["file"])
     return urls
 
 
@@ -107,6 +132,26 @@ def _export_name() -> str:
     """viewer_export.js's served name, by content (a changed file gets a new URL: no stale cache)."""
     h = hashlib.blake2b((ASSET_DIR / EXPORT_JS).read_bytes(), digest_size=6).hexdigest()
     return f"viewer_export-{h}.js"
+
+
+def preload_urls(page: str, query: bytes) -> list[tuple[str, str]]:
+    """What page ``page`` (its url path) opened with ``query`` will load for its step viewer, as (URL relative to the
+    server's base, ``"script"`` or ``"style"``): KaTeX and the 2-D plotly.js bundle; no plotly.js for a 3-D view (its
+    bundle is another); nothing for a page without the viewer.
+
+    >>> [u.rsplit("/", 1)[1] for u, _ in preload_urls("winnow", b"N=100")]
+    ['katex.min.js', 'katex.min.css', 'plotly-basic-4.1.1.min.js']
+    >>> [u.rsplit("/", 1)[1] for u, _ in preload_urls("perceptron", b"T=50&d=3")], preload_urls("bound_explorer", b"")
+    (['katex.min.js', 'katex.min.css'], [])
+    """
+    if page not in VIEWER_PAGES:
+        return []
+    urls = _asset_urls()
+    out = [(urls["katex_js"], "script"), (urls["katex_css"], "style")]
+    three_d = THREE_D_QUERY.get(page)
+    if "plotly_basic" in urls and not (three_d and b"=".join(three_d) in query.split(b"&")):
+        out.append((urls["plotly_basic"], "script"))
+    return out
 
 
 _ASSETS_BY_DIR: dict[str, dict[str, str]] = {}

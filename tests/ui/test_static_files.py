@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from olc_ui import routes, static_files
+from olc_ui.viewer import assets as viewer_assets
 from tests.conftest import run_async
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,6 +32,7 @@ STATIC = static_files.streamlit_static()
 INDEX_JS = re.search(r'src="\./static/(js/index\.[\w-]+\.js)"',
                      (STATIC.parent / "index.html").read_text(encoding="utf-8")).group(1)
 ICONS = json.loads((static_files.ICON_DIR / "icons.json").read_text(encoding="utf-8"))
+SANS = json.loads((static_files.FONT_DIR / "source-sans.json").read_text(encoding="utf-8"))
 ICON_RE = re.compile(rb":material/([a-z0-9_]+):")
 GZ = [(b"accept-encoding", b"gzip, deflate")]       # brotli: test_brotli_is_made_in_the_background
 
@@ -125,16 +127,40 @@ def test_the_subset_has_every_icon_the_code_and_streamlit_name():
     assert not missing, f"icons not in the subset: {sorted(missing)}; run scripts/subset_icons.py"
 
 
-def test_another_streamlit_font_is_served_whole(monkeypatch, tmp_path):
+def test_another_streamlits_fonts_are_served_whole(monkeypatch, tmp_path):
+    names = [f"media/{Path(ICONS['source']).name}"] + [s["streamlit"] for s in SANS["swaps"]]
     (tmp_path / "media").mkdir()
-    (tmp_path / "media" / Path(ICONS["source"]).name).write_bytes(b"wOF2 another version")
+    for name in names:
+        (tmp_path / name).write_bytes(b"wOF2 another version")
     monkeypatch.setattr(static_files, "streamlit_static", lambda: tmp_path)
     static_files.icon_font.cache_clear()
+    static_files.font_swaps.cache_clear()
     try:
-        assert static_files.icon_font() is None
-        assert static_files.streamlit_file(f"media/{Path(ICONS['source']).name}") is None
+        assert static_files.icon_font() is None and static_files.font_swaps() == {}
+        assert all(static_files.streamlit_file(n) is None for n in names)
+        assert static_files.faces_css("app/static/olc/") == ""     # Streamlit's own font has every glyph
     finally:
         static_files.icon_font.cache_clear()
+        static_files.font_swaps.cache_clear()
+
+
+def test_the_text_font_is_googles_latin_subset_and_the_other_scripts_are_faces():
+    """Streamlit's Source Sans 3 (every script in one 170 kB file per style) is served as its Latin subset; the Greek
+    and Latin-extended subsets are ``@font-face`` rules with their unicode-range, fetched only when used."""
+    for swap in SANS["swaps"]:
+        src = STATIC / swap["streamlit"]
+        assert hashlib.sha256(src.read_bytes()).hexdigest() == swap["sha256"], f"{src.name}: another Streamlit"
+        passed, status, h, body = _serve(f"/static/{swap['streamlit']}", headers=GZ)
+        assert passed is None and body == (static_files.FONT_DIR / swap["file"]).read_bytes()
+        assert len(body) < src.stat().st_size / 4
+    css = static_files.faces_css("app/static/olc/")
+    for face in SANS["faces"]:
+        assert f"{viewer_assets.faces_dir()}/{face['file']}" in css and face["unicode_range"] in css
+        assert (static_files.FONT_DIR / face["file"]).read_bytes().startswith(b"wOF2")
+    assert css.count("@font-face") == len(SANS["faces"]) == 4 and 'font-family:"Source Sans"' in css
+    # the family Streamlit's stylesheet names, with the same weights
+    sheet = next((STATIC / "css").glob("index.*.css")).read_text(encoding="utf-8")
+    assert "@font-face{font-family:Source Sans;font-weight:100 900;font-style:normal;" in sheet
 
 
 def test_the_tree_for_nginx_has_each_file_beside_its_gzip(tmp_path):
