@@ -167,7 +167,8 @@ def _watch(cdp) -> dict:
 
     def sent(e):
         if not e["request"]["url"].startswith("data:"):
-            seen.setdefault(e["requestId"], {"url": e["request"]["url"], "type": e.get("type", "")})
+            seen.setdefault(e["requestId"], {"url": e["request"]["url"], "type": e.get("type", ""),
+                                             "t0": e.get("timestamp", 0.0)})
 
     def got(e):
         r = seen.get(e["requestId"])
@@ -180,7 +181,7 @@ def _watch(cdp) -> dict:
     def done(e):
         r = seen.get(e["requestId"])
         if r is not None:
-            r["bytes"] = e.get("encodedDataLength", 0)
+            r["bytes"], r["t1"] = e.get("encodedDataLength", 0), e.get("timestamp", 0.0)
 
     cdp.on("Network.requestWillBeSent", sent)
     cdp.on("Network.responseReceived", got)
@@ -219,13 +220,19 @@ def uncompressed(resources: list[dict]) -> list[dict]:
             and any(m in r.get("mime", "") for m in COMPRESSIBLE)]
 
 
-def describe(v: Visit, top: int) -> str:
+def describe(v: Visit, top: int, timeline: bool = False) -> str:
     lines = [f"    {v.kb:8.1f} kB on the wire ({v.ws_kb:.1f} kB of it over websockets), {v.requests} requests, "
              f"first chart {'—' if v.first_chart_s is None else f'{v.first_chart_s:.2f} s'}, done after {v.seconds:.1f} s"]
     for r in v.resources[:top]:
         path = urlsplit(r["url"]).path
         lines.append(f"      {r.get('bytes', 0) / 1000:8.1f} kB  {r.get('type', ''):10} {r.get('encoding') or '-':5} "
                      f"{(r.get('cache') or '-')[:38]:38} {path[-70:]}")
+    if timeline and v.resources:
+        start = min(r.get("t0", 0.0) for r in v.resources)
+        for r in sorted(v.resources, key=lambda r: r.get("t0", 0.0)):
+            if r.get("bytes", 0) > 5000 or r.get("type") == "WebSocket":
+                lines.append(f"      {r.get('t0', start) - start:6.2f} → {r.get('t1', start) - start:6.2f} s  {r.get('bytes', 0) / 1000:7.1f} kB "
+                             f"{urlsplit(r['url']).path.rsplit('/', 1)[-1][:60]}")
     bad = uncompressed(v.resources)
     if bad:
         lines.append("      sent uncompressed: " + ", ".join(f"{urlsplit(r['url']).path.rsplit('/', 1)[-1]} "
@@ -248,7 +255,7 @@ def measure_link(browser, url: str, relay: Relay, args) -> dict:
             repeat = visit(ctx, url, relay, throttle=throttle, quiet=args.quiet, timeout=args.timeout)
         finally:
             ctx.close()
-        print(f"  run {i + 1}: first visit\n{describe(first, args.top)}", flush=True)
+        print(f"  run {i + 1}: first visit\n{describe(first, args.top, args.timeline)}", flush=True)
         print(f"  run {i + 1}: repeat visit\n{describe(repeat, min(args.top, 8))}", flush=True)
         firsts.append(first)
         repeats.append(repeat)
@@ -281,6 +288,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     ap.add_argument("--quiet", type=float, default=2.0, help="a visit is done after this many seconds without a byte")
     ap.add_argument("--timeout", type=float, default=180.0, help="seconds a visit may take")
     ap.add_argument("--top", type=int, default=15, help="resources listed per first visit")
+    ap.add_argument("--timeline", action="store_true", help="when each resource over 5 kB started and ended")
     ap.add_argument("--smoke", action="store_true", help="tiny run: /perceptron once, unthrottled (tests/bench)")
     args = ap.parse_args(argv)
     if args.url and not args.seed and not args.link:
