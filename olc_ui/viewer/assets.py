@@ -2,9 +2,9 @@
 into the one module the component runs) and the libraries it loads (plotly.js, KaTeX), copied into the app's
 ``static/olc/`` and served by Streamlit's static file serving.
 
-Assets: plotly.js (the full bundle from the installed ``plotly`` package, and the
-vendored basic bundle ``olc_ui/viewer/assets/plotly``, 4x smaller, used when every trace is a
-scatter, bar or pie) and KaTeX (vendored in ``olc_ui/viewer/assets/katex``) are copied at
+Assets: plotly.js (the full bundle from the installed ``plotly`` package, and two vendored partial bundles in
+``olc_ui/viewer/assets/plotly``: the basic one, 4x smaller, used when every trace is a scatter, bar or pie, and the
+gl3d one, for a 3-D view) and KaTeX (vendored in ``olc_ui/viewer/assets/katex``) are copied at
 import time into ``static/olc/`` next to the app's main script and served by
 Streamlit's static file serving (``.streamlit/config.toml``:
 ``[server] enableStaticServing = true``), so the browser loads each once per page and
@@ -25,7 +25,7 @@ from pathlib import Path
 import plotly
 from streamlit import config as st_config
 
-__all__ = ["ASSET_DIR", "VIEWER_PAGES", "bundle_js", "preload_urls", "script_js", "static_dir", "ensure_static_assets", "assets", "KATEX_VERSION", "BASIC_TRACE_TYPES"]
+__all__ = ["ASSET_DIR", "VIEWER_PAGES", "GL3D_TRACE_TYPES", "bundle_js", "plotly_url", "preload_urls", "script_js", "static_dir", "ensure_static_assets", "assets", "KATEX_VERSION", "BASIC_TRACE_TYPES"]
 
 _LOG = logging.getLogger(__name__)
 
@@ -35,6 +35,9 @@ KATEX_VERSION = "0.19.1"
 #: other trace type and the installed plotly package ships the same plotly.js version.
 PLOTLY_BASIC_VERSION = "4.1.1"
 BASIC_TRACE_TYPES = frozenset({"scatter", "bar", "pie"})
+#: The vendored gl3d bundle (same version): the 3-D traces and scatter, for a 3-D view (the Perceptron with d = 3)
+#: instead of the full bundle (1.75 MB against 4.8 MB).
+GL3D_TRACE_TYPES = frozenset({"scatter", "scatter3d", "mesh3d", "surface", "isosurface", "volume", "cone", "streamtube"})
 #: Sub-folder of the app's ``static/`` folder that this module fills.
 STATIC_SUBDIR = "olc"
 #: The figure download (built in the browser from the round on screen), loaded on the first click.
@@ -102,9 +105,9 @@ def ensure_static_assets(app_dir: str | os.PathLike) -> dict[str, str]:
     urls = _asset_urls()
     plotly_src, _ = _plotly_js()
     _copy_if_stale(plotly_src, root / Path(urls["plotly"]).name)
-    if "plotly_basic" in urls:
-        _copy_if_stale(ASSET_DIR / "plotly" / f"plotly-basic-{PLOTLY_BASIC_VERSION}.min.js",
-                       root / Path(urls["plotly_basic"]).name)
+    for key, name in (("plotly_basic", "basic"), ("plotly_3d", "gl3d")):
+        if key in urls:
+            _copy_if_stale(ASSET_DIR / "plotly" / f"plotly-{name}-{PLOTLY_BASIC_VERSION}.min.js", root / Path(urls[key]).name)
     ksrc = ASSET_DIR / "katex"
     for f in [ksrc / "katex.min.js", ksrc / "katex.min.css", *sorted((ksrc / "fonts").glob("*.woff2"))]:
         _copy_if_stale(f, root / f"katex-{KATEX_VERSION}" / f.relative_to(ksrc))
@@ -124,7 +127,24 @@ def _asset_urls() -> dict[str, str]:
     urls["export"] = f"{base}/{_export_name()}"
     if plotly_ver == PLOTLY_BASIC_VERSION:
         urls["plotly_basic"] = f"{base}/plotly-basic-{PLOTLY_BASIC_VERSION}.min.js"
+        urls["plotly_3d"] = f"{base}/plotly-gl3d-{PLOTLY_BASIC_VERSION}.min.js"
     return urls
+
+
+def plotly_url(urls: dict[str, str], types) -> str:
+    """The plotly.js bundle for a spec whose traces are of ``types``: the basic one when they are all basic, the gl3d
+    one for a 3-D view, else the full bundle (each partial bundle only when it is plotly.py's plotly.js version).
+
+    >>> u = _asset_urls()
+    >>> [plotly_url(u, t).rsplit("/", 1)[1] for t in ({"scatter", "bar"}, {"scatter", "scatter3d", "mesh3d"}, {"heatmap"})]
+    ['plotly-basic-4.1.1.min.js', 'plotly-gl3d-4.1.1.min.js', 'plotly-4.1.1.min.js']
+    """
+    types = set(types)
+    if types <= BASIC_TRACE_TYPES and "plotly_basic" in urls:
+        return urls["plotly_basic"]
+    if types <= GL3D_TRACE_TYPES and "plotly_3d" in urls:
+        return urls["plotly_3d"]
+    return urls["plotly"]
 
 
 @functools.lru_cache(maxsize=1)
