@@ -48,7 +48,7 @@ try:  # Brotli from PyPI (requirements.txt): without it, gzip only
 except ImportError:  # pragma: no cover - depends on the environment
     brotli = None
 
-__all__ = ["Compressed", "ICON_DIR", "TYPES", "accepts", "icon_font", "streamlit_file", "streamlit_static", "write_tree", "faces_css", "font_swaps"]
+__all__ = ["Compressed", "ICON_DIR", "TYPES", "accepts", "icon_font", "streamlit_file", "streamlit_static", "write_tree", "faces_css", "font_swaps", "swaps"]
 
 #: What is served here, by extension: its content type, and whether compression makes it smaller.
 TYPES = {".js": (b"text/javascript; charset=utf-8", True), ".css": (b"text/css; charset=utf-8", True),
@@ -83,6 +83,9 @@ def icon_font() -> tuple[str, Path] | None:
     return None
 
 
+STREAMLIT_SWAPS = Path(__file__).resolve().parent / "viewer" / "assets" / "streamlit"
+
+
 @functools.lru_cache(maxsize=1)
 def font_swaps() -> dict[str, Path]:
     """``{path under /static/: the file served there instead}``, for each of Streamlit's fonts whose SHA-256 is the
@@ -102,6 +105,22 @@ def font_swaps() -> dict[str, Path]:
     return swaps
 
 
+@functools.lru_cache(maxsize=1)
+def swaps() -> dict[str, Path]:
+    """Every file served in place of one of Streamlit's: the fonts (:func:`font_swaps`), and its Markdown-maths chunk
+    (``js/rehype-katex.<hash>.js``, 265 kB, a copy of KaTeX inside) by ``olc_ui/viewer/assets/streamlit/rehype-katex.js``
+    (3 kB: the same plugin, typesetting with the step viewer's KaTeX, which the page loads anyway) — each only while
+    the installed Streamlit's file has the recorded SHA-256 (``streamlit/swaps.json``)."""
+    out = dict(font_swaps())
+    for swap in json.loads((STREAMLIT_SWAPS / "swaps.json").read_text(encoding="utf-8"))["swaps"]:
+        try:
+            if _sha256(streamlit_static() / swap["streamlit"]) == swap["sha256"]:
+                out[swap["streamlit"]] = STREAMLIT_SWAPS / swap["file"]
+        except OSError:
+            continue
+    return out
+
+
 def faces_css(prefix: str) -> str:
     """The ``@font-face`` rules of the text font's Greek and Latin-extended subsets (their URLs start with ``prefix``,
     which ends in ``app/static/olc/``), to follow Streamlit's own stylesheet: faces defined later are tried first,
@@ -118,7 +137,7 @@ def faces_css(prefix: str) -> str:
 def streamlit_file(rel: str) -> Path | None:
     """The file to send for ``/static/<rel>`` when it is one served here (a script, a stylesheet, a swapped font),
     else None (Streamlit's own handler sends it). ``rel`` must already be a clean relative path."""
-    swap = font_swaps().get(rel)
+    swap = swaps().get(rel)
     if swap is not None:
         return swap
     if Path(rel).suffix not in TYPES or Path(rel).suffix == ".woff2":
@@ -227,11 +246,11 @@ def write_tree(dest: str | os.PathLike, app_dir: str | os.PathLike) -> int:
     beside its ``.gz``. Returns the number of files laid out."""
     dest = Path(dest)
     count = 0
-    swaps = font_swaps()
+    served = swaps()
     root = streamlit_static()
     for src in sorted(p for p in root.rglob("*") if p.is_file()):
         rel = src.relative_to(root)
-        _place(swaps.get(rel.as_posix(), src), dest / "static" / rel, link=True)
+        _place(served.get(rel.as_posix(), src), dest / "static" / rel, link=True)
         count += 1
     viewer_assets.ensure_static_assets(app_dir)
     olc = Path(app_dir) / "static" / viewer_assets.STATIC_SUBDIR

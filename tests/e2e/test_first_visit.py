@@ -1,6 +1,7 @@
 """A first visit on a phone sends only what the page draws (issue 34 §1; olc_ui/static_files.py, docs/load.md).
 
-In Chromium at 390×844: every response that compresses arrives compressed; no file comes twice; the icon font is
+In Chromium at 390×844: every response that compresses arrives compressed; no file comes twice (KaTeX once: the
+page's Markdown maths is typeset by the viewer's KaTeX, not by a second copy in Streamlit's rehype-katex chunk); the icon font is
 the 10 kB subset and every icon on the page is drawn as one glyph (a ligature of the subset, not its name spelled
 out); the text font is the Latin subset, and a Greek letter on the page comes from the Greek face; the 2-D page
 loads the basic plotly.js bundle, never the gl3d or the full one; a 3-D view draws its chart with the gl3d bundle
@@ -85,6 +86,12 @@ def test_a_lesson_on_a_phone_loads_each_file_once_compressed(phone, streamlit_ap
     spelled = [i for i in icons if i["em"] > 1.6]
     assert not spelled, f"icons drawn as their names (not in the subset?): {spelled}"
     assert all("Material Symbols" in i["family"] for i in icons)
+    # Markdown maths: typeset by the viewer's KaTeX through the small module served for Streamlit's rehype-katex chunk
+    chunk = [r for r in got if "/rehype-katex." in r["path"]]
+    assert chunk and chunk[0]["length"] < 10_000, chunk
+    maths = phone.evaluate("""() => ({ok: document.querySelectorAll('[data-testid=stMarkdownContainer] .katex math').length,
+      bad: document.querySelectorAll('[data-testid=stMarkdownContainer] .katex-error').length})""")
+    assert maths["ok"] > 3 and maths["bad"] == 0, maths
     # the text font: Streamlit's file is the Latin subset; the page's γ came from the Greek face
     sans = [r for r in got if "SourceSansVF-Upright" in r["path"]]
     assert sans and sans[0]["length"] < 40_000

@@ -135,13 +135,15 @@ def test_another_streamlits_fonts_are_served_whole(monkeypatch, tmp_path):
     monkeypatch.setattr(static_files, "streamlit_static", lambda: tmp_path)
     static_files.icon_font.cache_clear()
     static_files.font_swaps.cache_clear()
+    static_files.swaps.cache_clear()
     try:
-        assert static_files.icon_font() is None and static_files.font_swaps() == {}
+        assert static_files.icon_font() is None and static_files.font_swaps() == {} == static_files.swaps()
         assert all(static_files.streamlit_file(n) is None for n in names)
         assert static_files.faces_css("app/static/olc/") == ""     # Streamlit's own font has every glyph
     finally:
         static_files.icon_font.cache_clear()
         static_files.font_swaps.cache_clear()
+        static_files.swaps.cache_clear()
 
 
 def test_the_text_font_is_googles_latin_subset_and_the_other_scripts_are_faces():
@@ -161,6 +163,22 @@ def test_the_text_font_is_googles_latin_subset_and_the_other_scripts_are_faces()
     # the family Streamlit's stylesheet names, with the same weights
     sheet = next((STATIC / "css").glob("index.*.css")).read_text(encoding="utf-8")
     assert "@font-face{font-family:Source Sans;font-weight:100 900;font-style:normal;" in sheet
+
+
+def test_streamlits_markdown_maths_chunk_is_the_small_module_on_the_viewers_katex():
+    """Streamlit's rehype-katex chunk (a second KaTeX, 265 kB) is served as assets/streamlit/rehype-katex.js: it imports
+    only chunks this Streamlit has, and loads the KaTeX version the viewer serves."""
+    meta = json.loads((static_files.STREAMLIT_SWAPS / "swaps.json").read_text(encoding="utf-8"))
+    (swap,) = meta["swaps"]
+    src = STATIC / swap["streamlit"]
+    assert hashlib.sha256(src.read_bytes()).hexdigest() == swap["sha256"], "another Streamlit: drop or redo the swap"
+    module = (static_files.STREAMLIT_SWAPS / swap["file"]).read_text(encoding="utf-8")
+    for dep in re.findall(r'from "\./([\w.-]+\.js)"', module):
+        assert (STATIC / "js" / dep).is_file(), dep
+        assert f'"./{dep}"' in src.read_text(encoding="utf-8")           # the original imports it too
+    assert f"katex-{viewer_assets.KATEX_VERSION}/katex.min.js" in module and "export default function" in module
+    passed, status, h, body = _serve(f"/static/{swap['streamlit']}", headers=GZ)
+    assert passed is None and gzip.decompress(body) == module.encode() and len(module) < src.stat().st_size / 20
 
 
 def test_the_tree_for_nginx_has_each_file_beside_its_gzip(tmp_path):
