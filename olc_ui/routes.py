@@ -127,7 +127,7 @@ def inject(html: bytes, script: bytes, tail: bytes = b"") -> bytes | None:
 
 
 def faces_style(rel: str) -> bytes:
-    """The text font's Greek and Latin-extended faces (olc_ui/static_files.py, faces_css) for the page at ``rel``
+    """The text font's Greek faces (olc_ui/static_files.py, faces_css) for the page at ``rel``
     (``""``: the root), their URLs relative to the page's own; empty when Streamlit's own font is served whole."""
     css = static_files.faces_css("../" * rel.count("/") + f"app/static/{viewer_assets.STATIC_SUBDIR}/")
     return f"<style>{css}</style>".encode() if css else b""

@@ -19,7 +19,7 @@ Both ways serve, at the URL of Streamlit's font, ``olc_ui/viewer/assets/fonts/Ma
 scripts/subset_icons.py) — only when the installed Streamlit's font is the one it was cut from (its SHA-256 in
 ``icons.json``); with another Streamlit, its own font is served whole. The text font likewise: Streamlit's Source
 Sans 3 holds every script in one 170 kB file; its Latin part (29 kB, Google's subset of the same font, from npm) is
-served in its place and the Greek and Latin-extended parts are ``@font-face`` rules (:func:`faces_css`) that a
+served in its place and the Greek parts are ``@font-face`` rules (:func:`faces_css`) that a
 browser fetches only for a page that uses them (``olc_ui/viewer/assets/fonts/README.md``).
 
 The page HTML also names, in a ``<link rel="preload">``, the step viewer's libraries its page will load
@@ -91,7 +91,7 @@ def font_swaps() -> dict[str, Path]:
     """``{path under /static/: the file served there instead}``, for each of Streamlit's fonts whose SHA-256 is the
     recorded one: the icon font's subset; the text font's Latin part (Streamlit's Source Sans 3 holds every script's
     glyphs in one 170 kB file per style; Google's Latin subset of the same font is 29 kB, and :func:`faces_css`
-    adds its Greek and Latin-extended subsets, each fetched only by a page whose text uses them)."""
+    adds its Greek subset, fetched only by a page whose text uses it)."""
     swaps = {}
     icons = icon_font()
     if icons is not None:
@@ -122,7 +122,7 @@ def swaps() -> dict[str, Path]:
 
 
 def faces_css(prefix: str) -> str:
-    """The ``@font-face`` rules of the text font's Greek and Latin-extended subsets (their URLs start with ``prefix``,
+    """The ``@font-face`` rules of the text font's Greek subsets (their URLs start with ``prefix``,
     which ends in ``app/static/olc/``), to follow Streamlit's own stylesheet: faces defined later are tried first,
     so a Greek letter is drawn from the 15 kB Greek file; nothing when the Latin swap is off (Streamlit's own font then
     has every glyph)."""

@@ -148,7 +148,7 @@ def test_another_streamlits_fonts_are_served_whole(monkeypatch, tmp_path):
 
 def test_the_text_font_is_googles_latin_subset_and_the_other_scripts_are_faces():
     """Streamlit's Source Sans 3 (every script in one 170 kB file per style) is served as its Latin subset; the Greek
-    and Latin-extended subsets are ``@font-face`` rules with their unicode-range, fetched only when used."""
+    subsets are ``@font-face`` rules with their unicode-range, fetched only when used."""
     for swap in SANS["swaps"]:
         src = STATIC / swap["streamlit"]
         assert hashlib.sha256(src.read_bytes()).hexdigest() == swap["sha256"], f"{src.name}: another Streamlit"
@@ -159,7 +159,7 @@ def test_the_text_font_is_googles_latin_subset_and_the_other_scripts_are_faces()
     for face in SANS["faces"]:
         assert f"{viewer_assets.faces_dir()}/{face['file']}" in css and face["unicode_range"] in css
         assert (static_files.FONT_DIR / face["file"]).read_bytes().startswith(b"wOF2")
-    assert css.count("@font-face") == len(SANS["faces"]) == 4 and 'font-family:"Source Sans"' in css
+    assert css.count("@font-face") == len(SANS["faces"]) == 2 and 'font-family:"Source Sans"' in css
     # the family Streamlit's stylesheet names, with the same weights
     sheet = next((STATIC / "css").glob("index.*.css")).read_text(encoding="utf-8")
     assert "@font-face{font-family:Source Sans;font-weight:100 900;font-style:normal;" in sheet
