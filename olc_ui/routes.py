@@ -111,7 +111,8 @@ def preload_links(rel: str, query: bytes) -> bytes:
     True
     """
     up = "../" * rel.count("/")
-    return "".join(f'<link rel="preload" href="{up}{url}" as="{kind}">'
+    return "".join(f'<link rel="modulepreload" href="{up}{url}">' if kind == "modulepreload" else
+                   f'<link rel="preload" href="{up}{url}" as="{kind}">'
                    for url, kind in viewer_assets.preload_urls(rel, query)).encode()
 
 

@@ -25,7 +25,7 @@ from pathlib import Path
 import plotly
 from streamlit import config as st_config
 
-__all__ = ["ASSET_DIR", "VIEWER_PAGES", "GL3D_TRACE_TYPES", "bundle_js", "plotly_url", "preload_urls", "script_js", "static_dir", "ensure_static_assets", "assets", "KATEX_VERSION", "BASIC_TRACE_TYPES"]
+__all__ = ["ASSET_DIR", "VIEWER_PAGES", "component_js", "GL3D_TRACE_TYPES", "bundle_js", "plotly_url", "preload_urls", "script_js", "static_dir", "ensure_static_assets", "assets", "KATEX_VERSION", "BASIC_TRACE_TYPES"]
 
 _LOG = logging.getLogger(__name__)
 
@@ -114,6 +114,13 @@ def ensure_static_assets(app_dir: str | os.PathLike) -> dict[str, str]:
     _copy_if_stale(ASSET_DIR / EXPORT_JS, root / Path(urls["export"]).name)
     for face in source_sans()["faces"]:
         _copy_if_stale(ASSET_DIR / "fonts" / face["file"], root / faces_dir() / face["file"])
+    module = root / Path(urls["viewer"]).name
+    if not module.is_file():
+        fd, tmp = tempfile.mkstemp(prefix=f".{module.name}.", dir=str(root))
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(bundle_js())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, module)
     return urls
 
 
@@ -125,6 +132,7 @@ def _asset_urls() -> dict[str, str]:
             "katex_js": f"{base}/katex-{KATEX_VERSION}/katex.min.js",
             "katex_css": f"{base}/katex-{KATEX_VERSION}/katex.min.css"}
     urls["export"] = f"{base}/{_export_name()}"
+    urls["viewer"] = f"{base}/{_viewer_name()}"
     if plotly_ver == PLOTLY_BASIC_VERSION:
         urls["plotly_basic"] = f"{base}/plotly-basic-{PLOTLY_BASIC_VERSION}.min.js"
         urls["plotly_3d"] = f"{base}/plotly-gl3d-{PLOTLY_BASIC_VERSION}.min.js"
@@ -156,22 +164,42 @@ def _export_name() -> str:
 
 def preload_urls(page: str, query: bytes) -> list[tuple[str, str]]:
     """What page ``page`` (its url path) opened with ``query`` will load for its step viewer, as (URL relative to the
-    server's base, ``"script"`` or ``"style"``): KaTeX and the 2-D plotly.js bundle; no plotly.js for a 3-D view (its
+    server's base, and ``"modulepreload"``, ``"script"`` or ``"style"``): the viewer's module, KaTeX and the 2-D plotly.js
+    bundle; no plotly.js for a 3-D view (its
     bundle is another); nothing for a page without the viewer.
 
-    >>> [u.rsplit("/", 1)[1] for u, _ in preload_urls("winnow", b"N=100")]
-    ['katex.min.js', 'katex.min.css', 'plotly-basic-4.1.1.min.js']
-    >>> [u.rsplit("/", 1)[1] for u, _ in preload_urls("perceptron", b"T=50&d=3")], preload_urls("bound_explorer", b"")
-    (['katex.min.js', 'katex.min.css'], [])
+    >>> [u.rsplit("/", 1)[1][:7] for u, _ in preload_urls("winnow", b"N=100")]
+    ['viewer-', 'katex.m', 'katex.m', 'plotly-']
+    >>> [u.rsplit("/", 1)[1][:7] for u, _ in preload_urls("perceptron", b"T=50&d=3")], preload_urls("bound_explorer", b"")
+    (['viewer-', 'katex.m', 'katex.m'], [])
     """
     if page not in VIEWER_PAGES:
         return []
     urls = _asset_urls()
-    out = [(urls["katex_js"], "script"), (urls["katex_css"], "style")]
+    out = [(urls["viewer"], "modulepreload"), (urls["katex_js"], "script"), (urls["katex_css"], "style")]
     three_d = THREE_D_QUERY.get(page)
     if "plotly_basic" in urls and not (three_d and b"=".join(three_d) in query.split(b"&")):
         out.append((urls["plotly_basic"], "script"))
     return out
+
+
+@functools.lru_cache(maxsize=1)
+def _viewer_name() -> str:
+    """The step viewer's module's served name (:func:`bundle_js`, by content): ``viewer-<hash>.js``."""
+    return f"viewer-{hashlib.blake2b(bundle_js().encode(), digest_size=6).hexdigest()}.js"
+
+
+def component_js() -> str:
+    """The component's own ``js``: a stub that imports the step viewer's module (:func:`bundle_js`, 213 kB) from
+    ``static/olc/`` and is it. Inline, Streamlit would send the whole module over the websocket to every session
+    (76 kB compressed there, on every visit); as a file it is sent brotli-compressed (55 kB) and cached for good, and a
+    lesson page's HTML asks for it at once (:func:`preload_urls`)."""
+    url = json.dumps(_asset_urls()["viewer"])
+    return ("// olc step viewer: its module (olc_ui/viewer/assets.py, component_js)\n"
+            "const s = document.querySelector('script[src*=\"/static/js/index\"]');\n"
+            "const base = s && s.src ? s.src.slice(0, s.src.lastIndexOf('static/js/')) : new URL('./', location.href).href;\n"
+            f"const viewer = await import(new URL({url}, base).href);\n"
+            "export default viewer.default;\n")
 
 
 _ASSETS_BY_DIR: dict[str, dict[str, str]] = {}

@@ -24,7 +24,7 @@ from typing import Any
 import streamlit as st
 
 from olc_ui.shared import class_session
-from olc_ui.viewer.assets import ASSET_DIR, GL3D_TRACE_TYPES, assets as served_assets, bundle_js, plotly_url, script_js
+from olc_ui.viewer.assets import ASSET_DIR, GL3D_TRACE_TYPES, assets as served_assets, component_js, plotly_url, script_js
 from olc_ui.viewer.position import _mounted, last_key, position_from_query, start_position  # noqa: F401  (re-exported)
 from olc_ui.viewer.spec import MODES_KEY, _is_int, validate_spec
 
@@ -37,7 +37,7 @@ COMPONENT_NAME = "olc_step_viewer"
 def _component():
     return st.components.v2.component(
         COMPONENT_NAME,
-        js=bundle_js(),
+        js=component_js(),     # imports the viewer's module, a cached file (olc_ui/viewer/assets.py)
         css=(ASSET_DIR / "viewer.css").read_text(encoding="utf-8"),
         isolate_styles=False,  # plotly.js styles and KaTeX fonts live in the document
     )
