@@ -116,22 +116,13 @@ def preload_links(rel: str, query: bytes) -> bytes:
                    for url, kind in viewer_assets.preload_urls(rel, query)).encode()
 
 
-def inject(html: bytes, script: bytes, tail: bytes = b"") -> bytes | None:
-    """``html`` with ``script`` first in its ``<head>`` and ``tail`` last in it (after Streamlit's stylesheet); None
-    when there is no ``<head>`` (or, with a ``tail``, no ``</head>`` after it)."""
+def inject(html: bytes, script: bytes) -> bytes | None:
+    """``html`` with ``script`` first in its ``<head>``; None when there is no ``<head>``."""
     at = html.find(b"<head>")
-    end = html.find(b"</head>", at) if tail else len(html)
-    if at < 0 or end < 0:
+    if at < 0:
         return None
     at += len(b"<head>")
-    return html[:at] + script + html[at:end] + tail + html[end:]
-
-
-def faces_style(rel: str) -> bytes:
-    """The text font's Greek faces (olc_ui/static_files.py, faces_css) for the page at ``rel``
-    (``""``: the root), their URLs relative to the page's own; empty when Streamlit's own font is served whole."""
-    css = static_files.faces_css("../" * rel.count("/") + f"app/static/{viewer_assets.STATIC_SUBDIR}/")
-    return f"<style>{css}</style>".encode() if css else b""
+    return html[:at] + script + html[at:]
 
 
 def _is_plain_html(start: dict) -> bool:
@@ -152,18 +143,10 @@ class PageBaseMiddleware:
             return self._base_url
         return st.get_option("server.baseUrlPath") or ""
 
-    def _is_root(self, path: str) -> bool:
-        base = self.base_url().strip("/")
-        return path in ((f"/{base}", f"/{base}/") if base else ("/",))
-
     async def __call__(self, scope, receive, send):
         rel = None
         if scope["type"] == "http" and scope.get("method") == "GET":
             rel = page_path(scope.get("path", ""), self.base_url())
-            if rel is None and self._is_root(scope.get("path", "")):     # the root: only the font's faces
-                headers = [(k, v) for k, v in scope.get("headers", []) if k.lower() not in _DROPPED_REQUEST]
-                await self.app(dict(scope, headers=headers), receive, _Editor(send, b"", faces_style("")))
-                return
         if rel is None:
             await self.app(scope, receive, send)
             return
@@ -175,14 +158,14 @@ class PageBaseMiddleware:
             return
         headers = [(k, v) for k, v in scope.get("headers", []) if k.lower() not in _DROPPED_REQUEST]
         head = base_url_script(rel) + preload_links(rel, scope.get("query_string", b""))
-        await self.app(dict(scope, headers=headers), receive, _Editor(send, head, faces_style(rel)))
+        await self.app(dict(scope, headers=headers), receive, _Editor(send, head))
 
 
 class _Editor:
     """The ``send`` of one page request: holds a 200 HTML response, adds the script, sends it on."""
 
-    def __init__(self, send, script: bytes, tail: bytes = b""):
-        self.send, self.script, self.tail = send, script, tail
+    def __init__(self, send, script: bytes):
+        self.send, self.script = send, script
         self.start: dict | None = None
         self.chunks: list[bytes] = []
 
@@ -197,7 +180,7 @@ class _Editor:
         if message.get("more_body", False):
             return
         original = b"".join(self.chunks)
-        body = inject(original, self.script, self.tail) or original
+        body = inject(original, self.script) or original
         headers = [(k, v) for k, v in self.start.get("headers", []) if k.lower() not in _DROPPED_RESPONSE]
         headers.append((b"content-length", str(len(body)).encode()))
         await self.send(dict(self.start, headers=headers))

@@ -19,8 +19,8 @@ Both ways serve, at the URL of Streamlit's font, ``olc_ui/viewer/assets/fonts/Ma
 scripts/subset_icons.py) — only when the installed Streamlit's font is the one it was cut from (its SHA-256 in
 ``icons.json``); with another Streamlit, its own font is served whole. The text font likewise: Streamlit's Source
 Sans 3 holds every script in one 170 kB file; its Latin part (29 kB, Google's subset of the same font, from npm) is
-served in its place and the Greek parts are ``@font-face`` rules (:func:`faces_css`) that a
-browser fetches only for a page that uses them (``olc_ui/viewer/assets/fonts/README.md``).
+served in its place; a letter of another script (γ, ᵧ) is drawn by the browser's next font
+(``olc_ui/viewer/assets/fonts/README.md``).
 
 The page HTML also names, in a ``<link rel="preload">``, the step viewer's libraries its page will load
 (olc_ui/routes.py), so that the browser fetches them while Streamlit's frontend starts, not after the page's script
@@ -48,7 +48,7 @@ try:  # Brotli from PyPI (requirements.txt): without it, gzip only
 except ImportError:  # pragma: no cover - depends on the environment
     brotli = None
 
-__all__ = ["Compressed", "ICON_DIR", "TYPES", "accepts", "icon_font", "streamlit_file", "streamlit_static", "write_tree", "faces_css", "font_swaps", "swaps"]
+__all__ = ["Compressed", "ICON_DIR", "TYPES", "accepts", "icon_font", "streamlit_file", "streamlit_static", "write_tree", "font_swaps", "swaps"]
 
 #: What is served here, by extension: its content type, and whether compression makes it smaller.
 TYPES = {".js": (b"text/javascript; charset=utf-8", True), ".css": (b"text/css; charset=utf-8", True),
@@ -90,8 +90,8 @@ STREAMLIT_SWAPS = Path(__file__).resolve().parent / "viewer" / "assets" / "strea
 def font_swaps() -> dict[str, Path]:
     """``{path under /static/: the file served there instead}``, for each of Streamlit's fonts whose SHA-256 is the
     recorded one: the icon font's subset; the text font's Latin part (Streamlit's Source Sans 3 holds every script's
-    glyphs in one 170 kB file per style; Google's Latin subset of the same font is 29 kB, and :func:`faces_css`
-    adds its Greek subset, fetched only by a page whose text uses it)."""
+    glyphs in one 170 kB file per style; Google's Latin subset of the same font is 29 kB; a letter of another script
+    is drawn by the browser's next font)."""
     swaps = {}
     icons = icon_font()
     if icons is not None:
@@ -119,19 +119,6 @@ def swaps() -> dict[str, Path]:
         except OSError:
             continue
     return out
-
-
-def faces_css(prefix: str) -> str:
-    """The ``@font-face`` rules of the text font's Greek subsets (their URLs start with ``prefix``,
-    which ends in ``app/static/olc/``), to follow Streamlit's own stylesheet: faces defined later are tried first,
-    so a Greek letter is drawn from the 15 kB Greek file; nothing when the Latin swap is off (Streamlit's own font then
-    has every glyph)."""
-    if not any(p.name.startswith("source-sans-3-") for p in font_swaps().values()):
-        return ""
-    rules = [f'@font-face{{font-family:"{f["family"]}";font-style:{f["style"]};font-weight:100 900;'
-             f'font-display:swap;src:url({prefix}{viewer_assets.faces_dir()}/{f["file"]}) format("woff2");'
-             f'unicode-range:{f["unicode_range"]}}}' for f in viewer_assets.source_sans()["faces"]]
-    return "".join(rules)
 
 
 def streamlit_file(rel: str) -> Path | None:

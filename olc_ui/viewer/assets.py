@@ -59,13 +59,8 @@ THREE_D_QUERY = {"perceptron": (b"d", b"3")}
 @functools.lru_cache(maxsize=1)
 def source_sans() -> dict:
     """``assets/fonts/source-sans.json``: the text font's Latin files that olc_ui/static_files.py serves in place of
-    Streamlit's, and its other subsets (faces) copied into ``static/olc/`` (:func:`faces_dir`)."""
+    Streamlit's."""
     return json.loads((ASSET_DIR / "fonts" / "source-sans.json").read_text(encoding="utf-8"))
-
-
-def faces_dir() -> str:
-    """The folder under ``static/olc/`` with the text font's other subsets, named by their version."""
-    return f"source-sans-3-{source_sans()['version']}"
 
 
 def _plotly_js() -> tuple[Path, str]:
@@ -112,8 +107,6 @@ def ensure_static_assets(app_dir: str | os.PathLike) -> dict[str, str]:
     for f in [ksrc / "katex.min.js", ksrc / "katex.min.css", *sorted((ksrc / "fonts").glob("*.woff2"))]:
         _copy_if_stale(f, root / f"katex-{KATEX_VERSION}" / f.relative_to(ksrc))
     _copy_if_stale(ASSET_DIR / EXPORT_JS, root / Path(urls["export"]).name)
-    for face in source_sans()["faces"]:
-        _copy_if_stale(ASSET_DIR / "fonts" / face["file"], root / faces_dir() / face["file"])
     module = root / Path(urls["viewer"]).name
     if not module.is_file():
         fd, tmp = tempfile.mkstemp(prefix=f".{module.name}.", dir=str(root))

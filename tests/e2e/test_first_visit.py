@@ -3,13 +3,14 @@
 In Chromium at 390×844: every response that compresses arrives compressed; no file comes twice (KaTeX once: the
 page's Markdown maths is typeset by the viewer's KaTeX, not by a second copy in Streamlit's rehype-katex chunk); the icon font is
 the 10 kB subset and every icon on the page is drawn as one glyph (a ligature of the subset, not its name spelled
-out); the text font is the Latin subset, and a Greek letter on the page comes from the Greek face; the 2-D page
+out); the text font is the Latin subset and no other text font comes; the 2-D page
 loads the basic plotly.js bundle, never the gl3d or the full one; a 3-D view draws its chart with the gl3d bundle
 and loads no other plotly.js. The conftest's ``page`` fixture fails each test on any console error.
 """
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -22,6 +23,7 @@ from stbrowser import INSTRUMENT_JS  # noqa: E402
 
 VIEWER_READY = '.olc-viewer[data-ready="true"]'
 ICONS = json.loads((static_files.FONT_DIR / "icons.json").read_text(encoding="utf-8"))
+SANS = json.loads((static_files.FONT_DIR / "source-sans.json").read_text(encoding="utf-8"))
 COMPRESSIBLE = ("javascript", "css", "json", "html", "svg")
 
 #: Each Material icon on the page: its name and its drawn width against its font size (a ligature is one glyph,
@@ -30,9 +32,6 @@ ICON_WIDTHS = """() => [...document.querySelectorAll('[data-testid=stIconMateria
   .filter(e => e.getBoundingClientRect().width > 0)
   .map(e => ({name: e.textContent, em: e.getBoundingClientRect().width / parseFloat(getComputedStyle(e).fontSize),
               family: getComputedStyle(e).fontFamily}))"""
-#: The faces of the text font the page loaded, by unicode range.
-LOADED_FACES = """() => [...document.fonts].filter(f => f.status === 'loaded' && /Source Sans/.test(f.family))
-  .map(f => f.unicodeRange)"""
 
 
 @pytest.fixture
@@ -92,11 +91,11 @@ def test_a_lesson_on_a_phone_loads_each_file_once_compressed(phone, streamlit_ap
     maths = phone.evaluate("""() => ({ok: document.querySelectorAll('[data-testid=stMarkdownContainer] .katex math').length,
       bad: document.querySelectorAll('[data-testid=stMarkdownContainer] .katex-error').length})""")
     assert maths["ok"] > 3 and maths["bad"] == 0, maths
-    # the text font: Streamlit's file is the Latin subset; the page's γ came from the Greek face
-    sans = [r for r in got if "SourceSansVF-Upright" in r["path"]]
-    assert sans and sans[0]["length"] < 40_000
+    # the text font: Streamlit's file is the Latin subset, the only text font fetched (γ: the browser's next font)
+    sans = [r for r in got if r["type"].startswith("font/") and "Material" not in r["path"] and "KaTeX" not in r["path"]]
+    assert [r["path"].rsplit("/", 1)[1] for r in sans] == [Path(SANS["swaps"][0]["streamlit"]).name]
+    assert sans[0]["length"] == (static_files.FONT_DIR / SANS["swaps"][0]["file"]).stat().st_size
     assert "γ" in phone.inner_text("body")
-    assert any("U+370" in (rng or "").upper() or "U+0370" in (rng or "").upper() for rng in phone.evaluate(LOADED_FACES))
 
 
 def _file_name(source: str) -> str:

@@ -108,9 +108,9 @@ def test_page_html_gets_the_script(chunks):
     status, headers, body = response(sent)
     assert status == 200
     head = routes.base_url_script("perceptron") + routes.preload_links("perceptron", b"")
-    assert body == routes.inject(HTML, head, routes.faces_style("perceptron"))
+    assert body == routes.inject(HTML, head)
     assert b'<link rel="preload" href="app/static/olc/plotly-basic-' in body      # the viewer's libraries, at once
-    assert body.index(b"@font-face") < body.index(b"</head>")                     # the text font's other faces
+    assert b'<link rel="modulepreload" href="app/static/olc/viewer-' in body
     assert headers[b"content-length"] == str(len(body)).encode()
     assert b"etag" not in headers and b"last-modified" not in headers    # they described the file
     assert headers[b"cache-control"] == b"no-cache"                      # Streamlit's, kept
@@ -118,15 +118,8 @@ def test_page_html_gets_the_script(chunks):
     assert b"accept-encoding" not in names and b"if-none-match" not in names and b"accept" in names
 
 
-def test_the_root_gets_only_the_text_fonts_faces():
-    scope, sent = run_asgi("/")
-    body = b"".join(m.get("body", b"") for m in sent[1:])
-    assert body == routes.inject(HTML, b"", routes.faces_style("")) and b"@font-face" in body
-    assert b"BACKEND_BASE_URL" not in body and b"preload" not in body
-
-
 @pytest.mark.parametrize("kwargs", [
-    {"path": "/olc", "base": "/x"},                           # not the root, not a page path
+    {"path": "/"},                                            # not a page path
     {"path": "/_stcore/health"},
     {"path": "/perceptron", "base": "/olc"},
     {"path": "/perceptron", "method": "HEAD"},                # no body to edit

@@ -139,30 +139,24 @@ def test_another_streamlits_fonts_are_served_whole(monkeypatch, tmp_path):
     try:
         assert static_files.icon_font() is None and static_files.font_swaps() == {} == static_files.swaps()
         assert all(static_files.streamlit_file(n) is None for n in names)
-        assert static_files.faces_css("app/static/olc/") == ""     # Streamlit's own font has every glyph
     finally:
         static_files.icon_font.cache_clear()
         static_files.font_swaps.cache_clear()
         static_files.swaps.cache_clear()
 
 
-def test_the_text_font_is_googles_latin_subset_and_the_other_scripts_are_faces():
-    """Streamlit's Source Sans 3 (every script in one 170 kB file per style) is served as its Latin subset; the Greek
-    subsets are ``@font-face`` rules with their unicode-range, fetched only when used."""
+def test_the_text_font_is_googles_latin_subset():
+    """Streamlit's Source Sans 3 (every script in one 170 kB file per style) is served as its Latin subset (Google's,
+    from npm, unchanged), at the same URL and for the same family and weights."""
     for swap in SANS["swaps"]:
         src = STATIC / swap["streamlit"]
         assert hashlib.sha256(src.read_bytes()).hexdigest() == swap["sha256"], f"{src.name}: another Streamlit"
         passed, status, h, body = _serve(f"/static/{swap['streamlit']}", headers=GZ)
         assert passed is None and body == (static_files.FONT_DIR / swap["file"]).read_bytes()
-        assert len(body) < src.stat().st_size / 4
-    css = static_files.faces_css("app/static/olc/")
-    for face in SANS["faces"]:
-        assert f"{viewer_assets.faces_dir()}/{face['file']}" in css and face["unicode_range"] in css
-        assert (static_files.FONT_DIR / face["file"]).read_bytes().startswith(b"wOF2")
-    assert css.count("@font-face") == len(SANS["faces"]) == 2 and 'font-family:"Source Sans"' in css
-    # the family Streamlit's stylesheet names, with the same weights
+        assert body.startswith(b"wOF2") and len(body) < src.stat().st_size / 4
     sheet = next((STATIC / "css").glob("index.*.css")).read_text(encoding="utf-8")
-    assert "@font-face{font-family:Source Sans;font-weight:100 900;font-style:normal;" in sheet
+    for swap in SANS["swaps"]:
+        assert f"url(../{swap['streamlit']})" in sheet
 
 
 def test_streamlits_markdown_maths_chunk_is_the_small_module_on_the_viewers_katex():
