@@ -11,7 +11,8 @@ nginx's ``gzip_static`` serves files compressed ahead of time:
   one request while any others wait for it);
 * behind nginx, ``scripts/serve.sh`` runs ``python -m olc_ui.static_files DIR`` first: :func:`write_tree` lays the same
   files out under DIR, each compressible one beside its ``.gz``, and nginx serves them itself (``gzip_static``), so
-  that a hundred students arriving at once cost the Streamlit processes nothing for them.
+  that a hundred students arriving at once cost the Streamlit processes nothing for them; then, in the background,
+  :func:`write_brotli` adds each one's ``.br``, which nginx sends once there (Debian's ``brotli_static`` module).
 
 The icon font: Streamlit draws each ``:material/…:`` icon with a 375 kB font of 4,052 glyphs; a page shows a dozen.
 Both ways serve, at the URL of Streamlit's font, ``olc_ui/viewer/assets/fonts/MaterialSymbolsRounded-subset.woff2``
@@ -48,7 +49,7 @@ try:  # Brotli from PyPI (requirements.txt): without it, gzip only
 except ImportError:  # pragma: no cover - depends on the environment
     brotli = None
 
-__all__ = ["Compressed", "ICON_DIR", "TYPES", "accepts", "icon_font", "streamlit_file", "streamlit_static", "write_tree", "font_swaps", "swaps"]
+__all__ = ["Compressed", "ICON_DIR", "TYPES", "accepts", "icon_font", "streamlit_file", "streamlit_static", "write_tree", "write_brotli", "font_swaps", "swaps"]
 
 #: What is served here, by extension: its content type, and whether compression makes it smaller.
 TYPES = {".js": (b"text/javascript; charset=utf-8", True), ".css": (b"text/css; charset=utf-8", True),
@@ -247,8 +248,31 @@ def write_tree(dest: str | os.PathLike, app_dir: str | os.PathLike) -> int:
     return count
 
 
-if __name__ == "__main__":  # python -m olc_ui.static_files DEST [APP_DIR]
-    if len(sys.argv) not in (2, 3):
-        sys.exit("usage: python -m olc_ui.static_files DEST [APP_DIR (default: the current directory)]")
-    n = write_tree(sys.argv[1], sys.argv[2] if len(sys.argv) == 3 else ".")
-    print(f"static_files: {n} files under {sys.argv[1]}")
+def write_brotli(dest: str | os.PathLike) -> int:
+    """Beside each ``.gz`` under ``dest`` (:func:`write_tree`), its ``.br`` (quality 11), smallest files first, each
+    written whole under a temporary name and then renamed: nginx's ``brotli_static`` sends a ``.br`` once it is there.
+    A minute or so of one core for Streamlit's 320 files: ``scripts/serve.sh`` runs it in the background, at a low
+    priority, while nginx already serves the ``.gz``. Returns the number written (0 without the ``brotli`` package)."""
+    if brotli is None:
+        return 0
+    count = 0
+    for gz in sorted(Path(dest).rglob("*.gz"), key=lambda p: p.stat().st_size):
+        src = gz.with_name(gz.name[:-3])
+        out = src.with_name(src.name + ".br")
+        tmp = out.with_name(f".{out.name}.tmp")
+        tmp.write_bytes(brotli.compress(src.read_bytes(), quality=BROTLI_QUALITY))
+        os.replace(tmp, out)
+        count += 1
+    return count
+
+
+if __name__ == "__main__":  # python -m olc_ui.static_files [--brotli] DEST [APP_DIR]
+    args = sys.argv[1:]
+    if args[:1] == ["--brotli"] and len(args) == 2:
+        print(f"static_files: {write_brotli(args[1])} files brotli-compressed under {args[1]}")
+    elif len(args) in (1, 2) and not args[0].startswith("-"):
+        n = write_tree(args[0], args[1] if len(args) == 2 else ".")
+        print(f"static_files: {n} files under {args[0]}")
+    else:
+        sys.exit("usage: python -m olc_ui.static_files DEST [APP_DIR (default: the current directory)]\n"
+                 "       python -m olc_ui.static_files --brotli DEST   (a .br beside each .gz)")

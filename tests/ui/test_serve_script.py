@@ -211,6 +211,26 @@ def test_a_first_visit_comes_compressed_and_cached_through_nginx(served):
     assert "x-olc-upstream" in h
 
 
+BROTLI_MODULE = Path(os.environ.get("NGINX_BROTLI_MODULE", "/usr/lib/nginx/modules/ngx_http_brotli_static_module.so"))
+
+
+@pytest.mark.skipif(not BROTLI_MODULE.is_file(), reason="Debian's libnginx-mod-http-brotli-static is not installed")
+def test_brotli_through_nginx_once_the_files_are_made(served):
+    """serve.sh writes each file's .br in the background; nginx (brotli_static) sends it to a browser that takes br."""
+    brotli = pytest.importorskip("brotli")
+    index_html = gzip.decompress(_get(served["url"], "/")[2]).decode()
+    js = re.search(r'src="\./(static/js/index\.[\w-]+\.js)"', index_html).group(1)
+    br = served["run"] / "www" / (js + ".br")
+    deadline = time.monotonic() + 240
+    while not br.exists() and time.monotonic() < deadline:
+        time.sleep(1)
+    assert br.exists(), "no .br written in 240 s: see $RUN/brotli.log"
+    req = urllib.request.Request(served["url"] + "/" + js, headers={"Accept-Encoding": "br, gzip"})
+    with urllib.request.urlopen(req, timeout=60) as r:
+        assert r.headers.get("Content-Encoding") == "br" and "immutable" in r.headers["Cache-Control"]
+        assert brotli.decompress(r.read()) == (static_files.streamlit_static() / js.removeprefix("static/")).read_bytes()
+
+
 def test_sigterm_stops_every_child(served):
     proc = served["proc"]
     children = served["pids"] + [served["nginx"]] + ([served["redis"]] if served["redis"] else [])
