@@ -6,9 +6,10 @@
 
 Streamlit 1.67 ships Source Sans 3 as one variable font per style with every script's glyphs (Latin, Greek,
 Cyrillic, Vietnamese, …): 170 kB upright, 138 kB italic, fetched by every first visit. The app writes Latin, Greek
-and mathematical symbols (γ, ≤, √, ⟨ ⟩, ‖, ŷ, ᵧ). This keeps those blocks (:data:`BLOCKS`) with the same outlines,
-variations, vertical metrics and layout features (fontTools' default features): a page looks exactly as before, and
-a letter outside them (a Cyrillic name in an uploaded file) is drawn by the browser's next font.
+and mathematical symbols (γ, ≤, √, ⟨ ⟩, ‖, ŷ, ᵧ). This keeps Basic Latin, Latin-1 and Greek whole and every other
+character the app's code writes (:data:`BLOCKS`, :func:`code_chars`), with the same outlines, variations, vertical
+metrics and layout features (fontTools' default features): a page looks exactly as before, and a letter outside them
+(a Polish or Cyrillic name in an uploaded file) is drawn by the browser's next font.
 
 The font is under the SIL Open Font License 1.1 with the Reserved Font Name "Source": a modified version (a subset
 is one) may not use it as its name, so the subset's name table calls it "OLC Sans Subset" (copyright and licence
@@ -27,21 +28,16 @@ from fontTools.ttLib import TTFont
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "olc_ui" / "viewer" / "assets" / "fonts"
-#: Unicode blocks kept: Basic Latin and Latin-1, Latin Extended-A, spacing modifiers and combining marks, Greek,
-#: phonetic extensions (ᵧ), general punctuation, super- and subscripts, currency, letterlike symbols, arrows,
-#: mathematical operators, miscellaneous technical, geometric shapes, dingbats (✓ ✗), miscellaneous mathematical
-#: symbols-A (⟨ ⟩).
-BLOCKS = [(0x0020, 0x00FF), (0x0100, 0x017F), (0x02B0, 0x02FF), (0x0300, 0x036F), (0x0370, 0x03FF),
-          (0x1D00, 0x1DBF), (0x2000, 0x206F), (0x2070, 0x209F), (0x20A0, 0x20CF), (0x2100, 0x214F),
-          (0x2190, 0x21FF), (0x2200, 0x22FF), (0x2300, 0x23FF), (0x25A0, 0x25FF), (0x2700, 0x27BF),
-          (0x27C0, 0x27EF)]
+#: Unicode blocks kept whole: Basic Latin and Latin-1, and Greek; with them every character the app's code writes
+#: (:func:`code_chars`: γ, ≤, √, ⟨ ⟩, ‖, ŷ, ᵧ, ✓, …).
+BLOCKS = [(0x0020, 0x00FF), (0x0370, 0x03FF)]
 NEW_NAME = "OLC Sans Subset"
 
 
-def cut(src: Path, out: Path, style: str) -> None:
+def cut(src: Path, out: Path, style: str, extra: set[int]) -> None:
     font = TTFont(src)
     cmap = font.getBestCmap()
-    keep = [c for c in cmap if any(a <= c <= b for a, b in BLOCKS)]
+    keep = sorted({c for c in cmap if any(a <= c <= b for a, b in BLOCKS)} | (extra & set(cmap)))
     opts = subset.Options()
     opts.flavor = "woff2"
     opts.name_IDs = ["*"]
@@ -70,20 +66,20 @@ def main(streamlit_dir: str) -> None:
     media = Path(streamlit_dir) / "static" / "static" / "media"
     swaps = []
     upright = TTFont(sorted(media.glob("SourceSansVF-Upright.*.woff2"))[0]).getBestCmap()
-    outside = sorted(c for c in code_chars() if not any(a <= ord(c) <= b for a, b in BLOCKS))
-    lost = [c for c in outside if ord(c) in upright]
-    if lost:
-        sys.exit(f"the code writes {lost}, which Streamlit's font has and BLOCKS leaves out: add their blocks")
+    written = code_chars()
+    extra = {ord(c) for c in written if ord(c) in upright}
+    outside = sorted(c for c in written if ord(c) not in upright)
     for style, pattern in (("Upright", "SourceSansVF-Upright.*.woff2"), ("Italic", "SourceSansVF-Italic.*.woff2")):
         (src,) = sorted(media.glob(pattern))
         out = OUT / f"olc-sans-{style.lower()}.woff2"
-        cut(src, out, style)
+        cut(src, out, style, extra)
         swaps.append({"streamlit": f"media/{src.name}", "sha256": hashlib.sha256(src.read_bytes()).hexdigest(),
                       "source_bytes": src.stat().st_size, "file": out.name, "bytes": out.stat().st_size})
         print(f"{src.name}: {src.stat().st_size:,} -> {out.stat().st_size:,} bytes ({out.name})")
     meta = {"source": "streamlit==1.67.0 (PyPI): static/static/media/SourceSansVF-*.woff2, Source Sans 3 3.052, "
                       "SIL Open Font License 1.1 (LICENSE-SourceSans3); cut by scripts/subset_text_font.py",
             "fonttools": fonttools_version, "blocks": [f"U+{a:04X}-{b:04X}" for a, b in BLOCKS],
+            "code_chars": "".join(sorted(chr(c) for c in extra)),
             "code_chars_not_in_the_font": "".join(outside), "swaps": swaps}
     (OUT / "source-sans.json").write_text(json.dumps(meta, indent=1) + "\n")
 

@@ -146,23 +146,23 @@ def test_another_streamlits_fonts_are_served_whole(monkeypatch, tmp_path):
 
 
 def test_the_text_font_is_cut_to_what_the_app_writes():
-    """Streamlit's Source Sans 3 (every script in one 170 kB file per style) is served cut to the blocks the app writes
-    (scripts/subset_text_font.py); every non-ASCII character in the code is in those blocks, or is one Streamlit's
-    font never had (drawn by the browser's next font either way)."""
+    """Streamlit's Source Sans 3 (every script in one 170 kB file per style) is served cut to Latin-1, Greek and the
+    characters the app writes (scripts/subset_text_font.py); a new character in the code needs the cut made again,
+    unless Streamlit's font never had it (drawn by the browser's next font either way)."""
     for swap in SANS["swaps"]:
         src = STATIC / swap["streamlit"]
         assert hashlib.sha256(src.read_bytes()).hexdigest() == swap["sha256"], f"{src.name}: another Streamlit"
         passed, status, h, body = _serve(f"/static/{swap['streamlit']}", headers=GZ)
         assert passed is None and body == (static_files.FONT_DIR / swap["file"]).read_bytes()
-        assert body.startswith(b"wOF2") and len(body) < src.stat().st_size / 1.8
+        assert body.startswith(b"wOF2") and len(body) < src.stat().st_size / 3
     blocks = [tuple(int(x, 16) for x in b[2:].split("-")) for b in SANS["blocks"]]
     paths = [*ROOT.joinpath("olc_ui").rglob("*.py"), *ROOT.glob("pages/*.py"),
              *ROOT.joinpath("olc_ui", "viewer", "assets").glob("viewer*.js")]
     written = {c for p in paths for c in p.read_text(encoding="utf-8") if ord(c) >= 0x80}
     assert "γ" in written and "≤" in written
     outside = {c for c in written if not any(a <= ord(c) <= b for a, b in blocks)}
-    assert outside <= set(SANS["code_chars_not_in_the_font"]), \
-        f"the code writes {sorted(outside - set(SANS['code_chars_not_in_the_font']))}: run scripts/subset_text_font.py"
+    known = set(SANS["code_chars"]) | set(SANS["code_chars_not_in_the_font"])
+    assert outside <= known, f"the code writes {sorted(outside - known)}: run scripts/subset_text_font.py"
 
 
 def test_streamlits_markdown_maths_chunk_is_the_small_module_on_the_viewers_katex():
