@@ -17,26 +17,29 @@ prefix added by a proxy in front is kept. The frontend then probes that root onl
 ``<head>``, not HTML, a URL that does not end in the page path), nothing is changed and the frontend
 probes as before: two 404s in the console, nothing broken.
 
-:class:`AssetMiddleware` serves the step viewer's libraries (plotly.js, KaTeX, the figure download: what
-olc_ui/viewer/assets.py copies into ``static/olc/`` under names that change with their content) itself:
-with ``Cache-Control: immutable`` for a year, and gzip-compressed once per process and file. Streamlit's
-static serving sends them with no cache lifetime and compresses each on every request (its gzip middleware
-skips only its own ``/static/``): ~0.1–0.5 s of server CPU for plotly.js on every page load, in the
-seconds a first load waits for the page script. Any other path, a range or an odd request goes on to
-Streamlit.
+:class:`AssetMiddleware` serves, compressed once per process and file and cached by the browser for a year
+(``Cache-Control: immutable``; their names change with their content), what a first visit downloads: the step
+viewer's libraries (plotly.js, KaTeX, the figure download: what olc_ui/viewer/assets.py copies into ``static/olc/``)
+and Streamlit's own frontend (``/static/…/*.js|css``, which Streamlit sends uncompressed on purpose rather than
+compress it again on every request), and the icon font cut to the icons the app shows (olc_ui/static_files.py).
+Any other path, a range or an odd request goes on to Streamlit.
+
+Every other response that compresses (a page's HTML, JSON) is compressed by Starlette's ``GZipMiddleware``, the
+outermost layer: it leaves alone what is already encoded, so the files above are not compressed twice, and it
+compresses the page HTML :class:`PageBaseMiddleware` edited (whose request went on without ``Accept-Encoding``).
 """
 from __future__ import annotations
 
 import asyncio
-import gzip
 import json
 import re
-import threading
 from pathlib import Path
 
 import streamlit as st
 from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 
+from olc_ui import static_files
 from olc_ui.viewer import assets as viewer_assets
 
 #: A page path as olc's links have them (``perceptron``, ``margin_perceptron``): letters, digits,
@@ -98,6 +101,21 @@ def base_url_script(rel: str) -> bytes:
             ).encode()
 
 
+def preload_links(rel: str, query: bytes) -> bytes:
+    """``<link rel="preload">`` for what the page's step viewer will load (olc_ui/viewer/assets.py, preload_urls), each
+    URL relative to the page's own (``rel`` has no ``..``: one ``../`` per ``/`` in it), so a proxy's prefix is kept.
+
+    >>> preload_links("bound_explorer", b""), preload_links("a/b", b"")
+    (b'', b'')
+    >>> b'href="app/static/olc/katex-' in preload_links("winnow", b"")
+    True
+    """
+    up = "../" * rel.count("/")
+    return "".join(f'<link rel="modulepreload" href="{up}{url}">' if kind == "modulepreload" else
+                   f'<link rel="preload" href="{up}{url}" as="{kind}">'
+                   for url, kind in viewer_assets.preload_urls(rel, query)).encode()
+
+
 def inject(html: bytes, script: bytes) -> bytes | None:
     """``html`` with ``script`` first in its ``<head>``; None when there is no ``<head>``."""
     at = html.find(b"<head>")
@@ -139,7 +157,8 @@ class PageBaseMiddleware:
             await send({"type": "http.response.body", "body": b"", "more_body": False})
             return
         headers = [(k, v) for k, v in scope.get("headers", []) if k.lower() not in _DROPPED_REQUEST]
-        await self.app(dict(scope, headers=headers), receive, _Editor(send, base_url_script(rel)))
+        head = base_url_script(rel) + preload_links(rel, scope.get("query_string", b""))
+        await self.app(dict(scope, headers=headers), receive, _Editor(send, head))
 
 
 class _Editor:
@@ -168,12 +187,20 @@ class _Editor:
         await self.send({"type": "http.response.body", "body": body, "more_body": False})
 
 
-#: The step viewer's files, by extension: their content type, and whether gzip makes them smaller.
-_ASSET_TYPES = {".js": (b"text/javascript; charset=utf-8", True), ".css": (b"text/css; charset=utf-8", True),
-                ".woff2": (b"font/woff2", False)}
 _ASSET_PATH = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]*(?:/[A-Za-z0-9_-][A-Za-z0-9._-]*)*")
-#: a year: the names change with the content (olc_ui/viewer/assets.py)
+#: a year: the names change with the content (olc_ui/viewer/assets.py; Streamlit's hashed file names)
 IMMUTABLE = b"public, max-age=31536000, immutable"
+
+
+def _under(path: str, base_url: str | None, prefix: str) -> str | None:
+    base = (base_url or "").strip("/")
+    full = (f"/{base}" if base else "") + prefix
+    if not path.startswith(full):
+        return None
+    rel = path[len(full):]
+    if not _ASSET_PATH.fullmatch(rel) or ".." in rel or Path(rel).suffix not in static_files.TYPES:
+        return None
+    return rel
 
 
 def asset_path(path: str, base_url: str | None) -> str | None:
@@ -184,41 +211,30 @@ def asset_path(path: str, base_url: str | None) -> str | None:
     >>> asset_path("/app/static/olc/../secret.js", ""), asset_path("/app/static/other.js", ""), asset_path("/x.js", "")
     (None, None, None)
     """
-    base = (base_url or "").strip("/")
-    prefix = (f"/{base}" if base else "") + f"/app/static/{viewer_assets.STATIC_SUBDIR}/"
-    if not path.startswith(prefix):
-        return None
-    rel = path[len(prefix):]
-    if not _ASSET_PATH.fullmatch(rel) or ".." in rel or Path(rel).suffix not in _ASSET_TYPES:
-        return None
-    return rel
+    return _under(path, base_url, f"/app/static/{viewer_assets.STATIC_SUBDIR}/")
+
+
+def streamlit_path(path: str, base_url: str | None) -> str | None:
+    """The file of Streamlit's frontend (under ``streamlit/static/static/``) that request ``path`` asks for, or None.
+
+    >>> streamlit_path("/static/js/index.Ab1.js", ""), streamlit_path("/olc/static/css/index.C1.css", "/olc/")
+    ('js/index.Ab1.js', 'css/index.C1.css')
+    >>> streamlit_path("/static/js/../../x.js", ""), streamlit_path("/static/media/a.png", ""), streamlit_path("/x/static/a.js", "")
+    (None, None, None)
+    """
+    return _under(path, base_url, "/static/")
 
 
 class AssetMiddleware:
-    """ASGI middleware: the step viewer's libraries, cached by the browser, compressed once (see above)."""
+    """ASGI middleware: the files of a first visit, compressed once, cached by the browser (see above)."""
 
     def __init__(self, app, base_url: str | None = None, root: str | Path | None = None):
         self.app = app
         self._base_url, self._root = base_url, root
-        self._bodies: dict[tuple[str, bool], tuple[tuple[int, int], bytes]] = {}
-        self._lock = threading.Lock()
+        self._compressed = static_files.Compressed()
 
     def root(self) -> Path | None:
         return Path(self._root) if self._root is not None else viewer_assets.static_dir()
-
-    def _body(self, file: Path, zipped: bool) -> tuple[bytes, bytes]:
-        """The file's bytes (gzip-compressed when ``zipped``), once per process and version; and its ETag."""
-        st_ = file.stat()
-        version = (st_.st_size, st_.st_mtime_ns)
-        key = (str(file), zipped)
-        with self._lock:
-            hit = self._bodies.get(key)
-        if hit is None or hit[0] != version:
-            raw = file.read_bytes()
-            hit = (version, gzip.compress(raw, 6, mtime=0) if zipped else raw)
-            with self._lock:
-                self._bodies[key] = hit
-        return hit[1], f'"{version[0]:x}-{version[1]:x}{"-gz" if zipped else ""}"'.encode()
 
     def _file(self, scope) -> Path | None:
         if scope["type"] != "http" or scope.get("method") not in ("GET", "HEAD"):
@@ -226,7 +242,11 @@ class AssetMiddleware:
         if any(k.lower() == b"range" for k, _ in scope.get("headers", [])):
             return None
         base = self._base_url if self._base_url is not None else (st.get_option("server.baseUrlPath") or "")
-        rel, root = asset_path(scope.get("path", ""), base), self.root()
+        path = scope.get("path", "")
+        rel = streamlit_path(path, base)
+        if rel is not None:
+            return static_files.streamlit_file(rel)
+        rel, root = asset_path(path, base), self.root()
         if rel is None or root is None:
             return None
         file = (root / rel).resolve()
@@ -238,21 +258,20 @@ class AssetMiddleware:
             await self.app(scope, receive, send)
             return
         headers = {k.lower(): v for k, v in scope.get("headers", [])}
-        ctype, compressible = _ASSET_TYPES[file.suffix]
-        zipped = compressible and b"gzip" in headers.get(b"accept-encoding", b"")
-        body, etag = await asyncio.to_thread(self._body, file, zipped)
-        out = [(b"content-type", ctype), (b"cache-control", IMMUTABLE), (b"etag", etag)]
+        ctype, compressible = static_files.TYPES[file.suffix]
+        accept = headers.get(b"accept-encoding", b"")
+        codings = tuple(c for c in ("br", "gzip") if compressible and static_files.accepts(accept, c.encode()))
+        body, _, coding = await asyncio.to_thread(self._compressed.body, file, codings)
+        # no ETag: a file cached as immutable for a year is never revalidated (and 120 of them on a first visit)
+        out = [(b"content-type", ctype), (b"cache-control", IMMUTABLE)]
         if compressible:
             out.append((b"vary", b"Accept-Encoding"))
-        if etag in [t.strip() for t in headers.get(b"if-none-match", b"").split(b",")]:
-            await send({"type": "http.response.start", "status": 304, "headers": out})
-            await send({"type": "http.response.body", "body": b"", "more_body": False})
-            return
-        out += [(b"content-length", str(len(body)).encode())] + ([(b"content-encoding", b"gzip")] if zipped else [])
+        out += [(b"content-length", str(len(body)).encode())] + ([(b"content-encoding", coding.encode())] if coding else [])
         await send({"type": "http.response.start", "status": 200, "headers": out})
         await send({"type": "http.response.body", "body": b"" if scope["method"] == "HEAD" else body, "more_body": False})
 
 
 def middleware() -> list:
     """The middleware list for ``st.App(..., middleware=...)`` in app.py."""
-    return [Middleware(PageBaseMiddleware), Middleware(AssetMiddleware)]
+    return [Middleware(GZipMiddleware, minimum_size=500, compresslevel=6),
+            Middleware(PageBaseMiddleware), Middleware(AssetMiddleware)]

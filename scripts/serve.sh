@@ -14,6 +14,9 @@
 # (apt-get install -y redis-server) started here on a free loopback port, in $RUN/redis, without
 # persistence (--save "" --appendonly no: sessions last hours, and a Redis restart is rarer than a process
 # restart), stopped on exit. Its URL is written to $RUN/redis_url.
+# Static files: nginx serves Streamlit's frontend and the viewer's libraries itself from $RUN/www (each beside its
+# .gz, laid out by `python -m olc_ui.static_files`; and its .br, written in the background, with Debian's
+# libnginx-mod-http-brotli-static when installed), cached for a year; other responses are gzip-compressed.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 usage() { echo "usage: bash scripts/serve.sh K [--port P]   (K: 1 … 32 Streamlit processes)" >&2; exit 2; }
@@ -40,8 +43,10 @@ RUN="$(mktemp -d "${TMPDIR:-/tmp}/olc-serve.XXXXXX")"
 chmod 755 "$RUN"
 for d in body proxy fastcgi uwsgi scgi; do mkdir -m 1777 "$RUN/$d"; done
 PIDS=()
+BROTLI_PID=""
 stop() {
   trap - EXIT INT TERM
+  if [ -n "$BROTLI_PID" ]; then kill -TERM "$BROTLI_PID" 2>/dev/null || true; wait "$BROTLI_PID" 2>/dev/null || true; fi
   for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
   for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
   if [ -n "${OLC_KEEP_RUN:-}" ]; then echo "serve: stopped; logs kept in $RUN"; else rm -rf "$RUN"; echo "serve: stopped"; fi
@@ -69,6 +74,18 @@ export OLC_REDIS_URL
 echo "$OLC_REDIS_URL" >"$RUN/redis_url"
 NREDIS=${#PIDS[@]}
 
+# What nginx serves itself, compressed ahead of time (Streamlit's frontend, the viewer's libraries, the icon font's
+# subset): olc_ui/static_files.py, docs/load.md "A first visit over a lecture hall's wifi".
+"$PYBIN" -m olc_ui.static_files "$RUN/www" . >/dev/null
+BROTLI_MODULE="${NGINX_BROTLI_MODULE:-/usr/lib/nginx/modules/ngx_http_brotli_static_module.so}"
+LOAD_MODULES=""; BROTLI_STATIC=""
+if [ -f "$BROTLI_MODULE" ]; then
+  LOAD_MODULES="load_module $BROTLI_MODULE;"; BROTLI_STATIC="            brotli_static on;"
+  # the .br files, smallest first, in the background at a low priority (nginx sends each once it is there)
+  nice -n 10 "$PYBIN" -m olc_ui.static_files --brotli "$RUN/www" >"$RUN/brotli.log" 2>&1 &
+  BROTLI_PID=$!
+fi
+
 UPSTREAMS=""
 for i in $(seq 1 "$K"); do
   p=$((PORT + i))
@@ -78,7 +95,8 @@ for i in $(seq 1 "$K"); do
   UPSTREAMS+="        server 127.0.0.1:$p max_fails=0;"$'\n'
 done
 LISTEN="${OLC_LISTEN:-127.0.0.1}"
-sed -e "s|@RUN@|$RUN|g" -e "s|@PORT@|$PORT|g" -e "s|listen 127.0.0.1:|listen $LISTEN:|" scripts/nginx.conf.template \
+sed -e "s|@RUN@|$RUN|g" -e "s|@PORT@|$PORT|g" -e "s|listen 127.0.0.1:|listen $LISTEN:|" \
+    -e "s|^@LOAD_MODULES@\$|$LOAD_MODULES|" -e "s|^@BROTLI_STATIC@\$|$BROTLI_STATIC|" scripts/nginx.conf.template \
   | awk -v ups="$UPSTREAMS" '{ if ($0 == "@UPSTREAMS@") printf "%s", ups; else print }' >"$RUN/nginx.conf"
 "$NGINX" -t -q -c "$RUN/nginx.conf" -p "$RUN" -e "$RUN/error.log"
 "$NGINX" -c "$RUN/nginx.conf" -p "$RUN" -e "$RUN/error.log" &

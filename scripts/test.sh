@@ -14,6 +14,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 DEB=(); TEX=()
 command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || DEB+=(chromium)
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || DEB+=(nginx)
+# nginx's brotli_static module (scripts/serve.sh sends a first visit's files brotli-compressed with it)
+[ -f /usr/lib/nginx/modules/ngx_http_brotli_static_module.so ] || DEB+=(libnginx-mod-http-brotli-static)
 command -v redis-server >/dev/null 2>&1 || [ -x /usr/bin/redis-server ] || DEB+=(redis-server)
 command -v pdflatex >/dev/null 2>&1 || TEX+=(texlive-latex-base)
 if [ ${#DEB[@]} -gt 0 ] || [ ${#TEX[@]} -gt 0 ]; then

@@ -2,9 +2,9 @@
 into the one module the component runs) and the libraries it loads (plotly.js, KaTeX), copied into the app's
 ``static/olc/`` and served by Streamlit's static file serving.
 
-Assets: plotly.js (the full bundle from the installed ``plotly`` package, and the
-vendored basic bundle ``olc_ui/viewer/assets/plotly``, 4x smaller, used when every trace is a
-scatter, bar or pie) and KaTeX (vendored in ``olc_ui/viewer/assets/katex``) are copied at
+Assets: plotly.js (the full bundle from the installed ``plotly`` package, and two vendored partial bundles in
+``olc_ui/viewer/assets/plotly``: the basic one, 4x smaller, used when every trace is a scatter, bar or pie, and the
+gl3d one, for a 3-D view) and KaTeX (vendored in ``olc_ui/viewer/assets/katex``) are copied at
 import time into ``static/olc/`` next to the app's main script and served by
 Streamlit's static file serving (``.streamlit/config.toml``:
 ``[server] enableStaticServing = true``), so the browser loads each once per page and
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import json
 import logging
 import os
 import re
@@ -24,7 +25,7 @@ from pathlib import Path
 import plotly
 from streamlit import config as st_config
 
-__all__ = ["ASSET_DIR", "bundle_js", "script_js", "static_dir", "ensure_static_assets", "assets", "KATEX_VERSION", "BASIC_TRACE_TYPES"]
+__all__ = ["ASSET_DIR", "VIEWER_PAGES", "component_js", "GL3D_TRACE_TYPES", "bundle_js", "plotly_url", "preload_urls", "script_js", "static_dir", "ensure_static_assets", "assets", "KATEX_VERSION", "BASIC_TRACE_TYPES"]
 
 _LOG = logging.getLogger(__name__)
 
@@ -34,13 +35,33 @@ KATEX_VERSION = "0.19.1"
 #: other trace type and the installed plotly package ships the same plotly.js version.
 PLOTLY_BASIC_VERSION = "4.1.1"
 BASIC_TRACE_TYPES = frozenset({"scatter", "bar", "pie"})
+#: The vendored gl3d bundle (same version): the 3-D traces and scatter, for a 3-D view (the Perceptron with d = 3)
+#: instead of the full bundle (1.75 MB against 4.8 MB).
+GL3D_TRACE_TYPES = frozenset({"scatter", "scatter3d", "mesh3d", "surface", "isosurface", "volume", "cone", "streamtube"})
 #: Sub-folder of the app's ``static/`` folder that this module fills.
 STATIC_SUBDIR = "olc"
 #: The figure download (built in the browser from the round on screen), loaded on the first click.
 EXPORT_JS = "viewer_export.js"
 
 
+#: The pages (url paths) whose script mounts the step viewer: their HTML asks the browser for the viewer's libraries
+#: at once (olc_ui/routes.py, :func:`preload_urls`), while Streamlit's frontend loads and connects, rather than once
+#: the page's script has run. tests/ui/test_static_files.py checks it against pages/*.py.
+VIEWER_PAGES = frozenset({"perceptron", "margin_perceptron", "ftrl", "winnow", "exponentiated_update", "experts",
+                          "halving", "boolean_concepts", "compare"})
+#: The query that makes a page draw in 3-D, whose plotly.js is not the 2-D bundle (the Perceptron with d = 3:
+#: olc_ui/lessons/perceptron/lesson.py, ``full_plotly``; a test checks the two agree).
+THREE_D_QUERY = {"perceptron": (b"d", b"3")}
+
+
 # --------------------------------------------------------------------------- assets
+
+@functools.lru_cache(maxsize=1)
+def source_sans() -> dict:
+    """``assets/fonts/source-sans.json``: the text font's Latin files that olc_ui/static_files.py serves in place of
+    Streamlit's."""
+    return json.loads((ASSET_DIR / "fonts" / "source-sans.json").read_text(encoding="utf-8"))
+
 
 def _plotly_js() -> tuple[Path, str]:
     path = Path(plotly.__file__).resolve().parent / "package_data" / "plotly.min.js"
@@ -79,13 +100,20 @@ def ensure_static_assets(app_dir: str | os.PathLike) -> dict[str, str]:
     urls = _asset_urls()
     plotly_src, _ = _plotly_js()
     _copy_if_stale(plotly_src, root / Path(urls["plotly"]).name)
-    if "plotly_basic" in urls:
-        _copy_if_stale(ASSET_DIR / "plotly" / f"plotly-basic-{PLOTLY_BASIC_VERSION}.min.js",
-                       root / Path(urls["plotly_basic"]).name)
+    for key, name in (("plotly_basic", "basic"), ("plotly_3d", "gl3d")):
+        if key in urls:
+            _copy_if_stale(ASSET_DIR / "plotly" / f"plotly-{name}-{PLOTLY_BASIC_VERSION}.min.js", root / Path(urls[key]).name)
     ksrc = ASSET_DIR / "katex"
     for f in [ksrc / "katex.min.js", ksrc / "katex.min.css", *sorted((ksrc / "fonts").glob("*.woff2"))]:
         _copy_if_stale(f, root / f"katex-{KATEX_VERSION}" / f.relative_to(ksrc))
     _copy_if_stale(ASSET_DIR / EXPORT_JS, root / Path(urls["export"]).name)
+    module = root / Path(urls["viewer"]).name
+    if not module.is_file():
+        fd, tmp = tempfile.mkstemp(prefix=f".{module.name}.", dir=str(root))
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(bundle_js())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, module)
     return urls
 
 
@@ -97,9 +125,27 @@ def _asset_urls() -> dict[str, str]:
             "katex_js": f"{base}/katex-{KATEX_VERSION}/katex.min.js",
             "katex_css": f"{base}/katex-{KATEX_VERSION}/katex.min.css"}
     urls["export"] = f"{base}/{_export_name()}"
+    urls["viewer"] = f"{base}/{_viewer_name()}"
     if plotly_ver == PLOTLY_BASIC_VERSION:
         urls["plotly_basic"] = f"{base}/plotly-basic-{PLOTLY_BASIC_VERSION}.min.js"
+        urls["plotly_3d"] = f"{base}/plotly-gl3d-{PLOTLY_BASIC_VERSION}.min.js"
     return urls
+
+
+def plotly_url(urls: dict[str, str], types) -> str:
+    """The plotly.js bundle for a spec whose traces are of ``types``: the basic one when they are all basic, the gl3d
+    one for a 3-D view, else the full bundle (each partial bundle only when it is plotly.py's plotly.js version).
+
+    >>> u = _asset_urls()
+    >>> [plotly_url(u, t).rsplit("/", 1)[1] for t in ({"scatter", "bar"}, {"scatter", "scatter3d", "mesh3d"}, {"heatmap"})]
+    ['plotly-basic-4.1.1.min.js', 'plotly-gl3d-4.1.1.min.js', 'plotly-4.1.1.min.js']
+    """
+    types = set(types)
+    if types <= BASIC_TRACE_TYPES and "plotly_basic" in urls:
+        return urls["plotly_basic"]
+    if types <= GL3D_TRACE_TYPES and "plotly_3d" in urls:
+        return urls["plotly_3d"]
+    return urls["plotly"]
 
 
 @functools.lru_cache(maxsize=1)
@@ -107,6 +153,46 @@ def _export_name() -> str:
     """viewer_export.js's served name, by content (a changed file gets a new URL: no stale cache)."""
     h = hashlib.blake2b((ASSET_DIR / EXPORT_JS).read_bytes(), digest_size=6).hexdigest()
     return f"viewer_export-{h}.js"
+
+
+def preload_urls(page: str, query: bytes) -> list[tuple[str, str]]:
+    """What page ``page`` (its url path) opened with ``query`` will load for its step viewer, as (URL relative to the
+    server's base, and ``"modulepreload"``, ``"script"`` or ``"style"``): the viewer's module, KaTeX and the 2-D plotly.js
+    bundle; no plotly.js for a 3-D view (its
+    bundle is another); nothing for a page without the viewer.
+
+    >>> [u.rsplit("/", 1)[1][:7] for u, _ in preload_urls("winnow", b"N=100")]
+    ['viewer-', 'katex.m', 'katex.m', 'plotly-']
+    >>> [u.rsplit("/", 1)[1][:7] for u, _ in preload_urls("perceptron", b"T=50&d=3")], preload_urls("bound_explorer", b"")
+    (['viewer-', 'katex.m', 'katex.m'], [])
+    """
+    if page not in VIEWER_PAGES:
+        return []
+    urls = _asset_urls()
+    out = [(urls["viewer"], "modulepreload"), (urls["katex_js"], "script"), (urls["katex_css"], "style")]
+    three_d = THREE_D_QUERY.get(page)
+    if "plotly_basic" in urls and not (three_d and b"=".join(three_d) in query.split(b"&")):
+        out.append((urls["plotly_basic"], "script"))
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def _viewer_name() -> str:
+    """The step viewer's module's served name (:func:`bundle_js`, by content): ``viewer-<hash>.js``."""
+    return f"viewer-{hashlib.blake2b(bundle_js().encode(), digest_size=6).hexdigest()}.js"
+
+
+def component_js() -> str:
+    """The component's own ``js``: a stub that imports the step viewer's module (:func:`bundle_js`, 213 kB) from
+    ``static/olc/`` and is it. Inline, Streamlit would send the whole module over the websocket to every session
+    (76 kB compressed there, on every visit); as a file it is sent brotli-compressed (55 kB) and cached for good, and a
+    lesson page's HTML asks for it at once (:func:`preload_urls`)."""
+    url = json.dumps(_asset_urls()["viewer"])
+    return ("// olc step viewer: its module (olc_ui/viewer/assets.py, component_js)\n"
+            "const s = document.querySelector('script[src*=\"/static/js/index\"]');\n"
+            "const base = s && s.src ? s.src.slice(0, s.src.lastIndexOf('static/js/')) : new URL('./', location.href).href;\n"
+            f"const viewer = await import(new URL({url}, base).href);\n"
+            "export default viewer.default;\n")
 
 
 _ASSETS_BY_DIR: dict[str, dict[str, str]] = {}

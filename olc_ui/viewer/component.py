@@ -23,7 +23,8 @@ from typing import Any, Callable
 
 import streamlit as st
 
-from olc_ui.viewer.assets import ASSET_DIR, BASIC_TRACE_TYPES, assets as served_assets, bundle_js, script_js
+from olc_ui.viewer.assets import (ASSET_DIR, BASIC_TRACE_TYPES, GL3D_TRACE_TYPES, assets as served_assets, bundle_js,
+                                  component_js, plotly_url, script_js)
 from olc_ui.viewer.spec import MODES_KEY, _is_int, validate_spec
 
 __all__ = ["viewer", "preload", "last_key"]
@@ -35,7 +36,7 @@ COMPONENT_NAME = "olc_step_viewer"
 def _component():
     return st.components.v2.component(
         COMPONENT_NAME,
-        js=bundle_js(),
+        js=component_js(),     # imports the viewer's module, a cached file (olc_ui/viewer/assets.py)
         css=(ASSET_DIR / "viewer.css").read_text(encoding="utf-8"),
         isolate_styles=False,  # plotly.js styles and KaTeX fonts live in the document
     )
@@ -56,9 +57,11 @@ def _libs_js() -> str:
     return code
 
 
-def _libs(assets: dict[str, str], full: bool) -> dict[str, str]:
-    """The libraries the viewer loads: the basic plotly.js bundle unless ``full`` (a trace type beyond it)."""
-    return {"plotly": assets["plotly"] if full or "plotly_basic" not in assets else assets["plotly_basic"],
+def _libs(assets: dict[str, str], full: bool, types=None) -> dict[str, str]:
+    """The libraries the viewer loads: the plotly.js bundle for trace ``types`` (olc_ui/viewer/assets.py, plotly_url);
+    without them, the basic bundle unless ``full`` (a 3-D view: the gl3d bundle)."""
+    types = types if types is not None else (GL3D_TRACE_TYPES if full else {"scatter"})
+    return {"plotly": plotly_url(assets, types),
             "katex_js": assets["katex_js"], "katex_css": assets["katex_css"]}
 
 
@@ -79,7 +82,7 @@ def _bidi_chunk() -> str | None:
 
 
 def preload(*, full: bool = False) -> None:
-    """Start loading plotly.js (``full``: the whole bundle; else the basic one, for scatter, bar and pie traces)
+    """Start loading plotly.js (``full``: the bundle of a 3-D view; else the basic one, for scatter, bar and pie traces)
     and KaTeX now, while the page script goes on: the step viewer mounted later finds them loaded, or loading,
     instead of asking for them only once its spec has arrived. Draws nothing (a script-only element, which
     olc_ui/shared/page.py's CSS gives no row)."""
@@ -232,7 +235,7 @@ def viewer(spec: dict, *, key: str, download: str | None = None, modes: dict | N
     data_spec = spec if spec["position"] == pin["position"] else {**spec, "position": pin["position"]}
     assets = served_assets()
     types = {t.get("type", "scatter") for f in spec["figures"] for t in f["figure"]["data"]}
-    chosen = {**_libs(assets, full=not types <= BASIC_TRACE_TYPES), "export": assets["export"]}
+    chosen = {**_libs(assets, full=False, types=types), "export": assets["export"]}
     name = download or (key[: -len("_viewer")] if key.endswith("_viewer") else key)
     if modes is None:
         modes = st.session_state.get(MODES_KEY) or {}

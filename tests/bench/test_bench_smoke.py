@@ -28,6 +28,7 @@ BENCH = ROOT / "bench"
 SMOKE = {
     "compare_sweep.py": (["--smoke"], ("runs", "seconds", "spec_mb"), False),
     "game_latency.py": (["--smoke"], ("moves", "median_ms", "max_ms"), True),
+    "join.py": (["--smoke"], ("page", "first_visit_kb", "requests", "repeat_visit_kb", "fast3g_first_chart_s"), True),
     "load.py": (["--smoke"], ("students", "p95_ms", "errors"), False),
     "load_class.py": (["--smoke"], ("students", "lag_p95_ms", "lag_max_ms", "votes_lost", "errors"), False),
     "perceptron_vs_sklearn.py": (["--smoke"], ("worst_ratio_median", "worst_ratio_min", "runs"), False),

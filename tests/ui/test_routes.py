@@ -107,7 +107,10 @@ def test_page_html_gets_the_script(chunks):
     scope, sent = run_asgi("/olc/perceptron", chunks=chunks, base="/olc")
     status, headers, body = response(sent)
     assert status == 200
-    assert body == routes.inject(HTML, routes.base_url_script("perceptron"))
+    head = routes.base_url_script("perceptron") + routes.preload_links("perceptron", b"")
+    assert body == routes.inject(HTML, head)
+    assert b'<link rel="preload" href="app/static/olc/plotly-basic-' in body      # the viewer's libraries, at once
+    assert b'<link rel="modulepreload" href="app/static/olc/viewer-' in body
     assert headers[b"content-length"] == str(len(body)).encode()
     assert b"etag" not in headers and b"last-modified" not in headers    # they described the file
     assert headers[b"cache-control"] == b"no-cache"                      # Streamlit's, kept

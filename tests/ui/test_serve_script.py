@@ -1,6 +1,7 @@
 """scripts/serve.sh K: K Streamlit processes behind nginx, sticky per browser, stopped with it.
 
-Starts ``serve.sh 2`` (skipped when nginx is not installed), then checks: both
+Starts ``serve.sh 2`` (skipped when nginx is not installed), then checks: a first visit comes compressed and cached
+(Streamlit's frontend from nginx itself, gzip_static); both
 processes receive browsers; a browser (its route cookie) always reaches the same one,
 its websocket included; a student's full session (open, step, page switch) works through
 nginx; a class session's lecturer connected to one process drives students connected to the other and
@@ -10,6 +11,7 @@ redis-server and both Streamlit processes and removes its run directory.
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 import os
 import re
@@ -29,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))
 import load  # noqa: E402
 import stproto  # noqa: E402
+from olc_ui import static_files  # noqa: E402
 from olc_ui.classroom.redis_store import RedisStore  # noqa: E402
 from olc_ui.classroom.store import Limits  # noqa: E402
 from tests.conftest import run_async  # noqa: E402
@@ -178,6 +181,54 @@ def test_a_lecturer_on_one_process_drives_students_on_the_other(served):
             assert (await recv(stu, "refused"))["what"] == "state"
     run_async(go())
     store.close()
+
+
+def _get(url: str, path: str) -> tuple[int, dict, bytes]:
+    req = urllib.request.Request(url + path, headers={"Accept-Encoding": "gzip"})
+    with urllib.request.urlopen(req, timeout=60) as r:
+        return r.status, {k.lower(): v for k, v in r.headers.items()}, r.read()
+
+
+def test_a_first_visit_comes_compressed_and_cached_through_nginx(served):
+    """Streamlit's frontend and the viewer's libraries from nginx itself (gzip_static: no process answered), the
+    page's HTML compressed, the icon font the subset (olc_ui/static_files.py; issue 34 §1)."""
+    url = served["url"]
+    status, h, body = _get(url, "/perceptron")
+    assert status == 200 and h.get("content-encoding") == "gzip" and b"BACKEND_BASE_URL" in gzip.decompress(body)
+    index_html = gzip.decompress(_get(url, "/")[2]).decode()
+    js = re.search(r'src="\./(static/js/index\.[\w-]+\.js)"', index_html).group(1)
+    status, h, body = _get(url, "/" + js)
+    assert status == 200 and h.get("content-encoding") == "gzip" and "x-olc-upstream" not in h
+    assert h["cache-control"] == "public, max-age=31536000, immutable" and "Accept-Encoding" in h.get("vary", "")
+    assert gzip.decompress(body) == (static_files.streamlit_static() / js.removeprefix("static/")).read_bytes()
+    meta = json.loads((static_files.ICON_DIR / "icons.json").read_text())
+    status, h, body = _get(url, "/static/media/" + meta["source"].rsplit("/", 1)[1])
+    assert status == 200 and len(body) == meta["subset_bytes"] and h["content-type"] == "font/woff2"
+    plotly = next(p.name for p in (served["run"] / "www" / "app" / "static" / "olc").glob("plotly-*.min.js"))
+    status, h, body = _get(url, "/app/static/olc/" + plotly)
+    assert status == 200 and h.get("content-encoding") == "gzip" and "immutable" in h["cache-control"]
+    status, h, _ = _get(url, "/static/js/no-such-file.js")                  # not on disk: a process answers
+    assert "x-olc-upstream" in h
+
+
+BROTLI_MODULE = Path(os.environ.get("NGINX_BROTLI_MODULE", "/usr/lib/nginx/modules/ngx_http_brotli_static_module.so"))
+
+
+@pytest.mark.skipif(not BROTLI_MODULE.is_file(), reason="Debian's libnginx-mod-http-brotli-static is not installed")
+def test_brotli_through_nginx_once_the_files_are_made(served):
+    """serve.sh writes each file's .br in the background; nginx (brotli_static) sends it to a browser that takes br."""
+    brotli = pytest.importorskip("brotli")
+    index_html = gzip.decompress(_get(served["url"], "/")[2]).decode()
+    js = re.search(r'src="\./(static/js/index\.[\w-]+\.js)"', index_html).group(1)
+    br = served["run"] / "www" / (js + ".br")
+    deadline = time.monotonic() + 240
+    while not br.exists() and time.monotonic() < deadline:
+        time.sleep(1)
+    assert br.exists(), "no .br written in 240 s: see $RUN/brotli.log"
+    req = urllib.request.Request(served["url"] + "/" + js, headers={"Accept-Encoding": "br, gzip"})
+    with urllib.request.urlopen(req, timeout=60) as r:
+        assert r.headers.get("Content-Encoding") == "br" and "immutable" in r.headers["Cache-Control"]
+        assert brotli.decompress(r.read()) == (static_files.streamlit_static() / js.removeprefix("static/")).read_bytes()
 
 
 def test_sigterm_stops_every_child(served):
