@@ -14,7 +14,7 @@ import operator
 from decimal import Decimal
 from fractions import Fraction
 
-__all__ = ["Fraction", "as_fraction", "decimal_text", "pair", "REL"]
+__all__ = ["Fraction", "as_fraction", "decimal_text", "exponent", "pair", "REL"]
 
 REL = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "=": operator.eq}
 
@@ -35,11 +35,22 @@ def decimal_text(v: Fraction, digits: int) -> str:
     """``v`` rounded to ``digits`` significant digits, without trailing zeros ("0.25", "1", "−0.3")."""
     if v == 0:
         return "0"
-    e = math.floor(math.log10(abs(v.numerator)) - math.log10(v.denominator))
+    e = exponent(v)
     places = max(0, digits - 1 - e)
     q = round(v * 10 ** places)
-    s = f"{abs(q) / 1:.0f}" if places == 0 else _places(abs(q), places)
+    s = str(abs(q)) if places == 0 else _places(abs(q), places)
     return ("−" if q < 0 else "") + s
+
+
+def exponent(v: Fraction) -> int:
+    """The e with 10**e ≤ |v| < 10**(e + 1), exactly (v ≠ 0)."""
+    n, d = abs(v.numerator), v.denominator
+    if n >= d:
+        return len(str(n // d)) - 1
+    k = 1
+    while n * 10 ** k < d:
+        k += 1
+    return -k
 
 
 def _places(q: int, places: int) -> str:
