@@ -99,8 +99,9 @@ class Refusal:
 
 
 def encode_moves(moves: Sequence[Move]) -> str:
-    """``"48:36:+,-40:30:-"``: each move i:j:± is the point (i/64, j/64) with label ±1."""
-    return ",".join(f"{m.i}:{m.j}:{'+' if m.label > 0 else '-'}" for m in moves)
+    """``"48:36:1,-40:30:-1"``: each move i:j:y is the point (i/64, j/64) with label y = ±1 (no "+": a URL's query
+    reads it as a space)."""
+    return ",".join(f"{m.i}:{m.j}:{m.label}" for m in moves)
 
 
 def parse_moves(text: str) -> list[Move]:
@@ -116,7 +117,7 @@ def parse_moves(text: str) -> list[Move]:
                 raise ValueError
             out.append(Move(int(parts[0]), int(parts[1]), 1 if parts[2] in ("+", "1") else -1))
         except ValueError:
-            raise ValueError(f"move {n} ({tok.strip()[:20]!r}) is not a point and a label like '48:36:+'") from None
+            raise ValueError(f"move {n} ({tok.strip()[:20]!r}) is not a point and a label like '48:36:1'") from None
         if abs(out[-1].i) > MAX_RADIUS * GRID or abs(out[-1].j) > MAX_RADIUS * GRID:
             raise ValueError(f"move {n} lies far outside every disc a game allows")
     if len(out) > MAX_MOVES:

@@ -211,8 +211,8 @@ def test_the_computer_continues_a_game():
 
 def test_moves_round_trip_and_bad_links():
     moves = [Move(48, 36, 1), Move(-40, 30, -1), Move(0, -64, 1)]
-    assert parse_moves(encode_moves(moves)) == moves and encode_moves(moves) == "48:36:+,-40:30:-,0:-64:+"
-    assert parse_moves("") == []
+    assert parse_moves(encode_moves(moves)) == moves and encode_moves(moves) == "48:36:1,-40:30:-1,0:-64:1"
+    assert parse_moves("") == [] and parse_moves("1:2:+,3:4:-") == [Move(1, 2, 1), Move(3, 4, -1)]
     for bad, words in (("1:2", "move 1"), ("1:2:+,x:1:-", "move 2"), ("1:2:3", "move 1"),
                        ("9999:0:+", "far outside"), (",".join(["1:1:+"] * (MAX_MOVES + 1)), "at most")):
         with pytest.raises(ValueError, match=words):

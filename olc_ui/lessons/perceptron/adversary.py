@@ -22,7 +22,7 @@ from olc_core.games.perceptron_adversary import greedy_game, greedy_move
 from olc_ui.lessons.perceptron import adversary_text as words
 from olc_ui.lessons.perceptron.adversary_view import (HIDDEN_NAME, LABEL_TEXT, START, WHAT, YHAT, board_spec,
                                                       coord_text, start_board)
-from olc_ui.shared import caps, class_session, common, page as frame, safe, state
+from olc_ui.shared import caps, class_session, common, safe, state
 from olc_ui.shared.config import Setting
 from olc_ui.shared.state import set_value
 from olc_ui.shared.transcript import PageSettings
@@ -83,8 +83,9 @@ def _game(v: dict[str, Any]) -> PerceptronGame:
 
 def page() -> None:
     """The page's adversary part: title, intro, the game's settings in the sidebar, then the game."""
-    st.title("Beat the bound: play the adversary against the Perceptron")
-    frame.intro(INTRO)
+    st.title("Beat the bound: the Perceptron")
+    with st.expander("The rules, and why the proof stops you", icon=":material/menu_book:"):
+        st.markdown(INTRO)
     with st.sidebar:
         st.header("The game")
         v = state.bind(GROUP, GAME_SETTINGS, show={"ws", "gamma", "R", "hide"})
@@ -194,61 +195,71 @@ def _computer_game(key: str, _game: PerceptronGame) -> GameState:
     return greedy_game(_game)
 
 
-def _score(state_: GameState) -> None:
+def _score(state_: GameState) -> str:
+    """One line: moves, mistakes, the theorem's count and what it still allows."""
     g = state_.game
-    cols = st.columns([1, 1, 1.3, 1.3])
-    cols[0].metric("Your moves", f"{state_.T}")
-    cols[1].metric("Mistakes M", f"{state_.M}")
-    cols[2].metric("Theorem: M ≤ ⌊R²/γ²⌋", f"{g.bound}")
-    cols[3].metric("Still allowed", f"{state_.theorem_left}",
-                   help="⌊R²/γ²⌋ − M; the argument from the current w may allow fewer (beside the board)")
-    st.progress(min(1.0, state_.M / max(1, g.bound)),
-                text=f"Mistakes forced: M = {state_.M} of the ⌊R²/γ²⌋ = {g.bound} the theorem allows")
+    return (f"Moves **{state_.T}** · mistakes **M = {state_.M}** · the theorem: M ≤ ⌊R²/γ²⌋ = **{g.bound}** · "
+            f"still allowed: **{state_.theorem_left}**")
 
 
-def _move_panel(state_: GameState) -> None:
-    with st.container(border=True, key=f"{GROUP}_panel"):
-        st.markdown("#### Your next move")
+def _controls(state_: GameState) -> None:
+    """The row above the board: the next point's label, undo, start over, the computer's moves, and the score (the
+    board starts on the first screen of a projector's 1100×800)."""
+    over = not state_.can_err or state_.T >= MAX_MOVES
+    with st.container(horizontal=True, key=f"{GROUP}_controls", vertical_alignment="center", gap="small"):
         st.radio("Label of your next point", [1, -1], key=f"{GROUP}_label", horizontal=True,
-                 format_func=lambda b: LABEL_TEXT[b])
-        st.caption("Click or tap inside the disc to place a point with this label — or type it:")
-        c1, c2 = st.columns(2)
+                 format_func=lambda b: LABEL_TEXT[b], width="content")
+        st.button("Undo", key=f"{GROUP}_undo", disabled=state_.T == 0,
+                  on_click=_set_moves, args=(list(state_.moves[:-1]),), help="take back your last move")
+        st.button("Start over", key=f"{GROUP}_reset", disabled=state_.T == 0, on_click=_set_moves, args=([],))
+        st.button("Computer's move", key=f"{GROUP}_cmove", on_click=_computer, args=(state_, False),
+                  disabled=over, help="the computer's adversary: the admissible mistake that leaves w at the largest "
+                                      "angle from w*")
+        st.button("Computer plays on", key=f"{GROUP}_cend", on_click=_computer, args=(state_, True),
+                  disabled=over, help="the computer's adversary plays until no admissible move can be a mistake")
+    st.markdown(_score(state_))
+
+
+def _typed_panel(state_: GameState) -> None:
+    """The keyboard's way to place a point: its coordinates, snapped to the grid."""
+    with st.expander("Type a point instead of clicking", icon=":material/keyboard:", key=f"{GROUP}_typed"):
+        c1, c2, c3 = st.columns([1, 1, 1.2], vertical_alignment="bottom")
         R = float(state_.game.radius)
         c1.number_input("x₁", -2 * R, 2 * R, 0.0, 1 / GRID, format="%.4f", key=f"{GROUP}_x1")
         c2.number_input("x₂", -2 * R, 2 * R, 0.0, 1 / GRID, format="%.4f", key=f"{GROUP}_x2")
-        full = state_.T >= MAX_MOVES
-        st.button("Place the point", key=f"{GROUP}_place", on_click=_typed, args=(state_,), disabled=full,
-                  help=f"on the grid of step 1/{GRID}: the nearest grid point")
-        refused = st.session_state.get(f"{GROUP}_refused")
-        box = st.empty()
-        if refused:
-            box.warning(safe.md(refused))
-        b1, b2 = st.columns(2)
-        b1.button("Undo the last move", key=f"{GROUP}_undo", disabled=state_.T == 0,
-                  on_click=_set_moves, args=(list(state_.moves[:-1]),))
-        b2.button("Start over", key=f"{GROUP}_reset", disabled=state_.T == 0, on_click=_set_moves, args=([],))
-        if full:
-            st.caption(f"A game keeps at most {MAX_MOVES} moves: undo or start over.")
+        c3.button("Place the point", key=f"{GROUP}_place", on_click=_typed, args=(state_,),
+                  disabled=state_.T >= MAX_MOVES, help=f"at the nearest point of the grid of step 1/{GRID}, with "
+                                                       "the label chosen above")
+
+
+def _words(state_: GameState, shown: bool) -> None:
+    """Under the board: the last round, what the proof says now, the computer's score against yours."""
+    refused = st.session_state.get(f"{GROUP}_refused")
+    if refused:
+        st.warning(safe.md(refused))
+    if state_.T >= MAX_MOVES:
+        st.caption(f"A game keeps at most {MAX_MOVES} moves: undo or start over.")
+    left, right = st.columns(2, gap="medium")
+    with left:
         if state_.T:
             st.markdown(words.last_move(state_))
+        kind, text = words.verdict(state_)
+        getattr(st, kind)(text)
+        if state_.game.hidden and not shown:
+            st.button("Reveal w*", key=f"{GROUP}_reveal_btn", on_click=_reveal, args=(state_.game.direction,))
+    with right:
+        st.markdown(words.setting_text(state_, shown))
+        st.markdown(words.comparison(state_, _computer_game(f"{state_.game}", state_.game)))
 
 
-def _computer_panel(state_: GameState) -> None:
-    with st.container(border=True, key=f"{GROUP}_computer"):
-        st.markdown("#### The computer's adversary")
-        over = not state_.can_err or state_.T >= MAX_MOVES
-        c1, c2 = st.columns(2)
-        c1.button("Its next move", key=f"{GROUP}_cmove", on_click=_computer, args=(state_, False), disabled=over,
-                  help="the admissible mistake that leaves w at the largest angle from w*")
-        c2.button("Let it play to the end", key=f"{GROUP}_cend", on_click=_computer, args=(state_, True),
-                  disabled=over)
-        comp = _computer_game(f"{state_.game}", state_.game)
-        st.markdown(words.comparison(state_, comp))
+def _reveal(direction: str) -> None:
+    st.session_state[f"{GROUP}_reveal"] = (direction, True)
 
 
 @st.fragment
 def play() -> None:
-    """The game: score, the board (the step viewer) beside the move panel, the downloads. A move reruns this only."""
+    """The game: the controls, the board (the step viewer), what the proof says, the downloads. A move reruns this
+    only."""
     first = st.session_state.get(f"{GROUP}_opened") is None     # a link's ?t= counts on the session's first run
     st.session_state[f"{GROUP}_opened"] = True
     v = state.current(GROUP, GAME_SETTINGS)
@@ -258,24 +269,15 @@ def play() -> None:
     state_ = game.play(_moves(game))
     revealed = st.session_state.get(f"{GROUP}_reveal") == (game.direction, True)
     shown = not game.hidden or revealed or not state_.can_err
-    st.markdown(words.setting_text(state_, shown))
-    _score(state_)
-    board, panel = st.columns([4, 3], gap="medium")
-    with panel:
-        _move_panel(state_)
-        kind, text = words.verdict(state_)
-        getattr(st, kind)(text)
-        if game.hidden and not shown:
-            st.button("Reveal w*", key=f"{GROUP}_reveal_btn",
-                      on_click=lambda: st.session_state.update({f"{GROUP}_reveal": (game.direction, True)}))
-        _computer_panel(state_)
-    with board:
-        position = _opens_at(state_.T, first)
-        run_id = f"padv-{game.direction}-{game.gamma}-{game.radius}-{int(shown)}-{encode_moves(state_.moves)}"
-        spec = {**_spec(run_id, state_, shown), "position": position}
-        modes = {**(st.session_state.get(MODES_KEY) or {}), "game_plane": game_options(game, state_, shown)}
-        position = viewer(spec, key=VIEWER, modes=modes)
-        caps.show(CAP)
+    _controls(state_)
+    position = _opens_at(state_.T, first)
+    run_id = f"padv-{game.direction}-{game.gamma}-{game.radius}-{int(shown)}-{encode_moves(state_.moves)}"
+    spec = {**_spec(run_id, state_, shown), "position": position}
+    modes = {**(st.session_state.get(MODES_KEY) or {}), "game_plane": game_options(game, state_, shown)}
+    position = viewer(spec, key=VIEWER, modes=modes)
+    caps.show(CAP)
+    _typed_panel(state_)
+    _words(state_, shown)
     m = {"mode": "adversary"}
     state.write_url(MODE_SETTINGS + GAME_SETTINGS, {**m, **v, "moves": encode_moves(state_.moves)},
                     {"t": str(position)} if state_.T else None)

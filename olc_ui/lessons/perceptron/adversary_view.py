@@ -145,9 +145,10 @@ def _main(game: PerceptronGame, shown: bool, title: str) -> dict:
          "hoverinfo": "skip"},
     ]
     axis = {"range": [-L, L], "zeroline": True, "fixedrange": True, "gridcolor": "#eeeeee", "constrain": "domain"}
-    layout = {"xaxis": {**axis, "title": {"text": "x₁"}}, "yaxis": {**axis, "title": {"text": "x₂"}, "scaleanchor": "x"},
-              "margin": {"l": 45, "r": 10, "t": 10, "b": 40}, "plot_bgcolor": "#d9d9d9", "paper_bgcolor": "#ffffff",
-              "legend": {"orientation": "h", "y": -0.14, "x": 0, "font": {"size": 12}}, "dragmode": False,
+    layout = {"xaxis": {**axis}, "yaxis": {**axis, "scaleanchor": "x"},
+              "margin": {"l": 40, "r": 10, "t": 10, "b": 30}, "plot_bgcolor": "#d9d9d9", "paper_bgcolor": "#ffffff",
+              "legend": {"orientation": "h", "y": -0.08, "yanchor": "top", "x": 0, "font": {"size": 12}},
+              "dragmode": False,
               "hovermode": False, "font": {"size": 14}}
     dynamic = [
         {"trace": 3, "op": "rows_before", "rounds": "rp", "x": "xp", "y": "yp"},

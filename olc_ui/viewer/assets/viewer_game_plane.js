@@ -198,9 +198,11 @@ class PlaneGame {
       this.gd.addEventListener("click", this.onClick, true);
       this.gd.style.cursor = "crosshair";
     }
+    // over the top of the board (absolutely placed: a message must not move the board under the next tap)
     this.status = el("div", "olc-game-refused");
     this.status.setAttribute("role", "status");
-    v.captionEl.after(this.status);
+    if (main) main.box.appendChild(this.status);
+    else v.captionEl.after(this.status);
   }
 
   settle() {
@@ -228,11 +230,22 @@ class PlaneGame {
   }
 
   say(text) {
-    if (this.status) this.status.textContent = text;
+    if (!this.status) return;
+    this.status.textContent = text;
+    this.status.classList.toggle("olc-shown", Boolean(text));
+  }
+
+  // A tap on a touch screen reaches the board as several clicks (plotly adds its own): one move per gesture.
+  repeated(ev) {
+    const now = performance.now(), last = this.lastClick;
+    this.lastClick = { at: now, x: ev.clientX, y: ev.clientY };
+    return last && now - last.at < 600 && Math.abs(last.x - ev.clientX) < 12 && Math.abs(last.y - ev.clientY) < 12;
   }
 
   click(ev) {
     const v = this.view;
+    if (!ev.clientX && !ev.clientY) return;       // plotly's synthetic click of a touch, with no position
+    if (this.repeated(ev)) return;
     if (this.pending !== null || !v.ready || !v.spec || v.spec.T >= this.o.max) return;
     const at = this.point(ev);
     const label = this.label();
