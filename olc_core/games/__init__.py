@@ -5,9 +5,10 @@ Each game's rules decide exactly which moves are admissible; the accepted moves 
 trace is ``olc_core.run`` on it, so the proof's own checks say that the assumptions held and the bound stood.
 
 * :mod:`olc_core.games.perceptron` — points in the disc with margin γ for a fixed unit w*;
-* :mod:`olc_core.games.perceptron_adversary` — the computer's adversary and random admissible play.
+* :mod:`olc_core.games.perceptron_adversary` — the computer's adversary and random admissible play;
+* :mod:`olc_core.games.winnow` — examples labelled by a k-disjunction fixed at the start, and Winnow's worst case.
 """
-from . import perceptron
+from . import perceptron, winnow
 from .perceptron import DIRECTIONS, GRID, GameState, Move, PerceptronGame, Refusal
 
-__all__ = ["perceptron", "DIRECTIONS", "GRID", "GameState", "Move", "PerceptronGame", "Refusal"]
+__all__ = ["perceptron", "winnow", "DIRECTIONS", "GRID", "GameState", "Move", "PerceptronGame", "Refusal"]
