@@ -35,6 +35,7 @@ from typing import Sequence
 import numpy as np
 
 from .. import learners
+from .._support.words import count
 
 __all__ = ["EMove", "ExpertsGame", "ExpertsState", "LEARNERS", "encode", "parse", "computer_move", "computer_game",
            "random_game", "MAX_MOVES"]
@@ -136,9 +137,10 @@ class ExpertsGame:
         after = state.expert_mistakes + (np.array(m.advice) != m.outcome)
         if after.min() <= self.budget:
             return None
-        who = "consistent with every outcome" if self.learner == "halving" else f"with at most m* = {self.budget} mistakes"
-        return (f"no expert would be {who}: the best would have {int(after.min())} mistakes (expert "
-                f"{int(after.argmin()) + 1})")
+        who = ("be consistent with every outcome" if self.learner == "halving" else
+               f"have at most m* = {count(self.budget, 'mistake')}")
+        return f"no expert would {who}: the best would have {count(int(after.min()), 'mistake')} (expert " \
+               f"{int(after.argmin()) + 1})"
 
     def play(self, moves: Sequence[EMove]) -> "ExpertsState":
         s = ExpertsState(self, ())
