@@ -129,3 +129,11 @@ def test_the_lesson_part_is_the_perceptron_lesson():
     at = open_page(PAGE, timeout=90, mode="lesson")
     assert not at.exception and at.title[0].value == "The Perceptron and its mistake bound"
     assert url(at).get("mode") is None
+
+
+def test_a_hostile_link_is_shown_as_inert_text():
+    at = _open(moves="[click](https://evil.example):1:1,<b>x</b>")
+    assert not at.exception and _moves(at) == ""
+    raw = " ".join(w.value for w in at.warning)
+    assert "could not be read" in raw and "](https" not in raw and "<b>" not in raw
+    assert "move 1 ('[click](https://evil') is not a point" in shown(at, "warning")
