@@ -1,12 +1,16 @@
 """Lesson: learning from expert advice — Weighted Majority, Randomised Weighted Majority and Halving."""
 import streamlit as st
 
+from olc_ui.lessons.experts import adversary as A
 from olc_ui.lessons.experts import lesson as L
 from olc_ui.shared import page, safe, state
 from olc_ui.shared.data import DataError
 from olc_ui.viewer import predict
 
 page.setup("Learning from expert advice")
+if A.part() == "adversary":   # ?mode=adversary: beat the bound, the student as the adversary (issue 35)
+    A.page()
+    st.stop()
 st.title("Learning from expert advice")
 
 # 1. settings, from the URL

@@ -1,12 +1,16 @@
 """Lesson: the Perceptron and its mistake bound M ≤ R²/γ², step by step."""
 import streamlit as st
 
+from olc_ui.lessons.perceptron import adversary as A
 from olc_ui.lessons.perceptron import lesson as L
 from olc_ui.shared import page, safe, state, uploads
 from olc_ui.shared.data import DataError, NeedsInput
 from olc_ui.viewer.component import preload
 
 page.setup("Perceptron")
+if A.part() == "adversary":   # ?mode=adversary: beat the bound, the student as the adversary (issue 35)
+    A.page()
+    st.stop()
 st.title("The Perceptron and its mistake bound")
 page.intro(
     "On a mistake the Perceptron adds $y_t x_t$ to $w$; a score $\\langle w_t, x_t\\rangle = 0$ counts as a mistake "

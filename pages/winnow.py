@@ -1,12 +1,16 @@
 """Lesson: Littlestone's Winnow — promote and demote, M = O(k log N) when few of many features matter."""
 import streamlit as st
 
+from olc_ui.lessons.winnow import adversary as A
 from olc_ui.lessons.winnow import lesson as L
 from olc_ui.shared import page, safe, state, uploads
 from olc_ui.shared.data import DataError, NeedsInput
 from olc_ui.viewer import predict
 
 page.setup("Winnow")
+if A.part() == "adversary":   # ?mode=adversary: beat the bound, the student as the adversary (issue 35)
+    A.page()
+    st.stop()
 st.title("Winnow: multiplicative updates")
 
 # 1. settings, from the URL

@@ -27,7 +27,7 @@ from olc_ui.viewer.assets import (ASSET_DIR, BASIC_TRACE_TYPES, GL3D_TRACE_TYPES
                                   component_js, plotly_url, script_js)
 from olc_ui.viewer.spec import MODES_KEY, _is_int, validate_spec
 
-__all__ = ["viewer", "preload", "last_key"]
+__all__ = ["viewer", "preload", "last_key", "take_game_move"]
 
 COMPONENT_NAME = "olc_step_viewer"
 
@@ -186,6 +186,22 @@ def _class_settings(key: str, apply: Callable[[object], None] | None) -> None:
         apply(got.get("class_settings") if hasattr(got, "get") else None)
 
 
+def _game_move_key(key: str) -> str:
+    return f"_olc_viewer_game_move::{key}"
+
+
+def _game_move(key: str) -> None:
+    """A game mode's move from the board (``setStateValue("game_move", …)``, e.g. a point clicked on the plane:
+    assets/viewer_game_plane.js), kept for the page's next run to take (:func:`take_game_move`)."""
+    got = st.session_state.get(key)
+    st.session_state[_game_move_key(key)] = got.get("game_move") if hasattr(got, "get") else None
+
+
+def take_game_move(key: str) -> Any:
+    """The move the board of viewer ``key`` sent since the last call (None if none): each is taken once."""
+    return st.session_state.pop(_game_move_key(key), None)
+
+
 def viewer(spec: dict, *, key: str, download: str | None = None, modes: dict | None = None,
            on_class_settings: Callable[[object], None] | None = None) -> int:
     """Mount the step viewer for ``spec`` and return the current position (0 … T).
@@ -243,7 +259,8 @@ def viewer(spec: dict, *, key: str, download: str | None = None, modes: dict | N
                        {"assets": chosen, "download": name, "resume": bool(pin.get("resume")), "modes": modes})
     result = _component()(key=key, data=payload,
                           on_position_change=functools.partial(_touch, pin_key),
-                          on_class_settings_change=functools.partial(_class_settings, key, on_class_settings))
+                          on_class_settings_change=functools.partial(_class_settings, key, on_class_settings),
+                          on_game_move_change=functools.partial(_game_move, key))
     state = result.get("position") if hasattr(result, "get") else None
     current = max(0, min(T, int(state))) if pin["touched"] and _is_int(state) else int(pin["position"])
     st.session_state[last_key(key)] = current

@@ -26,6 +26,7 @@ BENCH = ROOT / "bench"
 
 #: script -> (arguments of its tiny run, the keys of its summary line, needs a browser)
 SMOKE = {
+    "adversary.py": (["--smoke"], ("games", "moves", "median_ms", "max_ms"), True),
     "compare_sweep.py": (["--smoke"], ("runs", "seconds", "spec_mb"), False),
     "game_latency.py": (["--smoke"], ("moves", "median_ms", "max_ms"), True),
     "join.py": (["--smoke"], ("page", "first_visit_kb", "requests", "repeat_visit_kb", "fast3g_first_chart_s"), True),

@@ -4,5 +4,6 @@ import "./viewer_present.js";
 import "./viewer_class.js";
 import "./viewer_predict.js";
 import "./viewer_game.js";
+import "./viewer_game_plane.js";
 import "./viewer_phone.js";
 import "./viewer_sound.js";

@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""What a move of "Beat the bound" costs in a real (headless) Chromium: the click → the board at the new round.
+
+    .venv/bin/python bench/adversary.py            # every game below, all their moves; ~1 minute
+    .venv/bin/python bench/adversary.py --smoke    # one game, 2 moves: shows the bench works (CI), no measurement
+
+Each game opens its page with ``?mode=adversary`` (app.py, Debian's Chromium driven by Playwright,
+tests/e2e/stbrowser.py) at a projector's 1100×800 and plays its moves at a human pace: a move is timed from
+the click event (capture phase, in the page: stbrowser's probe) to the first animation frame after the step
+viewer shows it — ``data-position`` = the move's number and the caption starting "Round t of t" — then a task
+(after that frame's paint); the next move waits until the server has answered (the run's board drawn, the
+script idle). The Perceptron's moves are clicks on the board at the point's place (the label switch set
+first, not timed); Winnow's and the experts' moves are set with the page's checkboxes (not timed), then the
+label or outcome button is timed (their boards come from the server: the run's spec, drawn by the viewer). The last
+line: ``adversary: games=N moves=M median_ms=… max_ms=…``.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "e2e"))
+sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT))
+from stbrowser import INSTRUMENT_JS, StreamlitServer, launch_kwargs  # noqa: E402
+from ui_latency import WAIT_COND_JS  # noqa: E402
+
+from olc_core.games import experts as E  # noqa: E402
+from olc_core.games import winnow as Wn  # noqa: E402
+from olc_core.games.perceptron import Move, PerceptronGame  # noqa: E402
+
+#: the Perceptron games: (query, moves); the moves admissible in their game (checked before the browser starts)
+PERCEPTRON = [
+    ("ws=36.87&gamma=0.2&R=1", [Move(16, 60, 1), Move(60, -20, 1), Move(48, 36, 1), Move(-10, -50, -1),
+                                 Move(50, -10, 1), Move(-30, -40, -1)]),
+    ("ws=0.00&gamma=0.1&R=1", [Move(20, 50, 1), Move(25, -50, 1), Move(-20, 45, -1), Move(-25, -45, -1),
+                               Move(40, 10, 1), Move(-35, 5, -1), Move(15, -30, 1), Move(-15, 30, -1)]),
+    ("ws=118.07&gamma=0.25&R=1.5", [Move(-40, 60, 1), Move(60, -60, -1), Move(-90, 20, 1), Move(30, -70, -1)]),
+]
+
+#: Winnow and experts games: (query, moves), the computer's first moves of each game (admissible); their moves are
+#: set with the page's checkboxes (fragment reruns, not timed), then the label / outcome button (timed)
+WINNOW = [("aN=12&ak=2&abeta=1&aseed=3", list(Wn.computer_game(Wn.WinnowGame.make(12, 2, 1.0, 3)).moves[:6]))]
+EXPERTS = [("ealg=weighted_majority&eN=4&erate=0.5&ebudget=1",
+            list(E.computer_game(E.ExpertsGame.make("weighted_majority", 4, 0.5, 1)).moves[:5]))]
+
+DRAWN = r"""(() => {
+  const v = document.querySelector('.olc-viewer');
+  return v && v.dataset.position === String(args.t) &&
+         v.querySelector('.olc-caption').textContent.startsWith(`Round ${args.t} of ${args.t}:`);
+})()"""
+
+SERVED = r"""(() => {
+  const v = document.querySelector('.olc-viewer');
+  const app = document.querySelector('[data-test-script-state]');
+  return v && v.dataset.ready === 'true' && v.dataset.runId !== args.before &&
+         v.querySelector('.olc-caption').textContent.startsWith(`Round ${args.t} of ${args.t}:`) &&
+         app && app.dataset.testScriptState === 'notRunning';
+})()"""
+
+AT = """([x, y]) => {
+  const gd = document.querySelector('.olc-plot[data-figure-id=main]');
+  const fl = gd._fullLayout, b = gd.getBoundingClientRect();
+  return [b.left + fl.xaxis._offset + fl.xaxis.l2p(x), b.top + fl.yaxis._offset + fl.yaxis.l2p(y)];
+}"""
+
+
+def wait(page, cond: str, args: dict, timeout_ms: int = 60_000) -> dict:
+    return page.evaluate(WAIT_COND_JS, {"cond": cond, "args": args, "timeout_ms": timeout_ms})
+
+
+def idle(page) -> None:
+    page.wait_for_function("() => document.querySelector('[data-test-script-state]')?.dataset.testScriptState"
+                           " === 'notRunning'", timeout=60_000)
+
+
+def play_perceptron(page, url: str, query: str, moves: list[Move]) -> list[float]:
+    game = PerceptronGame.make(*(dict(kv.split("=") for kv in query.split("&"))[k] for k in ("ws", "gamma", "R")))
+    game.play(moves)      # every move admissible (with room around it): a refused one would never be drawn
+    page.goto(f"{url}/perceptron?mode=adversary&{query}")
+    page.wait_for_selector('.olc-viewer[data-ready="true"]', timeout=120_000)
+    idle(page)
+    page.wait_for_timeout(800)
+    out = []
+    for t, m in enumerate(moves, start=1):
+        radio = page.locator(".st-key-perceptron_adversary_label").get_by_text("+1" if m.label > 0 else "−1",
+                                                                                exact=True)
+        if not page.locator(".st-key-perceptron_adversary_label input[type=radio]").nth(
+                0 if m.label > 0 else 1).is_checked():
+            radio.click()
+            idle(page)
+        page.locator(".olc-plot[data-figure-id=main]").scroll_into_view_if_needed()
+        x, y = page.evaluate(AT, [m.i / 64, m.j / 64])   # (a pixel may be wider than the grid: a neighbour's point)
+        before = page.evaluate("() => document.querySelector('.olc-viewer').dataset.runId")
+        page.mouse.click(x, y)
+        r = wait(page, DRAWN, {"t": t})
+        out.append(r["painted"] - r["click"])
+        print(f"perceptron {query} move {t:2d} ({m.i}, {m.j}, {m.label:+d}): {out[-1]:7.1f} ms", flush=True)
+        wait(page, SERVED, {"before": before, "t": t})
+        idle(page)
+        page.wait_for_timeout(300)
+    return out
+
+
+def set_boxes(page, key: str, want: list[bool]) -> None:
+    for i, on in enumerate(want):
+        box = page.locator(f".st-key-{key}{i} input[type=checkbox]")
+        if box.is_checked() != on:
+            page.locator(f".st-key-{key}{i} label").first.click()
+            page.wait_for_function("([k, on]) => { const e = document.querySelector(`.st-key-${k} input`); "
+                                   "return e && e.checked === on; }", arg=[f"{key}{i}", on], timeout=60_000)
+            idle(page)
+
+
+def play_buttons(page, url: str, path: str, query: str, steps: list[tuple[list[bool], str]], name: str) -> list[float]:
+    """A game whose moves are checkboxes (``…bit{i}`` / ``…adv{i}``) and a button: each step (boxes, button key)."""
+    page.goto(f"{url}/{path}?mode=adversary&{query}")
+    page.locator(f".st-key-{steps[0][1]} button").wait_for(timeout=120_000)
+    idle(page)
+    out = []
+    for t, (boxes, button) in enumerate(steps, start=1):
+        prefix = "winnow_adversary_bit" if path == "winnow" else "experts_adversary_adv"
+        set_boxes(page, prefix, boxes)
+        page.wait_for_timeout(150)
+        before = page.evaluate("() => (document.querySelector('.olc-viewer') || {dataset: {}}).dataset.runId || ''")
+        page.locator(f".st-key-{button} button").click()
+        r = wait(page, DRAWN, {"t": t})
+        out.append(r["painted"] - r["click"])
+        print(f"{name} {query} move {t:2d}: {out[-1]:7.1f} ms", flush=True)
+        wait(page, SERVED, {"before": before, "t": t})
+        idle(page)
+        page.wait_for_timeout(300)
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--smoke", action="store_true", help="one game, 2 moves: shows the bench works")
+    args = ap.parse_args()
+    games = [(q, m[:2]) for q, m in PERCEPTRON[:1]] if args.smoke else PERCEPTRON
+    winnow = [] if args.smoke else [(q, [([bool(b) for b in m.x], f"winnow_adversary_lab{m.label}") for m in ms])
+                                    for q, ms in WINNOW]
+    experts = [] if args.smoke else [(q, [([a > 0 for a in m.advice], f"experts_adversary_out{1 if m.outcome > 0 else 0}")
+                                          for m in ms]) for q, ms in EXPERTS]
+    py = str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv" / "bin" / "python").exists() else sys.executable
+    from playwright.sync_api import sync_playwright
+
+    load0 = os.getloadavg()
+    ms: list[float] = []
+    per_game: list[tuple[str, list[float]]] = []
+    with StreamlitServer(ROOT / "app.py", cwd=ROOT, python=py) as srv, sync_playwright() as pw:
+        browser = pw.chromium.launch(**launch_kwargs())
+        ctx = browser.new_context(viewport={"width": 1100, "height": 800})
+        ctx.add_init_script(INSTRUMENT_JS)
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        for query, moves in games:
+            per_game.append((f"perceptron {query}", play_perceptron(page, srv.url, query, moves)))
+        for query, steps in winnow:
+            per_game.append((f"winnow {query}", play_buttons(page, srv.url, "winnow", query, steps, "winnow")))
+        for query, steps in experts:
+            per_game.append((f"experts {query}", play_buttons(page, srv.url, "experts", query, steps, "experts")))
+        for name, got in per_game:
+            ms += got
+            print(f"{name}: median {statistics.median(got):.0f} ms, max {max(got):.0f} ms")
+        print(f"chromium {browser.version}; load average {load0[0]:.1f} → {os.getloadavg()[0]:.1f} on "
+              f"{os.cpu_count()} cores")
+        if errors:
+            print("page errors:", errors)
+        browser.close()
+    print(f"adversary: games={len(games) + len(winnow) + len(experts)} moves={len(ms)} median_ms={statistics.median(ms):.0f} max_ms={max(ms):.0f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

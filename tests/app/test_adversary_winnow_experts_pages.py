@@ -1,0 +1,81 @@
+"""AppTest of Beat the bound on the Winnow and experts pages (``?mode=adversary``): moves in the URL, the board from the
+game's run, refused moves that change nothing, the computer's adversary, the end of a game said from the exact rule,
+and the lesson part still the lesson."""
+from __future__ import annotations
+
+from olc_core.games import experts as E
+from olc_core.games import winnow as Wn
+from tests.app.pagetest import open_page, page_path, page_text, shown, url, viewer_spec, viewers
+
+WINNOW = page_path("winnow")
+EXPERTS = page_path("experts")
+
+
+def _winnow(**q):
+    return open_page(WINNOW, timeout=90, **{"mode": "adversary", "aN": 8, "ak": 1, "aseed": 0, **q})
+
+
+def _experts(**q):
+    return open_page(EXPERTS, timeout=90, **{"mode": "adversary", "ealg": "weighted_majority", "eN": 4,
+                                             "erate": 0.5, "ebudget": 1, **q})
+
+
+def test_winnow_game_moves_and_refusals():
+    at = _winnow()
+    assert not at.exception and at.title[0].value == "Beat the bound: Winnow"
+    assert viewers(at) == []                                        # the board comes with the first move
+    g = Wn.WinnowGame.make(8, 1, 1.0, 0)                            # the target: x₅
+    assert f"so M ≤ **{g.cap}**" in page_text(at)
+    at.checkbox(key="winnow_adversary_bit0").check().run()
+    at.button(key="winnow_adversary_lab1").click().run()           # x₁ alone is a negative example: refused
+    assert url(at)["amoves"] == ""
+    assert "the label must be 0: no variable of the target disjunction is on" in shown(at, "warning")
+    at.button(key="winnow_adversary_lab0").click().run()
+    assert url(at)["amoves"] == "10000000:0" and viewer_spec(at)["T"] == 1
+    at.button(key="winnow_adversary_cend").click().run()
+    comp = Wn.computer_game(g, [Wn.WMove((1, 0, 0, 0, 0, 0, 0, 0), 0)])
+    assert url(at)["amoves"] == Wn.encode(comp.moves)
+    text = page_text(at)
+    assert "No admissible example can be a mistake any more" in text and f"You forced $M = {comp.M}$" in text
+    spec = viewer_spec(at)
+    assert spec["T"] == comp.T and spec["mistake_rounds"] == comp.trace.mistakes.tolist()
+
+
+def test_winnow_link_with_a_wrong_label_keeps_the_start():
+    at = _winnow(amoves="00001000:1,00001000:0,10000000:0")
+    assert url(at)["amoves"] == "00001000:1"
+    assert "move 2 is refused: the label must be 1" in shown(at, "warning")
+
+
+def test_experts_game_wm():
+    at = _experts()
+    assert not at.exception and at.title[0].value == "Beat the bound: learning from expert advice"
+    g = E.ExpertsGame.make("weighted_majority", 4, 0.5, 1)
+    at.button(key="experts_adversary_out0").click().run()          # all +1, outcome −1: everyone wrong, m = 1 ≤ 1
+    assert url(at)["emoves"] == "++++:-"
+    at.button(key="experts_adversary_out0").click().run()          # again: the best would have 2 > 1: refused
+    assert url(at)["emoves"] == "++++:-" and "the best would have 2 mistakes" in shown(at, "warning")
+    at.button(key="experts_adversary_cend").click().run()
+    comp = E.computer_game(g, E.parse("++++:-", 4))
+    assert url(at)["emoves"] == E.encode(comp.moves)
+    assert "No admissible move can be a mistake any more" in page_text(at)
+    assert viewer_spec(at)["T"] == comp.T
+
+
+def test_experts_game_halving_and_rwm():
+    at = _experts(ealg="halving", eN=8)
+    at.button(key="experts_adversary_cend").click().run()
+    comp = E.computer_game(E.ExpertsGame.make("halving", 8))
+    assert comp.M == 3 and url(at)["emoves"] == E.encode(comp.moves)
+    assert "the only expert still consistent" in page_text(at)
+    at = _experts(ealg="randomized_weighted_majority", eN=3, ebudget=0, emoves="+--:+,+-+:+")
+    assert not at.exception
+    s = E.ExpertsGame.make("randomized_weighted_majority", 3, 0.5, 0).play(E.parse("+--:+,+-+:+", 3))
+    assert f"E[M] = ΣFₜ = {s.expected:.4g}" in page_text(at)
+
+
+def test_the_lesson_parts_are_the_lessons():
+    at = open_page(WINNOW, timeout=90, mode="lesson")
+    assert not at.exception and at.title[0].value == "Winnow: multiplicative updates"
+    at = open_page(EXPERTS, timeout=90, mode="lesson")
+    assert not at.exception and at.title[0].value == "Learning from expert advice"
