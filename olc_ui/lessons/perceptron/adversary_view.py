@@ -20,8 +20,9 @@ import numpy as np
 
 from olc_core.games.perceptron import GRID, GameState, Move, PerceptronGame
 
+from olc_ui.lessons.perceptron.describe import describe_separable_sandwiches
 from olc_ui.lessons.perceptron.view import _separable_ledger, _separable_sandwiches
-from olc_ui.shared.describe_view import describe, describe_figures
+from olc_ui.shared.describe_view import describe
 from olc_ui.shared.spec_tools import COLORS, ledger
 from olc_ui.viewer.spec import jsonable
 
@@ -220,4 +221,6 @@ def board_spec(state: GameState, *, run_id: str, shown: bool, title: str = TITLE
         spec["layout"] = {"columns": [["main"], ["sandwich_A", "sandwich_B", "ledger"]], "widths": [1.15, 1]}
         spec["speed"] = 2
     spec["figures"] = figures
-    return describe_figures(jsonable(spec))
+    spec = jsonable(spec)
+    # every chart described from the run (no description read off the plot): the board above, proofs A and B here
+    return describe_separable_sandwiches(spec, state.trace.proof) if state.trace is not None else spec

@@ -11,7 +11,7 @@ from olc_core.proofs.perceptron import td_bound_quadratic
 
 from olc_ui.shared.describe_view import Describer, failed_text, fmt_number, sub, var
 
-__all__ = ["describe_perceptron", "PLANE_NAME"]
+__all__ = ["describe_perceptron", "describe_separable_sandwiches", "PLANE_NAME"]
 
 PLANE_NAME = "The stream and the Perceptron's line w·x = 0"
 WIDE = 12     # beyond this dimension a vector is summarised, not read out
@@ -153,3 +153,10 @@ def describe_perceptron(spec: dict, trace, X, y, *, mode: str, sp, hp=None, wsta
         by_id["td_curve"]["describe"] = _td_curve(spec, sp, hp, int(trace.n_mistakes))
     return spec
 
+
+def describe_separable_sandwiches(spec: dict, proof) -> dict:
+    """``spec`` with its proofs A and B described from ``proof`` (the separable case: the adversary game's board,
+    olc_ui/lessons/perceptron/adversary_view.py, draws these two beside its own)."""
+    by_id = {f["id"]: f for f in spec["figures"]}
+    by_id["sandwich_A"]["describe"], by_id["sandwich_B"]["describe"] = _separable(spec, proof)
+    return spec

@@ -23,7 +23,7 @@ from olc_ui.shared.config import Setting
 from olc_ui.shared.state import set_value
 from olc_ui.shared.transcript import PageSettings
 from olc_ui.viewer.component import viewer
-from olc_ui.viewer.position import query_position, report
+from olc_ui.shared.position import query_position, report
 from olc_ui.viewer.spec import MODES_KEY
 
 __all__ = ["part", "page", "play", "MODE_SETTINGS", "GAME_SETTINGS"]
