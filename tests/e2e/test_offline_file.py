@@ -76,7 +76,12 @@ def test_the_offline_file_is_the_step_viewer_with_the_network_off(page, download
     spec = viewer_spec(at)
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
-    pg = offline_page
+    _walk(offline_page, spec, path)
+
+
+def _walk(pg, spec: dict, path) -> None:
+    """Open the file at ``path`` (the network off) and use every control of its step viewer, checking what it
+    shows against ``spec`` at each position; nothing may leave the page, nothing may go wrong."""
     pg.goto(path.as_uri())
     pg.wait_for_selector(f'{VIEWER}[data-ready="true"]', timeout=60_000)
     T, mistakes = int(spec["T"]), [int(m) for m in spec["mistake_rounds"]]
@@ -174,4 +179,69 @@ def test_the_offline_file_has_no_serious_wcag_violation(offline_page, tmp_path):
         results = Axe().run(pg, options={"runOnly": {"type": "tag", "values": TAGS}, "resultTypes": ["violations"]})
         bad = [v for v in results.response["violations"] if v.get("impact") in FAIL_ON]
         assert not bad, f"offline file [{step}]: " + describe(bad)
+    assert not pg.errors, pg.errors
+
+
+def payload(text: str, element: str = "olc-payload") -> dict:
+    """What an offline file carries in one of its packed script elements (gzip, base64), read back."""
+    import base64
+    import gzip
+    import json
+
+    b64 = re.search(rf'<script type="application/octet-stream" id="{element}">([^<]*)</script>', text).group(1)
+    return json.loads(gzip.decompress(base64.b64decode(b64)))
+
+
+def test_homes_six_round_run_as_one_offline_file(downloads, offline_page, tmp_path):
+    """Home's live example goes home as every lesson page's run: its offline file is the Perceptron's step viewer
+    on the six points, opened at the round Home shows."""
+    from tests.conftest import ROOT
+
+    at = open_page(str(ROOT / "app.py"), round="3")
+    assert not at.exception
+    [(name, text)] = _offline(downloads)
+    assert name == "home-offline.html"
+    spec = payload(text)["spec"]
+    assert spec["T"] == 6 and spec["mistake_rounds"] == [0, 2] and spec["position"] == 3
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    _walk(offline_page, spec, path)
+
+
+def test_the_explorers_sweep_as_one_offline_file(downloads, offline_page, tmp_path):
+    """The Bound explorer (no step viewer) downloads its sweep as a plotly page: both charts drawn with the network
+    off, each a named figure described by the page's description, their legends working, the table; nothing
+    leaves the page, the console stays clean."""
+    from tests.app.test_chart_names import _named
+
+    at = open_page(page_path("bound_explorer"), alg="perceptron", param="noise", noise_lo="0", noise_hi="0.3",
+                   points="4", seeds="3")
+    assert not at.exception
+    [(name, text)] = [(n, d()) for label, d, n in downloads if "offline" in label]
+    named = _named(at)
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    pg = offline_page
+    pg.goto(path.as_uri())
+    pg.wait_for_selector("body[data-drawn=true]", timeout=60_000)
+    plots = pg.locator(".olc-chart-plot.js-plotly-plot[role=figure]")
+    assert plots.count() == 2 == len(named)
+    for i, chart in enumerate(named):
+        plot = plots.nth(i)
+        assert _norm(pg.locator("#" + plot.get_attribute("aria-labelledby")).inner_text()) == _norm(chart["name"])
+        assert _norm(pg.locator("#" + plot.get_attribute("aria-describedby")).inner_text()) == _norm(chart["text"])
+        want = payload(text, "olc-figures")[i]
+        assert plot.locator(".scatterlayer .trace").count() == len(want["data"])
+        assert plot.locator(".legend .traces").count() >= 3
+    # a legend entry hides its series, a second click shows it again (plotly's own control, offline)
+    first = plots.nth(0)
+    entry = first.locator(".legend .traces").nth(1)
+    hidden = "el => el.data.filter(t => t.visible === 'legendonly').length"
+    assert first.evaluate(hidden) == 0
+    entry.click()
+    pg.wait_for_function(f"el => ({hidden})(el) === 1", arg=first.element_handle())
+    entry.click()
+    pg.wait_for_function(f"el => ({hidden})(el) === 0", arg=first.element_handle())
+    assert pg.locator("table.olc-charts-table tbody tr").count() == 4
+    assert pg.requests == [path.as_uri()], pg.requests
     assert not pg.errors, pg.errors
