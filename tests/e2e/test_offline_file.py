@@ -243,5 +243,18 @@ def test_the_explorers_sweep_as_one_offline_file(downloads, offline_page, tmp_pa
     entry.click()
     pg.wait_for_function(f"el => ({hidden})(el) === 0", arg=first.element_handle())
     assert pg.locator("table.olc-charts-table tbody tr").count() == 4
+    _axe(pg, "the explorer's offline file")
     assert pg.requests == [path.as_uri()], pg.requests
     assert not pg.errors, pg.errors
+
+
+def _axe(pg, what: str) -> None:
+    """axe-core's WCAG 2.1 A/AA rules, as tests/e2e/test_axe.py runs them: no serious or critical violation."""
+    pytest.importorskip("axe_playwright_python")
+    from axe_playwright_python.sync_playwright import Axe
+
+    from tests.e2e.test_axe import FAIL_ON, TAGS, describe
+
+    results = Axe().run(pg, options={"runOnly": {"type": "tag", "values": TAGS}, "resultTypes": ["violations"]})
+    bad = [v for v in results.response["violations"] if v.get("impact") in FAIL_ON]
+    assert not bad, f"{what}: " + describe(bad)
