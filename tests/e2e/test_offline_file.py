@@ -42,25 +42,25 @@ def offline_page(browser):
     ctx.close()
 
 
-def _position(pg) -> int:
-    return int(pg.get_attribute(VIEWER, "data-position"))
+def _position(pg, root: str = VIEWER) -> int:
+    return int(pg.get_attribute(root, "data-position"))
 
 
-def _click(pg, name: str) -> None:
-    pg.locator(f'{VIEWER} button[aria-label="{name}"]').click(force=True)  # aria-disabled at an end: a no-op
+def _click(pg, name: str, root: str = VIEWER) -> None:
+    pg.locator(f'{root} button[aria-label="{name}"]').click(force=True)  # aria-disabled at an end: a no-op
 
 
-def _shows(pg, spec: dict, p: int) -> None:
-    """The viewer is at ``p`` and its caption and ledger are Python's at ``p``."""
-    expect(pg.locator(VIEWER)).to_have_attribute("data-position", str(p))
-    assert _norm(pg.locator(f"{VIEWER} .olc-caption").inner_text()) == _norm(caption_at(spec, p))
-    rows = pg.locator(f"{VIEWER} .olc-ledger-line")
+def _shows(pg, spec: dict, p: int, root: str = VIEWER) -> None:
+    """The viewer (``root``: its selector) is at ``p`` and its caption and ledger are Python's at ``p``."""
+    expect(pg.locator(root)).to_have_attribute("data-position", str(p))
+    assert _norm(pg.locator(f"{root} .olc-caption").inner_text()) == _norm(caption_at(spec, p))
+    rows = pg.locator(f"{root} .olc-ledger-line")
     want = ledger_at(spec, p)
     assert rows.count() == len(want)
     marks = [rows.nth(i).locator(".olc-mark").inner_text() for i in range(rows.count())]
     assert marks == ["n/a" if r.get("na") else {True: "✓", False: "✗", None: "—"}[r["holds"]] for r in want]
-    assert pg.locator(f"{VIEWER} .olc-ledger-line .katex").count() == len(want)  # typeset by the inlined KaTeX
-    for label in pg.locator(f"{VIEWER} .olc-plot").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))"):
+    assert pg.locator(f"{root} .olc-ledger-line .katex").count() == len(want)  # typeset by the inlined KaTeX
+    for label in pg.locator(f"{root} .olc-plot").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))"):
         assert label.endswith(f"round {p} of {spec['T']}"), label
 
 
@@ -258,3 +258,52 @@ def _axe(pg, what: str) -> None:
     results = Axe().run(pg, options={"runOnly": {"type": "tag", "values": TAGS}, "resultTypes": ["violations"]})
     bad = [v for v in results.response["violations"] if v.get("impact") in FAIL_ON]
     assert not bad, f"{what}: " + describe(bad)
+
+
+@pytest.mark.parametrize("tour_id", ["000-perceptron-and-winnow", "001-online-learning", "002-online-linear-classification",
+                                     "003-perfect-committee", "004-mistake-bound-model"])
+def test_a_tours_offline_file_works_in_every_section_with_the_network_off(tour_id, offline_page, tmp_path):
+    """A shipped tour as one file (olc_ui/shared/tours/offline.py), opened from disk with the network off: the stops'
+    formulas typeset, and in every section the stop's step viewer opens at the stop's round showing Python's
+    caption and ledger, its buttons step it, and a key pressed with nothing focused steps the viewer of the section
+    on screen (and no other); no request leaves the page, no console error."""
+    from olc_ui.shared.tours import offline as tour_offline
+    from olc_ui.shared.tours.store import FOLDER, read_folder
+    from tests.tours.tourtest import runs, tables
+
+    tour = read_folder(FOLDER, tables()).tours[tour_id]
+    text = tour_offline.tour_html(tour, tables(), runs())
+    data = payload(text)
+    path = tmp_path / tour_offline.file_name(tour)
+    path.write_text(text, encoding="utf-8")
+    pg = offline_page
+    pg.goto(path.as_uri())
+    pg.wait_for_selector("body[data-ready=true]", timeout=60_000)
+    tex = pg.locator(".olc-stop-text .olc-tex, .olc-tour-claim .olc-tex")
+    assert tex.count() > 0 and tex.count() == pg.locator(".olc-stop-text .olc-tex .katex, .olc-tour-claim .olc-tex .katex").count()
+    positions: dict[int, int] = {}
+    for k, stop in enumerate(tour.stops, start=1):
+        root = f"#stop-{k} .olc-viewer"
+        pg.locator(f"#stop-{k}").evaluate("el => el.scrollIntoView({block: 'center'})")
+        pg.wait_for_selector(f'{root}[data-ready="true"]', timeout=60_000)
+        expect(pg.locator(f"#stop-{k}")).to_have_attribute("data-olc-keys", "here")
+        spec = data["runs"][int(pg.get_attribute(f"#stop-{k} .olc-stop-run", "data-run"))]
+        T = int(spec["T"])
+        _shows(pg, spec, min(stop.t, T), root)
+        step = "Previous" if stop.t >= T else "Next"
+        _click(pg, step, root)
+        at = min(stop.t, T) + (-1 if step == "Previous" else 1)
+        _shows(pg, spec, at, root)
+        pg.evaluate("document.activeElement && document.activeElement.blur()")
+        pg.keyboard.press("Home")
+        _shows(pg, spec, 0, root)
+        pg.keyboard.press("ArrowRight")
+        _shows(pg, spec, 1, root)
+        positions[k] = 1
+        for j, p in positions.items():   # the keys stepped this section's viewer only
+            assert _position(pg, f"#stop-{j} .olc-viewer") == p, (k, j)
+    if tour_id == "000-perceptron-and-winnow":   # axe over 17 mounted viewers takes ~50 s: one tour
+        pg.mouse.move(0, 0)   # no button hovered (a hovered step button's label is drawn in the primary colour)
+        _axe(pg, f"the tour {tour_id}'s offline file, every section's viewer mounted")
+    assert pg.requests == [path.as_uri()], pg.requests
+    assert not pg.errors, pg.errors
