@@ -388,11 +388,17 @@ def summary_rows(setup: Setup) -> list[dict]:
 
 
 def downloads_panel(setup: Setup, spec: dict, position: int) -> None:
-    """Each learner's trace (CSV) and proof transcript (Markdown + KaTeX, LaTeX), as on its own lesson page."""
-    st.markdown("#### Downloads: each learner's trace and proof")
+    """The whole comparison as one offline file (every learner's charts and ledger, one cursor: once, not once per
+    learner), then each learner's trace (CSV), proof transcript (Markdown + KaTeX, LaTeX) and notebook, as on its own
+    lesson page."""
+    st.markdown("#### Downloads: the comparison, and each learner's trace and proof")
+    st.caption("The whole comparison, every learner on the same rounds with one cursor")
+    common.offline_download(st.container(horizontal=True), spec, position, PAGE, settings=TRANSCRIPT,
+                            traces=[ln.trace for ln in setup.lanes])
     for ln in setup.lanes:
         st.caption(ln.name)
-        common.downloads(ln.trace, spec, position, f"{PAGE}_{ln.algorithm}", ln.X, ln.y, settings=TRANSCRIPT)
+        common.downloads(ln.trace, spec, position, f"{PAGE}_{ln.algorithm}", ln.X, ln.y, settings=TRANSCRIPT,
+                         offline_file=False)
 
 
 def summary_panel(setup: Setup) -> None:
