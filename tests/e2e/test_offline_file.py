@@ -23,9 +23,8 @@ def _offline(seen: list[tuple]) -> list[tuple[str, str]]:
 
 
 def _norm(s: str) -> str:
-    """White space folded; the minus sign read as a hyphen (the browser's formatter prints −1 where
-    olc_ui.viewer.snapshot prints -1)."""
-    return re.sub(r"\s+", " ", s).strip().replace("−", "-")
+    """White space folded (olc_ui.viewer.snapshot prints a number's minus sign as the browser does: −1)."""
+    return re.sub(r"\s+", " ", s).strip()
 
 
 @pytest.fixture
