@@ -52,4 +52,4 @@ except ValueError as exc:   # a value the core refuses, named with its seed
     st.stop()
 
 # 3. the charts and the table, every number from olc_core.sweep
-L.panels(alg, p, v, table)
+L.panels(alg, p, v, table, values)

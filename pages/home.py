@@ -5,8 +5,10 @@ import streamlit as st
 import olc_core
 
 from olc_ui.catalog import available
+from olc_ui.lessons.perceptron.view import perceptron_spec
 from olc_ui.shared import common, page, state, tables, ties
 from olc_ui.shared.config import Setting
+from olc_ui.shared.transcript import PageSettings
 
 page.setup("Online linear classification")
 st.title("Online linear classification")
@@ -40,9 +42,17 @@ def _six_point_run():
     return olc_core.run("perceptron", X, y, comparator=[0.8, -0.6])
 
 
+@st.cache_resource(show_spinner=False)
+def _six_point_spec() -> dict:
+    """The run's step-viewer spec, as the Perceptron page draws a run (the offline file's viewer)."""
+    return perceptron_spec(_six_point_run(), X, y, run_id="home-six-points", title="The Perceptron on six points")
+
+
 trace = _six_point_run()
 SETTINGS = [Setting("round", "Round", "int", len(y), lo=1, hi=len(y), step=1,
                    help="Show the protocol up to this round")]
+#: the downloads' settings: the round shown names no file (the run is the same at every round)
+DOWNLOADS = PageSettings(declared=SETTINGS, used=lambda values, run: set())
 t = state.bind("home", SETTINGS)["round"]
 state.write_url(SETTINGS, {"round": t})
 rows = []
@@ -78,6 +88,9 @@ st.markdown(
     f"$\\gamma = {proof.constants['gamma']:.2f}$ and radius $R = {proof.constants['radius']:.2f}$, so the "
     f"theorem promises at most $R^2/\\gamma^2 = {proof.mistake_bound:.1f}$ mistakes on *any* ordering."
 )
+st.markdown("**Take this run home:** its rounds (CSV), the proof written out, a notebook that reruns it, and the "
+            "step viewer as one offline file (it opens at the round shown here).")
+common.downloads(trace, _six_point_spec(), t, "home", X, y, settings=DOWNLOADS)
 
 st.subheader("Lessons")
 for _section, script, title, icon, _path, summary in available()[1:]:

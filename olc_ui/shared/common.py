@@ -22,7 +22,7 @@ from olc_ui.shared.spec_tools import rounds_text  # noqa: F401  (pure: the specs
 from olc_ui.viewer.assets import ASSET_DIR
 from olc_ui.viewer.snapshot import caption_at, figures_at, ledger_at
 
-__all__ = ["downloads", "figure_html", "rounds_text"]
+__all__ = ["downloads", "offline_download", "figure_html", "rounds_text"]
 
 
 _KATEX = ASSET_DIR / "katex"
@@ -124,7 +124,7 @@ def figure_html(spec: dict, position: int) -> str:
 
 def downloads(trace, spec: dict, position: int, name: str, X: np.ndarray | None = None,
               y: np.ndarray | None = None, *, settings: page_transcript.PageSettings | None = None,
-              csv_examples: bool = True, run_input: tuple | None = None) -> None:
+              csv_examples: bool = True, run_input: tuple | None = None, offline_file: bool = True) -> None:
     """The trace's download (CSV, one row per round) and the proof transcript (Markdown with KaTeX maths,
     LaTeX source; see olc_ui/shared/transcript.py), each built only when clicked (deferred); file names carry the
     page and its settings. With kaleido installed, also the figure at the end of the run as a PNG.
@@ -140,7 +140,8 @@ def downloads(trace, spec: dict, position: int, name: str, X: np.ndarray | None 
     data rebuilt by the page's ``recipe`` or embedded, the run, checks that it is the page's, the pictures);
     ``csv_examples=False`` leaves the examples out of the trace CSV (one column per feature: too wide for a
     large N); ``run_input``: the ``(X, y)`` the learner ran on when the rows handed for the CSV are not it (the
-    margin Perceptron's rounds run over its examples, pass after pass)."""
+    margin Perceptron's rounds run over its examples, pass after pass); ``offline_file=False`` leaves out the offline
+    file (a page that shows several runs in one viewer offers it once: :func:`offline_download`)."""
     page = settings
     link = page_transcript.link_settings()
     used = page_transcript.used_settings(page, link, trace)  # a file is named by settings the run uses
@@ -167,12 +168,26 @@ def downloads(trace, spec: dict, position: int, name: str, X: np.ndarray | None 
                                 call=page_transcript.data_call(page, link), source=ctx["source"]),
                             file_name=page_notebook.file_name(settings, name), mime="application/x-ipynb+json",
                             on_click="ignore", key=f"{name}_dl_ipynb")
-    _offline(row, spec, position, name, settings, ctx)
+    if offline_file:
+        _offline(row, spec, position, name, settings, ctx)
     if page_transcript.png_available():
         row.download_button("Download the figure at the end of the run (PNG)",
                             data=lambda: page_transcript.figure_png(spec, int(spec["T"])),
                             file_name=transcript.file_name(name, settings, "png", what="figure"), mime="image/png",
                             on_click="ignore", key=f"{name}_dl_png")
+
+
+def offline_download(where, spec: dict, position: int, name: str, *, settings: page_transcript.PageSettings | None,
+                     traces: list) -> None:
+    """The offline file of a viewer that shows several runs (the compare page's learners, one cursor): one button
+    for the whole viewer, named by the settings any of its ``traces`` uses."""
+    link = page_transcript.link_settings()
+    used: dict[str, str] = {}
+    for trace in traces:
+        used.update(page_transcript.used_settings(settings, link, trace))
+    named = {k: v for k, v in page_transcript.changed_settings(settings, link).items() if k in used}
+    title = (spec.get("figures") or [{}])[0].get("title", "")
+    _offline(where, spec, position, name, named, {"title": title, "settings": used, "source": None})
 
 
 def _offline(row, spec: dict, position: int, name: str, settings: dict[str, str], ctx: dict) -> None:

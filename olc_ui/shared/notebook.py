@@ -28,7 +28,7 @@ import olc_core
 from olc_core import transcript
 from olc_core._transcript.texdoc import clip, md_text
 
-__all__ = ["DataCall", "notebook", "literal", "data_code", "file_name", "MAX_EMBEDDED", "MAX_LISTED"]
+__all__ = ["DataCall", "notebook", "write", "literal", "data_code", "file_name", "MAX_EMBEDDED", "MAX_LISTED"]
 
 #: numbers a notebook embeds at most as a CSV cell (X and y); beyond, it cannot carry the data
 MAX_EMBEDDED = 400_000
@@ -233,32 +233,38 @@ def _nbformat():
     return nbformat
 
 
+def write(cells: list[tuple[str, str]]) -> str:
+    """A notebook (``.ipynb`` JSON text, nbformat 4, a Python 3 kernel) of ``(kind, source)`` cells, ``kind``
+    ``"markdown"`` or ``"code"``."""
+    v4 = _nbformat().v4
+    made = [v4.new_markdown_cell(src) if kind == "markdown" else v4.new_code_cell(src) for kind, src in cells]
+    nb = v4.new_notebook(cells=made, metadata={
+        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+        "language_info": {"name": "python"}})
+    return _nbformat().writes(nb)
+
+
 def notebook(trace, X, y, *, page: str, title: str = "", settings: dict[str, str] | None = None,
              call: DataCall | None = None, source: str | None = None) -> str:
     """The run as a notebook (``.ipynb`` JSON text, nbformat 4)."""
-    nbformat = _nbformat()
-    v4 = nbformat.v4
     how, code, stream = data_code(np.asarray(X), np.asarray(y), call)
-    cells = [v4.new_markdown_cell(_intro(page, title, dict(settings or {}), how, source))]
+    cells = [("markdown", _intro(page, title, dict(settings or {}), how, source))]
     if how == "too large":
         n = np.asarray(X).size + np.asarray(y).size
-        cells.append(v4.new_markdown_cell(
-            f"These data ({n} numbers) are more than a notebook embeds ({MAX_EMBEDDED}) and no `olc_core.streams` "
-            "call rebuilds them: download the trace (CSV) from the page instead, or choose a smaller T."))
+        cells.append(("markdown", f"These data ({n} numbers) are more than a notebook embeds ({MAX_EMBEDDED}) and no "
+                      "`olc_core.streams` call rebuilds them: download the trace (CSV) from the page instead, or "
+                      "choose a smaller T."))
     else:
         run, imports = _run_code(trace, stream)
-        cells += [v4.new_code_cell("import hashlib\nimport io\n\nimport numpy as np\n\nimport olc_core\nimport olc_plot"
-                                   + "".join("\n" + line for line in imports)),
-                  v4.new_markdown_cell("## The data"), v4.new_code_cell(code),
-                  v4.new_markdown_cell("## The run, and the check that it is the page's"), v4.new_code_cell(run),
-                  v4.new_code_cell(_checks(trace)),
-                  v4.new_markdown_cell("## The pictures"), *[v4.new_code_cell(c) for c in _pictures(trace)],
-                  v4.new_markdown_cell("## The rounds as a table (needs pandas)"),
-                  v4.new_code_cell("trace.to_pandas()")]
-    nb = v4.new_notebook(cells=cells, metadata={
-        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
-        "language_info": {"name": "python"}})
-    return nbformat.writes(nb)
+        cells += [("code", "import hashlib\nimport io\n\nimport numpy as np\n\nimport olc_core\nimport olc_plot"
+                   + "".join("\n" + line for line in imports)),
+                  ("markdown", "## The data"), ("code", code),
+                  ("markdown", "## The run, and the check that it is the page's"), ("code", run),
+                  ("code", _checks(trace)),
+                  ("markdown", "## The pictures"), *[("code", c) for c in _pictures(trace)],
+                  ("markdown", "## The rounds as a table (needs pandas)"),
+                  ("code", "trace.to_pandas()")]
+    return write(cells)
 
 
 def file_name(stem_settings: dict[str, str], page: str) -> str:

@@ -23,6 +23,7 @@ import gzip
 import html
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 from olc_core import transcript
@@ -31,7 +32,9 @@ from olc_core._transcript.texdoc import clip
 from olc_ui.viewer import assets as viewer_assets
 from olc_ui.viewer.assets import ASSET_DIR, BASIC_TRACE_TYPES, PLOTLY_BASIC_VERSION, bundle_js
 
-__all__ = ["offline_html", "fixed_size", "spec_bytes", "too_large", "MAX_SPEC_BYTES", "file_name"]
+__all__ = ["offline_html", "fixed_size", "spec_bytes", "too_large", "MAX_SPEC_BYTES", "file_name", "packed", "script_text",
+           "plotly_path", "page_html", "viewer_parts", "CSP", "UNPACK_JS", "FILL_LIBS_JS",
+           "LIB_URLS", "NEEDS", "needs_full"]
 
 #: the largest spec (its JSON, before compression) an offline file carries
 MAX_SPEC_BYTES = 24_000_000
@@ -42,12 +45,12 @@ CSP = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline
        "img-src data: blob:; connect-src 'none'; base-uri 'none'; form-action 'none'")
 
 
-def _packed(data: bytes) -> str:
+def packed(data: bytes) -> str:
     """gzip (level 9, no timestamp: the same bytes give the same file) then base64."""
     return base64.b64encode(gzip.compress(data, compresslevel=9, mtime=0)).decode("ascii")
 
 
-def _script_text(s: str) -> str:
+def script_text(s: str) -> str:
     """Text for inside a <script>: no ``</script`` or ``<!--`` can end or change the element."""
     return re.sub(r"</(script)", r"<\\/\1", s, flags=re.I).replace("<!--", "<\\!--")
 
@@ -77,32 +80,45 @@ def _viewer_module() -> str:
     return re.sub(r"^export (const|function|class) ", r"\1 ", js, flags=re.M)
 
 
+def plotly_path(full: bool) -> Path:
+    """plotly.js as the page loads it: its basic bundle (scatter, bar, pie) unless ``full`` (or the installed plotly
+    package ships another plotly.js version than the vendored basic bundle's)."""
+    path, version = viewer_assets._plotly_js()
+    if not full and version == PLOTLY_BASIC_VERSION:
+        path = ASSET_DIR / "plotly" / f"plotly-basic-{PLOTLY_BASIC_VERSION}.min.js"
+    return path
+
+
 @functools.lru_cache(maxsize=2)
 def _fixed(full: bool) -> tuple[str, str]:
     """(head, tail): everything of the file but the spec and the page's words, for the basic plotly.js bundle or
     (``full``) the whole one."""
-    plotly_path, version = viewer_assets._plotly_js()
-    if not full and version == PLOTLY_BASIC_VERSION:
-        plotly_path = ASSET_DIR / "plotly" / f"plotly-basic-{PLOTLY_BASIC_VERSION}.min.js"
-    libs = {"plotly": _packed(plotly_path.read_bytes()),
-            "katex": _packed((ASSET_DIR / "katex" / "katex.min.js").read_bytes())}
+    libs = {"plotly": packed(plotly_path(full).read_bytes()),
+            "katex": packed((ASSET_DIR / "katex" / "katex.min.js").read_bytes())}
     css = (ASSET_DIR / "viewer.css").read_text(encoding="utf-8")
     head = (f"<style>{_OWN_CSS}</style><style>{css}</style><style>{_katex_css()}</style>")
     tail = (f'<script type="application/octet-stream" id="olc-lib-plotly">{libs["plotly"]}</script>'
             f'<script type="application/octet-stream" id="olc-lib-katex">{libs["katex"]}</script>'
-            f"<script type=\"module\">{_script_text(_viewer_module())}</script>"
-            f"<script type=\"module\">{_script_text(_START.replace('__LIB_URLS__', json.dumps(LIB_URLS)))}</script>")
+            f"<script type=\"module\">{script_text(_viewer_module())}</script>")
     return head, tail
+
+
+def viewer_parts(full: bool) -> tuple[str, str]:
+    """(head, tail) of a file holding the step viewer: the styles (``head``); plotly.js (the basic bundle unless
+    ``full``) and KaTeX packed, and the viewer's module (``tail``). A start script of the caller's, after
+    ``tail``, unpacks them (:data:`UNPACK_JS`) and mounts the viewer with ``window.__olcMount``."""
+    return _fixed(full)
 
 
 def fixed_size(full: bool = False) -> int:
     """Bytes of the file that do not depend on the run (its libraries, the viewer, the styles): the basic plotly.js
     bundle, or (``full``) the whole one."""
     head, tail = _fixed(full)
-    return len((head + tail).encode("utf-8"))
+    return len((head + tail + _start()).encode("utf-8"))
 
 
-def _full(spec: dict) -> bool:
+def needs_full(spec: dict) -> bool:
+    """Whether a spec draws a trace outside plotly.js's basic bundle (a 3-D chart, say): then the file carries the full one."""
     types = {t.get("type", "scatter") for f in spec.get("figures", []) for t in f["figure"]["data"]}
     return not types <= BASIC_TRACE_TYPES
 
@@ -143,8 +159,8 @@ def offline_html(spec: dict, *, page: str, title: str = "", settings: dict[str, 
     if position is not None:
         spec["position"] = max(0, min(int(spec["T"]), int(position)))
     payload = {"spec": spec, "assets": LIB_URLS, "download": page, "resume": False, "modes": {}}
-    packed = _packed(json.dumps(payload, allow_nan=False, separators=(",", ":")).encode("utf-8"))
-    head, tail = _fixed(_full(spec))
+    payload_b64 = packed(json.dumps(payload, allow_nan=False, separators=(",", ":")).encode("utf-8"))
+    head, tail = _fixed(needs_full(spec))
     esc = (lambda s, n=80: html.escape(clip(s, n), quote=True))  # a caller's text: one line, clipped, escaped
     shown = title or (spec.get("figures") or [{}])[0].get("title", "") or page
     about = [f"Saved from olc's page <b>{esc(page)}</b>: {int(spec['T']):,} rounds, every one in this file "
@@ -155,13 +171,21 @@ def offline_html(spec: dict, *, page: str, title: str = "", settings: dict[str, 
     if settings:
         about.append("Settings: " + ", ".join(f"{esc(k)} = {esc(v)}" for k, v in settings.items()))
     words = "".join(f"<p class=\"olc-offline-about\">{a}</p>" for a in about)
+    body = (f"<main><h1>{esc(shown, 200)}</h1>{words}<div id=\"olc-run\"></div>"
+            f"<noscript>This file draws the run with JavaScript: allow scripts to see it.</noscript></main>"
+            f'<script type="application/octet-stream" id="olc-payload">{payload_b64}</script>{tail}'
+            f'<script type="module">{script_text(_start())}</script>')
+    return page_html(shown, head, body)
+
+
+def page_html(title: str, head: str, body: str) -> str:
+    """An offline file's skeleton: the doctype, the Content-Security-Policy (:data:`CSP`) and ``title`` (a
+    caller's text: clipped to 200 characters and escaped); ``head`` and ``body`` are the caller's HTML."""
+    t = html.escape(clip(title, 200), quote=True)
     return ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<meta http-equiv=\"Content-Security-Policy\" content=\"{CSP}\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            f"<title>{esc(shown, 200)} — olc</title>{head}</head><body><main>"
-            f"<h1>{esc(shown, 200)}</h1>{words}<div id=\"olc-run\"></div>"
-            f"<noscript>This file draws the run with JavaScript: allow scripts to see it.</noscript></main>"
-            f'<script type="application/octet-stream" id="olc-payload">{packed}</script>{tail}</body></html>')
+            f"<title>{t} — olc</title>{head}</head><body>{body}</body></html>")
 
 
 def file_name(stem_settings: dict[str, str], page: str) -> str:
@@ -173,45 +197,62 @@ _OWN_CSS = ("body{margin:0;background:#fff;color:#31333f;font-family:\"Source Sa
             "main{max-width:1400px;margin:0 auto;padding:1em 1.25em}h1{font-size:1.5em;margin:.2em 0 .4em}"
             ".olc-offline-about{margin:.2em 0;color:#444;font-size:.95em}#olc-run{margin-top:.8em}")
 
+#: two functions an offline file's start script uses: ``olcUnpack(id)``, the text of a packed (gzip, base64) script
+#: element, unpacked by the browser's DecompressionStream; ``olcRun(code, name)``, a library's code run as an inline
+#: script, returning the global it defines (``name``) and leaving any earlier one in place
+UNPACK_JS = r"""
+async function olcUnpack(id) {
+  const b64 = document.getElementById(id).textContent.trim();
+  const bin = atob(b64);
+  const bytes = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return await new Response(stream).text();
+}
+function olcRun(code, name) {
+  const before = window[name];
+  const s = document.createElement("script");
+  s.textContent = code;
+  document.head.appendChild(s);
+  const mine = window[name];
+  if (before !== undefined) window[name] = before;
+  return mine;
+}
+"""
+
+#: what a file says when it cannot draw (a browser without DecompressionStream, say)
+NEEDS = "It needs a browser with DecompressionStream (Chrome or Edge 80+, Firefox 113+, Safari 16.4+)."
+
+#: the libraries unpacked into the viewer's library cache (its names: ``__LIB_URLS__``), as a start script does
+FILL_LIBS_JS = r"""
+async function olcLibs(URLS) {
+  const [plotly, katex] = await Promise.all([olcUnpack("olc-lib-plotly"), olcUnpack("olc-lib-katex")]);
+  const libs = window.__olcViewerLibs || (window.__olcViewerLibs = {});
+  libs[URLS.plotly] = Promise.resolve(olcRun(plotly, "Plotly"));
+  libs[URLS.katex_js] = Promise.resolve(olcRun(katex, "katex"));
+  libs[URLS.katex_css] = Promise.resolve(null);
+  if (typeof window.__olcMount !== "function") throw new Error("the viewer's script did not run");
+}
+"""
+
 #: unpack the libraries and the payload, fill the viewer's library cache, mount the viewer
 _START = r"""
 (async function () {
   "use strict";
-  const URLS = __LIB_URLS__;
-  async function unpack(id) {
-    const b64 = document.getElementById(id).textContent.trim();
-    const bin = atob(b64);
-    const bytes = new Uint8Array(bin.length);
-    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-    return await new Response(stream).text();
-  }
-  function run(code, name) {
-    const before = window[name];
-    const s = document.createElement("script");
-    s.textContent = code;
-    document.head.appendChild(s);
-    const mine = window[name];
-    if (before !== undefined) window[name] = before;
-    return mine;
-  }
   const box = document.getElementById("olc-run");
   try {
-    const [plotly, katex, payload] = await Promise.all(
-      [unpack("olc-lib-plotly"), unpack("olc-lib-katex"), unpack("olc-payload")]);
-    const libs = window.__olcViewerLibs || (window.__olcViewerLibs = {});
-    libs[URLS.plotly] = Promise.resolve(run(plotly, "Plotly"));
-    libs[URLS.katex_js] = Promise.resolve(run(katex, "katex"));
-    libs[URLS.katex_css] = Promise.resolve(null);
-    const data = JSON.parse(payload);
+    await olcLibs(__LIB_URLS__);
+    const data = JSON.parse(await olcUnpack("olc-payload"));
     const t = new URLSearchParams(window.location.search).get(data.spec.url_param || "t");
     if (t !== null && /^[0-9]+$/.test(t)) data.spec.position = Math.min(Number(t), data.spec.T);
-    if (typeof window.__olcMount !== "function") throw new Error("the viewer's script did not run");
     window.__olcMount({ data, parentElement: box, setStateValue: () => {} });
   } catch (err) {
-    box.textContent = "This file could not draw the run: " + (err && err.message ? err.message : err) +
-      ". It needs a browser with DecompressionStream (Chrome or Edge 80+, Firefox 113+, Safari 16.4+).";
+    box.textContent = "This file could not draw the run: " + (err && err.message ? err.message : err) + ". __NEEDS__";
     box.setAttribute("role", "alert");
   }
 })();
 """
+
+
+def _start() -> str:
+    return (UNPACK_JS + FILL_LIBS_JS + _START).replace("__LIB_URLS__", json.dumps(LIB_URLS)).replace("__NEEDS__", NEEDS)

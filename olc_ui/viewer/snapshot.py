@@ -18,7 +18,8 @@ from typing import Any
 
 from olc_ui.viewer.spec import REL_LATEX
 
-__all__ = ["state_index", "apply_op", "figures_at", "ledger_at", "caption_at", "describe_values", "description_at"]
+__all__ = ["state_index", "apply_op", "figures_at", "ledger_at", "caption_at", "describe_values", "description_at",
+           "minus_sign", "MINUS"]
 
 BLANK = object()  # a "by round" value at p = 0 (no round played yet)
 
@@ -130,6 +131,20 @@ def _value(spec: dict, src: dict, p: int) -> Any:
     return v
 
 
+#: the minus sign a number is printed with in text (U+2212), as the viewer prints it (viewer_format.js formatValue)
+MINUS = "\u2212"
+
+
+def minus_sign(s: str) -> str:
+    """A formatted number as text reads it: its leading hyphen-minus as the minus sign (U+2212), the one rule the
+    viewer's ``formatValue`` follows (a ledger line's LaTeX keeps ``-``: KaTeX draws it as a minus).
+
+    >>> minus_sign("-1"), minus_sign("+0.25"), minus_sign("1e-05")
+    ('−1', '+0.25', '1e-05')
+    """
+    return MINUS + s[1:] if s.startswith("-") else s
+
+
 def _fmt(v: Any, fmt: str | None, latex: bool = False) -> str:
     if v is BLANK:  # a "by round" value before any round: as the viewer prints it
         return r"\text{n/a}" if latex else ""
@@ -139,12 +154,16 @@ def _fmt(v: Any, fmt: str | None, latex: bool = False) -> str:
         return ({"inf": r"\infty", "-inf": r"-\infty"} if latex else {"inf": "∞", "-inf": "−∞"})[v]
     if fmt == "rel":  # a relation (olc_ui.viewer.spec.REL_LATEX): its LaTeX in a ledger line, its sign in text
         return str(v) if latex else REL_LATEX.get(str(v), str(v))
-    if fmt in (None, "text") or isinstance(v, str):
+    if fmt == "text" or isinstance(v, str):
         return str(v)
-    try:
-        return format(v, fmt if fmt != "d" else "d") if fmt != "d" else str(int(v))
-    except (ValueError, TypeError):
-        return str(v)
+    if fmt is None:
+        out = str(v)
+    else:
+        try:
+            out = format(v, fmt) if fmt != "d" else str(int(v))
+        except (ValueError, TypeError):
+            return str(v)
+    return out if latex else minus_sign(out)
 
 
 def _fill(spec: dict, template: str, values: dict, p: int, latex: bool = False) -> str:

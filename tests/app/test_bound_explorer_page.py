@@ -66,7 +66,9 @@ def test_default_sweep_numbers_are_direct_runs():
     assert metric(at, "Largest ratio measured / bound") == f"{max(rmax):.3f}"
     assert metric(at, "…reached at γ =") == fmt(values[int(np.argmax(rmax))])
     assert "40 runs of the learner (8 values × 5 seeds)" in shown(at, "caption")
-    assert [b.label for b in at.get("download_button")] == ["Download the table (CSV: one row per run)"]
+    assert [b.label for b in at.get("download_button")] == [   # the sweep taken home: tests/app/test_take_home.py
+        "Download the table (CSV: one row per run)", "Download this sweep as a notebook (.ipynb)",
+        "Download this sweep as one offline file (HTML)"]
     q = url(at)
     assert q["alg"] == "perceptron" and q["param"] == "gamma" and q["gamma_lo"] == "0.05" and q["seeds"] == "5"
     assert q["worst"] == "0" and q["d"] == "5" and q["T"] == "1000"

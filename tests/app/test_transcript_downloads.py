@@ -61,11 +61,14 @@ def test_every_lesson_page_offers_the_proof_transcript(page, downloads):
     learner, query, stem = PAGES[page]
     at = open_page(page_path(page), **query)
     assert not at.exception, at.exception
-    labels = LABELS + [NOTEBOOK, OFFLINE] + ([PNG] if png_available() else [])  # PNG: with the optional kaleido only
-    labels = labels * (3 if page == "compare" else 1)     # the compare page: each of its three learners'
+    png = [PNG] if png_available() else []  # PNG: with the optional kaleido only
+    if page == "compare":  # the comparison's one offline file (one viewer), then each of its three learners' files
+        labels = [OFFLINE] + (LABELS + [NOTEBOOK] + png) * 3
+    else:
+        labels = LABELS + [NOTEBOOK, OFFLINE] + png
     assert [b.label for b in at.get("download_button")] == labels
     assert [label for label, _, _ in downloads] == labels
-    (_, csv, csv_name), (_, md, md_name), (_, tex, tex_name) = downloads[:3]
+    (_, csv, csv_name), (_, md, md_name), (_, tex, tex_name) = [d for d in downloads if d[0] != OFFLINE][:3]
     assert (csv_name, md_name, tex_name) == (f"{stem}-trace.csv", f"{stem}-proof.md", f"{stem}-proof.tex")
     md, tex = md(), tex()
     assert md.startswith("# Proof transcript: ") and md_text(learner) in md.splitlines()[0]

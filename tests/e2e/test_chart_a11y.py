@@ -147,14 +147,14 @@ def test_the_data_table_holds_the_specs_numbers_at_this_round(tab, url, path):
         toggle = box.get_by_role("button", name="Data at this round")
         if toggle.get_attribute("aria-expanded") != "true":
             toggle.click()
-        for p in (max(1, T // 3), T):  # the viewer prints a minus sign (U+2212) where Python prints "-"
+        for p in (max(1, T // 3), T):  # a minus sign (U+2212) in both: olc_ui.viewer.snapshot.minus_sign
             step_to(tab, p)
             table = box.locator("table")
             assert f"data at round {p} of {T}" in table.locator("caption").inner_text()
             assert table.locator("thead th[scope=col]").count() == 2
-            got = [(r.locator("th[scope=row]").inner_text().strip(), r.locator("td").inner_text().strip().replace("−", "-"))
+            got = [(r.locator("th[scope=row]").inner_text().strip(), r.locator("td").inner_text().strip())
                    for r in table.locator("tbody tr").all()]
-            want = [(label, text.strip().replace("−", "-")) for label, text in _expected_rows(spec, fig["id"], p)]
+            want = [(label, text.strip()) for label, text in _expected_rows(spec, fig["id"], p)]
             assert got == want, (path, fig["id"], p)
             checked += 1
         toggle.click()

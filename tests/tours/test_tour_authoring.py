@@ -13,7 +13,7 @@ from olc_ui.lessons.perceptron import lesson as perceptron
 from olc_ui.shared.tours import own
 from olc_ui.shared.tours.author import ADD_KEY, DRAFT_KEY, draft_stop
 from olc_ui.shared.tours.bar import stop_href
-from olc_ui.shared.tours.store import read_bytes
+from olc_ui.shared.tours.store import FOLDER, read_bytes, read_folder
 
 from tests.app.pagetest import page_path, shown
 from tests.tours.test_tour_format import GOOD
@@ -68,7 +68,10 @@ def test_the_draft_is_reordered_edited_removed_and_downloaded():
     at.text_area(key="olc_tour_text_2").set_value("Second, edited.").run()
     stops = at.session_state[DRAFT_KEY]["stops"]
     assert [(s["uid"], s["text"]) for s in stops] == [(3, "Third."), (2, "Second, edited.")]
-    assert [b.proto.label for b in at.get("download_button")] == ["Download the tour (JSON)"]
+    # the draft's: its file, then its offline file (the shipped tours' offline files come before, one each)
+    labels = [b.proto.label for b in at.get("download_button")]
+    assert labels[-2:] == ["Download the tour (JSON)", "Download Three views as one offline file (HTML)"]
+    assert len(labels) == 2 + len(read_folder(FOLDER, tables()).tours)
     d = at.session_state[DRAFT_KEY]
     doc = own.draft_doc(d["title"], [{k: v for k, v in s.items() if k != "uid"} for s in d["stops"]])
     tour = read_bytes(json.dumps(doc).encode(), tables())       # the file reads back, checked against every page

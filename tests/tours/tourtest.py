@@ -57,3 +57,10 @@ def tables() -> dict:
             "ftrl": ftrl.SETTINGS, "winnow": winnow.SETTINGS, "exponentiated_update": eg.SETTINGS,
             "experts": experts.SETTINGS, "halving": halving.SETTINGS, "compare": compare.SETTINGS,
             "boolean_concepts": boolean.MODE_SETTINGS + [s for g in boolean.GROUPS.values() for s in g]}
+
+
+def runs() -> dict:
+    """Each such page's run for a stop's settings (pages/tours.py ``RUNS``: the same): the tour's offline file."""
+    return {"perceptron": perceptron.stop_run, "margin_perceptron": margin.stop_run, "ftrl": ftrl.stop_run,
+            "winnow": winnow.stop_run, "exponentiated_update": eg.stop_run, "experts": experts.stop_run,
+            "halving": halving.stop_run, "compare": compare.stop_run, "boolean_concepts": boolean.stop_run}

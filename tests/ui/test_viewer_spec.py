@@ -352,3 +352,22 @@ def test_js_unpacks_the_bytes_python_sends_and_parses_them_once(tmp_path):
     assert got["a"] == {"spec": spec, **rest}
     assert got["same"] is True and got["other_run"] == "r2"
     assert got["plain"] == {"spec": 1} and got["bad"] is None and got["buffer"] == "r1"
+
+
+def test_python_prints_a_numbers_minus_sign_as_the_viewer_does():
+    """olc_ui.viewer.snapshot and viewer_format.js formatValue follow one rule: a formatted number's leading "-"
+    is the minus sign U+2212 in text (caption, description, data table); a ledger line's LaTeX keeps "-"."""
+    from olc_ui.viewer.snapshot import caption_at, ledger_at
+    from olc_ui.viewer.spec import minimal_spec
+
+    spec = minimal_spec(T=2, mistakes=[0])
+    spec["caption"] = {"template": "score {s}, margin {m}, n {n}, label {y}",
+                       "values": {"s": {"by": "round", "data": [-1.5, 0.25], "fmt": "+.2f"},
+                                  "m": {"by": "round", "data": [-0.001, 2.0], "fmt": ".3g"},
+                                  "n": {"by": "round", "data": [-3, 4], "fmt": "d"},
+                                  "y": {"by": "round", "data": [0, 1], "labels": ["-1", "+1"]}}}
+    spec["ledger"] = {"lines": [{"latex": "x = {s}", "values": {"s": {"by": "round", "data": [-1.5, 0.25],
+                                                                          "fmt": ".2f"}}}]}
+    assert caption_at(spec, 1) == "score −1.50, margin −0.001, n −3, label -1"   # a label is text, as written
+    assert caption_at(spec, 2) == "score +0.25, margin 2, n 4, label +1"
+    assert ledger_at(spec, 1)[0]["latex"] == "x = -1.50"

@@ -32,7 +32,7 @@ from olc_ui.shared.state import set_value
 from olc_ui.shared.notebook import DataCall
 from olc_ui.shared.transcript import PageSettings
 
-__all__ = ["ADV_SETTINGS", "CONJ_SETTINGS", "DL_SETTINGS", "GROUPS", "LRN_SETTINGS", "MAX_MOVES", "MODE_SETTINGS",
+__all__ = ["stop_run", "ADV_SETTINGS", "CONJ_SETTINGS", "DL_SETTINGS", "GROUPS", "LRN_SETTINGS", "MAX_MOVES", "MODE_SETTINGS",
            "PAGE", "SettingError", "conj_data", "conj_panel",
            "conj_spec_for", "conj_visible", "dl_data", "dl_panel", "dl_spec_for", "dl_visible", "encode_moves",
            "game_csv", "game_downloads", "learner_game", "others", "parse_moves", "parse_preds", "replay", "run_conj",
@@ -481,3 +481,18 @@ DECLARED = MODE_SETTINGS + [s for g in GROUPS.values() for s in g]
 CONJ_TRANSCRIPT = PageSettings(DECLARED, lambda v, trace: {s.key for s in MODE_SETTINGS} | conj_visible(v), recipe=conj_call)
 DL_TRANSCRIPT = PageSettings(DECLARED, lambda v, trace: {s.key for s in MODE_SETTINGS} | dl_visible(v), recipe=dl_call)
 GAME_TRANSCRIPT = PageSettings(DECLARED)
+
+
+def stop_run(v: dict[str, Any]) -> tuple[dict, Any]:
+    """The spec and the run this page shows for the settings ``v`` (every setting of its link, decoded; no upload):
+    a tour's stop as its offline file carries it (olc_ui/shared/tours/offline.py) — the calls pages/boolean_concepts.py makes
+    (tests/tours/test_tour_offline.py checks the spec against the page's at every shipped stop)."""
+    if v["mode"] not in ("conj", "dl"):
+        raise ValueError("a game (playing the adversary or the learner) has no run a file can carry")
+    if v["mode"] == "conj":
+        stream, key, label = conj_data(v)
+        trace = run_conj(stream, key)
+        return conj_spec_for(stream, trace, key, label, 0), trace
+    stream, key, label = dl_data(v)
+    trace = run_dl(stream, key, v["tie"])
+    return dl_spec_for(stream, trace, key, label, 0), trace

@@ -17,13 +17,15 @@ import streamlit as st
 import olc_core
 from olc_core.sweep import SWEEPS
 
+from olc_ui.lessons.bound_explorer import export
 from olc_ui.lessons.bound_explorer import view as V
 from olc_ui.lessons.bound_explorer.view import ALG_NAMES, MEASURED, sweep_values
 from olc_ui.shared import chart_names, safe, tables
 from olc_ui.shared.config import Setting
 
 __all__ = ["MORE", "more", "NOISE_TEXT", "SOURCE", "rate_note", "PAGE", "MAIN_SETTINGS", "GROUPS", "ALL_SETTINGS", "MAX_WORK", "MAX_CELL", "group_page", "visible",
-           "values_for", "fixed_for", "sweepable", "group_for", "follow_switch", "moved_text", "check_size", "run_sweep", "INTRO", "WORST_TEXT", "param_label",
+           "values_for", "fixed_for", "sweepable", "group_for", "follow_switch", "moved_text", "check_size", "run_sweep",
+           "sweep_args", "charts", "metrics", "headline", "theorem_texts", "na_texts", "vacuous_text", "take_home", "INTRO", "WORST_TEXT", "param_label",
            "measured_label"]
 
 PAGE = "bound_explorer"
@@ -197,6 +199,13 @@ def _store() -> dict:
     return {}
 
 
+def sweep_args(p: str, seeds: int, worst: bool, fixed: dict) -> dict[str, Any]:
+    """The page's ``olc_core.sweep`` keywords besides the learner, the parameter and its values: the seeds, T (the
+    swept values replace it when T is swept), the bound-attaining switch and the settings held fixed."""
+    return {"seeds": seeds, "T": int(fixed.get("T", 1000)), "worst_case": worst,
+            **{k: v for k, v in fixed.items() if k != "T"}}
+
+
 def run_sweep(alg: str, p: str, values: list, seeds: int, worst: bool, fixed: dict):
     """The sweep (cached across reruns and sessions), with a progress bar while it runs."""
     key = (alg, p, tuple(values), seeds, worst, tuple(sorted(fixed.items())))
@@ -207,10 +216,8 @@ def run_sweep(alg: str, p: str, values: list, seeds: int, worst: bool, fixed: di
 
     def progress(done: int, total: int) -> None:
         bar.progress(done / total, text=f"Sweeping: {done} of {total} runs")
-    kwargs = {k: v for k, v in fixed.items() if k != "T"}
-    T = fixed.get("T", 1000)            # sweeping T: each value replaces it
     try:
-        table = olc_core.sweep(alg, p, values, seeds=seeds, T=int(T), worst_case=worst, progress=progress, **kwargs)
+        table = olc_core.sweep(alg, p, values, progress=progress, **sweep_args(p, seeds, worst, fixed))
     finally:                            # a value the core refuses: no progress bar left behind
         bar.empty()
     if len(store) >= 32:
@@ -327,51 +334,112 @@ def _caption(alg: str, p: str, table) -> str:
                                                                                   else ""))
 
 
-def _vacuous_note(p: str, rows: list[tuple[float, float, int]]) -> None:
-    """Where the bound exceeds T it says nothing: M ≤ T holds on any T rounds."""
+def vacuous_text(p: str, rows: list[tuple[float, float, int]]) -> str | None:
+    """Where the bound exceeds T it says nothing: M ≤ T holds on any T rounds (None when it never does)."""
     if not rows:
-        return
+        return None
     sym = _META[p][0]
     at = ", ".join(f"{sym} = {V.fmt(v)} (bound {V.fmt(b)}, T = {T})" for v, b, T in rows)
-    st.info(f"The bound exceeds the number of rounds T at {at}: there it is vacuous — no learner can make more "
-            "than T mistakes in T rounds, so M ≤ T holds trivially and the theorem says nothing more.",
-            icon=":material/info:")
+    return (f"The bound exceeds the number of rounds T at {at}: there it is vacuous — no learner can make more "
+            "than T mistakes in T rounds, so M ≤ T holds trivially and the theorem says nothing more.")
 
 
-def panels(alg: str, p: str, v: dict[str, Any], table) -> None:
-    """Headline metrics, the two charts side by side, the assumptions' failures, the table and its CSV."""
+def theorem_texts(alg: str, p: str, table) -> list[str]:
+    """Which theorem's bound is drawn (at which values, when a sweep crosses from one to another), and its source."""
+    named = V.theorems(table)
+    out = []
+    for theorem, vals in named:      # proof names come from olc_core, not from the link
+        where = "" if len(named) == 1 else f" (at {_META[p][0]} = {', '.join(V.fmt(x) for x in vals)})"
+        out.append(f"The bound is the theorem of the proof “{theorem}”{where}, as the run checks it"
+                   + (f" — {SOURCE[alg]}" if alg in SOURCE else "") + ".")
+    return out
+
+
+def na_texts(p: str, table) -> list[tuple[str, str]]:
+    """(lead, why) for each value where a seed's assumptions failed: the theorem gives no bound there."""
+    return [(f"At {_META[p][0]} = {V.fmt(value)} the theorem's assumption fails, so it gives no bound (n/a) and no "
+             "ratio: ", why) for value, why in V.na_values(table)]
+
+
+def metrics(p: str, table) -> list[tuple[str, str]]:
+    """The headline numbers: (label, value) — the runs, the largest ratio and where it is reached."""
+    top = V.tightest(table.summary())
+    return [("Runs", f"{len(table)}"), ("Largest ratio measured / bound", "n/a" if top is None else f"{top[0]:.3f}"),
+            (f"…reached at {_META[p][0]} =", "n/a" if top is None else V.fmt(top[1]))]
+
+
+def headline(p: str, table) -> str:
+    """:func:`metrics` in a sentence."""
+    (_, runs), (_, top), (_, at) = metrics(p, table)
+    return (f"{runs} runs; the largest ratio measured / bound: {top}"
+            + ("" if top == "n/a" else f", reached at {_META[p][0]} = {at}") + ".")
+
+
+def charts(alg: str, p: str, v: dict[str, Any], table) -> list[tuple[str, str, str, dict]]:
+    """The two charts: (key, accessible name, description, figure) — measured against the bound, and the ratio."""
     s = table.summary()
     xl = param_label(alg, p)
     meas = measured_label(alg)
-    top = V.tightest(s)
     log_x = v["scale"] == "log"
-    left, right = st.columns(2)      # the charts first: on a projector (1100×800) they start above the fold
     proofs = V.proof_per_value(table)
     over = f"against {xl}, median and range over {len(set(table['seed'].tolist()))} seeds per value"
     said_m, said_r = V.describe_sweep(s, _META[p][0], meas)
-    chart_names.plotly_chart(left, V.mistakes_figure(s, xl, meas, log_x, proofs), key="explorer_mistakes",
-                             name=f"Measured {meas} and the theorem's bound, {over}", text=said_m)
-    chart_names.plotly_chart(right, V.ratio_figure(s, xl, log_x, proofs), key="explorer_ratio",
-                             name=f"Tightness: measured / bound, {over} (1: the bound is attained)", text=said_r)
-    c1, c2, c3 = st.columns(3)
-    c1.metric("Runs", f"{len(table)}")
-    c2.metric("Largest ratio measured / bound", "n/a" if top is None else f"{top[0]:.3f}")
-    c3.metric(f"…reached at {_META[p][0]} =", "n/a" if top is None else V.fmt(top[1]))
+    return [("explorer_mistakes", f"Measured {meas} and the theorem's bound, {over}", said_m,
+             V.mistakes_figure(s, xl, meas, log_x, proofs)),
+            ("explorer_ratio", f"Tightness: measured / bound, {over} (1: the bound is attained)", said_r,
+             V.ratio_figure(s, xl, log_x, proofs))]
+
+
+def panels(alg: str, p: str, v: dict[str, Any], table, values: list | None = None) -> None:
+    """Headline metrics, the two charts side by side, the assumptions' failures, the table, its CSV and the sweep
+    taken home (a notebook, one offline file: :func:`take_home`)."""
+    left, right = st.columns(2)      # the charts first: on a projector (1100×800) they start above the fold
+    for where, (key, name, text, fig) in zip((left, right), charts(alg, p, v, table)):
+        chart_names.plotly_chart(where, fig, key=key, name=name, text=text)
+    for col, (label, value) in zip(st.columns(3), metrics(p, table)):
+        col.metric(label, value)
     st.caption(_caption(alg, p, table))
-    named = V.theorems(table)
-    for theorem, vals in named:      # proof names come from olc_core, not from the link
-        where = "" if len(named) == 1 else f" (at {_META[p][0]} = {', '.join(V.fmt(x) for x in vals)})"
-        st.caption(f"The bound is the theorem of the proof “{theorem}”{where}, as the run checks it"
-                   + (f" — {SOURCE[alg]}" if alg in SOURCE else "") + ".")
+    for line in theorem_texts(alg, p, table):
+        st.caption(line)
     rate = rate_note(alg, p, table)
     if rate:
         st.info(rate, icon=":material/info:")
-    _vacuous_note(p, V.vacuous(table))
-    for value, why in V.na_values(table):
-        safe.notice("warning", f"At {_META[p][0]} = {V.fmt(value)} the theorem's assumption fails, so it gives "
-                    "no bound (n/a) and no ratio: ", why)
-    tables.table(V.summary_rows(s, _META[p][0]), key="explorer_summary", label="One row per swept value",
+    vac = vacuous_text(p, V.vacuous(table))
+    if vac:
+        st.info(vac, icon=":material/info:")
+    for lead, why in na_texts(p, table):
+        safe.notice("warning", lead, why)
+    tables.table(V.summary_rows(table.summary(), _META[p][0]), key="explorer_summary", label="One row per swept value",
                  hide_index=True)
-    st.download_button("Download the table (CSV: one row per run)", table.to_csv(),
-                       file_name=f"sweep_{alg}_{p}.csv", mime="text/csv", key="explorer_csv",
-                       icon=":material/download:")
+    row = st.container(horizontal=True)
+    row.download_button("Download the table (CSV: one row per run)", table.to_csv(),
+                        file_name=f"sweep_{alg}_{p}.csv", mime="text/csv", key="explorer_csv",
+                        icon=":material/download:")
+    if values is not None:
+        take_home(row, alg, p, v, table, values)
+
+
+def take_home(row, alg: str, p: str, v: dict[str, Any], table, values: list) -> None:
+    """"Download this sweep as a notebook (.ipynb)" (its olc_core.sweep call, the check that the table is the page's,
+    the two charts) and "… as one offline file (HTML)" (the two charts with their names and descriptions, the
+    sentences under them and the table), each built when clicked."""
+    fixed = fixed_for(alg, v)
+    worst = bool(table.worst_case)
+    call = (alg, p, list(values), sweep_args(p, int(v["seeds"]), worst, fixed))
+    title = f"Bound explorer: {ALG_NAMES[alg]}, {param_label(alg, p)} swept" + (
+        " (bound-attaining streams)" if worst else "")
+    row.download_button("Download this sweep as a notebook (.ipynb)",
+                        data=lambda: export.notebook_text(call, table, title=title, xlabel=param_label(alg, p),
+                                                          measured=measured_label(alg), log_x=v["scale"] == "log",
+                                                          held=_caption(alg, p, table)),
+                        file_name=f"sweep_{alg}_{p}.ipynb", mime="application/x-ipynb+json", on_click="ignore",
+                        key="explorer_ipynb", icon=":material/download:")
+    row.download_button("Download this sweep as one offline file (HTML)",
+                        data=lambda: export.offline_text(
+                            title, charts=[c[1:] for c in charts(alg, p, v, table)],
+                            notes=[_caption(alg, p, table), *theorem_texts(alg, p, table),
+                                   *filter(None, [rate_note(alg, p, table), vacuous_text(p, V.vacuous(table))]),
+                                   *[lead + why for lead, why in na_texts(p, table)]],
+                            headline=headline(p, table), rows=V.summary_rows(table.summary(), _META[p][0])),
+                        file_name=f"sweep_{alg}_{p}-offline.html", mime="text/html", on_click="ignore",
+                        key="explorer_offline", icon=":material/download:")

@@ -32,7 +32,7 @@ from olc_ui.shared import data as olc_data
 from olc_ui.shared.config import Setting
 from olc_ui.shared.transcript import PageSettings
 
-__all__ = ["PAGE", "SETTINGS", "PRESETS", "LINEAR", "EXPERTS", "visible", "Setup", "load", "spec_for", "sweep",
+__all__ = ["stop_run", "PAGE", "SETTINGS", "PRESETS", "LINEAR", "EXPERTS", "visible", "Setup", "load", "spec_for", "sweep",
            "sweep_rows", "sweep_cards", "downloads_panel", "capped_T", "notes", "MAX_CELLS", "SWEEP_N", "SWEEP_SEEDS", "SWEEP_T", "dense_k", "why", "SOURCES", "INTRO", "summary_rows"]
 
 PAGE = "compare"
@@ -388,11 +388,17 @@ def summary_rows(setup: Setup) -> list[dict]:
 
 
 def downloads_panel(setup: Setup, spec: dict, position: int) -> None:
-    """Each learner's trace (CSV) and proof transcript (Markdown + KaTeX, LaTeX), as on its own lesson page."""
-    st.markdown("#### Downloads: each learner's trace and proof")
+    """The whole comparison as one offline file (every learner's charts and ledger, one cursor: once, not once per
+    learner), then each learner's trace (CSV), proof transcript (Markdown + KaTeX, LaTeX) and notebook, as on its own
+    lesson page."""
+    st.markdown("#### Downloads: the comparison, and each learner's trace and proof")
+    st.caption("The whole comparison, every learner on the same rounds with one cursor")
+    common.offline_download(st.container(horizontal=True), spec, position, PAGE, settings=TRANSCRIPT,
+                            traces=[ln.trace for ln in setup.lanes])
     for ln in setup.lanes:
         st.caption(ln.name)
-        common.downloads(ln.trace, spec, position, f"{PAGE}_{ln.algorithm}", ln.X, ln.y, settings=TRANSCRIPT)
+        common.downloads(ln.trace, spec, position, f"{PAGE}_{ln.algorithm}", ln.X, ln.y, settings=TRANSCRIPT,
+                         offline_file=False)
 
 
 def summary_panel(setup: Setup) -> None:
@@ -436,3 +442,11 @@ def tie_text(setup: Setup) -> str:
 
 #: what the page tells the proof transcript and the download names (olc_ui/shared/transcript.py)
 TRANSCRIPT = PageSettings(SETTINGS, lambda v, trace: visible(v))
+
+
+def stop_run(v: dict[str, Any]) -> tuple[dict, Any]:
+    """The spec and the run this page shows for the settings ``v`` (every setting of its link, decoded; no upload):
+    a tour's stop as its offline file carries it (olc_ui/shared/tours/offline.py) — the calls pages/compare.py makes
+    (tests/tours/test_tour_offline.py checks the spec against the page's at every shipped stop)."""
+    setup = load(v)
+    return spec_for(setup), {lane.trace.algorithm: lane.trace for lane in setup.lanes}

@@ -24,7 +24,7 @@ from olc_ui.shared.state import set_value
 from olc_ui.shared.notebook import DataCall
 from olc_ui.shared.transcript import PageSettings
 
-__all__ = ["PAGE", "DATA_PAGE", "SETTINGS", "LEARNER_SETTINGS", "DATA_SETTINGS", "ALGS", "MAX_CELLS", "INTRO",
+__all__ = ["stop_run", "PAGE", "DATA_PAGE", "SETTINGS", "LEARNER_SETTINGS", "DATA_SETTINGS", "ALGS", "MAX_CELLS", "INTRO",
            "visible", "visible_learner", "visible_data", "Advice", "load_advice", "run_learner", "band_for",
            "spec_for", "notes", "summary_panel", "comparison_panel", "proof_steps", "downloads", "rates",
            "show_adversary", "give_perfect_expert"]
@@ -448,3 +448,12 @@ CAP = caps.text(f"rounds × experts ≤ {MAX_CELLS:,} (T is cut, and the page sa
 
 #: what the page tells the proof transcript and the download names (olc_ui/shared/transcript.py)
 TRANSCRIPT = PageSettings(SETTINGS, lambda v, trace: visible(v), recipe=data_call)
+
+
+def stop_run(v: dict[str, Any]) -> tuple[dict, Any]:
+    """The spec and the run this page shows for the settings ``v`` (every setting of its link, decoded; no upload):
+    a tour's stop as its offline file carries it (olc_ui/shared/tours/offline.py) — the calls pages/experts.py makes
+    (tests/tours/test_tour_offline.py checks the spec against the page's at every shipped stop)."""
+    adv = load_advice(v)
+    trace = run_learner(v, adv)
+    return spec_for(v, adv, trace, band_for(v, adv)), trace

@@ -27,7 +27,7 @@ from olc_ui.shared.config import Setting
 from olc_ui.shared.notebook import DataCall
 from olc_ui.shared.transcript import PageSettings
 
-__all__ = ["PAGE", "LEARNER_PAGE", "DATA_SETTINGS", "LEARNER_SETTINGS", "SETTINGS", "MAX_N", "MAX_CELLS", "INTRO",
+__all__ = ["stop_run", "PAGE", "LEARNER_PAGE", "DATA_SETTINGS", "LEARNER_SETTINGS", "SETTINGS", "MAX_N", "MAX_CELLS", "INTRO",
            "visible", "Data", "OutsideBox", "load_data", "run_eg", "spec_for", "eta_slider", "use_optimum", "notes",
            "assumption_rows", "assumption_panel", "summary_panel", "proof_steps", "downloads", "unit_box_problem"]
 
@@ -428,3 +428,12 @@ CAP = caps.text(f"rounds × features ≤ {MAX_CELLS:,} (T is cut, and the page s
 #: what the page tells the proof transcript and the download names (olc_ui/shared/transcript.py)
 TRANSCRIPT = PageSettings(SETTINGS, lambda v, trace: visible(v) | {"eta_opt"} | (set() if v.get("eta_opt") else {"eta"}), upload_key=PAGE,
                           recipe=data_call)
+
+
+def stop_run(v: dict[str, Any]) -> tuple[dict, Any]:
+    """The spec and the run this page shows for the settings ``v`` (every setting of its link, decoded; no upload):
+    a tour's stop as its offline file carries it (olc_ui/shared/tours/offline.py) — the calls pages/exponentiated_update.py makes
+    (tests/tours/test_tour_offline.py checks the spec against the page's at every shipped stop)."""
+    data = load_data(v, None)
+    trace = run_eg(v, data)
+    return spec_for(v, data, trace), trace

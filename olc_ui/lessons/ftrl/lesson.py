@@ -27,7 +27,7 @@ from olc_ui.shared.state import set_value
 from olc_ui.shared.notebook import DataCall
 from olc_ui.shared.transcript import PageSettings
 
-__all__ = ["PAGE", "SETTINGS", "INTRO", "visible", "Data", "load_data", "run_ftrl", "band_for", "sweep_for",
+__all__ = ["stop_run", "PAGE", "SETTINGS", "INTRO", "visible", "Data", "load_data", "run_ftrl", "band_for", "sweep_for",
            "spec_for", "use_best_alpha", "notes", "summary_panel", "proof_steps", "downloads", "unit_ball_rows",
            "SWEEP"]
 
@@ -297,3 +297,12 @@ CAP = caps.text(f"at most 3,000 generated rounds ({caps.FILE}); earlier points d
 
 #: what the page tells the proof transcript and the download names (olc_ui/shared/transcript.py)
 TRANSCRIPT = PageSettings(SETTINGS, lambda v, trace: visible(v), upload_key=PAGE, recipe=data_call)
+
+
+def stop_run(v: dict[str, Any]) -> tuple[dict, Any]:
+    """The spec and the run this page shows for the settings ``v`` (every setting of its link, decoded; no upload):
+    a tour's stop as its offline file carries it (olc_ui/shared/tours/offline.py) — the calls pages/ftrl.py makes
+    (tests/tours/test_tour_offline.py checks the spec against the page's at every shipped stop)."""
+    data = load_data(v, None)
+    trace = run_ftrl(data, v)
+    return spec_for(data, v, trace, band_for(data, v), sweep_for(data, trace)), trace

@@ -23,7 +23,7 @@ from olc_ui.shared import caps, common, safe
 from olc_ui.shared.config import Setting
 from olc_ui.shared.transcript import PageSettings
 
-__all__ = ["PAGE", "SETTINGS", "visible", "hypothesis_class", "adversary_stream", "Run", "load_run", "spec_for",
+__all__ = ["stop_run", "PAGE", "SETTINGS", "visible", "hypothesis_class", "adversary_stream", "Run", "load_run", "spec_for",
            "dimensions_for", "DIMENSIONS_MAX_H", "assumption_panel", "dimensions_panel", "proof_steps", "downloads"]
 
 PAGE = "halving"
@@ -347,3 +347,11 @@ CAP = caps.text(f"at most 500 rounds; each hypothesis' vote drawn while the roun
 
 #: what the page tells the proof transcript and the download names (olc_ui/shared/transcript.py)
 TRANSCRIPT = PageSettings(SETTINGS, lambda v, trace: visible(v))
+
+
+def stop_run(v: dict[str, Any]) -> tuple[dict, Any]:
+    """The spec and the run this page shows for the settings ``v`` (every setting of its link, decoded; no upload):
+    a tour's stop as its offline file carries it (olc_ui/shared/tours/offline.py) — the calls pages/halving.py makes
+    (tests/tours/test_tour_offline.py checks the spec against the page's at every shipped stop)."""
+    run = load_run(v)
+    return spec_for(run), run.trace

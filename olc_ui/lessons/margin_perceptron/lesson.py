@@ -20,7 +20,7 @@ from olc_ui.shared.points import Data, click_canvas  # noqa: F401  (the page's c
 from olc_ui.shared.notebook import DataCall
 from olc_ui.shared.transcript import PageSettings
 
-__all__ = ["PAGE", "SETTINGS", "crossing_text", "visible", "load_data", "run_margin", "spec_for", "downloads", "click_canvas",
+__all__ = ["stop_run", "PAGE", "SETTINGS", "crossing_text", "visible", "load_data", "run_margin", "spec_for", "downloads", "click_canvas",
            "data_max_margin", "margin_comparison"]
 
 PAGE = "margin"
@@ -180,3 +180,12 @@ CAP = caps.text(f"at most {MAX_PRESENTATIONS:,} presentations (points × passes:
 #: what the page tells the proof transcript and the download names (olc_ui/shared/transcript.py)
 TRANSCRIPT = PageSettings(SETTINGS, lambda v, trace: visible(v) | ({"pts"} if v.get("data") == "click" else set()), upload_key=PAGE,
                           recipe=data_call)
+
+
+def stop_run(v: dict[str, Any]) -> tuple[dict, Any]:
+    """The spec and the run this page shows for the settings ``v`` (every setting of its link, decoded; no upload):
+    a tour's stop as its offline file carries it (olc_ui/shared/tours/offline.py) — the calls pages/margin_perceptron.py makes
+    (tests/tours/test_tour_offline.py checks the spec against the page's at every shipped stop)."""
+    data = load_data(v, None)
+    trace = run_margin(data, float(v["gamma_alg"]), passes_for(v, len(data.y)))
+    return spec_for(data, trace, v), trace

@@ -23,7 +23,7 @@ from olc_ui.shared.notebook import DataCall
 from olc_ui.shared.transcript import PageSettings
 from olc_ui.viewer import predict
 
-__all__ = ["SETTINGS", "PAGE", "Data", "load_data", "run_perceptron", "spec_for", "ask_for", "full_plotly",
+__all__ = ["stop_run", "SETTINGS", "PAGE", "Data", "load_data", "run_perceptron", "spec_for", "ask_for", "full_plotly",
            "assumption_panel", "nonseparable_panel", "downloads", "click_canvas", "valid_margin"]
 
 PAGE = "perceptron"
@@ -343,3 +343,16 @@ def _used(v: dict[str, Any], trace) -> set[str]:
 
 #: what the page tells the proof transcript and the download names (olc_ui/shared/transcript.py)
 TRANSCRIPT = PageSettings(SETTINGS + TD_SETTINGS, _used, upload_key=PAGE, recipe=data_call)
+
+
+def stop_run(v: dict[str, Any]) -> tuple[dict, Any]:
+    """The spec and the run this page shows for the settings ``v`` (every setting of its link, decoded; no upload):
+    a tour's stop as its offline file carries it (olc_ui/shared/tours/offline.py) — the calls pages/perceptron.py makes
+    (tests/tours/test_tour_offline.py checks the spec against the page's at every shipped stop)."""
+    data = load_data(valid_margin(v)[0], None)
+    trace = run_perceptron(data)
+    if trace.proof.applies:
+        return spec_for(data, trace, gamma_td=None, use="separable"), trace
+    gamma_td = None if v["gbest"] else float(v["gtd"])
+    shown = run_perceptron(data, gamma_td) if gamma_td is not None else trace
+    return spec_for(data, shown, gamma_td=gamma_td, use="nonseparable"), shown

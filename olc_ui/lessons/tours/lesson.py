@@ -12,11 +12,12 @@ import html
 import streamlit as st
 
 from olc_ui.shared import safe
+from olc_ui.shared.tours import offline as tour_offline
 from olc_ui.shared.tours.bar import stop_href
 from olc_ui.shared.tours.format import Tour
 from olc_ui.shared.tours.store import Found
 
-__all__ = ["INTRO", "CLASS", "card_html", "list_tours", "one_card", "bad_files"]
+__all__ = ["INTRO", "CLASS", "card_html", "list_tours", "one_card", "bad_files", "take_home", "offline_button"]
 
 #: the list's class (each card: ``olc-tour-card`` with ``data-tour``)
 CLASS = "olc-tours"
@@ -62,9 +63,32 @@ def list_tours(tours: list[Tour]) -> None:
     st.html(_CSS + f'<div class="{CLASS}">' + "".join(card_html(t) for t in tours) + "</div>")
 
 
-def one_card(tour: Tour) -> None:
-    """One tour's card on its own (a student's draft, an opened file)."""
+def one_card(tour: Tour, tables: dict, runs: dict, where: str) -> None:
+    """One tour's card on its own (a student's draft, an opened file: ``where``), with its offline file's button."""
     st.html(_CSS + f'<div class="{CLASS}">{card_html(tour)}</div>')
+    offline_button(st.container(), tour, tables, runs, key=f"olc_tour_offline_{where}")
+
+
+def offline_button(where, tour: Tour, tables: dict, runs: dict, *, key: str) -> None:
+    """"Download … as one offline file (HTML)": the tour's stops as sections, each with its text, reference, claim
+    and step viewer (olc_ui/shared/tours/offline.py), built when clicked."""
+    where.download_button(f"Download {safe.md(safe.clip(tour.title, 80))} as one offline file (HTML)",
+                          data=lambda: tour_offline.tour_html(tour, tables, runs),
+                          file_name=tour_offline.file_name(tour), mime="text/html", on_click="ignore", key=key,
+                          icon=":material/download:")
+
+
+def take_home(tours: list[Tour], tables: dict, runs: dict) -> None:
+    """A lecture to take home: each tour as one offline file (the step viewers and their runs, the network off)."""
+    if not tours:
+        return
+    st.subheader("Take a lecture home")
+    st.caption("One HTML file per tour, for a course's web page, a learning platform or a train: every stop as a "
+               "section with its text, reference and claim (decided on the stop's run) and the stop's step viewer at "
+               "its round — it opens from disk and needs no network. Built when you click (a few seconds).")
+    box = st.container()
+    for tour in tours:
+        offline_button(box, tour, tables, runs, key=f"olc_tour_offline_{tour.id}")
 
 
 def bad_files(found: Found) -> None:

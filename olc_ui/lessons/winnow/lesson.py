@@ -23,7 +23,7 @@ from olc_ui.shared.state import set_value
 from olc_ui.shared.notebook import DataCall
 from olc_ui.shared.transcript import PageSettings
 
-__all__ = ["PAGE", "DATA_PAGE", "SETTINGS", "LEARNER_SETTINGS", "DATA_SETTINGS", "INTRO", "visible_data",
+__all__ = ["stop_run", "PAGE", "DATA_PAGE", "SETTINGS", "LEARNER_SETTINGS", "DATA_SETTINGS", "INTRO", "visible_data",
            "Data", "load_data", "run_winnow", "spec_for", "notes", "summary_panel", "proof_steps", "downloads",
            "show_adversary"]
 
@@ -256,3 +256,12 @@ CAP = caps.text(f"at most 10,000 rounds; for N > {SMALL_N} the bars show the rel
 #: what the page tells the proof transcript and the download names (olc_ui/shared/transcript.py)
 TRANSCRIPT = PageSettings(SETTINGS, lambda v, trace: visible_data(v) | {s.key for s in LEARNER_SETTINGS}, upload_key=PAGE,
                           recipe=data_call)
+
+
+def stop_run(v: dict[str, Any]) -> tuple[dict, Any]:
+    """The spec and the run this page shows for the settings ``v`` (every setting of its link, decoded; no upload):
+    a tour's stop as its offline file carries it (olc_ui/shared/tours/offline.py) — the calls pages/winnow.py makes
+    (tests/tours/test_tour_offline.py checks the spec against the page's at every shipped stop)."""
+    data = load_data(v, None)
+    trace = run_winnow(v, data)
+    return spec_for(v, data, trace), trace

@@ -38,7 +38,8 @@ from olc_ui.viewer.prose import CLASS as PROSE_CLASS
 from olc_ui.viewer.prose import CSS as PROSE_CSS
 from olc_ui.viewer.prose import TEX_CLASS, to_html, typeset_script
 
-__all__ = ["CLASS", "KEYS_JS", "active", "current_page", "draw", "setup", "stop_href", "OWN_KEY"]
+__all__ = ["CLASS", "KEYS_JS", "active", "current_page", "draw", "setup", "stop_href", "OWN_KEY", "verdict", "stop_problems",
+           "tex_html", "claim_html"]
 
 #: the bar's class (and its data attributes: data-tour, data-stop (1-based), data-stops, data-claim)
 CLASS = "olc-tour"
@@ -134,7 +135,7 @@ def _differs(stop: Stop, settings: list[Setting], values: dict[str, Any]) -> lis
     return out
 
 
-def _stop_problems(stop: Stop, settings: list[Setting], T: int) -> list[str]:
+def stop_problems(stop: Stop, settings: list[Setting], T: int) -> list[str]:
     """What keeps the page from showing ``stop``: a setting the page does not have or a value out of its range (the
     page's own table decides), a round past the end of the run."""
     known = {s.key: s for s in settings}
@@ -152,7 +153,9 @@ def _stop_problems(stop: Stop, settings: list[Setting], T: int) -> list[str]:
     return out
 
 
-def _verdict(stop: Stop, trace, T: int) -> Verdict | str:
+def verdict(stop: Stop, trace, T: int) -> Verdict | str:
+    """The stop's claim decided by olc_core.claims on ``trace`` (the page's run; {name: trace} on a page that shows
+    several) at the stop's round, or what keeps it from being decided, in words."""
     if trace is None:
         return "this page gives the tour no run to check the claim on"
     if isinstance(trace, dict):   # a page with several runs (Compare): the stop names the one its claim reads
@@ -167,7 +170,8 @@ def _verdict(stop: Stop, trace, T: int) -> Verdict | str:
 
 # ----------------------------------------------------------------------------------------------- HTML
 
-def _tex_html(parts) -> str:
+def tex_html(parts) -> str:
+    """A sentence's parts (text, and TeX the viewer's KaTeX typesets) as escaped HTML."""
     return "".join(html.escape(s, quote=False) if kind == "text" else
                    f'<span class="{TEX_CLASS}">{html.escape(s, quote=False)}</span>' for kind, s in parts)
 
@@ -182,16 +186,18 @@ def _link(href: str | None, cls: str, arrow: str, word: str, key: str) -> str:
             f'({key})">{label}<span class="olc-tour-key" aria-hidden="true">({key})</span></a>')
 
 
-def _claim_html(state_: str, verdict: Verdict | str | None, t: int, differs: list[str]) -> str:
+def claim_html(state_: str, said: Verdict | str | None, t: int, differs: list[str]) -> str:
+    """The claim's paragraph: ✓ holds / ✗ fails with the sentence as the claim decided it on the run (``said``, or
+    the problem in words), or not checked when the run on screen is not the stop's (``state_`` "off")."""
     if state_ == "off":
         return (f'<p class="olc-tour-claim"><strong>Claim not checked here:</strong> the run on screen is not this '
                 f'stop\'s ({html.escape(clip(", ".join(differs), 120))} changed); the claim is about the stop\'s run '
                 f'at round {t}.</p>')
-    if isinstance(verdict, Verdict):
-        lead = "✓ Claim holds:" if verdict.holds else "✗ Claim fails on this run:"
-        return f'<p class="olc-tour-claim"><strong>{lead}</strong> {_tex_html(verdict.parts)}</p>'
+    if isinstance(said, Verdict):
+        lead = "✓ Claim holds:" if said.holds else "✗ Claim fails on this run:"
+        return f'<p class="olc-tour-claim"><strong>{lead}</strong> {tex_html(said.parts)}</p>'
     return f'<p class="olc-tour-claim"><strong>✗ This stop cannot be shown as written:</strong> ' \
-           f'{html.escape(clip(str(verdict), 400))}.</p>'
+           f'{html.escape(clip(str(said), 400))}.</p>'
 
 
 def bar_html(tour: Tour, k: int, *, claim: str, claim_html: str, carried: dict[str, str], present_on: bool) -> str:
@@ -263,22 +269,22 @@ def draw(*, trace, settings: list[Setting], values: dict[str, Any], T: int) -> d
         notice("info", "The link's tour stop is on another page: ", f"stop {k + 1} of {tour.title!r} is on the page "
                f"{stop.page!r}.")
         return None
-    problems = _stop_problems(stop, settings, T)
+    problems = stop_problems(stop, settings, T)
     differs = [] if problems else _differs(stop, settings, values)
-    verdict: Verdict | str | None = None
+    said: Verdict | str | None = None
     if problems:
         claim = "fails"
-        verdict = f"stop {k + 1}, " + "; ".join(problems)
+        said = f"stop {k + 1}, " + "; ".join(problems)
     elif differs:
         claim = "off"
     else:
-        verdict = _verdict(stop, trace, T)
-        claim = "holds" if isinstance(verdict, Verdict) and verdict.holds else "fails"
+        said = verdict(stop, trace, T)
+        claim = "holds" if isinstance(said, Verdict) and said.holds else "fails"
     carried = {key: v for key, v in (st.session_state.get(state.URL_EXTRA_KEY) or {}).items() if key in _CARRIED}
-    body = bar_html(tour, k, claim=claim, claim_html=_claim_html(claim, verdict, stop.t, differs), carried=carried,
+    body = bar_html(tour, k, claim=claim, claim_html=claim_html(claim, said, stop.t, differs), carried=carried,
                     present_on=present.is_on())
     st.html(f"{PROSE_CSS}<style>{_style()}</style>{body}<script>{typeset_script()}\n{KEYS_JS}</script>",
             unsafe_allow_javascript=True)
-    sentence = verdict.sentence if isinstance(verdict, Verdict) else verdict
+    sentence = said.sentence if isinstance(said, Verdict) else said
     return {"tour": tour.id, "stop": k + 1, "stops": len(tour), "claim": claim, "sentence": sentence,
             "json": json.dumps(stop.claim)}

@@ -39,11 +39,14 @@ export function ownsKeys(target, key) {
 
 let lastUsed = null;  // the viewer element the student last clicked or focused (pages may hold several)
 
-// The viewer a key pressed outside every viewer goes to: the first presenting one, else the one last
-// used, else the first on the page.
+// The viewer a key pressed outside every viewer goes to: the first presenting one, else the one inside an
+// element the embedding page marks data-olc-keys="here" (an offline tour file: the section on screen), else
+// the one last used, else the first on the page.
 export function keyViewer(doc) {
   const present = doc.querySelector(".olc-viewer.olc-present");
   if (present) return present;
+  const here = doc.querySelector('[data-olc-keys="here"] .olc-viewer');
+  if (here) return here;
   if (lastUsed && lastUsed.isConnected) return lastUsed;
   return doc.querySelector(".olc-viewer");
 }
