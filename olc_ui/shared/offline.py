@@ -4,8 +4,8 @@ keys and shows the ledger, the caption and the chart descriptions as the page do
 network off.
 
 How it is made: the viewer's modules are the bundle the Streamlit component runs (``assets.bundle_js``), its
-default export handed to the page as ``window.__olcMount``; plotly.js (the basic bundle when every trace is a
-scatter, bar or pie, as the page loads it) and KaTeX's script are stored gzip-compressed in base64 and unpacked
+default export handed to the page as ``window.__olcMount``; plotly.js (the bundle the page loads: the basic one when every
+trace is a scatter, bar or pie, the gl3d one for a 3-D view, else the whole library; :func:`bundle`) and KaTeX's script are stored gzip-compressed in base64 and unpacked
 by the browser's own ``DecompressionStream`` into inline scripts before the viewer starts, and the viewer's
 library cache (``window.__olcViewerLibs``, viewer_libs.js) is filled with them, so it asks for no URL; KaTeX's
 fonts are ``data:`` URLs in its stylesheet; the spec is gzip-compressed JSON too. A Content-Security-Policy
@@ -30,11 +30,11 @@ from olc_core import transcript
 from olc_core._transcript.texdoc import clip
 
 from olc_ui.viewer import assets as viewer_assets
-from olc_ui.viewer.assets import ASSET_DIR, BASIC_TRACE_TYPES, PLOTLY_BASIC_VERSION, bundle_js
+from olc_ui.viewer.assets import ASSET_DIR, PLOTLY_BASIC_VERSION, bundle_js
 
 __all__ = ["offline_html", "fixed_size", "spec_bytes", "too_large", "MAX_SPEC_BYTES", "file_name", "packed", "script_text",
            "plotly_path", "page_html", "viewer_parts", "CSP", "UNPACK_JS", "FILL_LIBS_JS",
-           "LIB_URLS", "NEEDS", "needs_full"]
+           "LIB_URLS", "NEEDS", "bundle", "spec_bundle", "trace_types"]
 
 #: the largest spec (its JSON, before compression) an offline file carries
 MAX_SPEC_BYTES = 24_000_000
@@ -80,20 +80,47 @@ def _viewer_module() -> str:
     return re.sub(r"^export (const|function|class) ", r"\1 ", js, flags=re.M)
 
 
-def plotly_path(full: bool) -> Path:
-    """plotly.js as the page loads it: its basic bundle (scatter, bar, pie) unless ``full`` (or the installed plotly
-    package ships another plotly.js version than the vendored basic bundle's)."""
+#: plotly.js's bundles a file can carry, by name: the name :func:`bundle` picks is the one the app loads
+#: (olc_ui/viewer/assets.py ``plotly_url``: basic, else gl3d for a 3-D view, else the whole library)
+_BUNDLE_KEYS = {"plotly_basic": "basic", "plotly_3d": "gl3d", "plotly": "full"}
+
+
+def trace_types(figures) -> set[str]:
+    """The plotly trace types of ``figures`` (plotly figure dicts)."""
+    return {t.get("type", "scatter") for fig in figures for t in fig.get("data", [])}
+
+
+def bundle(types) -> str:
+    """The plotly.js bundle a file needs for traces of ``types``: ``"basic"``, ``"gl3d"`` or ``"full"`` — the rule
+    the app's pages follow (``assets.plotly_url``), the partial bundles only when the installed plotly ships their
+    version of plotly.js.
+
+    >>> bundle({"scatter", "bar"}), bundle({"scatter", "scatter3d"}), bundle({"heatmap"})
+    ('basic', 'gl3d', 'full')
+    """
+    _, version = viewer_assets._plotly_js()
+    keys = dict(_BUNDLE_KEYS) if version == PLOTLY_BASIC_VERSION else {"plotly": "full"}
+    return viewer_assets.plotly_url(keys, frozenset(types))
+
+
+def spec_bundle(*specs: dict) -> str:
+    """:func:`bundle` for every figure of ``specs`` together (a tour's file carries one bundle for all its stops)."""
+    return bundle(trace_types(f["figure"] for s in specs for f in s.get("figures", [])))
+
+
+def plotly_path(which: str = "basic") -> Path:
+    """plotly.js as the file carries it: ``which`` of :func:`bundle` (a partial bundle only when the installed
+    plotly package ships its plotly.js version, else the whole library)."""
     path, version = viewer_assets._plotly_js()
-    if not full and version == PLOTLY_BASIC_VERSION:
-        path = ASSET_DIR / "plotly" / f"plotly-basic-{PLOTLY_BASIC_VERSION}.min.js"
+    if which in ("basic", "gl3d") and version == PLOTLY_BASIC_VERSION:
+        path = ASSET_DIR / "plotly" / f"plotly-{which}-{PLOTLY_BASIC_VERSION}.min.js"
     return path
 
 
-@functools.lru_cache(maxsize=2)
-def _fixed(full: bool) -> tuple[str, str]:
-    """(head, tail): everything of the file but the spec and the page's words, for the basic plotly.js bundle or
-    (``full``) the whole one."""
-    libs = {"plotly": packed(plotly_path(full).read_bytes()),
+@functools.lru_cache(maxsize=3)
+def _fixed(which: str) -> tuple[str, str]:
+    """(head, tail): everything of the file but the spec and the page's words, with plotly.js's bundle ``which``."""
+    libs = {"plotly": packed(plotly_path(which).read_bytes()),
             "katex": packed((ASSET_DIR / "katex" / "katex.min.js").read_bytes())}
     css = (ASSET_DIR / "viewer.css").read_text(encoding="utf-8")
     head = (f"<style>{_OWN_CSS}</style><style>{css}</style><style>{_katex_css()}</style>")
@@ -103,24 +130,18 @@ def _fixed(full: bool) -> tuple[str, str]:
     return head, tail
 
 
-def viewer_parts(full: bool) -> tuple[str, str]:
-    """(head, tail) of a file holding the step viewer: the styles (``head``); plotly.js (the basic bundle unless
-    ``full``) and KaTeX packed, and the viewer's module (``tail``). A start script of the caller's, after
-    ``tail``, unpacks them (:data:`UNPACK_JS`) and mounts the viewer with ``window.__olcMount``."""
-    return _fixed(full)
+def viewer_parts(which: str = "basic") -> tuple[str, str]:
+    """(head, tail) of a file holding the step viewer: the styles (``head``); plotly.js (bundle ``which``) and KaTeX
+    packed, and the viewer's module (``tail``). A start script of the caller's, after ``tail``, unpacks them
+    (:data:`UNPACK_JS`) and mounts the viewer with ``window.__olcMount``."""
+    return _fixed(which)
 
 
-def fixed_size(full: bool = False) -> int:
-    """Bytes of the file that do not depend on the run (its libraries, the viewer, the styles): the basic plotly.js
-    bundle, or (``full``) the whole one."""
-    head, tail = _fixed(full)
+def fixed_size(which: str = "basic") -> int:
+    """Bytes of the file that do not depend on the run (its libraries, the viewer, the styles), with plotly.js's
+    bundle ``which`` (:func:`bundle`)."""
+    head, tail = _fixed(which)
     return len((head + tail + _start()).encode("utf-8"))
-
-
-def needs_full(spec: dict) -> bool:
-    """Whether a spec draws a trace outside plotly.js's basic bundle (a 3-D chart, say): then the file carries the full one."""
-    types = {t.get("type", "scatter") for f in spec.get("figures", []) for t in f["figure"]["data"]}
-    return not types <= BASIC_TRACE_TYPES
 
 
 #: the sizes of the specs measured lately, by their run (a page measures its spec on every rerun)
@@ -160,7 +181,7 @@ def offline_html(spec: dict, *, page: str, title: str = "", settings: dict[str, 
         spec["position"] = max(0, min(int(spec["T"]), int(position)))
     payload = {"spec": spec, "assets": LIB_URLS, "download": page, "resume": False, "modes": {}}
     payload_b64 = packed(json.dumps(payload, allow_nan=False, separators=(",", ":")).encode("utf-8"))
-    head, tail = _fixed(needs_full(spec))
+    head, tail = _fixed(spec_bundle(spec))
     esc = (lambda s, n=80: html.escape(clip(s, n), quote=True))  # a caller's text: one line, clipped, escaped
     shown = title or (spec.get("figures") or [{}])[0].get("title", "") or page
     about = [f"Saved from olc's page <b>{esc(page)}</b>: {int(spec['T']):,} rounds, every one in this file "

@@ -16,8 +16,7 @@ from dataclasses import dataclass, field
 
 from olc_core._transcript.texdoc import clip
 
-from olc_ui.shared.offline import NEEDS, UNPACK_JS, packed, page_html, plotly_path, script_text
-from olc_ui.viewer.assets import BASIC_TRACE_TYPES
+from olc_ui.shared.offline import NEEDS, UNPACK_JS, bundle, packed, page_html, plotly_path, script_text, trace_types
 
 __all__ = ["Chart", "charts_html"]
 
@@ -41,11 +40,6 @@ def _table(caption: str, rows: list[dict]) -> str:
             f"<tbody>{body}</tbody></table>")
 
 
-def _full(charts: list[Chart]) -> bool:
-    types = {t.get("type", "scatter") for c in charts for t in c.figure.get("data", [])}
-    return not types <= BASIC_TRACE_TYPES
-
-
 def charts_html(title: str, *, about: list[str], charts: list[Chart], notes: list[str] = (),
                 table: tuple[str, list[dict]] | None = None) -> str:
     """The file: ``title`` (h1), the ``about`` lines, each chart (a heading with its name, the chart — ``role=
@@ -63,7 +57,7 @@ def charts_html(title: str, *, about: list[str], charts: list[Chart], notes: lis
     if table is not None:
         parts.append(_table(*table))
     figures = packed(json.dumps([c.figure for c in charts], allow_nan=False, separators=(",", ":")).encode("utf-8"))
-    lib = packed(plotly_path(_full(charts)).read_bytes())
+    lib = packed(plotly_path(bundle(trace_types(c.figure for c in charts))).read_bytes())
     body = (f'<main>{"".join(parts)}<noscript>This file draws its charts with JavaScript: allow scripts to see '
             f'them (their descriptions and the table are above).</noscript><p id="olc-charts-status" role="status">'
             f'</p></main>'

@@ -324,7 +324,8 @@ def test_the_3d_perceptrons_offline_file(downloads, offline_page, tmp_path):
     assert name == "perceptron-d3-offline.html"
     spec = viewer_spec(at)
     assert any(t.get("type") == "scatter3d" for f in spec["figures"] for t in f["figure"]["data"])
-    assert offline.needs_full(spec) and len(text.encode()) > offline.fixed_size(True)
+    assert offline.spec_bundle(spec) == "gl3d" and len(text.encode()) > offline.fixed_size("gl3d")
+    assert offline.fixed_size("gl3d") <= 1_500_000   # the 3-D bundle, not the whole library (issue 36 §1)
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
     _walk(offline_page, spec, path)

@@ -91,7 +91,7 @@ def tour_html(tour: Tour, tables: dict[str, list[Setting]], runs: dict[str, RunF
     if size > offline.MAX_SPEC_BYTES:
         raise ValueError(f"This tour's runs take {size / 1e6:.1f} MB and a file carries at most "
                          f"{offline.MAX_SPEC_BYTES / 1e6:.0f} MB.")
-    head, tail = offline.viewer_parts(any(offline.needs_full(s) for s in specs))
+    head, tail = offline.viewer_parts(offline.spec_bundle(*specs))
     esc = (lambda x, n: html.escape(clip(x, n), quote=True))
     note = f"note [{esc(tour.note, 3)}], " if tour.note else ""
     about = (f'<p class="olc-offline-about">Saved from olc\'s tour <b>{esc(tour.title, 200)}</b> ({note}{len(tour)} '
