@@ -9,6 +9,7 @@ from olc_core.games.perceptron import Move, PerceptronGame, encode_moves
 from olc_core.games.perceptron_adversary import greedy_game
 from olc_ui.lessons.perceptron import adversary as A
 from olc_ui.lessons.perceptron.adversary_view import HIDDEN_NAME
+from tests.app.test_transcript_downloads import downloads  # noqa: F401  (the fixture)
 from tests.app.pagetest import open_page, page_path, page_text, shown, url, viewer_data, viewer_spec, viewers
 
 PAGE = page_path("perceptron")
@@ -48,7 +49,21 @@ def test_a_link_replays_the_game_with_the_runs_numbers():
     assert "No admissible move can be a mistake any more" in text          # w is within arcsin(γ/R) of w*
     assert _moves(at) == encode_moves(moves) and url(at)["t"] == "3"
     assert {d.label for d in at.get("download_button")} == {
-        "Download the trace (CSV)", "Download the proof (Markdown + KaTeX)", "Download the proof (LaTeX)"}
+        "Download the trace (CSV)", "Download the proof (Markdown + KaTeX)", "Download the proof (LaTeX)",
+        "Download this run as a notebook (.ipynb)", "Download this run as one offline file (HTML)"}
+
+
+def test_the_games_notebook_reruns_the_students_points(downloads):
+    """The game's run taken home (issue 36 §2): its notebook embeds the student's points and reruns them to the
+    same mistakes and weights (executed with nbclient)."""
+    from tests.app.test_notebook_downloads import _notebooks, _outputs, execute
+    moves = [Move(16, 60, 1), Move(60, -20, 1), Move(-10, -50, -1)]
+    at = _open(moves=encode_moves(moves), t=3)
+    assert not at.exception
+    [(name, text)] = _notebooks(downloads)
+    nb = execute(text)
+    printed = "".join(o.get("text", "") for o in _outputs(nb, "assert trace.T =="))
+    assert printed.startswith("The run is the page's:"), printed
 
 
 def test_a_board_move_is_judged_by_the_core():
