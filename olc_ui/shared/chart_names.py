@@ -3,11 +3,14 @@ alternative (WCAG 1.1.1, 4.1.2; issue 32 §3 and §6): the Bound explorer's two 
 canvas points are clicked onto.
 
 :func:`plotly_chart` draws the chart in a keyed container and puts, in the sidebar (no gap in the main column), a
-small script that gives its plotly element (``.js-plotly-plot``) ``role="figure"`` (not "img": its mode bar's
-buttons stay reachable, and an image may hold no control), the name as ``aria-label`` and a
-visually hidden description (``aria-describedby``): the numbers the chart plots, as the page computed them. The
-names live in ``window.__olcChartNames`` and a MutationObserver puts them back whenever Streamlit draws the chart
-again. The texts are data (JSON in the script, ``<`` escaped): nothing of them is read as HTML.
+small script that gives its plotly element (``.js-plotly-plot``) a role, the name as ``aria-label`` and a
+visually hidden description (``aria-describedby``): the numbers the chart plots, as the page computed them. The role
+is "img", as the step viewer's charts, unless the chart holds controls of its own (plotly's mode bar: its buttons):
+then "figure", since an image's content is hidden from a screen reader and may hold no control (axe's
+nested-interactive rule). The names live in ``window.__olcChartNames`` (key → name and text: what a test reads the
+names against) and a MutationObserver puts names and roles back whenever Streamlit draws the chart again (the mode
+bar comes with plotly's drawing). The texts are data (JSON in the script, ``<`` escaped): nothing of them is read as
+HTML.
 """
 from __future__ import annotations
 
@@ -24,12 +27,14 @@ _JS = """<script>
 (() => {
   const names = (window.__olcChartNames = window.__olcChartNames || {});
   Object.assign(names, %s);
+  const CONTROLS = 'button, a[href], input, select, textarea, [tabindex]:not([tabindex="-1"])';
   const apply = () => {
     for (const [key, d] of Object.entries(window.__olcChartNames)) {
       const gd = document.querySelector(`.st-key-${key}_named .js-plotly-plot`);
       if (!gd) continue;
       if (gd.getAttribute("aria-label") !== d.name) gd.setAttribute("aria-label", d.name);
-      if (gd.getAttribute("role") !== "figure") gd.setAttribute("role", "figure");
+      const role = gd.querySelector(CONTROLS) ? "figure" : "img";
+      if (gd.getAttribute("role") !== role) gd.setAttribute("role", role);
       const id = `olc-chart-desc-${key}`;
       let p = document.getElementById(id);
       if (!p || !gd.parentElement.contains(p)) {

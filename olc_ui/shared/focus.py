@@ -6,7 +6,9 @@
   (``:focus-visible``). #1c7ed6 has ≥ 3:1 contrast (WCAG 1.4.11) on the light theme's white (4.2:1) and
   sidebar grey #f0f2f6 (3.7:1) and on the dark theme's #0e1117 (4.5:1) and sidebar #262730 (3.5:1).
   Streamlit's switches, checkboxes, radios and sliders focus a visually hidden ``<input>``; their ring is
-  drawn on the label or slider thumb around it, and a select's or text box's on its visible box.
+  drawn on the label or slider thumb around it, and a select's or text box's on its visible box. A table
+  (``st.dataframe``) moves the focus to the selected cell's element inside its canvas (no box of its own): the
+  ring is drawn on the canvas.
 - **Skip link.** "Skip to the step controls" is the first tab stop (before Streamlit's own "Skip to main
   content"), shown only while focused and only on a page with a step viewer; it moves the focus to the
   viewer's first visible step control (``.olc-controls button``; on a phone ``.olc-phone-bar button``).
@@ -48,6 +50,14 @@ label input, [data-testid="stSlider"] input {{ scroll-margin: 3rem; }}
 [data-testid="stSlider"] div:has(> div > input[type="range"]:focus-visible) {{
   outline: 3px solid var(--olc-focus-ring) !important; outline-offset: 2px; }}
 [data-testid="stSlider"] input[type="range"]:focus-visible {{ outline: none !important; }}
+/* a table (st.dataframe, glide's canvas): Tab moves the grid's selection from cell to cell and the focus to the
+   selected cell's element in its accessibility tree, inside the canvas and with no box of its own; ring the canvas
+   then as while it holds the focus itself (the grid draws the selected cell's border in it), inside its edge: the
+   table's box clips whatever is drawn outside the canvas. :focus-within, not :has(:focus-visible): Chromium does
+   not restyle the canvas when the focus moves among its cells, so that ring would not be drawn; the ring shows
+   after a click into the table too. */
+[data-testid="data-grid-canvas"]:is(:focus-visible, :focus-within) {{
+  outline: 3px solid var(--olc-focus-ring) !important; outline-offset: -3px !important; }}
 /* sidebar links sit in a box that clips: draw their ring inside */
 [data-testid="stSidebar"] a:focus-visible {{ outline-offset: -3px !important; }}
 .olc-skip {{ position: fixed; top: 0.5rem; left: 0.5rem; z-index: 1000002; padding: 0.5rem 0.9rem;

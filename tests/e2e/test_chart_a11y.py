@@ -86,12 +86,15 @@ def test_every_chart_has_a_name_and_a_description_that_follow_the_round(tab, url
 
 
 #: Every plotly chart on the page, the step viewer's and st.plotly_chart's alike: role, accessible name, and the name
-#: its figure carries (olc_ui/shared/chart_names.py: layout.meta.olc_name; the viewer's charts carry none).
+#: the page registered for it (olc_ui/shared/chart_names.py: window.__olcChartNames, key -> {name, text}, the chart in
+#: the container keyed "<key>_named"; the viewer's charts have none).
 EVERY_CHART_JS = """() => [...document.querySelectorAll('.js-plotly-plot')].map(gd => {
-  const meta = (gd.layout && gd.layout.meta) || {};
+  const named = Object.entries(window.__olcChartNames || {})
+    .filter(([key]) => { const box = document.querySelector(`.st-key-${key}_named`); return box && box.contains(gd); });
   return {viewer: !!gd.closest('.olc-viewer'), id: gd.dataset.figureId || null, role: gd.getAttribute('role'),
-          name: (gd.getAttribute('aria-label') || '').trim(), meta: typeof meta.olc_name === 'string' ? meta.olc_name : null,
-          controls: !!gd.querySelector('button, a[href], input, select, [tabindex]:not([tabindex="-1"])')};
+          name: (gd.getAttribute('aria-label') || '').trim(),
+          registered: named.length === 1 && typeof named[0][1].name === 'string' ? named[0][1].name : null,
+          controls: !!gd.querySelector('button, a[href], input, select, textarea, [tabindex]:not([tabindex="-1"])')};
 })"""
 #: Every page of the catalog with its default settings, and the click canvas (a chart drawn by st.plotly_chart too)
 NAMED = [(row[4], "") for row in available()] + [("perceptron", "data=click&pts=0.5,0.5,1;-0.5,0.2,-1")]
@@ -112,7 +115,7 @@ def test_every_plotly_chart_on_every_page_has_an_accessible_name(tab, url, path,
     """Issue 32 §6: the bound explorer's two charts and the compare page's mistakes-against-N chart (drawn by
     st.plotly_chart, outside the step viewer) had no role and no name. Every .js-plotly-plot is now role="img" — or
     "figure" when it holds plotly's toolbar buttons, so they stay reachable — with a name: the viewer's its chart's
-    name and the round, the others the name their figure carries."""
+    name and the round, the others the name the page registered for that chart (window.__olcChartNames)."""
     _settled(tab, url, path, query)
     charts = tab.evaluate(EVERY_CHART_JS)
     expect = {"bound_explorer": 2, "compare": 1}.get(path, 0) + (1 if query.startswith("data=click") else 0)
@@ -123,7 +126,7 @@ def test_every_plotly_chart_on_every_page_has_an_accessible_name(tab, url, path,
         if c["viewer"]:
             assert "round " in c["name"], (path, c)
         else:
-            assert c["meta"] and c["name"] == c["meta"], (path, c)
+            assert c["registered"] and c["name"] == c["registered"], (path, c)
     assert not tab.errors, tab.errors
 
 

@@ -247,6 +247,11 @@ def test_a_dropped_connection_catches_up(room):
     target = position(lec)
     wait_all(room["students"][:2], AT_JS, target, timeout_s=10)
     assert position(s3) != target
+    # offline: no connection is tried (it would fail at once; Chromium logs that as a console error, which the room
+    # fixture fails on), past the first back-offs too; the panel says it is reconnecting
+    s3.wait_for_timeout(1600)
+    assert s3.evaluate("() => document.querySelector('.olc-viewer').olcViewer.modes.find(m => m.link).link.socket") is None
+    assert "reconnecting" in s3.locator(".olc-class-status").inner_text()
     s3.context.set_offline(False)
     wait_all([s3], AT_JS, target, timeout_s=20)
     s3.wait_for_selector('.olc-class[data-connected="true"]')

@@ -6,7 +6,9 @@
 //   across the viewer's rebuilds and Streamlit's page switches; it reconnects with a back-off (0.5 s … 5 s)
 //   and catches up on `welcome`. It answers the hub's heartbeat (`ping` → `pong`: the hub counts only
 //   connections that answer) and watches it: nothing from the hub for CLASS_STALL_BEATS beats (`welcome.beat`
-//   seconds each) is a stalled connection — closed, said "reconnecting", opened again. Other modules (the questions, viewer_predict.js) use only its surface:
+//   seconds each) is a stalled connection — closed, said "reconnecting", opened again. While the browser is
+//   offline (navigator.onLine false) it opens none and waits for the `online` event, still "reconnecting".
+//   Other modules (the questions, viewer_predict.js) use only its surface:
 //   role, connected, send(msg), on(type, fn) -> off, last(type), following.
 // - The lecturer: every render, step, Play/Pause and new run sends `state`; the panel at the top of the
 //   viewer shows the code (large), the QR code and the join link, the number joined, "All eyes here" /
@@ -60,6 +62,12 @@ export function classQuery(query) {
   return q.toString();
 }
 
+// False only when the browser knows it has no network (navigator.onLine): a WebSocket opened then fails at once, and
+// Chromium logs the failure as a console error of its own. Then the link waits for the `online` event instead.
+function classOnline() {
+  return typeof navigator === "undefined" || navigator.onLine !== false;
+}
+
 class ClassLink {
   constructor(o) {
     this.code = String(o.code);
@@ -92,7 +100,7 @@ class ClassLink {
   }
 
   connect() {
-    if (this.closed) return;
+    if (this.closed || !classOnline()) return;    // offline: the `online` event connects (onOnline)
     let url;
     try {
       url = new URL(this.ws, window.location.href);
@@ -127,7 +135,7 @@ class ClassLink {
   }
 
   retry() {
-    if (this.closed || this.retryTimer) return;
+    if (this.closed || this.retryTimer || !classOnline()) return;   // offline: wait for the `online` event
     const wait = this.delay;
     this.delay = Math.min(CLASS_BACKOFF_MS[1], this.delay * 2);
     this.retryTimer = setTimeout(() => { this.retryTimer = null; this.connect(); }, wait);

@@ -185,6 +185,7 @@ class PhoneLayout {
     this.view = view;
     this.mq = typeof matchMedia === "function" ? matchMedia(PHONE_QUERY) : null;
     this.wasOn = null;
+    this.above = null;      // a ResizeObserver on what lies above the first chart (watchAbove)
     this.onChange = () => {
       const v = this.view;
       if (this.on() === this.wasOn || !v.spec) return;
@@ -201,6 +202,7 @@ class PhoneLayout {
   onBuild() {
     const v = this.view, on = this.on();
     this.wasOn = on;
+    if (this.above) { this.above.disconnect(); this.above = null; }
     v.root.classList.toggle("olc-phone", on);
     v.root.dataset.touch = touchScreen() ? "true" : "false";
     if (!on) return;
@@ -248,6 +250,7 @@ class PhoneLayout {
     presentFigure(data, layout, PHONE_FONT_PX, 1);
     phoneLegend(data, layout, PHONE_FONT_PX, width);
     const added = stackInset(layout);
+    f.phoneInset = added;      // fit() keeps this room too
     if (added) {
       f.height = layout.height;
       f.gd.style.height = `${layout.height}px`;
@@ -268,14 +271,31 @@ class PhoneLayout {
   }
 
   // A panel above the chart that grew (a question's answers, the class's distribution) must not push the plot
-  // under the bar: the first chart gives up the height it needs (down to MIN_PLOT_PX).
-  onRender() {
+  // under the bar: the first chart gives up the height it needs, down to its least height (as beforePlot: 60 % of
+  // its own or MIN_PLOT_PX, and a stacked zoom's room). After each render, and whenever what lies above the first
+  // chart changes size (watchAbove): a question asked is no step and no render, yet its answers make the panel taller.
+  onRender() { this.fit(); }
+
+  // What lies above the first chart in the viewer (the predict panel, the caption), watched for a change of size.
+  watchAbove() {
+    const v = this.view, f = v.figs && v.figs[0];
+    if (this.above) this.above.disconnect();
+    this.above = null;
+    if (!this.on() || !f || !f.gd || typeof ResizeObserver !== "function") return;
+    this.above = new ResizeObserver(() => this.fit());
+    for (const c of v.root.children) {
+      if (c.contains(f.gd)) break;
+      if (c !== this.bar) this.above.observe(c);
+    }
+  }
+
+  fit() {
     const v = this.view, f = v.figs[0];
     if (!this.on() || !this.bar || !v.ready || !f || !f.gd._fullLayout || v.playing) return;
     const lead = tourAbove(v.root) || v.root;
     if (Math.abs(lead.getBoundingClientRect().top - HEADER_PX) > 24) return;   // only with the viewer (or its tour bar) at the top
-    const over = f.gd.getBoundingClientRect().bottom - this.bar.getBoundingClientRect().top;
-    const h = f.gd.getBoundingClientRect().height, least = smallest(f);
+    const box = f.gd.getBoundingClientRect(), over = box.bottom - this.bar.getBoundingClientRect().top;
+    const h = box.height, least = smallest(f) + (f.phoneInset || 0);
     if (over <= 1 || h <= least) return;
     const to = Math.max(least, Math.floor(h - over - 4));
     f.height = to;
@@ -302,6 +322,7 @@ class PhoneLayout {
 
   onReady() {
     const v = this.view;
+    this.watchAbove();
     if (this.on()) this.keepNotesInside();
     if (!this.on() || v.phoneScrolled) return;
     v.phoneScrolled = true;
@@ -314,6 +335,7 @@ class PhoneLayout {
   }
 
   destroy() {
+    if (this.above) { this.above.disconnect(); this.above = null; }
     if (this.mq) this.mq.removeEventListener("change", this.onChange);
     this.view.root.classList.remove("olc-phone");
   }
