@@ -37,7 +37,7 @@ DRAWN = """([k, t]) => {
   const v = document.querySelector('.olc-viewer');
   return !!(b && b.dataset.stop === String(k) && b.dataset.claim && getComputedStyle(b).visibility === 'visible' &&
     (!b.querySelector('.olc-tex') || b.querySelector('.olc-tex .katex')) &&
-    v && v.dataset.ready === 'true' && v.dataset.position === String(t));
+    v && v.dataset.ready === 'true' && v.dataset.position === String(t) && b.dataset.run === v.dataset.runId);
 }"""
 FRAME = "() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)))"
 

@@ -49,6 +49,11 @@ def _at_stop(pg, tour, k: int) -> dict:
     t = tour.stops[k].t
     pg.wait_for_selector(f'.olc-tour[data-stop="{k + 1}"]')
     pg.wait_for_selector(f'.olc-viewer[data-ready="true"][data-position="{t}"]')
+    # the viewer shows the run the bar's claim was decided on (a move on the same page draws the bar first)
+    pg.wait_for_function("() => { const b = document.querySelector('.olc-tour'), v = document.querySelector('.olc-viewer'); "
+                         "return b && v && b.dataset.run === v.dataset.runId && v.dataset.ready === 'true'; }")
+    pg.wait_for_selector(f'.olc-tour[data-stop="{k + 1}"]')
+    pg.wait_for_selector(f'.olc-viewer[data-ready="true"][data-position="{t}"]')
     pg.wait_for_function("() => { const b = document.querySelector('.olc-tour'); return b && "
                          "getComputedStyle(b).visibility === 'visible' && (!b.querySelector('.olc-tex') || "
                          "b.querySelector('.olc-tex .katex')); }")

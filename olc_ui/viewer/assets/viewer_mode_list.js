@@ -6,3 +6,4 @@ import "./viewer_predict.js";
 import "./viewer_game.js";
 import "./viewer_phone.js";
 import "./viewer_sound.js";
+import "./viewer_tour.js";
