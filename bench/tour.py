@@ -39,6 +39,13 @@ DRAWN = """([k, t]) => {
     (!b.querySelector('.olc-tex') || b.querySelector('.olc-tex .katex')) &&
     v && v.dataset.ready === 'true' && v.dataset.position === String(t) && b.dataset.run === v.dataset.runId);
 }"""
+
+
+def opens_at(stop) -> int:
+    """The round the viewer shows when the stop is drawn: its round, or just before it for a stop that asks about it."""
+    return stop.t - 1 if stop.ask else stop.t
+
+
 FRAME = "() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)))"
 
 
@@ -50,11 +57,11 @@ def walk(browser, url: str, tour, last: int) -> tuple[list[float], list[str]]:
     times, bad = [], []
     try:
         page.goto(f"{url}/{stop_href(tour, 0, {'present': '1'})}")
-        page.wait_for_function(DRAWN, arg=[1, tour.stops[0].t])
+        page.wait_for_function(DRAWN, arg=[1, opens_at(tour.stops[0])])
         for k in range(1, last):
             t0 = time.perf_counter()
             page.keyboard.press("PageDown")
-            page.wait_for_function(DRAWN, arg=[k + 1, tour.stops[k].t], polling="raf")
+            page.wait_for_function(DRAWN, arg=[k + 1, opens_at(tour.stops[k])], polling="raf")
             page.evaluate(FRAME)
             times.append((time.perf_counter() - t0) * 1000)
             claim = page.evaluate("() => document.querySelector('.olc-tour').dataset.claim")

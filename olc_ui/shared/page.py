@@ -25,6 +25,7 @@ from olc_ui.shared import sound    # the Sound switch and mode (olc_ui/shared/so
 from olc_ui.shared.config import Setting
 from olc_ui.shared.tours import author as tour_author   # "Add this view to a tour" (issue 33 §4)
 from olc_ui.shared.tours import bar as tour_bar   # a tour's stop: its bar above the viewer (issue 33)
+from olc_ui.shared.tours import cues as tour_cues  # … what it asks and points at
 from olc_ui.viewer import predict
 from olc_ui.viewer import drawn    # the first load's order: the viewer's charts first
 from olc_ui.viewer.component import _mounted, viewer
@@ -187,9 +188,11 @@ def step_view(spec: dict, *, key: str, settings: list, values: dict, cap: str | 
     # are drawn before what lies under it is sent (olc_ui/viewer/drawn.py)
     token = drawn.expect() if not _mounted(key) and _runs_javascript() else None
     own_settings = settings    # the page's own table (before predict's switch joins it): what a tour's stop names
+    from_link = (not _mounted(key) or state.moved()) and "t" in state.link()
     if start is None:
         start, problem = link.start_position_checked(key, spec["T"])
         link.report(problem)      # a bad ?t= in the link: said as every bad setting is
+    start = tour_bar.opening(start, from_link)     # a stop that asks about its round opens just before it
     spec = {**spec, "position": start}
     if ask is not None:
         # in presentation mode the switch sits in the sidebar: a row above the viewer would take its height
@@ -206,7 +209,8 @@ def step_view(spec: dict, *, key: str, settings: list, values: dict, cap: str | 
     # a first load shifted them all: the panels under the viewer were drawn again)
     st.html(f"<script>{drawn.token_js(token) if token is not None else 'void 0;'}</script>",
             unsafe_allow_javascript=True)
-    shown = tour_bar.draw(trace=trace, settings=settings, values=values, T=int(spec["T"]), run=str(spec["run_id"]))
+    shown = tour_bar.draw(trace=trace, settings=settings, values=values, T=int(spec["T"]), run=str(spec["run_id"]),
+                          view=tour_cues.view_of(spec, ask))
     modes = tour_bar.with_tour(modes, shown["mode"] if shown else None)
     position = viewer(spec, key=key, modes=modes, on_class_settings=_class_bridge, on_tour_stop=tour_bar.goto)
     tour_author.add_view(tour_bar.current_page(), own_settings, values, position)

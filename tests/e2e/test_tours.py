@@ -45,8 +45,11 @@ def _context(browser, width, height):
 
 
 def _at_stop(pg, tour, k: int) -> dict:
-    """Wait for stop k (0-based) drawn: its bar, the viewer at the stop's round, the bar's maths typeset."""
-    t = tour.stops[k].t
+    """Wait for stop k (0-based) drawn: its bar, the viewer at the stop's round (a stop that asks about its round:
+    just before it, asking), the bar's maths typeset."""
+    t = tour.stops[k].t - (1 if tour.stops[k].ask else 0)
+    if tour.stops[k].ask:
+        pg.wait_for_selector(f'.olc-viewer[data-asking="{t + 1}"]')
     pg.wait_for_selector(f'.olc-tour[data-stop="{k + 1}"]')
     pg.wait_for_selector(f'.olc-viewer[data-ready="true"][data-position="{t}"]')
     # the viewer shows the run the bar's claim was decided on (a move on the same page draws the bar first)
@@ -85,6 +88,44 @@ def test_walk_a_tour_with_pagedown_at_1100x800(browser, url, tour_id):
         _at_stop(pg, tour, len(tour) - 2)
         pg.go_back()                                   # Back: the stop before PageUp
         _at_stop(pg, tour, len(tour) - 1)
+    finally:
+        ctx.close()
+    assert not errors, errors
+
+
+def test_a_stop_asks_about_its_round_and_points_at_a_ledger_line(browser, url):
+    """Stop 4 of [000]'s tour asks about round 1 (the viewer at round 0, the question on, the claim's statement
+    covered); an answer draws round 1 and uncovers it. Stop 6 points at the ledger's line 3: outlined, "Look here" in
+    words, described by the bar's sentence that names it."""
+    tour = TOURS["000-perceptron-and-winnow"]
+    ctx, pg, errors = _context(browser, 1100, 800)
+    try:
+        pg.goto(f"{url}/{stop_href(tour, 3, {'present': '1'})}")
+        _at_stop(pg, tour, 3)
+        got = pg.evaluate("""() => { const b = document.querySelector('.olc-tour'), v = document.querySelector('.olc-viewer');
+            const after = b.querySelector('.olc-tour-claim-after'), wait = b.querySelector('.olc-tour-claim-wait');
+            return {asking: b.dataset.asking, after: after.offsetParent !== null, wait: wait.offsetParent !== null,
+                    question: v.querySelector('.olc-predict').dataset.state, cue: b.querySelector('.olc-tour-cue').textContent}; }""")
+        assert got == {"asking": "true", "after": False, "wait": True, "question": "asking",
+                       "cue": "Predict: round 1, before it is drawn (the answer draws it)."}, got
+        pg.locator(".olc-predict-answer").first.click()            # any answer: the round is drawn
+        pg.wait_for_selector('.olc-viewer[data-position="1"]')
+        pg.wait_for_function("() => !document.querySelector('.olc-tour').dataset.asking && "
+                             "document.querySelector('.olc-tour-claim-after').offsetParent !== null")
+        pg.keyboard.press("PageDown")
+        pg.keyboard.press("PageDown")
+        _at_stop(pg, tour, 5)
+        line = pg.locator(".olc-ledger-line").nth(2)
+        line.locator(".olc-tour-mark").wait_for()
+        assert "olc-tour-pointed" in line.get_attribute("class")
+        assert line.locator(".olc-tour-mark").inner_text() == "Look here (stop 6)"
+        assert line.get_attribute("aria-describedby").split()[0] == "olc-tour-look"
+        assert pg.locator("#olc-tour-look").inner_text().startswith("Look at: the proof ledger, line 3: “A. each mistake")
+        assert pg.locator(".olc-tour-pointed").count() == 1
+        pg.keyboard.press("PageDown")                               # stop 7 points at line 1: one outline, moved
+        _at_stop(pg, tour, 6)
+        pg.wait_for_function("() => document.querySelectorAll('.olc-tour-pointed').length === 1 && "
+                             "document.querySelectorAll('.olc-ledger-line')[0].classList.contains('olc-tour-pointed')")
     finally:
         ctx.close()
     assert not errors, errors
@@ -171,38 +212,6 @@ def test_authoring_round_trip(browser, url, tmp_path):
     finally:
         ctx.close()
     assert not errors, errors
-
-
-def test_a_lecturers_pagedown_moves_the_class(browser, url):
-    """A class session on a tour: the lecturer (1100×800, presentation mode) starts it on a stop and presses
-    PageDown twice (a stop on the same page, then one on another page); a student who joined follows to the same
-    page and round each time."""
-    tour = TOURS["000-perceptron-and-winnow"]
-    lctx, lec, lerr = _context(browser, 1100, 800)
-    sctx, stu, serr = _context(browser, 1280, 900)
-    try:
-        lec.goto(f"{url}/{stop_href(tour, 8, {'present': '1'})}")          # stop 9: the Perceptron, round 200
-        _at_stop(lec, tour, 8)
-        lec.locator('[data-testid="stExpandSidebarButton"]').click()
-        lec.get_by_role("button", name="Start a class session").click()
-        join = lec.locator(".olc-viewer a.olc-class-join")
-        join.wait_for(timeout=30_000)
-        stu.goto(join.get_attribute("href"))
-        stu.wait_for_selector(".olc-viewer .olc-class[data-connected='true']", timeout=60_000)
-        for k in (9, 10):                        # stop 10: the tight instance; stop 11: Winnow, round 2
-            lec.keyboard.press("PageDown")
-            _at_stop(lec, tour, k)
-            assert "class=" in lec.url
-            page, t = tour.stops[k].page, tour.stops[k].t
-            stu.wait_for_function(f"() => location.pathname.endsWith('/{page}')", timeout=60_000)
-            stu.wait_for_selector(f'.olc-viewer[data-ready="true"][data-position="{t}"]', timeout=60_000)
-            # the same run: the caption's "Round t of T" (the tight instance has T = 10, the generated data 200)
-            head = "() => document.querySelector('.olc-viewer .olc-caption').textContent.split(':')[0]"
-            stu.wait_for_function(f"(want) => ({head})() === want", arg=lec.evaluate(head), timeout=60_000)
-    finally:
-        lctx.close()
-        sctx.close()
-    assert not lerr and not serr, lerr + serr
 
 
 @pytest.mark.parametrize("where", ["tours", "stop", "stop-present", "stop-explored"])

@@ -19,6 +19,7 @@ ASSETS = ROOT / "olc_ui" / "viewer" / "assets"
 STUB = """
 const log = [];
 const listeners = {};
+globalThis.document = { querySelector: () => null };
 globalThis.performance = globalThis.performance || { now: () => Date.now() };
 globalThis.window = {
   location: { href: "http://x/base/perceptron?gamma=0.1&t=70&tour=demo&stop=1" },

@@ -34,7 +34,7 @@ from olc_core.claims import ClaimError, Verdict, evaluate
 from olc_ui.shared import state
 from olc_ui.shared.config import Setting, decode, encode
 from olc_ui.shared.safe import clip, notice
-from olc_ui.shared.tours import own
+from olc_ui.shared.tours import cues, own
 from olc_ui.shared.tours.format import Stop, Tour, TourError, stop_index
 from olc_ui.shared.tours.store import lookup
 from olc_ui.shared import present
@@ -43,7 +43,8 @@ from olc_ui.viewer.prose import CSS as PROSE_CSS
 from olc_ui.viewer.prose import TEX_CLASS, to_html, typeset_script
 from olc_ui.viewer.spec import MODES_KEY
 
-__all__ = ["CLASS", "KEYS_JS", "active", "current_page", "draw", "follow_class", "goto", "keep", "setup", "stop_href",
+__all__ = ["CLASS", "KEYS_JS", "active", "current_page", "draw", "follow_class", "goto", "keep", "opening", "setup",
+           "stop_href",
            "with_tour", "OWN_KEY"]
 
 #: the bar's class (and its data attributes: data-tour, data-stop (1-based), data-stops, data-claim)
@@ -67,7 +68,7 @@ def active() -> tuple[str, str] | None:
     return str(tour), str(stop)
 
 
-def _find(tour_id: str) -> Tour | None:
+def _find(tour_id: str, say: bool = True) -> Tour | None:
     """The tour of a link: the student's opened ones, the folder's, this process's own ones, or the one the link
     carries (``tourdata``, an own tour small enough to travel in its links)."""
     tour = lookup(tour_id, st.session_state.get(OWN_KEY) or {}) or own.recall(tour_id)
@@ -76,7 +77,9 @@ def _find(tour_id: str) -> Tour | None:
         try:
             tour = own.from_link(tour_id, str(data))
         except TourError as exc:
-            notice("warning", "The tour in the link cannot be opened: ", "; ".join(str(p) for p in exc.problems) + ".")
+            if say:
+                notice("warning", "The tour in the link cannot be opened: ",
+                       "; ".join(str(p) for p in exc.problems) + ".")
             return None
     return tour
 
@@ -152,7 +155,7 @@ def goto(value: object) -> int | None:
     tour_id, stop = value.get("tour"), value.get("stop")
     if not isinstance(tour_id, str) or isinstance(stop, bool) or not isinstance(stop, int):
         return None
-    tour = _find(clip(tour_id, 48))
+    tour = _find(clip(tour_id, 48), say=False)
     if tour is None or not 1 <= stop <= len(tour) or tour.stops[stop - 1].page != current_page():
         return None
     params = dict(parse_qsl(urlsplit(stop_href(tour, stop - 1, _carried())).query, keep_blank_values=True))
@@ -221,6 +224,10 @@ def mode_options(tour: Tour, k: int, settings: list[Setting], values: dict[str, 
         stop_values = _stop_values(s, shown) if s.page == page else None
         if stop_values is not None:
             entry["run"] = _run_key(shown, stop_values)
+        if s.page == page and s.ask:
+            entry["ask"] = True
+        if s.page == page and s.point:
+            entry["point"] = dict(s.point)
         stops.append(entry)
     data = own.link_data(tour) if tour.id.startswith("own-") else None
     return {"id": tour.id, "stop": k + 1, "page": page, "run": _run_key(shown, values), "stops": stops,
@@ -297,20 +304,27 @@ def _link(href: str | None, cls: str, arrow: str, word: str, key: str) -> str:
             f'({key})">{label}<span class="olc-tour-key" aria-hidden="true">({key})</span></a>')
 
 
-def _claim_html(state_: str, verdict: Verdict | str | None, t: int, differs: list[str]) -> str:
+def _claim_html(state_: str, verdict: Verdict | str | None, t: int, differs: list[str], ask: bool = False) -> str:
+    """The claim's line. A stop that asks about its round (``ask``) keeps a holding claim's statement covered while
+    the viewer stands before that round (assets/viewer_tour.js sets ``data-asking`` on the bar): it would give the
+    answer away; ✓ Claim holds is said all the same, and a failing claim is never covered."""
     if state_ == "off":
         return (f'<p class="olc-tour-claim"><strong>Claim not checked here:</strong> the run on screen is not this '
                 f'stop\'s ({html.escape(clip(", ".join(differs), 120))} changed); the claim is about the stop\'s run '
                 f'at round {t}.</p>')
     if isinstance(verdict, Verdict):
         lead = "✓ Claim holds:" if verdict.holds else "✗ Claim fails on this run:"
+        if ask and verdict.holds:
+            return (f'<p class="olc-tour-claim"><strong>{lead}</strong> <span class="olc-tour-claim-after">'
+                    f'{_tex_html(verdict.parts)}</span><span class="olc-tour-claim-wait">shown once round {t} is drawn.'
+                    f'</span></p>')
         return f'<p class="olc-tour-claim"><strong>{lead}</strong> {_tex_html(verdict.parts)}</p>'
     return f'<p class="olc-tour-claim"><strong>✗ This stop cannot be shown as written:</strong> ' \
            f'{html.escape(clip(str(verdict), 400))}.</p>'
 
 
 def bar_html(tour: Tour, k: int, *, claim: str, claim_html: str, carried: dict[str, str], present_on: bool,
-             run: str | None = None) -> str:
+             run: str | None = None, cue: str = "") -> str:
     """The bar's element (pure: tested as data). ``run``: the step viewer's run id of the run the claim was decided
     on (``data-run``: the viewer under it shows that run when its ``data-run-id`` is the same)."""
     s = tour.stops[k]
@@ -319,6 +333,7 @@ def bar_html(tour: Tour, k: int, *, claim: str, claim_html: str, carried: dict[s
     next_href = stop_href(tour, k + 1, carried) if k + 1 < n else None
     here = html.escape(stop_href(tour, k, carried))
     run_attr = f' data-run="{html.escape(str(run))}"' if run is not None else ""
+    run_attr += f' data-ask="{s.t}"' if s.ask else ""
     end = ('<a class="olc-tour-btn olc-tour-end" href="tours" target="_self"><span class="olc-tour-word">End of the '
            'tour: </span>all tours</a>' if next_href is None else "")
     return (
@@ -328,7 +343,7 @@ def bar_html(tour: Tour, k: int, *, claim: str, claim_html: str, carried: dict[s
         f'<div class="olc-tour-head"><span class="olc-tour-count">Stop {k + 1} of {n}</span>'
         f'<a class="olc-tour-title" href="tours" target="_self">{html.escape(clip(tour.title, 120))}</a>'
         f'<span class="olc-tour-ref">{html.escape(clip(s.ref, 160))}</span></div>'
-        f'<div class="olc-tour-text">{to_html(s.text)}</div>{claim_html}'
+        f'<div class="olc-tour-text">{to_html(s.text)}</div>{cue}{claim_html}'
         f'<div class="olc-tour-nav">{_link(prev_href, "olc-tour-prev", "←", "Previous", "PageUp")}'
         f'{_link(next_href, "olc-tour-next", "→", "Next", "PageDown") if next_href else end}</div></nav>')
 
@@ -366,32 +381,19 @@ document.addEventListener("click", (e) => {
 })();"""
 
 
-def draw(*, trace, settings: list[Setting], values: dict[str, Any], T: int, run: str | None = None) -> dict | None:
+def draw(*, trace, settings: list[Setting], values: dict[str, Any], T: int, run: str | None = None,
+         view: dict[str, Any] | None = None) -> dict | None:
     """Draw the bar when the page is opened at a tour's stop; returns what it showed ({tour, stop, claim,
     sentence, mode: the viewer's tour mode}) or None. ``trace``: the run the page shows (its claim is decided on it), or {name: trace} on a page
     that shows several (the stop's ``run`` names one); ``settings`` / ``values``:
     the page's declared settings and their values now; ``T``: the rounds of the run on screen; ``run``: its run id
-    (the viewer's ``run_id``)."""
-    link = active()
-    if link is None:
+    (the viewer's ``run_id``); ``view``: what the stop may ask and point at (olc_ui/shared/tours/cues.view_of)."""
+    here = _here()
+    if here is None:
         return None
-    tour = _find(link[0])
-    if tour is None:
-        if not state.link().get("tourdata"):     # (a link's own tour that cannot be read was said so)
-            notice("warning", "The tour in the link is not one this app knows: ", f"{clip(link[0], 48)!r}.")
-        return None
-    k = stop_index(link[1], len(tour))
-    if k is None:
-        notice("warning", "The link's stop is not a stop of this tour: ",
-               f"stop {clip(link[1], 6)!r}; the tour {tour.title!r} has stops 1 to {len(tour)}.")
-        return None
+    tour, k = here
     stop = tour.stops[k]
-    page_here = current_page()
-    if page_here is not None and page_here != stop.page:
-        notice("info", "The link's tour stop is on another page: ", f"stop {k + 1} of {tour.title!r} is on the page "
-               f"{stop.page!r}.")
-        return None
-    problems = _stop_problems(stop, settings, T)
+    problems = _stop_problems(stop, settings, T) + cues.problems(stop, view)
     differs = [] if problems else _differs(stop, settings, values)
     verdict: Verdict | str | None = None
     if problems:
@@ -402,11 +404,44 @@ def draw(*, trace, settings: list[Setting], values: dict[str, Any], T: int, run:
     else:
         verdict = _verdict(stop, trace, T)
         claim = "holds" if isinstance(verdict, Verdict) and verdict.holds else "fails"
-    carried = _carried()
-    body = bar_html(tour, k, claim=claim, claim_html=_claim_html(claim, verdict, stop.t, differs), carried=carried,
-                    present_on=present.is_on(), run=run)
+    body = bar_html(tour, k, claim=claim, claim_html=_claim_html(claim, verdict, stop.t, differs, stop.ask),
+                    carried=_carried(), present_on=present.is_on(), run=run,
+                    cue="" if problems else cues.cue_html(stop, view))
     st.html(f"{PROSE_CSS}<style>{_style()}</style>{body}<script>{typeset_script()}\n{KEYS_JS}</script>",
             unsafe_allow_javascript=True)
     sentence = verdict.sentence if isinstance(verdict, Verdict) else verdict
     return {"tour": tour.id, "stop": k + 1, "stops": len(tour), "claim": claim, "sentence": sentence,
             "json": json.dumps(stop.claim), "mode": mode_options(tour, k, settings, values)}
+
+
+def _here(say: bool = True) -> tuple[Tour, int] | None:
+    """The tour and the stop (0-based) the page stands for, when that stop is on this page; else None (``say``: the
+    reason in one sentence, for a link that names a stop)."""
+    link = active()
+    if link is None:
+        return None
+    tour = _find(link[0], say)
+    if tour is None:
+        if say and not state.link().get("tourdata"):     # (a link's own tour that cannot be read was said so)
+            notice("warning", "The tour in the link is not one this app knows: ", f"{clip(link[0], 48)!r}.")
+        return None
+    k = stop_index(link[1], len(tour))
+    if k is None:
+        if say:
+            notice("warning", "The link's stop is not a stop of this tour: ",
+                   f"stop {clip(link[1], 6)!r}; the tour {tour.title!r} has stops 1 to {len(tour)}.")
+        return None
+    page_here = current_page()
+    if page_here is not None and page_here != tour.stops[k].page:
+        if say:
+            notice("info", "The link's tour stop is on another page: ", f"stop {k + 1} of {tour.title!r} is on the "
+                   f"page {tour.stops[k].page!r}.")
+        return None
+    return tour, k
+
+
+def opening(start: int, from_link: bool) -> int:
+    """Where the page's viewer opens (``start``, from the link when ``from_link``): on a stop that asks about its
+    round, one round before it (olc_ui/shared/tours/cues.opening)."""
+    here = _here(say=False)
+    return start if here is None else cues.opening(here[0].stops[here[1]], start, from_link)

@@ -50,6 +50,10 @@ def doc_of(tour: Tour) -> dict[str, Any]:
             stop["hide"] = s.hide
         if s.run:
             stop["run"] = s.run
+        if s.ask:
+            stop["ask"] = True
+        if s.point:
+            stop["point"] = dict(s.point)
         stops.append(stop)
     doc = {"format": FORMAT, "id": tour.id, "title": tour.title}
     if tour.note:

@@ -12,9 +12,18 @@
 // another page is opened as a link (the bar does it). Back and Forward between two stops of this page
 // (popstate) move the same way. Other modes may refuse a move (hook beforeTour: a class's "all eyes here") and
 // read where the tour is (tourHere(): the class session sends it with the lecturer's state).
+//
+// A stop may ask (stops[k].ask: predict-then-reveal's question about its round t, the viewer at t − 1; in a class
+// session the lecturer's question opens for the class at once, and a following student answers the lecturer's) and
+// point (stops[k].point: {ledger: n} or {chart: id}): the line or chart is outlined and marked "Look here" in text,
+// and described by the bar's sentence that names it (#olc-tour-look). While the stop's round is not yet drawn, the
+// bar's claim statement is covered (data-asking on the bar: it would give the answer away).
+
+const TOUR_LOOK_ID = "olc-tour-look";
 
 import { callHook, registerMode } from "./viewer_modes.js";
-import { clamp } from "./viewer_util.js";
+import { clamp, el } from "./viewer_util.js";
+import { classLink } from "./viewer_class.js";
 
 const TOUR_PENDING_MS = 4000;   // a move asked of Python: its own stop wins over Python's for this long
 
@@ -23,6 +32,7 @@ class TourMode {
     this.view = view;
     this.asked = null;
     this.update(o);
+    this.offs = [];
     this.go = (dir) => this.step(dir);
     window.__olcTourGo = this.go;
     this.onPop = () => this.popped();
@@ -42,6 +52,13 @@ class TourMode {
       this.run = typeof this.o.run === "string" ? this.o.run : null;
     }
     return true;
+  }
+
+  // Until Python's run for the stop asked has come, the viewer's own position reports wait: a rerun asked now would
+  // carry the widgets' values of the stop before (Streamlit's browser has not heard of the new ones yet), and undo
+  // the move's settings.
+  beforeReport() {
+    return this.asked && performance.now() - this.asked.at < TOUR_PENDING_MS ? false : undefined;
   }
 
   // Python's run for the stop asked has come: the address bar's entry takes that run's URL again (url_sync.js).
@@ -94,12 +111,14 @@ class TourMode {
   // rerun with the entry's address (Back, Forward).
   move(k, tell = true) {
     const v = this.view, target = this.stops[k];
-    const t = Math.max(0, Math.round(Number(target.t) || 0));
+    // a stop that asks about its round opens one round before it (the answer draws it)
+    const t = Math.max(0, Math.round(Number(target.t) || 0) - (target.ask ? 1 : 0));
     const same = typeof target.run === "string" && target.run === this.run;
     this.stop = k + 1;
     this.run = typeof target.run === "string" ? target.run : null;
     this.asked = { stop: k + 1, at: performance.now() };
     if (v.playing) v.pause(false);
+    if (v.reportTimer) { clearTimeout(v.reportTimer); v.reportTimer = null; }   // the move reports the round itself
     v.lastReported = t;
     if (same && v.ready) {          // the run on screen: drawn at the stop's round now
       this.pendingT = null;
@@ -147,14 +166,98 @@ class TourMode {
 
   // Python's answer came: the same run (settle now) or a new one (being built: it opens at the stop's round).
   onModes() {
-    if (this.pendingT === null || this.pendingT === undefined) return;
-    queueMicrotask(() => { if (this.view.ready) this.settle(); });
+    queueMicrotask(() => {
+      if (!this.view.ready) return;      // a new run is being built: onReady follows
+      if (this.pendingT !== null && this.pendingT !== undefined) this.settle();
+      if (!this.asked) this.arrive();
+    });
   }
 
-  onReady() { this.pendingT = null; this.busy(false); }
+  onReady() { this.pendingT = null; this.busy(false); this.arrive(); }
+
+  onRender(p) { this.cover(p); }
+
+  // The stop on screen as Python drew it (a page load, a new run, or options taken in place): what it points at,
+  // and its question, asked once per arrival.
+  arrive() {
+    this.point();
+    this.cover(this.view.p);
+    const here = `${this.o.id}#${this.stop}`;
+    if (this.asked || this.arrived === here) return;
+    this.arrived = here;
+    this.ask();
+  }
+
+  current() { return this.stops[this.stop - 1] || null; }
+
+  // The stop's question: the predict mode asks about its round (the viewer at the round before it); a lecturer's
+  // opens for the class (once the session has said what is open, so that a reload does not open it twice); a
+  // student following the lecturer waits for the lecturer's.
+  ask() {
+    const s = this.current(), v = this.view;
+    if (!s || !s.ask || !v.ready) return;
+    const r = Math.round(Number(s.t) || 0);
+    if (v.p !== r - 1) return;
+    const pr = (v.modes || []).find((m) => m && typeof m.askAt === "function");
+    if (!pr) return;
+    const link = classLink();
+    if (link && link.role === "student" && link.following && !link.closed) return;
+    const lecturer = !!(link && link.role === "lecturer" && !link.closed);
+    if (lecturer && !link.last("welcome")) {
+      const off = link.on("welcome", () => { off(); if (v.p === r - 1) pr.askAt(r, true); });
+      this.offs.push(off);
+      return;
+    }
+    pr.askAt(r, lecturer);
+  }
+
+  // The claim's statement about the stop's round is covered while the viewer stands before that round.
+  cover(p) {
+    const bar = document.querySelector(".olc-tour");
+    const s = this.current();
+    if (!bar) return;
+    const asking = !!(s && s.ask && bar.dataset.ask === String(s.t) && p < Number(s.t));
+    if (asking) bar.dataset.asking = "true"; else delete bar.dataset.asking;
+  }
+
+  // Outline what the stop points at, say "Look here" in text, describe it by the bar's sentence.
+  point() {
+    this.unpoint();
+    const s = this.current(), v = this.view;
+    const pt = s && s.point;
+    if (!pt || !v.root) return;
+    let box = null, named = null;
+    if (typeof pt.chart === "string") {
+      const f = (v.figs || []).find((g) => g.spec && g.spec.id === pt.chart);
+      if (f) { box = f.box; named = f.gd; }
+    } else if (Number.isInteger(pt.ledger)) {
+      const line = (v.ledgerLines || [])[pt.ledger - 1];
+      if (line) { box = line.row; named = line.row; }
+    }
+    if (!box) return;
+    const mark = el("span", "olc-tour-mark", `Look here (stop ${this.stop})`);
+    mark.setAttribute("aria-hidden", "true");        // said to screen readers by the description below
+    box.classList.add("olc-tour-pointed");
+    box.prepend(mark);
+    const before = named.getAttribute("aria-describedby");
+    named.setAttribute("aria-describedby", before ? `${TOUR_LOOK_ID} ${before}` : TOUR_LOOK_ID);
+    this.pointed = { box, mark, named, before };
+  }
+
+  unpoint() {
+    const p = this.pointed;
+    if (!p) return;
+    this.pointed = null;
+    p.box.classList.remove("olc-tour-pointed");
+    p.mark.remove();
+    if (p.before) p.named.setAttribute("aria-describedby", p.before); else p.named.removeAttribute("aria-describedby");
+  }
 
   destroy() {
     this.busy(false);
+    this.unpoint();
+    for (const off of this.offs) off();
+    this.offs = [];
     window.removeEventListener("popstate", this.onPop);
     if (window.__olcTourGo === this.go) delete window.__olcTourGo;
   }
