@@ -122,8 +122,12 @@ def test_a_stop_asks_about_its_round_and_points_at_a_ledger_line(browser, url):
         assert line.get_attribute("aria-describedby").split()[0] == "olc-tour-look"
         assert pg.locator("#olc-tour-look").inner_text().startswith("Look at: the proof ledger, line 3: “A. each mistake")
         assert pg.locator(".olc-tour-pointed").count() == 1
+        pg.get_by_role("button", name="Show the line").click()      # under the charts on the projector: shown
+        pg.wait_for_function("() => { const r = document.querySelector('.olc-tour-pointed').getBoundingClientRect(); "
+                             "return r.top >= 0 && r.bottom <= innerHeight; }")
         pg.keyboard.press("PageDown")                               # stop 7 points at line 1: one outline, moved
         _at_stop(pg, tour, 6)
+        assert pg.evaluate("() => document.querySelector('.olc-tour').getBoundingClientRect().top") >= 0   # bar in view
         pg.wait_for_function("() => document.querySelectorAll('.olc-tour-pointed').length === 1 && "
                              "document.querySelectorAll('.olc-ledger-line')[0].classList.contains('olc-tour-pointed')")
     finally:

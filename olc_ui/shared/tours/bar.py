@@ -355,7 +355,8 @@ def _style() -> str:
 #: PageDown / PageUp and the bar's Previous / Next move to the next / previous stop: on the same page the viewer's tour
 #: mode moves without a page load (``window.__olcTourGo(dir)`` answers true: assets/viewer_tour.js), else the stop's
 #: link is opened (registered once per document; the links are read from the bar on screen at each press). Keys typed
-#: into a text field are left alone, as are modified keys and clicks.
+#: into a text field are left alone, as are modified keys and clicks. "Show the line" / "Show the chart" scrolls what the
+#: stop points at into view.
 KEYS_JS = """(() => {
 if (window.__olcTourKeys) return;
 window.__olcTourKeys = true;
@@ -374,6 +375,9 @@ document.addEventListener("keydown", (e) => {
   window.location.assign(a.href);
 }, true);
 document.addEventListener("click", (e) => {
+  const show = e.target && e.target.closest && e.target.closest(".olc-tour .olc-tour-show");
+  const shown = show && document.querySelector(".olc-viewer .olc-tour-pointed");
+  if (shown) { shown.scrollIntoView({ block: "center", behavior: "instant" }); return; }
   const a = e.target && e.target.closest && e.target.closest(".olc-tour a.olc-tour-prev, .olc-tour a.olc-tour-next");
   if (!a || e.button !== 0 || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
   if (soft(a.classList.contains("olc-tour-next") ? 1 : -1)) e.preventDefault();

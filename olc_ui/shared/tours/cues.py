@@ -2,7 +2,8 @@
 the stop's round t (the viewer stands at round t − 1, the round's example marked, and the answer draws round t, where
 the stop's claim is checked); ``"point": {"ledger": n}`` or ``{"chart": id}`` points at the proof ledger's line n or
 at a chart, highlighted on screen and named in words in the bar (screen readers read it there, and the highlighted
-element is described by it).
+element is described by it; "Show the line" / "Show the chart" scrolls it into view: in presentation mode the
+ledger is often under the charts).
 
 The page's view decides what a stop can ask and point at (:func:`view_of`: its charts, its ledger's lines, the
 rounds its question covers); a stop that asks or points at what the page does not have is shown as a stop that
@@ -60,7 +61,7 @@ def cue_html(stop: Stop, view: dict[str, Any] | None) -> str:
 
     >>> s = Stop("perceptron", {}, 1, "x", "[000]", {"kind": "no_violation"}, ask=True, point={"ledger": 1})
     >>> cue_html(s, {"charts": {}, "ledger": ["A. each mistake adds"], "rounds": 200})
-    '<p class="olc-tour-cue"><span class="olc-tour-cue-ask"><strong>Predict:</strong> round 1, before it is drawn (the answer draws it).</span> <span id="olc-tour-look"><strong>Look at:</strong> the proof ledger, line 1: “A. each mistake adds”.</span></p>'
+    '<p class="olc-tour-cue"><span class="olc-tour-cue-ask"><strong>Predict:</strong> round 1, before it is drawn (the answer draws it).</span> <span id="olc-tour-look"><strong>Look at:</strong> the proof ledger, line 1: “A. each mistake adds”.</span> <button type="button" class="olc-tour-show">Show the line</button></p>'
     """
     parts = []
     if stop.ask:
@@ -75,7 +76,9 @@ def cue_html(stop: Stop, view: dict[str, Any] | None) -> str:
     else:
         what = None
     if what is not None:
-        parts.append(f'<span id="{LOOK_ID}"><strong>Look at:</strong> {what}.</span>')
+        show = "Show the chart" if "chart" in point else "Show the line"
+        parts.append(f'<span id="{LOOK_ID}"><strong>Look at:</strong> {what}.</span> '
+                     f'<button type="button" class="olc-tour-show">{show}</button>')
     return f'<p class="olc-tour-cue">{" ".join(parts)}</p>' if parts else ""
 
 

@@ -118,6 +118,8 @@ class TourMode {
     this.run = typeof target.run === "string" ? target.run : null;
     this.asked = { stop: k + 1, at: performance.now() };
     if (v.playing) v.pause(false);
+    const bar = document.querySelector(".olc-tour");     // scrolled away (to a ledger line, say): the bar back in view
+    if (bar && bar.getBoundingClientRect().top < 0) bar.scrollIntoView({ block: "start", behavior: "instant" });
     if (v.reportTimer) { clearTimeout(v.reportTimer); v.reportTimer = null; }   // the move reports the round itself
     v.lastReported = t;
     if (same && v.ready) {          // the run on screen: drawn at the stop's round now
@@ -238,7 +240,9 @@ class TourMode {
     const mark = el("span", "olc-tour-mark", `Look here (stop ${this.stop})`);
     mark.setAttribute("aria-hidden", "true");        // said to screen readers by the description below
     box.classList.add("olc-tour-pointed");
-    box.prepend(mark);
+    // at the start of the chart's title (a line of its own would move the chart), or of the ledger line's reason
+    const lead = box.querySelector(":scope > .olc-figure-title, .olc-reason");
+    (lead || box).prepend(mark);
     const before = named.getAttribute("aria-describedby");
     named.setAttribute("aria-describedby", before ? `${TOUR_LOOK_ID} ${before}` : TOUR_LOOK_ID);
     this.pointed = { box, mark, named, before };
