@@ -35,3 +35,4 @@ L.bad_files(found)
 # the student's own: the draft made with "Add this view to a tour" on the lesson pages, and a tour file opened here
 author.editor(TABLES, L.one_card)
 author.opener(TABLES, L.one_card)
+author.keep_draft()     # the draft in this browser: it survives a reload (olc_ui/shared/tours/author.py)

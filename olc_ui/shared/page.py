@@ -217,6 +217,7 @@ def step_view(spec: dict, *, key: str, settings: list, values: dict, cap: str | 
     if cap is not None:
         caps.show(cap)
     state.write_url(settings, values, {"t": str(position)})
+    tour_author.keep_draft()    # the tour draft in the browser: it survives a reload (olc_ui/shared/tours/author.py)
     if token is not None:
         drawn.wait(token, should_stop=_interrupted)   # what the page draws under the viewer comes once it has drawn
     return spec, position
