@@ -152,11 +152,14 @@ def test_arrow_keys_step_the_run_inside_a_stop(browser, url):
     assert not errors, errors
 
 
-def test_walk_a_tour_on_a_phone(browser, url):
+@pytest.mark.parametrize("tour_id", sorted(TOURS))
+def test_walk_a_tour_on_a_phone(browser, url, tour_id):
     """390×844: at each stop the bar, the first chart (at least 150 px of it) and the step bar are on the screen
-    together, the bar over neither; the Next arrow (44 px) moves on."""
-    tour = TOURS["000-perceptron-and-winnow"]
+    together, the bar over neither; the Next arrow (44 px) moves on. A text cut to its first lines offers "The whole
+    text", which shows it all (and "Less of the text" cuts it again)."""
+    tour = TOURS[tour_id]
     ctx, pg, errors = _context(browser, 390, 844)
+    whole = False
     try:
         pg.goto(f"{url}/{stop_href(tour, 0)}")
         for k in range(len(tour)):
@@ -168,11 +171,22 @@ def test_walk_a_tour_on_a_phone(browser, url):
             assert bar["top"] >= 0 and bar["bottom"] <= 844, (k + 1, bar)
             assert min(plot["bottom"], steps["top"]) - max(plot["top"], bar["bottom"]) >= 150, (k + 1, s)
             assert steps["bottom"] <= 844 + 1 and _apart(bar, steps), (k + 1, steps)
+            more = pg.locator(".olc-tour .olc-tour-more")
+            if not whole and more.is_visible():
+                whole = True
+                high = "() => document.querySelector('.olc-tour-text p').getBoundingClientRect().height"
+                cut = pg.evaluate(high)
+                more.click()
+                assert more.get_attribute("aria-expanded") == "true" and more.inner_text() == "Less of the text"
+                assert pg.evaluate(high) > cut + 10, k + 1                 # the whole text: more lines
+                more.click()
+                assert more.get_attribute("aria-expanded") == "false" and abs(pg.evaluate(high) - cut) < 1
             if k + 1 < len(tour):
                 nxt = pg.locator(".olc-tour a.olc-tour-next")
                 size = nxt.bounding_box()
                 assert size["width"] >= 44 and size["height"] >= 44
                 nxt.click()
+        assert whole, "no stop's text was cut on the phone: the toggle went untested"
     finally:
         ctx.close()
     assert not errors, errors

@@ -343,7 +343,8 @@ def bar_html(tour: Tour, k: int, *, claim: str, claim_html: str, carried: dict[s
         f'<div class="olc-tour-head"><span class="olc-tour-count">Stop {k + 1} of {n}</span>'
         f'<a class="olc-tour-title" href="tours" target="_self">{html.escape(clip(tour.title, 120))}</a>'
         f'<span class="olc-tour-ref">{html.escape(clip(s.ref, 160))}</span></div>'
-        f'<div class="olc-tour-text">{to_html(s.text)}</div>{cue}{claim_html}'
+        f'<div class="olc-tour-text">{to_html(s.text)}</div>'
+        f'<button type="button" class="olc-tour-more" aria-expanded="false">The whole text</button>{cue}{claim_html}'
         f'<div class="olc-tour-nav">{_link(prev_href, "olc-tour-prev", "←", "Previous", "PageUp")}'
         f'{_link(next_href, "olc-tour-next", "→", "Next", "PageDown") if next_href else end}</div></nav>')
 
@@ -356,7 +357,7 @@ def _style() -> str:
 #: mode moves without a page load (``window.__olcTourGo(dir)`` answers true: assets/viewer_tour.js), else the stop's
 #: link is opened (registered once per document; the links are read from the bar on screen at each press). Keys typed
 #: into a text field are left alone, as are modified keys and clicks. "Show the line" / "Show the chart" scrolls what the
-#: stop points at into view.
+#: stop points at into view; on a phone "The whole text" shows the stop's text past its first three lines.
 KEYS_JS = """(() => {
 if (window.__olcTourKeys) return;
 window.__olcTourKeys = true;
@@ -375,6 +376,14 @@ document.addEventListener("keydown", (e) => {
   window.location.assign(a.href);
 }, true);
 document.addEventListener("click", (e) => {
+  const more = e.target && e.target.closest && e.target.closest(".olc-tour .olc-tour-more");
+  if (more) {
+    const open = more.getAttribute("aria-expanded") !== "true";
+    more.setAttribute("aria-expanded", open ? "true" : "false");
+    more.textContent = open ? "Less of the text" : "The whole text";
+    more.closest(".olc-tour").dataset.full = open ? "true" : "false";
+    return;
+  }
   const show = e.target && e.target.closest && e.target.closest(".olc-tour .olc-tour-show");
   const shown = show && document.querySelector(".olc-viewer .olc-tour-pointed");
   if (shown) { shown.scrollIntoView({ block: "center", behavior: "instant" }); return; }
@@ -382,6 +391,24 @@ document.addEventListener("click", (e) => {
   if (!a || e.button !== 0 || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
   if (soft(a.classList.contains("olc-tour-next") ? 1 : -1)) e.preventDefault();
 }, true);
+})();"""
+
+
+#: On a phone the stop's text and claim are drawn clamped (tour.css): "The whole text" is offered only when something
+#: is cut (the bar's ``data-clamped``), checked as the bar's maths is typeset and whenever its size changes.
+CLAMP_JS = """(() => {
+const bar = document.querySelector(".olc-tour");
+if (!bar || bar.__olcClamp) return;
+bar.__olcClamp = true;
+const parts = () => [bar.querySelector(".olc-tour-text p"), bar.querySelector(".olc-tour-claim")].filter(Boolean);
+const check = () => {
+  if (bar.dataset.full === "true") return;
+  if (parts().some((e) => e.scrollHeight > e.clientHeight + 1)) bar.dataset.clamped = "true";
+  else delete bar.dataset.clamped;
+};
+if (typeof ResizeObserver !== "undefined") { const ro = new ResizeObserver(check); for (const e of parts()) ro.observe(e); }
+new MutationObserver(check).observe(bar, { childList: true, subtree: true });
+check();
 })();"""
 
 
@@ -411,7 +438,7 @@ def draw(*, trace, settings: list[Setting], values: dict[str, Any], T: int, run:
     body = bar_html(tour, k, claim=claim, claim_html=_claim_html(claim, verdict, stop.t, differs, stop.ask),
                     carried=_carried(), present_on=present.is_on(), run=run,
                     cue="" if problems else cues.cue_html(stop, view))
-    st.html(f"{PROSE_CSS}<style>{_style()}</style>{body}<script>{typeset_script()}\n{KEYS_JS}</script>",
+    st.html(f"{PROSE_CSS}<style>{_style()}</style>{body}<script>{typeset_script()}\n{KEYS_JS}\n{CLAMP_JS}</script>",
             unsafe_allow_javascript=True)
     sentence = verdict.sentence if isinstance(verdict, Verdict) else verdict
     return {"tour": tour.id, "stop": k + 1, "stops": len(tour), "claim": claim, "sentence": sentence,
