@@ -9,10 +9,12 @@ The app (app.py) in Debian's Chromium driven by Playwright (tests/e2e/stbrowser.
 projector's 1100×800, one browser context per tour: its first stop is opened (not timed), then for each next stop
 PageDown is pressed and timed from the key press to the first animation frame after the next stop is drawn — its
 tour bar with ``data-stop`` = k, its claim decided (``data-claim``), its maths typeset, and the step viewer ready at
-the stop's round (``data-position`` = t). A PageDown opens the next stop's link (a page load: the same page or
-another) from a warm browser cache; each run of this script starts its own server, so every stop's core run is
-computed when the stop is first opened (nothing is cached from an earlier walk). The last line:
-``tour: tours=N stops=M median_ms=… max_ms=…`` (M: the timed PageDowns).
+the stop's round (``data-position`` = t; a stop that asks about its round: t − 1) on the very run the bar's claim was
+decided on (the bar's ``data-run`` = the viewer's ``data-run-id``). A PageDown to a stop on another page opens its
+link (a page load from a warm browser cache); to a stop on the same page it moves without a page load (the viewer's
+tour mode: the round at once, the stop's settings and bar by one rerun; docs/tours.md). Each run of this script
+starts its own server, so every stop's core run is computed when the stop is first reached (nothing is cached from
+an earlier walk). The last line: ``tour: tours=N stops=M median_ms=… max_ms=…`` (M: the timed PageDowns).
 """
 from __future__ import annotations
 
@@ -37,8 +39,15 @@ DRAWN = """([k, t]) => {
   const v = document.querySelector('.olc-viewer');
   return !!(b && b.dataset.stop === String(k) && b.dataset.claim && getComputedStyle(b).visibility === 'visible' &&
     (!b.querySelector('.olc-tex') || b.querySelector('.olc-tex .katex')) &&
-    v && v.dataset.ready === 'true' && v.dataset.position === String(t));
+    v && v.dataset.ready === 'true' && v.dataset.position === String(t) && b.dataset.run === v.dataset.runId);
 }"""
+
+
+def opens_at(stop) -> int:
+    """The round the viewer shows when the stop is drawn: its round, or just before it for a stop that asks about it."""
+    return stop.t - 1 if stop.ask else stop.t
+
+
 FRAME = "() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)))"
 
 
@@ -50,11 +59,11 @@ def walk(browser, url: str, tour, last: int) -> tuple[list[float], list[str]]:
     times, bad = [], []
     try:
         page.goto(f"{url}/{stop_href(tour, 0, {'present': '1'})}")
-        page.wait_for_function(DRAWN, arg=[1, tour.stops[0].t])
+        page.wait_for_function(DRAWN, arg=[1, opens_at(tour.stops[0])])
         for k in range(1, last):
             t0 = time.perf_counter()
             page.keyboard.press("PageDown")
-            page.wait_for_function(DRAWN, arg=[k + 1, tour.stops[k].t], polling="raf")
+            page.wait_for_function(DRAWN, arg=[k + 1, opens_at(tour.stops[k])], polling="raf")
             page.evaluate(FRAME)
             times.append((time.perf_counter() - t0) * 1000)
             claim = page.evaluate("() => document.querySelector('.olc-tour').dataset.claim")

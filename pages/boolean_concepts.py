@@ -32,7 +32,7 @@ for group in ["_mode"] + [f"_{name}" for name in L.GROUPS]:
         safe.notice("warning", "A setting in the link was not valid: ", f"{problem}.")
 SETTINGS = L.MODE_SETTINGS + L.GROUPS[mode]
 
-# where a viewer opens: a shared link's ?t= on the first run; then, for a new run, where the student was
+# where a viewer opens: a shared link's ?t= on the first run (and a tour's stop's, on a move to it); then, for a new run, where the student was
 # (as on the Perceptron lesson); for a new game state, the latest move; after switching parts, the start
 previous_mode = st.session_state.get(f"{L.PAGE}_previous_mode")
 st.session_state[f"{L.PAGE}_previous_mode"] = mode
@@ -40,7 +40,7 @@ VIEWER = f"{L.PAGE}_{mode}_viewer"
 
 
 def opens_at(T: int, default: int = 0) -> int:
-    if previous_mode is None:
+    if previous_mode is None or state.moved():     # a link's first run, or a tour's move to another stop
         start, problem = query_position(T, "t", default)
         report(problem)           # a bad ?t= in the link: said as every bad setting is
         return start

@@ -43,3 +43,4 @@ L.take_home(shipped, TABLES, RUNS)
 # the student's own: the draft made with "Add this view to a tour" on the lesson pages, and a tour file opened here
 author.editor(TABLES, lambda tour: L.one_card(tour, TABLES, RUNS, "draft"))
 author.opener(TABLES, lambda tour: L.one_card(tour, TABLES, RUNS, "opened"))
+author.keep_draft()     # the draft in this browser: it survives a reload (olc_ui/shared/tours/author.py)

@@ -33,6 +33,10 @@ MAX_TEXT = 600
 MAX_LABEL = 200
 MAX_CHOICES = 12
 MAX_ROUND = 10**9
+#: a tour's stop in ``state`` (docs/tours.md): the tour's id, the stop (1-based), an own tour's file (``tourdata``)
+_TOUR_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,47}")
+_TOUR_DATA = re.compile(r"[A-Za-z0-9_\-]{1,1800}")
+MAX_STOPS = 60
 
 
 class Invalid(ValueError):
@@ -107,7 +111,30 @@ def check_state(msg: dict) -> dict:
         raise Invalid("\"run\" must be the viewer's run id.")
     return {"page": text(msg, "page", 200, _PAGE), "query": text(msg, "query", MAX_QUERY), "run": run,
             "position": integer(msg, "position"), "playing": boolean(msg, "playing"),
-            "asking": integer(msg, "asking", optional=True)}
+            "asking": integer(msg, "asking", optional=True), "tour": check_tour(msg.get("tour"))}
+
+
+def check_tour(tour) -> dict | None:
+    """The lecturer's tour stop in ``state``: None (not on a tour), or ``{id, stop}`` and, for an own tour small
+    enough to travel in its links, ``data`` (its ``tourdata``, docs/tours.md).
+
+    >>> check_tour({"id": "000-perceptron-and-winnow", "stop": 3, "x": 1})
+    {'id': '000-perceptron-and-winnow', 'stop': 3}
+    >>> check_tour({"id": "<b>", "stop": 3})
+    Traceback (most recent call last):
+    ...
+    olc_ui.classroom.messages.Invalid: "tour" must be null or {id, stop, data}: a tour's id, a stop from 1 to 60.
+    """
+    if tour is None:
+        return None
+    bad = Invalid(f"\"tour\" must be null or {{id, stop, data}}: a tour's id, a stop from 1 to {MAX_STOPS}.")
+    if not isinstance(tour, dict):
+        raise bad
+    tid, stop, data = tour.get("id"), tour.get("stop"), tour.get("data")
+    if not isinstance(tid, str) or not _TOUR_ID.fullmatch(tid) or isinstance(stop, bool) or not isinstance(stop, int) \
+            or not 1 <= stop <= MAX_STOPS or (data is not None and (not isinstance(data, str) or not _TOUR_DATA.fullmatch(data))):
+        raise bad
+    return {"id": tid, "stop": stop, **({"data": data} if data is not None else {})}
 
 
 def check_choices(msg: dict) -> list[dict]:

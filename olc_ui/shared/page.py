@@ -25,6 +25,7 @@ from olc_ui.shared import sound    # the Sound switch and mode (olc_ui/shared/so
 from olc_ui.shared.config import Setting
 from olc_ui.shared.tours import author as tour_author   # "Add this view to a tour" (issue 33 §4)
 from olc_ui.shared.tours import bar as tour_bar   # a tour's stop: its bar above the viewer (issue 33)
+from olc_ui.shared.tours import cues as tour_cues  # … what it asks and points at
 from olc_ui.viewer import predict
 from olc_ui.viewer import drawn    # the first load's order: the viewer's charts first
 from olc_ui.viewer.component import _mounted, viewer
@@ -123,10 +124,11 @@ def setup(title: str) -> None:
         PagesManager.uses_pages_directory = False
         st.rerun()
     st.set_page_config(page_title=f"{title} · olc", page_icon="➗", layout="wide")
-    state.begin_run()
+    back = state.begin_run()   # Back / Forward between two entries of this page (olc_ui/shared/state.py)
+    tour_bar.setup(back)    # ?tour=…&stop=k: the stop's settings on Back / Forward (olc_ui/shared/tours/bar.py)
     present.setup()
     class_session.setup()   # ?class= in the link, the class mode of the viewers (olc_ui/shared/class_session.py)
-    tour_bar.setup()        # ?tour=…&stop=k stays in the URL (olc_ui/shared/tours/bar.py)
+    tour_bar.keep()         # … and tour and stop stay in the URL the page writes
     st.html(CAPTION_CSS + PHONE_CSS)
     focus.setup()           # focus ring, skip link, inert collapsed sidebar (olc_ui/shared/focus.py)
     with st.sidebar.container(key="olc_sources"), st.expander("Sources [000]–[004]", icon=":material/menu_book:"):
@@ -186,9 +188,11 @@ def step_view(spec: dict, *, key: str, settings: list, values: dict, cap: str | 
     # are drawn before what lies under it is sent (olc_ui/viewer/drawn.py)
     token = drawn.expect() if not _mounted(key) and _runs_javascript() else None
     own_settings = settings    # the page's own table (before predict's switch joins it): what a tour's stop names
+    from_link = (not _mounted(key) or state.moved()) and "t" in state.link()
     if start is None:
         start, problem = link.start_position_checked(key, spec["T"])
         link.report(problem)      # a bad ?t= in the link: said as every bad setting is
+    start = tour_bar.opening(start, from_link)     # a stop that asks about its round opens just before it
     spec = {**spec, "position": start}
     if ask is not None:
         # in presentation mode the switch sits in the sidebar: a row above the viewer would take its height
@@ -205,15 +209,26 @@ def step_view(spec: dict, *, key: str, settings: list, values: dict, cap: str | 
     # a first load shifted them all: the panels under the viewer were drawn again)
     st.html(f"<script>{drawn.token_js(token) if token is not None else 'void 0;'}</script>",
             unsafe_allow_javascript=True)
-    tour_bar.draw(trace=trace, settings=settings, values=values, T=int(spec["T"]))
-    position = viewer(spec, key=key, modes=modes, on_class_settings=class_session.apply_settings)
+    shown = tour_bar.draw(trace=trace, settings=settings, values=values, T=int(spec["T"]), run=str(spec["run_id"]),
+                          view=tour_cues.view_of(spec, ask))
+    modes = tour_bar.with_tour(modes, shown["mode"] if shown else None)
+    position = viewer(spec, key=key, modes=modes, on_class_settings=_class_bridge, on_tour_stop=tour_bar.goto)
     tour_author.add_view(tour_bar.current_page(), own_settings, values, position)
     if cap is not None:
         caps.show(cap)
     state.write_url(settings, values, {"t": str(position)})
+    tour_author.keep_draft()    # the tour draft in the browser: it survives a reload (olc_ui/shared/tours/author.py)
     if token is not None:
         drawn.wait(token, should_stop=_interrupted)   # what the page draws under the viewer comes once it has drawn
     return spec, position
+
+
+def _class_bridge(value: object) -> None:
+    """A class session's settings bridge (a following student's viewer sent the lecturer's settings, round and tour
+    stop): the page's widgets take the settings, and the page stands for the lecturer's stop (its tour bar)."""
+    class_session.apply_settings(value)
+    if class_session.current() is not None:
+        tour_bar.follow_class(value)
 
 
 def _interrupted() -> bool:

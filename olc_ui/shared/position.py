@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 
 import streamlit as st
 
+from olc_ui.shared import state
 from olc_ui.shared.safe import notice, quote
 from olc_ui.viewer.component import _mounted, last_key
 from olc_ui.viewer.spec import _is_int
@@ -61,13 +62,13 @@ def position_from_query(T: int, param: str = "t", default: int = 0) -> int:
 
 
 def query_position(T: int, param: str = "t", default: int = 0) -> tuple[int, LinkProblem | None]:
-    """:func:`link_position` of the page URL's ``param``."""
-    return link_position(st.query_params.get(param), T, param, default)
+    """:func:`link_position` of the page URL's ``param`` (the link the page stands for: olc_ui/shared/state.link)."""
+    return link_position(state.link().get(param), T, param, default)
 
 
 def start_position_checked(key: str, T: int, param: str = "t") -> tuple[int, LinkProblem | None]:
     """:func:`start_position` and, when the position came from the link, what was wrong with the link's value."""
-    if not _mounted(key) and param in st.query_params:
+    if (not _mounted(key) or state.moved()) and param in state.link():
         return query_position(T, param)
     last = st.session_state.get(last_key(key))
     if _is_int(last):

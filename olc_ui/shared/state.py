@@ -21,9 +21,11 @@ from typing import Any
 
 import streamlit as st
 
+from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+
 from olc_ui.shared.config import Setting, changed_url, url_values
 
-__all__ = ["apply_query", "begin_run", "bind", "current", "forget_problems", "write_url", "problems", "url_params",
+__all__ = ["apply_query", "apply_every", "begin_run", "link", "move_to_link", "moved", "set_link", "bind", "current", "forget_problems", "write_url", "problems", "url_params",
            "URL_KEY", "URL_EXTRA_KEY", "wkey", "entry_values"]
 
 #: Session-state key holding the query the last run asked the browser to show (for tests).
@@ -31,8 +33,10 @@ URL_KEY = "_olc_url"
 #: Session-state key of query parameters every page's URL carries besides its own settings
 #: (presentation mode's ``present`` / ``hide``, written by olc_ui/shared/present.py on every run).
 URL_EXTRA_KEY = "_olc_url_extra"
-#: Session-state key of the groups of settings the page's last run bound ({group: settings}), for the class
-#: session's settings bridge (:func:`apply_query`).
+#: Session-state key of the link a move inside the page stands for ({page, seen, params}: :func:`set_link`)
+LINK_KEY = "_olc_link"
+#: Session-state key of the groups of settings each page's runs bound ({page: {group: settings}}), for the class
+#: session's settings bridge (:func:`apply_query`) and a tour's move (:func:`apply_every`).
 GROUPS_KEY = "_olc_groups"
 
 
@@ -54,9 +58,37 @@ def _saved_key(page: str) -> str:
     return f"_olc_saved::{page}"
 
 
+def _page_hash() -> str | None:
+    ctx = get_script_run_ctx()
+    return getattr(ctx, "page_script_hash", None) if ctx is not None else None
+
+
+def link() -> dict[str, str]:
+    """The query of the link the page stands for: ``st.query_params`` (the address the page was opened at), unless a
+    move inside the page since then stood for another link (:func:`set_link`: a tour's next stop on the same page, a
+    class session's stop) — as long as the page and Streamlit's copy of the address are still those it was made on
+    (a page switch, or Back, which hands Streamlit the new address, ends it)."""
+    params = {k: str(v) for k, v in st.query_params.items()}
+    got = st.session_state.get(LINK_KEY)
+    if isinstance(got, dict) and got.get("page") == _page_hash() and got.get("seen") == params:
+        return dict(got["params"])
+    return params
+
+
+def set_link(params: dict[str, str], move: bool = False) -> None:
+    """Make ``params`` the page's link (:func:`link`) without a page load: the browser shows that address
+    (``history.pushState`` in the viewer's tour mode, or the settings bridge of a class session); Streamlit's own
+    copy (``st.query_params``) stays the one the page was opened at, since writing it would add a history entry.
+    ``move`` (a callback's, before the page's run): that run opens the viewer at the link's round (:func:`moved`)."""
+    if move:
+        st.session_state[_MOVE_NEXT_KEY] = _page_hash() or ""
+    st.session_state[LINK_KEY] = {"page": _page_hash(), "seen": {k: str(v) for k, v in st.query_params.items()},
+                                  "params": {k: str(v) for k, v in params.items()}}
+
+
 def _entry_values(page: str, settings: list[Setting]) -> tuple[dict[str, Any], list[str]]:
     """The values a page opens with: the link's (it wins), else the ones it had when left, else defaults."""
-    params = dict(st.query_params)
+    params = link()
     kept = st.session_state.get(_saved_key(page))
     from_link = [s for s in settings if s.key in params]
     if not kept or from_link:
@@ -98,26 +130,79 @@ def bind(page: str, settings: list[Setting], *, container=None, show=None, adjus
             continue
         out[s.key] = _widget(box, s, k)
     st.session_state[_saved_key(page)] = dict(out)  # outlives the widgets' keys
-    groups = st.session_state.get(GROUPS_KEY)
-    if not isinstance(groups, dict):
-        groups = st.session_state[GROUPS_KEY] = {}
-    groups[page] = list(settings)
+    _groups()[page] = list(settings)
     return out
 
 
-def begin_run() -> None:
-    """A page's run starts (olc_ui/shared/page.py setup): forget the groups the last run bound."""
-    st.session_state[GROUPS_KEY] = {}
+def _groups() -> dict[str, list[Setting]]:
+    """The groups of settings this page's runs bound ({group: settings}), kept per page (a run that is interrupted
+    before it binds them all leaves them known: a callback of the next run reads them)."""
+    every = st.session_state.get(GROUPS_KEY)
+    if not isinstance(every, dict):
+        every = st.session_state[GROUPS_KEY] = {}
+    return every.setdefault(_page_hash() or "", {})
+
+
+#: Session-state keys: the address Streamlit reported on each page's last run ({page: query}); the page whose link
+#: moved to another tour stop on this run (:func:`moved`)
+SEEN_KEY = "_olc_seen_query"
+MOVED_KEY = "_olc_link_moved"
+_MOVE_NEXT_KEY = "_olc_link_move_next"     # set_link(move=True) in a callback: the run that follows moved
+
+
+def begin_run() -> bool:
+    """A page's run starts (olc_ui/shared/page.py setup). True when the address Streamlit reports for this page is not
+    the one of its last run: Back or Forward between two entries of the same page (Streamlit then reruns the page
+    with that entry's address, but its widgets keep their values). (The groups of settings are kept per page, see
+    :func:`_groups`: nothing to forget.)"""
+    st.session_state.pop(MOVED_KEY, None)
+    page = _page_hash() or ""
+    if st.session_state.pop(_MOVE_NEXT_KEY, None) == page:
+        st.session_state[MOVED_KEY] = page
+    now = {k: str(v) for k, v in st.query_params.items()}
+    seen = st.session_state.get(SEEN_KEY)
+    if not isinstance(seen, dict):
+        seen = st.session_state[SEEN_KEY] = {}
+    ctx = get_script_run_ctx()
+    history = bool(getattr(ctx, "is_history_navigation", False))     # Streamlit's own word for Back / Forward
+    changed = (page in seen and seen[page] != now) or (history and page in seen)
+    seen[page] = now
+    if changed:       # a move inside the page stood for another link (set_link): the new address ends it
+        st.session_state.pop(LINK_KEY, None)
+    return changed
+
+
+def move_to_link() -> None:
+    """This run opens the page as its link (:func:`link`) says, as a page load would: every group of settings takes
+    the link's values (defaults where it names none), and the viewer opens at the link's round (:func:`moved`).
+    For Back and Forward between two stops of a tour on one page (olc_ui/shared/tours/bar.setup)."""
+    apply_every(link())
+    st.session_state[MOVED_KEY] = _page_hash() or ""
+
+
+def moved() -> bool:
+    """Whether this run opens the page at its link's round (:func:`move_to_link`)."""
+    return st.session_state.get(MOVED_KEY) == (_page_hash() or "")
 
 
 def apply_query(params: dict[str, str]) -> None:
     """Give the page's widgets the values of ``params`` as if they came from a link (a bad value: the default),
     before the script runs (a callback: the class session's settings bridge, olc_ui/shared/class_session.py).
-    Only the groups of the page's last run that ``params`` names a setting of are set; in those, a setting the
+    Only the groups of the page's runs that ``params`` names a setting of are set; in those, a setting the
     query leaves out takes its default (a page's query names every setting, olc_ui/shared/config.changed_url)."""
-    for group, settings in (st.session_state.get(GROUPS_KEY) or {}).items():
+    for group, settings in _groups().items():
         if not any(s.key in params for s in settings):
             continue
+        values, _ = url_values(settings, params)
+        for s in settings:
+            st.session_state[_wkey(group, s)] = values[s.key]
+        st.session_state[_saved_key(group)] = dict(values)
+
+
+def apply_every(params: dict[str, str]) -> None:
+    """As :func:`apply_query`, for every group of settings the page's runs bound, named in ``params`` or not
+    (a setting ``params`` leaves out takes its default): the page as a link of ``params`` alone opens it."""
+    for group, settings in _groups().items():
         values, _ = url_values(settings, params)
         for s in settings:
             st.session_state[_wkey(group, s)] = values[s.key]

@@ -202,8 +202,23 @@ def take_game_move(key: str) -> Any:
     return st.session_state.pop(_game_move_key(key), None)
 
 
+def _position(pin_key: str, key: str, goto: Callable[[object], int | None] | None) -> None:
+    """The browser reported a position: the run on screen was stepped (``pin["touched"]``). A tour's move to
+    another stop on this page reports ``{t, tour_stop: {tour, stop}}`` (assets/viewer_tour.js: one report, one
+    rerun): ``goto`` (the page's, olc_ui/shared/tours/bar.goto) gives the page the stop's settings and returns its
+    round, where a new run then opens (the run on screen was moved there by the browser itself)."""
+    _touch(pin_key)
+    got = st.session_state.get(key)
+    moved = got.get("position") if hasattr(got, "get") else None
+    if isinstance(moved, dict) and goto is not None:
+        t = goto(moved.get("tour_stop"))
+        if _is_int(t):
+            st.session_state[last_key(key)] = int(t)
+
+
 def viewer(spec: dict, *, key: str, download: str | None = None, modes: dict | None = None,
-           on_class_settings: Callable[[object], None] | None = None) -> int:
+           on_class_settings: Callable[[object], None] | None = None,
+           on_tour_stop: Callable[[object], int | None] | None = None) -> int:
     """Mount the step viewer for ``spec`` and return the current position (0 … T).
 
     The viewer offers "Download the figure at this round (HTML)", built in the browser
@@ -216,7 +231,8 @@ def viewer(spec: dict, *, key: str, download: str | None = None, modes: dict | N
     ``modes``: the viewer modes to run in ({name: options}; default: the page's, from
     ``st.session_state[MODES_KEY]``, e.g. presentation mode's). ``on_class_settings``: in a class session, what
     takes the lecturer's settings a following student's viewer sends (the viewer imports no page code: the page
-    frame, olc_ui/shared/page.py, hands it ``class_session.apply_settings``).
+    frame, olc_ui/shared/page.py, hands it ``class_session.apply_settings``). ``on_tour_stop``: on a tour's stop,
+    what moves the page to another stop of it on the same page (the page frame hands it olc_ui/shared/tours/bar.goto).
     Raises ``ValueError`` for a malformed spec (see :func:`validate_spec`).
     """
     if not isinstance(key, str) or not key:
@@ -258,10 +274,12 @@ def viewer(spec: dict, *, key: str, download: str | None = None, modes: dict | N
     payload = _payload(blob if data_spec is spec else _dump_spec(data_spec),
                        {"assets": chosen, "download": name, "resume": bool(pin.get("resume")), "modes": modes})
     result = _component()(key=key, data=payload,
-                          on_position_change=functools.partial(_touch, pin_key),
+                          on_position_change=functools.partial(_position, pin_key, key, on_tour_stop),
                           on_class_settings_change=functools.partial(_class_settings, key, on_class_settings),
                           on_game_move_change=functools.partial(_game_move, key))
     state = result.get("position") if hasattr(result, "get") else None
+    if isinstance(state, dict):       # a tour's move: {t, tour_stop}
+        state = state.get("t")
     current = max(0, min(T, int(state))) if pin["touched"] and _is_int(state) else int(pin["position"])
     st.session_state[last_key(key)] = current
     return current

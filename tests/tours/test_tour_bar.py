@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from streamlit.testing.v1 import AppTest
 
 from olc_ui.shared.tours import store
 from olc_ui.shared.tours.bar import OWN_KEY, stop_href
 from olc_ui.shared.tours.format import parse
 
-from tests.app.pagetest import open_page, page_path, shown, url
+from tests.app.pagetest import open_page, page_path, shown, url, viewer_data, viewer_spec
 from tests.tours.test_tour_format import GOOD
 from tests.tours.tourtest import bar, open_stop, stop_query
 
@@ -82,6 +84,45 @@ def test_a_stop_the_page_cannot_show_names_the_field():
     b = bar(_own(doc))
     assert b["claim"] == "fails" and ("the claim cannot be evaluated on this run: left: series 'nope' is not a series "
                                       "of the proof 'separable'") in b["claim_text"]
+
+
+@pytest.mark.parametrize("field,value,said", [
+    ("point", {"chart": "nope"}, "stop 1, field point.chart: 'nope' is not a chart of this page (its charts: main, "
+                                 "sandwich_A, sandwich_B)"),
+    ("point", {"ledger": 9}, "stop 1, field point.ledger: line 9 of a proof ledger of 5 lines"),
+    ("ask", True, None),          # the Perceptron asks about rounds 1 to 60 here: fine
+])
+def test_a_stop_that_points_at_what_the_page_lacks_names_the_field(field, value, said):
+    doc = json.loads(json.dumps(GOOD))
+    doc["stops"][0][field] = value
+    b = bar(_own(doc))
+    if said is None:
+        assert b["claim"] == "holds" and "<strong>Predict:</strong> round 12," in b["html"]
+    else:
+        assert b["claim"] == "fails" and said in b["claim_text"]
+        assert "olc-tour-look" not in b["html"]
+
+
+def test_a_stop_that_asks_about_a_round_the_page_does_not_ask_names_the_field():
+    doc = json.loads(json.dumps(GOOD))
+    doc["stops"][0].update({"ask": True, "t": 0})
+    b = bar(_own(doc))
+    assert b["claim"] == "fails" and "stop 1, field ask: the page asks about rounds 1 to 60; the stop's round is t = 0" \
+        in b["claim_text"]
+
+
+def test_a_stop_that_asks_opens_before_its_round_with_the_question_and_covers_its_claim():
+    doc = json.loads(json.dumps(GOOD))
+    doc["stops"][0].update({"ask": True, "point": {"chart": "sandwich_A"}})
+    at = _own(doc)
+    b = bar(at)
+    assert b["claim"] == "holds" and 'data-ask="12"' in b["html"]
+    assert viewer_spec(at)["position"] == 11 and "predict" in viewer_data(at)["modes"]
+    assert ('<span id="olc-tour-look"><strong>Look at:</strong> the chart “Proof A (norm potential): Mγ ≤ ⟨w*, w⟩ ≤ '
+            '‖w‖ ≤ √M·R”.</span>') in b["html"]
+    # the statement about round 12 is in the bar, covered while the viewer stands before it (viewer_tour.js)
+    assert '<span class="olc-tour-claim-after">' in b["html"] and "shown once round 12 is drawn." in b["html"]
+    assert url(at)["predict"] == "1"
 
 
 def test_exploring_inside_a_stop_is_not_checked_against_the_stops_claim():

@@ -90,10 +90,24 @@ def test_a_problem_against_the_pages_names_the_stop_and_the_field(pages, path, v
     ("id", "Demo Tour", "field id: 'Demo Tour' does not match"),
     ("format", "olc-tour/2", "field format: 'olc-tour/1' was expected"),
     ("stops", [], "field stops: [] should be non-empty"),
+    ("stops.0.ask", "yes", "stop 1, field ask: 'yes' is not of type 'boolean'"),
+    ("stops.0.point", {}, "stop 1, field point: {} should be non-empty"),
+    ("stops.0.point", {"ledger": 1, "chart": "main"}, "stop 1, field point: {'ledger': 1, 'chart': 'main'} has too many"),
+    ("stops.0.point", {"line": 1}, "stop 1, field point.line: not a field of the format"),
+    ("stops.0.point", {"ledger": 0}, "stop 1, field point.ledger: 0 is less than the minimum of 1"),
+    ("stops.0.point", {"chart": "<b>"}, "stop 1, field point.chart: '<b>' does not match"),
 ])
 def test_a_problem_of_the_schema_names_the_stop_and_the_field(path, value, message):
     found = [str(p) for p in problems(_with(path, value))]
     assert any(f.startswith(message) for f in found), found
+
+
+def test_a_stop_that_asks_and_points_parses_and_its_link_turns_the_question_on(pages):
+    doc = _with("stops.0.point", {"ledger": 3}, _with("stops.0.ask", True))
+    s = parse(doc, pages).stops[0]
+    assert s.ask is True and s.point == {"ledger": 3}
+    assert s.query() == {"gamma": "0.2", "T": "60", "cmp": "planted", "predict": "1", "t": "12"}
+    assert parse(GOOD, pages).stops[0].ask is False and parse(GOOD, pages).stops[0].point is None
 
 
 def test_pages_are_checked_only_with_their_tables():

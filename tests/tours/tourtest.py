@@ -20,7 +20,7 @@ from olc_ui.shared.tours.format import Tour
 
 from tests.app.pagetest import open_page, page_path
 
-_ATTR = re.compile(r'data-(tour|stop|stops|claim|here)="([^"]*)"')
+_ATTR = re.compile(r'data-(tour|stop|stops|claim|here|run)="([^"]*)"')
 
 
 def stop_query(tour: Tour, k: int, carried: dict[str, str] | None = None) -> tuple[str, dict[str, str]]:

@@ -6,7 +6,9 @@ Every text here is the student's: kept as plain strings, checked as a tour file 
 offered as a tour, and shown inert (olc_ui/shared/safe.py)."""
 from __future__ import annotations
 
+import functools
 import json
+from pathlib import Path
 from typing import Any
 
 import streamlit as st
@@ -14,15 +16,88 @@ import streamlit as st
 from olc_ui.shared import safe
 from olc_ui.shared.config import Setting, encode
 from olc_ui.shared.tours import own
-from olc_ui.shared.tours.format import MAX_WORDS, Tour, TourError, problems
+from olc_ui.shared.tours.format import MAX_BYTES, MAX_WORDS, Tour, TourError, problems
 from olc_ui.shared.tours.store import read_bytes
 
-__all__ = ["ADD_KEY", "DRAFT_KEY", "add_view", "draft", "draft_stop", "editor", "opener"]
+__all__ = ["ADD_KEY", "DRAFT_KEY", "add_view", "draft", "draft_stop", "editor", "keep_draft", "opener", "restored"]
 
 #: session-state key of the draft: {"title": str, "stops": [{"uid", "page", "settings", "t", "text", "ref", "claim"}]}
 DRAFT_KEY = "_olc_tour_draft"
 #: the sidebar box's key (its open state)
 ADD_KEY = _ADD = "olc_tour_add"
+
+
+#: session-state keys: this session asked the browser for its stored draft; the draft had stops in this session; what
+#: was wrong with a stored draft that could not be taken
+_ASKED_KEY = "_olc_tour_draft_asked"
+_HAD_KEY = "_olc_tour_draft_had"
+_BAD_KEY = "_olc_tour_draft_bad"
+_STOP_FIELDS = ("page", "settings", "t", "text", "ref", "claim")
+
+
+@functools.lru_cache(maxsize=1)
+def _sync():
+    js = (Path(__file__).resolve().parent / "draft.js").read_text(encoding="utf-8")
+    return st.components.v2.component("olc_tour_draft", js=js)
+
+
+def keep_draft() -> None:
+    """Keep the draft in the browser (localStorage: assets draft.js) so that it survives a reload: each run hands the
+    browser the draft when it has stops; a new session without one asks the browser for its stored draft (once),
+    which :func:`restored` checks and takes; a draft emptied by the student is forgotten there too."""
+    d = draft()
+    asked = bool(st.session_state.get(_ASKED_KEY))
+    st.session_state[_ASKED_KEY] = True
+    if d["stops"]:
+        st.session_state[_HAD_KEY] = True
+    data = {"draft": json.dumps(d, ensure_ascii=False) if d["stops"] else None,
+            "ask": not asked and not d["stops"],
+            "clear": bool(asked and not d["stops"] and st.session_state.get(_HAD_KEY))}
+    _sync()(key="olc_tour_draft_sync", data=data, on_restore_change=_restore)
+
+
+def restored(raw: object) -> tuple[dict[str, Any] | None, str | None]:
+    """The draft in a browser's stored text ``raw`` (untrusted: JSON of at most a tour file's size, the draft's shape,
+    and the tour file it makes passes the format's checks), with fresh ids for its stops, and None; else None and why
+    not (pure: tested as data).
+
+    >>> d, why = restored('{"title": "Mine", "stops": [{"uid": 7, "page": "winnow", "settings": {"N": "50"}, "t": 3, '
+    ...                   '"text": "A note.", "ref": "[000] §4", "claim": {"kind": "no_violation"}}], "n": 7}')
+    >>> d["title"], d["n"], [(s["uid"], s["page"], s["t"]) for s in d["stops"]], why
+    ('Mine', 1, [(1, 'winnow', 3)], None)
+    >>> restored('{"title": "X", "stops": [{"page": "winnow"}]}')[1]
+    'stop 1, field settings: missing (a required field); stop 1, field t: missing (a required field); stop 1, field text: missing (a required field)'
+    """
+    try:
+        if not isinstance(raw, str) or len(raw) > MAX_BYTES:
+            raise ValueError("it is not a draft (too large, or not text)")
+        data = json.loads(raw)
+        stops = data.get("stops") if isinstance(data, dict) else None
+        if not isinstance(stops, list) or not stops or not all(isinstance(x, dict) for x in stops):
+            raise ValueError("it has no stops")
+        clean = [{k: x[k] for k in _STOP_FIELDS if k in x} for x in stops]
+        title = data.get("title") if isinstance(data.get("title"), str) else "My tour"
+        found = problems(own.draft_doc(title, clean))
+        if found:
+            raise ValueError("; ".join(str(f) for f in found[:3]))
+    except ValueError as exc:           # json's errors are ValueErrors too
+        return None, safe.clip(str(exc), 300)
+    return {"title": " ".join(title.split())[:120] or "My tour",
+            "stops": [{"uid": i, **x} for i, x in enumerate(clean, start=1)], "n": len(clean)}, None
+
+
+def _restore() -> None:
+    got = st.session_state.get("olc_tour_draft_sync")
+    value = got.get("restore") if hasattr(got, "get") else None
+    d = draft()
+    if d["stops"] or not isinstance(value, dict):      # a draft made meanwhile in this session wins
+        return
+    back, why = restored(value.get("draft"))
+    if back is not None:
+        st.session_state[DRAFT_KEY] = back
+        st.session_state[_HAD_KEY] = True
+    else:
+        st.session_state[_BAD_KEY] = why
 
 
 def draft() -> dict[str, Any]:
@@ -108,8 +183,12 @@ def editor(tables: dict[str, list[Setting]], card) -> None:
     would have, the download, and its card (``card``: the Tours page's) to open it as a tour."""
     d = draft()
     st.subheader("Your tour")
+    bad = st.session_state.pop(_BAD_KEY, None)
+    if bad:
+        safe.notice("info", "A tour draft kept in this browser could not be read, so it was left out: ", f"{bad}.")
     if not d["stops"]:
-        st.caption("Empty: on any lesson page, open **Add this view to a tour** in the sidebar.")
+        st.caption("Empty: on any lesson page, open **Add this view to a tour** in the sidebar. A draft is kept in "
+                   "this browser (it survives a reload); download it to keep it elsewhere.")
         return
     d["title"] = " ".join(st.text_input("Title", value=d["title"], key="olc_tour_title", max_chars=120).split())
     for i, s in enumerate(d["stops"]):

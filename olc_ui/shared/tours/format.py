@@ -74,6 +74,10 @@ TOUR_SCHEMA: dict[str, Any] = {
                 "text": {"type": "string", "minLength": 1, "maxLength": 700},
                 "ref": {"type": "string", "minLength": 1, "maxLength": 160},
                 "claim": {"$ref": "#/$defs/claim"},
+                "ask": {"type": "boolean"},
+                "point": {"type": "object", "minProperties": 1, "maxProperties": 1, "additionalProperties": False,
+                          "properties": {"ledger": {"type": "integer", "minimum": 1, "maximum": 200},
+                                         "chart": {"type": "string", "pattern": r"^[A-Za-z0-9_\-]{1,40}$"}}},
             },
         },
     },
@@ -125,10 +129,12 @@ class Stop:
     claim: dict
     hide: str = ""
     run: str = ""               # on a page that shows several runs (Compare): the learner the claim reads
+    ask: bool = False           # predict-then-reveal's question about round t (the viewer at t − 1)
+    point: dict | None = None   # {"ledger": line (1-based)} or {"chart": figure id}: what the stop points at
 
     def query(self) -> dict[str, str]:
-        """The stop's query parameters (its settings, then the round)."""
-        return {**self.settings, "t": str(self.t)}
+        """The stop's query parameters (its settings, predict-then-reveal on for a stop that asks, then the round)."""
+        return {**self.settings, **({"predict": "1"} if self.ask else {}), "t": str(self.t)}
 
 
 @dataclass(frozen=True)
@@ -228,7 +234,7 @@ def parse(data: Any, tables: dict[str, list[Setting]] | None = None) -> Tour:
         raise TourError(found)
     stops = tuple(Stop(page=s["page"], settings={k: encode_value(v) for k, v in s["settings"].items()},
                        t=int(s["t"]), text=s["text"], ref=s["ref"], claim=s["claim"], hide=s.get("hide", ""),
-                       run=s.get("run", ""))
+                       run=s.get("run", ""), ask=bool(s.get("ask", False)), point=s.get("point"))
                   for s in data["stops"])
     return Tour(id=data["id"], title=data["title"], stops=stops, note=data.get("note", ""),
                 description=data.get("description", ""))

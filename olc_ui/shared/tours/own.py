@@ -7,20 +7,27 @@ link.
   note, reorder, remove) and downloads as a tour file (docs/tours.md).
 - A tour file opened on the Tours page (an upload) is checked like the folder's (a bad one gets every problem named
   by stop and field, and nothing else changes).
-- A draft or an opened tour is kept by this server process under an id made from its content (``own-<hash>``), so
-  its stops' links work after a page load; and a small one also travels in the link itself (``tourdata=``: the
-  file, compressed), so a copied link opens it on any server.
+- A draft or an opened tour is kept under an id made from its content (``own-<hash>``), so its stops' links work
+  after a page load: by this server process, and, when ``OLC_REDIS_URL`` is set (scripts/serve.sh: several
+  processes, as the class sessions are), in Redis too (``olc:tour:<id>``, for ``OLC_TOUR_TTL_S`` seconds, 30 days by
+  default, renewed when it is opened), so that every process finds it; a small one also travels in the link itself
+  (``tourdata=``: the file, compressed), so a copied link opens it on any server.
 """
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import json
+import logging
+import os
 import threading
 import zlib
 from collections import OrderedDict
 from dataclasses import replace
 from typing import Any
+
+import redis
 
 from olc_ui.shared.tours.format import FORMAT, MAX_BYTES, Tour, TourError, parse, Problem
 
@@ -50,6 +57,10 @@ def doc_of(tour: Tour) -> dict[str, Any]:
             stop["hide"] = s.hide
         if s.run:
             stop["run"] = s.run
+        if s.ask:
+            stop["ask"] = True
+        if s.point:
+            stop["point"] = dict(s.point)
         stops.append(stop)
     doc = {"format": FORMAT, "id": tour.id, "title": tour.title}
     if tour.note:
@@ -73,21 +84,79 @@ def _canonical(doc: dict[str, Any]) -> Tour:
     return replace(tour, id=own_id(doc_of(tour)))
 
 
-def remember(doc: dict[str, Any]) -> Tour:
-    """Check ``doc`` (a tour file's JSON: schema and texts) and keep it in this process under its own id (see
-    :func:`own_id`); the tour, with that id. :class:`TourError` when it is not a tour."""
-    tour = _canonical(doc)
+_LOG = logging.getLogger(__name__)
+#: Redis keys of own tours (the class sessions' are ``olc:class:``)
+REDIS_PREFIX = "olc:tour:"
+_TTL_DEFAULT_S = 30 * 24 * 3600
+
+
+def _ttl_s() -> int:
+    try:
+        return max(60, int(os.environ.get("OLC_TOUR_TTL_S", _TTL_DEFAULT_S)))
+    except ValueError:
+        return _TTL_DEFAULT_S
+
+
+@functools.lru_cache(maxsize=4)
+def _client(url: str) -> redis.Redis:
+    return redis.Redis.from_url(url, decode_responses=True, socket_timeout=2, socket_connect_timeout=2)
+
+
+def _redis() -> redis.Redis | None:
+    """The Redis every process of this app shares (``OLC_REDIS_URL``), or None."""
+    url = os.environ.get("OLC_REDIS_URL", "").strip()
+    return _client(url) if url else None
+
+
+def _keep(tour: Tour) -> None:
     with _lock:
         _kept[tour.id] = tour
         _kept.move_to_end(tour.id)
         while len(_kept) > _KEEP:
             _kept.popitem(last=False)
+
+
+def remember(doc: dict[str, Any]) -> Tour:
+    """Check ``doc`` (a tour file's JSON: schema and texts) and keep it under its own id (see :func:`own_id`): in
+    this process, and in Redis when the app has one (every process then finds it); the tour, with that id.
+    :class:`TourError` when it is not a tour. Redis unreachable: kept in this process only (and said in the log)."""
+    tour = _canonical(doc)
+    _keep(tour)
+    r = _redis()
+    if r is not None:
+        try:
+            r.set(REDIS_PREFIX + tour.id, json.dumps(doc_of(tour), ensure_ascii=False), ex=_ttl_s())
+        except redis.exceptions.RedisError as exc:
+            _LOG.warning("own tour %s not kept in Redis: %s", tour.id, exc)
     return tour
 
 
 def recall(tour_id: str) -> Tour | None:
+    """The own tour kept under ``tour_id``: this process's copy, else Redis's (read as the untrusted file it was:
+    checked again, and its content must give that very id), else None."""
     with _lock:
-        return _kept.get(tour_id)
+        tour = _kept.get(tour_id)
+    if tour is not None or not tour_id.startswith("own-"):
+        return tour
+    r = _redis()
+    if r is None:
+        return None
+    try:
+        with r.pipeline() as pipe:         # read it, and renew its time (GETEX needs Redis 6.2)
+            raw, _ = pipe.get(REDIS_PREFIX + tour_id).expire(REDIS_PREFIX + tour_id, _ttl_s()).execute()
+    except redis.exceptions.RedisError as exc:
+        _LOG.warning("own tour %s not read from Redis: %s", tour_id, exc)
+        return None
+    if not raw or len(raw) > MAX_BYTES:
+        return None
+    try:
+        tour = _canonical(json.loads(raw))
+    except (ValueError, TourError):
+        return None
+    if tour.id != tour_id:
+        return None
+    _keep(tour)
+    return tour
 
 
 def link_data(tour: Tour) -> str | None:

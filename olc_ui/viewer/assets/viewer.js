@@ -56,6 +56,7 @@ class Viewer {
     this.figs = [];
     this.ready = false;
     this.modes = [];       // attached modes (viewer_modes.js)
+    this.modeNames = [];   // … by name, in the same order
     this.modesKey = "{}";
     this.resizeObserver = new ResizeObserver((entries) => this.onResize(entries));
     this.root.addEventListener("keydown", (ev) => this.onKey(ev));
@@ -75,19 +76,36 @@ class Viewer {
     this.build(spec, data.assets || {});
   }
 
-  // Attach the modes Python asked for ({name: options}); true if they changed.
+  // Attach the modes Python asked for ({name: options}); true if they changed (the viewer is built again).
+  // The same modes, in the same order, whose changed options each mode takes in place (its update(options)
+  // answers true, e.g. a tour's stop): no rebuild; the modes hear it (onModes).
   setModes(wanted) {
     const key = JSON.stringify(wanted && typeof wanted === "object" ? wanted : {});
     if (key === this.modesKey) return false;
+    if (this.updateModes(JSON.parse(this.modesKey), JSON.parse(key))) {
+      this.modesKey = key;
+      callHook(this, "onModes");
+      return false;
+    }
     this.modesKey = key;
     for (const m of this.modes) if (m && typeof m.destroy === "function") m.destroy();
     this.modes = [];
+    this.modeNames = [];
     for (const [name, options] of Object.entries(JSON.parse(key))) {
       const factory = MODES.get(name);
-      if (factory) this.modes.push(factory(this, options || {}));
+      if (factory) { this.modes.push(factory(this, options || {})); this.modeNames.push(name); }
       else console.warn(`olc viewer: unknown mode ${name}`);
     }
     return true;
+  }
+
+  updateModes(before, after) {
+    const names = Object.keys(after);
+    if (!this.modeNames || names.join("\n") !== Object.keys(before).join("\n") ||
+        names.join("\n") !== this.modeNames.join("\n")) return false;
+    const changed = names.map((n, i) => [n, i]).filter(([n]) => JSON.stringify(before[n]) !== JSON.stringify(after[n]));
+    if (!changed.every(([, i]) => this.modes[i] && typeof this.modes[i].update === "function")) return false;
+    return changed.every(([n, i]) => this.modes[i].update(after[n] || {}) === true);
   }
 
   // ---------------------------------------------------------------- build
@@ -268,6 +286,7 @@ class Viewer {
   destroy() {
     for (const m of this.modes) if (m && typeof m.destroy === "function") m.destroy();
     this.modes = [];
+    this.modeNames = [];
     this.buildToken++;
     this.pause(false);
     if (this.reportTimer) clearTimeout(this.reportTimer);

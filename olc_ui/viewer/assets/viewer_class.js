@@ -25,7 +25,7 @@ import { clamp, el } from "./viewer_util.js";
 
 export const CLASS_LECTURER_ONLY = new Set(["state", "open", "reveal", "close", "eyes", "end"]);
 export const CLASS_STUDENT_ONLY = new Set(["vote", "leave"]);
-export const CLASS_EXCLUDED = ["t", "class", "present", "hide"];
+export const CLASS_EXCLUDED = ["t", "class", "present", "hide", "sound", "tour", "stop", "tourdata"];
 const CLASS_KEPT = new Set(["state", "question", "tally", "eyes", "joined", "answered", "reveal", "voted",
   "welcome", "ended", "error", "refused"]);
 export const CLASS_BACKOFF_MS = [500, 5000];   // reconnect: first wait, longest wait
@@ -54,7 +54,8 @@ function classPut(name, value) {
   try { if (value === null) window.sessionStorage.removeItem(name); else window.sessionStorage.setItem(name, value); } catch (e) { /* storage off */ }
 }
 
-// The page's settings as a query string (without t, class, present, hide): Python's, else the address bar's.
+// The page's settings as a query string (without t, class, present, hide, sound, a tour's stop): Python's, else the
+// address bar's.
 export function classQuery(query) {
   const q = new URLSearchParams(typeof query === "string" ? query : window.location.search);
   for (const k of CLASS_EXCLUDED) q.delete(k);
@@ -289,6 +290,17 @@ function classEnsureLink(o) {
 // For tests (tests/ui, under node): the link's class without a socket.
 export const _classTesting = { ClassLink, classQuery };
 
+// A tour's stop ({id, stop}) as one string ("" off a tour): the lecturer's and the student's are compared.
+export function classTourKey(tour) {
+  return tour && typeof tour === "object" && typeof tour.id === "string" ? `${tour.id}#${Number(tour.stop) || 0}` : "";
+}
+
+// The tour's stop this viewer shows (viewer_tour.js's tourHere()), or null.
+function classTourOf(view) {
+  for (const m of view.modes || []) if (m && typeof m.tourHere === "function") return m.tourHere();
+  return null;
+}
+
 function classButton(text, control, onClick) {
   const b = el("button", "olc-btn olc-class-btn", text);
   b.type = "button";
@@ -348,6 +360,23 @@ class ClassMode {
     this.render();
     this.applyEyes();
     this.follow(s);
+  }
+
+  // A student's own move to another stop of the tour (PageDown, the bar's Next, Back): refused while "all eyes
+  // here" is on; else the student explores on their own (the lecturer's stops are followed again with "Back to the
+  // lecturer" or "All eyes here").
+  beforeTour() {
+    if (this.lecturer || this.link.closed) return undefined;
+    if (this.link.eyes) { this.say(CLASS_EYES_NOTE); return false; }
+    if (this.link.following) { this.link.setFollowing(false); this.render(true); }
+    return undefined;
+  }
+
+  // Options taken in place (a tour's stop: viewer_tour.js): the lecturer says where it is now; a student, following,
+  // sees whether the lecturer's stop is now on screen.
+  onModes() {
+    if (this.lecturer) { this.sendState(true); return; }
+    if (this.link.following) this.follow(this.link.last("state"));
   }
 
   beforeStep() {
@@ -434,7 +463,7 @@ class ClassMode {
     let asking = null;
     for (const m of v.modes) if (m && m !== this && typeof m.asking === "number") asking = m.asking;
     const msg = { type: "state", page: this.page, query: classQuery(this.o.query), run: String(v.runId),
-      position: v.p, playing: v.playing === true, asking };
+      position: v.p, playing: v.playing === true, asking, tour: classTourOf(v) };
     const key = JSON.stringify(msg);
     if (key === this.sentKey) return;
     const wait = CLASS_PLAY_SEND_MS - (performance.now() - this.sentAt);
@@ -455,13 +484,13 @@ class ClassMode {
     const v = this.view, link = this.link;
     if (this.lecturer || !s || !link.following || v.T === undefined) return;
     const page = String(s.page || "");
-    if (page !== this.page) { if (CLASS_PAGE_RE.test(page)) this.open(page, s.query); return; }
+    if (page !== this.page) { if (CLASS_PAGE_RE.test(page)) this.open(page, s.query, s.tour, s.position); return; }
     const query = typeof s.query === "string" ? s.query : "";
     // the same run and the same settings (or the bridge already tried them: a setting that changes no run,
     // such as predict-then-reveal, travels through the bridge once)
     const sameRun = String(s.run) === String(v.runId);
     if (sameRun && (query === classQuery(this.o.query) || link.bridged === query)) {
-      this.mismatch = false; this.show(s.position); return;
+      this.mismatch = false; this.show(s.position); this.followTour(s, query); return;
     }
     const wait = CLASS_BRIDGE_WAIT_MS - (performance.now() - link.bridgeAt);
     if (wait > 0) {        // the rerun is on its way: onReady follows the latest state; else, at the window's end
@@ -477,7 +506,7 @@ class ClassMode {
       link.bridged = query;
       link.bridgeTries = tries + 1;
       link.bridgeAt = performance.now();
-      v.setStateValue("class_settings", { query, run: String(s.run), at: Date.now() });
+      v.setStateValue("class_settings", this.bridgeValue(s, query));
       return;
     }
     if (sameRun) { this.show(s.position); return; }
@@ -487,6 +516,24 @@ class ClassMode {
         "following the round number only.");
     }
     this.show(s.position);
+  }
+
+  // The settings bridge's value: the lecturer's settings, run, round and tour stop (Python: the page's widgets take
+  // the settings, and the page stands for the lecturer's stop: its tour bar).
+  bridgeValue(s, query) {
+    const t = Math.max(0, Math.round(Number(s.position) || 0));
+    return { query, run: String(s.run), at: Date.now(), tour: s.tour && typeof s.tour === "object" ? s.tour : null, t };
+  }
+
+  // The lecturer's run is on screen: their tour stop too? If not, one rerun (the bridge, with the same settings)
+  // draws the lecturer's tour bar (or takes it away) on this page.
+  followTour(s, query) {
+    const v = this.view, link = this.link, want = classTourKey(s.tour);
+    if (want === classTourKey(classTourOf(v)) || typeof v.setStateValue !== "function") return;
+    if (link.tourAsked === want && performance.now() - link.tourAskedAt < CLASS_BRIDGE_WAIT_MS) return;
+    link.tourAsked = want;
+    link.tourAskedAt = performance.now();
+    v.setStateValue("class_settings", this.bridgeValue(s, query));
   }
 
   show(position) {
@@ -499,12 +546,18 @@ class ClassMode {
     v.mirrorUrl(false);
   }
 
-  open(page, query) {
+  open(page, query, tour, position) {
     if (this.opening) return;
     this.opening = true;
     const base = String(this.o.ws || "/olc-class/ws").replace(/olc-class\/ws$/, "");
     const q = new URLSearchParams(classQuery(typeof query === "string" ? query : ""));
     q.set("class", this.link.code);
+    if (Number.isInteger(position) && position >= 0) q.set("t", String(position));
+    if (classTourKey(tour)) {          // the lecturer's tour stop: the student's page draws its bar
+      q.set("tour", tour.id);
+      q.set("stop", String(tour.stop));
+      if (typeof tour.data === "string" && tour.data) q.set("tourdata", tour.data);
+    }
     classPut("olc-class-nav:" + this.link.code, page);
     this.say("The lecturer moved to another page: opening it …");
     window.location.assign(`${base}${page}?${q.toString()}`);

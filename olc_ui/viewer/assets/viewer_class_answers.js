@@ -243,6 +243,16 @@ export class ClassAnswers {
   // Lecturer: a question is open and not yet revealed; the viewer holds its steps until the reveal.
   holds() { return this.lecturer && this.q !== null; }
 
+  // Lecturer: a move to another stop of a tour while the class's question is open is held too, and said so (the
+  // students' answers would be left on a question nobody reveals).
+  holdMove() {
+    if (!this.holds()) return false;
+    const what = this.q.orphan ? "Close it" : `Reveal it (${KEY_REVEAL})`;
+    this.line.textContent = `Open to the class: ${this.countLine()} ${what} before moving to another stop.`;
+    this.announce(`The question is still open: ${what.toLowerCase()} before moving to another stop.`);
+    return true;
+  }
+
   open() {
     const pr = this.pr, r = pr.asking;
     if (!this.lecturer || r === null || this.q || this.over) return;

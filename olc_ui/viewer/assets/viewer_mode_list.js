@@ -7,3 +7,4 @@ import "./viewer_game.js";
 import "./viewer_game_plane.js";
 import "./viewer_phone.js";
 import "./viewer_sound.js";
+import "./viewer_tour.js";

@@ -11,6 +11,11 @@
 //   onKey(ev)                 a key the viewer sees (its own, or the document's in a global-keys mode):
 //                             return true when handled (the core then ignores it)
 //   helpKeys()                [[keys, what], …]: the keys the mode answers, for presentation mode's key list
+//   update(options)           new options for a mode already attached: return true when it takes them in place
+//                             (no rebuild of the viewer; else the modes are made again and the viewer rebuilt)
+//   onModes()                 after modes took new options in place
+//   beforeTour(stop)          a move to another stop of a tour (viewer_tour.js): return false to refuse it
+//   beforeReport()            the position is about to be reported to Python: return false to wait (asked again)
 //   destroy()                 the mode is switched off or the viewer unmounted: undo what it added
 // A mode module registers itself on import; add it to the list in viewer_mode_list.js.
 

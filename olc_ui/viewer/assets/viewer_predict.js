@@ -102,6 +102,19 @@ class Predict {
     this.renderTally();
   }
 
+  // A move to another stop of a tour (viewer_tour.js): held while the lecturer's question is open to the class.
+  beforeTour() { return this.cls && this.cls.holdMove() ? false : undefined; }
+
+  // A tour's stop asks about its round r (viewer_tour.js), the viewer at r − 1: ask it, and in a class session the
+  // lecturer's opens for the class at once (`open`). False when it cannot be asked now.
+  askAt(r, open) {
+    if (this.asking !== null || this.view.p !== r - 1 || !(r >= 1 && r <= this.o.rounds)) return false;
+    if (this.cls && this.cls.holds()) return false;
+    this.ask(r);
+    if (open && this.cls && this.cls.lecturer && typeof this.cls.open === "function") this.cls.open();
+    return true;
+  }
+
   // Class session, a reloaded lecturer's open question about round r: the viewer back at its asking state.
   resumeAsking(r) {
     if (this.view.p !== r - 1) this.step(r - 1);
@@ -303,6 +316,7 @@ class Predict {
     if (this.cls && (this.cls.lecturer || !this.asked)) { this.tally.textContent = ""; return; }
     if (this.cls) { this.tally.textContent = `On my own: ${this.right} right of ${this.asked}`; return; }
     this.tally.textContent = this.asked ? `Class: ${this.right} right of ${this.asked}` : "Class: no answer yet";
+    this.tally.dataset.none = this.asked ? "false" : "true";     // a phone leaves the empty tally out (viewer.css)
   }
 
   mark(r) {

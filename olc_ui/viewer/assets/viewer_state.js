@@ -78,6 +78,8 @@ export class StateMethods {
     this.reportTimer = setTimeout(() => {
       this.reportTimer = null;
       if (this.playing || !this.setStateValue) return;
+      // a mode waits for Python's run (a tour's move: a report now would carry the widgets' old values)
+      if (callHook(this, "beforeReport") === false) { this.scheduleReport(); return; }
       if (this.p === this.lastReported) return;
       this.lastReported = this.p;
       this.serverP = this.p;
