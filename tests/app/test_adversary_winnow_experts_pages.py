@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from olc_core.games import experts as E
 from olc_core.games import winnow as Wn
-from tests.app.pagetest import open_page, page_path, page_text, shown, url, viewer_spec, viewers
+from tests.app.pagetest import open_page, page_path, page_text, shown, url, viewer_spec
 
 WINNOW = page_path("winnow")
 EXPERTS = page_path("experts")
@@ -23,7 +23,9 @@ def _experts(**q):
 def test_winnow_game_moves_and_refusals():
     at = _winnow()
     assert not at.exception and at.title[0].value == "Beat the bound: Winnow"
-    assert viewers(at) == []                                        # the board comes with the first move
+    start = viewer_spec(at)                                         # the board before the first move
+    assert start["T"] == 0 and [f["id"] for f in start["figures"]] == ["main"]
+    assert start["caption"]["start"].startswith("Before your first example every weight is 1")
     g = Wn.WinnowGame.make(8, 1, 1.0, 0)                            # the target: x₅
     assert f"so M ≤ **{g.cap}**" in page_text(at)
     at.checkbox(key="winnow_adversary_bit0").check().run()
@@ -32,6 +34,9 @@ def test_winnow_game_moves_and_refusals():
     assert "the label must be 0: no variable of the target disjunction is on" in shown(at, "warning")
     at.button(key="winnow_adversary_lab0").click().run()
     assert url(at)["amoves"] == "10000000:0" and viewer_spec(at)["T"] == 1
+    spec = viewer_spec(at)                                          # the board, then the lesson's charts of the run
+    assert [f["id"] for f in spec["figures"]] == ["main", "potential", "bound"] and spec["ledger"]["lines"]
+    assert spec["caption"]["values"]["gx"]["data"] == ["x₁ on"]
     at.button(key="winnow_adversary_cend").click().run()
     comp = Wn.computer_game(g, [Wn.WMove((1, 0, 0, 0, 0, 0, 0, 0), 0)])
     assert url(at)["amoves"] == Wn.encode(comp.moves)
@@ -50,9 +55,13 @@ def test_winnow_link_with_a_wrong_label_keeps_the_start():
 def test_experts_game_wm():
     at = _experts()
     assert not at.exception and at.title[0].value == "Beat the bound: learning from expert advice"
+    assert viewer_spec(at)["T"] == 0                                # the board before the first move
     g = E.ExpertsGame.make("weighted_majority", 4, 0.5, 1)
     at.button(key="experts_adversary_out0").click().run()          # all +1, outcome −1: everyone wrong, m = 1 ≤ 1
     assert url(at)["emoves"] == "++++:-"
+    spec = viewer_spec(at)
+    assert [f["id"] for f in spec["figures"]] == ["main", "sandwich", "advice", "mistakes"]
+    assert spec["caption"]["values"]["gwhat"]["data"] == ["MISTAKE → the wrong experts' weights × β = 0.5"]
     at.button(key="experts_adversary_out0").click().run()          # again: the best would have 2 > 1: refused
     assert url(at)["emoves"] == "++++:-" and "the best would have 2 mistakes" in shown(at, "warning")
     at.button(key="experts_adversary_cend").click().run()

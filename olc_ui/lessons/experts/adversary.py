@@ -5,7 +5,10 @@ and the outcome; the game accepts only moves that leave some expert within the b
 The experts page opens it with ``?mode=adversary`` (its script calls :func:`part` and, for this part, :func:`page`).
 The game is a Streamlit fragment (:func:`play`). ``emoves`` (in the URL) holds ``advice:outcome,…`` ("+-+:-"), so
 a link replays the game; the board is the experts lesson's step viewer on the game's run (weights and the
-log-weight sandwich, the advice strip, the ledger), stepped back like any run. A move goes through the server.
+log-weight sandwich, the advice strip, the ledger), stepped back like any run. A move is drawn at once in the
+browser (the board's game mode, assets/viewer_game_bars.js: each expert's weight after it and the learner's answer,
+exact; RWM's chance of a mistake), then the server's run follows (the sandwich, the advice map, the chart of mistakes,
+the ledger).
 """
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ from olc_core.games._numbers import pair
 from olc_core.games.experts import (LEARNERS, MAX_MOVES, EMove, ExpertsGame, ExpertsState, computer_game,
                                     computer_move, encode, parse)
 
-from olc_ui.lessons.experts.view import experts_spec
+from olc_ui.lessons.experts.adversary_view import board_options, board_spec
 from olc_ui.shared import caps, class_session, common, safe, state
 from olc_ui.shared.config import Setting
 from olc_ui.shared.state import set_value
@@ -200,7 +203,7 @@ def comparison(s: ExpertsState, comp: ExpertsState) -> str:
 
 @st.cache_resource(max_entries=32, show_spinner=False)
 def _spec(run_id: str, _state: ExpertsState) -> dict:
-    return experts_spec(_state.trace, _state.A, _state.y, run_id=run_id)
+    return board_spec(_state, run_id=run_id)
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
@@ -221,18 +224,18 @@ def _controls(s: ExpertsState) -> None:
 def _move_panel(s: ExpertsState) -> None:
     g = s.game
     with st.container(border=True, key=f"{GROUP}_panel"):
-        st.markdown("#### Your next round: each expert's advice (on: +1, off: −1), then the outcome")
-        per_row = 4
+        st.markdown("#### Your next round")
+        st.caption("Each expert's advice (checked: +1, unchecked: −1), labelled “expert: its mistakes so far”; then "
+                   "the outcome.")
+        per_row = 2          # a label that fits the panel beside the board at 1100 px
         for start in range(0, g.N, per_row):
             cols = st.columns(per_row, gap="small")
             for i in range(start, min(g.N, start + per_row)):
-                cols[i - start].checkbox(f"expert {i + 1}: +1 ({int(s.expert_mistakes[i])} wrong)", key=_adv_key(i),
-                                         value=True)
-        c1, c2 = st.columns(2)
+                cols[i - start].checkbox(f"{i + 1}: {int(s.expert_mistakes[i])} wrong", key=_adv_key(i), value=True)
         full = s.T >= MAX_MOVES
-        c1.button("Outcome +1", key=f"{GROUP}_out1", on_click=_add, args=(s, 1), disabled=full,
+        st.button("Outcome +1", key=f"{GROUP}_out1", on_click=_add, args=(s, 1), disabled=full,
                   use_container_width=True)
-        c2.button("Outcome −1", key=f"{GROUP}_out0", on_click=_add, args=(s, -1), disabled=full,
+        st.button("Outcome −1", key=f"{GROUP}_out0", on_click=_add, args=(s, -1), disabled=full,
                   use_container_width=True)
         refused = st.session_state.get(f"{GROUP}_refused")
         if refused:
@@ -255,19 +258,15 @@ def play() -> None:
         kind, text = verdict(s)
         getattr(st, kind)(text)
         st.markdown(comparison(s, _computer_game(repr(game), game)))
-    position = None
     with board:
-        if s.trace is None:
-            st.info("The board (each expert's weight, the sandwich of the total weight, the ledger) appears with your "
-                    "first move.")
-        else:
-            position = _opens_at(s.T, first)
-            run_id = f"eadv-{game.learner}-{game.N}-{game.rate:g}-{game.budget}-{encode(s.moves)}"
-            spec = {**_spec(run_id, s), "position": position}
-            position = viewer(spec, key=VIEWER, modes=st.session_state.get(MODES_KEY) or {})
-            caps.show(CAP)
+        position = _opens_at(s.T, first)
+        run_id = f"eadv-{game.learner}-{game.N}-{game.rate:g}-{game.budget}-{encode(s.moves)}"
+        spec = {**_spec(run_id, s), "position": position}
+        modes = {**(st.session_state.get(MODES_KEY) or {}), "game_bars": board_options(game, s, GROUP)}
+        position = viewer(spec, key=VIEWER, modes=modes)
+        caps.show(CAP)
     state.write_url(MODE_SETTINGS + GAME_SETTINGS, {"mode": "adversary", **v, "emoves": encode(s.moves)},
-                    {"t": str(position)} if position is not None else None)
+                    {"t": str(position)} if s.T else None)
     if s.trace is not None:
         common.downloads(s.trace, spec, position, "experts_adversary_game", s.A, s.y, settings=TRANSCRIPT)
 

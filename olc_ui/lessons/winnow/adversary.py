@@ -5,7 +5,8 @@ The Winnow page opens it with ``?mode=adversary`` (its script calls :func:`part`
 :func:`page`). The game is a Streamlit fragment (:func:`play`): a move reruns the board, the panel and the URL.
 ``amoves`` (in the URL) holds ``bits:label,…``, so a link replays the game; the board is the Winnow lesson's
 step viewer on the game's run (weights, the potential's sandwich, the bound, the ledger), stepped back like any
-run. A move goes through the server (the board is the run's, drawn once the run is made).
+run. A move is drawn at once in the browser (the board's game mode, assets/viewer_game_bars.js: the weights after
+it and the learner's answer, exact), then the server's run follows (the potential, the sandwich, the ledger).
 """
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from olc_core.games.winnow import (MAX_MOVES, N_RANGE, WinnowGame, WinnowState, 
                                    encode, parse)
 from olc_core.proofs.winnow import bound as winnow_bound
 
-from olc_ui.lessons.winnow.view import winnow_spec
+from olc_ui.lessons.winnow.adversary_view import board_options, board_spec
 from olc_ui.shared import caps, class_session, common, safe, state
 from olc_ui.shared.config import Setting
 from olc_ui.shared.state import set_value
@@ -147,7 +148,7 @@ def last_move(s: WinnowState) -> str:
     on = [i for i, b in enumerate(m.x) if b]
     score = float(tr.columns["score"][t])
     pred = int(tr.predictions[t])
-    rel = "&gt;" if pred else "\\le"
+    rel = "\\gt" if pred else "\\le"
     head = (f"**Round {s.T}**: $x$ = {''.join(map(str, m.x))} (on: {', '.join(_var(i) for i in on) or 'none'}), "
             f"your label $y = {m.label}$. The learner had $w\\cdot x = {score:.6g} {rel} N = {s.game.N}$, so it "
             f"predicted $\\hat y = {pred}$")
@@ -189,7 +190,7 @@ def comparison(s: WinnowState, comp: WinnowState) -> str:
 
 @st.cache_resource(max_entries=32, show_spinner=False)
 def _spec(run_id: str, _state: WinnowState) -> dict:
-    return winnow_spec(_state.trace, _state.X, _state.y, run_id=run_id)
+    return board_spec(_state, run_id=run_id, shown=True)
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
@@ -212,7 +213,7 @@ def _move_panel(s: WinnowState) -> None:
     g = s.game
     with st.container(border=True, key=f"{GROUP}_panel"):
         st.markdown("#### Your next example")
-        per_row = 8
+        per_row = 3          # x₁₂ and its box fit a column of the panel beside the board at 1100 px
         for start in range(0, g.N, per_row):
             cols = st.columns(per_row, gap="small")
             for i in range(start, min(g.N, start + per_row)):
@@ -243,19 +244,15 @@ def play() -> None:
         kind, text = verdict(s)
         getattr(st, kind)(text)
         st.markdown(comparison(s, _computer_game(repr(game), game)))
-    position = None
     with board:
-        if s.trace is None:
-            st.info("The board (the weights, the potential Φ between its bounds, the ledger) appears with your first "
-                    "move.")
-        else:
-            position = _opens_at(s.T, first)
-            run_id = f"wadv-{game.N}-{game.k}-{game.beta:g}-{game.seed}-{encode(s.moves)}"
-            spec = {**_spec(run_id, s), "position": position}
-            position = viewer(spec, key=VIEWER, modes=st.session_state.get(MODES_KEY) or {})
-            caps.show(CAP)
+        position = _opens_at(s.T, first)
+        run_id = f"wadv-{game.N}-{game.k}-{game.beta:g}-{game.seed}-{encode(s.moves)}"
+        spec = {**_spec(run_id, s), "position": position}
+        modes = {**(st.session_state.get(MODES_KEY) or {}), "game_bars": board_options(game, s, GROUP)}
+        position = viewer(spec, key=VIEWER, modes=modes)
+        caps.show(CAP)
     state.write_url(MODE_SETTINGS + GAME_SETTINGS, {"mode": "adversary", **v, "amoves": encode(s.moves)},
-                    {"t": str(position)} if position is not None else None)
+                    {"t": str(position)} if s.T else None)
     if s.trace is not None:
         common.downloads(s.trace, spec, position, "winnow_adversary_game", s.X, s.y, settings=TRANSCRIPT)
 
