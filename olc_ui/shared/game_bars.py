@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["ticks", "bottom", "power_text", "STEPS", "MAX_TICKS"]
+__all__ = ["ticks", "bottom", "power_text", "arrays_of", "STEPS", "MAX_TICKS"]
 
 STEPS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)
 MAX_TICKS = 8
@@ -55,3 +55,16 @@ def ticks(lo: float, hi: float, lb: float, base_text: str) -> tuple[list[float],
     if lb < 0:
         cs = cs[::-1]
     return [c * lb + 0.0 for c in cs], [power_text(base_text, c) for c in cs]
+
+
+def arrays_of(figures: list[dict]) -> set[str]:
+    """The names of ``spec.arrays`` these figures read (their dynamic ops and their descriptions): a board that takes
+    some of a lesson's figures keeps only their arrays."""
+    names = set()
+    for f in figures:
+        for op in f.get("dynamic", []):
+            names |= {op[k] for k in ("x", "y", "z", "text", "color", "rounds") if isinstance(op.get(k), str)}
+        for v in (f.get("describe") or {}).get("values", {}).values():
+            if isinstance(v, dict) and "array" in v:
+                names.add(v["array"])
+    return names

@@ -46,6 +46,49 @@ def test_winnow_game_moves_and_refusals():
     assert spec["T"] == comp.T and spec["mistake_rounds"] == comp.trace.mistakes.tolist()
 
 
+def _board_names_target(spec: dict) -> bool:
+    main = spec["figures"][0]["figure"]
+    return "pattern" in main["data"][0]["marker"] or "target's" in main["layout"]["xaxis"]["title"]["text"]
+
+
+def test_winnow_target_hidden_until_revealed():
+    """Issue 35 §1: the target hidden (as the Perceptron's w* can be): nothing on the page names its variables — the
+    panel, a refused label, the board, the ledger, the verdict — and nothing downloads (the transcript names it) until
+    Reveal."""
+    at = _winnow(ahide=1, ak=2, aN=12, aseed=3)
+    g = Wn.WinnowGame.make(12, 2, 1.0, 3, hidden=True)                      # the target: x₇ ∨ x₁₁
+    names = ["x₇", "x₁₁"]
+    assert "is hidden until the end" in shown(at, "caption")
+    assert not any(n in shown(at, "caption") for n in names)
+    at.checkbox(key="winnow_adversary_bit6").check().run()
+    at.button(key="winnow_adversary_lab0").click().run()                   # x₇ on, label 0: refused, x₇ not named
+    refused = shown(at, "warning")
+    assert "a variable of the target disjunction is on" in refused and "x₇" not in refused.split("refused")[1]
+    assert url(at)["amoves"] == ""
+    at.button(key="winnow_adversary_lab1").click().run()
+    at.button(key="winnow_adversary_cmove").click().run()
+    spec = viewer_spec(at)
+    assert spec["T"] == 2 and not _board_names_target(spec)
+    assert not any("relevant variable x_" in line.get("reason", "") for line in spec["ledger"]["lines"])
+    assert "ron" not in spec["caption"]["values"]
+    text = page_text(at)                  # x₇ and x₁₁ weigh 2 ≤ N: the verdict says so without naming them
+    assert "2 variables of the hidden target still weigh at most N" in text
+    assert not any(f"one of {n}" in text for n in names)
+    assert not at.get("download_button") and "download once the target is shown" in shown(at, "caption")
+    at.button(key="winnow_adversary_reveal_btn").click().run()
+    assert "The target is the OR of 2 of these: x₇, x₁₁." in shown(at, "caption")
+    assert _board_names_target(viewer_spec(at)) and at.get("download_button")
+    assert g.cap == Wn.cap(1.0, 12, 2)
+
+
+def test_winnow_hidden_target_shown_at_the_end():
+    at = _winnow(ahide=1)
+    at.button(key="winnow_adversary_cend").click().run()
+    assert "No admissible example can be a mistake any more" in page_text(at)
+    assert "The target is the OR of 1 of these: x₅." in shown(at, "caption")
+    assert _board_names_target(viewer_spec(at))
+
+
 def test_winnow_link_with_a_wrong_label_keeps_the_start():
     at = _winnow(amoves="00001000:1,00001000:0,10000000:0")
     assert url(at)["amoves"] == "00001000:1"

@@ -103,7 +103,7 @@ def test_winnow_moves_drawn_in_the_browser(browser, url, size):
         page.wait_for_selector(f'{VIEWER}[data-ready="true"]', timeout=90_000)
         _idle(page)
         low = page.evaluate(BOARD)["range"][0]
-        runs = [f"wadv-8-1-1-0-{Wn.encode(moves[: t + 1])}" for t in range(len(moves))]
+        runs = [f"wadv-8-1-1-0-1-{Wn.encode(moves[: t + 1])}" for t in range(len(moves))]
         served = _play(page, size, "winnow_adversary_bit",
                        [([bool(b) for b in m.x], f"winnow_adversary_lab{m.label}") for m in moves], runs)
         assert served["range"][0] < low                     # a demotion lowered the axis, in the page as on the server
@@ -128,5 +128,33 @@ def test_experts_moves_drawn_in_the_browser(browser, url, size):
                         for m in moves], runs)
         assert "MISTAKE" in served["caption"]
         assert page.evaluate("() => new URLSearchParams(location.search).get('emoves')") == E.encode(moves)
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_winnow_hidden_target_then_revealed(browser, url, size):
+    """The target hidden: the moves are drawn in the page all the same, with no bar marked as the target's; Reveal
+    (a click or a tap) marks them."""
+    game = Wn.WinnowGame.make(8, 1, 1.0, 0, hidden=True)
+    moves = list(Wn.computer_game(game).moves[:2])
+    ctx = browser.new_context(**SIZES[size])
+    page = ctx.new_page()
+    marked = ("() => { const d = document.querySelector('.olc-plot[data-figure-id=main]').data[0];"
+              " return Boolean(d.marker && d.marker.pattern); }")
+    try:
+        page.goto(f"{url}/winnow?mode=adversary&aN=8&ak=1&aseed=0&ahide=1")
+        page.wait_for_selector(f'{VIEWER}[data-ready="true"]', timeout=90_000)
+        _idle(page)
+        expect(page.get_by_text("is hidden until the end")).to_be_visible()
+        runs = [f"wadv-8-1-1-0-0-{Wn.encode(moves[: t + 1])}" for t in range(len(moves))]
+        _play(page, size, "winnow_adversary_bit",
+              [([bool(b) for b in m.x], f"winnow_adversary_lab{m.label}") for m in moves], runs)
+        assert not page.evaluate(marked)
+        button = page.locator(".st-key-winnow_adversary_reveal_btn button")
+        button.scroll_into_view_if_needed()
+        button.tap() if size == "phone" else button.click()
+        expect(page.get_by_text("The target is the OR of 1 of these")).to_be_visible(timeout=30_000)
+        page.wait_for_function(marked, timeout=30_000)
     finally:
         ctx.close()

@@ -26,7 +26,7 @@ from olc_core.games.experts import MAX_MOVES, EMove, ExpertsGame, ExpertsState
 
 from olc_ui.lessons.experts.view import experts_spec
 from olc_ui.shared.describe_view import describe
-from olc_ui.shared.game_bars import bottom, ticks
+from olc_ui.shared.game_bars import arrays_of, bottom, ticks
 from olc_ui.shared.spec_tools import axis, layout as spec_layout
 from olc_ui.viewer.spec import jsonable
 
@@ -285,8 +285,9 @@ def board_spec(state: ExpertsState, *, run_id: str) -> dict:
         if game.deterministic and list(run["mistake_rounds"]) != spec["mistake_rounds"]:
             raise AssertionError("the board's mistakes are not the run's")
         spec["mistake_rounds"] = run["mistake_rounds"]      # RWM: the run's draws
-        spec["figures"] += [f for f in run["figures"] if f["id"] != "weights"]
-        spec["arrays"] = {**run["arrays"], **spec["arrays"]}
+        figures = [f for f in run["figures"] if f["id"] != "weights"]       # the board stands for the weights
+        spec["figures"] += figures
+        spec["arrays"] = {**{k: run["arrays"][k] for k in sorted(arrays_of(figures))}, **spec["arrays"]}
         spec["caption"] = {**caption, "values": {**run["caption"]["values"], **caption["values"]}}
         spec["ledger"] = run["ledger"]
         spec["layout"] = {"columns": [["main", "advice", "mistakes"], ["sandwich", "ledger"]], "widths": [1, 1]}

@@ -281,9 +281,11 @@ def play() -> None:
     m = {"mode": "adversary"}
     state.write_url(MODE_SETTINGS + GAME_SETTINGS, {**m, **v, "moves": encode_moves(state_.moves)},
                     {"t": str(position)} if state_.T else None)
-    if state_.trace is not None:
+    if state_.trace is not None and shown:
         common.downloads(state_.trace, spec, position, "perceptron_adversary_game", state_.X, state_.y,
                          settings=TRANSCRIPT)
+    elif state_.trace is not None:
+        st.caption("The trace and the transcript download once w* is shown: they name it.")
 
 
 def _opens_at(T: int, first: bool) -> int:

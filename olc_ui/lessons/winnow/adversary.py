@@ -43,6 +43,9 @@ GAME_SETTINGS = [
             help="β = 1: the bound 2 + 3k(log₂N + 1) of [000] eq. 42"),
     Setting("aseed", "Target (seed)", "int", 0, lo=0, hi=1_000_000, step=1, extra={"widget": "number"},
             help="which k of the N variables form the target disjunction"),
+    Setting("ahide", "Hide the target until the end", "bool", False,
+            help="the rules stay the same; a refused label still says that the target labels the example otherwise, "
+                 "not which of its variables is on"),
     Setting("amoves", "Your moves", "text", "", extra={"max_len": 3000}),
 ]
 TRANSCRIPT = PageSettings(MODE_SETTINGS + GAME_SETTINGS)
@@ -65,7 +68,8 @@ def part() -> str:
 
 
 def _game(v: dict[str, Any]) -> WinnowGame:
-    return WinnowGame.make(int(v["aN"]), min(int(v["ak"]), int(v["aN"])), float(v["abeta"]), int(v["aseed"]))
+    return WinnowGame.make(int(v["aN"]), min(int(v["ak"]), int(v["aN"])), float(v["abeta"]), int(v["aseed"]),
+                           bool(v["ahide"]))
 
 
 def page() -> None:
@@ -74,7 +78,7 @@ def page() -> None:
         st.markdown(INTRO)
     with st.sidebar:
         st.header("The game")
-        v = state.bind(GROUP, GAME_SETTINGS, show={"aN", "ak", "abeta", "aseed"})
+        v = state.bind(GROUP, GAME_SETTINGS, show={"aN", "ak", "abeta", "aseed", "ahide"})
     for group in (MODE_GROUP, GROUP):
         for problem in state.problems(group):
             safe.notice("warning", "A setting in the link was not valid: ", f"{problem}.")
@@ -158,7 +162,9 @@ def last_move(s: WinnowState) -> str:
     return head + f" — **a mistake**: the variables that are on were {what}."
 
 
-def verdict(s: WinnowState) -> tuple[str, str]:
+def verdict(s: WinnowState, shown: bool = True) -> tuple[str, str]:
+    """(kind, Markdown): "success" when no admissible example can be a mistake any more, else "info" with what the
+    theorem still allows and which examples can still err (the target's variables named only when shown)."""
     g = s.game
     if not s.can_err:
         return "success", (
@@ -168,9 +174,14 @@ def verdict(s: WinnowState) -> tuple[str, str]:
             f"change only on a mistake: Winnow makes **no further mistake in this game**. You forced $M = {s.M}$; "
             f"the theorem allowed at most {g.cap}.")
     parts = []
-    if s.light_relevant:
+    if s.light_relevant and shown:
         parts.append("a positive example whose only relevant variable on is one of "
                      + ", ".join(_var(i) for i in s.light_relevant) + " (weight still ≤ N) can be a false negative")
+    elif s.light_relevant:
+        n = len(s.light_relevant)
+        parts.append(f"{n} {'variable' if n == 1 else 'variables'} of the hidden target still "
+                     f"{'weighs' if n == 1 else 'weigh'} at most N: a positive example whose only variable of the "
+                     f"target on is {'it' if n == 1 else 'one of them'} can be a false negative")
     if s.irrelevant_weight > g.N:
         parts.append(f"the irrelevant weights sum to {float(s.irrelevant_weight):.6g} > N = {g.N}: a negative "
                      "example with enough of them on can be a false positive")
@@ -189,8 +200,8 @@ def comparison(s: WinnowState, comp: WinnowState) -> str:
 # ------------------------------------------------------------------------------------------ the fragment
 
 @st.cache_resource(max_entries=32, show_spinner=False)
-def _spec(run_id: str, _state: WinnowState) -> dict:
-    return board_spec(_state, run_id=run_id, shown=True)
+def _spec(run_id: str, _state: WinnowState, shown: bool) -> dict:
+    return board_spec(_state, run_id=run_id, shown=shown)
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
@@ -209,7 +220,7 @@ def _controls(s: WinnowState) -> None:
     st.markdown(score_line(s))
 
 
-def _move_panel(s: WinnowState) -> None:
+def _move_panel(s: WinnowState, shown: bool) -> None:
     g = s.game
     with st.container(border=True, key=f"{GROUP}_panel"):
         st.markdown("#### Your next example")
@@ -218,7 +229,11 @@ def _move_panel(s: WinnowState) -> None:
             cols = st.columns(per_row, gap="small")
             for i in range(start, min(g.N, start + per_row)):
                 cols[i - start].checkbox(_var(i), key=_bit_key(i))
-        st.caption(f"The target is the OR of {g.k} of these: {', '.join(_var(i) for i in g.relevant)}.")
+        if shown:
+            st.caption(f"The target is the OR of {g.k} of these: {', '.join(_var(i) for i in g.relevant)}.")
+        else:
+            st.caption(f"The target, the OR of {g.k} of these {g.N}, is hidden until the end.")
+            st.button("Reveal the target", key=f"{GROUP}_reveal_btn", on_click=_reveal, args=(repr(g),))
         c1, c2 = st.columns(2)
         full = s.T >= MAX_MOVES
         c1.button("Label 1", key=f"{GROUP}_lab1", on_click=_add, args=(s, 1), disabled=full, use_container_width=True)
@@ -228,6 +243,18 @@ def _move_panel(s: WinnowState) -> None:
             st.warning(safe.md(refused))
 
 
+def _reveal(game_key: str) -> None:
+    st.session_state[f"{GROUP}_reveal"] = game_key
+
+
+def _shown(s: WinnowState) -> bool:
+    """The target is shown unless hidden, and a hidden one at the end (no admissible example errs, or the game is
+    full) or once revealed."""
+    g = s.game
+    over = not s.can_err or s.T >= MAX_MOVES
+    return not g.hidden or over or st.session_state.get(f"{GROUP}_reveal") == repr(g)
+
+
 @st.fragment
 def play() -> None:
     first = st.session_state.get(f"{GROUP}_opened") is None
@@ -235,26 +262,29 @@ def play() -> None:
     v = state.current(GROUP, GAME_SETTINGS)
     game = _game(v)
     s = game.play(_moves(game))
+    shown = _shown(s)
     _controls(s)
     board, panel = st.columns([3, 2], gap="medium")
     with panel:
-        _move_panel(s)
+        _move_panel(s, shown)
         if s.T:
             st.markdown(last_move(s))
-        kind, text = verdict(s)
+        kind, text = verdict(s, shown)
         getattr(st, kind)(text)
         st.markdown(comparison(s, _computer_game(repr(game), game)))
     with board:
         position = _opens_at(s.T, first)
-        run_id = f"wadv-{game.N}-{game.k}-{game.beta:g}-{game.seed}-{encode(s.moves)}"
-        spec = {**_spec(run_id, s), "position": position}
+        run_id = f"wadv-{game.N}-{game.k}-{game.beta:g}-{game.seed}-{int(shown)}-{encode(s.moves)}"
+        spec = {**_spec(run_id, s, shown), "position": position}
         modes = {**(st.session_state.get(MODES_KEY) or {}), "game_bars": board_options(game, s, GROUP)}
         position = viewer(spec, key=VIEWER, modes=modes)
         caps.show(CAP)
     state.write_url(MODE_SETTINGS + GAME_SETTINGS, {"mode": "adversary", **v, "amoves": encode(s.moves)},
                     {"t": str(position)} if s.T else None)
-    if s.trace is not None:
+    if s.trace is not None and shown:
         common.downloads(s.trace, spec, position, "winnow_adversary_game", s.X, s.y, settings=TRANSCRIPT)
+    elif s.trace is not None:
+        st.caption("The trace and the transcript download once the target is shown: they name it.")
 
 
 def _opens_at(T: int, first: bool) -> int:

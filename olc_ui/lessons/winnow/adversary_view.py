@@ -26,7 +26,7 @@ from olc_core.games.winnow import MAX_MOVES, WinnowGame, WinnowState, WMove
 
 from olc_ui.lessons.winnow.view import IRR_COLOR, REL_COLOR, winnow_spec
 from olc_ui.shared.describe_view import describe, var
-from olc_ui.shared.game_bars import bottom, ticks
+from olc_ui.shared.game_bars import arrays_of, bottom, ticks
 from olc_ui.shared.spec_tools import axis, layout as spec_layout
 from olc_ui.viewer.spec import jsonable
 
@@ -225,8 +225,9 @@ def board_spec(state: WinnowState, *, run_id: str, shown: bool) -> dict:
         run = winnow_spec(state.trace, state.X, state.y, run_id=run_id, per_variable=shown)
         if run["breaks"] != spec["breaks"]:
             raise AssertionError("the board's mistakes are not the run's")
-        spec["figures"] += [f for f in run["figures"] if f["id"] != "weights"]
-        spec["arrays"] = {**run["arrays"], **spec["arrays"]}
+        figures = [f for f in run["figures"] if f["id"] != "weights"]       # the board stands for the weights
+        spec["figures"] += figures
+        spec["arrays"] = {**{k: run["arrays"][k] for k in sorted(arrays_of(figures))}, **spec["arrays"]}
         values = {k: v for k, v in run["caption"]["values"].items() if shown or k != "ron"}
         spec["caption"] = {**caption, "values": {**values, **caption["values"]}}
         spec["ledger"] = run["ledger"]
