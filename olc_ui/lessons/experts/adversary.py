@@ -21,11 +21,11 @@ from olc_core.games.experts import (LEARNERS, MAX_MOVES, EMove, ExpertsGame, Exp
                                     computer_move, encode, parse)
 
 from olc_ui.lessons.experts.adversary_view import board_options, board_spec
-from olc_ui.shared import caps, class_session, common, safe, state
+from olc_ui.shared import caps, class_session, common, game_bridge, safe, state
 from olc_ui.shared.config import Setting
 from olc_ui.shared.state import set_value
 from olc_ui.shared.transcript import PageSettings
-from olc_ui.viewer.component import viewer
+from olc_ui.viewer.component import take_game_move, viewer
 from olc_ui.shared.position import query_position, report
 from olc_ui.viewer.spec import MODES_KEY
 
@@ -49,6 +49,10 @@ GAME_SETTINGS = [
     Setting("emoves", "Your moves", "text", "", extra={"max_len": 2000}),
 ]
 TRANSCRIPT = PageSettings(MODE_SETTINGS + GAME_SETTINGS)
+#: the class session's settings bridge (olc_ui/shared/game_bridge.py: the sidebar's widgets redrawn when it
+#: changes more than the moves)
+_BRIDGED = f"{GROUP}_bridged"
+_BRIDGE = game_bridge.bridge([(MODE_GROUP, MODE_SETTINGS), (GROUP, GAME_SETTINGS)], "emoves", _BRIDGED)
 CAP = caps.text(f"a game keeps at most {MAX_MOVES} moves of at most 12 experts")
 INTRO = (
     "**Beat the bound.** You are the adversary: you set every expert's advice and the outcome. The game fixed a "
@@ -122,6 +126,30 @@ def _add(s: ExpertsState, outcome: int) -> None:
         return
     st.session_state[f"{GROUP}_refused"] = ""
     _set_moves(out.moves)
+
+
+def _proposed(text: str, N: int) -> EMove:
+    """A move in the class's short form: each expert's advice as a bit (1: +1), then the outcome ("1011:0")."""
+    bits, _, out = text.partition(":")
+    if len(bits) != N or set(bits) - {"0", "1"} or out not in ("0", "1"):
+        raise ValueError(f"{text[:40]!r} is not advice and an outcome like '1011:0'")
+    return EMove(tuple(1 if b == "1" else -1 for b in bits), 1 if out == "1" else -1)
+
+
+def _board_move(s: ExpertsState) -> None:
+    """A move the board played (the class's proposal the lecturer chose: viewer_game_class.js), applied if it was
+    made on this game state."""
+    got = take_game_move(VIEWER)
+    if not isinstance(got, dict):
+        return
+    try:
+        m = _proposed(str(got["move"]), s.game.N)
+        made_on = int(got["T"])
+    except (KeyError, TypeError, ValueError):
+        return
+    out = s.then(m) if made_on == s.T else "stale"
+    if not isinstance(out, str):
+        _set_moves(out.moves)
 
 
 def _computer(s: ExpertsState, to_end: bool) -> None:
@@ -244,10 +272,12 @@ def _move_panel(s: ExpertsState) -> None:
 
 @st.fragment
 def play() -> None:
+    game_bridge.rerun_if_needed(_BRIDGED)
     first = st.session_state.get(f"{GROUP}_opened") is None
     st.session_state[f"{GROUP}_opened"] = True
     v = state.current(GROUP, GAME_SETTINGS)
     game = _game(v)
+    _board_move(game.play(_moves(game)))
     s = game.play(_moves(game))
     _controls(s)
     board, panel = st.columns([3, 2], gap="medium")
@@ -262,8 +292,9 @@ def play() -> None:
         position = _opens_at(s.T, first)
         run_id = f"eadv-{game.learner}-{game.N}-{game.rate:g}-{game.budget}-{encode(s.moves)}"
         spec = {**_spec(run_id, s), "position": position}
-        modes = {**(st.session_state.get(MODES_KEY) or {}), "game_bars": board_options(game, s, GROUP)}
-        position = viewer(spec, key=VIEWER, modes=modes)
+        modes = class_session.with_class({**(st.session_state.get(MODES_KEY) or {}), "game_bars": board_options(
+            game, s, GROUP)}, MODE_SETTINGS + GAME_SETTINGS, {"mode": "adversary", **v, "emoves": encode(s.moves)})
+        position = viewer(spec, key=VIEWER, modes=modes, on_class_settings=_BRIDGE)
         caps.show(CAP)
     state.write_url(MODE_SETTINGS + GAME_SETTINGS, {"mode": "adversary", **v, "emoves": encode(s.moves)},
                     {"t": str(position)} if s.T else None)

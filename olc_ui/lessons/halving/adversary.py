@@ -19,7 +19,7 @@ from olc_core.games.halving import (CLASSES, K_RANGE, MAX_MOVES, N_RANGE, Halvin
 
 from olc_ui.lessons.halving import adversary_text as words
 from olc_ui.lessons.halving.view import halving_spec
-from olc_ui.shared import caps, class_session, common, safe, state
+from olc_ui.shared import caps, class_session, common, game_bridge, safe, state
 from olc_ui.shared.config import Setting
 from olc_ui.shared.position import query_position, report
 from olc_ui.shared.state import set_value
@@ -48,6 +48,10 @@ GAME_SETTINGS = [
     Setting("hmoves", "Your moves", "text", "", extra={"max_len": 600}),
 ]
 TRANSCRIPT = PageSettings(MODE_SETTINGS + GAME_SETTINGS)
+#: the class session's settings bridge (olc_ui/shared/game_bridge.py: the sidebar's widgets redrawn when it
+#: changes more than the moves)
+_BRIDGED = f"{GROUP}_bridged"
+_BRIDGE = game_bridge.bridge([(MODE_GROUP, MODE_SETTINGS), (GROUP, GAME_SETTINGS)], "hmoves", _BRIDGED)
 CAP = caps.text(f"a game keeps at most {MAX_MOVES} moves; K ≤ {K_RANGE[1]}, n ≤ {N_RANGE[1]}")
 
 
@@ -180,6 +184,7 @@ def _move_panel(s: HalvingState, shown: bool) -> None:
 
 @st.fragment
 def play() -> None:
+    game_bridge.rerun_if_needed(_BRIDGED)
     first = st.session_state.get(f"{GROUP}_opened") is None
     st.session_state[f"{GROUP}_opened"] = True
     v = state.current(GROUP, GAME_SETTINGS)
@@ -204,7 +209,10 @@ def play() -> None:
             position = _opens_at(s.T, first)
             run_id = f"hadv-{game.cls}-{game.K}-{game.n}-{game.seed}-{int(shown)}-{encode(s.moves)}"
             spec = {**_spec(run_id, s, shown), "position": position}
-            position = viewer(spec, key=VIEWER, modes=st.session_state.get(MODES_KEY) or {})
+            modes = class_session.with_class(st.session_state.get(MODES_KEY) or {}, MODE_SETTINGS + GAME_SETTINGS,
+                                             {"mode": "adversary", **v, "hmoves": encode(s.moves)})
+            position = viewer(spec, key=VIEWER, modes=modes,
+                              on_class_settings=_BRIDGE)
             caps.show(CAP)
     state.write_url(MODE_SETTINGS + GAME_SETTINGS, {"mode": "adversary", **v, "hmoves": encode(s.moves)},
                     {"t": str(position)} if position is not None else None)

@@ -19,11 +19,11 @@ from olc_core.games.winnow import (MAX_MOVES, N_RANGE, WinnowGame, WinnowState, 
 from olc_core.proofs.winnow import bound as winnow_bound
 
 from olc_ui.lessons.winnow.adversary_view import board_options, board_spec
-from olc_ui.shared import caps, class_session, common, safe, state
+from olc_ui.shared import caps, class_session, common, game_bridge, safe, state
 from olc_ui.shared.config import Setting
 from olc_ui.shared.state import set_value
 from olc_ui.shared.transcript import PageSettings
-from olc_ui.viewer.component import viewer
+from olc_ui.viewer.component import take_game_move, viewer
 from olc_ui.shared.position import query_position, report
 from olc_ui.viewer.spec import MODES_KEY
 
@@ -49,6 +49,10 @@ GAME_SETTINGS = [
     Setting("amoves", "Your moves", "text", "", extra={"max_len": 3000}),
 ]
 TRANSCRIPT = PageSettings(MODE_SETTINGS + GAME_SETTINGS)
+#: the class session's settings bridge (olc_ui/shared/game_bridge.py: the sidebar's widgets redrawn when it
+#: changes more than the moves)
+_BRIDGED = f"{GROUP}_bridged"
+_BRIDGE = game_bridge.bridge([(MODE_GROUP, MODE_SETTINGS), (GROUP, GAME_SETTINGS)], "amoves", _BRIDGED)
 CAP = caps.text(f"a game keeps at most {MAX_MOVES} moves of at most {N_RANGE[1]} variables")
 INTRO = (
     "**Beat the bound.** You are the adversary: you choose which variables are on and the label. The game fixed a "
@@ -120,6 +124,22 @@ def _add(state_: WinnowState, label: int) -> None:
         return
     st.session_state[f"{GROUP}_refused"] = ""
     _set_moves(out.moves)
+
+
+def _board_move(state_: WinnowState) -> None:
+    """A move the board played (the class's proposal the lecturer chose: viewer_game_class.js), applied if it was
+    made on this game state."""
+    got = take_game_move(VIEWER)
+    if not isinstance(got, dict):
+        return
+    try:
+        [m] = parse(str(got["move"]), state_.game.N)
+        made_on = int(got["T"])
+    except (KeyError, TypeError, ValueError):
+        return
+    out = state_.then(m) if made_on == state_.T else "stale"
+    if not isinstance(out, str):
+        _set_moves(out.moves)
 
 
 def _computer(state_: WinnowState, to_end: bool) -> None:
@@ -257,10 +277,12 @@ def _shown(s: WinnowState) -> bool:
 
 @st.fragment
 def play() -> None:
+    game_bridge.rerun_if_needed(_BRIDGED)
     first = st.session_state.get(f"{GROUP}_opened") is None
     st.session_state[f"{GROUP}_opened"] = True
     v = state.current(GROUP, GAME_SETTINGS)
     game = _game(v)
+    _board_move(game.play(_moves(game)))
     s = game.play(_moves(game))
     shown = _shown(s)
     _controls(s)
@@ -276,8 +298,9 @@ def play() -> None:
         position = _opens_at(s.T, first)
         run_id = f"wadv-{game.N}-{game.k}-{game.beta:g}-{game.seed}-{int(shown)}-{encode(s.moves)}"
         spec = {**_spec(run_id, s, shown), "position": position}
-        modes = {**(st.session_state.get(MODES_KEY) or {}), "game_bars": board_options(game, s, GROUP)}
-        position = viewer(spec, key=VIEWER, modes=modes)
+        modes = class_session.with_class({**(st.session_state.get(MODES_KEY) or {}), "game_bars": board_options(
+            game, s, GROUP)}, MODE_SETTINGS + GAME_SETTINGS, {"mode": "adversary", **v, "amoves": encode(s.moves)})
+        position = viewer(spec, key=VIEWER, modes=modes, on_class_settings=_BRIDGE)
         caps.show(CAP)
     state.write_url(MODE_SETTINGS + GAME_SETTINGS, {"mode": "adversary", **v, "amoves": encode(s.moves)},
                     {"t": str(position)} if s.T else None)

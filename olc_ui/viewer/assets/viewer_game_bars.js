@@ -17,6 +17,8 @@
 // every description says so. tests/ui/test_game_bars_js.py checks under node that the board drawn here is the
 // run's, array for array, for every kind.
 
+import { classLink } from "./viewer_class.js";
+import { GameClass } from "./viewer_game_class.js";
 import { registerMode } from "./viewer_modes.js";
 import { el } from "./viewer_util.js";
 import { pgDecimal, pgPair } from "./viewer_game_plane.js";
@@ -206,6 +208,80 @@ class BarsGame {
   onBuild() {  // a run from the server: the board is the run's again
     this.view.root.classList.add("olc-game");
     this.settle();
+    // in a class session: the class as the adversary (viewer_game_class.js)
+    if (!this.cls && classLink()) this.cls = new GameClass(this.view, this.classHooks());
+    if (this.cls) this.cls.mount(this.view.captionEl);
+  }
+
+  onReady() { if (this.cls) this.cls.redraw(); }
+
+  // A move in its short form (the class's proposals): Winnow "bits:label" (label 0/1), the experts
+  // "advice bits:outcome" (1 = +1, 0 = −1), and back.
+  moveId(x, label) {
+    if (this.o.kind === "winnow") return `${x.join("")}:${label}`;
+    return `${x.map((a) => (a > 0 ? 1 : 0)).join("")}:${label > 0 ? 1 : 0}`;
+  }
+
+  parseId(id) {
+    const [bits, lab] = String(id).split(":");
+    if (!bits || bits.length !== this.o.n || /[^01]/.test(bits) || (lab !== "0" && lab !== "1")) return null;
+    const b = [...bits].map(Number);
+    return this.o.kind === "winnow" ? { x: b, label: Number(lab) }
+      : { x: b.map((v) => (v ? 1 : -1)), label: lab === "1" ? 1 : -1 };
+  }
+
+  classHooks() {
+    const o = this.o, winnow = o.kind === "winnow";
+    const sign = (v) => (v > 0 ? "+1" : "−1");
+    return {
+      describe: (id) => {
+        const m = this.parseId(id);
+        if (!m) return String(id);
+        if (!winnow) return `advice ${m.x.map(sign).join(" ")}, outcome ${sign(m.label)}`;
+        const on = m.x.map((b, i) => (b ? o.var[i] : null)).filter(Boolean);
+        return `${on.length ? on.join(", ") + " on" : o.on_none}, label ${m.label}`;
+      },
+      refusal: (id) => {
+        const m = this.parseId(id);
+        if (!m) return "not a move of this game";
+        if (this.view.spec && this.view.spec.T >= o.max) return `a game keeps at most ${o.max} moves`;
+        if (barsAdmissible(o, this.st, m.x, m.label)) return null;
+        return winnow ? "the target labels this example the other way"
+          : `no expert would stay within the budget m* = ${o.budget}`;
+      },
+      play: (id) => { const m = this.parseId(id); if (m) this.move(m.x, m.label, true); },
+      draw: (counts) => this.drawProposals(counts),
+      clear: () => this.drawProposals([]),
+      summary: (counts) => {
+        const by = new Map();
+        for (const [id, n] of counts) { const m = this.parseId(id); if (m) by.set(m.label, (by.get(m.label) || 0) + n); }
+        const parts = [...by.entries()].sort((a, b) => b[1] - a[1])
+          .map(([l, n]) => `${winnow ? l : sign(l)} by ${n}`);
+        return parts.length ? `${winnow ? "Labels" : "Outcomes"} proposed: ${parts.join(", ")}.` : "";
+      },
+    };
+  }
+
+  // The class's proposals on the board: over each variable (expert) how many proposals turn it on (say +1), a
+  // row of numbers added over the run's traces (gone with the next run).
+  drawProposals(counts) {
+    const P = this.view.Plotly, main = this.view.figs && this.view.figs.find((f) => f.spec.id === "main");
+    const gd = main && main.gd;
+    if (!P || !gd || !gd.data) return;
+    const at = gd.data.findIndex((t) => t.meta === "class-proposals");
+    if (at >= 0) P.deleteTraces(gd, at);
+    if (!counts.length) return;
+    const on = new Array(this.o.n).fill(0);
+    for (const [id, n] of counts) {
+      const m = this.parseId(id);
+      if (m) m.x.forEach((v, i) => { if (v > 0) on[i] += n; });
+    }
+    P.addTraces(gd, {
+      type: "scatter", mode: "text", meta: "class-proposals", yaxis: "y2", hoverinfo: "skip",
+      name: this.o.kind === "winnow" ? "the class's proposals: how many turn xᵢ on" : "the class's proposals: how many say +1",
+      x: on.map((_, i) => i + 1), y: on.map(() => (this.o.kind === "winnow" ? 0.12 : 0.06)), text: on.map(String),
+      textfont: { size: 13, color: "#6a3d9a" },
+    }).catch(() => {});
   }
 
   settle() {
@@ -240,10 +316,27 @@ class BarsGame {
   click(ev) {
     const v = this.view;
     const label = this.labelOf(ev.target);
-    if (label === null || this.pending !== null || !v.ready || !v.spec || v.spec.T >= this.o.max) return;
+    if (label === null) return;
+    if (this.cls && this.cls.proposing()) {     // the class's move: a proposal, not played (Streamlit never hears it)
+      ev.preventDefault();
+      ev.stopPropagation();
+      const x = this.boxes();
+      if (x) this.cls.propose(this.moveId(x, label));
+      return;
+    }
+    if (this.pending !== null || !v.ready || !v.spec || v.spec.T >= this.o.max) return;
     const x = this.boxes();
+    if (x && barsAdmissible(this.o, this.st, x, label)) this.move(x, label, false);
+  }
+
+  // An admissible move drawn on the board as the run will draw it; ``send``: Python hears of it from here (a move
+  // the class proposed), else from the page's own button, whose click goes on to Streamlit.
+  move(x, label, send) {
+    const v = this.view;
     const main = v.figs.find((f) => f.spec.id === "main");
-    if (!x || !main || !main.gd._fullLayout || !barsAdmissible(this.o, this.st, x, label)) return;
+    if (this.pending !== null || !v.ready || !v.spec || v.spec.T >= this.o.max) return;
+    if (!main || !main.gd._fullLayout) return;
+    const before = v.spec.T;
     v.spec = structuredClone(v.spec);   // the data Streamlit sent stay as sent
     const spec = v.spec;
     const move = this.o.kind === "winnow" ? applyWinnowMove(spec, this.o, this.st, x, label)
@@ -261,6 +354,8 @@ class BarsGame {
     v.serverP = spec.T;
     const relaid = move.axis && v.Plotly ? v.Plotly.relayout(main.gd, move.axis).catch(() => {}) : Promise.resolve();
     relaid.then(() => v.setPosition(spec.T, { immediate: true }));
+    if (send && typeof v.setStateValue === "function")
+      v.setStateValue("game_move", { move: this.moveId(x, label), T: before, id: `${Date.now()}-${Math.random()}` });
   }
 
   // The run's charts and the ledger hold numbers of the whole run: hidden until it comes.
@@ -279,6 +374,7 @@ class BarsGame {
 
   destroy() {
     document.removeEventListener("click", this.onClick, true);
+    if (this.cls) { this.cls.destroy(); this.cls = null; }
     this.settle();
     this.view.root.classList.remove("olc-game");
   }
