@@ -11,8 +11,9 @@ viewer shows it — ``data-position`` = the move's number and the caption starti
 (after that frame's paint); the next move waits until the server has answered (the run's board drawn, the
 script idle). The Perceptron's moves are clicks on the board at the point's place (the label switch set
 first, not timed); Winnow's and the experts' moves are set with the page's checkboxes (not timed), then the
-label or outcome button is timed (their boards come from the server: the run's spec, drawn by the viewer). The last
-line: ``adversary: games=N moves=M median_ms=… max_ms=…``.
+label or outcome button is timed. Every game's move is drawn in the page (viewer_game_plane.js,
+viewer_game_bars.js) before the server's run follows. The last line: ``adversary: games=N moves=M median_ms=…
+max_ms=…``.
 """
 from __future__ import annotations
 
@@ -46,13 +47,33 @@ PERCEPTRON = [
 #: set with the page's checkboxes (fragment reruns, not timed), then the label / outcome button (timed)
 WINNOW = [("aN=12&ak=2&abeta=1&aseed=3", list(Wn.computer_game(Wn.WinnowGame.make(12, 2, 1.0, 3)).moves[:6]))]
 EXPERTS = [("ealg=weighted_majority&eN=4&erate=0.5&ebudget=1",
-            list(E.computer_game(E.ExpertsGame.make("weighted_majority", 4, 0.5, 1)).moves[:5]))]
+            list(E.computer_game(E.ExpertsGame.make("weighted_majority", 4, 0.5, 1)).moves[:5])),
+           ("ealg=randomized_weighted_majority&eN=4&erate=0.5&ebudget=1",
+            list(E.computer_game(E.ExpertsGame.make("randomized_weighted_majority", 4, 0.5, 1)).moves[:5])),
+           ("ealg=halving&eN=8", list(E.computer_game(E.ExpertsGame.make("halving", 8)).moves[:3]))]
 
-DRAWN = r"""(() => {
-  const v = document.querySelector('.olc-viewer');
-  return v && v.dataset.position === String(args.t) &&
-         v.querySelector('.olc-caption').textContent.startsWith(`Round ${args.t} of ${args.t}:`);
-})()"""
+#: watch, from before the click, for the first frame that shows move t (position t, caption "Round t of t:"): the
+#: time of that frame's paint (a rAF, then a task) and whether the viewer still held the previous run (drawn by the
+#: page) or the server's new one; armed in the page before the click, so that a Playwright call returning late on a
+#: loaded machine cannot delay (or hide) the observation
+ARM = r"""(args) => {
+  window.__olcDrawn = null;
+  const shown = () => { const v = document.querySelector('.olc-viewer');
+    return v && v.dataset.position === String(args.t) &&
+           v.querySelector('.olc-caption').textContent.startsWith(`Round ${args.t} of ${args.t}:`); };
+  let seen = false;
+  const done = () => {
+    if (seen) return;
+    seen = true;
+    mo.disconnect();
+    const by = document.querySelector('.olc-viewer').dataset.runId === args.before ? "page" : "server";
+    requestAnimationFrame(() => setTimeout(() => { window.__olcDrawn = {painted: performance.now(), by}; }, 0));
+  };
+  const mo = new MutationObserver(() => { if (shown()) done(); });
+  mo.observe(document.documentElement, {subtree: true, childList: true, attributes: true, characterData: true});
+  const tick = () => { if (seen) return; if (shown()) done(); else requestAnimationFrame(tick); };
+  requestAnimationFrame(tick);
+}"""
 
 SERVED = r"""(() => {
   const v = document.querySelector('.olc-viewer');
@@ -69,8 +90,21 @@ AT = """([x, y]) => {
 }"""
 
 
+#: who drew each timed frame ("page" or "server"), in order
+DRAWN_BY: list[str] = []
+
+
 def wait(page, cond: str, args: dict, timeout_ms: int = 60_000) -> dict:
     return page.evaluate(WAIT_COND_JS, {"cond": cond, "args": args, "timeout_ms": timeout_ms})
+
+
+def drawn(page) -> tuple[float, str]:
+    """The armed watch's result: ms from the click (the probe's capture-phase time) to the frame that showed the
+    move, and who drew it ("page" or "server")."""
+    page.wait_for_function("() => window.__olcDrawn !== null", timeout=60_000)
+    r = page.evaluate("() => ({...window.__olcDrawn, click: (window.__stProbe.actions.filter(a => a[1] === 'click')"
+                      ".pop() || [null])[0]})")
+    return r["painted"] - r["click"], r["by"]
 
 
 def idle(page) -> None:
@@ -96,10 +130,13 @@ def play_perceptron(page, url: str, query: str, moves: list[Move]) -> list[float
         page.locator(".olc-plot[data-figure-id=main]").scroll_into_view_if_needed()
         x, y = page.evaluate(AT, [m.i / 64, m.j / 64])   # (a pixel may be wider than the grid: a neighbour's point)
         before = page.evaluate("() => document.querySelector('.olc-viewer').dataset.runId")
+        page.evaluate(ARM, {"t": t, "before": before})
         page.mouse.click(x, y)
-        r = wait(page, DRAWN, {"t": t})
-        out.append(r["painted"] - r["click"])
-        print(f"perceptron {query} move {t:2d} ({m.i}, {m.j}, {m.label:+d}): {out[-1]:7.1f} ms", flush=True)
+        ms, by = drawn(page)
+        out.append(ms)
+        DRAWN_BY.append(by)
+        print(f"perceptron {query} move {t:2d} ({m.i}, {m.j}, {m.label:+d}): {ms:7.1f} ms (drawn by the {by})",
+              flush=True)
         wait(page, SERVED, {"before": before, "t": t})
         idle(page)
         page.wait_for_timeout(300)
@@ -127,10 +164,12 @@ def play_buttons(page, url: str, path: str, query: str, steps: list[tuple[list[b
         set_boxes(page, prefix, boxes)
         page.wait_for_timeout(150)
         before = page.evaluate("() => (document.querySelector('.olc-viewer') || {dataset: {}}).dataset.runId || ''")
+        page.evaluate(ARM, {"t": t, "before": before})
         page.locator(f".st-key-{button} button").click()
-        r = wait(page, DRAWN, {"t": t})
-        out.append(r["painted"] - r["click"])
-        print(f"{name} {query} move {t:2d}: {out[-1]:7.1f} ms", flush=True)
+        ms, by = drawn(page)
+        out.append(ms)
+        DRAWN_BY.append(by)
+        print(f"{name} {query} move {t:2d}: {ms:7.1f} ms (drawn by the {by})", flush=True)
         wait(page, SERVED, {"before": before, "t": t})
         idle(page)
         page.wait_for_timeout(300)
@@ -168,6 +207,7 @@ def main() -> int:
         for name, got in per_game:
             ms += got
             print(f"{name}: median {statistics.median(got):.0f} ms, max {max(got):.0f} ms")
+        print(f"drawn by the page: {DRAWN_BY.count('page')} of {len(DRAWN_BY)} moves")
         print(f"chromium {browser.version}; load average {load0[0]:.1f} → {os.getloadavg()[0]:.1f} on "
               f"{os.cpu_count()} cores")
         if errors:

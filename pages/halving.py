@@ -1,11 +1,15 @@
 """Lesson: Halving — the version space shrinks by half at every mistake, so M ≤ log₂|H|."""
 import streamlit as st
 
+from olc_ui.lessons.halving import adversary as A
 from olc_ui.lessons.halving import lesson as L
 from olc_ui.shared import page, safe, state
 from olc_ui.viewer import predict
 
 page.setup("Halving")
+if A.part() == "adversary":   # ?mode=adversary: beat the bound, the student as the adversary (issue 35)
+    A.page()
+    st.stop()
 st.title("Halving: the version space")
 page.intro(
     "A finite class $H$ of hypotheses, one of which (the target $h^*$) labels the stream. Halving keeps the "

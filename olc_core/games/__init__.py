@@ -6,9 +6,11 @@ trace is ``olc_core.run`` on it, so the proof's own checks say that the assumpti
 
 * :mod:`olc_core.games.perceptron` — points in the disc with margin γ for a fixed unit w*;
 * :mod:`olc_core.games.perceptron_adversary` — the computer's adversary and random admissible play;
-* :mod:`olc_core.games.winnow` — examples labelled by a k-disjunction fixed at the start, and Winnow's worst case.
+* :mod:`olc_core.games.winnow` — examples labelled by a k-disjunction fixed at the start, and Winnow's worst case;
+* :mod:`olc_core.games.experts` — every expert's advice and the outcome, with a budget m* for the best expert;
+* :mod:`olc_core.games.halving` — instances of a finite class's domain labelled by a target fixed at the start.
 """
-from . import perceptron, winnow
+from . import experts, halving, perceptron, winnow
 from .perceptron import DIRECTIONS, GRID, GameState, Move, PerceptronGame, Refusal
 
-__all__ = ["perceptron", "winnow", "DIRECTIONS", "GRID", "GameState", "Move", "PerceptronGame", "Refusal"]
+__all__ = ["experts", "halving", "perceptron", "winnow", "DIRECTIONS", "GRID", "GameState", "Move", "PerceptronGame", "Refusal"]

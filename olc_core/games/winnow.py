@@ -130,12 +130,20 @@ class WinnowGame:
         return int(any(x[i] for i in self.relevant))
 
     def refusal(self, m: WMove) -> str | None:
-        """Why the move is refused (its label is not the target's), or None."""
+        """Why the move is refused (its label is not the target's), or None. A hidden target is not named: a refused
+        positive example says that some variable of the target is on, not which.
+
+        >>> g = WinnowGame.make(N=8, k=1, beta=1.0, seed=0, hidden=True)
+        >>> g.refusal(WMove((0, 0, 0, 0, 1, 0, 0, 0), 0))
+        'the label must be 1: a variable of the target disjunction is on (a positive example)'
+        """
         if len(m.x) != self.N or m.label not in (0, 1):
             raise ValueError("an example has N bits and a label 0 or 1")
         want = self.target_label(m.x)
         if m.label == want:
             return None
+        if want and self.hidden:
+            return "the label must be 1: a variable of the target disjunction is on (a positive example)"
         if want:
             on = [i for i in self.relevant if m.x[i]]
             return (f"the label must be 1: x{_sub(on[0] + 1)} is on, and the target disjunction contains it "

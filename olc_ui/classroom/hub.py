@@ -410,6 +410,11 @@ class Hub:
         await self.call(self.store.publish, conn.code, st.reveal_message(row))
         await self.call(self.store.publish, conn.code, {"type": "tally", "rows": rows})
 
+    async def _on_show(self, conn: Conn, f: dict) -> None:
+        """A round of proposals shown: each distinct move proposed with its count, to everyone (no names)."""
+        out = await self.call(self.store.show, conn.code, f["qid"])
+        await self.call(self.store.publish, conn.code, {"type": "proposals", **out})
+
     async def _on_eyes(self, conn: Conn, f: dict) -> None:
         await self.call(self.store.set_eyes, conn.code, f["on"])
         await self.call(self.store.publish, conn.code, {"type": "eyes", "on": f["on"]})

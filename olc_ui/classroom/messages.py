@@ -21,7 +21,7 @@ import re
 
 #: the largest frame the hub reads (a question with 12 choices is under 4 KB)
 MAX_FRAME = 16 * 1024
-LECTURER_ONLY = frozenset({"state", "open", "reveal", "close", "eyes", "end"})
+LECTURER_ONLY = frozenset({"state", "open", "reveal", "close", "show", "eyes", "end"})
 STUDENT_ONLY = frozenset({"vote", "leave"})
 KNOWN = LECTURER_ONLY | STUDENT_ONLY | {"hello", "ping", "pong"}
 
@@ -152,9 +152,18 @@ def check_choices(msg: dict) -> list[dict]:
 
 
 def check_open(msg: dict) -> dict:
-    return {"qid": ident(msg, "qid"), "round": integer(msg, "round", optional=True),
-            "page": text(msg, "page", 200, _PAGE), "text": text(msg, "text", MAX_TEXT),
-            "choices": check_choices(msg)}
+    """A question (``choices`` to vote among), or with ``kind: "propose"`` a round of proposals: the class proposes
+    the adversary's next move of a game, each answer a move in the game's own short form (no choices; shown as
+    counts per distinct move by ``show``)."""
+    kind = msg.get("kind", "question")
+    if kind not in ("question", "propose"):
+        raise Invalid("\"kind\" must be \"question\" or \"propose\".")
+    out = {"qid": ident(msg, "qid"), "round": integer(msg, "round", optional=True),
+           "page": text(msg, "page", 200, _PAGE), "text": text(msg, "text", MAX_TEXT),
+           "choices": check_choices(msg) if kind == "question" else []}
+    if kind == "propose":
+        out["kind"] = "propose"
+    return out
 
 
 def check_vote(msg: dict) -> dict:
@@ -166,6 +175,10 @@ def check_reveal(msg: dict) -> dict:
 
 
 def check_close(msg: dict) -> dict:
+    return {"qid": ident(msg, "qid")}
+
+
+def check_show(msg: dict) -> dict:
     return {"qid": ident(msg, "qid")}
 
 

@@ -34,9 +34,9 @@ import redis.asyncio as aioredis
 
 from olc_ui.classroom import codes
 from olc_ui.classroom.messages import dumps
-from olc_ui.classroom.store import (FAILED_JOIN_WINDOW_S, FAILED_JOINS_PER_WINDOW, GONE_SENTENCE, Bound, ClassError,
-                                    Deliver, Gone, Limits, Refused, Store, _Subscribers, new_sid, now_ms,
-                                    reveal_result)
+from olc_ui.classroom.store import (FAILED_JOIN_WINDOW_S, FAILED_JOINS_PER_WINDOW, GONE_SENTENCE, NOT_A_QUESTION,
+                                    NOT_PROPOSALS, Bound, ClassError, Deliver, Gone, Limits, Refused, Store,
+                                    _Subscribers, new_sid, now_ms, proposals_result, proposing, reveal_result)
 
 P = "olc:class:"
 LIVE = P + "live"
@@ -175,7 +175,7 @@ _VOTE = _LIB + """
 if redis.call('EXISTS', KEYS[1]) == 0 then return {-1} end
 if redis.call('HGET', KEYS[1], 'qid') ~= ARGV[5] then return {-2} end
 local qch = redis.call('HGET', KEYS[1], 'qch')
-if not string.find(qch, '|' .. ARGV[6] .. '|', 1, true) or redis.call('SISMEMBER', KEYS[3], ARGV[4]) == 0 then
+if (qch ~= '*' and not string.find(qch, '|' .. ARGV[6] .. '|', 1, true)) or redis.call('SISMEMBER', KEYS[3], ARGV[4]) == 0 then
   return {-3}
 end
 local now, ttl = tonumber(ARGV[1]), redis.call('PTTL', KEYS[1])
@@ -310,7 +310,7 @@ class RedisStore(Store):
         return {**state, "seq": int(seq), "at": at}
 
     def open_question(self, code: str, question: dict) -> dict:
-        qch = "|" + "|".join(c["id"] for c in question["choices"]) + "|"
+        qch = "*" if proposing(question) else "|" + "|".join(c["id"] for c in question["choices"]) + "|"   # *: any move
         joined = self._run("open", code, dumps(question), question["qid"], qch)
         if joined == -1:
             raise Gone(GONE_SENTENCE)
@@ -344,6 +344,8 @@ class RedisStore(Store):
 
     def reveal(self, code: str, qid: str, correct: str) -> tuple[dict, list[dict]]:
         q = json.loads(self.r.hget(f"{P}s:{code}", "q") or "null")
+        if q is not None and q.get("qid") == qid and proposing(q):
+            raise Refused(NOT_A_QUESTION)
         if q is not None and q.get("qid") == qid and correct not in [c["id"] for c in q["choices"]]:
             raise Refused("The right answer is not one of the question's choices.")
         q, joined, n_rows, votes = self._take(code, qid)
@@ -355,6 +357,18 @@ class RedisStore(Store):
             p.rpush(t, dumps(row)).pexpire(t, self._idle_ms()).lrange(t, 0, -1)
             rows = p.execute()[2]
         return row, [json.loads(r) for r in rows]
+
+    def show(self, code: str, qid: str) -> dict:
+        q = json.loads(self.r.hget(f"{P}s:{code}", "q") or "null")
+        if q is not None and q.get("qid") == qid and not proposing(q):
+            raise Refused(NOT_PROPOSALS)
+        try:
+            q, joined, _, votes = self._take(code, qid)
+        except Refused:
+            raise Refused("This round of proposals is not open.") from None
+        if not proposing(q):           # a question opened meanwhile (taken: as a close would)
+            raise Refused(NOT_PROPOSALS)
+        return proposals_result(qid, votes, joined)
 
     def set_eyes(self, code: str, on: bool) -> None:
         if not self._run("eyes", code, "1" if on else "0"):

@@ -131,6 +131,30 @@ def reveal_result(question: dict, votes: dict[str, str], correct: str, joined: i
             "share": round(counts[correct] / answered, 4) if answered else None}
 
 
+#: the most distinct proposals a ``proposals`` message carries (the most proposed first)
+MAX_PROPOSALS = 100
+NOT_A_QUESTION = "A round of proposals is shown, not revealed."
+NOT_PROPOSALS = "This question is revealed, not shown."
+
+
+def proposals_result(qid: str, votes: dict[str, str], joined: int) -> dict:
+    """The ``proposals`` message's numbers for a round of proposals: each distinct move with how many students
+    proposed it (the most proposed first, then in order; at most :data:`MAX_PROPOSALS`), how many proposed.
+
+    >>> proposals_result("p1", {"a": "3:4:1", "b": "0:9:-1", "c": "3:4:1"}, joined=4)
+    {'qid': 'p1', 'counts': [['3:4:1', 2], ['0:9:-1', 1]], 'answered': 3, 'joined': 4}
+    """
+    n: dict[str, int] = {}
+    for answer in votes.values():
+        n[answer] = n.get(answer, 0) + 1
+    ranked = sorted(n.items(), key=lambda kv: (-kv[1], kv[0]))[:MAX_PROPOSALS]
+    return {"qid": qid, "counts": [[k, v] for k, v in ranked], "answered": len(votes), "joined": joined}
+
+
+def proposing(question: dict | None) -> bool:
+    return bool(question) and question.get("kind") == "propose"
+
+
 def reveal_message(row: dict) -> dict:
     """The ``reveal`` message of a tally row."""
     return {"type": "reveal", **{k: row[k] for k in ("qid", "correct", "counts", "answered", "joined", "share")}}
@@ -232,6 +256,11 @@ class Store(ABC):
         """Close the open question ``qid`` with its right answer: (its tally row — the answers of the students
         present —, every tally row). Raises :class:`Refused` when ``qid`` is not open or ``correct`` is not one of
         its choices."""
+
+    @abstractmethod
+    def show(self, code: str, qid: str) -> dict:
+        """A round of proposals (``open`` with kind "propose"): its counts (:func:`proposals_result`); it closes.
+        Refused when ``qid`` is not the open round, or is a question (revealed, not shown)."""
 
     @abstractmethod
     def set_eyes(self, code: str, on: bool) -> None:
@@ -499,7 +528,7 @@ class MemoryStore(Store):
             s = self._live(code)
             if s.question is None or s.question["qid"] != qid:
                 raise Refused("This question is not open any more.")
-            if answer not in choice_ids(s.question) or sid not in s.students:
+            if (not proposing(s.question) and answer not in choice_ids(s.question)) or sid not in s.students:
                 raise Refused("This answer is not one of the question's choices.")
             s.votes[sid] = answer
             self._mark(s, sid)
@@ -512,12 +541,26 @@ class MemoryStore(Store):
             s.active = self._clock()
             if s.question is None or s.question["qid"] != qid:
                 raise Refused("This question is not open.")
+            if proposing(s.question):
+                raise Refused(NOT_A_QUESTION)
             if correct not in choice_ids(s.question):
                 raise Refused("The right answer is not one of the question's choices.")
             row = reveal_result(s.question, self._votes(s), correct, len(self._present(s)), len(s.tally) + 1)
             s.tally.append(row)
             s.question, s.votes = None, {}
             return dict(row), [dict(r) for r in s.tally]
+
+    def show(self, code: str, qid: str) -> dict:
+        with self._lock:
+            s = self._live(code)
+            s.active = self._clock()
+            if s.question is None or s.question["qid"] != qid:
+                raise Refused("This round of proposals is not open.")
+            if not proposing(s.question):
+                raise Refused(NOT_PROPOSALS)
+            out = proposals_result(qid, self._votes(s), len(self._present(s)))
+            s.question, s.votes = None, {}
+            return out
 
     def set_eyes(self, code: str, on: bool) -> None:
         with self._lock:

@@ -132,9 +132,10 @@ def test_w_star_hidden_until_the_end():
     names = [t["name"] for t in spec["figures"][0]["figure"]["data"]]
     assert HIDDEN_NAME in names and not any(n.startswith("w* (unit") for n in names)
     assert "$w^*$ hidden until the end" in page_text(at)
+    assert not at.get("download_button") and "download once w* is shown" in shown(at, "caption")  # they name w*
     at.button(key="perceptron_adversary_reveal_btn").click().run()
     names = [t["name"] for t in viewer_spec(at)["figures"][0]["figure"]["data"]]
-    assert "w* (unit; drawn R/2 long)" in names
+    assert "w* (unit; drawn R/2 long)" in names and at.get("download_button")
     over = _open(hide=1, moves=encode_moves(greedy_game(PerceptronGame.make("36.87", "0.2", "1")).moves))
     names = [t["name"] for t in viewer_spec(over)["figures"][0]["figure"]["data"]]
     assert "w* (unit; drawn R/2 long)" in names                       # the end: no admissible move errs

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from olc_core.games import experts as E
 from olc_core.games import winnow as Wn
-from tests.app.pagetest import open_page, page_path, page_text, shown, url, viewer_spec, viewers
+from tests.app.pagetest import open_page, page_path, page_text, shown, url, viewer_spec
 
 WINNOW = page_path("winnow")
 EXPERTS = page_path("experts")
@@ -23,7 +23,9 @@ def _experts(**q):
 def test_winnow_game_moves_and_refusals():
     at = _winnow()
     assert not at.exception and at.title[0].value == "Beat the bound: Winnow"
-    assert viewers(at) == []                                        # the board comes with the first move
+    start = viewer_spec(at)                                         # the board before the first move
+    assert start["T"] == 0 and [f["id"] for f in start["figures"]] == ["main"]
+    assert start["caption"]["start"].startswith("Before your first example every weight is 1")
     g = Wn.WinnowGame.make(8, 1, 1.0, 0)                            # the target: x₅
     assert f"so M ≤ **{g.cap}**" in page_text(at)
     at.checkbox(key="winnow_adversary_bit0").check().run()
@@ -32,6 +34,9 @@ def test_winnow_game_moves_and_refusals():
     assert "the label must be 0: no variable of the target disjunction is on" in shown(at, "warning")
     at.button(key="winnow_adversary_lab0").click().run()
     assert url(at)["amoves"] == "10000000:0" and viewer_spec(at)["T"] == 1
+    spec = viewer_spec(at)                                          # the board, then the lesson's charts of the run
+    assert [f["id"] for f in spec["figures"]] == ["main", "potential", "bound"] and spec["ledger"]["lines"]
+    assert spec["caption"]["values"]["gx"]["data"] == ["x₁ on"]
     at.button(key="winnow_adversary_cend").click().run()
     comp = Wn.computer_game(g, [Wn.WMove((1, 0, 0, 0, 0, 0, 0, 0), 0)])
     assert url(at)["amoves"] == Wn.encode(comp.moves)
@@ -39,6 +44,49 @@ def test_winnow_game_moves_and_refusals():
     assert "No admissible example can be a mistake any more" in text and f"You forced $M = {comp.M}$" in text
     spec = viewer_spec(at)
     assert spec["T"] == comp.T and spec["mistake_rounds"] == comp.trace.mistakes.tolist()
+
+
+def _board_names_target(spec: dict) -> bool:
+    main = spec["figures"][0]["figure"]
+    return "pattern" in main["data"][0]["marker"] or "target's" in main["layout"]["xaxis"]["title"]["text"]
+
+
+def test_winnow_target_hidden_until_revealed():
+    """Issue 35 §1: the target hidden (as the Perceptron's w* can be): nothing on the page names its variables — the
+    panel, a refused label, the board, the ledger, the verdict — and nothing downloads (the transcript names it) until
+    Reveal."""
+    at = _winnow(ahide=1, ak=2, aN=12, aseed=3)
+    g = Wn.WinnowGame.make(12, 2, 1.0, 3, hidden=True)                      # the target: x₇ ∨ x₁₁
+    names = ["x₇", "x₁₁"]
+    assert "is hidden until the end" in shown(at, "caption")
+    assert not any(n in shown(at, "caption") for n in names)
+    at.checkbox(key="winnow_adversary_bit6").check().run()
+    at.button(key="winnow_adversary_lab0").click().run()                   # x₇ on, label 0: refused, x₇ not named
+    refused = shown(at, "warning")
+    assert "a variable of the target disjunction is on" in refused and "x₇" not in refused.split("refused")[1]
+    assert url(at)["amoves"] == ""
+    at.button(key="winnow_adversary_lab1").click().run()
+    at.button(key="winnow_adversary_cmove").click().run()
+    spec = viewer_spec(at)
+    assert spec["T"] == 2 and not _board_names_target(spec)
+    assert not any("relevant variable x_" in line.get("reason", "") for line in spec["ledger"]["lines"])
+    assert "ron" not in spec["caption"]["values"]
+    text = page_text(at)                  # x₇ and x₁₁ weigh 2 ≤ N: the verdict says so without naming them
+    assert "2 variables of the hidden target still weigh at most N" in text
+    assert not any(f"one of {n}" in text for n in names)
+    assert not at.get("download_button") and "download once the target is shown" in shown(at, "caption")
+    at.button(key="winnow_adversary_reveal_btn").click().run()
+    assert "The target is the OR of 2 of these: x₇, x₁₁." in shown(at, "caption")
+    assert _board_names_target(viewer_spec(at)) and at.get("download_button")
+    assert g.cap == Wn.cap(1.0, 12, 2)
+
+
+def test_winnow_hidden_target_shown_at_the_end():
+    at = _winnow(ahide=1)
+    at.button(key="winnow_adversary_cend").click().run()
+    assert "No admissible example can be a mistake any more" in page_text(at)
+    assert "The target is the OR of 1 of these: x₅." in shown(at, "caption")
+    assert _board_names_target(viewer_spec(at))
 
 
 def test_winnow_link_with_a_wrong_label_keeps_the_start():
@@ -50,9 +98,13 @@ def test_winnow_link_with_a_wrong_label_keeps_the_start():
 def test_experts_game_wm():
     at = _experts()
     assert not at.exception and at.title[0].value == "Beat the bound: learning from expert advice"
+    assert viewer_spec(at)["T"] == 0                                # the board before the first move
     g = E.ExpertsGame.make("weighted_majority", 4, 0.5, 1)
     at.button(key="experts_adversary_out0").click().run()          # all +1, outcome −1: everyone wrong, m = 1 ≤ 1
     assert url(at)["emoves"] == "++++:-"
+    spec = viewer_spec(at)
+    assert [f["id"] for f in spec["figures"]] == ["main", "sandwich", "advice", "mistakes"]
+    assert spec["caption"]["values"]["gwhat"]["data"] == ["MISTAKE → the wrong experts' weights × β = 0.5"]
     at.button(key="experts_adversary_out0").click().run()          # again: the best would have 2 > 1: refused
     assert url(at)["emoves"] == "++++:-" and "the best would have 2 mistakes" in shown(at, "warning")
     at.button(key="experts_adversary_cend").click().run()

@@ -18,7 +18,7 @@ OPEN = {"type": "open", "qid": "q1", "round": 7, "page": "perceptron", "text": "
         "choices": [{"id": "left", "label": "towards x"}, {"id": "right", "label": "away from x"}]}
 #: a well-formed example of every lecturer-only message (a student sends each)
 LECTURER_MSGS = {"state": STATE, "open": OPEN, "reveal": {"type": "reveal", "qid": "q1", "correct": "left"},
-                 "close": {"type": "close", "qid": "q1"}, "eyes": {"type": "eyes", "on": True}, "end": {"type": "end"}}
+                 "close": {"type": "close", "qid": "q1"}, "show": {"type": "show", "qid": "q1"}, "eyes": {"type": "eyes", "on": True}, "end": {"type": "end"}}
 
 
 def test_hello_welcome_and_fan_out(store, serve):
@@ -314,3 +314,35 @@ def test_an_idle_session_ends_its_connections(make_store, serve):
     with serve(store) as srv:
         run_async(go(srv.url))
     assert store.lookup(code) == "expired"
+
+
+def test_the_class_proposes_a_move_and_the_lecturer_shows_the_counts(store, serve):
+    """issue 35 §3 over the websocket: the lecturer opens a round of proposals, each student proposes a move (one per
+    student), the lecturer's count says how many proposed and never which, ``show`` sends everyone each distinct move
+    with its count; a student may not show, and a proposal round cannot be revealed."""
+    code, key = store.create("perceptron", "")
+    opening = {"type": "open", "kind": "propose", "qid": "p1", "round": 2, "page": "perceptron", "text": "Your move"}
+
+    async def go(url):
+        async with WS(url) as lec, WS(url) as a, WS(url) as b:
+            await lec.hello(code, key=key)
+            for s in (a, b):
+                await s.hello(code)
+            await lec.send(opening)
+            q = await a.expect("question")
+            assert (q["qid"], q["kind"], q["choices"], q["joined"]) == ("p1", "propose", [], 2)
+            await a.send({"type": "vote", "qid": "p1", "answer": "16:60:1"})
+            assert (await lec.expect("answered")) == {"type": "answered", "qid": "p1", "n": 1, "joined": 2}
+            await b.send({"type": "vote", "qid": "p1", "answer": "0:1:-1"})
+            await b.send({"type": "vote", "qid": "p1", "answer": "16:60:1"})     # changed: replaces
+            assert (await lec.expect("answered"))["n"] == 2
+            await a.send({"type": "show", "qid": "p1"})
+            assert (await a.expect("refused"))["what"] == "show"
+            await lec.send({"type": "reveal", "qid": "p1", "correct": "16:60:1"})
+            assert (await lec.expect("refused"))["what"] == "reveal"
+            await lec.send({"type": "show", "qid": "p1"})
+            for s in (lec, a, b):
+                assert await s.expect("proposals") == {"type": "proposals", "qid": "p1",
+                                                       "counts": [["16:60:1", 2]], "answered": 2, "joined": 2}
+    with serve(store) as srv:
+        run_async(go(srv.url))

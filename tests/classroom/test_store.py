@@ -240,3 +240,32 @@ def test_the_student_bound_counts_the_students_present(make_store):
     assert store.join(code, a) == (a, 2, False)            # one present still gets back in
     store.depart(code, c)
     assert store.join(code, b)[0] != b                     # b was forgotten to make room: it comes back as new
+
+
+def test_a_round_of_proposals_takes_any_move_and_shows_its_counts(store):
+    """The class as the adversary (issue 35 §3): a round of proposals takes any short move from each joined student
+    (one per student: a change replaces it), is shown (each distinct move with its count, the most proposed first;
+    present students only) and closes; it is never revealed, and a question is never shown; nothing reaches the
+    tally."""
+    code, _ = store.create("perceptron", "")
+    sids = [store.join(code, None)[0] for _ in range(4)]
+    P = {"qid": "p1", "round": 3, "page": "perceptron", "text": "Your move", "choices": [], "kind": "propose"}
+    opened = store.open_question(code, P)
+    assert opened["kind"] == "propose" and opened["answered"] == 0 and opened["joined"] == 4
+    for sid, move in zip(sids, ("16:60:1", "16:60:1", "-10:4:-1", "0:1:1")):
+        store.vote(code, sid, "p1", move)
+    store.vote(code, sids[3], "p1", "-10:4:-1")                  # changed: replaces
+    assert store.snapshot(code, sids[0])["question"]["mine"] == "16:60:1"
+    with pytest.raises(Refused):
+        store.reveal(code, "p1", "16:60:1")
+    with pytest.raises(Refused):
+        store.show(code, "p9")
+    got = store.show(code, "p1")
+    assert got == {"qid": "p1", "counts": [["-10:4:-1", 2], ["16:60:1", 2]], "answered": 4, "joined": 4}
+    assert store.snapshot(code)["question"] is None and store.snapshot(code)["tally"] == []
+    with pytest.raises(Refused):
+        store.vote(code, sids[0], "p1", "1:1:1")                 # shown: closed
+    store.open_question(code, Q)
+    with pytest.raises(Refused):
+        store.show(code, "q1")                                    # a question is revealed, not shown
+    assert store.snapshot(code)["question"]["qid"] == "q1"       # and stays open

@@ -5,7 +5,10 @@ and the outcome; the game accepts only moves that leave some expert within the b
 The experts page opens it with ``?mode=adversary`` (its script calls :func:`part` and, for this part, :func:`page`).
 The game is a Streamlit fragment (:func:`play`). ``emoves`` (in the URL) holds ``advice:outcome,…`` ("+-+:-"), so
 a link replays the game; the board is the experts lesson's step viewer on the game's run (weights and the
-log-weight sandwich, the advice strip, the ledger), stepped back like any run. A move goes through the server.
+log-weight sandwich, the advice strip, the ledger), stepped back like any run. A move is drawn at once in the
+browser (the board's game mode, assets/viewer_game_bars.js: each expert's weight after it and the learner's answer,
+exact; RWM's chance of a mistake), then the server's run follows (the sandwich, the advice map, the chart of mistakes,
+the ledger).
 """
 from __future__ import annotations
 
@@ -17,12 +20,12 @@ from olc_core.games._numbers import pair
 from olc_core.games.experts import (LEARNERS, MAX_MOVES, EMove, ExpertsGame, ExpertsState, computer_game,
                                     computer_move, encode, parse)
 
-from olc_ui.lessons.experts.view import experts_spec
-from olc_ui.shared import caps, class_session, common, safe, state
+from olc_ui.lessons.experts.adversary_view import board_options, board_spec
+from olc_ui.shared import caps, class_session, common, game_bridge, safe, state
 from olc_ui.shared.config import Setting
 from olc_ui.shared.state import set_value
 from olc_ui.shared.transcript import PageSettings
-from olc_ui.viewer.component import viewer
+from olc_ui.viewer.component import take_game_move, viewer
 from olc_ui.shared.position import query_position, report
 from olc_ui.viewer.spec import MODES_KEY
 
@@ -46,6 +49,10 @@ GAME_SETTINGS = [
     Setting("emoves", "Your moves", "text", "", extra={"max_len": 2000}),
 ]
 TRANSCRIPT = PageSettings(MODE_SETTINGS + GAME_SETTINGS)
+#: the class session's settings bridge (olc_ui/shared/game_bridge.py: the sidebar's widgets redrawn when it
+#: changes more than the moves)
+_BRIDGED = f"{GROUP}_bridged"
+_BRIDGE = game_bridge.bridge([(MODE_GROUP, MODE_SETTINGS), (GROUP, GAME_SETTINGS)], "emoves", _BRIDGED)
 CAP = caps.text(f"a game keeps at most {MAX_MOVES} moves of at most 12 experts")
 INTRO = (
     "**Beat the bound.** You are the adversary: you set every expert's advice and the outcome. The game fixed a "
@@ -119,6 +126,30 @@ def _add(s: ExpertsState, outcome: int) -> None:
         return
     st.session_state[f"{GROUP}_refused"] = ""
     _set_moves(out.moves)
+
+
+def _proposed(text: str, N: int) -> EMove:
+    """A move in the class's short form: each expert's advice as a bit (1: +1), then the outcome ("1011:0")."""
+    bits, _, out = text.partition(":")
+    if len(bits) != N or set(bits) - {"0", "1"} or out not in ("0", "1"):
+        raise ValueError(f"{text[:40]!r} is not advice and an outcome like '1011:0'")
+    return EMove(tuple(1 if b == "1" else -1 for b in bits), 1 if out == "1" else -1)
+
+
+def _board_move(s: ExpertsState) -> None:
+    """A move the board played (the class's proposal the lecturer chose: viewer_game_class.js), applied if it was
+    made on this game state."""
+    got = take_game_move(VIEWER)
+    if not isinstance(got, dict):
+        return
+    try:
+        m = _proposed(str(got["move"]), s.game.N)
+        made_on = int(got["T"])
+    except (KeyError, TypeError, ValueError):
+        return
+    out = s.then(m) if made_on == s.T else "stale"
+    if not isinstance(out, str):
+        _set_moves(out.moves)
 
 
 def _computer(s: ExpertsState, to_end: bool) -> None:
@@ -200,7 +231,7 @@ def comparison(s: ExpertsState, comp: ExpertsState) -> str:
 
 @st.cache_resource(max_entries=32, show_spinner=False)
 def _spec(run_id: str, _state: ExpertsState) -> dict:
-    return experts_spec(_state.trace, _state.A, _state.y, run_id=run_id)
+    return board_spec(_state, run_id=run_id)
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
@@ -221,18 +252,18 @@ def _controls(s: ExpertsState) -> None:
 def _move_panel(s: ExpertsState) -> None:
     g = s.game
     with st.container(border=True, key=f"{GROUP}_panel"):
-        st.markdown("#### Your next round: each expert's advice (on: +1, off: −1), then the outcome")
-        per_row = 4
+        st.markdown("#### Your next round")
+        st.caption("Each expert's advice (checked: +1, unchecked: −1), labelled “expert: its mistakes so far”; then "
+                   "the outcome.")
+        per_row = 2          # a label that fits the panel beside the board at 1100 px
         for start in range(0, g.N, per_row):
             cols = st.columns(per_row, gap="small")
             for i in range(start, min(g.N, start + per_row)):
-                cols[i - start].checkbox(f"expert {i + 1}: +1 ({int(s.expert_mistakes[i])} wrong)", key=_adv_key(i),
-                                         value=True)
-        c1, c2 = st.columns(2)
+                cols[i - start].checkbox(f"{i + 1}: {int(s.expert_mistakes[i])} wrong", key=_adv_key(i), value=True)
         full = s.T >= MAX_MOVES
-        c1.button("Outcome +1", key=f"{GROUP}_out1", on_click=_add, args=(s, 1), disabled=full,
+        st.button("Outcome +1", key=f"{GROUP}_out1", on_click=_add, args=(s, 1), disabled=full,
                   use_container_width=True)
-        c2.button("Outcome −1", key=f"{GROUP}_out0", on_click=_add, args=(s, -1), disabled=full,
+        st.button("Outcome −1", key=f"{GROUP}_out0", on_click=_add, args=(s, -1), disabled=full,
                   use_container_width=True)
         refused = st.session_state.get(f"{GROUP}_refused")
         if refused:
@@ -241,10 +272,12 @@ def _move_panel(s: ExpertsState) -> None:
 
 @st.fragment
 def play() -> None:
+    game_bridge.rerun_if_needed(_BRIDGED)
     first = st.session_state.get(f"{GROUP}_opened") is None
     st.session_state[f"{GROUP}_opened"] = True
     v = state.current(GROUP, GAME_SETTINGS)
     game = _game(v)
+    _board_move(game.play(_moves(game)))
     s = game.play(_moves(game))
     _controls(s)
     board, panel = st.columns([3, 2], gap="medium")
@@ -255,19 +288,16 @@ def play() -> None:
         kind, text = verdict(s)
         getattr(st, kind)(text)
         st.markdown(comparison(s, _computer_game(repr(game), game)))
-    position = None
     with board:
-        if s.trace is None:
-            st.info("The board (each expert's weight, the sandwich of the total weight, the ledger) appears with your "
-                    "first move.")
-        else:
-            position = _opens_at(s.T, first)
-            run_id = f"eadv-{game.learner}-{game.N}-{game.rate:g}-{game.budget}-{encode(s.moves)}"
-            spec = {**_spec(run_id, s), "position": position}
-            position = viewer(spec, key=VIEWER, modes=st.session_state.get(MODES_KEY) or {})
-            caps.show(CAP)
+        position = _opens_at(s.T, first)
+        run_id = f"eadv-{game.learner}-{game.N}-{game.rate:g}-{game.budget}-{encode(s.moves)}"
+        spec = {**_spec(run_id, s), "position": position}
+        modes = class_session.with_class({**(st.session_state.get(MODES_KEY) or {}), "game_bars": board_options(
+            game, s, GROUP)}, MODE_SETTINGS + GAME_SETTINGS, {"mode": "adversary", **v, "emoves": encode(s.moves)})
+        position = viewer(spec, key=VIEWER, modes=modes, on_class_settings=_BRIDGE)
+        caps.show(CAP)
     state.write_url(MODE_SETTINGS + GAME_SETTINGS, {"mode": "adversary", **v, "emoves": encode(s.moves)},
-                    {"t": str(position)} if position is not None else None)
+                    {"t": str(position)} if s.T else None)
     if s.trace is not None:
         common.downloads(s.trace, spec, position, "experts_adversary_game", s.A, s.y, settings=TRANSCRIPT)
 

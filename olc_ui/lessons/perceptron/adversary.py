@@ -22,7 +22,7 @@ from olc_core.games.perceptron_adversary import greedy_game, greedy_move
 from olc_ui.lessons.perceptron import adversary_text as words
 from olc_ui.lessons.perceptron.adversary_view import (HIDDEN_NAME, LABEL_TEXT, START, WHAT, YHAT, board_spec,
                                                       coord_text, start_board)
-from olc_ui.shared import caps, class_session, common, safe, state
+from olc_ui.shared import caps, class_session, common, game_bridge, safe, state
 from olc_ui.shared.config import Setting
 from olc_ui.shared.state import set_value
 from olc_ui.shared.transcript import PageSettings
@@ -58,6 +58,10 @@ GAME_SETTINGS = [
     Setting("moves", "Your moves", "text", "", extra={"max_len": 2400}),
 ]
 TRANSCRIPT = PageSettings(MODE_SETTINGS + GAME_SETTINGS)
+#: the class session's settings bridge (olc_ui/shared/game_bridge.py: the sidebar's widgets redrawn when it
+#: changes more than the moves)
+_BRIDGED = f"{GROUP}_bridged"
+_BRIDGE = game_bridge.bridge([(MODE_GROUP, MODE_SETTINGS), (GROUP, GAME_SETTINGS)], "moves", _BRIDGED)
 CAP = caps.text(f"a game keeps at most {MAX_MOVES} moves (points on the grid of step 1/{GRID})")
 INTRO = (
     "**Beat the bound.** You are the adversary: you choose every point $x$ and its label $y$. The game fixed a unit "
@@ -260,6 +264,7 @@ def _reveal(direction: str) -> None:
 def play() -> None:
     """The game: the controls, the board (the step viewer), what the proof says, the downloads. A move reruns this
     only."""
+    game_bridge.rerun_if_needed(_BRIDGED)
     first = st.session_state.get(f"{GROUP}_opened") is None     # a link's ?t= counts on the session's first run
     st.session_state[f"{GROUP}_opened"] = True
     v = state.current(GROUP, GAME_SETTINGS)
@@ -273,17 +278,21 @@ def play() -> None:
     position = _opens_at(state_.T, first)
     run_id = f"padv-{game.direction}-{game.gamma}-{game.radius}-{int(shown)}-{encode_moves(state_.moves)}"
     spec = {**_spec(run_id, state_, shown), "position": position}
-    modes = {**(st.session_state.get(MODES_KEY) or {}), "game_plane": game_options(game, state_, shown)}
-    position = viewer(spec, key=VIEWER, modes=modes)
+    # in a class session the class mode carries the game's query with its moves (what a student's page must run)
+    modes = class_session.with_class({**(st.session_state.get(MODES_KEY) or {}), "game_plane": game_options(
+        game, state_, shown)}, MODE_SETTINGS + GAME_SETTINGS, {"mode": "adversary", **v, "moves": encode_moves(state_.moves)})
+    position = viewer(spec, key=VIEWER, modes=modes, on_class_settings=_BRIDGE)
     caps.show(CAP)
     _typed_panel(state_)
     _words(state_, shown)
     m = {"mode": "adversary"}
     state.write_url(MODE_SETTINGS + GAME_SETTINGS, {**m, **v, "moves": encode_moves(state_.moves)},
                     {"t": str(position)} if state_.T else None)
-    if state_.trace is not None:
+    if state_.trace is not None and shown:
         common.downloads(state_.trace, spec, position, "perceptron_adversary_game", state_.X, state_.y,
                          settings=TRANSCRIPT)
+    elif state_.trace is not None:
+        st.caption("The trace and the transcript download once w* is shown: they name it.")
 
 
 def _opens_at(T: int, first: bool) -> int:

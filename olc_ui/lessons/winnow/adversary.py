@@ -5,7 +5,8 @@ The Winnow page opens it with ``?mode=adversary`` (its script calls :func:`part`
 :func:`page`). The game is a Streamlit fragment (:func:`play`): a move reruns the board, the panel and the URL.
 ``amoves`` (in the URL) holds ``bits:label,…``, so a link replays the game; the board is the Winnow lesson's
 step viewer on the game's run (weights, the potential's sandwich, the bound, the ledger), stepped back like any
-run. A move goes through the server (the board is the run's, drawn once the run is made).
+run. A move is drawn at once in the browser (the board's game mode, assets/viewer_game_bars.js: the weights after
+it and the learner's answer, exact), then the server's run follows (the potential, the sandwich, the ledger).
 """
 from __future__ import annotations
 
@@ -17,12 +18,12 @@ from olc_core.games.winnow import (MAX_MOVES, N_RANGE, WinnowGame, WinnowState, 
                                    encode, parse)
 from olc_core.proofs.winnow import bound as winnow_bound
 
-from olc_ui.lessons.winnow.view import winnow_spec
-from olc_ui.shared import caps, class_session, common, safe, state
+from olc_ui.lessons.winnow.adversary_view import board_options, board_spec
+from olc_ui.shared import caps, class_session, common, game_bridge, safe, state
 from olc_ui.shared.config import Setting
 from olc_ui.shared.state import set_value
 from olc_ui.shared.transcript import PageSettings
-from olc_ui.viewer.component import viewer
+from olc_ui.viewer.component import take_game_move, viewer
 from olc_ui.shared.position import query_position, report
 from olc_ui.viewer.spec import MODES_KEY
 
@@ -42,9 +43,16 @@ GAME_SETTINGS = [
             help="β = 1: the bound 2 + 3k(log₂N + 1) of [000] eq. 42"),
     Setting("aseed", "Target (seed)", "int", 0, lo=0, hi=1_000_000, step=1, extra={"widget": "number"},
             help="which k of the N variables form the target disjunction"),
+    Setting("ahide", "Hide the target until the end", "bool", False,
+            help="the rules stay the same; a refused label still says that the target labels the example otherwise, "
+                 "not which of its variables is on"),
     Setting("amoves", "Your moves", "text", "", extra={"max_len": 3000}),
 ]
 TRANSCRIPT = PageSettings(MODE_SETTINGS + GAME_SETTINGS)
+#: the class session's settings bridge (olc_ui/shared/game_bridge.py: the sidebar's widgets redrawn when it
+#: changes more than the moves)
+_BRIDGED = f"{GROUP}_bridged"
+_BRIDGE = game_bridge.bridge([(MODE_GROUP, MODE_SETTINGS), (GROUP, GAME_SETTINGS)], "amoves", _BRIDGED)
 CAP = caps.text(f"a game keeps at most {MAX_MOVES} moves of at most {N_RANGE[1]} variables")
 INTRO = (
     "**Beat the bound.** You are the adversary: you choose which variables are on and the label. The game fixed a "
@@ -64,7 +72,8 @@ def part() -> str:
 
 
 def _game(v: dict[str, Any]) -> WinnowGame:
-    return WinnowGame.make(int(v["aN"]), min(int(v["ak"]), int(v["aN"])), float(v["abeta"]), int(v["aseed"]))
+    return WinnowGame.make(int(v["aN"]), min(int(v["ak"]), int(v["aN"])), float(v["abeta"]), int(v["aseed"]),
+                           bool(v["ahide"]))
 
 
 def page() -> None:
@@ -73,7 +82,7 @@ def page() -> None:
         st.markdown(INTRO)
     with st.sidebar:
         st.header("The game")
-        v = state.bind(GROUP, GAME_SETTINGS, show={"aN", "ak", "abeta", "aseed"})
+        v = state.bind(GROUP, GAME_SETTINGS, show={"aN", "ak", "abeta", "aseed", "ahide"})
     for group in (MODE_GROUP, GROUP):
         for problem in state.problems(group):
             safe.notice("warning", "A setting in the link was not valid: ", f"{problem}.")
@@ -117,6 +126,22 @@ def _add(state_: WinnowState, label: int) -> None:
     _set_moves(out.moves)
 
 
+def _board_move(state_: WinnowState) -> None:
+    """A move the board played (the class's proposal the lecturer chose: viewer_game_class.js), applied if it was
+    made on this game state."""
+    got = take_game_move(VIEWER)
+    if not isinstance(got, dict):
+        return
+    try:
+        [m] = parse(str(got["move"]), state_.game.N)
+        made_on = int(got["T"])
+    except (KeyError, TypeError, ValueError):
+        return
+    out = state_.then(m) if made_on == state_.T else "stale"
+    if not isinstance(out, str):
+        _set_moves(out.moves)
+
+
 def _computer(state_: WinnowState, to_end: bool) -> None:
     st.session_state[f"{GROUP}_refused"] = ""
     if to_end:
@@ -147,7 +172,7 @@ def last_move(s: WinnowState) -> str:
     on = [i for i, b in enumerate(m.x) if b]
     score = float(tr.columns["score"][t])
     pred = int(tr.predictions[t])
-    rel = "&gt;" if pred else "\\le"
+    rel = "\\gt" if pred else "\\le"
     head = (f"**Round {s.T}**: $x$ = {''.join(map(str, m.x))} (on: {', '.join(_var(i) for i in on) or 'none'}), "
             f"your label $y = {m.label}$. The learner had $w\\cdot x = {score:.6g} {rel} N = {s.game.N}$, so it "
             f"predicted $\\hat y = {pred}$")
@@ -157,7 +182,9 @@ def last_move(s: WinnowState) -> str:
     return head + f" — **a mistake**: the variables that are on were {what}."
 
 
-def verdict(s: WinnowState) -> tuple[str, str]:
+def verdict(s: WinnowState, shown: bool = True) -> tuple[str, str]:
+    """(kind, Markdown): "success" when no admissible example can be a mistake any more, else "info" with what the
+    theorem still allows and which examples can still err (the target's variables named only when shown)."""
     g = s.game
     if not s.can_err:
         return "success", (
@@ -167,9 +194,14 @@ def verdict(s: WinnowState) -> tuple[str, str]:
             f"change only on a mistake: Winnow makes **no further mistake in this game**. You forced $M = {s.M}$; "
             f"the theorem allowed at most {g.cap}.")
     parts = []
-    if s.light_relevant:
+    if s.light_relevant and shown:
         parts.append("a positive example whose only relevant variable on is one of "
                      + ", ".join(_var(i) for i in s.light_relevant) + " (weight still ≤ N) can be a false negative")
+    elif s.light_relevant:
+        n = len(s.light_relevant)
+        parts.append(f"{n} {'variable' if n == 1 else 'variables'} of the hidden target still "
+                     f"{'weighs' if n == 1 else 'weigh'} at most N: a positive example whose only variable of the "
+                     f"target on is {'it' if n == 1 else 'one of them'} can be a false negative")
     if s.irrelevant_weight > g.N:
         parts.append(f"the irrelevant weights sum to {float(s.irrelevant_weight):.6g} > N = {g.N}: a negative "
                      "example with enough of them on can be a false positive")
@@ -188,8 +220,8 @@ def comparison(s: WinnowState, comp: WinnowState) -> str:
 # ------------------------------------------------------------------------------------------ the fragment
 
 @st.cache_resource(max_entries=32, show_spinner=False)
-def _spec(run_id: str, _state: WinnowState) -> dict:
-    return winnow_spec(_state.trace, _state.X, _state.y, run_id=run_id)
+def _spec(run_id: str, _state: WinnowState, shown: bool) -> dict:
+    return board_spec(_state, run_id=run_id, shown=shown)
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
@@ -208,16 +240,20 @@ def _controls(s: WinnowState) -> None:
     st.markdown(score_line(s))
 
 
-def _move_panel(s: WinnowState) -> None:
+def _move_panel(s: WinnowState, shown: bool) -> None:
     g = s.game
     with st.container(border=True, key=f"{GROUP}_panel"):
         st.markdown("#### Your next example")
-        per_row = 8
+        per_row = 3          # x₁₂ and its box fit a column of the panel beside the board at 1100 px
         for start in range(0, g.N, per_row):
             cols = st.columns(per_row, gap="small")
             for i in range(start, min(g.N, start + per_row)):
                 cols[i - start].checkbox(_var(i), key=_bit_key(i))
-        st.caption(f"The target is the OR of {g.k} of these: {', '.join(_var(i) for i in g.relevant)}.")
+        if shown:
+            st.caption(f"The target is the OR of {g.k} of these: {', '.join(_var(i) for i in g.relevant)}.")
+        else:
+            st.caption(f"The target, the OR of {g.k} of these {g.N}, is hidden until the end.")
+            st.button("Reveal the target", key=f"{GROUP}_reveal_btn", on_click=_reveal, args=(repr(g),))
         c1, c2 = st.columns(2)
         full = s.T >= MAX_MOVES
         c1.button("Label 1", key=f"{GROUP}_lab1", on_click=_add, args=(s, 1), disabled=full, use_container_width=True)
@@ -227,37 +263,51 @@ def _move_panel(s: WinnowState) -> None:
             st.warning(safe.md(refused))
 
 
+def _reveal(game_key: str) -> None:
+    st.session_state[f"{GROUP}_reveal"] = game_key
+
+
+def _shown(s: WinnowState) -> bool:
+    """The target is shown unless hidden, and a hidden one at the end (no admissible example errs, or the game is
+    full) or once revealed."""
+    g = s.game
+    over = not s.can_err or s.T >= MAX_MOVES
+    return not g.hidden or over or st.session_state.get(f"{GROUP}_reveal") == repr(g)
+
+
 @st.fragment
 def play() -> None:
+    game_bridge.rerun_if_needed(_BRIDGED)
     first = st.session_state.get(f"{GROUP}_opened") is None
     st.session_state[f"{GROUP}_opened"] = True
     v = state.current(GROUP, GAME_SETTINGS)
     game = _game(v)
+    _board_move(game.play(_moves(game)))
     s = game.play(_moves(game))
+    shown = _shown(s)
     _controls(s)
     board, panel = st.columns([3, 2], gap="medium")
     with panel:
-        _move_panel(s)
+        _move_panel(s, shown)
         if s.T:
             st.markdown(last_move(s))
-        kind, text = verdict(s)
+        kind, text = verdict(s, shown)
         getattr(st, kind)(text)
         st.markdown(comparison(s, _computer_game(repr(game), game)))
-    position = None
     with board:
-        if s.trace is None:
-            st.info("The board (the weights, the potential Φ between its bounds, the ledger) appears with your first "
-                    "move.")
-        else:
-            position = _opens_at(s.T, first)
-            run_id = f"wadv-{game.N}-{game.k}-{game.beta:g}-{game.seed}-{encode(s.moves)}"
-            spec = {**_spec(run_id, s), "position": position}
-            position = viewer(spec, key=VIEWER, modes=st.session_state.get(MODES_KEY) or {})
-            caps.show(CAP)
+        position = _opens_at(s.T, first)
+        run_id = f"wadv-{game.N}-{game.k}-{game.beta:g}-{game.seed}-{int(shown)}-{encode(s.moves)}"
+        spec = {**_spec(run_id, s, shown), "position": position}
+        modes = class_session.with_class({**(st.session_state.get(MODES_KEY) or {}), "game_bars": board_options(
+            game, s, GROUP)}, MODE_SETTINGS + GAME_SETTINGS, {"mode": "adversary", **v, "amoves": encode(s.moves)})
+        position = viewer(spec, key=VIEWER, modes=modes, on_class_settings=_BRIDGE)
+        caps.show(CAP)
     state.write_url(MODE_SETTINGS + GAME_SETTINGS, {"mode": "adversary", **v, "amoves": encode(s.moves)},
-                    {"t": str(position)} if position is not None else None)
-    if s.trace is not None:
+                    {"t": str(position)} if s.T else None)
+    if s.trace is not None and shown:
         common.downloads(s.trace, spec, position, "winnow_adversary_game", s.X, s.y, settings=TRANSCRIPT)
+    elif s.trace is not None:
+        st.caption("The trace and the transcript download once the target is shown: they name it.")
 
 
 def _opens_at(T: int, first: bool) -> int:

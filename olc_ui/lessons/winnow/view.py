@@ -548,8 +548,9 @@ def _caption(trace, X, y, proof, rel: np.ndarray | None) -> dict:
 
 # ------------------------------------------------------------------------------------------ the spec
 
-def winnow_spec(trace, X, y, *, run_id: str, position: int = 0) -> dict:
-    """The viewer spec for a Winnow run on ``X`` (T × N, 0/1) and ``y`` (0/1)."""
+def winnow_spec(trace, X, y, *, run_id: str, position: int = 0, per_variable: bool = True) -> dict:
+    """The viewer spec for a Winnow run on ``X`` (T × N, 0/1) and ``y`` (0/1). ``per_variable=False`` leaves out
+    the ledger's lines of each relevant variable (they name the target's variables: a game that hides them)."""
     A = np.asarray(X)
     y = np.asarray(y, dtype=np.float64)
     T, N = A.shape
@@ -570,7 +571,7 @@ def winnow_spec(trace, X, y, *, run_id: str, position: int = 0) -> dict:
         "version": 1, "run_id": run_id, "T": int(T), "position": int(position), "url_param": "t",
         "breaks": (mistakes + 1).tolist(), "mistake_rounds": mistakes, "arrays": arrays, "figures": figures,
         "ledger": {"title": "Proof ledger after round t (Φ_{t+1}, w: the weights after it)",
-                   "lines": _ledger_lines(trace, A, y, proof, rel)},
+                   "lines": _ledger_lines(trace, A, y, proof, rel if per_variable else None)},
         "caption": _caption(trace, A, y, proof, rel),
         "layout": {"columns": [["weights", "potential"], ["bound", "ledger"]], "widths": [1.1, 1]},
         "speed": int(max(2, min(200, T // 25))),

@@ -265,12 +265,15 @@ class Viewer {
     if (this.renderRaf !== null) { cancelAnimationFrame(this.renderRaf); this.renderRaf = null; }
     const p = this.p, k = this.k();
     if (this.ready) {
-      for (const f of this.figs) this.updateFigure(f, p, k);
+      // a part a game mode hides until the server's run comes (olc-game-pending: its arrays stop at the last run's
+      // rounds) is not redrawn meanwhile (viewer_game*.js)
+      const held = (e) => e && e.classList.contains("olc-game-pending");
+      for (const f of this.figs) if (!held(f.box)) this.updateFigure(f, p, k);
       // While playing, the ledger's KaTeX is typeset a few times a second (nobody reads
       // numbers at 20+ frames a second, and typesetting every frame would halve the frame
       // rate); every step, pause and stop draws it at once.
       const now = performance.now();
-      if (!this.playing || !(now - (this.ledgerAt || 0) < LEDGER_PLAY_INTERVAL_MS)) {
+      if (!held(this.ledgerEl) && (!this.playing || !(now - (this.ledgerAt || 0) < LEDGER_PLAY_INTERVAL_MS))) {
         this.renderLedger(p, k);
         this.ledgerAt = now;
       }

@@ -23,11 +23,11 @@
 import { registerMode } from "./viewer_modes.js";
 import { clamp, el } from "./viewer_util.js";
 
-export const CLASS_LECTURER_ONLY = new Set(["state", "open", "reveal", "close", "eyes", "end"]);
+export const CLASS_LECTURER_ONLY = new Set(["state", "open", "reveal", "close", "show", "eyes", "end"]);
 export const CLASS_STUDENT_ONLY = new Set(["vote", "leave"]);
 export const CLASS_EXCLUDED = ["t", "class", "present", "hide", "sound", "tour", "stop", "tourdata"];
 const CLASS_KEPT = new Set(["state", "question", "tally", "eyes", "joined", "answered", "reveal", "voted",
-  "welcome", "ended", "error", "refused"]);
+  "welcome", "ended", "error", "refused", "proposals"]);
 export const CLASS_BACKOFF_MS = [500, 5000];   // reconnect: first wait, longest wait
 const CLASS_BEAT_S = 5;                        // the hub's heartbeat until `welcome` says its own
 export const CLASS_STALL_BEATS = 3;            // this many beats with nothing from the hub: the connection stalled
@@ -166,7 +166,7 @@ class ClassLink {
     if (msg.type === "error" || msg.type === "ended") this.stop();
     if (msg.type === "eyes") this.eyes = msg.on === true;
     if (msg.type === "ended") this.eyes = false;
-    if (msg.type === "closed" || msg.type === "reveal") {     // a later reader must not adopt a question that is over
+    if (msg.type === "closed" || msg.type === "reveal" || msg.type === "proposals") {   // a later reader must not adopt a question that is over
       const q = this.kept.get("question");
       if (q && q.qid === msg.qid) this.kept.delete("question");
     }

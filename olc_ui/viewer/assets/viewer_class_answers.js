@@ -152,7 +152,8 @@ export class ClassAnswers {
     if (tally && Array.isArray(tally.rows)) this.rows = tally.rows;
     if (joined && typeof joined.n === "number") this.joined = joined.n;
     const revealed = (l.last("reveal") || {}).qid;
-    if (!this.over && q && q.qid !== revealed && !this.rows.some((row) => row.qid === q.qid)) this.adopt(q);
+    if (!this.over && q && q.kind !== "propose" && q.qid !== revealed && !this.rows.some((row) => row.qid === q.qid))
+      this.adopt(q);
   }
 
   // Lecturer: a question adopted from `welcome` (a reloaded tab) comes without its right answer. When its run and
@@ -181,12 +182,12 @@ export class ClassAnswers {
 
   receive(type, m) {
     if (type === "ended" || type === "left") { this.end(); return; }
-    if (this.over) return;
+    if (this.over || (type === "question" && m.kind === "propose")) return;   // a game's proposals: viewer_game_class.js
     if (type === "welcome") {
       if (m.tally && Array.isArray(m.tally.rows)) this.rows = m.tally.rows;
       else if (Array.isArray(m.tally)) this.rows = m.tally;
       if (typeof m.joined === "number") this.joined = m.joined;
-      if (m.question) this.adopt(m.question); else this.q = null;
+      if (m.question && m.question.kind !== "propose") this.adopt(m.question); else this.q = null;
       this.resume();
     } else if (type === "question") {
       const fresh = !this.q || this.q.qid !== m.qid;

@@ -154,7 +154,9 @@ class Game {
   settle() {
     this.pending = null;
     if (this.timer) { clearTimeout(this.timer); this.timer = null; }
-    for (const e of this.view.root.querySelectorAll(".olc-game-pending")) e.classList.remove("olc-game-pending");
+    const held = this.view.root.querySelectorAll(".olc-game-pending");
+    for (const e of held) e.classList.remove("olc-game-pending");
+    if (held.length && this.view.ready) this.view.scheduleRender();   // not redrawn while held: drawn again now
     if (this.note) { this.note.remove(); this.note = null; }
   }
 

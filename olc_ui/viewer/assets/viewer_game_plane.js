@@ -13,6 +13,8 @@
 // and the ledger (the run's numbers) wait behind a note until it comes. tests/ui/test_game_plane_js.py checks
 // under node that the board drawn here is the run's, array for array, and that the refusals are the core's.
 
+import { classLink } from "./viewer_class.js";
+import { GameClass } from "./viewer_game_class.js";
 import { registerMode } from "./viewer_modes.js";
 import { el } from "./viewer_util.js";
 
@@ -203,12 +205,57 @@ class PlaneGame {
     this.status.setAttribute("role", "status");
     if (main) main.box.appendChild(this.status);
     else v.captionEl.after(this.status);
+    // in a class session: the class as the adversary (viewer_game_class.js)
+    if (!this.cls && classLink()) this.cls = new GameClass(v, this.classHooks());
+    if (this.cls) this.cls.mount(v.captionEl);
+  }
+
+  onReady() { if (this.cls) this.cls.redraw(); }
+
+  // What the class's proposals need of this game: a move's words, the rules, playing it, drawing the proposals.
+  classHooks() {
+    const o = this.o;
+    const parse = (id) => { const [i, j, l] = String(id).split(":").map(Number); return [i, j, l > 0 ? 1 : -1]; };
+    return {
+      describe: (id) => { const [i, j, l] = parse(id); return `(${pgCoord(i, o.grid)}, ${pgCoord(j, o.grid)}) with label ${o.ytext[String(l)]}`; },
+      refusal: (id) => {
+        const [i, j, l] = parse(id);
+        if (!Number.isInteger(i) || !Number.isInteger(j)) return "not a point of the grid";
+        if (this.view.spec && this.view.spec.T >= o.max) return `a game keeps at most ${o.max} moves`;
+        const why = planeRefusal(o, i, j, l);
+        return why ? why.text : null;
+      },
+      play: (id) => { const [i, j, l] = parse(id); this.move(i, j, l); },
+      draw: (counts) => this.drawProposals(counts.map(([id, n]) => [...parse(id), n])),
+      clear: () => this.drawProposals([]),
+    };
+  }
+
+  // The class's proposals on the board: a disc at each point proposed, its size and number the count, in the
+  // label's colour and marker (a trace added over the run's, gone with the next run).
+  drawProposals(points) {
+    const P = this.view.Plotly, gd = this.gd;
+    if (!P || !gd || !gd.data) return;
+    const at = gd.data.findIndex((t) => t.meta === "class-proposals");
+    if (at >= 0) P.deleteTraces(gd, at);
+    if (!points.length) return;
+    const G = this.o.grid;
+    P.addTraces(gd, {
+      type: "scatter", mode: "markers+text", meta: "class-proposals", name: "the class's proposals (count)",
+      x: points.map((p) => p[0] / G), y: points.map((p) => p[1] / G), text: points.map((p) => String(p[3])),
+      textposition: "middle center", textfont: { color: "#ffffff", size: 12 }, hoverinfo: "skip",
+      marker: { size: points.map((p) => 14 + 6 * Math.sqrt(p[3])), opacity: 0.75,
+        color: points.map((p) => (p[2] > 0 ? this.o.colors.pos : this.o.colors.neg)),
+        symbol: points.map((p) => (p[2] > 0 ? "circle" : "square")), line: { color: "#000000", width: 1 } },
+    }).catch(() => {});
   }
 
   settle() {
     this.pending = null;
     if (this.timer) { clearTimeout(this.timer); this.timer = null; }
-    for (const e of this.view.root.querySelectorAll(".olc-game-pending")) e.classList.remove("olc-game-pending");
+    const held = this.view.root.querySelectorAll(".olc-game-pending");
+    for (const e of held) e.classList.remove("olc-game-pending");
+    if (held.length && this.view.ready) this.view.scheduleRender();   // not redrawn while held: drawn again now
     if (this.note) { this.note.remove(); this.note = null; }
   }
 
@@ -251,10 +298,18 @@ class PlaneGame {
     const label = this.label();
     if (!at || label === null) return;
     const [i, j] = at;
+    if (this.cls && this.cls.proposing()) { this.cls.propose(`${i}:${j}:${label}`); return; }   // the class's move
     const where = `(${pgCoord(i, this.o.grid)}, ${pgCoord(j, this.o.grid)}) with label ${this.o.ytext[String(label)]}`;
     const why = planeRefusal(this.o, i, j, label);
     if (why) { this.say(`${where} is refused: ${why.text}.`); return; }
     this.say("");
+    this.move(i, j, label);
+  }
+
+  // An admissible move: drawn on the board as the run will draw it, then sent to Python.
+  move(i, j, label) {
+    const v = this.view;
+    if (this.pending !== null || !v.ready || !v.spec || v.spec.T >= this.o.max) return;
     const before = v.spec.T;
     v.spec = structuredClone(v.spec);   // the data Streamlit sent stay as sent
     const move = applyPlaneMove(v.spec, this.o, this.W, i, j, label);
@@ -287,6 +342,7 @@ class PlaneGame {
 
   destroy() {
     if (this.gd) this.gd.removeEventListener("click", this.onClick, true);
+    if (this.cls) { this.cls.destroy(); this.cls = null; }
     this.settle();
     if (this.status) this.status.remove();
     this.view.root.classList.remove("olc-game", "olc-game-plane");

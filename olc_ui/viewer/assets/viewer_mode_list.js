@@ -5,6 +5,7 @@ import "./viewer_class.js";
 import "./viewer_predict.js";
 import "./viewer_game.js";
 import "./viewer_game_plane.js";
+import "./viewer_game_bars.js";
 import "./viewer_phone.js";
 import "./viewer_sound.js";
 import "./viewer_tour.js";

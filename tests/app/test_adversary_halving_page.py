@@ -1,0 +1,74 @@
+"""AppTest of Beat the bound on the Halving page (``?mode=adversary``): moves in the URL, the board from the game's run
+(the lesson's version space and sandwich, described from the run), refused moves that change nothing, the computer's
+adversary, the end of a game said from the exact rule, the target hidden until revealed, and the lesson part still the
+lesson."""
+from __future__ import annotations
+
+from olc_core.games import halving as Hg
+from tests.app.pagetest import open_page, page_path, page_text, shown, url, viewer_spec, viewers
+
+HALVING = page_path("halving")
+
+
+def _open(**q):
+    return open_page(HALVING, timeout=90, **{"mode": "adversary", "hcls": "thresholds", "hK": 16, "hseed": 0, **q})
+
+
+def test_halving_game_moves_refusals_and_the_computer():
+    at = _open()
+    assert not at.exception and at.title[0].value == "Beat the bound: Halving"
+    g = Hg.HalvingGame.make("thresholds", 16, seed=0)                    # h*: x ≥ 0.53125
+    assert viewers(at) == []                                           # the board comes with the first move
+    assert "so M ≤ **4**" in page_text(at) and "The target: h* = x ≥ 0.53125" in shown(at, "caption")
+    at.selectbox(key="halving_adversary_inst").set_value(0).run()      # x = 0: h* says −1
+    at.button(key="halving_adversary_lab1").click().run()
+    assert url(at)["hmoves"] == "" and "the label must be −1: the target h* = x ≥ 0.53125 labels x = 0 −1" in \
+        shown(at, "warning")
+    wrong = g.play([]).mistake_instances[0]                              # an instance where Halving errs now
+    at.selectbox(key="halving_adversary_inst").set_value(wrong).run()
+    label = g.target_label(wrong)
+    at.button(key="halving_adversary_lab1" if label > 0 else "halving_adversary_lab0").click().run()
+    assert url(at)["hmoves"] == Hg.encode([Hg.HMove(wrong, label)])
+    spec = viewer_spec(at)
+    assert spec["T"] == 1 and spec["mistake_rounds"] == [0] and [f["id"] for f in spec["figures"]] == ["main", "sandwich"]
+    assert all(f["describe"]["template"] for f in spec["figures"])     # every chart described from the run
+    assert "**a mistake**" in page_text(at)
+    at.button(key="halving_adversary_cend").click().run()
+    comp = Hg.computer_game(g, [Hg.HMove(wrong, label)])
+    assert url(at)["hmoves"] == Hg.encode(comp.moves)
+    text = page_text(at)
+    assert "No admissible instance can be a mistake any more" in text and f"You forced $M = {comp.M}$" in text
+    spec = viewer_spec(at)
+    assert spec["T"] == comp.T and spec["mistake_rounds"] == comp.trace.mistakes.tolist()
+    assert at.get("download_button")
+
+
+def test_halving_link_with_a_wrong_label_keeps_the_start():
+    g = Hg.HalvingGame.make("conj", n=3, seed=1)                          # h* = x2
+    good = Hg.HMove(7, 1)
+    at = _open(hcls="conj", hn=3, hseed=1, hmoves="7:+,7:-,0:-")
+    assert url(at)["hmoves"] == Hg.encode([good]) and g.target_label(7) == 1
+    assert "move 2 is refused: the label must be +1" in shown(at, "warning")
+
+
+def test_halving_target_hidden_until_revealed():
+    at = _open(hhide=1)
+    assert "is hidden until the end" in shown(at, "caption") and "0.53125" not in shown(at, "caption")
+    at.selectbox(key="halving_adversary_inst").set_value(0).run()
+    at.button(key="halving_adversary_lab1").click().run()
+    assert "the label must be −1: the target h* labels x = 0 −1" in shown(at, "warning")
+    at.button(key="halving_adversary_cmove").click().run()
+    spec = viewer_spec(at)
+    names = [t.get("name", "") for t in spec["figures"][0]["figure"]["data"]]
+    assert not any("h*" in n or "target" in n for n in names)
+    assert not at.get("download_button") and "download once the target is shown" in shown(at, "caption")
+    at.button(key="halving_adversary_reveal_btn").click().run()
+    names = [t.get("name", "") for t in viewer_spec(at)["figures"][0]["figure"]["data"]]
+    assert any("h*" in n or "target" in n for n in names) and at.get("download_button")
+    over = _open(hhide=1, hmoves=Hg.encode(Hg.computer_game(Hg.HalvingGame.make("thresholds", 16, seed=0)).moves))
+    assert "The target: h* = x ≥ 0.53125" in shown(over, "caption")           # the end: no admissible move errs
+
+
+def test_the_lesson_part_is_the_lesson():
+    at = open_page(HALVING, timeout=90, mode="lesson")
+    assert not at.exception and at.title[0].value == "Halving: the version space"
