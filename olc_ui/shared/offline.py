@@ -5,8 +5,9 @@ network off.
 
 How it is made: the viewer's modules are the bundle the Streamlit component runs (``assets.bundle_js``), its
 default export handed to the page as ``window.__olcMount``; plotly.js (the bundle the page loads: the basic one when every
-trace is a scatter, bar or pie, the gl3d one for a 3-D view, else the whole library; :func:`bundle`) and KaTeX's script are stored gzip-compressed in base64 and unpacked
-by the browser's own ``DecompressionStream`` into inline scripts before the viewer starts, and the viewer's
+trace is a scatter, bar or pie, the gl3d one for a 3-D view, else the whole library; :func:`bundle`), KaTeX's script and
+the viewer's bundle are stored gzip-compressed in base64 and unpacked by the browser's own ``DecompressionStream``
+into inline scripts, the viewer's last (in a strict function of its own), and the viewer's
 library cache (``window.__olcViewerLibs``, viewer_libs.js) is filled with them, so it asks for no URL; KaTeX's
 fonts are ``data:`` URLs in its stylesheet; the spec is gzip-compressed JSON too. A Content-Security-Policy
 (``default-src 'none'``) forbids the file any request: nothing leaves the page. The viewer's own "figure at
@@ -71,7 +72,8 @@ def _katex_css() -> str:
 
 
 def _viewer_module() -> str:
-    """The viewer's bundle as an inline module script: its default export becomes ``window.__olcMount``."""
+    """The viewer's bundle as a script: its default export becomes ``window.__olcMount``; the start script runs it,
+    unpacked, inside a strict function of its own (:data:`FILL_LIBS_JS`), as a module's scope would keep it."""
     js = bundle_js()
     js, n = re.subn(r"^export default function \(component\)", "window.__olcMount = function (component)", js,
                     flags=re.M)
@@ -121,12 +123,13 @@ def plotly_path(which: str = "basic") -> Path:
 def _fixed(which: str) -> tuple[str, str]:
     """(head, tail): everything of the file but the spec and the page's words, with plotly.js's bundle ``which``."""
     libs = {"plotly": packed(plotly_path(which).read_bytes()),
-            "katex": packed((ASSET_DIR / "katex" / "katex.min.js").read_bytes())}
+            "katex": packed((ASSET_DIR / "katex" / "katex.min.js").read_bytes()),
+            "viewer": packed(_viewer_module().encode("utf-8"))}
     css = (ASSET_DIR / "viewer.css").read_text(encoding="utf-8")
     head = (f"<style>{_OWN_CSS}</style><style>{css}</style><style>{_katex_css()}</style>")
     tail = (f'<script type="application/octet-stream" id="olc-lib-plotly">{libs["plotly"]}</script>'
             f'<script type="application/octet-stream" id="olc-lib-katex">{libs["katex"]}</script>'
-            f"<script type=\"module\">{script_text(_viewer_module())}</script>")
+            f'<script type="application/octet-stream" id="olc-lib-viewer">{libs["viewer"]}</script>')
     return head, tail
 
 
@@ -247,11 +250,15 @@ NEEDS = "It needs a browser with DecompressionStream (Chrome or Edge 80+, Firefo
 #: the libraries unpacked into the viewer's library cache (its names: ``__LIB_URLS__``), as a start script does
 FILL_LIBS_JS = r"""
 async function olcLibs(URLS) {
-  const [plotly, katex] = await Promise.all([olcUnpack("olc-lib-plotly"), olcUnpack("olc-lib-katex")]);
+  const [plotly, katex, viewer] = await Promise.all(
+    [olcUnpack("olc-lib-plotly"), olcUnpack("olc-lib-katex"), olcUnpack("olc-lib-viewer")]);
   const libs = window.__olcViewerLibs || (window.__olcViewerLibs = {});
   libs[URLS.plotly] = Promise.resolve(olcRun(plotly, "Plotly"));
   libs[URLS.katex_js] = Promise.resolve(olcRun(katex, "katex"));
   libs[URLS.katex_css] = Promise.resolve(null);
+  const s = document.createElement("script");
+  s.textContent = '(function () {"use strict";\n' + viewer + "\n})();";
+  document.head.appendChild(s);
   if (typeof window.__olcMount !== "function") throw new Error("the viewer's script did not run");
 }
 """
