@@ -248,17 +248,25 @@ def test_authoring_round_trip(browser, url, tmp_path):
     ctx, pg, errors = _context(browser, 1280, 900)
     try:
         pg.goto(f"{url}/perceptron?T=50&t=10")
-        for page, note in (("Perceptron", "A Perceptron view."), ("Winnow", "A Winnow view.")):
+        run = None
+        for k, (page, note, t) in enumerate((("The Perceptron", "A Perceptron view.", 10), ("Winnow", "A Winnow view.", 0)),
+                                            start=1):
             if page == "Winnow":                       # in the app (the draft is also kept in the browser)
                 pg.locator('.st-key-olc_nav a').filter(has_text="Winnow").first.click()
                 pg.wait_for_function("() => location.pathname.endsWith('/winnow')")
-            pg.wait_for_selector('.olc-viewer[data-ready="true"]')
+            # the new page's own viewer and title, not the last page's still on screen while the new page runs (a
+            # slow first run let the clicks below reach the Perceptron's stale sidebar: CI, 2026-12-06)
+            pg.wait_for_function("([run, title]) => { const v = document.querySelector('.olc-viewer'), "
+                                 "h = document.querySelector('[data-testid=stMain] h1'); return v && h && "
+                                 "v.dataset.ready === 'true' && v.dataset.runId !== run && "
+                                 "h.textContent.startsWith(title); }", arg=[run, page])
+            run = pg.locator(".olc-viewer").get_attribute("data-run-id")
             pg.get_by_text("Add this view to a tour").click()
             box = pg.get_by_label("Your note for this stop (at most 60 words; $…$ for maths)")
             box.fill(note)
             box.press("Tab")
-            pg.get_by_role("button", name="Add this view").click()
-            pg.get_by_text("Added as stop").wait_for()
+            pg.get_by_role("button", name=f"Add this view (round {t})").click()
+            pg.get_by_text(f"Added as stop {k} of your tour").wait_for()
         pg.locator('.st-key-olc_nav a').filter(has_text="Lectures as tours").click()
         pg.get_by_text("Stop 2: the winnow page at round 0").wait_for()
         pg.locator('.st-key-olc_tour_stop_2').get_by_role("button", name="Move up").click()
