@@ -53,7 +53,7 @@ def test_deep_link_opens_the_same_run_at_the_same_round():
     # no positive margin: the tile names the measured minimum, not a "γ", and the separable bound is n/a
     tr = olc_core.run("perceptron", s.X, s.y, comparator=s.comparator)
     low = float(np.min(s.y * (s.X @ s.comparator)))
-    assert low < 0 and _metric(at, "min yₜ⟨w*,xₜ⟩ ≤ 0") == f"{low:.4g}"
+    assert low < 0 and _metric(at, "min yₜ⟨w*,xₜ⟩ ≤ 0") == f"{low:.4g}".replace("-", "−")
     assert _metric(at, "Bound R²/γ²") == "n/a" and tr.proof.mistake_bound is None
     assert not [m for m in at.metric if m.label.startswith("Margin γ")]
 
