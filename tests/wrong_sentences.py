@@ -73,6 +73,9 @@ WRONG: tuple[Wrong, ...] = (
     Wrong("inf·m*", "issue 20, fresh-eyes review (compare, β = 0 or η = 1)", "say the factor is infinite"),
     Wrong("n/a: needs 'margin'", "issue 20, fresh-eyes review (transcripts)",
           "the margin check is the assumption itself: it holds or fails"),
+    # session 8, fresh-eyes review
+    Wrong("an expert within the budget stays above", "issue 32, session 8 review (experts game board's description)",
+          "an expert with m = m* mistakes has weight exactly β^{m*}: it never falls below the floor, and sits on it"),
     # issue 13/14 fresh-eyes reviews
     Wrong("the data's own margin", "issue 14, fresh-eyes review (Margin Perceptron)",
           "that was the planted w*'s margin; the data's largest margin comes from max_margin"),

@@ -237,7 +237,7 @@ def _describe(game: ExpertsGame, R: dict, caption: dict) -> dict:
     else:
         ws = ["w = (" + ", ".join(decimal_text(b ** ci, 4) for ci in s) + ")" for s in R["states"]]
         head = (f"The board: the {game.N} experts' weights on a log scale, hanging from 1, and the floor "
-                f"{_base_text(game)} to the m* = {game.budget} that an expert within the budget stays above.")
+                f"{_base_text(game)} to the m* = {game.budget} that an expert within the budget never falls below (it sits on it at m = m*).")
     v = caption["values"]
     vals = {"w": {"by": "state", "data": ws, "fmt": "text"}, "y": {"caption": "gy"}}
     if "gyhat" in v:
