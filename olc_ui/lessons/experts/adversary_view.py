@@ -26,11 +26,11 @@ from olc_core.games.experts import MAX_MOVES, EMove, ExpertsGame, ExpertsState
 
 from olc_ui.lessons.experts.view import experts_spec
 from olc_ui.shared.describe_view import describe
-from olc_ui.shared.game_bars import arrays_of, bottom, ticks
+from olc_ui.shared.game_bars import bottom, ticks, with_run
 from olc_ui.shared.spec_tools import axis, layout as spec_layout
 from olc_ui.viewer.spec import jsonable
 
-__all__ = ["board_spec", "board_options", "replay", "TITLE", "KINDS"]
+__all__ = ["board_spec", "board_options", "board_main", "moves_options", "replay", "constants", "TITLE", "KINDS", "EXPERTS"]
 
 TITLE = "The adversary's rounds against the learner: each expert's weight after the round"
 KINDS = {"weighted_majority": "wm", "randomized_weighted_majority": "rwm", "halving": "halving"}
@@ -38,6 +38,21 @@ BAR = "#7f9fbf"
 #: the rows over the bars (the round's advice, the mistakes so far): their own axis, above the weights'
 ROWS_AXIS = {"domain": [0.78, 1], "range": [0, 1], "visible": False, "fixedrange": True}
 RIGHT, WRONG = "#1b5e20", "#c0392b"
+#: what the bars stand for, one and many, and what each says on a round: the experts and their advice (the Halving
+#: page's game, olc_ui/lessons/halving/adversary_view.py, draws the hypotheses of a class and their labels)
+EXPERTS = ("expert", "experts", "advice")
+#: beyond this many bars, the rows over them are marks without their signs (the signs would overlap)
+TEXT_ROWS_MAX = 16
+
+
+def _words(game) -> tuple[str, str, str]:
+    return getattr(game, "words", EXPERTS)
+
+
+def _every(game) -> bool:
+    """Whether the board keeps a state for every round (the Halving page's game: its lesson's charts step by round),
+    not only for the rounds that change the weights."""
+    return bool(getattr(game, "every_round", False))
 
 
 def _beta(game: ExpertsGame) -> Fraction:
@@ -88,7 +103,7 @@ def replay(game: ExpertsGame, moves: tuple[EMove, ...]) -> dict[str, Any]:
         if kind != "rwm" and pred != mv.outcome:
             out["mistakes"].append(t)
         update = any(wrong) if kind == "rwm" else pred != mv.outcome
-        if update:
+        if update or _every(game):
             c = [ci + wi for ci, wi in zip(c, wrong)]
             out["states"].append(list(c))
             out["changes"].append(t)
@@ -135,10 +150,12 @@ def _axis_y(game: ExpertsGame, lo: float, c: dict) -> dict:
 
 def _main(game: ExpertsGame, R: dict, c: dict) -> dict:
     kind, N = KINDS[game.learner], game.N
+    one, _, advice = _words(game)
     xs = list(range(1, N + 1))
+    text = N <= TEXT_ROWS_MAX
     lo = min(min(_height(kind, ci, c["lb"]) for ci in s) for s in R["states"])
     row = lambda name, color, symbol: {  # noqa: E731
-        "type": "scatter", "mode": "markers+text", "name": name, "x": [None], "y": [None], "text": [""], "yaxis": "y2",
+        "type": "scatter", "mode": "markers+text" if text else "markers", "name": name, "x": [None], "y": [None], "text": [""], "yaxis": "y2",
         "textposition": "top center", "textfont": {"size": 12, "color": color},
         "marker": {"symbol": symbol, "size": 10, "color": color, "line": {"color": color, "width": 2}},
         "hoverinfo": "skip"}
@@ -153,15 +170,18 @@ def _main(game: ExpertsGame, R: dict, c: dict) -> dict:
         {"type": "bar", "name": "wᵢ", "x": xs, "y": [0] * N, "base": 0, "showlegend": False, "hoverinfo": "skip",
          "marker": {"color": BAR, "line": {"color": "#1b2a3a", "width": 1}}},
         floor,
-        row("right advice (●, its sign above)", RIGHT, "circle"),
-        row("wrong advice (✕, its sign above)", WRONG, "x-thin-open"),
+        row(f"right {advice} (●{', its sign above' if text else ''})", RIGHT, "circle"),
+        row(f"wrong {advice} (✕{', its sign above' if text else ''})", WRONG, "x-thin-open"),
         {"type": "scatter", "mode": "text", "name": "mistakes so far mᵢ (the top row)", "x": [None], "y": [None],
+         "visible": text,
          "text": [""], "textfont": {"size": 12, "color": "#000000"}, "hoverinfo": "skip", "yaxis": "y2"},
         {"type": "scatter", "mode": "markers", "name": "where a penalised weight was", "x": [None], "y": [None],
          "marker": {"symbol": "line-ew", "size": 18, "color": "#555555", "line": {"width": 2.5, "color": "#555555"}},
          "hoverinfo": "skip"},
     ]
-    layout = spec_layout(xaxis=axis("expert i", range=[0.4, N + 0.6], tickvals=xs, ticktext=[str(i) for i in xs]),
+    shown = xs[::-(-N // TEXT_ROWS_MAX)]
+    layout = spec_layout(xaxis=axis(f"{one} i", range=[0.4, N + 0.6], tickvals=shown,
+                                    ticktext=[str(i) for i in shown]),
                          yaxis={**_axis_y(game, lo, c), "domain": [0, 0.74]}, yaxis2=ROWS_AXIS, bargap=0.2,
                          showlegend=True, dragmode=False, hovermode=False)
     dynamic = [{"trace": 0, "op": "state", "x": "g_bx", "y": "g_by"},
@@ -176,7 +196,7 @@ def _main(game: ExpertsGame, R: dict, c: dict) -> dict:
 def _what(game: ExpertsGame) -> list[str]:
     """What a round did: the caption's words (the browser's too)."""
     if game.learner == "halving":
-        return ["correct: no change", "MISTAKE → the wrong experts leave the version space"]
+        return ["correct: no change", f"MISTAKE → the wrong {_words(game)[1]} leave the version space"]
     return ["correct: no update", f"MISTAKE → the wrong experts' weights × β = {_base_text(game)}"]
 
 
@@ -184,9 +204,10 @@ def _template(game: ExpertsGame) -> tuple[str, str]:
     N, kind, budget = game.N, KINDS[game.learner], game.budget
     head = "Round {t} of {T}: "
     if kind == "halving":
-        return (head + "of the {ghs} experts left, {gnp} say +1 and {gnm} say −1, outcome y = {gy}; the majority "
+        _, many, _ = _words(game)
+        return (head + "of the {ghs} " + many + " left, {gnp} say +1 and {gnm} say −1, outcome y = {gy}; the majority "
                 "(a tie goes to +1) says ŷ = {gyhat}: {gwhat}. Mistakes so far M = {gM}.",
-                f"Before your first round all {N} experts are in the version space; the learner follows their "
+                f"Before your first round all {N} {many} are in the version space; the learner follows their "
                 "majority (a tie goes to +1).")
     if kind == "wm":
         return (head + "{gnp} of " + str(N) + " experts say +1, outcome y = {gy}; the weighted vote W₊ = {gwp} "
@@ -231,9 +252,10 @@ def _caption(game: ExpertsGame, moves, R: dict) -> dict:
 def _describe(game: ExpertsGame, R: dict, caption: dict) -> dict:
     kind, b = KINDS[game.learner], _beta(game)
     if kind == "halving":
-        ws = ["in the version space: " + (", ".join(f"expert {i + 1}" for i, ci in enumerate(s) if ci == 0) or "none")
+        one, many, _ = _words(game)
+        ws = ["in the version space: " + (", ".join(f"{one} {i + 1}" for i, ci in enumerate(s) if ci == 0) or "none")
               for s in R["states"]]
-        head = f"The board: which of the {game.N} experts are still in the version space (weight 1) and which left (0)."
+        head = f"The board: which of the {game.N} {many} are still in the version space (weight 1) and which left (0)."
     else:
         ws = ["w = (" + ", ".join(decimal_text(b ** ci, 4) for ci in s) + ")" for s in R["states"]]
         head = (f"The board: the {game.N} experts' weights on a log scale, hanging from 1, and the floor "
@@ -243,7 +265,7 @@ def _describe(game: ExpertsGame, R: dict, caption: dict) -> dict:
     if "gyhat" in v:
         vals["yhat"] = {"caption": "gyhat"}
     said = "the learner said ŷ = {yhat}" if "yhat" in vals else "the learner drew an expert"
-    return describe("The board: the adversary's rounds and the experts' weights",
+    return describe(f"The board: the adversary's rounds and the {_words(game)[1]}' weights",
                     head + " At round {t} of {T}: outcome y = {y}; " + said + ". After the round, {w}.", vals,
                     [["outcome y", "y"]] + ([["the learner's ŷ", "yhat"]] if "yhat" in vals else [])
                     + [["weights", "w"]], start=head + f" Before the first round: {ws[0]}.")
@@ -253,8 +275,13 @@ def board_options(game: ExpertsGame, state: ExpertsState, group: str) -> dict[st
     """The board's game mode (assets/viewer_game_bars.js, kinds "wm", "rwm", "halving"): the rules (the budget),
     the penalty factor as an exact fraction, each expert's penalties and mistakes now, the page's checkboxes and
     outcome buttons, and the texts and floats of this module."""
+    return moves_options(game, state.moves, group)
+
+
+def moves_options(game, moves, group: str) -> dict[str, Any]:
+    """:func:`board_options` after these moves (the Halving page's game: its hypotheses as the experts)."""
     b = _beta(game)
-    R = replay(game, state.moves)
+    R = replay(game, moves)
     c = constants(game)
     kind = KINDS[game.learner]
     lo = min(min(_height(kind, ci, c["lb"]) for ci in s) for s in R["states"])
@@ -263,21 +290,26 @@ def board_options(game: ExpertsGame, state: ExpertsState, group: str) -> dict[st
             "m": R["m"][-1] if R["m"] else [0] * game.N, "M": len(R["mistakes"]), "lo": lo, **c,
             "base_text": _base_text(game), "bit": f".st-key-{group}_adv{{i}} input",
             "buttons": {"1": f".st-key-{group}_out1 button", "-1": f".st-key-{group}_out0 button"},
-            "what": _what(game)}
+            "what": _what(game), "every_round": _every(game)}
+
+
+def board_main(game, moves) -> dict:
+    """The viewer spec of the board alone after the moves (before any run's charts join it)."""
+    c = constants(game)
+    R = replay(game, moves)
+    caption = _caption(game, moves, R)
+    main = {**_main(game, R, c), "describe": _describe(game, R, caption)}
+    return {"version": 1, "run_id": "", "T": len(moves), "position": len(moves), "url_param": "t",
+            "breaks": [t + 1 for t in R["changes"]], "mistake_rounds": list(R["mistakes"]),
+            "arrays": _arrays(game, moves, R, c), "caption": caption, "figures": [main],
+            "layout": {"columns": [["main"]]}}
 
 
 def board_spec(state: ExpertsState, *, run_id: str) -> dict:
     """The viewer spec of the game after its moves: the board, and (after a move) the lesson's sandwich, advice map,
     chart of mistakes and ledger of the game's run."""
-    game, moves = state.game, state.moves
-    c = constants(game)
-    R = replay(game, moves)
-    caption = _caption(game, moves, R)
-    main = {**_main(game, R, c), "describe": _describe(game, R, caption)}
-    spec: dict[str, Any] = {"version": 1, "run_id": run_id, "T": len(moves), "position": len(moves), "url_param": "t",
-                            "breaks": [t + 1 for t in R["changes"]], "mistake_rounds": list(R["mistakes"]),
-                            "arrays": _arrays(game, moves, R, c), "caption": caption, "figures": [main],
-                            "layout": {"columns": [["main"]]}}
+    game = state.game
+    spec = {**board_main(game, state.moves), "run_id": run_id}
     if state.trace is not None:
         run = experts_spec(state.trace, state.A, state.y, run_id=run_id)
         if list(run["breaks"]) != spec["breaks"]:
@@ -286,10 +318,6 @@ def board_spec(state: ExpertsState, *, run_id: str) -> dict:
             raise AssertionError("the board's mistakes are not the run's")
         spec["mistake_rounds"] = run["mistake_rounds"]      # RWM: the run's draws
         figures = [f for f in run["figures"] if f["id"] != "weights"]       # the board stands for the weights
-        spec["figures"] += figures
-        spec["arrays"] = {**{k: run["arrays"][k] for k in sorted(arrays_of(figures))}, **spec["arrays"]}
-        spec["caption"] = {**caption, "values": {**run["caption"]["values"], **caption["values"]}}
-        spec["ledger"] = run["ledger"]
-        spec["layout"] = {"columns": [["main", "advice", "mistakes"], ["sandwich", "ledger"]], "widths": [1, 1]}
-        spec["speed"] = 2
+        spec = with_run(spec, run, figures, {"columns": [["main", "advice", "mistakes"], ["sandwich", "ledger"]],
+                                             "widths": [1, 1]})
     return jsonable(spec)
