@@ -103,8 +103,9 @@ def replay(game: ExpertsGame, moves: tuple[EMove, ...]) -> dict[str, Any]:
         if kind != "rwm" and pred != mv.outcome:
             out["mistakes"].append(t)
         update = any(wrong) if kind == "rwm" else pred != mv.outcome
-        if update or _every(game):
-            c = [ci + wi for ci, wi in zip(c, wrong)]
+        if update or _every(game):          # (every round: a round without an update keeps the weights)
+            if update:
+                c = [ci + wi for ci, wi in zip(c, wrong)]
             out["states"].append(list(c))
             out["changes"].append(t)
         m = [mi + wi for mi, wi in zip(m, wrong)]

@@ -170,9 +170,9 @@ export function applyExpertsMove(spec, o, st, advice, outcome) {
     A.g_mr.push(t); A.g_mx.push(i + 1); A.g_my.push(o.row2); A.g_mt.push(String(m[i]));
   }
   let C = st.C, lo = st.lo, M = st.M;
-  if (update || o.every_round) {
+  if (update || o.every_round) {    // (every round: a round without an update keeps the weights)
     const before = C;
-    C = C.map((c, i) => c + wrong[i]);
+    if (update) C = C.map((c, i) => c + wrong[i]);
     const heights = C.map((c) => expertsHeight(o, c));
     A.g_bx.push(C.map((_, i) => i + 1));
     A.g_by.push(heights);
