@@ -227,14 +227,19 @@ def test_the_class_proposes_the_halving_move(browser, url):
     try:
         contexts, L, students = _start(browser, url, "halving?mode=adversary&hcls=thresholds&hK=16&hseed=0")
         L.locator(f"{BOX} button[data-action=ask-the-class]").click()
-        for S in students:
+        for S, touch in zip(students, (True, False)):         # the first student is on a phone: taps
             expect(S.locator(BOX)).to_contain_text("make it on your board")
-            S.locator(".st-key-halving_adversary_inst button[aria-haspopup=listbox]").click()
-            S.get_by_role("option").filter(has_text=g.instance_text(j) + ":").first.click()
+            for target in (S.locator(".st-key-halving_adversary_inst button[aria-haspopup=listbox]"),
+                           S.get_by_role("option").filter(has_text=g.instance_text(j) + ":").first):
+                target.scroll_into_view_if_needed()
+                target.tap() if touch else target.click()
             _idle(S)
-            S.locator(f".st-key-halving_adversary_{'lab0' if label > 0 else 'lab1'} button").click()
-            expect(S.locator(BOX)).to_contain_text("the target labels this instance the other way")
-            S.locator(f".st-key-halving_adversary_{lab} button").click()
+            for key in ("lab0" if label > 0 else "lab1", lab):          # the target's refusal first, then its label
+                button = S.locator(f".st-key-halving_adversary_{key} button")
+                button.scroll_into_view_if_needed()
+                button.tap() if touch else button.click()
+                if key != lab:
+                    expect(S.locator(BOX)).to_contain_text("the target labels this instance the other way")
             expect(S.locator(BOX)).to_contain_text(f"Your proposal: {g.instance_text(j)}, label "
                                                    f"{'+1' if label > 0 else '−1'}")
             assert _query(S, "hmoves") == ""
