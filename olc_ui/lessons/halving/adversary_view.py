@@ -1,6 +1,6 @@
 """The board of "Beat the bound" on the Halving page (pure: a game state in, a JSON-ready spec out).
 
-The board is the experts' Halving board (olc_ui/lessons/experts/adversary_view.py), with the hypotheses of the
+The board is the experts' Halving board (olc_ui/shared/experts_board.py), with the hypotheses of the
 game's class H as the experts: on a round each hypothesis "advises" its own label of the instance (exact: the
 game's bit masks, olc_core/games/halving.py), is in the version space (1) until Halving errs on a round whose label
 it contradicts (0), and the learner's answer is the majority of the version space (a tie goes to +1) — Halving's
@@ -19,7 +19,7 @@ import olc_core
 from olc_core.games.halving import MAX_MOVES, HalvingState, HMove
 from olc_core.games.experts import EMove
 
-from olc_ui.lessons.experts import adversary_view as board
+from olc_ui.shared import experts_board as board
 from olc_ui.lessons.halving.view import halving_spec
 from olc_ui.shared.game_bars import with_run
 from olc_ui.viewer.spec import jsonable

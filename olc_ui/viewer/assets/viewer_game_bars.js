@@ -1,9 +1,9 @@
 // olc step viewer: "Beat the bound" on Winnow and on the experts (WM, RWM, Halving) — a move judged and drawn in the
 // browser (a mode module: viewer_modes.js).
 //
-// Python turns it on with modes = {"game_bars": options} (olc_ui/lessons/winnow/adversary_view.py and
-// olc_ui/lessons/experts/adversary_view.py, board_options) on the game's board (board_spec there). The move controls
-// stay the page's own (the checkboxes of the variables or of the experts' advice, "Label 1" / "Label 0" or
+// Python turns it on with modes = {"game_bars": options} (board_options: olc_ui/lessons/winnow/adversary_view.py,
+// olc_ui/shared/experts_board.py) on the game's board (board_spec: olc_ui/lessons/{winnow,experts}/adversary_view.py).
+// The move controls stay the page's own (the checkboxes of the variables or of the experts' advice, "Label 1" / "Label 0" or
 // "Outcome +1" / "Outcome −1"); this mode listens to the buttons' clicks in the capture phase and, without waiting
 // for the server, decides whether the move is admissible with the core's rule (olc_core/games/winnow.py: the label
 // is the target disjunction's; olc_core/games/experts.py: some expert stays within the budget m*). An admissible
