@@ -176,18 +176,24 @@ def play_buttons(page, url: str, path: str, query: str, steps: list[tuple[list[b
     for t, (boxes, button) in enumerate(steps, start=1):
         prefix = "winnow_adversary_bit" if path == "winnow" else "experts_adversary_adv"
         set_boxes(page, prefix, boxes)
-        page.wait_for_timeout(150)
-        before = page.evaluate("() => (document.querySelector('.olc-viewer') || {dataset: {}}).dataset.runId || ''")
-        page.evaluate(ARM, {"t": t, "before": before})
-        page.locator(f".st-key-{button} button").click()
-        ms, by = drawn(page)
-        out.append(ms)
-        DRAWN_BY.append(by)
-        print(f"{name} {query} move {t:2d}: {ms:7.1f} ms (drawn by the {by})", flush=True)
-        wait(page, SERVED, {"before": before, "t": t})
-        idle(page)
-        page.wait_for_timeout(300)
+        out.append(timed_press(page, button, t, f"{name} {query} move {t:2d}"))
     return out
+
+
+def timed_press(page, button: str, t: int, name: str) -> float:
+    """Move t, at the press of the page's button ``button`` (a key): ms from the click to the frame that shows it
+    (who drew it recorded); then the server's answer, waited for."""
+    page.wait_for_timeout(150)
+    before = page.evaluate("() => (document.querySelector('.olc-viewer') || {dataset: {}}).dataset.runId || ''")
+    page.evaluate(ARM, {"t": t, "before": before})
+    page.locator(f".st-key-{button} button").click()
+    ms, by = drawn(page)
+    DRAWN_BY.append(by)
+    print(f"{name}: {ms:7.1f} ms (drawn by the {by})", flush=True)
+    wait(page, SERVED, {"before": before, "t": t})
+    idle(page)
+    page.wait_for_timeout(300)
+    return ms
 
 
 def play_halving(page, url: str, query: str, moves: list[Hg.HMove]) -> list[float]:
@@ -209,17 +215,8 @@ def play_halving(page, url: str, query: str, moves: list[Hg.HMove]) -> list[floa
         page.wait_for_function("(t) => document.querySelector('.st-key-halving_adversary_inst input').value"
                                ".startsWith(t)", arg=text, timeout=60_000)
         idle(page)
-        page.wait_for_timeout(150)
-        before = page.evaluate("() => document.querySelector('.olc-viewer').dataset.runId")
-        page.evaluate(ARM, {"t": t, "before": before})
-        page.locator(f".st-key-halving_adversary_lab{1 if m.label > 0 else 0} button").click()
-        ms, by = drawn(page)
-        out.append(ms)
-        DRAWN_BY.append(by)
-        print(f"halving {query} move {t:2d} ({Hg.encode([m])}): {ms:7.1f} ms (drawn by the {by})", flush=True)
-        wait(page, SERVED, {"before": before, "t": t})
-        idle(page)
-        page.wait_for_timeout(300)
+        out.append(timed_press(page, f"halving_adversary_lab{1 if m.label > 0 else 0}", t,
+                               f"halving {query} move {t:2d} ({Hg.encode([m])})"))
     return out
 
 

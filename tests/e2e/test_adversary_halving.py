@@ -13,7 +13,7 @@ pytest.importorskip("playwright")
 from playwright.sync_api import expect  # noqa: E402
 
 from olc_core.games import halving as Hg  # noqa: E402
-from test_adversary_bars import BOARD, WATCH  # noqa: E402
+from test_adversary_bars import BOARD, drawn_in_the_page  # noqa: E402
 from viewerpage import VIEWER, caption  # noqa: E402
 
 SIZES = {"projector": dict(viewport={"width": 1100, "height": 800}),
@@ -54,26 +54,6 @@ def _label_key(label: int) -> str:
     return "halving_adversary_lab1" if label > 0 else "halving_adversary_lab0"
 
 
-def _drawn_in_the_page(page, t: int, m: Hg.HMove, run: str, touch: bool) -> None:
-    """Move t (instance chosen, then its label pressed): its first frame is the previous run's viewer (drawn in the
-    page, the run's parts waiting), and the server's board is the same."""
-    before = page.evaluate("() => document.querySelector('.olc-viewer').dataset.runId")
-    page.evaluate(WATCH, t)
-    target = page.locator(f".st-key-{_label_key(m.label)} button")
-    target.scroll_into_view_if_needed()
-    target.tap() if touch else target.click()
-    page.wait_for_function("() => window.__olcCaught !== null", timeout=30_000)
-    got = page.evaluate("() => window.__olcCaught")
-    drawn = got["board"]
-    assert drawn["run"] == before, f"move {t}: the new round was drawn by the server's run, not in the browser"
-    assert (got["pending"] > 0 or t == 1) and all("follows from the run" in d for d in got["desc"]), got
-    page.wait_for_function(f"() => document.querySelector('.olc-viewer').dataset.runId === {run!r} && "
-                           "document.querySelector('.olc-viewer').dataset.ready === 'true'", timeout=60_000)
-    _idle(page)
-    assert {**drawn, "run": run} == page.evaluate(BOARD), t
-    assert not page.locator(".olc-game-pending").count()
-
-
 @pytest.mark.parametrize("size", sorted(SIZES))
 def test_halving_game_in_the_browser(browser, url, size):
     g = Hg.HalvingGame.make("thresholds", 16, seed=0)                    # h*: x ≥ 0.53125
@@ -96,7 +76,8 @@ def test_halving_game_in_the_browser(browser, url, size):
         assert _query(page, "hmoves") == "" and page.evaluate(BOARD) == start    # nothing changed
         for t, m in enumerate(moves, start=1):
             _choose(page, g.instance_text(m.j) + ":", touch)
-            _drawn_in_the_page(page, t, m, f"hadv-thresholds-16-4-0-1-{Hg.encode(moves[:t])}", touch)
+            drawn_in_the_page(page, t, _label_key(m.label), f"hadv-thresholds-16-4-0-1-{Hg.encode(moves[:t])}",
+                              touch)
         assert _query(page, "hmoves") == Hg.encode(moves) and Hg.HalvingState(g, tuple(moves)).can_err
         _press(page, "halving_adversary_cend", touch)
         comp = Hg.computer_game(g, moves)

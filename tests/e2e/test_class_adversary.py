@@ -91,6 +91,16 @@ def _start(browser, url, path: str):
     return contexts, L, students
 
 
+def _every_screen_draws_round_1(L, students) -> None:
+    """The lecturer's and every student's board show round 1 of 1 (the move played), without a page error."""
+    for P in [L, *students]:
+        P.wait_for_function(f"() => {{ const v = document.querySelector('{VIEWER}');"
+                            " return v && v.dataset.position === '1' && v.dataset.ready === 'true' &&"
+                            " v.querySelector('.olc-caption').textContent.startsWith('Round 1 of 1:'); }",
+                            timeout=60_000)
+    assert not any(P.errors for P in [L, *students]), [P.errors for P in [L, *students]]
+
+
 def _tap_point(S, i: int, j: int, touch: bool) -> None:
     S.locator(".olc-plot[data-figure-id=main]").scroll_into_view_if_needed()
     x, y = S.evaluate(AT, [i / 64, j / 64])
@@ -169,12 +179,7 @@ def test_the_class_proposes_winnows_move(browser, url):
         move = Wn.encode([Wn.WMove((0, 0, 0, 0, 1, 0, 0, 0), 1)])
         assert game.refusal(Wn.WMove((0, 0, 0, 0, 1, 0, 0, 0), 1)) is None
         L.wait_for_function(f"() => new URLSearchParams(location.search).get('amoves') === {move!r}", timeout=30_000)
-        for P in [L, *students]:
-            P.wait_for_function(f"() => {{ const v = document.querySelector('{VIEWER}');"
-                                " return v && v.dataset.position === '1' && v.dataset.ready === 'true' &&"
-                                " v.querySelector('.olc-caption').textContent.startsWith('Round 1 of 1:'); }",
-                                timeout=60_000)
-        assert not any(P.errors for P in [L, *students]), [P.errors for P in [L, *students]]
+        _every_screen_draws_round_1(L, students)
     finally:
         for c in contexts:
             c.close()
@@ -204,12 +209,7 @@ def test_the_class_proposes_the_experts_move(browser, url):
         expect(L.locator(BOX)).to_contain_text("Outcomes proposed: −1 by 2.")
         L.locator(f"{BOX} button[data-action=play-the-most-popular]").click()
         L.wait_for_function("() => new URLSearchParams(location.search).get('emoves') === '-+++:-'", timeout=30_000)
-        for P in [L, *students]:
-            P.wait_for_function(f"() => {{ const v = document.querySelector('{VIEWER}');"
-                                " return v && v.dataset.position === '1' && v.dataset.ready === 'true' &&"
-                                " v.querySelector('.olc-caption').textContent.startsWith('Round 1 of 1:'); }",
-                                timeout=60_000)
-        assert not any(P.errors for P in [L, *students]), [P.errors for P in [L, *students]]
+        _every_screen_draws_round_1(L, students)
     finally:
         for c in contexts:
             c.close()
@@ -250,12 +250,7 @@ def test_the_class_proposes_the_halving_move(browser, url):
         L.locator(f"{BOX} button[data-action=play-the-most-popular]").click()
         move = Hg.encode([Hg.HMove(j, label)])
         L.wait_for_function(f"() => new URLSearchParams(location.search).get('hmoves') === {move!r}", timeout=30_000)
-        for P in [L, *students]:
-            P.wait_for_function(f"() => {{ const v = document.querySelector('{VIEWER}');"
-                                " return v && v.dataset.position === '1' && v.dataset.ready === 'true' &&"
-                                " v.querySelector('.olc-caption').textContent.startsWith('Round 1 of 1:'); }",
-                                timeout=60_000)
-        assert not any(P.errors for P in [L, *students]), [P.errors for P in [L, *students]]
+        _every_screen_draws_round_1(L, students)
     finally:
         for c in contexts:
             c.close()

@@ -18,7 +18,7 @@ from olc_core.games import halving as Hg
 from olc_ui.lessons.halving import adversary_view as HV
 
 from tests.conftest import node_eval
-from tests.ui.test_game_bars_js import ADMIT, _json, board
+from tests.ui.test_game_bars_js import ADMIT, _json, board, same_boards
 
 APPLY_H = """data.map(g => { let st = g.st; return g.moves.map(([j, label]) => {
   st = m.applyHalvingMove(g.spec, g.o, st, j, label).st;
@@ -63,12 +63,9 @@ def test_a_halving_move_drawn_in_the_browser_is_the_runs_board(tmp_path, seed):
         expected.append([board(_json(HV.board_spec(game.play(moves[: t + 1]), run_id="x", shown=shown)))
                          for t in range(k, T)])
     got = node_eval(tmp_path, "viewer_game_bars.js", APPLY_H, games)
-    mistakes = 0
-    for g, (js, py) in enumerate(zip(got, expected)):
-        for t, (a, b) in enumerate(zip(js, py)):
-            assert board(a) == b, (seed, g, t, games[g]["moves"])
-        mistakes += len(py[-1]["mistake_rounds"])
-    assert mistakes        # some move was a mistake: the version space the browser shrank is the run's
+    same_boards(got, expected, games, seed)
+    assert any(py[-1]["mistake_rounds"] for py in expected)    # the version space the browser shrank is the run's
+    assert any(len(py[-1]["mistake_rounds"]) < py[-1]["T"] for py in expected)   # and one it kept
 
 
 def test_the_browser_admits_what_the_core_admits(tmp_path):
