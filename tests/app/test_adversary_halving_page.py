@@ -22,7 +22,7 @@ def test_halving_game_moves_refusals_and_the_computer():
     g = Hg.HalvingGame.make("thresholds", 16, seed=0)                    # h*: x ≥ 0.53125
     start = viewer_spec(at)                                            # the board before the first move
     assert start["T"] == 0 and [f["id"] for f in start["figures"]] == ["main"]
-    assert start["caption"]["start"].startswith("Before your first round all 16 hypotheses of H")
+    assert start["caption"]["start"].startswith("Before the first round all 16 hypotheses of H")
     [comp] = viewers(at)
     mode = component_data(comp)["modes"]["game_bars"]                  # the move drawn in the page
     assert mode["kind"] == "halving" and mode["target"] == g.target and len(mode["plus"]) == len(g.plus)

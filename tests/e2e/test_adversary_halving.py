@@ -69,7 +69,7 @@ def test_halving_game_in_the_browser(browser, url, size):
         page.goto(f"{url}/halving?mode=adversary&hcls=thresholds&hK=16&hseed=0")
         page.wait_for_selector(f'{VIEWER}[data-ready="true"]', timeout=90_000)   # the board from round 0
         _idle(page)
-        expect(caption(page)).to_contain_text("Before your first round all 16 hypotheses of H")
+        expect(caption(page)).to_contain_text("Before the first round all 16 hypotheses of H")
         start = page.evaluate(BOARD)
         _press(page, "halving_adversary_lab1", touch)                    # x = 0 (the first), label +1: refused
         expect(page.get_by_text("the label must be −1")).to_be_visible()
