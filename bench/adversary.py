@@ -11,7 +11,8 @@ viewer shows it — ``data-position`` = the move's number and the caption starti
 (after that frame's paint); the next move waits until the server has answered (the run's board drawn, the
 script idle). The Perceptron's moves are clicks on the board at the point's place (the label switch set
 first, not timed); Winnow's and the experts' moves are set with the page's checkboxes (not timed), then the
-label or outcome button is timed. Every game's move is drawn in the page (viewer_game_plane.js,
+label or outcome button is timed; the Halving page's moves are an instance chosen in the move panel's list (typed
+into it, not timed), then the label button (timed). Every game's move is drawn in the page (viewer_game_plane.js,
 viewer_game_bars.js) before the server's run follows. The last line: ``adversary: games=N moves=M median_ms=…
 max_ms=…``.
 """
@@ -31,6 +32,7 @@ from stbrowser import INSTRUMENT_JS, StreamlitServer, launch_kwargs  # noqa: E40
 from ui_latency import WAIT_COND_JS  # noqa: E402
 
 from olc_core.games import experts as E  # noqa: E402
+from olc_core.games import halving as Hg  # noqa: E402
 from olc_core.games import winnow as Wn  # noqa: E402
 from olc_core.games.perceptron import Move, PerceptronGame  # noqa: E402
 
@@ -51,6 +53,18 @@ EXPERTS = [("ealg=weighted_majority&eN=4&erate=0.5&ebudget=1",
            ("ealg=randomized_weighted_majority&eN=4&erate=0.5&ebudget=1",
             list(E.computer_game(E.ExpertsGame.make("randomized_weighted_majority", 4, 0.5, 1)).moves[:5])),
            ("ealg=halving&eN=8", list(E.computer_game(E.ExpertsGame.make("halving", 8)).moves[:3]))]
+
+#: the Halving page's games: (query, moves), the computer's game on each class (every move a mistake), then two
+#: instances Halving gets right (with the target's labels)
+def _halving(cls: str, K: int, n: int, seed: int) -> tuple[str, list[Hg.HMove]]:
+    g = Hg.HalvingGame.make(cls, K, n, seed)
+    s = Hg.computer_game(g)
+    right = [j for j in range(len(g.plus)) if j not in s.mistake_instances][:2]
+    return (f"hcls={cls}&hK={K}&hn={n}&hseed={seed}", list(s.moves) + [Hg.HMove(j, g.target_label(j)) for j in right])
+
+
+HALVING = [_halving("thresholds", 16, 4, 0), _halving("halfplanes", 16, 4, 1), _halving("conj", 16, 4, 2),
+           _halving("disj", 16, 5, 3)]
 
 #: watch, from before the click, for the first frame that shows move t (position t, caption "Round t of t:"): the
 #: time of that frame's paint (a rAF, then a task) and whether the viewer still held the previous run (drawn by the
@@ -162,17 +176,47 @@ def play_buttons(page, url: str, path: str, query: str, steps: list[tuple[list[b
     for t, (boxes, button) in enumerate(steps, start=1):
         prefix = "winnow_adversary_bit" if path == "winnow" else "experts_adversary_adv"
         set_boxes(page, prefix, boxes)
-        page.wait_for_timeout(150)
-        before = page.evaluate("() => (document.querySelector('.olc-viewer') || {dataset: {}}).dataset.runId || ''")
-        page.evaluate(ARM, {"t": t, "before": before})
-        page.locator(f".st-key-{button} button").click()
-        ms, by = drawn(page)
-        out.append(ms)
-        DRAWN_BY.append(by)
-        print(f"{name} {query} move {t:2d}: {ms:7.1f} ms (drawn by the {by})", flush=True)
-        wait(page, SERVED, {"before": before, "t": t})
+        out.append(timed_press(page, button, t, f"{name} {query} move {t:2d}"))
+    return out
+
+
+def timed_press(page, button: str, t: int, name: str) -> float:
+    """Move t, at the press of the page's button ``button`` (a key): ms from the click to the frame that shows it
+    (who drew it recorded); then the server's answer, waited for."""
+    page.wait_for_timeout(150)
+    before = page.evaluate("() => (document.querySelector('.olc-viewer') || {dataset: {}}).dataset.runId || ''")
+    page.evaluate(ARM, {"t": t, "before": before})
+    page.locator(f".st-key-{button} button").click()
+    ms, by = drawn(page)
+    DRAWN_BY.append(by)
+    print(f"{name}: {ms:7.1f} ms (drawn by the {by})", flush=True)
+    wait(page, SERVED, {"before": before, "t": t})
+    idle(page)
+    page.wait_for_timeout(300)
+    return ms
+
+
+def play_halving(page, url: str, query: str, moves: list[Hg.HMove]) -> list[float]:
+    """A Halving game: each move's instance typed into the move panel's list and chosen (not timed), then its label
+    button (timed)."""
+    q = dict(kv.split("=") for kv in query.split("&"))
+    game = Hg.HalvingGame.make(q["hcls"], int(q["hK"]), int(q["hn"]), int(q["hseed"]))
+    game.play(moves)      # every move admissible: a refused one would never be drawn
+    page.goto(f"{url}/halving?mode=adversary&{query}")
+    page.wait_for_selector('.olc-viewer[data-ready="true"]', timeout=120_000)
+    idle(page)
+    out = []
+    for t, m in enumerate(moves, start=1):
+        text = game.instance_text(m.j) + ":"
+        box = page.locator(".st-key-halving_adversary_inst input[role=combobox]")
+        box.click()
+        box.fill(text)
+        page.get_by_role("option").filter(has_text=text).first.click()
+        page.wait_for_function("(t) => document.querySelector('.st-key-halving_adversary_inst input').value"
+                               ".startsWith(t)", arg=text, timeout=60_000)
         idle(page)
-        page.wait_for_timeout(300)
+        out.append(timed_press(page, f"halving_adversary_lab{1 if m.label > 0 else 0}", t,
+                               f"halving {query} move {t:2d} ({Hg.encode([m])})"))
     return out
 
 
@@ -185,6 +229,7 @@ def main() -> int:
                                     for q, ms in WINNOW]
     experts = [] if args.smoke else [(q, [([a > 0 for a in m.advice], f"experts_adversary_out{1 if m.outcome > 0 else 0}")
                                           for m in ms]) for q, ms in EXPERTS]
+    halving = [] if args.smoke else HALVING
     py = str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv" / "bin" / "python").exists() else sys.executable
     from playwright.sync_api import sync_playwright
 
@@ -204,6 +249,8 @@ def main() -> int:
             per_game.append((f"winnow {query}", play_buttons(page, srv.url, "winnow", query, steps, "winnow")))
         for query, steps in experts:
             per_game.append((f"experts {query}", play_buttons(page, srv.url, "experts", query, steps, "experts")))
+        for query, moves in halving:
+            per_game.append((f"halving {query}", play_halving(page, srv.url, query, moves)))
         for name, got in per_game:
             ms += got
             print(f"{name}: median {statistics.median(got):.0f} ms, max {max(got):.0f} ms")
@@ -213,7 +260,7 @@ def main() -> int:
         if errors:
             print("page errors:", errors)
         browser.close()
-    print(f"adversary: games={len(games) + len(winnow) + len(experts)} moves={len(ms)} median_ms={statistics.median(ms):.0f} max_ms={max(ms):.0f}")
+    print(f"adversary: games={len(games) + len(winnow) + len(experts) + len(halving)} moves={len(ms)} median_ms={statistics.median(ms):.0f} max_ms={max(ms):.0f}")
     return 0
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["ticks", "bottom", "power_text", "arrays_of", "STEPS", "MAX_TICKS"]
+__all__ = ["ticks", "bottom", "power_text", "arrays_of", "with_run", "STEPS", "MAX_TICKS"]
 
 STEPS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)
 MAX_TICKS = 8
@@ -68,3 +68,12 @@ def arrays_of(figures: list[dict]) -> set[str]:
             if isinstance(v, dict) and "array" in v:
                 names.add(v["array"])
     return names
+
+
+def with_run(board: dict, run: dict, figures: list[dict], layout: dict) -> dict:
+    """The board's spec joined by some of its run's charts (``figures``, from the lesson's spec ``run``): their
+    arrays, the run's caption values under the board's (the board's template), the run's ledger."""
+    return {**board, "figures": board["figures"] + figures,
+            "arrays": {**{k: run["arrays"][k] for k in sorted(arrays_of(figures))}, **board["arrays"]},
+            "caption": {**board["caption"], "values": {**run["caption"]["values"], **board["caption"]["values"]}},
+            "ledger": run["ledger"], "layout": layout, "speed": 2}

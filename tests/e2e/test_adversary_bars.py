@@ -72,23 +72,30 @@ def _play(page, size: str, prefix: str, steps: list[tuple[list[bool], str]], run
     served = None
     for t, ((boxes, button), run) in enumerate(zip(steps, runs), start=1):
         _set_boxes(page, prefix, boxes, touch)
-        before = page.evaluate("() => document.querySelector('.olc-viewer').dataset.runId")
-        page.evaluate(WATCH, t)
-        target = page.locator(f".st-key-{button} button")
-        target.scroll_into_view_if_needed()
-        target.tap() if touch else target.click()
-        page.wait_for_function("() => window.__olcCaught !== null", timeout=30_000)
-        got = page.evaluate("() => window.__olcCaught")
-        drawn = got["board"]
-        assert drawn["run"] == before, f"move {t}: the new round was drawn by the server's run, not in the browser"
-        # the run's charts and ledger (from the second move on: the start board has none) wait for the run
-        assert (got["pending"] > 0 or t == 1) and all("follows from the run" in d for d in got["desc"]), got
-        page.wait_for_function(f"() => document.querySelector('.olc-viewer').dataset.runId === {run!r} && "
-                               "document.querySelector('.olc-viewer').dataset.ready === 'true'", timeout=60_000)
-        _idle(page)
-        served = page.evaluate(BOARD)
-        assert {**drawn, "run": run} == served, t
-        assert not page.locator(".olc-game-pending").count()
+        served = drawn_in_the_page(page, t, button, run, touch)
+    return served
+
+
+def drawn_in_the_page(page, t: int, button: str, run: str, touch: bool) -> dict:
+    """Move t at the press of the page's button ``button`` (a key; clicked or tapped): the board caught at its first
+    frame must be the previous run's viewer, and the server's board (run ``run``) the same. Returns the served board."""
+    before = page.evaluate("() => document.querySelector('.olc-viewer').dataset.runId")
+    page.evaluate(WATCH, t)
+    target = page.locator(f".st-key-{button} button")
+    target.scroll_into_view_if_needed()
+    target.tap() if touch else target.click()
+    page.wait_for_function("() => window.__olcCaught !== null", timeout=30_000)
+    got = page.evaluate("() => window.__olcCaught")
+    drawn = got["board"]
+    assert drawn["run"] == before, f"move {t}: the new round was drawn by the server's run, not in the browser"
+    # the run's charts and ledger (from the second move on: the start board has none) wait for the run
+    assert (got["pending"] > 0 or t == 1) and all("follows from the run" in d for d in got["desc"]), got
+    page.wait_for_function(f"() => document.querySelector('.olc-viewer').dataset.runId === {run!r} && "
+                           "document.querySelector('.olc-viewer').dataset.ready === 'true'", timeout=60_000)
+    _idle(page)
+    served = page.evaluate(BOARD)
+    assert {**drawn, "run": run} == served, t
+    assert not page.locator(".olc-game-pending").count()
     return served
 
 

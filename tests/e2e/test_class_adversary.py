@@ -5,7 +5,8 @@ inadmissible point says why and is not sent) and sent as a proposal, not played 
 move); the lecturer's count says 2 of 2 and never which; "Show the proposals" draws them on every board (a disc per
 point with its count) and lists them with their counts; "Play the most popular" plays it on the lecturer's board, and
 every student's screen draws the round (following the lecturer). The same on Winnow's and Weighted Majority's boards (their buttons):
-the proposals' counts of labels, the move played through the board."""
+the proposals' counts of labels, the move played through the board; and on the Halving page's board (an instance chosen
+in the list, its label button)."""
 from __future__ import annotations
 
 import pytest
@@ -13,6 +14,7 @@ import pytest
 pytest.importorskip("playwright")
 from playwright.sync_api import expect  # noqa: E402
 
+from olc_core.games import halving as Hg  # noqa: E402
 from olc_core.games import winnow as Wn  # noqa: E402
 
 Axe = pytest.importorskip("axe_playwright_python.sync_playwright").Axe
@@ -87,6 +89,16 @@ def _start(browser, url, path: str):
         S.wait_for_function(f"() => document.querySelector('{VIEWER}')?.dataset.runId === {run!r}", timeout=60_000)
         _idle(S)
     return contexts, L, students
+
+
+def _every_screen_draws_round_1(L, students) -> None:
+    """The lecturer's and every student's board show round 1 of 1 (the move played), without a page error."""
+    for P in [L, *students]:
+        P.wait_for_function(f"() => {{ const v = document.querySelector('{VIEWER}');"
+                            " return v && v.dataset.position === '1' && v.dataset.ready === 'true' &&"
+                            " v.querySelector('.olc-caption').textContent.startsWith('Round 1 of 1:'); }",
+                            timeout=60_000)
+    assert not any(P.errors for P in [L, *students]), [P.errors for P in [L, *students]]
 
 
 def _tap_point(S, i: int, j: int, touch: bool) -> None:
@@ -167,12 +179,7 @@ def test_the_class_proposes_winnows_move(browser, url):
         move = Wn.encode([Wn.WMove((0, 0, 0, 0, 1, 0, 0, 0), 1)])
         assert game.refusal(Wn.WMove((0, 0, 0, 0, 1, 0, 0, 0), 1)) is None
         L.wait_for_function(f"() => new URLSearchParams(location.search).get('amoves') === {move!r}", timeout=30_000)
-        for P in [L, *students]:
-            P.wait_for_function(f"() => {{ const v = document.querySelector('{VIEWER}');"
-                                " return v && v.dataset.position === '1' && v.dataset.ready === 'true' &&"
-                                " v.querySelector('.olc-caption').textContent.startsWith('Round 1 of 1:'); }",
-                                timeout=60_000)
-        assert not any(P.errors for P in [L, *students]), [P.errors for P in [L, *students]]
+        _every_screen_draws_round_1(L, students)
     finally:
         for c in contexts:
             c.close()
@@ -202,12 +209,48 @@ def test_the_class_proposes_the_experts_move(browser, url):
         expect(L.locator(BOX)).to_contain_text("Outcomes proposed: −1 by 2.")
         L.locator(f"{BOX} button[data-action=play-the-most-popular]").click()
         L.wait_for_function("() => new URLSearchParams(location.search).get('emoves') === '-+++:-'", timeout=30_000)
-        for P in [L, *students]:
-            P.wait_for_function(f"() => {{ const v = document.querySelector('{VIEWER}');"
-                                " return v && v.dataset.position === '1' && v.dataset.ready === 'true' &&"
-                                " v.querySelector('.olc-caption').textContent.startsWith('Round 1 of 1:'); }",
-                                timeout=60_000)
-        assert not any(P.errors for P in [L, *students]), [P.errors for P in [L, *students]]
+        _every_screen_draws_round_1(L, students)
+    finally:
+        for c in contexts:
+            c.close()
+
+
+def test_the_class_proposes_the_halving_move(browser, url):
+    """The Halving page's board: an instance chosen in the move panel's list, its label button; a label the target
+    refuses is judged on the student's board and not sent; the proposals' labels counted; the move played through the
+    board (``12:1`` in the class's short form) on every screen."""
+    g = Hg.HalvingGame.make("thresholds", 16, seed=0)                    # h*: x ≥ 0.53125
+    j = g.play([]).mistake_instances[0]
+    label = g.target_label(j)
+    lab = "lab1" if label > 0 else "lab0"
+    contexts = []
+    try:
+        contexts, L, students = _start(browser, url, "halving?mode=adversary&hcls=thresholds&hK=16&hseed=0")
+        L.locator(f"{BOX} button[data-action=ask-the-class]").click()
+        for S, touch in zip(students, (True, False)):         # the first student is on a phone: taps
+            expect(S.locator(BOX)).to_contain_text("make it on your board")
+            for target in (S.locator(".st-key-halving_adversary_inst button[aria-haspopup=listbox]"),
+                           S.get_by_role("option").filter(has_text=g.instance_text(j) + ":").first):
+                target.scroll_into_view_if_needed()
+                target.tap() if touch else target.click()
+            _idle(S)
+            for key in ("lab0" if label > 0 else "lab1", lab):          # the target's refusal first, then its label
+                button = S.locator(f".st-key-halving_adversary_{key} button")
+                button.scroll_into_view_if_needed()
+                button.tap() if touch else button.click()
+                if key != lab:
+                    expect(S.locator(BOX)).to_contain_text("the target labels this instance the other way")
+            expect(S.locator(BOX)).to_contain_text(f"Your proposal: {g.instance_text(j)}, label "
+                                                   f"{'+1' if label > 0 else '−1'}")
+            assert _query(S, "hmoves") == ""
+        expect(L.locator(BOX)).to_contain_text("2 of 2 proposed")
+        L.locator(f"{BOX} button[data-action=show-the-proposals]").click()
+        expect(L.locator(BOX)).to_contain_text(f"{g.instance_text(j)}, label {'+1' if label > 0 else '−1'}: 2 students")
+        expect(L.locator(BOX)).to_contain_text(f"Labels proposed: {'+1' if label > 0 else '−1'} by 2.")
+        L.locator(f"{BOX} button[data-action=play-the-most-popular]").click()
+        move = Hg.encode([Hg.HMove(j, label)])
+        L.wait_for_function(f"() => new URLSearchParams(location.search).get('hmoves') === {move!r}", timeout=30_000)
+        _every_screen_draws_round_1(L, students)
     finally:
         for c in contexts:
             c.close()

@@ -126,9 +126,14 @@ def test_an_experts_move_drawn_in_the_browser_is_the_runs_board(tmp_path, learne
         expected.append([board(_json(EV.board_spec(game.play(moves[: t + 1]), run_id="x")),
                                rwm=learner == "randomized_weighted_majority") for t in range(k, T)])
     got = node_eval(tmp_path, "viewer_game_bars.js", APPLY_E, games)
+    same_boards(got, expected, games, seed, rwm=learner == "randomized_weighted_majority")
+
+
+def same_boards(got: list, expected: list, games: list, seed, rwm: bool = False) -> None:
+    """Every board the browser drew (per game, per move) is the board Python drew after the same moves."""
     for g, (js, py) in enumerate(zip(got, expected)):
         for t, (a, b) in enumerate(zip(js, py)):
-            assert board(a, rwm=learner == "randomized_weighted_majority") == b, (seed, g, t, games[g]["moves"])
+            assert board(a, rwm=rwm) == b, (seed, g, t, games[g]["moves"])
 
 
 def test_the_browser_admits_what_the_core_admits(tmp_path):

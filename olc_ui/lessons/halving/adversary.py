@@ -2,10 +2,13 @@
 game accepts only the labels of the target h* ∈ H fixed at the start (olc_core/games/halving.py) and Halving answers.
 
 The Halving page opens it with ``?mode=adversary`` (its script calls :func:`part` and, for this part, :func:`page`).
-The game is a Streamlit fragment (:func:`play`): a move reruns the board, the panel and the URL. ``hmoves`` (in the
-URL) holds ``instance:label,…`` (``3:+``: the domain's instance 3, label +1), so a link replays the game; the board
-is the Halving lesson's step viewer on the game's run (the version space, |Hₜ| between 1 and |H|/2ᴹ, the ledger),
-stepped back like any run. A move goes through the server.
+The game is a Streamlit fragment (:func:`play`). ``hmoves`` (in the URL) holds ``instance:label,…`` (``3:+``: the
+domain's instance 3, label +1), so a link replays the game; the board (adversary_view.py: the hypotheses of H, in
+the version space or out, and each round's labels) is there from round 0 and, after a move, the Halving lesson's
+charts of the game's run join it (the version space, |Hₜ| between 1 and |H|/2ᴹ, the ledger), stepped back like any
+run. A move is drawn at once in the browser (the board's game mode, assets/viewer_game_bars.js: the version space
+after it and Halving's answer, exact), then the server's run follows. In a class session the class can be the
+adversary (viewer_game_class.js: each student proposes an instance and a label, ``12:1``; the lecturer plays one).
 """
 from __future__ import annotations
 
@@ -13,19 +16,18 @@ from typing import Any
 
 import streamlit as st
 
-import olc_core
 from olc_core.games.halving import (CLASSES, K_RANGE, MAX_MOVES, N_RANGE, HalvingGame, HalvingState, HMove,
                                     computer_game, computer_move, encode, parse)
 
 from olc_ui.lessons.halving import adversary_text as words
-from olc_ui.lessons.halving.view import halving_spec
+from olc_ui.lessons.halving.adversary_view import board_options, board_spec, proposed
 from olc_ui.shared import caps, class_session, common, game_bridge, safe, state
 from olc_ui.shared import game_authors as authors
 from olc_ui.shared.config import Setting
 from olc_ui.shared.position import query_position, report
 from olc_ui.shared.state import set_value
 from olc_ui.shared.transcript import PageSettings
-from olc_ui.viewer.component import viewer
+from olc_ui.viewer.component import take_game_move, viewer
 from olc_ui.viewer.spec import MODES_KEY
 
 __all__ = ["part", "page", "play", "MODE_SETTINGS", "GAME_SETTINGS"]
@@ -117,6 +119,23 @@ def _add(s: HalvingState, label: int) -> None:
     _set_moves(out.moves)
 
 
+def _board_move(s: HalvingState) -> None:
+    """A move the board played (the class's proposal the lecturer chose: viewer_game_class.js), applied if it was
+    made on this game state and is admissible."""
+    got = take_game_move(VIEWER)
+    if not isinstance(got, dict):
+        return
+    try:
+        m = proposed(str(got["move"]), len(s.game.plus))
+        made_on = int(got["T"])
+    except (KeyError, TypeError, ValueError):
+        return
+    out = s.then(m) if made_on == s.T else "stale"
+    if not isinstance(out, str):
+        st.session_state[f"{GROUP}_refused"] = ""
+        _set_moves(out.moves)
+
+
 def _computer(s: HalvingState, to_end: bool) -> None:
     st.session_state[f"{GROUP}_refused"] = ""
     if to_end:
@@ -145,11 +164,7 @@ def _shown(s: HalvingState) -> bool:
 
 @st.cache_resource(max_entries=32, show_spinner=False)
 def _spec(run_id: str, _s: HalvingState, shown: bool) -> dict:
-    g = _s.game
-    every = olc_core.run("halving", _s.X, _s.y, hypotheses=g.H, update="every_round")
-    return halving_spec(_s.trace, _s.X, _s.y, g.H, run_id=run_id, target=g.target if shown else None,
-                        consistent=every.proof.per_round("size"),
-                        title=f"The adversary's instances against Halving over {g.H.size} {g.H.name}")
+    return board_spec(_s, run_id=run_id, shown=shown)
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
@@ -193,6 +208,7 @@ def play() -> None:
     st.session_state[f"{GROUP}_opened"] = True
     v = state.current(GROUP, GAME_SETTINGS)
     game = _game(v)
+    _board_move(game.play(_moves(game)))
     s = game.play(_moves(game))
     shown = _shown(s)
     flags = authors.sync(GROUP, s.moves)
@@ -205,22 +221,16 @@ def play() -> None:
         kind, text = words.verdict(s, flags)
         getattr(st, kind)(text)
         st.markdown(words.comparison(s, _computer_game(repr(game), game), flags))
-    position = None
     with board:
-        if s.trace is None:
-            st.info("The board (the version space, |Hₜ| between 1 and |H|/2ᴹ, the ledger) appears with the first "
-                    "move.")
-        else:
-            position = _opens_at(s.T, first)
-            run_id = f"hadv-{game.cls}-{game.K}-{game.n}-{game.seed}-{int(shown)}-{encode(s.moves)}"
-            spec = {**_spec(run_id, s, shown), "position": position}
-            modes = class_session.with_class(st.session_state.get(MODES_KEY) or {}, MODE_SETTINGS + GAME_SETTINGS,
-                                             {"mode": "adversary", **v, "hmoves": encode(s.moves)})
-            position = viewer(spec, key=VIEWER, modes=modes,
-                              on_class_settings=_BRIDGE)
-            caps.show(CAP)
+        position = _opens_at(s.T, first)
+        run_id = f"hadv-{game.cls}-{game.K}-{game.n}-{game.seed}-{int(shown)}-{encode(s.moves)}"
+        spec = {**_spec(run_id, s, shown), "position": position}
+        modes = class_session.with_class({**(st.session_state.get(MODES_KEY) or {}), "game_bars": board_options(
+            s, GROUP)}, MODE_SETTINGS + GAME_SETTINGS, {"mode": "adversary", **v, "hmoves": encode(s.moves)})
+        position = viewer(spec, key=VIEWER, modes=modes, on_class_settings=_BRIDGE)
+        caps.show(CAP)
     state.write_url(MODE_SETTINGS + GAME_SETTINGS, {"mode": "adversary", **v, "hmoves": encode(s.moves)},
-                    {"t": str(position)} if position is not None else None)
+                    {"t": str(position)} if s.T else None)
     if s.trace is not None and shown:
         common.downloads(s.trace, spec, position, "halving_adversary_game", s.X, s.y, settings=TRANSCRIPT)
     elif s.trace is not None:

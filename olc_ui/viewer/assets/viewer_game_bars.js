@@ -1,9 +1,9 @@
 // olc step viewer: "Beat the bound" on Winnow and on the experts (WM, RWM, Halving) — a move judged and drawn in the
 // browser (a mode module: viewer_modes.js).
 //
-// Python turns it on with modes = {"game_bars": options} (olc_ui/lessons/winnow/adversary_view.py and
-// olc_ui/lessons/experts/adversary_view.py, board_options) on the game's board (board_spec there). The move controls
-// stay the page's own (the checkboxes of the variables or of the experts' advice, "Label 1" / "Label 0" or
+// Python turns it on with modes = {"game_bars": options} (board_options: olc_ui/lessons/winnow/adversary_view.py,
+// olc_ui/shared/experts_board.py) on the game's board (board_spec: olc_ui/lessons/{winnow,experts}/adversary_view.py).
+// The move controls stay the page's own (the checkboxes of the variables or of the experts' advice, "Label 1" / "Label 0" or
 // "Outcome +1" / "Outcome −1"); this mode listens to the buttons' clicks in the capture phase and, without waiting
 // for the server, decides whether the move is admissible with the core's rule (olc_core/games/winnow.py: the label
 // is the target disjunction's; olc_core/games/experts.py: some expert stays within the budget m*). An admissible
@@ -16,6 +16,11 @@
 // the potential, the sandwich, the other charts and the ledger (numbers of the whole run) wait behind a note and
 // every description says so. tests/ui/test_game_bars_js.py checks under node that the board drawn here is the
 // run's, array for array, for every kind.
+//
+// The Halving page's game (olc_ui/lessons/halving/adversary_view.py) is the experts' Halving board with the
+// hypotheses of a class as the experts (options.plus: each instance's labels by the hypotheses): a move is an
+// instance chosen in the page's list (options.select) and a label; each hypothesis advises its own label, and the
+// move is admissible iff the label is the target's (olc_core/games/halving.py). tests/ui/test_game_halving_js.py.
 
 import { classLink } from "./viewer_class.js";
 import { GameClass } from "./viewer_game_class.js";
@@ -79,6 +84,7 @@ function barsAxis(main, o, lo) {
 // Whether the move is admissible (olc_core/games: Winnow's label is the target's; the experts' move leaves some
 // expert within the budget). The words of a refusal are the server's.
 export function barsAdmissible(o, st, x, label) {
+  if (o.plus) return o.plus[x][o.target] === (label > 0 ? "1" : "0");
   if (o.kind === "winnow") return label === (o.relevant.some((i) => x[i]) ? 1 : 0);
   return st.m.some((mi, i) => mi + (x[i] !== label ? 1 : 0) <= o.budget);
 }
@@ -164,9 +170,9 @@ export function applyExpertsMove(spec, o, st, advice, outcome) {
     A.g_mr.push(t); A.g_mx.push(i + 1); A.g_my.push(o.row2); A.g_mt.push(String(m[i]));
   }
   let C = st.C, lo = st.lo, M = st.M;
-  if (update) {
+  if (update || o.every_round) {    // (every round: a round without an update keeps the weights)
     const before = C;
-    C = C.map((c, i) => c + wrong[i]);
+    if (update) C = C.map((c, i) => c + wrong[i]);
     const heights = C.map((c) => expertsHeight(o, c));
     A.g_bx.push(C.map((_, i) => i + 1));
     A.g_by.push(heights);
@@ -189,6 +195,19 @@ export function applyExpertsMove(spec, o, st, advice, outcome) {
   spec.T = t + 1;
   const main = spec.figures.find((f) => f.id === "main");
   return { st: { C, m, lo, M }, axis: barsAxis(main, o, lo), mistake, pred };
+}
+
+// ----------------------------------------------------------------------------- Halving on a class, on the spec
+
+// Each hypothesis's label (±1) of instance j.
+export function halvingAdvice(o, j) { return [...o.plus[j]].map((b) => (b === "1" ? 1 : -1)); }
+
+// Append instance j with its label (±1) to the board, in place: the experts' round with the hypotheses' labels as
+// their advice, and the instance in the caption.
+export function applyHalvingMove(spec, o, st, j, label) {
+  const move = applyExpertsMove(spec, o, st, halvingAdvice(o, j), label);
+  spec.caption.values.gx.data.push(o.texts[j]);
+  return move;
 }
 
 // ----------------------------------------------------------------------------- the mode
@@ -218,12 +237,17 @@ class BarsGame {
   // A move in its short form (the class's proposals): Winnow "bits:label" (label 0/1), the experts
   // "advice bits:outcome" (1 = +1, 0 = −1), and back.
   moveId(x, label) {
+    if (this.o.plus) return `${x}:${label > 0 ? 1 : 0}`;
     if (this.o.kind === "winnow") return `${x.join("")}:${label}`;
     return `${x.map((a) => (a > 0 ? 1 : 0)).join("")}:${label > 0 ? 1 : 0}`;
   }
 
   parseId(id) {
     const [bits, lab] = String(id).split(":");
+    if (this.o.plus) {     // the Halving page's game: "instance:label"
+      if (!/^\d+$/.test(bits || "") || Number(bits) >= this.o.plus.length || (lab !== "0" && lab !== "1")) return null;
+      return { x: Number(bits), label: lab === "1" ? 1 : -1 };
+    }
     if (!bits || bits.length !== this.o.n || /[^01]/.test(bits) || (lab !== "0" && lab !== "1")) return null;
     const b = [...bits].map(Number);
     return this.o.kind === "winnow" ? { x: b, label: Number(lab) }
@@ -231,12 +255,13 @@ class BarsGame {
   }
 
   classHooks() {
-    const o = this.o, winnow = o.kind === "winnow";
+    const o = this.o, winnow = o.kind === "winnow", onClass = !!o.plus;
     const sign = (v) => (v > 0 ? "+1" : "−1");
     return {
       describe: (id) => {
         const m = this.parseId(id);
         if (!m) return String(id);
+        if (onClass) return `${o.texts[m.x]}, label ${sign(m.label)}`;
         if (!winnow) return `advice ${m.x.map(sign).join(" ")}, outcome ${sign(m.label)}`;
         const on = m.x.map((b, i) => (b ? o.var[i] : null)).filter(Boolean);
         return `${on.length ? on.join(", ") + " on" : o.on_none}, label ${m.label}`;
@@ -246,6 +271,7 @@ class BarsGame {
         if (!m) return "not a move of this game";
         if (this.view.spec && this.view.spec.T >= o.max) return `a game keeps at most ${o.max} moves`;
         if (barsAdmissible(o, this.st, m.x, m.label)) return null;
+        if (onClass) return "the target labels this instance the other way";
         return winnow ? "the target labels this example the other way"
           : `no expert would stay within the budget m* = ${o.budget}`;
       },
@@ -257,13 +283,13 @@ class BarsGame {
         for (const [id, n] of counts) { const m = this.parseId(id); if (m) by.set(m.label, (by.get(m.label) || 0) + n); }
         const parts = [...by.entries()].sort((a, b) => b[1] - a[1])
           .map(([l, n]) => `${winnow ? l : sign(l)} by ${n}`);
-        return parts.length ? `${winnow ? "Labels" : "Outcomes"} proposed: ${parts.join(", ")}.` : "";
+        return parts.length ? `${winnow || onClass ? "Labels" : "Outcomes"} proposed: ${parts.join(", ")}.` : "";
       },
     };
   }
 
-  // The class's proposals on the board: over each variable (expert) how many proposals turn it on (say +1), a
-  // row of numbers added over the run's traces (gone with the next run).
+  // The class's proposals on the board: over each variable (expert; hypothesis) how many proposals turn it on (say
+  // +1; label their instance +1), a row of numbers added over the run's traces (gone with the next run).
   drawProposals(counts) {
     const P = this.view.Plotly, main = this.view.figs && this.view.figs.find((f) => f.spec.id === "main");
     const gd = main && main.gd;
@@ -274,11 +300,14 @@ class BarsGame {
     const on = new Array(this.o.n).fill(0);
     for (const [id, n] of counts) {
       const m = this.parseId(id);
-      if (m) m.x.forEach((v, i) => { if (v > 0) on[i] += n; });
+      if (m) (this.o.plus ? halvingAdvice(this.o, m.x) : m.x).forEach((v, i) => { if (v > 0) on[i] += n; });
     }
+    const name = this.o.kind === "winnow" ? "the class's proposals: how many turn xᵢ on"
+      : this.o.plus ? "the class's proposals: how many are instances hypothesis i labels +1"
+        : "the class's proposals: how many say +1";
     P.addTraces(gd, {
       type: "scatter", mode: "text", meta: "class-proposals", yaxis: "y2", hoverinfo: "skip",
-      name: this.o.kind === "winnow" ? "the class's proposals: how many turn xᵢ on" : "the class's proposals: how many say +1",
+      name,
       x: on.map((_, i) => i + 1), y: on.map(() => (this.o.kind === "winnow" ? 0.12 : 0.06)), text: on.map(String),
       textfont: { size: 13, color: "#6a3d9a" },
     }).catch(() => {});
@@ -302,8 +331,14 @@ class BarsGame {
     return null;
   }
 
-  // The page's checkboxes: Winnow's bits (1 on), the experts' advice (on: +1, off: −1).
+  // The page's checkboxes: Winnow's bits (1 on), the experts' advice (on: +1, off: −1); on the Halving page, the
+  // instance chosen in the move panel's list (its text before ": "; null if none is).
   boxes() {
+    if (this.o.plus) {
+      const box = document.querySelector(`${this.o.select} input[role=combobox]`);
+      const j = box ? this.o.texts.indexOf(box.value.split(": ")[0]) : -1;
+      return j >= 0 ? j : null;
+    }
     const x = [];
     for (let i = 0; i < this.o.n; i++) {
       const box = document.querySelector(this.o.bit.replace("{i}", String(i)));
@@ -321,12 +356,12 @@ class BarsGame {
       ev.preventDefault();
       ev.stopPropagation();
       const x = this.boxes();
-      if (x) this.cls.propose(this.moveId(x, label));
+      if (x !== null) this.cls.propose(this.moveId(x, label));
       return;
     }
     if (this.pending !== null || !v.ready || !v.spec || v.spec.T >= this.o.max) return;
     const x = this.boxes();
-    if (x && barsAdmissible(this.o, this.st, x, label)) this.move(x, label, false);
+    if (x !== null && barsAdmissible(this.o, this.st, x, label)) this.move(x, label, false);
   }
 
   // An admissible move drawn on the board as the run will draw it; ``send``: Python hears of it from here (a move
@@ -340,7 +375,8 @@ class BarsGame {
     v.spec = structuredClone(v.spec);   // the data Streamlit sent stay as sent
     const spec = v.spec;
     const move = this.o.kind === "winnow" ? applyWinnowMove(spec, this.o, this.st, x, label)
-      : applyExpertsMove(spec, this.o, this.st, x, label);
+      : this.o.plus ? applyHalvingMove(spec, this.o, this.st, x, label)
+        : applyExpertsMove(spec, this.o, this.st, x, label);
     this.st = move.st;
     main.spec = spec.figures.find((f) => f.id === "main");
     v.prepare(spec);
