@@ -27,7 +27,8 @@ from tests.conftest import run_async
 
 
 class OwnRedis:
-    """A redis-server on a fixed port and directory that a test kills (SIGKILL) and starts again."""
+    """A redis-server on a fixed port and directory that a test stops and starts again: SIGTERM (a restart: Redis
+    writes and fsyncs its append-only file as it stops) or SIGKILL (``hard``: Redis down at once)."""
 
     def __init__(self, tmp_path, aof: bool):
         self.port, self.dir, self.aof = free_port(), tmp_path, aof
@@ -48,8 +49,8 @@ class OwnRedis:
                 assert time.monotonic() < deadline and self.proc.poll() is None, "redis-server did not start"
                 time.sleep(0.05)
 
-    def kill(self):
-        self.proc.send_signal(signal.SIGKILL)
+    def kill(self, hard: bool = True):
+        self.proc.send_signal(signal.SIGKILL if hard else signal.SIGTERM)
         self.proc.wait(10)
 
     def stop(self):
@@ -74,7 +75,7 @@ def own_redis(tmp_path):
 
 
 def _restart(r: OwnRedis, down_s: float) -> None:
-    r.kill()
+    r.kill(hard=not r.aof)
     time.sleep(down_s)
     r.start()
 
