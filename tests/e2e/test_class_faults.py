@@ -4,7 +4,8 @@ student (a 390×844 phone) on the other, each pinned by its route cookie as ngin
 
 In order on one class session: the lecturer asks a round and opens it to the class, the student answers; the student's
 process is killed (SIGKILL): the student's page reconnects through nginx to the lecturer's process within 5 s, on the
-lecturer's round, with the open question and its answer, without a reload; the lecturer's step reaches it. Once
+lecturer's round, with the open question and its answer, without a reload; an answer the store then loses is sent
+again by the student's page on its next welcome. Once
 serve.sh has the killed process back, the lecturer's process is killed: the lecturer's page reconnects within 5 s, still
 the lecturer (its code in the address bar), the question open with 1 of 1 answered, and reveals it to the student.
 The student's phone then drops off the network and comes back: it catches up without a reload.
@@ -24,6 +25,8 @@ import pytest
 pytest.importorskip("playwright")
 from playwright.sync_api import expect  # noqa: E402
 
+from olc_ui.classroom.redis_store import RedisStore  # noqa: E402
+from olc_ui.classroom.store import Limits  # noqa: E402
 from tests.ui.test_serve_script import NGINX, REDIS, _base_port  # noqa: E402
 from viewerpage import VIEWER  # noqa: E402
 
@@ -178,6 +181,20 @@ def test_a_lecture_through_a_killed_process_each(browser, farm):
         expect(box).to_contain_text("1 of 1 answered")
         print(f"\nthe student's process killed: the student's page connected again after {took:.2f} s")
         _wait_back(farm, stu_port, dead)
+
+        # 1b. an answer the store lost (a socket or a process that died under it, Redis's last second): the student's
+        # page, welcomed again without it, sends it again
+        store = RedisStore((farm["run"] / "redis_url").read_text().strip(), Limits())
+        sid = S.evaluate(f"() => sessionStorage.getItem('olc-class-sid:{code}')")
+        assert store.r.hget(f"olc:class:v:{code}", sid) == answer
+        store.r.hdel(f"olc:class:v:{code}", sid)
+        S.evaluate("() => document.querySelector('.olc-viewer').olcViewer.modes.find(m => m.link).link.socket.close()")
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and store.r.hget(f"olc:class:v:{code}", sid) != answer:
+            time.sleep(0.1)
+        assert store.r.hget(f"olc:class:v:{code}", sid) == answer, "the lost answer was not sent again"
+        store.close()
+        expect(box).to_contain_text("1 of 1 answered")
 
         # 2. the lecturer's process dies: the lecturer reconnects, still the lecturer, the question still open
         dead, t_kill = _kill(farm, lec_port, [L])
