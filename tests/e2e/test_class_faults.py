@@ -7,8 +7,10 @@ process is killed (SIGKILL): the student's page reconnects through nginx to the 
 lecturer's round, with the open question and its answer, without a reload; an answer the store then loses is sent
 again by the student's page on its next welcome. Once
 serve.sh has the killed process back, the lecturer's process is killed: the lecturer's page reconnects within 5 s, still
-the lecturer (its code in the address bar), the question open with 1 of 1 answered, and reveals it to the student.
-The student's phone then drops off the network and comes back: it catches up without a reload.
+the lecturer (its code in the address bar, its class mode kept through the reruns of its new Streamlit session), the
+question open with 1 of 1 answered, and reveals it to the student.
+The student's phone then drops off the network and comes back, and sleeps (its page frozen) for longer than the
+hub's three silent beats: each time it catches up without a reload.
 """
 from __future__ import annotations
 
@@ -38,6 +40,7 @@ QUERY = "data=generated&d=2&gamma=0.1&R=1&T=200&seed=0&predict=1"
 START = 5
 BOX = f"{VIEWER} .olc-class-answers"
 RECONNECT_S = 5.0        # issue 34 §3
+SLEEP_S = 20.0           # a phone asleep: longer than the hub's 3 silent beats of 5 s (it drops the connection meanwhile)
 
 
 @pytest.fixture(scope="module")
@@ -115,6 +118,14 @@ def _connected_after(pg, t_kill: float) -> float:
     pg.wait_for_function("() => document.querySelector('.olc-class').dataset.connected === 'true'",
                          timeout=30_000, polling=50)
     return time.monotonic() - t_kill
+
+
+def _describe(pg) -> str:
+    return pg.evaluate("""() => { const v = document.querySelector('.olc-viewer'), c = document.querySelector('.olc-class');
+        const l = v && v.olcViewer.modes.find(m => m.link); const k = l && l.link;
+        return JSON.stringify({position: v && v.dataset.position, panel: c && {...c.dataset, text: c.innerText},
+          link: k && {connected: k.connected, closed: k.closed, socket: k.socket ? k.socket.readyState : null,
+                      state: k.last('state') && k.last('state').position}}); }""")
 
 
 def _position(pg) -> int:
@@ -224,6 +235,30 @@ def test_a_lecture_through_a_killed_process_each(browser, farm):
         S.context.set_offline(False)
         S.wait_for_function(f"() => document.querySelector('{VIEWER}').dataset.position === '{target}'", timeout=20_000)
         assert S.evaluate("() => window.__olcNoReload === true")
+
+        # 4. the phone sleeps (its page frozen: no timer, no script) longer than the hub's 3 silent beats, so the hub
+        # has dropped its connection meanwhile; the lecturer moves on; on waking the page catches up without a reload
+        cdp = S.context.new_cdp_session(S)
+        cdp.send("Page.setWebLifecycleState", {"state": "frozen"})
+        L.locator(VIEWER).first.focus()
+        L.keyboard.press("Home")
+        target = _position(L)
+        S.wait_for_timeout(0)
+        time.sleep(SLEEP_S)
+        cdp.send("Page.setWebLifecycleState", {"state": "active"})
+        t_wake = time.monotonic()
+        try:
+            S.wait_for_function(f"() => document.querySelector('{VIEWER}').dataset.position === '{target}' && "
+                                "document.querySelector('.olc-class').dataset.connected === 'true'", timeout=20_000)
+        except Exception as exc:
+            raise AssertionError(f"after waking: {_describe(S)}; the lecturer at {target}: {_describe(L)}") from exc
+        print(f"the phone woke after {SLEEP_S:.0f} s asleep: on the lecturer's round after "
+              f"{time.monotonic() - t_wake:.2f} s")
+        assert S.evaluate("() => window.__olcNoReload === true")
+        # the lecturer's page, whose Streamlit session moved to another process with its own, still leads (its reruns
+        # since — the reveal, End — did not drop the class mode: class_session._rejoin)
+        expect(L.locator(f"{VIEWER} .olc-class")).to_have_attribute("data-role", "lecturer")
+        assert f"class={code}" in L.url
         assert errors == [], errors
     finally:
         for ctx in made:
