@@ -59,7 +59,7 @@ with st.container(border=True):
     cols[3].metric("Bound 12/γ²", f"{p.mistake_bound:.5g}" if p.mistake_bound is not None else "n/a",
                    help=None if p.mistake_bound is not None else "the theorem's assumption fails on these data")
     fm = info["final_margin"]
-    fm_text = f"{fm:.4f}" if fm is not None else "undefined"
+    fm_text = f"{fm:.4f}".replace("-", "−") if fm is not None else "undefined"   # the minus sign, as the viewer writes it
     cols[4].metric("Final margin", fm_text, help="min over the examples of y⟨w, x⟩/‖w‖ for the final w" + (
         "" if fm is not None else "; the final w is 0 (its updates cancelled out), so it draws no hyperplane "
         "and has no margin"))

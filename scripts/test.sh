@@ -16,6 +16,8 @@ command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || DEB+=(chromiu
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || DEB+=(nginx)
 # nginx's brotli_static module (scripts/serve.sh sends a first visit's files brotli-compressed with it)
 [ -f /usr/lib/nginx/modules/ngx_http_brotli_static_module.so ] || DEB+=(libnginx-mod-http-brotli-static)
+# and its headers-more module (serve.sh drops Last-Modified and Server from the year-cached files with it)
+[ -f /usr/lib/nginx/modules/ngx_http_headers_more_filter_module.so ] || DEB+=(libnginx-mod-http-headers-more-filter)
 command -v redis-server >/dev/null 2>&1 || [ -x /usr/bin/redis-server ] || DEB+=(redis-server)
 command -v pdflatex >/dev/null 2>&1 || TEX+=(texlive-latex-base)
 if [ ${#DEB[@]} -gt 0 ] || [ ${#TEX[@]} -gt 0 ]; then

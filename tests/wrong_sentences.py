@@ -73,6 +73,9 @@ WRONG: tuple[Wrong, ...] = (
     Wrong("inf·m*", "issue 20, fresh-eyes review (compare, β = 0 or η = 1)", "say the factor is infinite"),
     Wrong("n/a: needs 'margin'", "issue 20, fresh-eyes review (transcripts)",
           "the margin check is the assumption itself: it holds or fails"),
+    # session 8, fresh-eyes review
+    Wrong("an expert within the budget stays above", "issue 32, session 8 review (experts game board's description)",
+          "an expert with m = m* mistakes has weight exactly β^{m*}: it never falls below the floor, and sits on it"),
     # issue 13/14 fresh-eyes reviews
     Wrong("the data's own margin", "issue 14, fresh-eyes review (Margin Perceptron)",
           "that was the planted w*'s margin; the data's largest margin comes from max_margin"),
@@ -134,6 +137,17 @@ IN_CONTEXT: tuple[InContext, ...] = (
     InContext("a defect to report", "issue 32 §2 (Halving on noisy data: ln 1 ≤ ln|Hₜ| needs realisable data)",
               "only for a step the proof claims on these data that fails",
               "tests/core/test_transcript_record.py::test_a_defect_is_said_only_for_a_failing_claimed_step"),
+    # session 8, fresh-eyes review (the "Beat the bound" games after "Computer's move" / "Computer plays on")
+    InContext("You forced", "issue 32, session 8 review (all four games: 'You forced M = 11', 'You forced as many "
+              "as the computer' after the computer played every move)",
+              "the mistakes are credited to whoever made the move: the student's, the computer's, or both, counted "
+              "apart", "tests/app/test_adversary_perceptron_page.py::test_the_page_credits_each_move_to_whoever_made_it"),
+    InContext("your label y", "issue 32, session 8 review (the last round's words after a computer's move)",
+              "a computer's move is 'the computer's label y'",
+              "tests/app/test_adversary_perceptron_page.py::test_the_computer_plays_to_the_end_and_the_page_compares"),
+    InContext("your point x", "issue 32, session 8 review (the Perceptron board's description at every round)",
+              "the description names no maker per round: 'the point x' (the words under the board say whose)",
+              "tests/app/test_adversary_perceptron_page.py::test_the_page_credits_each_move_to_whoever_made_it"),
 )
 
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")

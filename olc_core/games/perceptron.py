@@ -176,9 +176,14 @@ class PerceptronGame:
             sg, sR = pair(g, R, ">")
             return (f"a margin γ = {sg} is impossible in a disc of radius R = {sR}: every point has "
                     f"|⟨w*, x⟩| ≤ ‖w*‖‖x‖ ≤ R < γ, so no point and label meet y⟨w*, x⟩ ≥ γ (lower γ or raise R)")
-        if len(self.cap) == 0:
+        if len(self.cap) == 0 and g == R:
             return (f"with γ = {decimal_text(g, 6)} = R no point of the grid (steps of 1/{GRID}) meets "
                     f"‖x‖ ≤ R and y⟨w*, x⟩ ≥ γ: only x = ±R·w* does, and it is not on the grid (lower γ)")
+        if len(self.cap) == 0:      # γ just below R: the caps where the rules hold are too thin for the grid
+            sg, sR = pair(g, R, "<")
+            return (f"with γ = {sg} and R = {sR} no point of the grid (steps of 1/{GRID}) meets ‖x‖ ≤ R and "
+                    f"y⟨w*, x⟩ ≥ γ: the points that do fill two caps of the disc, R − γ = {decimal_text(R - g, 6)} "
+                    "deep, and no grid point lies in them (lower γ or raise R)")
         return None
 
     @cached_property

@@ -228,7 +228,7 @@ def _proof(*, T, updates, S, wstar, cm, gamma, example, info) -> Proof:
                          f"γ = {gamma:.4g}; the smallest y⟨w*, x⟩ over the (normalised) examples is {cm.min():.4g}"
                          if ok else (f"{count(bad_examples.size, 'example')} {agree(bad_examples.size, 'has', 'have')} "
                                      f"margin below γ = {gamma:.4g} for the {_whose(info)} w* (its smallest margin "
-                                     f"y⟨w*, x⟩ is {cm.min():.4g})"))
+                                     f"y⟨w*, x⟩ is {cm.min():.4g})".replace("-", "−")))
     constants = {"gamma": gamma, "comparator": wstar, "measured_margin": None if cm is None else float(cm.min()),
                  "bound_formula": r"12/\gamma^2",
                  "bound_tight": _finite_or_none(4.0 / gamma + 8.0 * (1.0 / gamma) * (1.0 / gamma)),

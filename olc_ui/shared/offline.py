@@ -31,7 +31,7 @@ from olc_core import transcript
 from olc_core._transcript.texdoc import clip
 
 from olc_ui.viewer import assets as viewer_assets
-from olc_ui.viewer.assets import ASSET_DIR, PLOTLY_BASIC_VERSION, bundle_js
+from olc_ui.viewer.assets import ASSET_DIR, PLOTLY_BASIC_VERSION, bundle_js, viewer_css
 
 __all__ = ["offline_html", "fixed_size", "spec_bytes", "too_large", "MAX_SPEC_BYTES", "file_name", "packed", "script_text",
            "plotly_path", "page_html", "viewer_parts", "CSP", "UNPACK_JS", "FILL_LIBS_JS",
@@ -125,8 +125,7 @@ def _fixed(which: str) -> tuple[str, str]:
     libs = {"plotly": packed(plotly_path(which).read_bytes()),
             "katex": packed((ASSET_DIR / "katex" / "katex.min.js").read_bytes()),
             "viewer": packed(_viewer_module().encode("utf-8"))}
-    css = (ASSET_DIR / "viewer.css").read_text(encoding="utf-8")
-    head = (f"<style>{_OWN_CSS}</style><style>{css}</style><style>{_katex_css()}</style>")
+    head = (f"<style>{_OWN_CSS}</style><style>{viewer_css()}</style><style>{_katex_css()}</style>")
     tail = (f'<script type="application/octet-stream" id="olc-lib-plotly">{libs["plotly"]}</script>'
             f'<script type="application/octet-stream" id="olc-lib-katex">{libs["katex"]}</script>'
             f'<script type="application/octet-stream" id="olc-lib-viewer">{libs["viewer"]}</script>')

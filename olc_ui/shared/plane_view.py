@@ -342,15 +342,17 @@ def _main_3d(trace, X, y, *, wstar, L, W, title):
     for c in "xyz":
         arrays[f"w_{c}"] = ax_w[c]
 
+    # gl3d draws a marker as a character of the page's fonts: "x" is U+274C, an emoji (a tofu box where no emoji
+    # font is installed, a red emoji whatever the colour where one is); the −1 points are squares (U+25A0)
     def p3(name, color, symbol, size, opacity=1.0, legend=True):
         return {"type": "scatter3d", "mode": "markers", "name": name, "x": [], "y": [], "z": [],
                 "marker": {"color": color, "symbol": symbol, "size": size, "opacity": opacity},
                 "showlegend": legend, "hoverinfo": "skip"}
     data = [
         p3("not seen yet, y = +1", COLORS["pos_faint"], "circle", 2.5, 0.5),
-        p3("not seen yet, y = −1", COLORS["neg_faint"], "x", 2.5, 0.6),
+        p3("not seen yet, y = −1", COLORS["neg_faint"], "square", 2.5, 0.6),
         p3("seen, y = +1", COLORS["pos"], "circle", 3.5),
-        p3("seen, y = −1", COLORS["neg"], "x", 3.5),
+        p3("seen, y = −1", COLORS["neg"], "square", 3.5),
         p3("mistake rounds so far", COLORS["mistake"], "circle-open", 6),
         {"type": "mesh3d", "name": "w·x = 0 (the learner)", "x": [], "y": [], "z": [], "i": [0, 0], "j": [1, 2],
          "k": [2, 3], "color": "#555555", "opacity": 0.35, "showlegend": True, "hoverinfo": "skip"},

@@ -23,8 +23,8 @@ from typing import Any, Callable
 
 import streamlit as st
 
-from olc_ui.viewer.assets import (ASSET_DIR, BASIC_TRACE_TYPES, GL3D_TRACE_TYPES, assets as served_assets, bundle_js,
-                                  component_js, plotly_url, script_js)
+from olc_ui.viewer.assets import (BASIC_TRACE_TYPES, GL3D_TRACE_TYPES, assets as served_assets, bundle_js,
+                                  component_js, plotly_url, script_js, viewer_css)
 from olc_ui.viewer.spec import MODES_KEY, _is_int, validate_spec
 
 __all__ = ["viewer", "preload", "last_key", "take_game_move"]
@@ -37,7 +37,7 @@ def _component():
     return st.components.v2.component(
         COMPONENT_NAME,
         js=component_js(),     # imports the viewer's module, a cached file (olc_ui/viewer/assets.py)
-        css=(ASSET_DIR / "viewer.css").read_text(encoding="utf-8"),
+        css=viewer_css(),      # assets/viewer.css without its comments (every visit's websocket carries it)
         isolate_styles=False,  # plotly.js styles and KaTeX fonts live in the document
     )
 

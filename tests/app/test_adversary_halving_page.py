@@ -37,7 +37,14 @@ def test_halving_game_moves_refusals_and_the_computer():
     comp = Hg.computer_game(g, [Hg.HMove(wrong, label)])
     assert url(at)["hmoves"] == Hg.encode(comp.moves)
     text = page_text(at)
-    assert "No admissible instance can be a mistake any more" in text and f"You forced $M = {comp.M}$" in text
+    assert "No admissible instance can be a mistake any more" in text
+    # one move the student's (a mistake), the rest the computer's: each credited to its maker (a review found
+    # "You forced M = …" for all of them)
+    rest = comp.M - 1
+    assert (f"Your 1 move and the computer's {comp.T - 1} forced $M = {comp.M}$ (1 on yours, {rest} on the "
+            "computer's)") in text, text
+    assert f"This game: $M = {comp.M}$ in {comp.T} moves, 1 yours (M 1), {comp.T - 1} the computer's (M {rest})." in text
+    assert "You forced" not in text and "the computer's label $y" in text and "your label $y" not in text
     spec = viewer_spec(at)
     assert spec["T"] == comp.T and spec["mistake_rounds"] == comp.trace.mistakes.tolist()
     assert at.get("download_button")

@@ -105,9 +105,45 @@ def test_the_computer_plays_to_the_end_and_the_page_compares():
     comp = greedy_game(game)
     assert _moves(at) == encode_moves(comp.moves)
     text = page_text(at)
-    assert f"You: $M = {comp.M}$ in {comp.T} moves" in text and f"this game: $M = {comp.M}$" in text
-    assert "You forced as many as the computer" in text and "No admissible move can be a mistake any more" in text
+    # every move was the computer's: none is credited to the student (a review found "You: M = 11 …", "your label",
+    # "you forced M = 11" and "You forced as many as the computer" here)
+    assert f"This game: $M = {comp.M}$ in {comp.T} moves, all of them the computer's." in text
+    assert f"this game: $M = {comp.M}$" in text and "This game forced as many as the computer's own game" in text
+    assert f"The computer's moves forced $M = {comp.M}$" in text and "the computer's label $y" in text
+    assert "No admissible move can be a mistake any more" in text
+    assert "You forced" not in text and "your label $y" not in text and "You: " not in text
     assert at.button(key="perceptron_adversary_cmove").disabled
+
+
+def test_the_page_credits_each_move_to_whoever_made_it():
+    """The student's typed point, then the computer's move, then the student's again: each round's words and the
+    mistakes forced name their maker; undoing the computer's move and playing the same point makes it the
+    student's."""
+    game = PerceptronGame.make("36.87", "0.2", "1")
+    at = _open()
+    at.number_input(key="perceptron_adversary_x1").set_value(0.25)
+    at.number_input(key="perceptron_adversary_x2").set_value(0.75).run()
+    at.button(key="perceptron_adversary_place").click().run()        # (0.25, 0.75), +1: a mistake (w = 0)
+    assert "your label $y = +1$" in page_text(at)
+    at.button(key="perceptron_adversary_cmove").click().run()
+    state_ = game.play(A.parse_moves(_moves(at)))
+    assert state_.T == 2
+    text = page_text(at)
+    assert "the computer's label $y" in text and "your label $y" not in text
+    on_computer = int(1 in state_.trace.mistakes.tolist())
+    assert (f"This game: $M = {state_.M}$ in 2 moves, 1 yours (M 1), 1 the computer's (M {on_computer})."
+            in text), text
+    assert "You: " not in text and "You forced" not in text
+    assert "your point" not in str(viewer_spec(at)) and "Your points" not in str(viewer_spec(at))   # per round: no maker
+    computer_move = A.parse_moves(_moves(at))[-1]
+    at.button(key="perceptron_adversary_undo").click().run()
+    at.number_input(key="perceptron_adversary_x1").set_value(computer_move.i / 64)
+    at.number_input(key="perceptron_adversary_x2").set_value(computer_move.j / 64).run()
+    at.radio(key="perceptron_adversary_label").set_value(computer_move.label).run()
+    at.button(key="perceptron_adversary_place").click().run()
+    assert A.parse_moves(_moves(at))[-1] == computer_move
+    text = page_text(at)
+    assert "your label $y" in text and f"You: $M = {state_.M}$ in 2 moves." in text and "the computer's label" not in text
 
 
 def test_links_with_refused_moves_keep_the_admissible_start():

@@ -41,7 +41,11 @@ def test_winnow_game_moves_and_refusals():
     comp = Wn.computer_game(g, [Wn.WMove((1, 0, 0, 0, 0, 0, 0, 0), 0)])
     assert url(at)["amoves"] == Wn.encode(comp.moves)
     text = page_text(at)
-    assert "No admissible example can be a mistake any more" in text and f"You forced $M = {comp.M}$" in text
+    assert "No admissible example can be a mistake any more" in text
+    # the student's first move (no mistake: x₁ alone, 0), the rest the computer's: each credited to its maker
+    assert (f"Your 1 move and the computer's {comp.T - 1} forced $M = {comp.M}$ (0 on yours, {comp.M} on the "
+            "computer's)") in text, text
+    assert "You forced" not in text and "You: " not in text and "the computer's label $y" in text
     spec = viewer_spec(at)
     assert spec["T"] == comp.T and spec["mistake_rounds"] == comp.trace.mistakes.tolist()
 
@@ -110,8 +114,13 @@ def test_experts_game_wm():
     at.button(key="experts_adversary_cend").click().run()
     comp = E.computer_game(g, E.parse("++++:-", 4))
     assert url(at)["emoves"] == E.encode(comp.moves)
-    assert "No admissible move can be a mistake any more" in page_text(at)
+    text = page_text(at)
+    assert "No admissible move can be a mistake any more" in text
     assert viewer_spec(at)["T"] == comp.T
+    # the student's first round (a mistake: everyone wrong), the rest the computer's: each credited to its maker
+    assert (f"Your 1 move and the computer's {comp.T - 1} forced $M = {comp.M}$ (1 on yours, {comp.M - 1} on the "
+            "computer's)") in text, text
+    assert "You forced" not in text and "You: " not in text and "(the computer's move)" in text
 
 
 def test_experts_game_halving_and_rwm():
@@ -119,7 +128,10 @@ def test_experts_game_halving_and_rwm():
     at.button(key="experts_adversary_cend").click().run()
     comp = E.computer_game(E.ExpertsGame.make("halving", 8))
     assert comp.M == 3 and url(at)["emoves"] == E.encode(comp.moves)
-    assert "the only expert still consistent" in page_text(at)
+    text = page_text(at)
+    assert "the only expert still consistent" in text
+    assert f"This game: $M = 3$ in {comp.T} moves, all of them the computer's." in text
+    assert "The computer's moves forced $M = 3$" in text and "You forced" not in text
     at = _experts(ealg="randomized_weighted_majority", eN=3, ebudget=0, emoves="+--:+,+-+:+")
     assert not at.exception
     s = E.ExpertsGame.make("randomized_weighted_majority", 3, 0.5, 0).play(E.parse("+--:+,+-+:+", 3))

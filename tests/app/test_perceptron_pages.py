@@ -53,7 +53,7 @@ def test_deep_link_opens_the_same_run_at_the_same_round():
     # no positive margin: the tile names the measured minimum, not a "γ", and the separable bound is n/a
     tr = olc_core.run("perceptron", s.X, s.y, comparator=s.comparator)
     low = float(np.min(s.y * (s.X @ s.comparator)))
-    assert low < 0 and _metric(at, "min yₜ⟨w*,xₜ⟩ ≤ 0") == f"{low:.4g}"
+    assert low < 0 and _metric(at, "min yₜ⟨w*,xₜ⟩ ≤ 0") == f"{low:.4g}".replace("-", "−")
     assert _metric(at, "Bound R²/γ²") == "n/a" and tr.proof.mistake_bound is None
     assert not [m for m in at.metric if m.label.startswith("Margin γ")]
 
@@ -250,3 +250,20 @@ def test_noisy_run_says_which_gamma_the_band_uses():
     assert any(f"γ = {g:.3g}" in d.get("name", "") for d in main["figure"]["data"])
     at = _open(PERCEPTRON, noise=0.1, gamma=0.1, T=200, gbest=0, gtd=0.08)
     assert "band: γ = 0.08, the γ chosen for the TDᵧ bound" in _spec(at)["figures"][0]["title"]
+
+
+def test_negative_numbers_in_the_pages_text_carry_the_minus_sign():
+    """A negative number a student reads outside maths is written with the minus sign U+2212, as the viewer and the
+    rest of the page write it (a review found "-0.9998", "-0.9706" and "-0.901" on these two pages with noise)."""
+    import re
+    math = re.compile(r"\$\$.*?\$\$|\$[^$]*\$", re.S)
+    hyphen_number = re.compile(r"(?<![\w\-\\^_{(])-\d")
+    for path, query in ((MARGIN, {"noise": "0.3"}), (PERCEPTRON, {"noise": "0.1"}),
+                        (PERCEPTRON, {"noise": "0.3", "cmp": "planted"})):
+        at = _open(path, **query)
+        assert not at.exception
+        texts = [e.value for kind in ("markdown", "error", "warning", "info", "success", "caption")
+                 for e in getattr(at, kind)] + [f"{m.label}: {m.value}" for m in at.metric]
+        found = [t for t in texts if hyphen_number.search(math.sub(" ", t))]
+        assert found == [], found
+        assert "−0.9" in " ".join(texts)          # the negative margins are there, with the minus sign

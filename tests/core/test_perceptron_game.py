@@ -84,6 +84,17 @@ def test_impossible_settings_say_why(gamma, R, words):
         g.play([])
 
 
+def test_a_margin_just_below_the_radius_is_not_called_equal_to_it():
+    """γ = 0.999 < R = 1 leaves no grid point in the caps (a link can ask for it): the reason must not say
+    "γ = 0.999 = R" nor "only x = ±R·w* does" (a review found both: a whole cap of points meets the rules)."""
+    g = PerceptronGame.make("36.87", "0.999", "1")
+    assert len(g.cap) == 0 and g.bound is None
+    assert "= R" not in g.problem and "±R·w*" not in g.problem
+    assert "γ = 0.999 and R = 1" in g.problem and "R − γ = 0.001 deep" in g.problem
+    with pytest.raises(ValueError, match="grid"):
+        g.play([])
+
+
 def test_margin_equal_to_radius_on_an_axis_is_a_game():
     g = PerceptronGame.make("90.00", "1", "1")         # only ±(0, 1) are admissible, and they are on the grid
     assert g.problem is None and g.bound == 1 and len(g.cap) == 1

@@ -290,6 +290,56 @@ def test_authoring_round_trip(browser, url, tmp_path):
     assert not errors, errors
 
 
+def test_a_bad_tour_file_is_named_by_stop_and_field_and_breaks_nothing(browser, url, tmp_path):
+    """Issue 33 §4/§5 in Chromium: a tour file with a round out of range, an unknown page and an unknown setting, under
+    a file name written as markup, is refused with each problem named by its stop and field, the name shown as inert
+    text; the shipped tours are still listed and open; the same file mended then opens as a tour."""
+    import json
+    stops = [{"page": "perceptron", "settings": {}, "t": 3, "text": "A first stop.", "ref": "[000] §3",
+              "claim": {"kind": "no_violation"}},
+             {"page": "winnow", "settings": {"N": 50}, "t": 0, "text": "A second stop.", "ref": "[000] §4",
+              "claim": {"kind": "no_violation"}}]
+    doc = {"format": "olc-tour/1", "id": "mended", "title": "A mended tour", "note": "000", "stops": stops}
+    bad = json.loads(json.dumps(doc))
+    bad["stops"][0]["t"] = -1
+    bad["stops"][1]["page"] = "no_such_page"
+    path = tmp_path / "<b>bold **x** $x$.json"
+    path.write_text(json.dumps(bad))
+    ctx, pg, errors = _context(browser, 1100, 800)
+    try:
+        pg.goto(f"{url}/tours")
+        pg.wait_for_selector(".olc-tours")
+        upload = pg.locator('[data-testid="stFileUploaderDropzoneInput"]')
+        upload.set_input_files(str(path))
+        alert = pg.locator('[data-testid="stAlertContentError"]').filter(has_text="not a tour that can be opened")
+        alert.wait_for()
+        text = alert.inner_text().replace("\u2060", "")        # safe.py's word joiners keep a colon from Markdown
+        assert "stop 1, field t: -1 is less than the minimum of 0" in text, text
+        assert "<b>bold **x** $x$.json" in text and alert.locator("b, strong, .katex").count() == 0
+        bad["stops"][0]["t"] = 3                                  # the file's form right, its pages and settings not
+        bad["stops"][0]["settings"] = {"no_such_setting": 1}
+        other = tmp_path / "pages.json"
+        other.write_text(json.dumps(bad))
+        upload.set_input_files(str(other))
+        alert = pg.locator('[data-testid="stAlertContentError"]').filter(has_text="pages.json")
+        alert.wait_for()
+        text = alert.inner_text().replace("\u2060", "")
+        assert "stop 1, field settings.no_such_setting" in text and "stop 2, field page" in text, text
+        assert pg.locator(".olc-tour-card").count() >= 5              # the shipped tours, still there
+        fixed = tmp_path / "mended.json"
+        fixed.write_text(json.dumps(doc))
+        upload.set_input_files(str(fixed))
+        card = pg.locator(".olc-tour-card").filter(has_text="A mended tour")
+        card.wait_for()
+        assert pg.locator('[data-testid="stAlertContentError"]').count() == 0
+        card.get_by_role("link", name="Start the tour").click()
+        pg.wait_for_selector('.olc-tour[data-stop="1"][data-claim="holds"]')
+        assert "A first stop." in pg.locator(".olc-tour-text").inner_text() and "/perceptron?" in pg.url
+    finally:
+        ctx.close()
+    assert not errors, errors
+
+
 @pytest.mark.parametrize("where", ["tours", "stop", "stop-present", "stop-explored"])
 def test_no_serious_wcag_violation_on_tours(browser, url, where, tmp_path):
     """axe-core (WCAG 2.1 A/AA rules) on /tours and on a stop's page with its bar, as is, in presentation mode, and

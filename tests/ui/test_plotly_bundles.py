@@ -48,6 +48,32 @@ def test_every_pages_bundle_has_every_trace_type_its_spec_uses(label):
     assert url == urls["plotly_3d" if three_d else "plotly_basic"]
 
 
+def _gl3d_glyphs() -> dict[str, str]:
+    """The gl3d bundle's marker symbols: each drawn as one character of the page's fonts."""
+    text = (PLOTLY_DIR / f"plotly-gl3d-{assets.PLOTLY_BASIC_VERSION}.min.js").read_text(encoding="utf-8")
+    found = re.search(r'\{circle:"([^"]+)","circle-open":"([^"]+)",square:"([^"]+)","square-open":"([^"]+)",'
+                      r'diamond:"([^"]+)","diamond-open":"([^"]+)",cross:"([^"]+)",x:"([^"]+)"\}', text)
+    assert found, "the gl3d bundle's marker symbol table was not found: the pattern is stale"
+    names = ["circle", "circle-open", "square", "square-open", "diamond", "diamond-open", "cross", "x"]
+    return {n: g.encode("ascii").decode("unicode_escape") if g.startswith("\\u") else g
+            for n, g in zip(names, found.groups())}
+
+
+def test_3d_markers_are_characters_every_font_has():
+    """A 3-D marker is drawn as a character (gl3d): every symbol a 3-D spec uses is ASCII or a geometric shape
+    (U+25A0–U+25FF: DejaVu Sans and the common system fonts have them). "x" is U+274C, an emoji: a review saw the
+    −1 points of /perceptron?d=3 as tofu boxes in Debian's chromium."""
+    glyphs = _gl3d_glyphs()
+    assert glyphs["x"] == "\u274c" and glyphs["square"] == "\u25a0"
+    spec, _ = page_specs.spec("perceptron, d = 3")
+    used = {t["marker"]["symbol"] for f in spec["figures"] for t in f["figure"]["data"]
+            if t.get("type") == "scatter3d" and "symbol" in t.get("marker", {})}
+    assert used, "no 3-D marker found"
+    for symbol in used:
+        g = glyphs[symbol]
+        assert g.isascii() or 0x25A0 <= ord(g) <= 0x25FF, f"{symbol}: drawn as U+{ord(g):04X}"
+
+
 def test_the_html_preload_agrees_with_the_3d_rule():
     """olc_ui/routes.py preloads the 2-D bundle for a page unless its query makes a 3-D view (assets.THREE_D_QUERY):
     the Perceptron's d = 3 is the one (its spec above is 3-D; its other settings are 2-D)."""

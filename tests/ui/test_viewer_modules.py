@@ -11,7 +11,7 @@ import subprocess
 
 import pytest
 
-from olc_ui.viewer.assets import ASSET_DIR, bundle_js
+from olc_ui.viewer.assets import ASSET_DIR, bundle_js, trim_js
 from tests.conftest import ROOT
 
 NODE = shutil.which("node")
@@ -66,6 +66,26 @@ def test_each_module_imports_the_sibling_names_it_uses():
 
 
 _IMPORTS = re.compile(r'^import\s+\{([^}]*)\}\s+from\s+"\./[\w.]+";', re.M)
+
+
+def test_trim_keeps_every_token_and_refuses_strings_over_lines():
+    """The bundle's lines are trimmed (assets.trim_js: 74 → 50 kB brotli): only blanks around a line, blank lines and
+    comments that cannot be inside a string or a regular expression go; the text inside a string stays as written (a minifier tried, rjsmin, wrote `x = ${a}`
+    as `x=${a}`: text on screen changed); a string that spans lines, whose line breaks and blanks are its text,
+    is refused rather than changed."""
+    src = ("  const a = 1;  // why\n\n  // a comment line\n    return `x = ${a}, ` + 'y  =  2' + \"//not\";  // kept\n"
+           "/* a block\n   // inside it\n*/\n  // the end */ of nothing\n  x = y / 2; // kept: a slash before it\n"
+           "  f(a, b);   // gone */ no: kept\n  g();   // gone\n")
+    assert trim_js(src) == ("const a = 1;\nreturn `x = ${a}, ` + 'y  =  2' + \"//not\";  // kept\n/* a block\n*/\n"
+                            "// the end */ of nothing\nx = y / 2; // kept: a slash before it\n"
+                            "f(a, b);   // gone */ no: kept\ng();")
+    with pytest.raises(ValueError, match="several lines"):
+        trim_js("const t = `two\n  lines`;\n")
+    with pytest.raises(ValueError, match="several lines"):
+        trim_js("const s = 'two \\\n  lines';\n")
+    b = bundle_js()
+    assert not re.search(r"^[ \t]|[ \t]$|\n\n", b, re.M)
+    assert all(ln.startswith("// ---- ") or not ln.startswith("//") for ln in b.split("\n"))
 
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed")

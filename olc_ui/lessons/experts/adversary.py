@@ -21,7 +21,7 @@ from olc_core.games.experts import (LEARNERS, MAX_MOVES, EMove, ExpertsGame, Exp
                                     computer_move, encode, parse)
 
 from olc_ui.lessons.experts.adversary_view import board_options, board_spec
-from olc_ui.shared import caps, class_session, common, game_bridge, safe, state
+from olc_ui.shared import caps, class_session, common, game_authors, game_bridge, safe, state
 from olc_ui.shared.config import Setting
 from olc_ui.shared.state import set_value
 from olc_ui.shared.transcript import PageSettings
@@ -155,11 +155,14 @@ def _board_move(s: ExpertsState) -> None:
 def _computer(s: ExpertsState, to_end: bool) -> None:
     st.session_state[f"{GROUP}_refused"] = ""
     if to_end:
-        _set_moves(computer_game(s.game, s.moves).moves)
-        return
-    m = computer_move(s)
-    if m is not None:
-        _set_moves(s.moves + (m,))
+        after = computer_game(s.game, s.moves).moves
+    else:
+        m = computer_move(s)
+        if m is None:
+            return
+        after = s.moves + (m,)
+    game_authors.by_computer(GROUP, s.moves, after)
+    _set_moves(after)
 
 
 # ------------------------------------------------------------------------------------------ words
@@ -178,10 +181,10 @@ def score_line(s: ExpertsState) -> str:
             f"best expert: {best} of m* = {g.budget} · the theorem: E[M] ≤ **{g.bound:.6g}**")
 
 
-def last_move(s: ExpertsState) -> str:
+def last_move(s: ExpertsState, computer: bool = False) -> str:
     tr, t, m = s.trace, s.T - 1, s.moves[-1]
     wrong = [i + 1 for i in range(s.game.N) if m.advice[i] != m.outcome]
-    head = (f"**Round {s.T}**: advice {encode([m]).split(':')[0]}, outcome $y = {_sign(m.outcome)}$; "
+    head = (f"**Round {s.T}**{' (the computer' + chr(39) + 's move)' if computer else ''}: advice {encode([m]).split(':')[0]}, outcome $y = {_sign(m.outcome)}$; "
             f"wrong: {', '.join(f'expert {i}' for i in wrong) or 'no expert'}. ")
     if not s.game.deterministic:
         F = float(tr.columns["F"][t])
@@ -192,8 +195,18 @@ def last_move(s: ExpertsState) -> str:
         "**a mistake**." if pred != m.outcome else "**correct**.")
 
 
-def verdict(s: ExpertsState) -> tuple[str, str]:
+def _per_round(s: ExpertsState) -> list[float]:
+    """Each round's mistakes: 0/1 for the deterministic learners, RWM's chance Fₜ (the expected mistakes' terms)."""
+    if s.trace is None:
+        return []
+    if not s.game.deterministic:
+        return [float(v) for v in s.trace.columns["F"][:s.T]]
+    return game_authors.indicator(s.T, s.trace.mistakes)
+
+
+def verdict(s: ExpertsState, flags=None) -> tuple[str, str]:
     g = s.game
+    flags = (False,) * s.T if flags is None else flags
     if not g.deterministic:
         return "info", (f"The theorem bounds the expected mistakes: $\\mathbb{{E}}[M] = {s.expected:.4g} \\le "
                         f"{g.bound:.6g}$; it still allows {g.bound - s.expected:.4g} more in expectation.")
@@ -212,10 +225,11 @@ def verdict(s: ExpertsState) -> tuple[str, str]:
         f"**No admissible move can be a mistake any more**: every move must leave expert {p + 1}, {who}, right, and "
         f"it carries more than half of the weight ($w = {a} > \\Phi/2 = {b}$), so the learner "
         f"follows it. It is never wrong again, so its weight stays while the others' can only fall: **no further "
-        f"mistake in this game**. You forced M = {s.M}; the theorem allowed at most {g.cap}.")
+        f"mistake in this game**. {game_authors.forced(flags, _per_round(s), 'M', str(s.M))}; the theorem allowed at "
+        f"most {g.cap}.")
 
 
-def comparison(s: ExpertsState, comp: ExpertsState) -> str:
+def comparison(s: ExpertsState, comp: ExpertsState, flags=None) -> str:
     if s.game.deterministic:
         you, them, what = s.M, comp.M, "M"
     else:
@@ -223,8 +237,10 @@ def comparison(s: ExpertsState, comp: ExpertsState) -> str:
     rel = "more than" if you > them else "as many as" if you == them else "fewer than"
     how = ("the experts that may be wrong split so that the wrong side just outweighs the right" if s.game.deterministic
            else "each round the split of the weight that, played to the end of the game, collects the most")
-    return (f"You: {what} = {you} in {s.T} moves. The computer's adversary ({how}), from the start of this game: "
-            f"{what} = {them} in {comp.T} moves. You forced {rel} the computer.")
+    flags = (False,) * s.T if flags is None else flags
+    mine, versus = game_authors.tally(flags, _per_round(s), what, f"{you}", s.T, rel)
+    return (f"{mine} The computer's adversary ({how}), from the start of this game: "
+            f"{what} = {them} in {comp.T} moves. {versus}")
 
 
 # ------------------------------------------------------------------------------------------ the fragment
@@ -279,15 +295,16 @@ def play() -> None:
     game = _game(v)
     _board_move(game.play(_moves(game)))
     s = game.play(_moves(game))
+    flags = game_authors.sync(GROUP, s.moves)
     _controls(s)
     board, panel = st.columns([3, 2], gap="medium")
     with panel:
         _move_panel(s)
         if s.T:
-            st.markdown(last_move(s))
-        kind, text = verdict(s)
+            st.markdown(last_move(s, flags[-1]))
+        kind, text = verdict(s, flags)
         getattr(st, kind)(text)
-        st.markdown(comparison(s, _computer_game(repr(game), game)))
+        st.markdown(comparison(s, _computer_game(repr(game), game), flags))
     with board:
         position = _opens_at(s.T, first)
         run_id = f"eadv-{game.learner}-{game.N}-{game.rate:g}-{game.budget}-{encode(s.moves)}"

@@ -32,7 +32,7 @@ from olc_ui.viewer.spec import jsonable
 
 __all__ = ["board_spec", "board_options", "replay", "TITLE", "KINDS"]
 
-TITLE = "Your rounds against the learner: each expert's weight after the round"
+TITLE = "The adversary's rounds against the learner: each expert's weight after the round"
 KINDS = {"weighted_majority": "wm", "randomized_weighted_majority": "rwm", "halving": "halving"}
 BAR = "#7f9fbf"
 #: the rows over the bars (the round's advice, the mistakes so far): their own axis, above the weights'
@@ -237,16 +237,16 @@ def _describe(game: ExpertsGame, R: dict, caption: dict) -> dict:
     else:
         ws = ["w = (" + ", ".join(decimal_text(b ** ci, 4) for ci in s) + ")" for s in R["states"]]
         head = (f"The board: the {game.N} experts' weights on a log scale, hanging from 1, and the floor "
-                f"{_base_text(game)} to the m* = {game.budget} that an expert within the budget stays above.")
+                f"{_base_text(game)} to the m* = {game.budget} that an expert within the budget never falls below (it sits on it at m = m*).")
     v = caption["values"]
     vals = {"w": {"by": "state", "data": ws, "fmt": "text"}, "y": {"caption": "gy"}}
     if "gyhat" in v:
         vals["yhat"] = {"caption": "gyhat"}
     said = "the learner said ŷ = {yhat}" if "yhat" in vals else "the learner drew an expert"
-    return describe("The board: your rounds and the experts' weights",
+    return describe("The board: the adversary's rounds and the experts' weights",
                     head + " At round {t} of {T}: outcome y = {y}; " + said + ". After the round, {w}.", vals,
                     [["outcome y", "y"]] + ([["the learner's ŷ", "yhat"]] if "yhat" in vals else [])
-                    + [["weights", "w"]], start=head + f" Before your first round: {ws[0]}.")
+                    + [["weights", "w"]], start=head + f" Before the first round: {ws[0]}.")
 
 
 def board_options(game: ExpertsGame, state: ExpertsState, group: str) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from olc_core.games.halving import (CLASSES, K_RANGE, MAX_MOVES, N_RANGE, Halvin
 from olc_ui.lessons.halving import adversary_text as words
 from olc_ui.lessons.halving.view import halving_spec
 from olc_ui.shared import caps, class_session, common, game_bridge, safe, state
+from olc_ui.shared import game_authors as authors
 from olc_ui.shared.config import Setting
 from olc_ui.shared.position import query_position, report
 from olc_ui.shared.state import set_value
@@ -119,11 +120,14 @@ def _add(s: HalvingState, label: int) -> None:
 def _computer(s: HalvingState, to_end: bool) -> None:
     st.session_state[f"{GROUP}_refused"] = ""
     if to_end:
-        _set_moves(computer_game(s.game, s.moves).moves)
-        return
-    m = computer_move(s)
-    if m is not None:
-        _set_moves(s.moves + (m,))
+        after = computer_game(s.game, s.moves).moves
+    else:
+        m = computer_move(s)
+        if m is None:
+            return
+        after = s.moves + (m,)
+    authors.by_computer(GROUP, s.moves, after)
+    _set_moves(after)
 
 
 def _reveal(game_key: str) -> None:
@@ -145,7 +149,7 @@ def _spec(run_id: str, _s: HalvingState, shown: bool) -> dict:
     every = olc_core.run("halving", _s.X, _s.y, hypotheses=g.H, update="every_round")
     return halving_spec(_s.trace, _s.X, _s.y, g.H, run_id=run_id, target=g.target if shown else None,
                         consistent=every.proof.per_round("size"),
-                        title=f"Your instances against Halving over {g.H.size} {g.H.name}")
+                        title=f"The adversary's instances against Halving over {g.H.size} {g.H.name}")
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
@@ -191,19 +195,20 @@ def play() -> None:
     game = _game(v)
     s = game.play(_moves(game))
     shown = _shown(s)
+    flags = authors.sync(GROUP, s.moves)
     _controls(s)
     board, panel = st.columns([3, 2], gap="medium")
     with panel:
         _move_panel(s, shown)
         if s.T:
-            st.markdown(words.last_move(s))
-        kind, text = words.verdict(s)
+            st.markdown(words.last_move(s, flags[-1]))
+        kind, text = words.verdict(s, flags)
         getattr(st, kind)(text)
-        st.markdown(words.comparison(s, _computer_game(repr(game), game)))
+        st.markdown(words.comparison(s, _computer_game(repr(game), game), flags))
     position = None
     with board:
         if s.trace is None:
-            st.info("The board (the version space, |Hₜ| between 1 and |H|/2ᴹ, the ledger) appears with your first "
+            st.info("The board (the version space, |Hₜ| between 1 and |H|/2ᴹ, the ledger) appears with the first "
                     "move.")
         else:
             position = _opens_at(s.T, first)

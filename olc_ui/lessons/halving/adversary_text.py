@@ -6,6 +6,8 @@ import math
 
 from olc_core.games.halving import HalvingGame, HalvingState
 
+from olc_ui.shared import game_authors as authors
+
 __all__ = ["score_line", "last_move", "verdict", "comparison", "instance_choice", "target_text", "INTRO", "COMPUTER"]
 
 INTRO = (
@@ -45,15 +47,16 @@ def _sign(v: int) -> str:
     return "+1" if v > 0 else "−1"
 
 
-def last_move(s: HalvingState) -> str:
-    """Markdown: the last round, the vote, Halving's answer and what left the version space."""
+def last_move(s: HalvingState, computer: bool = False) -> str:
+    """Markdown: the last round, the vote, Halving's answer and what left the version space (``computer``: the
+    computer's move)."""
     g, t, m = s.game, s.T - 1, s.moves[-1]
     before, preds, mistakes = s.replay
     V = before[t]
     p = (V & g.plus[m.j]).bit_count()
     n = V.bit_count()
     pred = preds[t]
-    head = (f"**Round {s.T}**: {g.instance_text(m.j)}, your label $y = {_sign(m.label)}$. Of the $|H_t| = {n}$ "
+    head = (f"**Round {s.T}**: {g.instance_text(m.j)}, {authors.label_owner(computer)} $y = {_sign(m.label)}$. Of the $|H_t| = {n}$ "
             f"hypotheses left, {p} said $+1$ and {n - p} said $-1$: Halving predicted $\\hat y = {_sign(pred)}$ (the "
             "majority; a tie goes to $+1$)")
     if pred == m.label:
@@ -63,15 +66,21 @@ def last_move(s: HalvingState) -> str:
                    f"($|H_{{t+1}}| = {s.size}$).")
 
 
-def verdict(s: HalvingState) -> tuple[str, str]:
+def _mistakes(s: HalvingState) -> list[int]:
+    return authors.indicator(s.T, s.replay[2] if s.T else ())
+
+
+def verdict(s: HalvingState, flags=None) -> tuple[str, str]:
     g = s.game
+    flags = (False,) * s.T if flags is None else flags
     if not s.can_err:
         who = ("the one hypothesis left, the target itself, casts the whole vote" if s.size == 1 else
                f"the majority of the {s.size} hypotheses left votes as the target does")
         return "success", (
             f"**No admissible instance can be a mistake any more**: on every instance {who}, and the version space "
             "changes only on a mistake: Halving "
-            f"makes **no further mistake in this game**. You forced $M = {s.M}$; the theorem allowed at most "
+            f"makes **no further mistake in this game**. {authors.forced(flags, _mistakes(s), 'M', str(s.M))}; the "
+            "theorem allowed at most "
             f"{g.cap}.")
     k, D = len(s.mistake_instances), len(g.plus)
     return "info", (
@@ -80,9 +89,11 @@ def verdict(s: HalvingState) -> tuple[str, str]:
         f"leaves). Halving errs now on {k} of the {D} instances (with the target's label): find one.")
 
 
-def comparison(s: HalvingState, comp: HalvingState) -> str:
+def comparison(s: HalvingState, comp: HalvingState, flags=None) -> str:
     rel = "more than" if s.M > comp.M else "as many as" if s.M == comp.M else "fewer than"
-    return (f"You: $M = {s.M}$ in {s.T} {'move' if s.T == 1 else 'moves'}. The computer's adversary ({COMPUTER}), "
+    flags = (False,) * s.T if flags is None else flags
+    mine, versus = authors.tally(flags, _mistakes(s), "M", str(s.M), s.T, rel)
+    return (f"{mine} The computer's adversary ({COMPUTER}), "
             f"from the start of this game: $M = {comp.M}$ in {comp.T} {'move' if comp.T == 1 else 'moves'} — no "
-            f"sequence of admissible moves forces more. You forced {rel} the computer; the theorem allows at most "
+            f"sequence of admissible moves forces more. {versus[:-1]}; the theorem allows at most "
             f"{s.game.cap}.")

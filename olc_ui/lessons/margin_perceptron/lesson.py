@@ -163,7 +163,7 @@ def margin_comparison(trace, mm=None) -> str:
         best = f"{lo:.4g}" if hi - lo <= 5e-5 * hi else f"between {lo:.4g} and {hi:.4g}"
         parts.append(f"the largest margin any unit w has on these data is {best}")
     if info.get("comparator_source") == "given" and c.get("measured_margin") is not None:
-        parts.append(f"the planted w*'s margin is {c['measured_margin']:.4g}")
+        parts.append(f"the planted w*'s margin is {c['measured_margin']:.4g}".replace("-", "−"))
     return f" ({'; '.join(parts)})." if parts else "."
 
 

@@ -22,7 +22,7 @@ from olc_core.games.perceptron_adversary import greedy_game, greedy_move
 from olc_ui.lessons.perceptron import adversary_text as words
 from olc_ui.lessons.perceptron.adversary_view import (HIDDEN_NAME, LABEL_TEXT, START, WHAT, YHAT, board_spec,
                                                       coord_text, start_board)
-from olc_ui.shared import caps, class_session, common, game_bridge, safe, state
+from olc_ui.shared import caps, class_session, common, game_authors, game_bridge, safe, state
 from olc_ui.shared.config import Setting
 from olc_ui.shared.state import set_value
 from olc_ui.shared.transcript import PageSettings
@@ -152,11 +152,14 @@ def _typed(state_: GameState) -> None:
 def _computer(state_: GameState, to_end: bool) -> None:
     _refused("")
     if to_end:
-        _set_moves(list(greedy_game(state_.game, state_.moves).moves))
-        return
-    m = greedy_move(state_)
-    if m is not None and state_.T < MAX_MOVES:
-        _set_moves(list(state_.moves) + [m])
+        after = list(greedy_game(state_.game, state_.moves).moves)
+    else:
+        m = greedy_move(state_)
+        if m is None or state_.T >= MAX_MOVES:
+            return
+        after = list(state_.moves) + [m]
+    game_authors.by_computer(GROUP, state_.moves, after)
+    _set_moves(after)
 
 
 def _board_move(state_: GameState) -> None:
@@ -237,7 +240,9 @@ def _typed_panel(state_: GameState) -> None:
 
 
 def _words(state_: GameState, shown: bool) -> None:
-    """Under the board: the last round, what the proof says now, the computer's score against yours."""
+    """Under the board: the last round, what the proof says now, the computer's score against yours (each move
+    credited to whoever made it)."""
+    flags = game_authors.sync(GROUP, state_.moves)
     refused = st.session_state.get(f"{GROUP}_refused")
     if refused:
         st.warning(safe.md(refused))
@@ -246,14 +251,14 @@ def _words(state_: GameState, shown: bool) -> None:
     left, right = st.columns(2, gap="medium")
     with left:
         if state_.T:
-            st.markdown(words.last_move(state_))
-        kind, text = words.verdict(state_)
+            st.markdown(words.last_move(state_, flags[-1]))
+        kind, text = words.verdict(state_, flags)
         getattr(st, kind)(text)
         if state_.game.hidden and not shown:
             st.button("Reveal w*", key=f"{GROUP}_reveal_btn", on_click=_reveal, args=(state_.game.direction,))
     with right:
         st.markdown(words.setting_text(state_, shown))
-        st.markdown(words.comparison(state_, _computer_game(f"{state_.game}", state_.game)))
+        st.markdown(words.comparison(state_, _computer_game(f"{state_.game}", state_.game), flags))
 
 
 def _reveal(direction: str) -> None:

@@ -15,6 +15,7 @@ from olc_core.games._numbers import decimal_text
 from olc_core.games.perceptron import GRID, GameState
 
 from olc_ui.lessons.perceptron.adversary_view import LABEL_TEXT, coord_text
+from olc_ui.shared import game_authors as authors
 
 __all__ = ["last_move", "verdict", "comparison", "setting_text", "angle_deg"]
 
@@ -32,15 +33,20 @@ def setting_text(state: GameState, shown: bool) -> str:
             f"at most $\\lfloor R^2/\\gamma^2\\rfloor = \\lfloor {_num(b, 6)}\\rfloor = {g.bound}$ mistakes.")
 
 
-def last_move(state: GameState) -> str:
-    """Markdown: the last round with the learner's answer and what it did to w."""
+def _mistakes(state: GameState) -> list[int]:
+    return authors.indicator(state.T, None if state.trace is None else state.trace.mistakes)
+
+
+def last_move(state: GameState, computer: bool = False) -> str:
+    """Markdown: the last round with the learner's answer and what it did to w (``computer``: the computer's
+    move)."""
     t = state.T
     m = state.moves[-1]
     before = state.game.play(state.moves[:-1])
     s = int(before.W[0] * m.i + before.W[1] * m.j)
     score = Fraction(s, GRID * GRID)
     yhat = (s > 0) - (s < 0)
-    out = (f"**Round {t}**: $x = ({coord_text(m.i)}, {coord_text(m.j)})$, your label $y = {LABEL_TEXT[m.label]}$. "
+    out = (f"**Round {t}**: $x = ({coord_text(m.i)}, {coord_text(m.j)})$, {authors.label_owner(computer)} $y = {LABEL_TEXT[m.label]}$. "
            f"The learner had $\\langle w, x\\rangle = {_num(score, 12)}$, so it predicted "
            f"$\\hat y = {'0' if yhat == 0 else LABEL_TEXT[yhat]}$")
     if m.label * s > 0:
@@ -65,7 +71,7 @@ def _inside_cone(state: GameState) -> bool:
     return state.inner > 0 and state.inner ** 2 > state.norm2 * (1 - g * g / (R * R))
 
 
-def _over(state: GameState) -> str:
+def _over(state: GameState, flags) -> str:
     g = state.game
     cone = ""
     if _inside_cone(state):
@@ -77,19 +83,21 @@ def _over(state: GameState) -> str:
     return (f"**No admissible move can be a mistake any more** — every point of the disc on the grid (steps of "
             f"$1/{GRID}$) with $y\\langle w^*, x\\rangle \\ge \\gamma$ has $y\\langle w, x\\rangle > 0$ (each one was "
             f"checked).{cone} $w$ changes only on a mistake, so the learner makes **no further mistake in this game**, "
-            f"however you play: you forced $M = {state.M}$, and the theorem allowed "
+            f"however you play. {authors.forced(flags, _mistakes(state), 'M', str(state.M))}, and the theorem allowed "
             f"$\\lfloor R^2/\\gamma^2\\rfloor = {g.bound}$.")
 
 
-def verdict(state: GameState) -> tuple[str, str]:
+def verdict(state: GameState, flags=None) -> tuple[str, str]:
     """(kind, Markdown): "success" when the game is over (no admissible move errs, or the theorem's count is used
-    up), else "info" with what the theorem and the argument from the current w still allow."""
+    up), else "info" with what the theorem and the argument from the current w still allow. ``flags``: one per
+    move, True for the computer's (none: every move the student's)."""
     g = state.game
+    flags = (False,) * state.T if flags is None else flags
     if not state.can_err:
-        return "success", _over(state)
+        return "success", _over(state, flags)
     if state.theorem_left <= 0:     # cannot happen while a move can err (the theorem holds): said if it did
-        return "success", (f"You forced $M = {state.M} = \\lfloor R^2/\\gamma^2\\rfloor$: the theorem allows no "
-                           "further mistake.")
+        return "success", (authors.forced(flags, _mistakes(state), "M", f"{state.M} = \\lfloor R^2/\\gamma^2\\rfloor")
+                           + ": the theorem allows no further mistake.")
     m = state.argument_left
     I, N2 = state.inner, state.norm2
     sI, sN = _num(I, 6), _num(N2, 6)
@@ -102,15 +110,17 @@ def verdict(state: GameState) -> tuple[str, str]:
         "mistake: find it.")
 
 
-def comparison(state: GameState, computer: GameState) -> str:
-    """Markdown: the student's mistakes, the computer's greedy adversary's (from the start of a game with this
-    setting) and the bound."""
+def comparison(state: GameState, computer: GameState, flags=None) -> str:
+    """Markdown: this game's mistakes (the student's and the computer's moves apart), the computer's greedy
+    adversary's (from the start of a game with this setting) and the bound."""
     g = state.game
     you, comp = state.M, computer.M
     rel = "more than" if you > comp else "as many as" if you == comp else "fewer than"
-    return (f"You: $M = {you}$ in {state.T} {'move' if state.T == 1 else 'moves'}. The computer's greedy adversary "
+    flags = (False,) * state.T if flags is None else flags
+    mine, versus = authors.tally(flags, _mistakes(state), "M", str(you), state.T, rel)
+    return (f"{mine} The computer's greedy adversary "
             f"(each move the admissible mistake that leaves $w$ at the largest angle from $w^*$), from the start of "
             f"this game: $M = {comp}$ in {computer.T} {'move' if computer.T == 1 else 'moves'}"
-            + ("" if computer.can_err else ", then no admissible move errs") + f". You forced {rel} the computer. "
+            + ("" if computer.can_err else ", then no admissible move errs") + f". {versus} "
             f"The bound: $\\lfloor R^2/\\gamma^2\\rfloor = {g.bound}$. The tight instance of the Perceptron lesson ($x_t = e_t$, a "
             "mistake on every round up to $M = R^2/\\gamma^2$) uses $R^2/\\gamma^2$ orthogonal directions; the plane has two.")

@@ -29,7 +29,7 @@ from olc_ui.viewer.spec import jsonable
 __all__ = ["board_spec", "start_board", "coord_text", "w_text", "view_half", "TITLE", "START", "WHAT", "YHAT", "LABEL_TEXT",
            "HIDDEN_NAME"]
 
-TITLE = "Your points against the Perceptron"
+TITLE = "The adversary's points against the Perceptron"
 START = ("Before your first move: w = 0, so ⟨w, x⟩ = 0 on every point and the first point is a mistake "
          "whatever its label. Click inside the disc, off the band.")
 #: the caption's words, shared with the browser (game_options)
@@ -190,13 +190,13 @@ def _describe(caption: dict, states: list[tuple[int, int]], shown: bool) -> dict
     """The board's text alternative: the round's point, label and answer (the caption's values) and w."""
     v = caption["values"]
     where = "the disc, the band and w*" if shown else "the disc (w* hidden)"
-    return describe(f"The board: {where}, your points and the learner's line",
-                    "The board at round {t} of {T}: your point x = {x}, label y = {y}; the learner said ŷ = {yhat}; "
+    return describe(f"The board: {where}, the adversary's points and the learner's line",
+                    "The board at round {t} of {T}: the point x = {x}, label y = {y}; the learner said ŷ = {yhat}; "
                     "now {w}; mistakes so far {k}.",
                     {"x": v["x"], "y": v["y"], "yhat": v["yhat"],
                      "w": {"by": "state", "data": [w_text(W) for W in states], "fmt": "text"}},
-                    [["your point x", "x"], ["label y", "y"], ["the learner's ŷ", "yhat"], ["weights", "w"]],
-                    start="The board before your first move: " + where + "; w = 0.")
+                    [["the point x", "x"], ["label y", "y"], ["the learner's ŷ", "yhat"], ["weights", "w"]],
+                    start="The board before the first move: " + where + "; w = 0.")
 
 
 def start_board(game: PerceptronGame, *, run_id: str, shown: bool, title: str = TITLE) -> dict:

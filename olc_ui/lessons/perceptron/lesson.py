@@ -218,7 +218,7 @@ def assumption_panel(trace, data: Data) -> None:
         if g is not None and g > 0:
             cols[2].metric("Margin γ = min yₜ⟨w*,xₜ⟩", f"{g:.4g}")
         else:  # no positive margin: say so rather than show a "γ" the theorem cannot use
-            cols[2].metric("min yₜ⟨w*,xₜ⟩ ≤ 0", f"{g:.4g}" if g is not None else "—",
+            cols[2].metric("min yₜ⟨w*,xₜ⟩ ≤ 0", f"{g:.4g}".replace("-", "−") if g is not None else "—",
                            help="No margin: some point lies on the wrong side of w* or on its hyperplane, so no margin "
                                 "γ > 0 exists for this w*. The TD_γ bound below lets you choose γ instead.")
         b = p.mistake_bound

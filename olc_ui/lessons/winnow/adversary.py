@@ -19,7 +19,7 @@ from olc_core.games.winnow import (MAX_MOVES, N_RANGE, WinnowGame, WinnowState, 
 from olc_core.proofs.winnow import bound as winnow_bound
 
 from olc_ui.lessons.winnow.adversary_view import board_options, board_spec
-from olc_ui.shared import caps, class_session, common, game_bridge, safe, state
+from olc_ui.shared import caps, class_session, common, game_authors, game_bridge, safe, state
 from olc_ui.shared.config import Setting
 from olc_ui.shared.state import set_value
 from olc_ui.shared.transcript import PageSettings
@@ -145,11 +145,14 @@ def _board_move(state_: WinnowState) -> None:
 def _computer(state_: WinnowState, to_end: bool) -> None:
     st.session_state[f"{GROUP}_refused"] = ""
     if to_end:
-        _set_moves(computer_game(state_.game, state_.moves).moves)
-        return
-    m = computer_move(state_)
-    if m is not None and state_.T < MAX_MOVES:
-        _set_moves(state_.moves + (m,))
+        after = computer_game(state_.game, state_.moves).moves
+    else:
+        m = computer_move(state_)
+        if m is None or state_.T >= MAX_MOVES:
+            return
+        after = state_.moves + (m,)
+    game_authors.by_computer(GROUP, state_.moves, after)
+    _set_moves(after)
 
 
 # ------------------------------------------------------------------------------------------ words
@@ -165,8 +168,9 @@ def score_line(s: WinnowState) -> str:
             f"{s.demotions}) · the theorem: M < {bound}, so M ≤ **{g.cap}** · still allowed: **{s.left}**")
 
 
-def last_move(s: WinnowState) -> str:
-    """Markdown: the last round, the learner's answer and its update (the run's numbers)."""
+def last_move(s: WinnowState, computer: bool = False) -> str:
+    """Markdown: the last round, the learner's answer and its update (the run's numbers; ``computer``: the
+    computer's move)."""
     tr, t = s.trace, s.T - 1
     m = s.moves[-1]
     on = [i for i, b in enumerate(m.x) if b]
@@ -174,7 +178,7 @@ def last_move(s: WinnowState) -> str:
     pred = int(tr.predictions[t])
     rel = "\\gt" if pred else "\\le"
     head = (f"**Round {s.T}**: $x$ = {''.join(map(str, m.x))} (on: {', '.join(_var(i) for i in on) or 'none'}), "
-            f"your label $y = {m.label}$. The learner had $w\\cdot x = {score:.6g} {rel} N = {s.game.N}$, so it "
+            f"{game_authors.label_owner(computer)} $y = {m.label}$. The learner had $w\\cdot x = {score:.6g} {rel} N = {s.game.N}$, so it "
             f"predicted $\\hat y = {pred}$")
     if pred == m.label:
         return head + " — **correct**: no update."
@@ -182,16 +186,22 @@ def last_move(s: WinnowState) -> str:
     return head + f" — **a mistake**: the variables that are on were {what}."
 
 
-def verdict(s: WinnowState, shown: bool = True) -> tuple[str, str]:
+def _mistakes(s: WinnowState) -> list[int]:
+    return game_authors.indicator(s.T, None if s.trace is None else s.trace.mistakes)
+
+
+def verdict(s: WinnowState, shown: bool = True, flags=None) -> tuple[str, str]:
     """(kind, Markdown): "success" when no admissible example can be a mistake any more, else "info" with what the
     theorem still allows and which examples can still err (the target's variables named only when shown)."""
     g = s.game
+    flags = (False,) * s.T if flags is None else flags
     if not s.can_err:
         return "success", (
             f"**No admissible example can be a mistake any more**: every relevant weight is above $N = {g.N}$, so "
             f"a positive example has $w\\cdot x > N$; and the irrelevant weights sum to "
             f"{float(s.irrelevant_weight):.6g} $\\le N$, so a negative example has $w\\cdot x \\le N$. The weights "
-            f"change only on a mistake: Winnow makes **no further mistake in this game**. You forced $M = {s.M}$; "
+            f"change only on a mistake: Winnow makes **no further mistake in this game**. "
+            f"{game_authors.forced(flags, _mistakes(s), 'M', str(s.M))}; "
             f"the theorem allowed at most {g.cap}.")
     parts = []
     if s.light_relevant and shown:
@@ -209,12 +219,14 @@ def verdict(s: WinnowState, shown: bool = True) -> tuple[str, str]:
                     + "; ".join(parts) + ".")
 
 
-def comparison(s: WinnowState, comp: WinnowState) -> str:
+def comparison(s: WinnowState, comp: WinnowState, flags=None) -> str:
     rel = "more than" if s.M > comp.M else "as many as" if s.M == comp.M else "fewer than"
-    return (f"You: $M = {s.M}$ in {s.T} moves. The computer's adversary (the project's worst case for Winnow: "
+    flags = (False,) * s.T if flags is None else flags
+    mine, versus = game_authors.tally(flags, _mistakes(s), "M", str(s.M), s.T, rel)
+    return (f"{mine} The computer's adversary (the project's worst case for Winnow: "
             f"false positives on the heaviest irrelevant variables while they weigh more than $N$, else a false "
             f"negative on the lightest relevant variable), from the start of this game: $M = {comp.M}$ in {comp.T} "
-            f"moves. You forced {rel} the computer; the theorem allows at most {s.game.cap}.")
+            f"moves. {versus[:-1]}; the theorem allows at most {s.game.cap}.")
 
 
 # ------------------------------------------------------------------------------------------ the fragment
@@ -285,15 +297,16 @@ def play() -> None:
     _board_move(game.play(_moves(game)))
     s = game.play(_moves(game))
     shown = _shown(s)
+    flags = game_authors.sync(GROUP, s.moves)
     _controls(s)
     board, panel = st.columns([3, 2], gap="medium")
     with panel:
         _move_panel(s, shown)
         if s.T:
-            st.markdown(last_move(s))
-        kind, text = verdict(s, shown)
+            st.markdown(last_move(s, flags[-1]))
+        kind, text = verdict(s, shown, flags)
         getattr(st, kind)(text)
-        st.markdown(comparison(s, _computer_game(repr(game), game)))
+        st.markdown(comparison(s, _computer_game(repr(game), game), flags))
     with board:
         position = _opens_at(s.T, first)
         run_id = f"wadv-{game.N}-{game.k}-{game.beta:g}-{game.seed}-{int(shown)}-{encode(s.moves)}"

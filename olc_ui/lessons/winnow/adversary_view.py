@@ -32,7 +32,7 @@ from olc_ui.viewer.spec import jsonable
 
 __all__ = ["board_spec", "board_options", "exponent_states", "TITLE", "HIDDEN_AXIS"]
 
-TITLE = "Your examples against Winnow: the weights after the round (log scale)"
+TITLE = "The adversary's examples against Winnow: the weights after the round (log scale)"
 HIDDEN_AXIS = "variables (the target is hidden)"
 SHOWN_AXIS = "variables (hatched green: the target's)"
 ROW_COLOR = "#333333"
@@ -185,13 +185,13 @@ def _describe(game: WinnowGame, states, shown: bool) -> dict:
         " The target is hidden."
     head = (f"The board: Winnow's {game.N} weights on a log scale, the threshold N = {game.N} and the cap "
             f"(1+β)N = {(1 + game.beta) * game.N:g}.{target}")
-    return describe("The board: your examples and Winnow's weights",
+    return describe("The board: the adversary's examples and Winnow's weights",
                     head + " At round {t} of {T}: {x}, label y = {y}; the learner said ŷ = {yhat}: {what}. "
                     "The weights after the round, {w}; mistakes so far {k}.",
                     {"x": {"caption": "gx"}, "y": {"caption": "gy"}, "yhat": {"caption": "gyhat"},
                      "what": {"caption": "gwhat"}, "w": {"by": "state", "data": ws, "fmt": "text"}},
                     [["the example", "x"], ["label y", "y"], ["the learner's ŷ", "yhat"], ["weights", "w"]],
-                    start=head + f" Before your first example: every weight is 1, {ws[0]}.")
+                    start=head + f" Before the first example: every weight is 1, {ws[0]}.")
 
 
 def board_options(game: WinnowGame, state: WinnowState, group: str) -> dict[str, Any]:
