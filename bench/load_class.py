@@ -320,6 +320,9 @@ def parse_args(argv=None):
     ap.add_argument("--browser", action="store_true",
                     help="one real Chromium student besides the simulated ones: the lag to the round drawn")
     ap.add_argument("--smoke", action="store_true", help="a tiny run (CI): 4 students, 6 steps, 2 questions")
+    ap.add_argument("--chaos", action="store_true",
+                    help="through serve.sh 2 (started here): the lecturer's process killed while question 1 is open, "
+                         "the redis-server restarted while question 2 is; bench/class_chaos.py")
     args = ap.parse_args(argv)
     if args.smoke:
         args.students = args.students or 4
@@ -354,6 +357,11 @@ def report(args, res: dict, where: str) -> None:
 
 def main(argv=None) -> int:
     args = parse_args(argv)
+    if args.chaos:
+        if args.url or args.browser:
+            raise SystemExit("--chaos starts its own serve.sh 2: no --url, no --browser")
+        import class_chaos
+        return class_chaos.main(args)
     server = None
     if args.url is None:
         from stbrowser import StreamlitServer

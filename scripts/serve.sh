@@ -11,9 +11,16 @@
 # nginx: Debian's package (apt-get install -y nginx). See docs/load.md, "Past one process".
 # Class sessions (docs/class-session.md) live in Redis so that a lecturer on one process drives students on
 # another: $OLC_REDIS_URL if set (several machines: one shared Redis), else Debian's redis-server
-# (apt-get install -y redis-server) started here on a free loopback port, in $RUN/redis, without
-# persistence (--save "" --appendonly no: sessions last hours, and a Redis restart is rarer than a process
-# restart), stopped on exit. Its URL is written to $RUN/redis_url.
+# (apt-get install -y redis-server) started here on a free loopback port, stopped on exit. Its URL is written to
+# $RUN/redis_url. Persistence: an append-only file (--appendonly yes --appendfsync everysec; no snapshots) in
+# $OLC_REDIS_DIR (default $RUN/redis), fsync'd once a second: a redis-server restarted (SIGTERM: it writes and fsyncs
+# the file as it stops) comes back with every class session as it was; one killed outright (SIGKILL, a crash) can
+# lose the writes of its last second or two, which the browsers send again on their next welcome (the lecturer's
+# state, a student's vote). Snapshots would lose everything since the last one; appendfsync always would cost an
+# fsync per write (300 students' heartbeats and votes).
+# Faults (docs/class-session.md, "Faults in the middle of a lecture"): a Streamlit process or the redis-server that
+# ends is started again (same port, same files) after 1 s, and said on stderr; $RUN/pids is rewritten. Browsers on a
+# dead process reconnect through nginx to another one meanwhile. Only nginx ending (or Ctrl-C / SIGTERM) stops all.
 # Static files: nginx serves Streamlit's frontend and the viewer's libraries itself from $RUN/www (each beside its
 # .gz, laid out by `python -m olc_ui.static_files`; and its .br, written in the background, with Debian's
 # libnginx-mod-http-brotli-static when installed), cached for a year (without Last-Modified and Server with
@@ -58,18 +65,23 @@ trap 'exit 143' TERM
 
 if [ -z "${OLC_REDIS_URL:-}" ]; then
   RPORT="$("$PYBIN" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-  mkdir -m 700 "$RUN/redis"
-  "$REDIS_SERVER" --bind 127.0.0.1 --port "$RPORT" --dir "$RUN/redis" --save "" --appendonly no \
-    --daemonize no --logfile "$RUN/redis/redis.log" &
-  PIDS+=("$!")
+  REDIS_DIR="${OLC_REDIS_DIR:-$RUN/redis}"
+  mkdir -p -m 700 "$REDIS_DIR"
+  start_redis() {
+    "$REDIS_SERVER" --bind 127.0.0.1 --port "$RPORT" --dir "$REDIS_DIR" --save "" --appendonly yes \
+      --appendfsync everysec --daemonize no --logfile "$REDIS_DIR/redis.log" &
+    REDIS_PID=$!
+  }
+  start_redis
+  PIDS+=("$REDIS_PID")
   export OLC_REDIS_URL="redis://127.0.0.1:$RPORT/0"
   ok=0
   for _ in $(seq 1 100); do
     if "$PYBIN" -c 'import os, redis; redis.Redis.from_url(os.environ["OLC_REDIS_URL"]).ping()' 2>/dev/null; then ok=1; break; fi
     sleep 0.1
   done
-  [ "$ok" = 1 ] || { echo "serve: redis-server did not start; its log:" >&2; tail -20 "$RUN/redis/redis.log" >&2; exit 1; }
-  echo "serve: redis-server $OLC_REDIS_URL (PID ${PIDS[-1]})"
+  [ "$ok" = 1 ] || { echo "serve: redis-server did not start; its log:" >&2; tail -20 "$REDIS_DIR/redis.log" >&2; exit 1; }
+  echo "serve: redis-server $OLC_REDIS_URL (PID ${PIDS[-1]}), its append-only file in $REDIS_DIR"
 fi
 export OLC_REDIS_URL
 echo "$OLC_REDIS_URL" >"$RUN/redis_url"
@@ -95,10 +107,13 @@ if [ -f "$HEADERS_MODULE" ]; then
 fi
 
 UPSTREAMS=""
+start_streamlit() {    # $1: its port
+  "$PYBIN" -m streamlit run app.py --server.headless true --server.address 127.0.0.1 --server.port "$1" \
+    --browser.gatherUsageStats false --server.fileWatcherType none >>"$RUN/streamlit-$1.log" 2>&1 &
+}
 for i in $(seq 1 "$K"); do
   p=$((PORT + i))
-  "$PYBIN" -m streamlit run app.py --server.headless true --server.address 127.0.0.1 --server.port "$p" \
-    --browser.gatherUsageStats false --server.fileWatcherType none >"$RUN/streamlit-$p.log" 2>&1 &
+  start_streamlit "$p"
   PIDS+=("$!")
   UPSTREAMS+="        server 127.0.0.1:$p max_fails=0;"$'\n'
 done
@@ -125,7 +140,26 @@ PY
 done
 printf '%s\n' "${PIDS[@]:$NREDIS:$K}" >"$RUN/pids"
 echo "serve: http://$LISTEN:$PORT  ($K Streamlit processes, PIDs $(tr '\n' ' ' <"$RUN/pids")nginx $NGINX_PID; run dir $RUN)"
-# in the foreground until nginx or any Streamlit process ends (or Ctrl-C / SIGTERM)
-wait -n "${PIDS[@]}" || true
-echo "serve: a process ended; stopping the others" >&2
-exit 1
+# In the foreground until nginx ends (or Ctrl-C / SIGTERM): a Streamlit process or the redis-server that ends is
+# started again after 1 s (a process that keeps failing is retried once a second; its log says why).
+while true; do
+  ended=""
+  wait -n -p ended "${PIDS[@]}" || true
+  [ -n "$ended" ] || continue
+  if [ "$ended" = "$NGINX_PID" ]; then echo "serve: nginx ended; stopping the others" >&2; exit 1; fi
+  sleep 1
+  for j in "${!PIDS[@]}"; do
+    [ "${PIDS[$j]}" = "$ended" ] || continue
+    if [ "$j" -lt "$NREDIS" ]; then
+      start_redis
+      PIDS[j]=$REDIS_PID
+      echo "serve: redis-server (PID $ended) ended; started again (PID $REDIS_PID) from its append-only file" >&2
+    else
+      p=$((PORT + j - NREDIS + 1))
+      start_streamlit "$p"
+      PIDS[j]=$!
+      printf '%s\n' "${PIDS[@]:$NREDIS:$K}" >"$RUN/pids"
+      echo "serve: the process on port $p (PID $ended) ended; started again (PID ${PIDS[j]})" >&2
+    fi
+  done
+done

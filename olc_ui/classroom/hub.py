@@ -183,19 +183,59 @@ class Hub:
 
     def _fan_out(self, code: str):
         def deliver(text: str) -> None:
+            if text == st.RESYNC:
+                asyncio.ensure_future(self._resync(code))
+                return
             for conn in list(self.rooms.get(code, ())):
                 conn.push(text)
         return deliver
+
+    async def _gone_message(self, code: str) -> dict:
+        """The ``ended`` message of a session the store no longer has: lost (unknown: the store restarted without
+        it) or over (ended, expired)."""
+        with contextlib.suppress(st.ClassError):
+            if await self.call(self.store.lookup, code) == "unknown":
+                return {"type": "ended", "why": st.LOST}
+        return {"type": "ended", "why": st.EXPIRED}
+
+    async def _resync(self, code: str) -> None:
+        """The store's subscription came back after the store was unreachable (messages published meanwhile never
+        came): each connection of the session here is welcomed again with the store's state (the browser catches up
+        as on a reconnect), or told the session ended when the store no longer has it (never a silent split)."""
+        try:
+            status = await self.call(self.store.lookup, code)
+            if status != "ok":
+                self._fan_out(code)(dumps(await self._gone_message(code)))
+                return
+            for conn in list(self.rooms.get(code, ())):
+                if conn.closing or not conn.welcomed:
+                    continue
+                if conn.role == "student" and not conn.departed:
+                    await self.call(self.store.alive, code, conn.sid)
+                snap = await self.call(self.store.snapshot, code, conn.sid)
+                conn.send(self._welcome(conn, snap))
+            self._counts.pop(code, None)         # the next beat publishes the counts
+        except st.Unreachable:
+            return                               # down again: its next resubscription resyncs
+        except st.Gone:
+            self._fan_out(code)(dumps(await self._gone_message(code)))
+
+    def _welcome(self, conn: Conn, snap: dict) -> dict:
+        welcome = {"type": "welcome", "role": conn.role, "code": conn.code, "beat": self.store.limits.beat_s, **snap}
+        if conn.sid is not None:
+            welcome["sid"] = conn.sid
+        return welcome
 
     async def _sweep(self) -> None:
         """Now and then: forget what expired; end this process's rooms whose session expired."""
         period = max(0.2, min(30.0, self.store.limits.idle_s / 4))
         while self.rooms:
             await asyncio.sleep(period)
-            await self.call(self.store.purge)
-            for code in list(self.rooms):
-                if await self.call(self.store.lookup, code) != "ok":
-                    self._fan_out(code)(dumps({"type": "ended", "why": st.EXPIRED}))
+            with contextlib.suppress(st.Unreachable):       # the store down: its clients reconnect meanwhile
+                await self.call(self.store.purge)
+                for code in list(self.rooms):
+                    if await self.call(self.store.lookup, code) != "ok":
+                        self._fan_out(code)(dumps(await self._gone_message(code)))
 
     async def _beat(self) -> None:
         """Every ``beat_s``: drop the silent connections, ping the others, publish the counts that moved."""
@@ -252,6 +292,11 @@ class Hub:
                 await self._loop(conn)
         except WebSocketDisconnect:
             pass
+        except st.Unreachable:
+            # the store (Redis) is down or restarting: no error (the browser would give up), a close; the browser
+            # reconnects with its back-off and is welcomed once the store answers again
+            log.warning("class hub: the store is unreachable; a connection closed to reconnect")
+            conn.close_after(None)
         except Exception:  # noqa: BLE001 - one connection's failure must not take the hub down
             log.exception("class hub: a connection failed")
             conn.close_after({"type": "error", "why": "The server failed on this message."})
@@ -283,9 +328,16 @@ class Hub:
         if msg["type"] != "hello":
             conn.close_after({"type": "error", "why": "The first message must be hello."})
             return False
-        why = await self._admit(conn, messages.check_hello(msg), address)
+        hello = messages.check_hello(msg)
+        why = await self._admit(conn, hello, address)
         if why is not None:
-            conn.close_after({"type": "error", "why": why})
+            code = codes.normalise(hello["code"])
+            if (code is not None and (hello.get("key") or hello.get("sid"))
+                    and await self.call(self.store.lookup, code) == "unknown"):
+                # someone who was in the session (a key, a student's id) and finds it gone from the store
+                conn.close_after({"type": "ended", "why": st.LOST})
+            else:
+                conn.close_after({"type": "error", "why": why})
             return False
         return True
 
@@ -316,10 +368,7 @@ class Hub:
             return exc.why
         except st.Bound as exc:
             return exc.why
-        welcome = {"type": "welcome", "role": conn.role, "code": code, "beat": s.limits.beat_s, **snap}
-        if conn.sid is not None:
-            welcome["sid"] = conn.sid
-        conn.welcome(welcome)
+        conn.welcome(self._welcome(conn, snap))
         if conn.role == "student" and grew:
             q = snap["question"]
             await self._publish_counts(code, snap["joined"], (q["qid"], q["answered"]) if q else None)
@@ -364,8 +413,10 @@ class Hub:
             joined, grew = await self.call(self.store.alive, conn.code, conn.sid)
             if grew:
                 await self._publish_counts(conn.code, *(await self.call(self.store.count, conn.code)))
-        except st.Gone as exc:
-            conn.close_after({"type": "error", "why": exc.why})
+        except st.Unreachable:
+            pass                  # the store restarting: the connection stays (welcomed again when the store is back)
+        except st.Gone:
+            conn.close_after(await self._gone_message(conn.code))
 
     async def _apply(self, conn: Conn, kind: str, msg: dict) -> None:
         """A message the sender's role may send: checked, applied to the store, published."""
@@ -376,8 +427,8 @@ class Hub:
             self._invalid(conn, kind, exc)
         except st.Refused as exc:
             conn.send({"type": "refused", "what": kind, "why": exc.why})
-        except st.Gone as exc:
-            conn.close_after({"type": "error", "why": exc.why})
+        except st.Gone:           # the session ended, expired or was lost while this connection was in it
+            conn.close_after(await self._gone_message(conn.code))
 
     async def _on_state(self, conn: Conn, f: dict) -> None:
         state = await self.call(self.store.set_state, conn.code, f)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import threading
 
@@ -35,8 +36,9 @@ import redis.asyncio as aioredis
 from olc_ui.classroom import codes
 from olc_ui.classroom.messages import dumps
 from olc_ui.classroom.store import (FAILED_JOIN_WINDOW_S, FAILED_JOINS_PER_WINDOW, GONE_SENTENCE, NOT_A_QUESTION,
-                                    NOT_PROPOSALS, Bound, ClassError, Deliver, Gone, Limits, Refused, Store,
-                                    _Subscribers, new_sid, now_ms, proposals_result, proposing, reveal_result)
+                                    NOT_PROPOSALS, RESYNC, Bound, ClassError, Deliver, Gone, Limits, Refused, Store,
+                                    Unreachable, _Subscribers, new_sid, now_ms, proposals_result, proposing,
+                                    reveal_result)
 
 P = "olc:class:"
 LIVE = P + "live"
@@ -220,10 +222,7 @@ class RedisStore(Store):
         return max(1, int(self.limits.present_s * 1000))
 
     def _run(self, name: str, code: str, *argv, keys: list[str] | None = None):
-        try:
-            return self._scripts[name](keys=keys or _keys(code), args=[now_ms(), self._idle_ms(), code, *argv])
-        except redis.exceptions.ConnectionError as exc:
-            raise ClassError(f"The class session store (Redis) is not reachable: {exc}") from None
+        return self._scripts[name](keys=keys or _keys(code), args=[now_ms(), self._idle_ms(), code, *argv])
 
     def create(self, page: str, query: str) -> tuple[str, str]:
         key = codes.new_key()
@@ -415,6 +414,23 @@ class RedisStore(Store):
         self.r.close()
 
 
+def _unreachable(fn):
+    """Redis not answering (refused, reset, timed out: a restart) is :class:`Unreachable`, a ClassError with a sentence."""
+    @functools.wraps(fn)
+    def guarded(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as exc:
+            raise Unreachable(f"The class session store (Redis) is not reachable: {exc}") from None
+    return guarded
+
+
+for _name in ("create", "seed", "lookup", "check_key", "touch", "join", "alive", "depart", "count", "leave", "snapshot",
+              "set_state", "open_question", "close_question", "vote", "reveal", "show", "set_eyes", "end", "failed_join",
+              "join_blocked", "purge", "publish"):
+    setattr(RedisStore, _name, _unreachable(getattr(RedisStore, _name)))
+
+
 class _Listener:
     """One ``redis.asyncio`` pub/sub connection of an event loop: channels in, the hub's deliver out."""
 
@@ -435,14 +451,20 @@ class _Listener:
 
     async def _read(self) -> None:
         prefix = len(P) + 2
+        broken = False
         while True:
             try:
                 msg = await self.pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
             except asyncio.CancelledError:
                 raise
-            except Exception:  # noqa: BLE001 - Redis went away: retry (the client reconnects)
+            except Exception:  # noqa: BLE001 - Redis went away: retry (the client reconnects and subscribes again)
+                broken = True
                 await asyncio.sleep(0.5)
                 continue
+            if broken:         # subscribed again: what was published meanwhile never came; the hub welcomes again
+                broken = False
+                for code in self.subs.codes():
+                    self.subs.deliver(code, RESYNC)
             if msg is not None and msg.get("type") == "message":
                 self.subs.deliver(msg["channel"][prefix:], msg["data"])
             elif msg is None and not self.pubsub.subscribed:

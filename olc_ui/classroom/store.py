@@ -33,6 +33,11 @@ Deliver = Callable[[str], None]
 
 ENDED_BY_LECTURER = "the lecturer ended the session"
 EXPIRED = "the session expired"
+#: the session vanished from the store while its clients were connected (a Redis restarted without persistence)
+LOST = "the server lost the session (its store restarted without it): start a new one"
+#: what a store delivers to every code of this process when its subscription came back after the store was
+#: unreachable (the messages published meanwhile never came): the hub welcomes each connection again
+RESYNC = '{"type":"resync"}'
 #: failed joins (unknown, malformed or expired codes, wrong keys) allowed per client address per window
 FAILED_JOINS_PER_WINDOW = 20
 FAILED_JOIN_WINDOW_S = 60.0
@@ -61,6 +66,11 @@ class Bound(ClassError):
 
 class Refused(ClassError):
     """A student's vote the open question does not take (no open question, another qid, not a choice)."""
+
+
+class Unreachable(ClassError):
+    """The store (Redis) does not answer just now: the hub closes the connection without an ``error`` (the browser
+    reconnects with its back-off and is welcomed again once the store is back)."""
 
 
 @dataclass(frozen=True)
@@ -338,6 +348,10 @@ class _Subscribers:
                 return False
             self._by_code.pop(code, None)
             return True
+
+    def codes(self) -> list[str]:
+        with self._lock:
+            return list(self._by_code)
 
     def deliver(self, code: str, text: str) -> None:
         with self._lock:

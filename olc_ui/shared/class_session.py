@@ -378,7 +378,11 @@ def leave() -> None:
 
 def apply_settings(value: object) -> None:
     """The settings bridge: a following student's viewer sent ``{query: <the lecturer's query>}``; the page's
-    widgets take those values (checked as a link's are) before the script runs."""
+    widgets take those values (checked as a link's are) before the script runs. ``{rejoin: <code>}``: see
+    :func:`_rejoin`."""
+    if isinstance(value, dict) and isinstance(value.get("rejoin"), str):
+        _rejoin(value["rejoin"])
+        return
     if not isinstance(value, dict) or current() is None:
         return
     query = value.get("query")
@@ -386,3 +390,17 @@ def apply_settings(value: object) -> None:
         return
     params = {k: v for k, v in parse_qsl(query, keep_blank_values=True) if k not in EXCLUDED}
     state.apply_query(params)
+
+
+def _rejoin(raw: str) -> None:
+    """The browser's class connection outlived this Streamlit session: its process died and the page's connection
+    moved to another process, a new Streamlit session that knows no class session (Streamlit's frontend sends the
+    query string the page was opened with, which a lecturer's did not carry: ``class`` was added to the address bar
+    later). The viewer, rebuilt without the class mode though nobody pressed "Leave the class session", asks for it
+    again (docs/class-session.md, "Faults in the middle of a lecture"): joined as a link's ``?class=`` joins (a
+    lecturer's key in the tab makes it the lecturer again in the browser), unless this session left that code or it is
+    no running session."""
+    code = check_code(raw)
+    if code is None or current() is not None or code == st.session_state.get(_LEFT) or _check(code) is not None:
+        return
+    st.session_state[SESSION_KEY] = {"code": code, "role": "student", "join_page": _page_path()}

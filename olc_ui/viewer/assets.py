@@ -183,9 +183,9 @@ def _viewer_name() -> str:
 
 
 def component_js() -> str:
-    """The component's own ``js``: a stub that imports the step viewer's module (:func:`bundle_js`, 210 kB, its lines
+    """The component's own ``js``: a stub that imports the step viewer's module (:func:`bundle_js`, 205 kB, its lines
     trimmed) from ``static/olc/`` and is it. Inline, Streamlit would send the whole module over the websocket to every
-    session, on every visit; as a file it is sent brotli-compressed (53 kB) and cached for good, and a
+    session, on every visit; as a file it is sent brotli-compressed (51 kB) and cached for good, and a
     lesson page's HTML asks for it at once (:func:`preload_urls`)."""
     url = json.dumps(_asset_urls()["viewer"])
     return ("// olc step viewer: its module (olc_ui/viewer/assets.py, component_js)\n"
@@ -274,7 +274,8 @@ def bundle_js(entry: str = "viewer.js", asset_dir: Path = ASSET_DIR) -> str:
 def trim_js(text: str, name: str = "viewer JS") -> str:
     r"""``text`` without what only a reader needs: each line's leading and trailing blanks, blank lines, whole-line
     ``//`` comments, and a line's closing ``//`` comment where no quote or slash comes before it (so that it cannot be
-    inside a string or a regular expression). The bundle's brotli size: 74 → 50 kB (a phone's first visit, issue 34).
+    inside a string or a regular expression). The bundle's brotli size: 74 → 50 kB when written (a phone's first
+    visit, issue 34); 51 kB with the Halving game and the class link's faults since.
     It changes no token, so the program is the same (acorn's parses of the bundle before and after were compared when
     this was written: identical; tests/ui/test_viewer_modules.py checks these rules and that the bundle parses under
     node), provided no string spans lines: a line with an odd number of backticks (a template literal over several

@@ -218,3 +218,38 @@ def test_the_join_link_is_one_students_can_open_or_the_lecturer_is_told(url, kw,
     got = class_session.join_target("ABC234", "perceptron", url, **kw)
     assert got.link == link
     assert (got.note is None) if says is None else (says in got.note), got.note
+
+
+def _rejoin_page():
+    import streamlit as st
+
+    from olc_ui.shared import class_session
+
+    st.button("rejoin", on_click=class_session.apply_settings, args=({"rejoin": st.session_state.get("code", "")},))
+    st.button("leave", on_click=class_session.leave)
+    sess = class_session.current()
+    st.markdown(f"class: {sess['code'] if sess else None} {sess['role'] if sess else None}")
+
+
+def test_a_page_whose_streamlit_session_is_new_joins_the_class_its_browser_is_in_again():
+    """A process died: the page's new Streamlit session knows no class session; its viewer, still in it, asks
+    (``{rejoin: code}``): joined (as a student in Python: a lecturer's key in the tab makes it the lecturer again);
+    not a code this session left, nor a session that ended."""
+    code, _ = classroom.start_session("perceptron", "")
+    at = AppTest.from_function(_rejoin_page, default_timeout=30).run()
+    assert "class: None None" in at.markdown[0].value
+    at.session_state["code"] = code
+    at.run()
+    buttons(at, "rejoin")[0].click().run()
+    assert f"class: {code} student" in at.markdown[0].value
+    buttons(at, "leave")[0].click().run()
+    assert "class: None None" in at.markdown[0].value
+    buttons(at, "rejoin")[0].click().run()                 # left: the viewer's late ask does not bring it back
+    assert "class: None None" in at.markdown[0].value
+    ended, _ = classroom.start_session("perceptron", "")
+    classroom.get_store().end(ended)
+    fresh = AppTest.from_function(_rejoin_page, default_timeout=30).run()
+    fresh.session_state["code"] = ended
+    fresh.run()
+    buttons(fresh, "rejoin")[0].click().run()
+    assert "class: None None" in fresh.markdown[0].value

@@ -8,7 +8,8 @@ summary names the keys a reader of docs/benchmarks.md expects.
 
 Not benchmarks (HELPERS): bench/stproto.py, the Streamlit protocol client bench/load.py imports (tested by
 tests/ui/test_load_protocol.py), and bench/apps/, the apps a bench serves (bench/apps/floor_app.py, the
-floor of bench/ui_latency.py). ``test_every_bench_script_has_a_smoke_run`` fails when a new bench/*.py is
+floor of bench/ui_latency.py), and bench/class_chaos.py, the ``--chaos`` part of bench/load_class.py (its tiny run:
+tests/bench/test_class_chaos.py). ``test_every_bench_script_has_a_smoke_run`` fails when a new bench/*.py is
 in neither list.
 """
 from __future__ import annotations
@@ -45,7 +46,7 @@ NAMES = {"compare_sweep.py": "compare", "game_latency.py": "game", "load_class.p
          "ui_latency.py": "ui",
          "winnow_spec_size.py": "winnow_spec"}
 #: bench/*.py that are not benchmarks (see the module docstring)
-HELPERS = {"stproto.py"}
+HELPERS = {"stproto.py", "class_chaos.py"}
 #: each tiny run must end well within this (they take 1-35 s on two cores)
 TIMEOUT_S = 240
 

@@ -7,7 +7,9 @@
 //   and catches up on `welcome`. It answers the hub's heartbeat (`ping` → `pong`: the hub counts only
 //   connections that answer) and watches it: nothing from the hub for CLASS_STALL_BEATS beats (`welcome.beat`
 //   seconds each) is a stalled connection — closed, said "reconnecting", opened again. While the browser is
-//   offline (navigator.onLine false) it opens none and waits for the `online` event, still "reconnecting".
+//   offline (navigator.onLine false) it opens none and waits for the `online` event, still "reconnecting". A wake
+//   (the once-a-second watch did not run for CLASS_WAKE_GAP_MS: the device slept) or the tab shown again asks the hub
+//   at once (`ping`; no answer in CLASS_WAKE_PROBE_MS: a new connection), or reconnects at once if it was down.
 //   Other modules (the questions, viewer_predict.js) use only its surface:
 //   role, connected, send(msg), on(type, fn) -> off, last(type), following.
 // - The lecturer: every render, step, Play/Pause and new run sends `state`; the panel at the top of the
@@ -31,6 +33,8 @@ const CLASS_KEPT = new Set(["state", "question", "tally", "eyes", "joined", "ans
 export const CLASS_BACKOFF_MS = [500, 5000];   // reconnect: first wait, longest wait
 const CLASS_BEAT_S = 5;                        // the hub's heartbeat until `welcome` says its own
 export const CLASS_STALL_BEATS = 3;            // this many beats with nothing from the hub: the connection stalled
+export const CLASS_WAKE_GAP_MS = 4000;         // the watch (every second) did not run for this long: the device slept
+export const CLASS_WAKE_PROBE_MS = 3000;       // after a wake the hub has this long to answer a ping, else a new socket
 const CLASS_PLAY_SEND_MS = 100;                // while playing, `state` at most this often
 const CLASS_BRIDGE_WAIT_MS = 5000;             // the settings bridge's rerun: how long to wait for the new run
 const CLASS_BRIDGE_TRIES = 3;                  // asks for one query while the page does not run it
@@ -94,9 +98,18 @@ class ClassLink {
     this.retryTimer = null;
     this.beat = CLASS_BEAT_S;
     this.heardAt = performance.now();
+    this.tickAt = Date.now();  // the watch's last run, on the wall clock (performance.now() may stand still in a sleep)
+    this.probeAt = null;       // a wake's ping, waiting for the hub's answer
     this.watch = setInterval(() => this.checkStall(), 1000);
     this.onOnline = () => { if (!this.connected && !this.closed) { this.delay = CLASS_BACKOFF_MS[0]; this.reconnectNow(); } };
+    this.onVisible = () => { if (typeof document !== "undefined" && document.visibilityState === "visible") this.wake(); };
     window.addEventListener("online", this.onOnline);
+    if (typeof document !== "undefined") document.addEventListener("visibilitychange", this.onVisible);
+    // the page's "Leave the class session" (a Streamlit button): the class mode that goes next is a leave
+    this.onLeaveClick = (ev) => {
+      if (ev.target && typeof ev.target.closest === "function" && ev.target.closest(".st-key-olc_class_leave")) this.leaving = true;
+    };
+    if (typeof document !== "undefined") document.addEventListener("click", this.onLeaveClick, true);
     this.connect();
   }
 
@@ -144,9 +157,35 @@ class ClassLink {
 
   // A socket that says nothing for CLASS_STALL_BEATS beats (a network that dropped without a close, a laptop
   // that slept): not connected any more — say so ("reconnecting", never "following") and open a new one.
+  // A wake (the watch did not run for CLASS_WAKE_GAP_MS of wall-clock time: a phone that slept, a frozen tab; a
+  // sleeping device's performance.now() may not advance, so the beats alone would not see it) asks the hub at once.
   checkStall() {
-    if (this.closed || !this.socket) return;
+    const now = Date.now(), gap = now - this.tickAt;
+    this.tickAt = now;
+    if (this.closed) return;
+    if (gap > CLASS_WAKE_GAP_MS) { this.wake(); return; }
+    if (this.probeAt !== null) {
+      if (this.heardAt >= this.probeAt) this.probeAt = null;
+      else if (performance.now() - this.probeAt > CLASS_WAKE_PROBE_MS) { this.probeAt = null; this.lost(); return; }
+    }
+    if (!this.socket) return;
     if (performance.now() - this.heardAt <= CLASS_STALL_BEATS * this.beat * 1000 + 1000) return;
+    this.lost();
+  }
+
+  // Woken (or the tab shown again): a connection that is up is asked (`ping`; no answer within CLASS_WAKE_PROBE_MS:
+  // a new one); one that was down or waiting for its back-off is opened now.
+  wake() {
+    if (this.closed) return;
+    if (!this.connected) {
+      if (classOnline()) { this.delay = CLASS_BACKOFF_MS[0]; this.reconnectNow(); }
+      return;
+    }
+    this.probeAt = performance.now();
+    if (!this.rawSend({ type: "ping" })) { this.probeAt = null; this.lost(); }
+  }
+
+  lost() {
     const was = this.connected;
     this.connected = false;
     this.stalled = true;
@@ -274,6 +313,8 @@ class ClassLink {
     clearInterval(this.watch);
     classMarkRole(null);
     window.removeEventListener("online", this.onOnline);
+    if (typeof document !== "undefined") document.removeEventListener("visibilitychange", this.onVisible);
+    if (typeof document !== "undefined") document.removeEventListener("click", this.onLeaveClick, true);
     if (CLASS_LINK === this) CLASS_LINK = null;
   }
 }
@@ -449,10 +490,15 @@ class ClassMode {
     if (bar && bar.dataset.held === "true") { delete bar.dataset.held; if (typeof v.renderControls === "function") v.renderControls(); }
     link.release();
     // The same viewer, rebuilt without the class mode: the page left the class session ("Leave the class
-    // session" in the sidebar). A page switch unmounts the viewer instead (the next page's viewer attaches).
+    // session" in the sidebar). A page switch unmounts the viewer instead (the next page's viewer attaches). Rebuilt
+    // so while nobody pressed Leave and the session goes on: this page's Streamlit session is new (its process died,
+    // the page moved to another one) and does not know the class session: Python is asked to join it again
+    // (class_session._rejoin; the lecturer stays the lecturer by its key).
     setTimeout(() => {
-      if (v.root && v.root.isConnected && Array.isArray(v.modes) && !v.modes.some((m) => m instanceof ClassMode) &&
-          link.users === 0 && !link.left) link.leave();
+      if (!(v.root && v.root.isConnected && Array.isArray(v.modes) && !v.modes.some((m) => m instanceof ClassMode) &&
+          link.users === 0 && !link.left)) return;
+      if (link.leaving || link.closed || typeof v.setStateValue !== "function") link.leave();
+      else v.setStateValue("class_settings", { rejoin: link.code });
     }, 0);
   }
 

@@ -187,7 +187,14 @@ export class ClassAnswers {
       if (m.tally && Array.isArray(m.tally.rows)) this.rows = m.tally.rows;
       else if (Array.isArray(m.tally)) this.rows = m.tally;
       if (typeof m.joined === "number") this.joined = m.joined;
+      const had = this.q && m.question && this.q.qid === m.question.qid ? this.mine : null;
       if (m.question && m.question.kind !== "propose") this.adopt(m.question); else this.q = null;
+      // welcomed again (a reconnect, a store that came back) without the answer this student gave: it never reached
+      // the store (the socket or the process died under it, the store lost its last second): sent again
+      if (!this.lecturer && had !== null && this.q && m.question.mine !== had) {
+        this.mine = had;
+        this.link.send({ type: "vote", qid: this.q.qid, answer: had });
+      }
       this.resume();
     } else if (type === "question") {
       const fresh = !this.q || this.q.qid !== m.qid;

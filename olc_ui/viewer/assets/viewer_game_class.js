@@ -90,6 +90,7 @@ export class GameClass {
     if (why) { this.say(`${this.game.describe(id)} cannot be proposed: ${why}.`); return; }
     this.link.send({ type: "vote", qid: q.qid, answer: id });
     this.mine = id;
+    this.mineQid = q.qid;
     this.say(`Your proposal: ${this.game.describe(id)} (you can change it until the lecturer shows the proposals).`);
     this.render();
   }
@@ -108,7 +109,12 @@ export class GameClass {
     if (type === "question" && m.kind === "propose") { this.mine = this.note = null; this.shown = null; this.game.clear(); }
     if (type === "question" && m.kind === "propose" && !this.lecturer && this.proposing())
       this.live.textContent = `The lecturer asks the class for the adversary's move ${m.round + 1}.`;
-    if (type === "voted" && this.round && m.qid === this.round.qid) this.mine = m.answer;
+    if (type === "voted" && this.round && m.qid === this.round.qid) { this.mine = m.answer; this.mineQid = m.qid; }
+    // welcomed again (a reconnect) without this student's proposal to the same round (it never reached the store):
+    // sent again
+    if (type === "welcome" && !this.lecturer && this.mine && m.question && m.question.kind === "propose" &&
+        m.question.qid === this.mineQid && m.question.mine !== this.mine)
+      this.link.send({ type: "vote", qid: m.question.qid, answer: this.mine });
     if (type === "proposals") {
       this.shown = m;
       if (this.current) this.game.draw(m.counts || []);
