@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-__all__ = ["sync", "by_computer", "label_owner", "forced", "tally", "split", "indicator"]
+__all__ = ["sync", "by_computer", "computer_plays", "label_owner", "forced", "tally", "split", "indicator"]
 
 
 def _key(group: str) -> str:
@@ -51,6 +51,22 @@ def by_computer(group: str, before: Sequence, after: Sequence) -> None:
     before, after = tuple(before), tuple(after)
     flags = _flags(group, before)
     st.session_state[_key(group)] = (after, flags + (True,) * (len(after) - len(before)))
+
+
+def computer_plays(group: str, moves: Sequence, to_end: bool, whole_game, one_move, set_moves) -> None:
+    """A computer button's callback for a game whose moves are a tuple: ``whole_game()`` (its moves to the end) or
+    ``one_move()`` (the next move, None when there is none) after ``moves``, recorded as the computer's, then
+    ``set_moves(after)``; the last refusal's words cleared."""
+    st.session_state[f"{group}_refused"] = ""
+    if to_end:
+        after = tuple(whole_game().moves)
+    else:
+        m = one_move()
+        if m is None:
+            return
+        after = tuple(moves) + (m,)
+    by_computer(group, moves, after)
+    set_moves(after)
 
 
 def label_owner(computer: bool) -> str:

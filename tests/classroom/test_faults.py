@@ -84,21 +84,44 @@ async def _in_thread(fn, *args):
     return await asyncio.get_running_loop().run_in_executor(None, fn, *args)
 
 
+def _session(own_redis, aof: bool, beat_s: float):
+    """A redis-server of the test's own (with or without its append-only file), a store on it and a class session in
+    it: (the server, the store, the code, the lecturer's key)."""
+    r = own_redis(aof=aof)
+    store = RedisStore(r.url, Limits(beat_s=beat_s))
+    return (r, store, *store.create("perceptron", ""))
+
+
+def _run(serve, store, go) -> None:
+    """``go(url)`` against a hub on ``store``, within 60 s."""
+    with serve(store) as srv:
+        run_async(asyncio.wait_for(go(srv.url), 60))
+
+
+async def joined(lec, stu, code: str, key: str) -> str:
+    """The lecturer and a student join session ``code``, the lecturer's state reaches the student: the student's id."""
+    assert (await lec.hello(code, key=key))["role"] == "lecturer"
+    sid = (await stu.hello(code))["sid"]
+    await lec.send(STATE)
+    await stu.expect("state")
+    return sid
+
+
+async def open_and_vote(lec, stu, answer: str, question: dict) -> None:
+    """The lecturer opens ``question`` (its qid), the student answers it and is told the vote was taken."""
+    await lec.send(question)
+    await stu.expect("question")
+    await stu.send({"type": "vote", "qid": question["qid"], "answer": answer})
+    await stu.expect("voted")
+
+
 def test_a_redis_restart_with_its_append_only_file_keeps_the_session(own_redis, serve):
-    r = own_redis(aof=True)
-    store = RedisStore(r.url, Limits(beat_s=0.5))
-    code, key = store.create("perceptron", "")
+    r, store, code, key = _session(own_redis, aof=True, beat_s=0.5)
 
     async def go(url):
         async with WS(url, pong=True) as lec, WS(url, pong=True) as stu:
-            assert (await lec.hello(code, key=key))["role"] == "lecturer"
-            sid = (await stu.hello(code))["sid"]
-            await lec.send(STATE)
-            await stu.expect("state")
-            await lec.send(OPEN)
-            await stu.expect("question")
-            await stu.send({"type": "vote", "qid": "q1", "answer": "right"})
-            await stu.expect("voted")
+            sid = await joined(lec, stu, code, key)
+            await open_and_vote(lec, stu, "right", OPEN)
             await lec.expect("answered")
             await _in_thread(_restart, r, 1.0)
             again = await stu.expect("welcome", timeout=15)       # welcomed again, nothing lost
@@ -107,23 +130,17 @@ def test_a_redis_restart_with_its_append_only_file_keeps_the_session(own_redis, 
             assert (await lec.expect("welcome", timeout=15))["question"]["answered"] == 1
             await lec.send({**STATE, "position": 8})
             assert (await stu.expect("state", timeout=10))["position"] == 8
-    with serve(store) as srv:
-        run_async(asyncio.wait_for(go(srv.url), 60))
+    _run(serve, store, go)
     assert store.lookup(code) == "ok"
     store.close()
 
 
 def test_a_redis_restart_without_persistence_says_the_session_ended(own_redis, serve):
-    r = own_redis(aof=False)
-    store = RedisStore(r.url, Limits(beat_s=0.5))
-    code, key = store.create("perceptron", "")
+    r, store, code, key = _session(own_redis, aof=False, beat_s=0.5)
 
     async def go(url):
         async with WS(url, pong=True) as lec, WS(url, pong=True) as stu:
-            assert (await lec.hello(code, key=key))["role"] == "lecturer"
-            sid = (await stu.hello(code))["sid"]
-            await lec.send(STATE)
-            await stu.expect("state")
+            sid = await joined(lec, stu, code, key)
             await _in_thread(_restart, r, 0.5)
             for ws in (lec, stu):
                 assert (await ws.expect("ended", timeout=15))["why"] == st.LOST
@@ -134,15 +151,12 @@ def test_a_redis_restart_without_persistence_says_the_session_ended(own_redis, s
                 assert got == {"type": "ended", "why": st.LOST} and await back.closed()
         async with WS(url) as stranger:                     # a code never seen: the usual error
             assert (await stranger.hello(code))["type"] == "error"
-    with serve(store) as srv:
-        run_async(asyncio.wait_for(go(srv.url), 60))
+    _run(serve, store, go)
     store.close()
 
 
 def test_redis_down_closes_the_connection_without_an_error(own_redis, serve):
-    r = own_redis(aof=True)
-    store = RedisStore(r.url, Limits(beat_s=30))
-    code, key = store.create("perceptron", "")
+    r, store, code, key = _session(own_redis, aof=True, beat_s=30)
 
     async def go(url):
         async with WS(url) as lec:
@@ -160,6 +174,5 @@ def test_redis_down_closes_the_connection_without_an_error(own_redis, serve):
         await _in_thread(r.start)
         async with WS(url) as back:                      # back up: welcomed, as the session was
             assert (await back.hello(code, key=key))["role"] == "lecturer"
-    with serve(store) as srv:
-        run_async(asyncio.wait_for(go(srv.url), 60))
+    _run(serve, store, go)
     store.close()

@@ -29,7 +29,7 @@ from playwright.sync_api import expect  # noqa: E402
 
 from olc_ui.classroom.redis_store import RedisStore  # noqa: E402
 from olc_ui.classroom.store import Limits  # noqa: E402
-from tests.ui.test_serve_script import NGINX, REDIS, _base_port  # noqa: E402
+from tests.ui.test_serve_script import NGINX, REDIS, _base_port, healthy, stop_serve  # noqa: E402
 from viewerpage import VIEWER  # noqa: E402
 
 pytestmark = [pytest.mark.skipif(NGINX is None, reason="nginx is not installed (Debian: apt-get install -y nginx)"),
@@ -60,12 +60,7 @@ def farm():
         assert m, f"serve.sh did not come up: {line!r}"
         yield {"proc": proc, "url": f"http://127.0.0.1:{port}", "port": port, "run": __import__("pathlib").Path(m.group(1))}
     finally:
-        if proc.poll() is None:
-            os.kill(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(30)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
+        stop_serve(proc)
 
 
 def _route(url: str) -> tuple[int, str]:
@@ -89,19 +84,11 @@ def _pid_on(farm, port: int) -> int:
     return [int(x) for x in (farm["run"] / "pids").read_text().split()][port - farm["port"] - 1]
 
 
-def _healthy(port: int) -> bool:
-    try:
-        urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2).read()
-        return True
-    except OSError:
-        return False
-
-
 def _wait_back(farm, port: int, old_pid: int) -> None:
     deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and not (_pid_on(farm, port) != old_pid and _healthy(port)):
+    while time.monotonic() < deadline and not (_pid_on(farm, port) != old_pid and healthy(port)):
         time.sleep(0.5)
-    assert _pid_on(farm, port) != old_pid and _healthy(port), "serve.sh did not start the killed process again"
+    assert _pid_on(farm, port) != old_pid and healthy(port), "serve.sh did not start the killed process again"
 
 
 def _context(browser, farm, route: str, errors: list, name: str, **kw):

@@ -20,8 +20,9 @@ import websockets
 
 from olc_ui.classroom.redis_store import RedisStore
 from olc_ui.classroom.store import Limits
+from tests.classroom.test_faults import open_and_vote
 from tests.conftest import run_async
-from tests.ui.test_serve_script import NGINX, REDIS, _alive, _upstream, served  # noqa: F401 - the fixture
+from tests.ui.test_serve_script import NGINX, REDIS, _alive, _upstream, healthy, served  # noqa: F401 - the fixture
 
 pytestmark = [pytest.mark.skipif(NGINX is None, reason="nginx is not installed (Debian: apt-get install -y nginx)"),
               pytest.mark.skipif(REDIS is None, reason="redis-server is not installed (apt-get install -y redis-server)")]
@@ -100,14 +101,6 @@ class Browser:
             await self.task
 
 
-def _healthy(port: int) -> bool:
-    try:
-        urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2).read()
-        return True
-    except OSError:
-        return False
-
-
 def _pids(served) -> list[int]:
     return [int(x) for x in (served["run"] / "pids").read_text().split()]
 
@@ -132,10 +125,7 @@ def test_a_killed_process_its_clients_reconnect_to_the_other(served, victim):
         sid = (await stu.expect("welcome"))["sid"]
         await lec.send(STATE)
         await stu.expect("state")
-        await lec.send(OPEN)
-        await stu.expect("question")
-        await stu.send({"type": "vote", "qid": "q1", "answer": "no"})
-        await stu.expect("voted")
+        await open_and_vote(lec, stu, "no", OPEN)
         victim_b = stu if victim == "student" else lec
         killed = time.monotonic()
         await asyncio.get_running_loop().run_in_executor(None, os.kill, dead_pid, 9)
@@ -157,9 +147,9 @@ def test_a_killed_process_its_clients_reconnect_to_the_other(served, victim):
     print(f"\n{victim}'s process killed: reconnected through nginx in {took:.2f} s")
     store.close()
     deadline = time.monotonic() + 120                        # serve.sh starts it again on its port
-    while time.monotonic() < deadline and not (dead_pid not in _pids(served) and _healthy(dead_port)):
+    while time.monotonic() < deadline and not (dead_pid not in _pids(served) and healthy(dead_port)):
         time.sleep(0.5)
-    assert dead_pid not in _pids(served) and _healthy(dead_port) and all(_alive(p) for p in _pids(served))
+    assert dead_pid not in _pids(served) and healthy(dead_port) and all(_alive(p) for p in _pids(served))
     assert served["proc"].poll() is None
 
 

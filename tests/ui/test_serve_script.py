@@ -100,12 +100,7 @@ def served():
                "pids": [int(x) for x in m.group(1).split()], "nginx": int(m.group(2)), "run": Path(m.group(3)),
                "redis": redis_pid}
     finally:
-        if proc.poll() is None:
-            os.kill(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(30)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
+        stop_serve(proc)
 
 
 def _upstream(url: str, cookie: str | None = None) -> tuple[str, str | None]:
@@ -181,6 +176,25 @@ def test_a_lecturer_on_one_process_drives_students_on_the_other(served):
             assert (await recv(stu, "refused"))["what"] == "state"
     run_async(go())
     store.close()
+
+
+def stop_serve(proc: subprocess.Popen) -> None:
+    """End a serve.sh started in its own session: SIGTERM (it stops its processes), else its whole group killed."""
+    if proc.poll() is None:
+        os.kill(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
+def healthy(port: int) -> bool:
+    """A Streamlit process answers its health check on ``port``."""
+    try:
+        urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2).read()
+        return True
+    except OSError:
+        return False
 
 
 def _get(url: str, path: str) -> tuple[int, dict, bytes]:

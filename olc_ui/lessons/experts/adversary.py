@@ -153,16 +153,8 @@ def _board_move(s: ExpertsState) -> None:
 
 
 def _computer(s: ExpertsState, to_end: bool) -> None:
-    st.session_state[f"{GROUP}_refused"] = ""
-    if to_end:
-        after = computer_game(s.game, s.moves).moves
-    else:
-        m = computer_move(s)
-        if m is None:
-            return
-        after = s.moves + (m,)
-    game_authors.by_computer(GROUP, s.moves, after)
-    _set_moves(after)
+    game_authors.computer_plays(GROUP, s.moves, to_end, lambda: computer_game(s.game, s.moves), lambda: computer_move(s),
+                         _set_moves)
 
 
 # ------------------------------------------------------------------------------------------ words

@@ -137,16 +137,8 @@ def _board_move(s: HalvingState) -> None:
 
 
 def _computer(s: HalvingState, to_end: bool) -> None:
-    st.session_state[f"{GROUP}_refused"] = ""
-    if to_end:
-        after = computer_game(s.game, s.moves).moves
-    else:
-        m = computer_move(s)
-        if m is None:
-            return
-        after = s.moves + (m,)
-    authors.by_computer(GROUP, s.moves, after)
-    _set_moves(after)
+    authors.computer_plays(GROUP, s.moves, to_end, lambda: computer_game(s.game, s.moves), lambda: computer_move(s),
+                         _set_moves)
 
 
 def _reveal(game_key: str) -> None:
