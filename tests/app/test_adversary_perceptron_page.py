@@ -146,6 +146,40 @@ def test_the_page_credits_each_move_to_whoever_made_it():
     assert "your label $y" in text and f"You: $M = {state_.M}$ in 2 moves." in text and "the computer's label" not in text
 
 
+def test_a_links_moves_are_credited_to_nobody_the_students_own_to_her():
+    """A review found a link's moves (another session's game) and a class follower's board credited to the reader
+    ("your label", "You forced"): the page did not see them made. Opened from a link, the words name no maker for
+    them; a point the student then places herself is hers."""
+    game = PerceptronGame.make("36.87", "0.2", "1")
+    moves = greedy_game(game, ()).moves[:2]
+    at = _open(moves=encode_moves(moves))
+    assert not at.exception
+    text = page_text(at)
+    assert "the label $y" in text and "your label $y" not in text and "the computer's label" not in text
+    assert "You forced" not in text and "You: " not in text
+    assert "in 2 moves, 2 not made on this page (M " in text, text
+    at.number_input(key="perceptron_adversary_x1").set_value(0.25)
+    at.number_input(key="perceptron_adversary_x2").set_value(0.75).run()
+    at.button(key="perceptron_adversary_place").click().run()
+    text = page_text(at)
+    if A.parse_moves(_moves(at))[-1] != A.parse_moves(encode_moves(moves))[-1]:     # the point was admitted
+        assert "your label $y" in text and "2 not made on this page (M " in text and ", 1 yours (M " in text, text
+
+
+def test_a_page_following_a_class_credits_no_move_to_the_student():
+    """On a page that follows a class session's lecturer, a move that reaches the board is nobody's on this page."""
+    from olc_ui.shared import class_session, game_authors
+    assert game_authors._CLASS_KEY == class_session.SESSION_KEY
+    at = _open()
+    at.session_state[class_session.SESSION_KEY] = {"code": "ABC234", "role": "student", "join_page": "perceptron"}
+    at.number_input(key="perceptron_adversary_x1").set_value(0.25)
+    at.number_input(key="perceptron_adversary_x2").set_value(0.75).run()
+    at.button(key="perceptron_adversary_place").click().run()
+    assert not at.exception and _moves(at)
+    text = page_text(at)
+    assert "your label $y" not in text and "You forced" not in text and "You: " not in text and "the label $y" in text
+
+
 def test_links_with_refused_moves_keep_the_admissible_start():
     at = _open(moves="16:60:1,0:0:1,60:-20:1")
     assert not at.exception
