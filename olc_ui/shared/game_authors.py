@@ -20,11 +20,9 @@ from collections.abc import Sequence
 
 import streamlit as st
 
+from olc_ui.shared import class_session
+
 __all__ = ["sync", "by_computer", "computer_plays", "label_owner", "forced", "tally", "split", "indicator"]
-
-
-#: olc_ui/shared/class_session.py's SESSION_KEY (read here, not imported: that module imports the viewer's spec)
-_CLASS_KEY = "_olc_class"
 
 
 def _key(group: str) -> str:
@@ -47,8 +45,8 @@ def _flags(group: str, moves: tuple) -> tuple[bool, ...]:
 def _newcomer() -> bool | None:
     """The maker of a move that came in a rerun and no computer button made: the student's (False), but on a page
     that follows a class session's lecturer, whose board moves with the lecturer's moves, unknown (None)."""
-    sess = st.session_state.get(_CLASS_KEY)
-    following = isinstance(sess, dict) and sess.get("code") and not (sess.get("role") == "lecturer" and sess.get("key"))
+    sess = class_session.current()
+    following = sess is not None and not (sess.get("role") == "lecturer" and sess.get("key"))
     return None if following else False
 
 

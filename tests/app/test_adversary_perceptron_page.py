@@ -168,8 +168,7 @@ def test_a_links_moves_are_credited_to_nobody_the_students_own_to_her():
 
 def test_a_page_following_a_class_credits_no_move_to_the_student():
     """On a page that follows a class session's lecturer, a move that reaches the board is nobody's on this page."""
-    from olc_ui.shared import class_session, game_authors
-    assert game_authors._CLASS_KEY == class_session.SESSION_KEY
+    from olc_ui.shared import class_session
     at = _open()
     at.session_state[class_session.SESSION_KEY] = {"code": "ABC234", "role": "student", "join_page": "perceptron"}
     at.number_input(key="perceptron_adversary_x1").set_value(0.25)
