@@ -90,6 +90,7 @@ class Student:
         self.stops: list[int] = []
         self.T = 1
         self.elements: dict = {}
+        self.fragments: dict[str, str] = {}
         self.query = ""
 
     async def timed(self, kind: str, coro):
@@ -108,8 +109,16 @@ class Student:
     def absorb(self, run, kind: str) -> None:
         if run.exceptions:
             raise ProtocolError(f"{kind}: the page raised {run.exceptions[0]}")
+        if run.status == stproto.ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY:
+            # a fragment's run redraws its own elements; the browser keeps the rest of the page as it was
+            fresh = widget_states(run, self.states)
+            self.states = {**self.states, **fresh}
+            self.elements = {**self.elements, **{w: el for w, (_, el) in run.elements.items()}}
+            self.fragments = {**self.fragments, **run.fragments}
+            return
         self.states = widget_states(run, self.states)
         self.elements = {w: el for w, (_, el) in run.elements.items()}
+        self.fragments = dict(run.fragments)
         self.page_hash = run.page_hash
         self.pages = run.pages or self.pages
         spec = run.components.get("olc_step_viewer", {}).get("spec")
@@ -160,7 +169,8 @@ class Student:
         if vid is None:
             raise ProtocolError("step: no step viewer on the page")
         self.states[vid] = stproto.WidgetState(id=vid, json_value=f'{{"position":{self.position}}}')
-        run = await self.client.rerun(query=self.query, page_hash=self.page_hash, widgets=list(self.states.values()))
+        run = await self.client.rerun(query=self.query, page_hash=self.page_hash, widgets=list(self.states.values()),
+                                      fragment_id=self.fragments.get(vid, ""))    # the browser's: the viewer's fragment
         got = self.url_params(run).get("t")
         self.absorb(run, "step")
         if got != str(self.position):

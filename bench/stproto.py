@@ -33,7 +33,8 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
-DONE = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_WITH_COMPILE_ERROR}
+DONE = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_WITH_COMPILE_ERROR,
+        ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY}
 
 
 class ProtocolError(RuntimeError):
@@ -72,6 +73,7 @@ def initial_state(kind: str, el: Any) -> WidgetState | None:
 class Run:
     """What one script run sent: the widgets and components drawn, the page, errors, bytes."""
     elements: dict[str, tuple[str, Any]] = field(default_factory=dict)   # widget id -> (kind, element)
+    fragments: dict[str, str] = field(default_factory=dict)              # widget id -> its fragment's id (if in one)
     components: dict[str, dict] = field(default_factory=dict)            # component name -> its data (JSON)
     page_hash: str = ""
     pages: dict[str, str] = field(default_factory=dict)                  # url path -> page_script_hash
@@ -113,8 +115,9 @@ class Client:
             self.ws = None
 
     def back_msg(self, *, query: str = "", page_name: str = "", page_hash: str = "",
-                 widgets: list[WidgetState] = ()) -> BackMsg:
-        """The rerun request the browser sends (with the hashes of the messages it keeps)."""
+                 widgets: list[WidgetState] = (), fragment_id: str = "") -> BackMsg:
+        """The rerun request the browser sends (with the hashes of the messages it keeps); ``fragment_id``: a widget
+        drawn in a fragment (``st.fragment``) asks for that fragment's run alone, as the browser does."""
         msg = BackMsg()
         cs = msg.rerun_script
         cs.query_string = query
@@ -126,6 +129,8 @@ class Client:
         cs.context_info.locale = "en-US"
         cs.context_info.url = self.origin + "/" + page_name
         cs.cached_message_hashes.extend(sorted(self.cache))
+        if fragment_id:
+            cs.fragment_id = fragment_id
         return msg
 
     async def rerun(self, **kw) -> Run:
@@ -158,11 +163,11 @@ class Client:
                 run.page_hash = msg.navigation.page_script_hash
                 run.pages = {p.url_pathname or "": p.page_script_hash for p in msg.navigation.app_pages}
             elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element":
-                _element(run, msg.delta.new_element)
+                _element(run, msg.delta.new_element, msg.delta.fragment_id)
             elif kind == "script_finished" and msg.script_finished in DONE:
                 run.status = msg.script_finished
                 self._age_cache()
-                if msg.script_finished != ForwardMsg.FINISHED_SUCCESSFULLY:
+                if msg.script_finished == ForwardMsg.FINISHED_WITH_COMPILE_ERROR:
                     run.exceptions.append("compile error")
                 return run
 
@@ -173,9 +178,11 @@ class Client:
             self.last_used.pop(h, None)
 
 
-def _element(run: Run, el: Any) -> None:
+def _element(run: Run, el: Any, fragment_id: str = "") -> None:
     kind = el.WhichOneof("type")
     body = getattr(el, kind)
+    if fragment_id and getattr(body, "id", ""):
+        run.fragments[body.id] = fragment_id
     if kind == "exception":
         run.exceptions.append(f"{body.type}: {body.message}"[:200])
     elif kind == "heading":

@@ -20,6 +20,7 @@ from olc_ui.shared import offline
 from olc_ui.shared import transcript as page_transcript
 from olc_ui.shared.spec_tools import rounds_text  # noqa: F401  (pure: the specs use it too)
 from olc_ui.viewer.assets import ASSET_DIR
+from olc_ui.viewer.component import live_positions
 from olc_ui.viewer.snapshot import caption_at, figures_at, ledger_at
 
 __all__ = ["downloads", "offline_download", "figure_html", "rounds_text"]
@@ -197,9 +198,11 @@ def _offline(row, spec: dict, position: int, name: str, settings: dict[str, str]
     if why:
         row.caption(why)
         return
+    # the round on screen when clicked: a step reruns the viewer alone (olc_ui/shared/page.py), not this button
+    live, run_id = live_positions(), str(spec.get("run_id"))
     row.download_button("Download this run as one offline file (HTML)",
                         data=lambda: offline.offline_html(spec, page=name, title=ctx["title"], settings=ctx["settings"],
-                                                          source=ctx["source"], position=position),
+                                                          source=ctx["source"], position=live.get(run_id, position)),
                         file_name=offline.file_name(settings, name), mime="text/html", on_click="ignore",
                         key=f"{name}_dl_offline")
 

@@ -24,6 +24,7 @@ import gzip
 import html
 import json
 import re
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -146,18 +147,39 @@ def fixed_size(which: str = "basic") -> int:
     return len((head + tail + _start()).encode("utf-8"))
 
 
-#: the sizes of the specs measured lately, by their run (a page measures its spec on every rerun)
-_SIZES: dict[tuple[Any, int], int] = {}
+#: The sizes of the specs measured lately: their key (:func:`_size_key`) -> (the spec's lists and dicts, held so that
+#: their ids are not reused while the key stands, its size in bytes)
+_SIZES: OrderedDict[tuple, tuple[tuple, int]] = OrderedDict()
+_SIZES_MAX = 64
+
+
+def _size_key(spec: dict) -> tuple | None:
+    """A spec's key in :data:`_SIZES`: each top-level list and dict by identity, every other value by its value; None
+    when a value cannot be a key. A page builds each run's spec once (cached) and adds its position on every rerun
+    (a new dict around the same parts, which are never changed once built: olc_ui/viewer/component.py ``_PARTS``)."""
+    key = tuple((k, ("id", id(v)) if isinstance(v, (dict, list)) else ("v", type(v).__name__, v))
+                for k, v in spec.items())
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
 
 
 def spec_bytes(spec: dict) -> int:
-    """The spec's JSON size in bytes (remembered per run: ``run_id`` and the spec object)."""
-    key = (spec.get("run_id"), id(spec))
-    if key not in _SIZES:
-        if len(_SIZES) > 64:
-            _SIZES.clear()
-        _SIZES[key] = len(json.dumps(spec, allow_nan=False, separators=(",", ":")).encode("utf-8"))
-    return _SIZES[key]
+    """The spec's JSON size in bytes (remembered: a rerun of the page measures its run's spec once, not on every run;
+    it was a tenth of the server's time per step of the viewer, docs/load.md)."""
+    key = _size_key(spec)
+    hit = _SIZES.get(key) if key is not None else None
+    if hit is not None:
+        _SIZES.move_to_end(key)
+        return hit[1]
+    n = len(json.dumps(spec, allow_nan=False, separators=(",", ":")).encode("utf-8"))
+    if key is not None:
+        _SIZES[key] = (tuple(v for v in spec.values() if isinstance(v, (dict, list))), n)
+        while len(_SIZES) > _SIZES_MAX:
+            _SIZES.popitem(last=False)
+    return n
 
 
 def too_large(spec: dict) -> str | None:

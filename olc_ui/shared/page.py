@@ -212,20 +212,63 @@ def step_view(spec: dict, *, key: str, settings: list, values: dict, cap: str | 
     shown = tour_bar.draw(trace=trace, settings=settings, values=values, T=int(spec["T"]), run=str(spec["run_id"]),
                           view=tour_cues.view_of(spec, ask))
     modes = tour_bar.with_tour(modes, shown["mode"] if shown else None)
-    position = viewer(spec, key=key, modes=modes, on_class_settings=_class_bridge, on_tour_stop=tour_bar.goto)
-    tour_author.add_view(tour_bar.current_page(), own_settings, values, position)
+    st.session_state.pop(WHOLE_PAGE_KEY, None)     # this is a run of the whole page: none is owed
+    position = _viewer_part(spec, key, modes, settings, values)
+    adding = tour_author.add_view(tour_bar.current_page(), own_settings, values, position)
+    # the sidebar's "Add this view (round t)", while open, says the round: a step then reruns the whole page
+    st.session_state[READS_T_KEY] = position if adding else None
     if cap is not None:
         caps.show(cap)
-    state.write_url(settings, values, {"t": str(position)})
     tour_author.keep_draft()    # the tour draft in the browser: it survives a reload (olc_ui/shared/tours/author.py)
     if token is not None:
         drawn.wait(token, should_stop=_interrupted)   # what the page draws under the viewer comes once it has drawn
     return spec, position
 
 
+#: Session-state flag: a callback of the viewer changed more than its round (the settings, the tour's stop), so the
+#: run that follows must be the whole page's, not the viewer's fragment alone (:func:`_viewer_part`)
+WHOLE_PAGE_KEY = "_olc_step_whole_page"
+#: Session-state key: the round the page outside the viewer's fragment shows (None when it shows none)
+READS_T_KEY = "_olc_step_reads_t"
+
+
+@st.fragment
+def _viewer_part(spec: dict, key: str, modes: dict | None, settings: list, values: dict) -> int:
+    """The step viewer and the URL it stands for, as a Streamlit fragment: a step (the browser's report of the round
+    on screen) reruns this alone, not the page around it — the sidebar's widgets, the panels and the downloads are
+    not built again for a new round, which none of them shows (the offline file reads the round when clicked,
+    olc_ui/shared/common.py). A callback that changed the settings or the tour's stop (:data:`WHOLE_PAGE_KEY`), or a
+    round the page shows outside (:data:`READS_T_KEY`), asks for a run of the whole page instead. A fragment's rerun
+    is handed the arguments of the page's last run: the same spec, modes and settings (docs/load.md, "200 students on
+    one process")."""
+    if st.session_state.pop(WHOLE_PAGE_KEY, False):    # set by a callback before this run (the page's own run pops it)
+        st.rerun(scope="app")
+    position = viewer(spec, key=key, modes=modes, on_class_settings=_class_bridge, on_tour_stop=_tour_stop)
+    state.write_url(settings, values, {"t": str(position)})
+    shows = st.session_state.get(READS_T_KEY)
+    if shows is not None and shows != position and _fragment_rerun():
+        st.rerun(scope="app")
+    return position
+
+
+def _fragment_rerun() -> bool:
+    """Whether this run is a fragment's alone (not the whole page's)."""
+    ctx = get_script_run_ctx()
+    return bool(getattr(ctx, "fragment_ids_this_run", None))
+
+
+def _tour_stop(value: object) -> int | None:
+    """A tour's move to another stop on this page (olc_ui/shared/tours/bar.goto): its settings are the page's."""
+    t = tour_bar.goto(value)
+    if t is not None:
+        st.session_state[WHOLE_PAGE_KEY] = True
+    return t
+
+
 def _class_bridge(value: object) -> None:
     """A class session's settings bridge (a following student's viewer sent the lecturer's settings, round and tour
     stop): the page's widgets take the settings, and the page stands for the lecturer's stop (its tour bar)."""
+    st.session_state[WHOLE_PAGE_KEY] = True
     class_session.apply_settings(value)
     if class_session.current() is not None:
         tour_bar.follow_class(value)

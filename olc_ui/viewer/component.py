@@ -27,7 +27,7 @@ from olc_ui.viewer.assets import (BASIC_TRACE_TYPES, GL3D_TRACE_TYPES, assets as
                                   component_js, plotly_url, script_js, viewer_css)
 from olc_ui.viewer.spec import MODES_KEY, _is_int, validate_spec
 
-__all__ = ["viewer", "preload", "last_key", "take_game_move"]
+__all__ = ["viewer", "preload", "last_key", "live_positions", "take_game_move"]
 
 COMPONENT_NAME = "olc_step_viewer"
 
@@ -163,6 +163,22 @@ def last_key(key: str) -> str:
     return f"_olc_viewer_last::{key}"
 
 
+#: Session-state key of the positions the viewers of this session last returned, by run (``run_id -> t``)
+LIVE_KEY = "_olc_viewer_live"
+_LIVE_MAX = 16
+
+
+def live_positions() -> dict[str, int]:
+    """This session's ``{run_id: position}`` as the viewers last returned it: the same dict object from run to run, so
+    that what reads it later (a download built when clicked, olc_ui/shared/common.py) sees the position of the
+    viewer's latest run, also of a run of the viewer's fragment alone (olc_ui/shared/page.py: a step reruns only the
+    viewer, not the download buttons under it)."""
+    got = st.session_state.get(LIVE_KEY)
+    if not isinstance(got, dict):
+        got = st.session_state[LIVE_KEY] = {}
+    return got
+
+
 def _mounted(key: str) -> bool:
     """Whether the component ``key`` has state from an earlier run of this page (not cleaned up)."""
     try:
@@ -282,4 +298,9 @@ def viewer(spec: dict, *, key: str, download: str | None = None, modes: dict | N
         state = state.get("t")
     current = max(0, min(T, int(state))) if pin["touched"] and _is_int(state) else int(pin["position"])
     st.session_state[last_key(key)] = current
+    live = live_positions()
+    live.pop(str(spec["run_id"]), None)
+    live[str(spec["run_id"])] = current
+    while len(live) > _LIVE_MAX:
+        live.pop(next(iter(live)))
     return current

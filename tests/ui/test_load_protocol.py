@@ -81,6 +81,35 @@ def test_a_position_under_the_wrong_key_is_an_error(server):
     assert ok and s.stats.latencies["step"]                   # ... and the right key works
 
 
+def test_a_step_reruns_the_viewer_alone_and_a_slider_the_whole_page(server):
+    """The viewer lives in a fragment (olc_ui/shared/page.py ``_viewer_part``): a step, sent as the browser sends it
+    (the viewer's fragment id), reruns only the viewer and the URL it stands for; the slider then reruns the page,
+    and the page's offline download reads the round the fragment's run returned (``live_positions``)."""
+    async def go():
+        s = _student(server.url)
+        await s.open()
+        vid = next(w for w in s.elements if w.endswith("-perceptron_viewer"))
+        frag = s.fragments.get(vid)
+        assert frag, "the step viewer is drawn in no fragment"
+        assert not any(w.endswith("-perceptron__gamma") for w in s.fragments)   # the sidebar is not in it
+        target = s.stops[1]
+        s.states[vid] = stproto.WidgetState(id=vid, json_value=f'{{"position":{target}}}')
+        step = await s.client.rerun(query=s.query, page_hash=s.page_hash, widgets=list(s.states.values()),
+                                    fragment_id=frag)
+        whole = await s.client.rerun(query=s.query, page_hash=s.page_hash, widgets=list(s.states.values()))
+        await s.client.close()
+        return target, step, whole
+    target, step, whole = run_async(go())
+    assert step.status == stproto.ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY and not step.exceptions
+    assert load.Student.url_params(None, step).get("t") == str(target)
+    kinds = {kind for kind, _ in step.elements.values()}
+    assert kinds == {"bidi_component"}, kinds          # the viewer and the URL's component: no widget of the page
+    assert len(step.elements) == 2 and not step.headings
+    assert whole.status == stproto.ForwardMsg.FINISHED_SUCCESSFULLY
+    assert any(w.endswith("-perceptron__gamma") for w in whole.elements) and whole.headings
+    assert load.Student.url_params(None, whole).get("t") == str(target)
+
+
 def test_a_slider_value_in_the_wrong_field_is_reported(server, monkeypatch):
     def wrong_field(self):                     # double_value: not what a slider's state is read from
         st, el = self.client_el(load.SLIDER)

@@ -129,15 +129,16 @@ def _add(page: str, settings: list[Setting], values: dict[str, Any], t: int) -> 
     st.session_state[f"{_ADD}_said"] = f"Added as stop {len(d['stops'])} of your tour (edit it on the Tours page)."
 
 
-def add_view(page: str | None, settings: list[Setting], values: dict[str, Any], t: int) -> None:
-    """The sidebar's "Add this view to a tour": this page, its settings and round ``t``, a note and a claim."""
+def add_view(page: str | None, settings: list[Setting], values: dict[str, Any], t: int) -> bool:
+    """The sidebar's "Add this view to a tour": this page, its settings and round ``t``, a note and a claim. Returns
+    whether it is open (then it shows the round: a step of the viewer reruns the page, olc_ui/shared/page.py)."""
     if page is None:
-        return
+        return False
     # its widgets are drawn only while it is open (opening it reruns the page): a closed box costs the page nothing
     box = st.sidebar.expander("Add this view to a tour", icon=":material/add_location_alt:", key=_ADD,
                               on_change="rerun")
     if not box.open:
-        return
+        return False
     with box:
         st.text_area(f"Your note for this stop (at most {MAX_WORDS} words; $…$ for maths)", key=f"{_ADD}_note",
                      max_chars=600)
@@ -150,6 +151,7 @@ def add_view(page: str | None, settings: list[Setting], values: dict[str, Any], 
             st.caption(said)
         n = len(draft()["stops"])
         st.caption(f"Your tour has {n} stop{'s' if n != 1 else ''}.")
+    return True
 
 
 # ------------------------------------------------------------------------------------------- the Tours page
