@@ -108,8 +108,13 @@ Promise.all([loadScript(abs(urls.js), "katex"), loadCss(abs(urls.css))]).then(([
 
 def prose(text: str) -> None:
     """Draw ``text`` (:func:`to_html`'s Markdown) as one paragraph, its formulas typeset by the viewer's KaTeX."""
-    st.html(f'{CSS}<div class="{CLASS}">{to_html(text)}</div><script>{_typeset_js()}</script>',
-            unsafe_allow_javascript=True)
+    st.html(_prose_html(text), unsafe_allow_javascript=True)
+
+
+@functools.lru_cache(maxsize=128)
+def _prose_html(text: str) -> str:
+    """The element's HTML for ``text`` (a page's intro is drawn on each of its runs: made once)."""
+    return f'{CSS}<div class="{CLASS}">{to_html(text)}</div><script>{_typeset_js()}</script>'
 
 
 def typeset_script() -> str:

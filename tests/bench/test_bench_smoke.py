@@ -8,8 +8,8 @@ summary names the keys a reader of docs/benchmarks.md expects.
 
 Not benchmarks (HELPERS): bench/stproto.py, the Streamlit protocol client bench/load.py imports (tested by
 tests/ui/test_load_protocol.py), and bench/apps/, the apps a bench serves (bench/apps/floor_app.py, the
-floor of bench/ui_latency.py), and bench/class_chaos.py, the ``--chaos`` part of bench/load_class.py (its tiny run:
-tests/bench/test_class_chaos.py). ``test_every_bench_script_has_a_smoke_run`` fails when a new bench/*.py is
+floor of bench/ui_latency.py; bench/apps/elements_app.py, bench/rerun_floor.py's), and bench/class_chaos.py,
+the ``--chaos`` part of bench/load_class.py (its tiny run: tests/bench/test_class_chaos.py). ``test_every_bench_script_has_a_smoke_run`` fails when a new bench/*.py is
 in neither list.
 """
 from __future__ import annotations
@@ -34,6 +34,7 @@ SMOKE = {
     "load.py": (["--smoke"], ("students", "p95_ms", "errors"), False),
     "load_class.py": (["--smoke"], ("students", "lag_p95_ms", "lag_max_ms", "votes_lost", "errors"), False),
     "perceptron_vs_sklearn.py": (["--smoke"], ("worst_ratio_median", "worst_ratio_min", "runs"), False),
+    "rerun_floor.py": (["--smoke"], ("base_ms", "per_element_ms", "n_max", "ms_at_n_max"), False),
     "sweep.py": (["--smoke"], ("slowest", "seconds", "all_under_5s"), False),
     "tour.py": (["--smoke"], ("tours", "stops", "median_ms", "max_ms"), True),
     "ui_latency.py": (["--smoke"], ("first_load_ratio", "next_mistake_ratio", "next_mistake_p95_ratio",
