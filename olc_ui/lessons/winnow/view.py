@@ -442,9 +442,11 @@ def _relevant_lines(proof, st, R: dict) -> list[tuple[dict, list]]:
     dem = [("rel_demotions", "zero")]
     pos = [("m_plus", "rel_promotions"), ("rel_promotions", "k_max_promotions"), ("k_max_promotions", "k_cap")]
     return [
-        ({"latex": r"\textstyle\sum_{i\in R} d_i = «rd» \le 0 \quad\text{(relevant weights never demoted)}",
+        # the words under the formula, not in it: a \text{…} cannot wrap (it ran past the game's narrow column)
+        ({"latex": r"\textstyle\sum_{i\in R} d_i = «rd» \le 0",
           "values": {"rd": st("rel_demotions", "d")}, "holds": H(*dem),
-          "reason": "dᵢ = the demotions of relevant variable i so far; " + R["relevant variables never demoted"][0]},
+          "reason": "on the target's labels relevant weights are never demoted: dᵢ = the demotions of relevant "
+                    "variable i so far; " + R["relevant variables never demoted"][0]},
          dem),
         ({"latex": r"m^+ = «mp» \le \textstyle\sum_{i\in R} p_i = «rp» \le k\max_{i\in R} p_i = «kmp» "
                    r"\le k(1 + \log_{1+\beta} N) = «kc»",
