@@ -29,9 +29,19 @@ from olc_ui.shared.describe_view import describe
 from olc_ui.shared.game_bars import bottom, ticks
 from olc_ui.shared.spec_tools import axis, layout as spec_layout
 
-__all__ = ["board_options", "board_main", "moves_options", "replay", "constants", "TITLE", "KINDS", "EXPERTS"]
+__all__ = ["board_options", "board_main", "moves_options", "replay", "constants", "title", "TITLE", "KINDS",
+           "EXPERTS"]
 
 TITLE = "The adversary's rounds against the learner: each expert's weight after the round"
+
+
+def title(game) -> str:
+    """The board's title: Halving's bars are 0 or 1, in or out of the version space (the experts, or on the Halving
+    page the hypotheses of the game's class), not weights that shrink."""
+    if KINDS[game.learner] != "halving":
+        return TITLE
+    return (f"The adversary's rounds against Halving: which {_words(game)[1]} are still in the version space "
+            "after the round")
 KINDS = {"weighted_majority": "wm", "randomized_weighted_majority": "rwm", "halving": "halving"}
 BAR = "#7f9fbf"
 #: the rows over the bars (the round's advice, the mistakes so far): their own axis, above the weights'
@@ -189,7 +199,7 @@ def _main(game: ExpertsGame, R: dict, c: dict) -> dict:
                {"trace": 3, "op": "row_current", "rounds": "g_wr", "x": "g_wx", "y": "g_wy", "text": "g_wt"},
                {"trace": 4, "op": "row_current", "rounds": "g_mr", "x": "g_mx", "y": "g_my", "text": "g_mt"},
                {"trace": 5, "op": "on_mistake", "x": "g_px", "y": "g_py"}]
-    return {"id": "main", "title": TITLE, "height": 360, "figure": {"data": data, "layout": layout},
+    return {"id": "main", "title": title(game), "height": 360, "figure": {"data": data, "layout": layout},
             "config": {"displayModeBar": False}, "dynamic": dynamic}
 
 
@@ -265,9 +275,12 @@ def _describe(game: ExpertsGame, R: dict, caption: dict) -> dict:
     if "gyhat" in v:
         vals["yhat"] = {"caption": "gyhat"}
     said = "the learner said ŷ = {yhat}" if "yhat" in vals else "the learner drew an expert"
-    return describe(f"The board: the adversary's rounds and the {_words(game)[1]}' weights",
-                    head + " At round {t} of {T}: outcome y = {y}; " + said + ". After the round, {w}.", vals,
-                    [["outcome y", "y"]] + ([["the learner's ŷ", "yhat"]] if "yhat" in vals else [])
+    # what y is: the outcome the experts advise on, or on the Halving page the instance's label
+    y = "outcome y" if _words(game) == EXPERTS else "label y"
+    name = ("the experts' weights" if kind != "halving" else f"which {_words(game)[1]} are still in the version space")
+    return describe(f"The board: the adversary's rounds and {name}",
+                    head + " At round {t} of {T}: " + y + " = {y}; " + said + ". After the round, {w}.", vals,
+                    [[y, "y"]] + ([["the learner's ŷ", "yhat"]] if "yhat" in vals else [])
                     + [["weights", "w"]], start=head + f" Before the first round: {ws[0]}.")
 
 

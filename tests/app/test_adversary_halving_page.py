@@ -40,6 +40,13 @@ def test_halving_game_moves_refusals_and_the_computer():
     assert spec["T"] == 1 and spec["mistake_rounds"] == [0]
     assert [f["id"] for f in spec["figures"]] == ["main", "space", "sandwich"]
     assert all(f["describe"]["template"] for f in spec["figures"])     # every chart described from the run
+    # the board's bars are the class's hypotheses, in or out of the version space, and y is the instance's label
+    # (a review found the experts' words here: "each expert's weight", "outcome y")
+    main = spec["figures"][0]
+    assert main["title"] == ("The adversary's rounds against Halving: which hypotheses are still in the version "
+                             "space after the round")
+    words = main["title"] + main["describe"]["name"] + main["describe"]["template"]
+    assert "label y = {y}" in words and "expert" not in words and "outcome" not in words, words
     assert "**a mistake**" in page_text(at)
     at.button(key="halving_adversary_cend").click().run()
     comp = Hg.computer_game(g, [Hg.HMove(wrong, label)])

@@ -108,6 +108,7 @@ def test_experts_game_wm():
     assert url(at)["emoves"] == "++++:-"
     spec = viewer_spec(at)
     assert [f["id"] for f in spec["figures"]] == ["main", "sandwich", "advice", "mistakes"]
+    assert spec["figures"][0]["title"] == "The adversary's rounds against the learner: each expert's weight after the round"
     assert spec["caption"]["values"]["gwhat"]["data"] == ["MISTAKE → the wrong experts' weights × β = 0.5"]
     at.button(key="experts_adversary_out0").click().run()          # again: the best would have 2 > 1: refused
     assert url(at)["emoves"] == "++++:-" and "the best would have 2 mistakes" in shown(at, "warning")
@@ -128,6 +129,10 @@ def test_experts_game_halving_and_rwm():
     at.button(key="experts_adversary_cend").click().run()
     comp = E.computer_game(E.ExpertsGame.make("halving", 8))
     assert comp.M == 3 and url(at)["emoves"] == E.encode(comp.moves)
+    main = viewer_spec(at)["figures"][0]       # Halving's experts are in or out (weight 1 or 0), not weighed down
+    assert main["title"] == ("The adversary's rounds against Halving: which experts are still in the version space "
+                             "after the round")
+    assert "outcome y = {y}" in main["describe"]["template"] and "weights" not in main["describe"]["name"]
     text = page_text(at)
     assert "the only expert still consistent" in text
     assert f"This game: $M = 3$ in {comp.T} moves, all of them the computer's." in text
