@@ -60,7 +60,9 @@ label input, [data-testid="stSlider"] input {{ scroll-margin: 3rem; }}
   outline: 3px solid var(--olc-focus-ring) !important; outline-offset: -3px !important; }}
 /* sidebar links sit in a box that clips: draw their ring inside */
 [data-testid="stSidebar"] a:focus-visible {{ outline-offset: -3px !important; }}
-.olc-skip {{ position: fixed; top: 0.5rem; left: 0.5rem; z-index: 1000002; padding: 0.5rem 0.9rem;
+/* right of Streamlit's button that opens a collapsed sidebar (top left: 18–62 px on a phone), which it would
+   cover while focused (seen on a phone at 390 px) */
+.olc-skip {{ position: fixed; top: 0.5rem; left: 4.5rem; z-index: 1000002; padding: 0.5rem 0.9rem;
   background: #ffffff; color: #0b4f8a; font: 600 1rem/1.4 "Source Sans Pro", sans-serif; border-radius: 0.4rem;
   transform: translateY(-200%); text-decoration: underline; }}
 .olc-skip:focus {{ transform: none; }}

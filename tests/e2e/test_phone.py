@@ -374,3 +374,20 @@ def test_compare_zooms_go_full_width_under_their_chart(phone, url):
         assert main["h"] >= 150, f"{z['id']}: the main plot shrank to {main['h']:.0f} px"
         assert zoom["t"] > z["xtitle"]["b"] and z["title"] is not None and z["xtitle"]["b"] <= z["title"] < zoom["t"], z
         assert z["font"] >= 12, z
+
+
+def test_the_focused_skip_link_leaves_the_settings_button_free(phone, url):
+    """A keyboard on a phone: the first Tab shows "Skip to the step controls"; it must not cover the button that
+    opens the settings (it did, at the top left: noticed in a screenshot at 390 px)."""
+    phone.goto(f"{url}/perceptron?{QUERY['perceptron']}")
+    _ready(phone)
+    phone.evaluate("document.activeElement && document.activeElement.blur()")
+    phone.keyboard.press("Tab")
+    skip = phone.locator(".olc-skip")
+    assert skip.evaluate("e => e === document.activeElement"), "the first Tab stop is not the skip link"
+    s = skip.bounding_box()
+    o = phone.locator('[data-testid="stExpandSidebarButton"]').bounding_box()
+    assert s and o and 0 <= s["x"] and s["x"] + s["width"] <= W and s["y"] >= 0, (s, o)
+    apart = (s["x"] >= o["x"] + o["width"] or o["x"] >= s["x"] + s["width"]
+             or s["y"] >= o["y"] + o["height"] or o["y"] >= s["y"] + s["height"])
+    assert apart, f"the skip link {s} covers the settings button {o}"
