@@ -5,6 +5,7 @@
     .venv/bin/python bench/load.py --students 100 --url http://127.0.0.1:8500 --server-pid 123 --server-pid 124
     .venv/bin/python bench/load.py --students 30 --browser         # + one real Chromium doing the same steps
     .venv/bin/python bench/load.py --students 1 --cpu-per-kind     # one student alone: server CPU per kind
+    .venv/bin/python bench/load.py --students 1 --cpu-per-kind --reps 5   # the same, five times as many actions
 
 Each student is one websocket session speaking Streamlit's own protocol (bench/stproto.py:
 the BackMsg / ForwardMsg protobufs the browser exchanges), so the server is measured, not
@@ -298,7 +299,7 @@ async def cpu_per_kind(args, pids: list[int]) -> dict[str, float]:
     s = Student(0, args, Stats(), float("inf"))
     await s.open()
     out = {}
-    for kind, n in (("step", 20), ("slider", 10), ("switch", 6)):
+    for kind, n in (("step", 20 * args.reps), ("slider", 10 * args.reps), ("switch", 6 * args.reps)):
         cpu0 = proc_cpu_rss(pids)[0]
         for _ in range(n):
             if kind == "step":
@@ -435,6 +436,9 @@ def parse_args(argv=None):
                     help="instead: one student, K interactions back to back; the server's RSS every hundred")
     ap.add_argument("--cpu-per-kind", action="store_true",
                     help="instead: one student alone, the server's CPU per step / slider move / page switch")
+    ap.add_argument("--reps", type=int, default=1,
+                    help="with --cpu-per-kind: K times 20 steps, 10 slider moves and 6 switches (/proc's CPU clock "
+                         "counts in 10 ms ticks: more repetitions, a finer figure)")
     ap.add_argument("--smoke", action="store_true",
                     help="a tiny run (CI): 2 students for 3 s, think 0.3 s, ramp 0.5 s (unless given)")
     args = ap.parse_args(argv)

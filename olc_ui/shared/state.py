@@ -242,8 +242,11 @@ def _widget(box, s: Setting, key: str) -> Any:
     if kind == "number":
         return box.number_input(s.label, min_value=s.lo, max_value=s.hi, step=s.step or 1, key=key,
                                 help=s.help or None)
-    return box.slider(s.label, min_value=s.lo, max_value=s.hi, step=s.step, key=key, help=s.help or None,
-                      format=s.fmt)
+    # value: the one the session holds (it wins over a default anyway); given, Streamlit need not build the whole
+    # filtered session state to learn whether the slider is a range (a tenth of a page's run at 200 students,
+    # docs/load.md; .streamlit/config.toml silences the warning a default beside a state value would log)
+    return box.slider(s.label, min_value=s.lo, max_value=s.hi, value=st.session_state[key], step=s.step, key=key,
+                      help=s.help or None, format=s.fmt)
 
 
 @functools.lru_cache(maxsize=1)
