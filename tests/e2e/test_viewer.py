@@ -79,6 +79,8 @@ def test_deep_link_next_mistake_url_and_reload(page, url, mistakes):
         expect(btn(page, name)).to_have_count(1)
     expect(page.get_by_role("slider", name="Round")).to_have_value("40")
     expect(page.get_by_role("combobox", name="Speed")).to_have_count(1)
+    speeds = page.get_by_role("combobox", name="Speed").locator("option").all_inner_texts()
+    assert speeds[:2] == ["1 round/s", "2 rounds/s"], speeds   # not "1 rounds/s"
 
     hyper_before = trace_data(page, "main", 6)        # w·x = 0 in the state at t = 40
     marker_before = trace_data(page, "sandwich", 4)   # the sandwich's marker on Mγ

@@ -89,7 +89,7 @@ export class ControlMethods {
     let best = speeds[0];
     for (const s of speeds) if (Math.abs(Math.log(s / wanted)) < Math.abs(Math.log(best / wanted))) best = s;
     for (const s of speeds) {
-      const o = el("option", null, `${s} rounds/s`);
+      const o = el("option", null, `${s} ${s === 1 ? "round" : "rounds"}/s`);
       o.value = String(s);
       this.speedSelect.appendChild(o);
     }
