@@ -185,7 +185,8 @@ def _main(game: ExpertsGame, R: dict, c: dict) -> dict:
         {"type": "scatter", "mode": "text", "name": "mistakes so far mᵢ (the top row)", "x": [None], "y": [None],
          "visible": text,
          "text": [""], "textfont": {"size": 12, "color": "#000000"}, "hoverinfo": "skip", "yaxis": "y2"},
-        {"type": "scatter", "mode": "markers", "name": "where a penalised weight was", "x": [None], "y": [None],
+        {"type": "scatter", "mode": "markers", "x": [None], "y": [None],
+         "name": "where a penalised weight was" if kind != "halving" else f"where {'an' if one[0] in 'aeiou' else 'a'} {one} that left stood",
          "marker": {"symbol": "line-ew", "size": 18, "color": "#555555", "line": {"width": 2.5, "color": "#555555"}},
          "hoverinfo": "skip"},
     ]

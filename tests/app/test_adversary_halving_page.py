@@ -45,7 +45,9 @@ def test_halving_game_moves_refusals_and_the_computer():
     main = spec["figures"][0]
     assert main["title"] == ("The adversary's rounds against Halving: which hypotheses are still in the version "
                              "space after the round")
-    words = main["title"] + main["describe"]["name"] + main["describe"]["template"]
+    words = " ".join([main["title"], main["describe"]["name"], main["describe"]["template"],
+                      *(t.get("name", "") for t in main["figure"]["data"])])
+    assert "where a hypothesis that left stood" in words
     assert "label y = {y}" in words and "expert" not in words and "outcome" not in words, words
     assert "**a mistake**" in page_text(at)
     at.button(key="halving_adversary_cend").click().run()

@@ -133,6 +133,7 @@ def test_experts_game_halving_and_rwm():
     assert main["title"] == ("The adversary's rounds against Halving: which experts are still in the version space "
                              "after the round")
     assert "outcome y = {y}" in main["describe"]["template"] and "weights" not in main["describe"]["name"]
+    assert "where an expert that left stood" in [t.get("name") for t in main["figure"]["data"]]
     text = page_text(at)
     assert "the only expert still consistent" in text
     assert f"This game: $M = 3$ in {comp.T} moves, all of them the computer's." in text
