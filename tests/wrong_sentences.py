@@ -51,6 +51,9 @@ WRONG: tuple[Wrong, ...] = (
     Wrong("Now |H| =", "issue 11 §8d (Halving caption)", "the size shown is the version space's, |Hₜ₊₁|"),
     Wrong("every learner errs", "issue 11 §8d (Halving's VC line)",
           "every deterministic learner errs d times; a randomised one d/2 in expectation"),
+    Wrong("/2 in expectation)", "issue none (stop 39's student review, Halving's VC line: '2/2 in expectation')",
+          "name it: VC(H)/2 = 1 in expectation"),
+    Wrong("errs 1 times", "issue none (stop 39, Halving's VC line for a class of VC dimension 1)", "errs once"),
     Wrong("erred on the round listed", "issue 11 §8d (WM's ledger)", "no round was listed: name the round"),
     Wrong("is labelled 0 but satisfy the", "issue 11 §8d (conjunctions)", "one round 'is labelled 0 but satisfies'"),
     # issue 20 §2, §4 (a lecturer's reading of the five newest pages and the transcripts)

@@ -221,7 +221,9 @@ def spec_for(v: dict[str, Any], adv: Advice, trace, band) -> dict:
 #: what the page says first, per learner (Markdown with KaTeX; no user text)
 INTRO = {
     "wm": ("$N$ experts advise $a_{t,i} \\in \\{-1,+1\\}$; the learner predicts the **weighted majority** "
-           "(ties go to $+1$, as in [001]'s rule $\\hat y = 1[W^+ \\ge W^-]$) and multiplies a wrong expert's weight by $\\beta$. With "
+           "(ties go to $+1$, as in [001]'s rule $\\hat y = 1[W^+ \\ge W^-]$) and multiplies a wrong expert's weight "
+           "by $\\beta$ — on every round, or only on the learner's own mistakes (the setting *Update the weights*; "
+           "this page starts with the latter). With "
            "$\\Phi_t = \\sum_i w_{t,i}$ the proof is a **sandwich in log scale**: "
            "$\\beta^{m_{i}} \\le w_i \\le \\Phi_t \\le N\\left(\\tfrac{1+\\beta}{2}\\right)^{M}$. The lower "
            "end falls only when the best expert errs ($m^*$ times in all), while the upper end drops by "

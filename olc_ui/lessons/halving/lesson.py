@@ -204,6 +204,11 @@ def dimensions_for(v: dict[str, Any]) -> tuple[Any, str]:
 
 # ------------------------------------------------------------------------------------------ panels
 
+def _times(n: int) -> str:
+    """'once', '2 times': how often a learner errs."""
+    return "once" if n == 1 else f"{n} times"
+
+
 def assumption_panel(run: Run) -> None:
     """Realisable or not: the measured numbers and the verdict, with the rounds that matter."""
     tr = run.trace
@@ -299,7 +304,8 @@ def dimensions_panel(v: dict[str, Any], run: Run) -> None:
         st.markdown(
             f"- $\\mathrm{{VC}}(H) = {d.vc}$: the largest set of instances on which $H$ realises all "
             f"$2^{{{d.vc}}}$ labellings. An adversary can label those instances against any learner: "
-            f"every deterministic learner errs {d.vc} times (a randomised one, {d.vc}/2 in expectation).\n"
+            f"every deterministic learner errs {_times(d.vc)} (a randomised one, "
+            f"$\\mathrm{{VC}}(H)/2 = {d.vc / 2:g}$ in expectation).\n"
             f"- $\\mathrm{{opt}}(H) = {d.opt}$ (the Littlestone dimension): the mistakes the **best** deterministic "
             "learner must make against the worst realisable stream.\n"
             f"- $M_{{\\mathrm{{Halving}}}}(H) = {d.halving}$: Halving's worst case (pruning {upd}), an adversary "
