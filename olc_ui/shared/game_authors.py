@@ -146,6 +146,8 @@ def tally(flags: Sequence[bool], per_round: Sequence[float], what: str, total: s
     """Markdown, two sentences of the comparison with the computer's own game: whose moves this game holds (with
     the mistakes on each one's), and how this game's ``what`` compares with the computer's (``rel``: "more than",
     "as many as", "fewer than")."""
+    if T == 0:  # nothing played yet: no verdict (a review read "You forced fewer than the computer" before a move)
+        return "No moves yet.", "Play to compare your game with it."
     ny, my, nc, mc = split(flags, per_round)
     nu, mu = _unknown(flags, per_round)
     if nu:

@@ -22,6 +22,7 @@ def test_halving_game_moves_refusals_and_the_computer():
     g = Hg.HalvingGame.make("thresholds", 16, seed=0)                    # h*: x ≥ 0.53125
     start = viewer_spec(at)                                            # the board before the first move
     assert start["T"] == 0 and [f["id"] for f in start["figures"]] == ["main"]
+    assert "No moves yet." in page_text(at) and "You forced" not in page_text(at)   # no verdict before a move
     assert start["caption"]["start"].startswith("Before the first round all 16 hypotheses of H")
     [comp] = viewers(at)
     mode = component_data(comp)["modes"]["game_bars"]                  # the move drawn in the page

@@ -103,6 +103,9 @@ def test_experts_game_wm():
     at = _experts()
     assert not at.exception and at.title[0].value == "Beat the bound: learning from expert advice"
     assert viewer_spec(at)["T"] == 0                                # the board before the first move
+    text = page_text(at)                                            # no verdict before a move (a review read
+    assert "No moves yet." in text and "Play to compare your game with it." in text    # "You forced fewer than
+    assert "You forced" not in text and "You: $M = 0$" not in text                      # the computer" here)
     g = E.ExpertsGame.make("weighted_majority", 4, 0.5, 1)
     at.button(key="experts_adversary_out0").click().run()          # all +1, outcome −1: everyone wrong, m = 1 ≤ 1
     assert url(at)["emoves"] == "++++:-"

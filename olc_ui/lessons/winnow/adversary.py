@@ -223,7 +223,7 @@ def comparison(s: WinnowState, comp: WinnowState, flags=None) -> str:
     rel = "more than" if s.M > comp.M else "as many as" if s.M == comp.M else "fewer than"
     flags = (False,) * s.T if flags is None else flags
     mine, versus = game_authors.tally(flags, _mistakes(s), "M", str(s.M), s.T, rel)
-    return (f"{mine} The computer's adversary (the project's worst case for Winnow: "
+    return (f"{mine} The computer's adversary (a hard case for Winnow: "
             f"false positives on the heaviest irrelevant variables while they weigh more than $N$, else a false "
             f"negative on the lightest relevant variable), from the start of this game: $M = {comp.M}$ in {comp.T} "
             f"moves. {versus[:-1]}; the theorem allows at most {s.game.cap}.")
