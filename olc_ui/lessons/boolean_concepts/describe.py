@@ -82,7 +82,7 @@ def _conj_sandwich(spec: dict, proof) -> dict:
         closing = "No crossing: a false positive means no conjunction labels these examples, so M⁺ < M."
     else:
         closing = failed_text(proof)
-    return D.build(name, f"{name}, at round {{t}} of {{T}}: after {M} mistakes, {chain}. {closing}")
+    return D.build(name, f"{name}, at round {{t}} of {{T}}, mistakes so far {M}: {chain}. {closing}")
 
 
 def describe_conjunction(spec: dict, trace, H: np.ndarray) -> dict:
@@ -143,7 +143,7 @@ def _dl_sandwich(spec: dict, proof) -> dict:
     sent = {k: f"{fid}_{k}" for k, _ in items[:3]}
     chain = D.chain(proof, items, sent=sent)
     closing = ("The last is the theorem's bound." if proof.mistake_bound is not None else failed_text(proof))
-    return D.build(name, f"{name}, at round {{t}} of {{T}}: after {M} mistakes, {chain}. {closing}")
+    return D.build(name, f"{name}, at round {{t}} of {{T}}, mistakes so far {M}: {chain}. {closing}")
 
 
 def describe_decision_list(spec: dict, trace, LV: np.ndarray) -> dict:

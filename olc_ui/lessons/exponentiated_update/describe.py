@@ -84,7 +84,7 @@ def _sandwich(spec: dict, trace) -> dict:
         closing = f"No mistake bound: C is not positive at this η, so ln N − C·M never reaches zero {consts}."
     else:
         closing = failed_text(proof)[:-1] + f" {consts}."
-    return D.build(name, f"{name}, at round {{t}} of {{T}}: after {M} mistakes, {chain}. {closing}")
+    return D.build(name, f"{name}, at round {{t}} of {{T}}, mistakes so far {M}: {chain}. {closing}")
 
 
 def _eta(spec: dict, trace) -> dict:

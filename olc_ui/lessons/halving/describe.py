@@ -54,7 +54,7 @@ def _sandwich(spec: dict, proof) -> dict:
     b = proof.mistake_bound
     closing = (f"The bounds meet at the mistake bound {D.const('log₂|H|', b, '.5g')}."
                if b is not None else failed_text(proof))
-    return D.build(name, f"{name}, at round {{t}} of {{T}}: after {M} mistakes, {chain}. {closing}")
+    return D.build(name, f"{name}, at round {{t}} of {{T}}, mistakes so far {M}: {chain}. {closing}")
 
 
 def describe_halving(spec: dict, trace, H, target: int | None) -> dict:

@@ -43,7 +43,7 @@ def _sandwich(spec: dict, proof, gamma: float) -> dict:
         closing = (f"The outer bounds meet at {D.const('4/γ + 8/γ²', tight, '.5g')} updates, which the stated bound "
                    f"{D.const('12/γ²', bound, '.5g')} rounds up ({D.const('γ', gamma)}).")
     name = "The Margin Perceptron's proof against the updates U"
-    return D.build(name, f"{name} at round {{t}} of {{T}}: after {U} updates (the first included), {chain}. {closing}")
+    return D.build(name, f"{name} at round {{t}} of {{T}}, updates so far (the first included) {U}: {chain}. {closing}")
 
 
 def describe_margin(spec: dict, trace, gamma: float) -> dict:

@@ -87,7 +87,7 @@ def _sandwich(spec: dict, fig_id: str, proof, items, closing: str, name: str, *,
     by = D._by(proof, f"{fig_id}_M")
     M = D.array("M", f"{fig_id}_M", by, "d") if by else D.position("M", proof.per_round("n_mistakes"), "d")
     chain = D.chain(proof, items, literal=literal, sent={k: f"{fig_id}_{k}" for k, _ in items})
-    return D.build(name, f"{name} at round {{t}} of {{T}}: after {M} mistakes, {chain}. {closing(D)}")
+    return D.build(name, f"{name} at round {{t}} of {{T}}, mistakes so far {M}: {chain}. {closing(D)}")
 
 
 def _separable(spec: dict, proof) -> list[dict]:
