@@ -150,7 +150,9 @@ def sandwich(fig_id: str, title: str, proof, curves: list[Curve], arrays: dict, 
         if end is not None:
             above = sum(e is not None and e[1] > end[1] for e in ends)
             data.append(_end_label(c, *end, top=above == 0 or 2 * above < len(bounds)))
-    _trajectories(fig_id, proof, curves, rows, run_keys, arrays, data, dyn)
+    # on a log axis of M the states before the first mistake (M = 0) have no place: drawn, plotly ran their segment
+    # in from the axis's left edge (M ≈ 0.7) at values the run never had (a student's reading)
+    _trajectories(fig_id, proof, curves, rows[shown], run_keys, arrays, data, dyn)
     _now(fig_id, proof, curves, arrays, data, dyn, yl, yh)
     if stated is not None and math.isfinite(stated[0]) and stated[0] != x_cross:
         data.append(_line(stated[1], [stated[0], stated[0]], [yl, yh], "#444", 1.5, "dot", legend=False,

@@ -57,3 +57,23 @@ def test_every_perceptron_log_axis_labels_its_ticks_in_full(kind):
         assert any(fid == "td_curve" and key == "xaxis" for fid, key, _ in axes)
     for fid, key, ax in axes:
         _check_full_labels(ax)
+
+
+def test_a_log_axis_of_m_draws_the_run_from_its_first_mistake():
+    """On a log axis of M the run's revealed trajectory starts at M = 1: the state before the first mistake (M = 0,
+    potentials 0) has no place there, and drawn, plotly ran its segment in from the axis's left edge at values the
+    run never had (a student read ⟨w*, w⟩ ≈ 0.33 at M ≈ 0.7 on the Perceptron's Proof A chart)."""
+    s = olc_core.streams.separable(T=300, d=2, gamma=0.05, radius=1.0, seed=2)
+    tr = olc_core.run("perceptron", s.X, s.y, comparator=s.comparator)
+    spec = perceptron_spec(tr, s.X, s.y, run_id="x")
+    checked = 0
+    for f in spec["figures"]:
+        if f["figure"]["layout"].get("xaxis", {}).get("type") != "log":
+            continue
+        for d in f.get("dynamic", []):
+            if d.get("op") == "rows_before":
+                ms = spec["arrays"][d["x"]]
+                assert ms and min(ms) >= 1, (f["id"], ms[:5])
+                assert len(spec["arrays"][d["y"]]) == len(ms) == len(spec["arrays"][d["rounds"]])
+                checked += 1
+    assert checked >= 2, "no trajectory on a log axis of M to check"
