@@ -142,7 +142,7 @@ def _arrow_arrays(W: np.ndarray, L: float, arrays: dict) -> tuple[str, list[floa
     z = np.zeros(K - 1)
     arrays["an_x"], arrays["an_y"] = np.stack([z, a1[:, 0]], 1), np.stack([z, a1[:, 1]], 1)
     w_name = "w (arrows scaled to fit)" if (s < 0.999).any() or (sc < 0.999).any() else "w"
-    return w_name, sc.tolist()
+    return w_name, {"update": sc.tolist(), "state": s.tolist()}
 
 
 def point_style(T: int) -> dict[str, tuple[float, float]]:
@@ -172,6 +172,11 @@ def _points_layer(T: int, data: list, dynamic: list) -> None:
                         "y": f"y_{nm}"})
 
 
+#: w*'s arrow: its direction, drawn 0.35 of the view's half-width long whatever the scale (it was named "w* (unit)"
+#: while drawn about 0.5 long: a student measured it)
+WSTAR_ARROW = "w* (its direction; not to scale)"
+
+
 def _comparator_layer(wstar, gamma_band: float, L: float, data: list) -> str:
     """w*·x = 0, its margin band and w* as a unit arrow (static); the legend entry's name."""
     if wstar is None:
@@ -188,7 +193,7 @@ def _comparator_layer(wstar, gamma_band: float, L: float, data: list) -> str:
         data.append(_line("w*·x = 0 (comparator)", COLORS["wstar"], 2, "dash", x=star[0], y=star[1]))
         u = np.asarray(wstar, dtype=float) / np.linalg.norm(wstar) * 0.35 * L
         xs, ys = _seg(0, 0, *u)
-        data.append({**_arrow("w* (unit)", COLORS["wstar"], 2), "x": xs, "y": ys,
+        data.append({**_arrow(WSTAR_ARROW, COLORS["wstar"], 2), "x": xs, "y": ys,
                      "marker": {"symbol": "arrow", "angleref": "previous", "size": [0, 12], "color": COLORS["wstar"]}})
     return name
 
@@ -272,7 +277,7 @@ def _fold_legend(data: list, *, w_name: str, band: bool, comparator: str, ring_n
         {"id": "update", "members": ["wₜ (before)", "yₜ·xₜ (the update)", "wₜ₊₁ (after)"],
          "style": {"mode": "lines", "line": {"color": COLORS["yx"], "width": 3}},
          "name": "at a mistake: wₜ (dotted) + yₜ·xₜ (solid) = wₜ₊₁ (dashed)"},
-        {"id": "comparator", "members": ["w*·x = 0 (comparator)", "w* (unit)"] + [
+        {"id": "comparator", "members": ["w*·x = 0 (comparator)", WSTAR_ARROW] + [
             t["name"] for t in data if t.get("name", "").startswith("margin band")],
          "style": {"mode": "lines", "line": {"color": COLORS["wstar"], "width": 2, "dash": "dash"}}, "name": comparator},
         {"id": "rings", "members": rings, "hidden": n_mistakes > MANY_MISTAKES, "name": ring_text,
@@ -419,8 +424,15 @@ def _main_bars(trace, *, wstar, W, title):
     return fig, arrays
 
 
-def _scale_per_round(mistakes: np.ndarray, scales: list[float], T: int) -> np.ndarray:
+def _scale_per_round(mistakes: np.ndarray, scales: dict[str, list[float]], T: int) -> np.ndarray:
+    """1 on each round (0-based) whose drawn arrows are shortened to fit the view: the update's on a mistake, or the
+    weights' after the round (state k = the mistakes up to it: docs/viewer-spec.md). Only the update's counted, a
+    caption said nothing at a round whose w arrow alone was shortened (a student's reading)."""
     out = np.zeros(T, dtype=int)
-    for m, s in zip(mistakes, scales):
+    for m, s in zip(mistakes, scales["update"]):
         out[m] = 1 if s < 0.999 else 0
+    state = np.asarray(scales["state"], dtype=float)
+    hit = np.zeros(T, dtype=int)
+    hit[np.asarray(mistakes, dtype=int)] = 1
+    out |= (state[np.cumsum(hit)] < 0.999).astype(int)
     return out

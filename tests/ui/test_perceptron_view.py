@@ -249,7 +249,7 @@ def test_every_arrow_on_the_main_chart_is_named_in_the_legend_in_its_own_colour(
     colours = [t["line"]["color"] for t in arrows]
     assert len(set(colours)) == len(colours)
     names = [t["name"] for t in arrows]
-    assert "w* (unit)" in names and any(n == "w" or n == "w (arrows scaled to fit)" for n in names)
+    assert "w* (its direction; not to scale)" in names and any(n == "w" or n == "w (arrows scaled to fit)" for n in names)
     # every arrow belongs to a legend entry that names it (the update's three by their line styles)
     entries = {t["legendgroup"]: t["name"] for t in data if t.get("showlegend") and t.get("legendgroup")}
     for t in arrows:
@@ -258,3 +258,22 @@ def test_every_arrow_on_the_main_chart_is_named_in_the_legend_in_its_own_colour(
     g = tr.proofs["nonseparable"].constants["gamma"]                    # the band is the TD_γ's, and says so
     assert any(t["name"] == f"margin band |⟨w*,x⟩| < γ = {g:.3g}" for t in data)
     assert f"band |⟨w*,x⟩| < γ = {g:.3g}" in entries["comparator"]
+
+
+def test_the_caption_says_reduced_scale_on_every_round_whose_arrows_are_shortened():
+    """The weights after a round are drawn shortened too (state k = the mistakes up to it), not only the update's
+    arrows on a mistake: a student read "w" drawn 0.97 long for ‖w‖ = 1.427 with no note in the caption."""
+    from olc_ui.shared.plane_view import _scale_per_round
+    mistakes = np.array([0, 3])
+    assert _scale_per_round(mistakes, {"update": [1.0, 1.0], "state": [1.0, 1.0, 0.5]}, 5).tolist() == [0, 0, 0, 1, 1]
+    assert _scale_per_round(mistakes, {"update": [0.5, 1.0], "state": [1.0, 1.0, 1.0]}, 5).tolist() == [1, 0, 0, 0, 0]
+    for T, seed, gamma, shortened in ((300, 2, 0.05, True), (200, 3, 0.1, False)):  # ‖w‖ 1.98 drawn 1.01; 0.496
+        s = olc_core.streams.separable(T=T, d=2, gamma=gamma, radius=1.0, seed=seed)
+        tr = olc_core.run("perceptron", s.X, s.y, comparator=s.comparator)
+        spec = perceptron_spec(tr, s.X, s.y, run_id="x")
+        flags = spec["caption"]["values"]["scale"]["data"]
+        k = len(tr.mistakes)
+        drawn = math.hypot(spec["arrays"]["w_x"][k][1], spec["arrays"]["w_y"][k][1])
+        assert (drawn < np.linalg.norm(np.asarray(tr.weights_at(tr.T))) * 0.999) == shortened
+        assert flags[-1] == int(shortened) and tr.T - 1 not in set(tr.mistakes.tolist())   # not a mistake round
+        assert caption_at(spec, tr.T).endswith(" (arrows drawn at reduced scale).") == shortened
