@@ -138,6 +138,11 @@ def _bits(x: np.ndarray) -> str:
 
 # ------------------------------------------------------------------------------------------ hypothesis layer
 
+#: the legend entry of the removed hypotheses, which also stands for those removed at this round (folded into it):
+#: it names their ✖, which a student otherwise took for an instance with y = −1
+GONE_NAME = "removed earlier (✖: at this round)"
+
+
 def _hypothesis_layer(arrays: dict, data: list, dyn: list, trace, hx: np.ndarray, hy: np.ndarray,
                       texts: list[str], *, symbol: str, size: float, gone_symbol: str | None = None) -> None:
     """Survivors, those removed at this round and those removed earlier, as four traces.
@@ -164,7 +169,7 @@ def _hypothesis_layer(arrays: dict, data: list, dyn: list, trace, hx: np.ndarray
         now_y[p].append(round(float(hy[i]), ND))
     arrays["now_x"], arrays["now_y"] = now_x, now_y
     base = len(data)
-    gone = _pts("removed earlier", GONE, gone_symbol or symbol, size * 0.8, 0.9, group="gone")
+    gone = _pts(GONE_NAME, GONE, gone_symbol or symbol, size * 0.8, 0.9, group="gone")
     hover = {"hovertemplate": "%{text}<extra>in Hₜ</extra>", "hoverinfo": "text"}
     keep = "diamond" if symbol == "circle" else symbol  # not the examples' circles: a cue beside colour (WCAG 1.4.1)
     alive = {**_pts("in the version space Hₜ", ALIVE, keep, size, 1.0, group="alive"), **hover}
@@ -420,7 +425,7 @@ def _common_layout() -> dict:
 
 #: Entries folded into another's (one legend entry, one click shows or hides both): at most six.
 FOLD = {"arc spanned by Hₜ": "in the version space Hₜ", "interval spanned by Hₜ": "in the version space Hₜ",
-        "removed at this round": "removed earlier"}
+        "removed at this round": GONE_NAME}
 
 
 def _fold_legend(data: list[dict]) -> None:
