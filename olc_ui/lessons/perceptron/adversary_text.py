@@ -30,7 +30,9 @@ def setting_text(state: GameState, shown: bool) -> str:
     star = "$w^*$ hidden until the end" if not shown else f"$w^* = ({_num(Fraction(g.p, g.r))}, {_num(Fraction(g.q, g.r))})$"
     b = g.bound_exact
     return (f"The game: {star}, margin $\\gamma = {_num(g.gamma)}$, radius $R = {_num(g.radius)}$; the theorem allows "
-            f"at most $\\lfloor R^2/\\gamma^2\\rfloor = \\lfloor {_num(b, 6)}\\rfloor = {g.bound}$ mistakes.")
+            f"at most $\\lfloor R^2/\\gamma^2\\rfloor = \\lfloor {_num(b, 6)}\\rfloor = {g.bound}$ mistakes. "
+            "(The proof's charts measure the run: their $R$ is the largest $\\lVert x_t\\rVert$ played, at most "
+            f"${_num(g.radius)}$, so their crossing $R^2/\\gamma^2$ can sit a little below ${_num(b, 6)}$.)")
 
 
 def _mistakes(state: GameState) -> list[int]:
