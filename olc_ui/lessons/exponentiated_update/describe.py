@@ -78,7 +78,7 @@ def _sandwich(spec: dict, trace) -> dict:
         closing = f"ln N − C·M reaches zero at the mistake bound {D.const('ln N / C', b, '.5g')} {consts}"
         if b2 is not None and math.isfinite(b2):
             closing += ("; " + D.compare(("ln N / C", float(b)), ("2 ln N/δ²", float(b2)), None, digits=5)
-                        + ", the bound at η = artanh δ")
+                        + ", the cap on ln N / C at η = artanh δ")
         closing += "."
     elif c.get("C") is not None and c["C"] <= 0:
         closing = f"No mistake bound: C is not positive at this η, so ln N − C·M never reaches zero {consts}."

@@ -379,7 +379,7 @@ def summary_panel(data: Data, trace) -> None:
                        "an assumption of the theorem fails (below)")
         b2 = best_eta_bound(p)
         cols[5].metric("2 ln N / δ²", f"{b2:.5g}" if b2 is not None else "n/a",
-                       help="the bound at the best η = artanh δ (C ≥ δ²/2 there): a fixed number of N and δ"
+                       help="at the best η = artanh δ, C ≥ δ²/2, so there ln N / C ≤ 2 ln N/δ²: a fixed number of N and δ"
                             + (", for data with margin δ" if b2 is None else
                                "" if math.isclose(c["eta"], c["eta_optimal"], rel_tol=1e-12) else
                                f"; this run's η = {c['eta']:.4g} is not artanh δ = {c['eta_optimal']:.4g}, so it "

@@ -282,7 +282,7 @@ def _sandwich_figure(trace, arrays: dict) -> dict:
             b2 = _f(c.get("bound_2lnN_over_delta2"))
             text = f"M ≤ ln N / C = {bx:.4g}" + {
                 "le": f" ≤ 2 ln N/δ² = {b2:.4g}" if b2 is not None else "",
-                "gt": f" > 2 ln N/δ² = {b2:.4g}<br>(2 ln N/δ² is the bound at η = artanh δ, not at this η)"
+                "gt": f" > 2 ln N/δ² = {b2:.4g}<br>(2 ln N/δ² caps ln N / C at η = artanh δ, not at this η)"
                 if b2 is not None else "", None: ""}[below_best_eta_bound(bx, b2)]
             ann.append(_crossing_note("no run gets past the crossing (×)<br>" + text, g["far"]))
         else:
@@ -461,7 +461,7 @@ def _ledger_lines(trace) -> list[dict]:
         b2 = _f(c.get("bound_2lnN_over_delta2"))
         rel = below_best_eta_bound(float(bound), b2)
         tail = {"le": r" \;\le\; 2\ln N/\delta^2 = «b2»",
-                "gt": r" \quad (> 2\ln N/\delta^2 = «b2»\text{, the bound at } \eta = \operatorname{artanh}\delta"
+                "gt": r" \quad (> 2\ln N/\delta^2 = «b2»\text{, a cap at } \eta = \operatorname{artanh}\delta"
                       r"\text{, not at this } \eta)", None: ""}[rel]
         vals = {"M": Mv, "b": {"const": float(bound), "fmt": ".5g"}}
         if b2 is not None:

@@ -145,7 +145,7 @@ INTRO = (
     "(a false alarm: **demotion**) [000] §4. A relevant weight is never demoted and stops being promoted once it "
     "passes $N$, so it is promoted at most about $\\log_{1+\\beta} N$ times; demotions are paid for by promotions "
     "through $\\Phi = \\sum_i w_i$. Hence $M < \\frac{1+\\beta}{\\beta} + (2+\\beta)\\,k\\,(1 + \\log_{1+\\beta} N)$ "
-    "— for $\\beta = 1$, $2 + 3k(\\log_2 N + 1)$: **logarithmic** in the number of variables.")
+    "— at $\\beta = 1$ the bound is $M < 2 + 3k(\\log_2 N + 1)$: **logarithmic** in the number of variables.")
 
 
 # ------------------------------------------------------------------------------------------ messages, panels
