@@ -387,10 +387,10 @@ def test_the_crossing_and_the_running_bound_say_which_m_star_they_use(which, req
     p = next(q for q in range(tr.T + 1) if 0 < S["m_star"][q] < ms)          # mid-run: m*ₜ below the final m*
     rows = ledger_at(spec, p)
     [running] = [r for r in rows if r"\text{running bound, }" in r["latex"]]
-    assert running["latex"].endswith(rf"(\text{{running bound, }} m^*_t = {int(S['m_star'][p])})")
+    assert running["latex"].endswith(rf"{{(\text{{running bound, }} m^*_t = {int(S['m_star'][p])})}}")
     assert _g(S["running_bound"][p]) in running["latex"] and "m*ₜ: the best expert's mistakes so far" in running["reason"]
     [final] = [r for r in rows if r"\text{the bound, final }" in r["latex"]]
-    assert final["latex"].endswith(rf"= {bound:.5g} \quad (\text{{the bound, final }} m^* = {ms})")
+    assert final["latex"].endswith(rf"= {bound:.5g} \quad {{(\text{{the bound, final }} m^* = {ms})}}")
     assert "the final m* of the whole run" in final["reason"]
     assert S["running_bound"][-1] == pytest.approx(bound)                      # at T the two are the same
     names = [t["name"] for t in _fig(spec, "mistakes", 0)["data"]]

@@ -530,8 +530,9 @@ def _bound_lines(trace, proof, P, Mv, reasons: dict, N: int) -> list[dict]:
     bkey = "M" if wm else "expected_M"
     rb_tex = (r"\frac{\ln N + m^*_t\ln(1/\beta)}{\ln(2/(1+\beta))}" if wm else
               r"\frac{\ln N + m^*_t\ln(1/(1-\eta))}{\eta}")
+    # the parentheses braced (one group): KaTeX broke the line at their "=", leaving "1)" alone (seen at 1100 px)
     lines.append({
-        "latex": what + r" = «cur» \;\le\; " + rb_tex + r" = «rb» \quad (\text{running bound, } m^*_t = «ms»)",
+        "latex": what + r" = «cur» \;\le\; " + rb_tex + r" = «rb» \quad {(\text{running bound, } m^*_t = «ms»)}",
         "values": {"cur": Mv if wm else P("expected_M"), "rb": P("running_bound"), "ms": P("m_star", "d")},
         "holds": {"by": "position", "data": position_holds(proof, [(bkey, "running_bound")])},
         "reason": "the running bound: " + reasons["running bound"][0] + " (m*ₜ: the best expert's mistakes so "
@@ -544,7 +545,7 @@ def _bound_lines(trace, proof, P, Mv, reasons: dict, N: int) -> list[dict]:
                 "bound": _const(bound, ".5g")}
         vals.update({"beta": _const(c["beta"])} if wm else {"eta": _const(c["eta"])})
         lines.append({
-            "latex": what + r" = «cur» \;\le\; " + f_tex + r" = «bound» \quad (\text{the bound, final } m^* = «mstar»)",
+            "latex": what + r" = «cur» \;\le\; " + f_tex + r" = «bound» \quad {(\text{the bound, final } m^* = «mstar»)}",
             "values": vals,
             "holds": {"by": "position", "data": position_holds(proof, [(bkey, "mistake_bound")])},
             "reason": "the bound: the theorem with the final m* of the whole run (so it bounds the mistakes so "

@@ -338,7 +338,7 @@ def _main_thresholds(trace, X, y, H: Thresholds, target: int | None, arrays: dic
     _hypothesis_layer(arrays, data, dyn, trace, th, np.full(H.size, Y_HYP), texts,
                       symbol="line-ns-open", size=22 if H.size <= 80 else 14)
     layout = {
-        "xaxis": {"range": [lo, hi], "title": {"text": "the line (instances x and thresholds θ)"},
+        "xaxis": {"range": [lo, hi], "title": {"text": "instances x and thresholds θ"},
                   "zeroline": False, "gridcolor": "#efefef", "fixedrange": True, "tickfont": {"size": 13}},
         "yaxis": {"range": [-0.6, 1.45], "tickvals": [Y_HYP, Y_INST], "fixedrange": True,
                   "ticktext": ["thresholds θ", "instances x"], "tickfont": {"size": 14}, "showgrid": False,
