@@ -120,7 +120,7 @@ def _weights_by_state(trace) -> np.ndarray:
 
 # ------------------------------------------------------------------------------------------ main figures
 
-def _arrow_arrays(W: np.ndarray, L: float, arrays: dict) -> tuple[str, list[float]]:
+def _arrow_arrays(W: np.ndarray, L: float, arrays: dict) -> tuple[str, dict[str, list[float]]]:
     """The current w as an arrow from the origin, and the update at a mistake (wₜ, yₜxₜ, wₜ₊₁ tip to
     tail), scaled together to fit the view. No arrow where the vector is 0 (w = 0 before the first
     mistake: an arrowhead alone at the origin would mean nothing)."""
@@ -178,7 +178,7 @@ WSTAR_ARROW = "w* (its direction; not to scale)"
 
 
 def _comparator_layer(wstar, gamma_band: float, L: float, data: list) -> str:
-    """w*·x = 0, its margin band and w* as a unit arrow (static); the legend entry's name."""
+    """w*·x = 0, its margin band and w*'s direction as an arrow (static); the legend entry's name."""
     if wstar is None:
         return ""
     name = "comparator: w*·x = 0, w*"
@@ -426,8 +426,8 @@ def _main_bars(trace, *, wstar, W, title):
 
 def _scale_per_round(mistakes: np.ndarray, scales: dict[str, list[float]], T: int) -> np.ndarray:
     """1 on each round (0-based) whose drawn arrows are shortened to fit the view: the update's on a mistake, or the
-    weights' after the round (state k = the mistakes up to it: docs/viewer-spec.md). Only the update's counted, a
-    caption said nothing at a round whose w arrow alone was shortened (a student's reading)."""
+    weights' after the round (state k = the mistakes up to it: docs/viewer-spec.md). Counting the update's alone, a
+    caption said nothing at a round whose w arrow was shortened (a student's reading)."""
     out = np.zeros(T, dtype=int)
     for m, s in zip(mistakes, scales["update"]):
         out[m] = 1 if s < 0.999 else 0
