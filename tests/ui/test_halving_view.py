@@ -87,7 +87,7 @@ def test_version_space_after_each_mistake_is_the_runs(planes):
         assert _points(main, "removed at this round") == {ring[i] for i in gone_now}
         assert len(gone_now) >= len(before) / 2                       # a mistake removes at least half
         gone_before = set(range(H.size)) - set(before)
-        assert _points(main, "removed earlier (this round: ✖)") == {ring[i] for i in gone_before}
+        assert _points(main, "removed earlier (this round: ✕)") == {ring[i] for i in gone_before}
         # the ones removed are exactly those that voted for the wrong label
         wrong = before[(H.predict(s.X[m:m + 1], before)[0] > 0) != (s.y[m] > 0)]
         assert set(wrong) == gone_now

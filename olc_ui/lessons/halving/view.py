@@ -139,8 +139,8 @@ def _bits(x: np.ndarray) -> str:
 # ------------------------------------------------------------------------------------------ hypothesis layer
 
 #: the legend entry of the removed hypotheses, which also stands for those removed at this round (folded into it):
-#: it names their ✖, which a student otherwise took for an instance with y = −1
-GONE_NAME = "removed earlier (this round: ✖)"
+#: it names their ✕, which a student otherwise took for an instance with y = −1
+GONE_NAME = "removed earlier (this round: ✕)"
 
 
 def _hypothesis_layer(arrays: dict, data: list, dyn: list, trace, hx: np.ndarray, hy: np.ndarray,
