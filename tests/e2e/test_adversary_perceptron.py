@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("playwright")
 from playwright.sync_api import expect  # noqa: E402
 
-from viewerpage import VIEWER, caption  # noqa: E402
+from viewerpage import VIEWER, board_pixel, caption  # noqa: E402
 
 from olc_core.games.perceptron import PerceptronGame, encode_moves, Move  # noqa: E402
 
@@ -113,7 +113,7 @@ def test_a_refused_click_says_why_and_changes_nothing(page, url):
     for (x, y), words in (((0.0, 0.5), "inside the band: |⟨w*, x⟩| = 0 < γ = 0.25"),
                           ((1.05, 0.0), "outside the disc: ‖x‖ = 1.047 > R = 1"),
                           ((-0.5, 0.0), "the wrong side: y⟨w*, x⟩ = −0.5 ≤ −γ = −0.25")):
-        cx, cy = page.evaluate(AT, [x, y])
+        cx, cy = board_pixel(page, x, y)
         page.mouse.click(cx, cy)
         expect(page.locator(".olc-game-refused")).to_contain_text(words)
     page.wait_for_timeout(1500)
@@ -147,13 +147,13 @@ def test_a_phone_places_a_point_by_tapping(browser, url):
         _settled(page)
         box = page.locator(".olc-plot[data-figure-id=main]").bounding_box()
         assert box["width"] <= 390 and box["x"] >= 0
-        cx, cy = page.evaluate(AT, [0.25, 0.5])           # (16, 32): margin 0.5 for w* = (0, 1)
+        cx, cy = board_pixel(page, 0.25, 0.5)           # (16, 32): margin 0.5 for w* = (0, 1)
         page.touchscreen.tap(cx, cy)
         page.wait_for_function("() => new URLSearchParams(location.search).get('moves') === '16:32:1'", timeout=30_000)
         _ready(page)
         expect(caption(page)).to_contain_text("Round 1 of 1: x = (0.25, 0.5), y = +1")
         _settled(page)
-        cx, cy = page.evaluate(AT, [0.5, 0.0])            # in the band
+        cx, cy = board_pixel(page, 0.5, 0.0)            # in the band
         page.touchscreen.tap(cx, cy)
         expect(page.locator(".olc-game-refused")).to_contain_text("inside the band")
         page.wait_for_timeout(1000)

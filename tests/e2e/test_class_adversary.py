@@ -19,14 +19,9 @@ from olc_core.games import winnow as Wn  # noqa: E402
 
 Axe = pytest.importorskip("axe_playwright_python.sync_playwright").Axe
 from stbrowser import INSTRUMENT_JS  # noqa: E402
-from viewerpage import VIEWER  # noqa: E402
+from viewerpage import VIEWER, board_pixel  # noqa: E402
 
 BOX = f"{VIEWER} .olc-game-class"
-AT = """([x, y]) => {
-  const gd = document.querySelector('.olc-plot[data-figure-id=main]');
-  const fl = gd._fullLayout, b = gd.getBoundingClientRect();
-  return [b.left + fl.xaxis._offset + fl.xaxis.l2p(x), b.top + fl.yaxis._offset + fl.yaxis.l2p(y)];
-}"""
 PROPOSALS = """() => { const gd = document.querySelector('.olc-plot[data-figure-id=main]');
   const t = gd.data.find((d) => d.meta === 'class-proposals');
   return t ? {x: Array.from(t.x), y: Array.from(t.y), text: Array.from(t.text)} : null; }"""
@@ -102,8 +97,7 @@ def _every_screen_draws_round_1(L, students) -> None:
 
 
 def _tap_point(S, i: int, j: int, touch: bool) -> None:
-    S.locator(".olc-plot[data-figure-id=main]").scroll_into_view_if_needed()
-    x, y = S.evaluate(AT, [i / 64, j / 64])
+    x, y = board_pixel(S, i / 64, j / 64)
     if touch:
         S.touchscreen.tap(x, y)
     else:
