@@ -102,7 +102,8 @@ def decision_list(T: int, n: int, L: int = 3, seed: int = 0, *, target: Any = No
     different from the final one's (so no rule is redundant). ``coverage="rule"``
     draws for each round which rule decides it (uniformly among the L) and sets
     the bits so that it does, the others uniform; ``"uniform"``: plain uniform
-    bits (rule i decides with probability 2^-i). Labels are the list's, then
+    bits (rule i < L decides with probability 2^-i, the final True→B_L the
+    remaining 2^-(L-1)). Labels are the list's, then
     ``noise`` flips each with that probability (``info["flipped"]``).
     """
     _check(_is_int(T) and T >= 1, f"T must be an integer ≥ 1 (got {T!r})")

@@ -329,3 +329,19 @@ def test_long_noisy_run():
     clean = sb.decision_list(T=60_000, n=8, L=4, seed=0)
     tr = olc_core.run("decision_list", clean.X, clean.y, comparator=clean.comparator, tie="majority")
     assert tr.proof.violations() == [] and tr.n_mistakes <= tr.proof.constants["bound_tight"]
+
+
+def test_uniform_bits_let_rule_i_decide_with_probability_two_to_the_minus_i():
+    """The page's words for coverage="uniform": rule i < L decides with probability 2⁻ⁱ, the final rule the rest
+    (2^-(L-1)): each literal rule is on its own variable, so it fires on half the examples the earlier ones let by."""
+    n, L, T = 5, 4, 40_000
+    s = sb.decision_list(T=T, n=n, L=L, seed=3, coverage="uniform")
+    B = s.X.astype(bool)
+    open_ = np.ones(T, dtype=bool)
+    share = []
+    for lit, _ in s.comparator.rules:
+        fires = np.ones(T, dtype=bool) if lit is None else (B[:, abs(lit) - 1] if lit > 0 else ~B[:, abs(lit) - 1])
+        share.append(float(np.mean(open_ & fires)))
+        open_ &= ~fires
+    want = [2.0 ** -i for i in range(1, L)] + [2.0 ** -(L - 1)]
+    assert share == pytest.approx(want, abs=0.01), (share, want)

@@ -69,7 +69,7 @@ DL_SETTINGS = [
     Setting("dT", "Rounds T", "int", 60, lo=1, hi=1000, step=1),
     Setting("cover", "Examples", "choice", "rule", options=("rule", "uniform"),
             extra={"labels": {"rule": "each rule of the target decides about as often",
-                              "uniform": "uniform bits (rule i decides with probability 2⁻ⁱ)"}}),
+                              "uniform": "uniform bits (rule i < L decides with probability 2⁻ⁱ, the final rule the rest)"}}),
     Setting("tie", "Which firing rule the learner reads", "choice", "first", options=("first", "majority"),
             extra={"labels": {"first": "the first in the order x₁→1, x₁→0, ¬x₁→1, …",
                               "majority": "the majority of the level's firing rules"}}),
