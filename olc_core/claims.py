@@ -277,8 +277,16 @@ def _failed(proof) -> str:
             f"the assumptions {', '.join(names[:-1])} and {names[-1]} fail")
 
 
-def _after(t: int) -> str:
-    return f"After {t} round{'s' if t != 1 else ''}: "
+def _after(t: int, proof=None, terms: tuple = ()) -> str:
+    """"After t rounds: "; for a term whose value is the last update's (``proof.at_update``), that update's round
+    too: its label's t is that round, not the rounds played."""
+    lead = f"After {t} round{'s' if t != 1 else ''}"
+    names = {term.split(":", 1)[1] for term in terms if isinstance(term, str) and term.startswith("series:")}
+    if proof is not None and names & proof.at_update:
+        k = proof.index(t)
+        if k > 0:
+            lead += f", at the last mistake (round {int(proof.state_rounds[k])})"
+    return lead + ": "
 
 
 def _compare(claim: dict, trace, t: int, *, phrase: str = "") -> Verdict:
@@ -297,6 +305,7 @@ def _compare(claim: dict, trace, t: int, *, phrase: str = "") -> Verdict:
         if not term.exact and math.isnan(float(term.value)):
             return Verdict(False, (("text", _after(t)), ("tex", term.tex),
                                    ("text", " is not defined at this round.")), "compare", values)
+    lead = _after(t, proof, (claim.get("left"), claim.get("right")))
     rel, within = _relation(a, b)
     holds = rel in OPS[op]
     d = _digits_for(a.value, b.value, rel)
@@ -310,7 +319,7 @@ def _compare(claim: dict, trace, t: int, *, phrase: str = "") -> Verdict:
         notes.append("equal within the proof's tolerance")
     tail = (f" ({'; '.join(notes)})" if notes else "") + (f": {phrase}" if phrase else "") + "."
     values.update(relation=rel, within_tolerance=within)
-    return Verdict(holds, (("text", _after(t)), ("tex", maths), ("text", tail)), "compare", values)
+    return Verdict(holds, (("text", lead), ("tex", maths), ("text", tail)), "compare", values)
 
 
 def _meets(claim: dict, trace, t: int) -> Verdict:

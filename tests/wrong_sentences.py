@@ -102,6 +102,15 @@ WRONG: tuple[Wrong, ...] = (
           "a weight grows iff y·xᵢ > (ln Zₜ)/η: on real-valued features others grow too (or fewer)"),
     Wrong("current example: x 0, y", "issue 32 §3 (the generic description read plot coordinates as data)",
           "the conjunction page's example is a bit string xₜ = 011111 with its label yₜ"),
+    # issue 33: a student's reading of every stop of the five tours (stop 40)
+    Wrong(r"\sum_{s<t} F_s", "issue 33, a student's reading of the tours (RWM's E[M] after t rounds)",
+          "after t rounds counted from 1, E[M] sums F over rounds 1…t: written Σₛ Fₛ, over the rounds so far"),
+    Wrong("Only the hinge-loss bound speaks", "issue 33, a student's reading of the tours (002 stop 8)",
+          "the page draws [004]'s TD_γ bound for the same data too"),
+    Wrong("With 10% of the labels flipped", "issue 33, a student's reading of the tours (004 stop 5)",
+          "each label is flipped with probability 0.1: 15 of the 200 were"),
+    Wrong("M ≤ R²/γ² cannot be improved", "issue 33, a student's reading of the tours (000 stop 10's reference)",
+          "[000] does not say it; [001] slide 21 does"),
 )
 
 IN_CONTEXT: tuple[InContext, ...] = (

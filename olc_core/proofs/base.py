@@ -344,6 +344,10 @@ class Proof:
     event : str
         What the proof counts in ``n_mistakes``: ``"mistake"``, or ``"update"`` (the margin Perceptron
         counts its updates, margin mistakes included).
+    at_update : tuple of str
+        Series whose value in a state is that of the update which opened it (the mistake on round
+        ``state_rounds[k]``, counted from 1), not of the rounds since: e.g. ``ln Z_t`` of the exponentiated
+        update. A claim on one names that round ("After 5 rounds, at the last mistake (round 3): …").
     """
 
     def __init__(self, *, name: str, theorem: str, T: int, state_rounds: np.ndarray, n_mistakes: np.ndarray,
@@ -353,7 +357,7 @@ class Proof:
                  notes: tuple[str, ...] = (), bound_tol: float = DEFAULT_TOL, bounded: str | None = None,
                  checker: Callable[[], dict[str, np.ndarray]] | None = None, bound_strict: bool = False,
                  indices: dict[str, str] | None = None, undefined: dict[str, str] | None = None,
-                 event: str = "mistake"):
+                 event: str = "mistake", at_update: tuple[str, ...] = ()):
         self.name = name
         self.theorem = theorem
         self.T = int(T)
@@ -379,6 +383,11 @@ class Proof:
         self.undefined = dict(undefined or {})
         #: what n_mistakes counts: "mistake" or "update"
         self.event = event
+        #: series that hold, in each state, the value of the update that opened it
+        self.at_update = frozenset(at_update)
+        unknown = self.at_update - set(self.series)
+        if unknown:
+            raise ValueError(f"at_update names unknown series {sorted(unknown)}")
         if any(not a.holds for a in self.assumptions):
             mistake_bound = None  # the theorem does not apply: claim nothing
         self.mistake_bound = None if mistake_bound is None else float(mistake_bound)

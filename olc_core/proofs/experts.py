@@ -296,11 +296,13 @@ RWM_LABELS = {
     "lower_best": r"(1-\eta)^{m_{i^*}}",
     "log_w_best": r"w_{i^*}",
     "log_phi": r"\Phi_t",
-    "upper": r"N e^{-\eta \sum_{s<t} F_s}",
+    # the sums run over the rounds so far: no index bound, which a reader counting rounds from 1 ("after t
+    # rounds") would read one round short (s < t) where the state's own index counts from 0
+    "upper": r"N e^{-\eta \sum_s F_s}",
     "log_w_max": r"\max_i w_i",
     "log_phi_next": r"\Phi_{t+1}",
     "log_phi_pred": r"\Phi_t (1 - \eta F_t)",
-    "expected_M": r"\mathbb{E}[M] = \sum_{s<t} F_s",
+    "expected_M": r"\mathbb{E}[M] = \sum_s F_s",
     "M_realised": r"M",
     "F": r"F_t",
     "running_bound": r"\frac{\ln N + m^*_t \ln(1/(1-\eta))}{\eta}",

@@ -243,7 +243,8 @@ def normalized_winnow_proof(*, T: int, N: int, eta: float, delta: float | None, 
     return Proof(name="Normalised Winnow (exponentiated update), potential KL(u‖w)", theorem=THEOREM, T=T,
                  state_rounds=state_rounds, n_mistakes=nm, series=series, chains=_chains(scale, eta, extra),
                  assumptions=tuple(assumptions), mistake_bound=mistake_bound, constants=consts,
-                 labels=dict(LABELS), notes=notes, undefined=_undefined(consts.get("delta_measured")))
+                 labels=dict(LABELS), notes=notes, undefined=_undefined(consts.get("delta_measured")),
+                 at_update=("log_Z", "kl_drop", "margin_at_mistake"))
 
 
 def _undefined(measured: float | None) -> dict[str, str]:

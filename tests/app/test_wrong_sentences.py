@@ -141,6 +141,15 @@ def test_no_string_in_the_code_holds_a_wrong_sentence():
     assert not found, "\n".join(map(str, found))
 
 
+def test_no_shipped_tour_holds_a_wrong_sentence():
+    """The lectures' own words (tours/*.json: each stop's text, reference and claim) — the tour bar shows them."""
+    files = sorted((ROOT / "tours").glob("*.json"))
+    assert len(files) >= 5
+    found = [(f.name, hit, s[:120]) for f in files for s in _strings(json.loads(f.read_text(encoding="utf-8")))
+             for hit in _hits(s)]
+    assert not found, "\n".join(map(str, found))
+
+
 # ------------------------------------------------------------------------------------------ what the pages render
 
 def _strings(obj) -> list[str]:

@@ -120,12 +120,14 @@ def test_a_failing_assumption_and_no_bound(crossed):
 def test_what_the_theorem_bounds_for_randomised_weighted_majority():
     """N = 2 experts, η = ½. Round 1: advice (+1, −1), y = +1: the wrong expert holds half the weight, F₁ = ½, and
     its weight becomes ½. Round 2: advice (−1, +1), y = +1: the wrong expert now holds 1/(1 + ½) = ⅔. So after 2
-    rounds the expected number of mistakes ΣF_t = ½ + ⅔ = 7/6."""
+    rounds the expected number of mistakes ΣF_t = ½ + ⅔ = 7/6. The sentence sums over the rounds so far, with no
+    index bound: "Σ_{s<t}" read with t = 2 rounds counted from 1 would leave out round 2 (a tour's student read it
+    so)."""
     X = np.array([[1, -1], [-1, 1]])
     tr = olc_core.run("randomized_weighted_majority", X, np.array([1, 1]), eta=0.5, seed=0)
     v = evaluate({"kind": "compare", "left": "bounded", "op": "==", "right": 7 / 6}, tr, 2)
     assert v.holds and v.values["left"] == pytest.approx(7 / 6)
-    assert v.sentence == ("After 2 rounds: $\\mathbb{E}[M] = \\sum_{s<t} F_s = 1.167 = 1.167$ (equal within the proof's "
+    assert v.sentence == ("After 2 rounds: $\\mathbb{E}[M] = \\sum_s F_s = 1.167 = 1.167$ (equal within the proof's "
                           "tolerance).")
     v = evaluate({"kind": "compare", "left": "bounded", "op": "<=", "right": "bound"}, tr, 2)
     assert v.holds and "the theorem's bound" in v.sentence
@@ -249,3 +251,19 @@ def test_a_series_of_logarithms_is_named_as_one():
     v = evaluate({"kind": "compare", "left": "series:log_w_best", "op": "<=", "right": "series:log_phi"}, tr, 1)
     assert v.holds and v.sentence == ("After 1 round: $\\ln\\left(w_{i^*}\\right) = 0 \\le 0.4055 = "
                                       "\\ln\\left(\\Phi_t\\right)$.")
+
+
+def test_a_claim_on_the_last_updates_value_names_the_round_of_that_update():
+    """ln Z_t and Φ_t − Φ_{t+1} of the exponentiated update belong to the update (``proof.at_update``): after 3
+    rounds whose only mistake was round 1 they are round 1's, and the sentence says so (a tour's student read
+    "After 5 rounds: ln Z_t" as round 5, which was no mistake). A claim on the state (M) keeps the plain lead."""
+    X = np.array([[1.0, -1.0], [1.0, -1.0], [1.0, -1.0]])
+    y = np.array([1, 1, 1])
+    tr = olc_core.run("normalized_winnow", X, y, comparator=[1.0, 0.0], eta=math.log(2.0))
+    assert tr.mistakes.tolist() == [0]                      # round 1 (score 0 is a mistake), then right
+    v = evaluate({"kind": "compare", "left": "series:log_Z", "op": "<=", "right": "series:log_cosh_eta"}, tr, 3)
+    assert v.holds and v.sentence.startswith("After 3 rounds, at the last mistake (round 1): $\\ln Z_t = ")
+    v = evaluate({"kind": "compare", "left": "M", "op": "==", "right": 1}, tr, 3)
+    assert v.sentence.startswith("After 3 rounds: $M = 1")
+    v = evaluate({"kind": "compare", "left": "series:kl_drop", "op": ">=", "right": 0}, tr, 0)
+    assert v.sentence.startswith("After 0 rounds: ") and "not defined" in v.sentence    # no update yet
