@@ -379,8 +379,11 @@ def _assumption(claim: dict, trace, t: int) -> Verdict:
         rounds = a.rounds
         where = (f" on {len(rounds)} of {trace.T} rounds (the first: round {int(rounds[0]) + 1}, counted from 1)"
                  if len(rounds) else "")
+        # the detail says which γ and which rounds (a student read "≥ γ fails on 15 rounds" with another γ of the
+        # page, the TD_γ proof's, under which more rounds fail)
+        detail = f" — {a.detail.rstrip('.')}" if a.detail else ""
         parts = (("text", "The assumption "), ("tex", statement_tex(a.statement)),
-                 ("text", f" fails{where}; the theorem's bound is not claimed."))
+                 ("text", f" fails{where}{detail}; the theorem's bound is not claimed."))
     return Verdict(a.holds == claim["holds"], parts, "assumption", values)
 
 

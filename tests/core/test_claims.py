@@ -104,8 +104,9 @@ def test_a_failing_assumption_and_no_bound(crossed):
     v = evaluate({"kind": "assumption", "name": "margin", "holds": False}, crossed, 2)
     assert v.holds
     assert v.sentence == ("The assumption $y_t\\langle w^*, x_t\\rangle \\ge \\gamma > 0 \\text{ for every round } t$ "
-                          "fails on 1 of 2 rounds (the first: round 2, counted from 1); the theorem's bound is not "
-                          "claimed.")
+                          "fails on 1 of 2 rounds (the first: round 2, counted from 1) — w* puts 1 round on the "
+                          "wrong side or on the hyperplane (y⟨w*,x⟩ ≤ 0): the data are not separated by this w*; the "
+                          "theorem's bound is not claimed.")
     assert not evaluate({"kind": "assumption", "name": "margin", "holds": True}, crossed, 2).holds
     v = evaluate({"kind": "compare", "left": "M", "op": "<=", "right": "bound"}, crossed, 2)
     assert not v.holds
