@@ -111,6 +111,8 @@ WRONG: tuple[Wrong, ...] = (
           "each label is flipped with probability 0.1: 15 of the 200 were"),
     Wrong("M ≤ R²/γ² cannot be improved", "issue 33, a student's reading of the tours (000 stop 10's reference)",
           "[000] does not say it; [001] slide 21 does"),
+    Wrong("so far: the rounds before this one", "issue 33, a student's reading of the tours (002 stops 6–7 ledger)",
+          "the ledger at round p sums TD_γ and L(u) over rounds 1 … p, round p included"),
 )
 
 IN_CONTEXT: tuple[InContext, ...] = (

@@ -193,6 +193,10 @@ def test_td_ledger_and_sandwich_move_on_rounds_without_a_mistake():
     assert td_a > td_b
     assert f"{td_b:.4g}" in before[0]["latex"] and f"{td_a:.4g}" in after[0]["latex"]
     assert before[0]["holds"] is True and after[0]["holds"] is True
+    # position t + 1 is "Round t + 1" on screen: its TD_γ sums rounds 1 … t + 1, that round included (a student read
+    # "the rounds before this one" at round 200 against a value that held round 200's term)
+    assert "TD_γ so far: rounds 1 to this one" in after[0]["reason"]
+    assert "L(u) so far: rounds 1 to this one" in after[3]["reason"]
     sand = figures_at(spec, t + 1)[1]
     lower_now = _by_name(sand, "γM − TDᵧ so far now")
     assert lower_now["x"] == [int(np.sum(tr.mistakes < t + 1))]

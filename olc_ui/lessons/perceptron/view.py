@@ -137,7 +137,8 @@ def _separable_ledger(proof, K: int) -> list[dict]:
 
 def _nonseparable_ledger(sp, hp) -> list[dict]:
     """Both proofs are checked before every round (TD_γ grows between mistakes): values per position.
-    TD_γ and L(u) "so far" (rounds before this one) in the chains; "over the whole run" in the bounds."""
+    TD_γ and L(u) "so far" (rounds 1 to the one shown: position p is the state after p rounds) in the chains; "over
+    the whole run" in the bounds."""
     S, g, R = sp.series, sp.constants["gamma"], sp.constants["radius"]
     v = {"M": _pval(sp, sp.n_mistakes, "d"), "gamma": _const(g, ".4g"), "R": _const(R, ".4g"),
          "TD": _pval(sp, S["TD"]), "lo": _pval(sp, S["td_lower"]), "inner": _pval(sp, S["inner"]),
@@ -153,7 +154,7 @@ def _nonseparable_ledger(sp, hp) -> list[dict]:
     return [
         line(r"\gamma M - \mathrm{TD}_\gamma^{\text{so far}} = «gamma»\cdot«M» - «TD» = «lo» \;\le\; "
              r"\langle w^*, w\rangle = «inner»", ("gamma", "M", "TD", "lo", "inner"), sp, [("td_lower", "inner")],
-             rT[0] + " (TD_γ so far: the rounds before this one)"),
+             rT[0] + " (TD_γ so far: rounds 1 to this one)"),
         line(r"\langle w^*, w\rangle = «inner» \;\le\; \lVert w\rVert = «norm» \;\le\; \sqrt{M}\,R = «sMR»",
              ("inner", "norm", "sMR"), sp, [("inner", "norm"), ("norm", "sqrtM_R")], f"{rT[1]}; {rT[2]}"),
         line(r"M = «M» \;\le\; R^2/\gamma^2 + (2/\gamma)\,\mathrm{TD}_\gamma^{\text{whole run}} = "
@@ -162,7 +163,7 @@ def _nonseparable_ledger(sp, hp) -> list[dict]:
         line(r"M - L(u)^{\text{so far}} = «hl» \;\le\; \langle u, w\rangle = «iu» \;\le\; \lVert u\rVert\lVert w\rVert "
              r"= «nu» \;\le\; \lVert u\rVert R\sqrt{M} = «uu»", ("hl", "iu", "nu", "uu"), hp,
              [("hinge_lower", "inner_u"), ("inner_u", "norm_u"), ("norm_u", "upper_u")],
-             "hinge-loss form [002] with u = w*/γ (L(u) so far: the rounds before this one)"),
+             "hinge-loss form [002] with u = w*/γ (L(u) so far: rounds 1 to this one)"),
         line(r"M = «M» \;\le\; L + a\sqrt{L} + a^2 = «hb», \; L = L(u)^{\text{whole run}} = «Lall»",
              ("M", "hb", "Lall"), hp, [("M", "mistake_bound")], f"a = ‖u‖R = {hp.constants['a']:.4g}"),
     ]
