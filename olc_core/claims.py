@@ -218,8 +218,8 @@ def _term(raw: Any, trace, proof, t: int, where: str) -> _Term:
     if not isinstance(raw, str) or not _TERM_RE.match(raw):
         raise ClaimError(f"{where}: {raw!r} is not a term (a number, M, bounded, bound, T, t, series:<name> or "
                          "const:<name>)")
-    if raw == "M":
-        return _Term(trace.mistakes_before(t), "M", True)
+    if raw == "M":   # a proof that counts updates (the margin Perceptron's, margin mistakes included) writes U
+        return _Term(trace.mistakes_before(t), "U" if proof.event == "update" else "M", True)
     if raw == "T":
         return _Term(int(trace.T), "T", True)
     if raw == "t":
@@ -232,7 +232,8 @@ def _term(raw: Any, trace, proof, t: int, where: str) -> _Term:
         key = proof.bounded
         v = proof.at(t)[key]
         whole = key == "M"
-        return _Term(int(v) if whole else v, "M" if whole else _series_tex(proof, key), whole,
+        return _Term(int(v) if whole else v, ("U" if proof.event == "update" else "M") if whole else
+                     _series_tex(proof, key), whole,
                      note="" if whole else "what the theorem bounds")
     kind, _, name = raw.partition(":")
     if kind == "series":

@@ -63,7 +63,8 @@ __all__ = ["regret_proof", "LABELS"]
 LABELS = {
     "expected_mistakes": r"\mathbb{E}[M_t] = \sum_{s=1}^{t}\ell_s(w_s)",
     "mistakes": r"M_t\ \text{(realised)}",
-    "best_loss": r"\min_{\lVert u\rVert\le 1}\sum_{s=1}^{t}\ell_s(u) = \tfrac{t}{2} - \tfrac12\lVert S_t\rVert",
+    "best_loss": r"\min_{\lVert u\rVert\le 1}\sum_{s=1}^{t}\ell_s(u) = \tfrac{t}{2} - \tfrac12\lVert S_t\rVert"
+                 r"\ (S_t = \textstyle\sum_{s=1}^{t} y_s x_s)",
     "regret": r"\sum_{s=1}^{t}\ell_s(w_s) - \ell_s(u^*_t)",
     "bound_data": r"\frac{\sqrt{t}}{2\alpha} + \frac{\alpha}{2}\Bigl(\lVert g_1\rVert^2"
                   r" + \sum_{s=2}^{t}\frac{\lVert g_s\rVert^2}{\sqrt{s-1}}\Bigr)",

@@ -268,3 +268,15 @@ def test_a_claim_on_the_last_updates_value_names_the_round_of_that_update():
     assert v.sentence.startswith("After 3 rounds: $M = 1")
     v = evaluate({"kind": "compare", "left": "series:kl_drop", "op": ">=", "right": 0}, tr, 0)
     assert v.sentence.startswith("After 0 rounds: ") and "not defined" in v.sentence    # no update yet
+
+
+def test_a_claim_on_the_margin_perceptron_counts_updates_and_writes_u():
+    """The margin Perceptron's proof counts updates, margin mistakes included (``proof.event == "update"``): its
+    claims write U, as its page and [004] Theorem 2 do (a tour's student read "M = 4 ≤ 300" beside a text on U)."""
+    s = olc_core.streams.separable(T=60, d=2, gamma=0.2, seed=0)
+    tr = olc_core.run("margin_perceptron", s.X, s.y, gamma=0.2, passes=3)
+    assert tr.proof.event == "update" and tr.n_mistakes == 4
+    v = evaluate({"kind": "compare", "left": "M", "op": "<=", "right": "bound"}, tr, tr.T)
+    assert v.holds and v.sentence.startswith(f"After {tr.T} rounds: $U = 4 \\le 300")
+    assert evaluate({"kind": "compare", "left": "bounded", "op": "<=", "right": "bound"}, tr, tr.T).sentence.startswith(
+        f"After {tr.T} rounds: $U = 4")
