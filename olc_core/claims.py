@@ -357,9 +357,13 @@ def _no_violation(claim: dict, trace, t: int) -> Verdict:
                        "no_violation", values)
     extra = (f" (steps that need the failing assumption{'s' if len(na) > 1 else ''} {', '.join(na)} are not "
              "claimed on these data)") if na else ""
+    # what a state is (a student asked why 200 rounds had 7): the learner between two updates
+    what = (" (the learner before each round and after the last)" if states == t + 1 else
+            f" (a state is the learner from one update to the next: {t} round{'s' if t != 1 else ''}, "
+            f"{states} state{'s' if states != 1 else ''})")
     return Verdict(True, (("text", f"Up to round {t}, every inequality of the proof holds: {links} "
                                    f"link{'s' if links != 1 else ''} checked in each of {states} "
-                                   f"state{'s' if states != 1 else ''}{extra}."),), "no_violation", values)
+                                   f"state{'s' if states != 1 else ''}{what}{extra}."),), "no_violation", values)
 
 
 def _assumption(claim: dict, trace, t: int) -> Verdict:

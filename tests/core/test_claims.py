@@ -96,7 +96,7 @@ def test_no_violation_on_a_correct_run(tight):
     v = evaluate({"kind": "no_violation"}, tight, 3)
     # proofs A (3 links), B (2 links) and the bound (1 link), in the 4 states before rounds 1 … 4
     assert v.holds and v.sentence == ("Up to round 3, every inequality of the proof holds: 6 links checked in each "
-                                      "of 4 states.")
+                                      "of 4 states (the learner before each round and after the last).")
 
 
 def test_a_failing_assumption_and_no_bound(crossed):
@@ -280,3 +280,18 @@ def test_a_claim_on_the_margin_perceptron_counts_updates_and_writes_u():
     assert v.holds and v.sentence.startswith(f"After {tr.T} rounds: $U = 4 \\le 300")
     assert evaluate({"kind": "compare", "left": "bounded", "op": "<=", "right": "bound"}, tr, tr.T).sentence.startswith(
         f"After {tr.T} rounds: $U = 4")
+
+
+def test_every_inequality_holds_says_what_a_state_is():
+    """A Perceptron's state lasts from one update to the next (M + 1 states); Weighted Majority's every round: the
+    sentence says which, with the counts (a tour's student met "7 states" for 200 rounds, undefined)."""
+    X = np.array([[1.0, 0.0], [1.0, 0.1], [0.0, 1.0], [0.1, 1.0]])
+    y = np.array([1, 1, 1, 1])
+    tr = olc_core.run("perceptron", X, y)
+    assert tr.mistakes.tolist() == [0, 2]
+    v = evaluate({"kind": "no_violation"}, tr, 4)
+    assert v.holds and "in each of 3 states (a state is the learner from one update to the next: 4 rounds, 3 states)" \
+        in v.sentence
+    tr = olc_core.run("weighted_majority", np.array([[1, -1], [1, -1]]), np.array([1, -1]), beta=0.5)
+    v = evaluate({"kind": "no_violation"}, tr, 2)
+    assert v.holds and "in each of 3 states (the learner before each round and after the last)" in v.sentence
