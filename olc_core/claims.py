@@ -278,6 +278,21 @@ def _failed(proof) -> str:
             f"the assumptions {', '.join(names[:-1])} and {names[-1]} fail")
 
 
+def _theorem(trace, proof) -> str | None:
+    """The proof's name where the run has several (the Perceptron's separable, TD_γ and hinge proofs: a student met
+    two different bounds both called "the theorem's" in one claim), else None ("the theorem")."""
+    return None if len(trace.proofs) <= 1 else f"“{proof.name}”"
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _bound_of(trace, proof) -> str:
+    name = _theorem(trace, proof)
+    return "the theorem's bound" if name is None else f"the bound of {name}"
+
+
 def _after(t: int, proof=None, terms: tuple = ()) -> str:
     """"After t rounds: "; for a term whose value is the last update's (``proof.at_update``), that update's round
     too: its label's t is that round, not the rounds played."""
@@ -388,7 +403,7 @@ def _assumption(claim: dict, trace, t: int) -> Verdict:
         # page, the TD_γ proof's, under which more rounds fail)
         detail = f" — {a.detail.rstrip('.')}" if a.detail else ""
         parts = (("text", "The assumption "), ("tex", statement_tex(a.statement)),
-                 ("text", f" fails{where}{detail}; the theorem's bound is not claimed."))
+                 ("text", f" fails{where}{detail}; {_bound_of(trace, proof)} is not claimed."))
     return Verdict(a.holds == claim["holds"], parts, "assumption", values)
 
 
@@ -399,10 +414,12 @@ def _bound(claim: dict, trace, t: int) -> Verdict:
     b = proof.mistake_bound
     formula = proof.constants.get("bound_formula")
     if b is not None:
-        parts = (("text", "The theorem's bound on this run: "),
+        parts = (("text", f"{_cap(_bound_of(trace, proof))} on this run: "),
                  ("tex", (f"{formula} = " if isinstance(formula, str) else "") + _tex_num(b, 6)), ("text", "."))
     else:
-        parts = (("text", f"The theorem claims no bound on this run: {_failed(proof)}."),)
+        name = _theorem(trace, proof)
+        parts = (("text", f"The theorem{'' if name is None else ' of ' + name} claims no bound on this run: "
+                          f"{_failed(proof)}."),)
     return Verdict((b is not None) == claim["claimed"], parts, "bound", {"bound": b})
 
 

@@ -89,7 +89,8 @@ def test_the_mistake_of_the_last_round_and_the_bound(tight):
     assert not evaluate({"kind": "mistake", "is": False}, tight, 3).holds
     assert not evaluate({"kind": "mistake", "is": True}, tight, 0).holds
     v = evaluate({"kind": "bound", "claimed": True}, tight, 3)
-    assert v.holds and v.sentence == "The theorem's bound on this run: $R^2/\\gamma^2 = 3$."
+    # the run has three proofs (separable, TD_γ, hinge): the bound is named by its proof
+    assert v.holds and v.sentence == "The bound of “Perceptron, separable data” on this run: $R^2/\\gamma^2 = 3$."
 
 
 def test_no_violation_on_a_correct_run(tight):
@@ -106,14 +107,15 @@ def test_a_failing_assumption_and_no_bound(crossed):
     assert v.sentence == ("The assumption $y_t\\langle w^*, x_t\\rangle \\ge \\gamma > 0 \\text{ for every round } t$ "
                           "fails on 1 of 2 rounds (the first: round 2, counted from 1) — w* puts 1 round on the "
                           "wrong side or on the hyperplane (y⟨w*,x⟩ ≤ 0): the data are not separated by this w*; the "
-                          "theorem's bound is not claimed.")
+                          "bound of “Perceptron, separable data” is not claimed.")
     assert not evaluate({"kind": "assumption", "name": "margin", "holds": True}, crossed, 2).holds
     v = evaluate({"kind": "compare", "left": "M", "op": "<=", "right": "bound"}, crossed, 2)
     assert not v.holds
     assert v.sentence == ("After 2 rounds: the theorem claims no bound on this run (the assumption margin fails), so "
                           "$M \\le R^2/\\gamma^2$ is not claimed.")
     v = evaluate({"kind": "bound", "claimed": False}, crossed, 2)
-    assert v.holds and v.sentence == "The theorem claims no bound on this run: the assumption margin fails."
+    assert v.holds and v.sentence == ("The theorem of “Perceptron, separable data” claims no bound on this run: the "
+                                      "assumption margin fails.")
     # the TD_γ proof of the same run needs no margin: it claims a bound
     assert evaluate({"kind": "bound", "claimed": True, "proof": "nonseparable"}, crossed, 2).holds
 
