@@ -205,3 +205,19 @@ def test_present_noisy_perceptron_band_has_no_outline_and_notes_leave_the_figure
     notes = pg.locator(".olc-figure-notes").first
     expect(notes).to_contain_text("× marks where the bounds cross")
     assert float(notes.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 16
+
+
+def test_a_tour_stop_projected_keeps_readable_plots(projector, url):
+    """A tour's stop stands above the charts (its text and claim): fitted to what was left of the window, the
+    first chart of each column kept a 64 px plot with its axis title over its tick labels (000 stop 1, Weighted
+    Majority). Now no fitted figure's plot area is under 170 px — the page scrolls instead — and none is
+    squashed under 45 % of its figure."""
+    pg = projector
+    open_page(pg, url, "experts", "alg=wm&beta=0.5&update=every_round&N=10&T=300&t=300"
+                                  "&tour=000-perceptron-and-winnow&stop=1&present=1")
+    expect(pg.locator(".olc-tour")).to_contain_text("Stop 1 of")
+    pg.wait_for_timeout(800)
+    figs = {f["id"]: f for f in pg.evaluate(PLOT_SHARE_JS)}
+    for fid in ("weights", "sandwich"):
+        assert figs[fid]["plot"] >= 169, figs
+        assert figs[fid]["plot"] >= 0.45 * figs[fid]["fig"], figs

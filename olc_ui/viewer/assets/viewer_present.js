@@ -18,6 +18,8 @@ const FIT_MIN = 0.4;               // a figure keeps at least 40 % of its height
 const FIT_MAX = 1.5;               // … and grows to at most 1.5 times it to fill the window
 const FIT_GOOD = 0.75;             // figures shrunk below this are left to scroll instead
 const FIT_MARGIN_PX = 12;
+const FIT_PLOT_MIN_PX = 170;       // … but never a plot area below this: a tour's text above left the first chart a
+                                   // 64 px plot at 1100×800 (unreadable from the back row); the page scrolls instead
 const settled = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done())));
 const SIDE_GAIN = 1.1;             // a legend moves beside its plot when the plot's smaller side grows this much
 
@@ -202,6 +204,14 @@ function scrolledHeight(f) {
   return Math.round(Math.min(own * FIT_MAX, Math.max(own, chrome / (1 - PLOT_SHARE))));
 }
 
+// The least height a fitted figure gets: its chrome (legend, title, margins) and a plot of FIT_PLOT_MIN_PX.
+function floorHeight(f) {
+  const full = f.gd && f.gd._fullLayout;
+  const ax = full && (full.yaxis || full.xaxis);
+  if (!ax || !(ax._length > 0)) return 0;
+  return Math.round(full.height - ax._length + FIT_PLOT_MIN_PX);
+}
+
 class Present {
   constructor(view, options) {
     this.view = view;
@@ -308,7 +318,8 @@ class Present {
         if (scale >= FIT_GOOD || n === 1) { chosen = { part, scale: Math.max(FIT_MIN, Math.min(FIT_MAX, scale)) }; break; }
       }
       for (const f of figs) {
-        const h = chosen.part.includes(f) ? Math.round((f.spec.height || 400) * chosen.scale) : scrolledHeight(f);
+        const h = chosen.part.includes(f) ? Math.max(Math.round((f.spec.height || 400) * chosen.scale), floorHeight(f))
+          : scrolledHeight(f);
         if ((f.height || f.spec.height || 400) !== h) changes.push([f, h]);
       }
     }
