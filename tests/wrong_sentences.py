@@ -113,6 +113,8 @@ WRONG: tuple[Wrong, ...] = (
           "[000] does not say it; [001] slide 21 does"),
     Wrong("so far: the rounds before this one", "issue 33, a student's reading of the tours (002 stops 6–7 ledger)",
           "the ledger at round p sums TD_γ and L(u) over rounds 1 … p, round p included"),
+    Wrong("|H_t| with ✗ from there", "issue 33, a student's reading (Halving, noise 0.3)",
+          "1 ≤ |Hₜ| needs realisable labels: the ledger marks it n/a, never ✗"),
 )
 
 IN_CONTEXT: tuple[InContext, ...] = (
@@ -162,6 +164,10 @@ IN_CONTEXT: tuple[InContext, ...] = (
     InContext("your point x", "issue 32, session 8 review (the Perceptron board's description at every round)",
               "the description names no maker per round: 'the point x' (the words under the board say whose)",
               "tests/app/test_adversary_perceptron_page.py::test_the_page_credits_each_move_to_whoever_made_it"),
+    InContext("marks level i, below which it never falls", "issue 33, a student's reading (decision lists, noise 0.3: "
+              "target rule 1 fell to level 2 at round 1)", "only on the target list's labels; on others the run's "
+              "count says whether a target rule fell below its place",
+              "tests/app/test_boolean_page.py::test_the_target_levels_line_says_never_below_only_on_the_target_lists_labels"),
 )
 
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")

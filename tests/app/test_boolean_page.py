@@ -334,3 +334,20 @@ def test_grammar_of_one_inconsistent_round():
     assert "round 2 is labelled 0 but satisfies" in a.detail, a.detail
     from olc_ui.lessons.boolean_concepts.view import assumption_text
     assert "is labelled 0 but satisfies" in assumption_text(a, tr.proof)
+
+
+def test_the_target_levels_line_says_never_below_only_on_the_target_lists_labels():
+    """"The green bar under target rule i marks level i, below which it never falls" is the proof's step 2: true on
+    the target list's labels, false on a noisy run where target rule 1 fell to level 2 at round 1 (a student's
+    reading). The line now says which, from the run's own count."""
+    at = _open(mode="dl", dn=4, L=5, dT=80, cover="uniform", tie="majority", dnoise=0.3)
+    assert not at.exception
+    s = olc_core.streams.decision_list(T=80, n=4, L=5, seed=0, coverage="uniform", noise=0.3)
+    tr = olc_core.run("decision_list", s.X, s.y, comparator=s.comparator, tie="majority")
+    ex = int(tr.proof.series["target_excess"][-1])
+    assert not tr.proof.applies and ex > 0
+    text = _text(at)
+    assert "below which it never falls when the labels are the target list's — these are not, and here a target " \
+           f"rule fell {ex} level{'s' if ex != 1 else ''} below its place." in text
+    at = _open(mode="dl", dn=4, L=5, dT=80, cover="uniform", tie="majority")
+    assert "below which it never falls (its labels are the target list's)." in _text(at)

@@ -13,6 +13,7 @@ from olc_core.streams.experts import target_concept
 from olc_ui.viewer.snapshot import caption_at, ledger_at
 from tests.app.pagetest import metric, open_page, page_text, shown, url, viewer_data, viewer_spec, viewers
 from tests.conftest import ROOT
+from tests.wrong_sentences import normalise
 
 HALVING = str(ROOT / "pages" / "halving.py")
 
@@ -114,6 +115,8 @@ def test_noisy_labels_name_the_round_where_no_hypothesis_is_left():
     at_p0, before = ledger_at(spec, p0)[0], ledger_at(spec, p0 - 1)[0]
     assert at_p0["na"] and before["na"] and at_p0["holds"] is None
     assert "1 \\;>\\; |H_{t+1}| = 0" in at_p0["latex"] and "1 \\;\\le\\; |H_{t+1}|" in before["latex"]
+    # … and the words above the chart say so (they said "marks 1 ≤ |Hₜ| with ✗": a student found n/a there)
+    assert "From there 1 \\le |H_t| is false: the ledger marks it n/a (not claimed)" in normalise(_text(at))
 
 
 def test_bad_values_in_a_link_are_reported_and_replaced():

@@ -239,6 +239,21 @@ def conj_panel(trace, stream) -> None:
             st.caption(f"Labels flipped by the noise: rounds {common.rounds_text(np.flatnonzero(noise))}.")
 
 
+def _below_level_i(p) -> str:
+    """Whether the target's rules stayed on or above their levels: always on the target list's labels; on others
+    (noise) the run's own count says (a student read "below which it never falls" on a run where one fell)."""
+    if p.applies:
+        return "below which it never falls (its labels are the target list's)."
+    ex = int(p.series["target_excess"][-1]) if "target_excess" in p.series else None
+    if ex is None:
+        return "below which it never falls when the labels are the target list's — these are not."
+    if ex > 0:
+        return (f"below which it never falls when the labels are the target list's — these are not, and here a "
+                f"target rule fell {common.count(ex, 'level')} below its place.")
+    return ("below which it never falls when the labels are the target list's — these are not, yet here no target "
+            "rule fell below its place.")
+
+
 def dl_panel(trace, stream) -> None:
     p = trace.proof
     c = p.constants
@@ -254,7 +269,7 @@ def dl_panel(trace, stream) -> None:
         if target is not None:
             st.markdown(f"Target list ($L = {c['L']}$, the final True → b counted): **{pretty(str(target))}** "
                         f"({trace.info.get('comparator_source')}). It is drawn ringed in green; the green bar under "
-                        "target rule i marks level i, below which it never falls.")
+                        "target rule i marks level i, " + _below_level_i(p))
         if p.applies:
             st.success(f"The labels are the target list's: $M \\le \\Phi_t \\le (4n+2)L = {c['bound_tight']} \\le "
                        f"(4n+2)(L+1) = {p.mistake_bound:.0f}$ on **any** sequence. The run made "

@@ -263,7 +263,8 @@ def assumption_panel(run: Run) -> None:
                     f"Halving's own version space (pruned {how}) "
                     f"became empty after round **{int(p.state_rounds[k])}**, after {int(p.n_mistakes[k])} mistakes; "
                     f"from then on the vote is a tie, it predicts $+1$ and errs on every negative label "
-                    f"({tr.n_mistakes} mistakes in all). The ledger marks $1 \\le |H_t|$ with ✗ from there.")
+                    f"({tr.n_mistakes} mistakes in all). From there $1 \\le |H_t|$ is false: the ledger marks it n/a (not "
+                    "claimed), as it needs labels that some hypothesis gives.")
             else:
                 st.markdown("Halving's own version space is not empty at the end (it prunes only on mistakes), "
                             "but it no longer contains a hypothesis consistent with every label.")
