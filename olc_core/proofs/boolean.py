@@ -664,7 +664,8 @@ def decision_list_proof(*, T: int, n: int, mistakes: np.ndarray, S: np.ndarray, 
     notes = (f"Tie rule {tie!r}: any fixed choice among the firing rules of the first firing level keeps the proof "
              "valid (the rule the prediction comes from is wrong on a mistake, so it moves).",
              "The notes state M ≤ (4n+2)(L+1) with 'each rule falls at most L+1 levels'; counting the final True "
-             "rule in L, each rule falls at most L levels, so M ≤ (4n+2)L also holds (checked above).")
+             "rule in L, on the target list's labels each rule falls at most L levels, so M ≤ (4n+2)L holds there "
+             "too (checked above where the theorem applies; on other labels neither is claimed).")
     no_list = "no decision list labels these data, so L, the target's rules and their caps are not defined"
     return Proof(name="Decision lists, the level algorithm", theorem=r"M \le (4n+2)(L+1)", T=T,
                  state_rounds=state_rounds, n_mistakes=k, series=series, chains=chains,

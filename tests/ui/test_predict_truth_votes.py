@@ -17,6 +17,7 @@ import pytest
 import olc_core
 from olc_core.hypotheses import Thresholds
 from olc_core.learners.decision_list import rule_name
+from olc_core.proofs.boolean import literal_truth
 from olc_ui.viewer import predict
 from tests.ui.predictcheck import NUM, browser, find, needs_node, printed_holds, rounds_to, value
 
@@ -221,6 +222,7 @@ def test_conjunction_and_decision_list_reveals_are_the_runs(tmp_path):
             assert a.sum() - b.sum() == false and rev.startswith(f"{false} literal") and f"h keeps {b.sum()}" in rev
         else:
             assert np.array_equal(a, b) and rev.endswith("nothing leaves.") or "nothing leaves (only" in rev
+    ties = 0
     for tr, rounds in zip(dtrs, got[1:]):
         n = int(tr.info["n"])
         for i, (right, ids, q, rev) in enumerate(rounds):
@@ -228,7 +230,20 @@ def test_conjunction_and_decision_list_reveals_are_the_runs(tmp_path):
             lv, rule = int(tr.columns["level"][i]), rule_name(int(tr.columns["rule"][i]), n)
             assert rev.startswith(f"Level {lv} predicted ŷ = {int(tr.predictions[i])} (")
             assert (f"among them {rule})" if tr.info["tie"] == "majority" else f"(rule {rule})") in rev
+            if tr.info["tie"] == "majority":    # the level's firing rules counted by output, a tie called one
+                fires = np.repeat(literal_truth(d.X[i]), 2) & (a == lv)
+                one = int(np.sum(fires[0::2]))
+                zero = int(np.sum(fires[1::2]))
+                k = one + zero
+                words = f"{k} firing rule{'s' if k != 1 else ''}"
+                assert (f"a tie among its {words}, {one} to {zero}, which predicts 1;" if one == zero else
+                        f"the majority of its {words}: {one} say 1, {zero} say 0;") in rev, rev
+                assert int(tr.predictions[i]) == int(one >= zero)
+                ties += one == zero
             fell = [rule_name(int(r), n) for r in np.flatnonzero(a != b)]
             assert right == ("fall" if fell else "none")
             if fell:
-                assert rev.endswith(f"a mistake — {', '.join(fell)} fall to level {lv + 1}.") and (b[a != b] == lv + 1).all()
+                verb = "falls" if len(fell) == 1 else "fall"
+                assert rev.endswith(f"a mistake — {', '.join(fell)} {verb} to level {lv + 1}.") and \
+                    (b[a != b] == lv + 1).all()
+    assert ties, "no tied vote in the majority run: the tie's words went untested"

@@ -239,6 +239,11 @@ def conj_panel(trace, stream) -> None:
             st.caption(f"Labels flipped by the noise: rounds {common.rounds_text(np.flatnonzero(noise))}.")
 
 
+#: the tie rules in words (the caption under the decision-list run)
+TIE_WORDS = {"first": "the level's first firing rule, in the order x₁→1, x₁→0, ¬x₁→1, …",
+             "majority": "the majority output of the level's firing rules, a tie predicting 1"}
+
+
 def _below_level_i(p) -> str:
     """Whether the target's rules stayed on or above their levels: always on the target list's labels; on others
     (noise) the run's own count says (a student read "below which it never falls" on a run where one fell)."""
@@ -276,7 +281,7 @@ def dl_panel(trace, stream) -> None:
                        f"**{trace.n_mistakes}** mistakes; the rules fell {phi:.0f} levels in all.")
         else:
             _assumptions(p, "M ≤ (4n+2)(L+1)")
-        st.caption(f"Tie rule: {c['tie']!r}. " + p.notes[1])
+        st.caption(f"Tie rule: {TIE_WORDS.get(c['tie'], c['tie'])}. " + p.notes[1])
 
 
 # ------------------------------------------------------------------------------------------ be the learner
@@ -473,9 +478,10 @@ def dl_steps(trace) -> str:
         "1. **Potential.** $\\Phi_t = \\sum_r (\\mathrm{level}_r - 1)$ counts the levels fallen so far. "
         "On a mistake, the rule the prediction was read from fired and was wrong, so it falls: "
         "$M \\le \\Phi_t$.\n"
-        "2. **Target rule $i$ never goes below level $i$.** It falls only from a level where it fires "
-        "and is wrong; then an earlier target rule $k < i$ also fires, and (induction) sits on level "
-        "$\\le k$, so it would have been read first — the level was $\\le k \\le i - 1$." + two + "\n"
+        "2. **Target rule $i$ never goes below level $i$.** It falls only from the predicting level (the "
+        "first with a firing rule), where it fires and is wrong; then an earlier target rule $k < i$ also "
+        "fires, and (induction) sits on level $\\le k$ — so the predicting level was $\\le k \\le i - 1$, "
+        "whichever tie rule reads it." + two + "\n"
         "3. **No rule goes below level $L + 1$.** The final rule True → $B_L$ always fires and stays on "
         "level $\\le L$, so rules fall only from levels $\\le L$." + three + "\n"
         "4. **Sum the caps:** $\\Phi_t \\le \\sum_r (\\mathrm{cap}_r - 1) \\le (4n+2)L \\le (4n+2)(L+1)$"

@@ -323,6 +323,17 @@ const conj = {
 };
 
 // ---------------------------------------------------------------- the decision-list learner (levels)
+// Where the prediction came from: the rule read ("first"), or the level's firing rules by output ("majority":
+// options.votes = [say 1, say 0]; a tie predicts 1, and is called one)
+function dlRead(o, i) {
+  if (o.tie !== "majority") return `rule ${o.rule[i]}`;
+  const v = o.votes && o.votes[i];
+  if (!v) return `the majority of its firing rules, among them ${o.rule[i]}`;
+  const [a, b] = v, n = plural(a + b, "firing rule", "firing rules");
+  if (a === b) return `a tie among its ${n}, ${a} to ${b}, which predicts 1; among them ${o.rule[i]}`;
+  return `the majority of its ${n}: ${a} say 1, ${b} say 0; among them ${o.rule[i]}`;
+}
+
 const dl = {
   choices() { return [["N", "none", "No mistake: no rule moves"], ["M", "fall", "Mistake: the wrong firing rules fall"]]; },
   question(o, i, r) {
@@ -330,10 +341,9 @@ const dl = {
       `predicts${o.tie === "majority" ? " (the majority of its firing rules; a tie predicts 1)" : ""}: mistake or not?`;
   },
   reveal(o, i) {
-    const read = o.tie === "majority" ? `the majority of its firing rules, among them ${o.rule[i]}` : `rule ${o.rule[i]}`;
-    const s = `Level ${o.level[i]} predicted ŷ = ${o.pred[i]} (${read}), y = ${o.label[i]}`;
+    const s = `Level ${o.level[i]} predicted ŷ = ${o.pred[i]} (${dlRead(o, i)}), y = ${o.label[i]}`;
     if (o.answer[i] === "none") return `${s}: no mistake, no rule moves.`;
-    return `${s}: a mistake — ${list(o.fell[i])} fall to level ${o.level[i] + 1}.`;
+    return `${s}: a mistake — ${list(o.fell[i])} ${o.fell[i].length === 1 ? "falls" : "fall"} to level ${o.level[i] + 1}.`;
   },
 };
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 from olc_core.learners.decision_list import fallen
-from olc_core.proofs.boolean import rule_name
+from olc_core.proofs.boolean import literal_truth, rule_name
 
 from olc_ui.viewer.questions.base import MAX_NAMED, common, rounds, state_before
 
@@ -74,6 +74,14 @@ def decision_list_options(trace, X, y) -> dict[str, Any]:
                rule=[rule_name(int(r), nv) for r in np.asarray(trace.columns["rule"][:n])], fell=fell,
                tie=str(trace.info.get("tie", "first")),
                answer=np.where(np.asarray(out["mistake"], dtype=bool), "fall", "none").tolist())
+    if out["tie"] == "majority":    # the predicting level's firing rules by output: [say 1, say 0] (a tie: 1)
+        outputs = 1 - (np.arange(4 * nv + 2) % 2)
+        lv_col = np.asarray(trace.columns["level"][:n], dtype=np.int64)
+        votes = []
+        for t in range(n):
+            at = np.repeat(literal_truth(X[t]), 2) & (np.asarray(trace.weights_at(t)) == lv_col[t])
+            votes.append([int(np.sum(at & (outputs == 1))), int(np.sum(at & (outputs == 0)))])
+        out["votes"] = votes
     if X.shape[1] <= 2 * MAX_NAMED:
         out["x"] = ["".join("1" if v else "0" for v in row) for row in X]
     return out
