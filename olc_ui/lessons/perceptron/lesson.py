@@ -110,9 +110,11 @@ def load_data(v: dict[str, Any], upload: bytes | None) -> Data:
                        int(v["seed"]), v["order"])
         key = f"gen-d{v['d']}-g{v['gamma']:g}-R{v['R']:g}-T{v['T']}-n{v['noise']:g}-s{v['seed']}-{v['order']}"
         cmp = s.comparator if v["cmp"] == "planted" else None
-        lab = (f"generated: T = {v['T']}, d = {v['d']}, γ = {v['gamma']:g}, R = {v['R']:g}" if not v["noise"] else
-               f"generated with margin {v['gamma']:g} (R = {v['R']:g}, T = {v['T']}, d = {v['d']}), then "
-               f"{v['noise']:.0%} label noise")
+        # the slider's R is where points are drawn (‖x‖ ≤ R); the proof's R is the largest ‖xₜ‖ drawn (a student met
+        # "R = 5" in the title and "R = max‖xₜ‖ = 2.934" in the panel)
+        lab = (f"generated: T = {v['T']}, d = {v['d']}, γ = {v['gamma']:g}, drawn in ‖x‖ ≤ {v['R']:g}" if not v["noise"]
+               else f"generated with margin {v['gamma']:g} (drawn in ‖x‖ ≤ {v['R']:g}, T = {v['T']}, d = {v['d']}), "
+               f"then {v['noise']:.0%} label noise")
         return Data(s.X, s.y, cmp, lab, key + f"-{v['cmp']}", flipped=s.info.get("flipped"), margin=float(v["gamma"]))
     if src == "tight":
         s = olc_core.streams.tight_perceptron(int(v["td"]))
