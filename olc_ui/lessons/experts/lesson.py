@@ -165,7 +165,8 @@ def load_advice(v: dict[str, Any]) -> Advice:
                  int(v["seed"]))
     key = (f"exp-T{T}-N{N}-b{v['best']:g}-w{v['worst']:g}-{v['errors']}-g{v['groups']}-n{v['noise']:g}"
            f"-s{v['seed']}")
-    lab = (f"{N} experts, error rates {v['best']:g} … {v['worst']:g}"
+    lab = ((f"{common.count(N, 'expert')}, error rates {v['best']:g} … {v['worst']:g}" if N > 1 else
+            f"1 expert, error rate {v['best']:g}")
            + (f", {v['noise']:.0%} label noise" if v["noise"] else ""))
     return Advice(s.X, s.y, key, lab, dict(s.info), int(v["T"]))
 

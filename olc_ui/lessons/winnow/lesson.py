@@ -191,8 +191,9 @@ def summary_panel(v: dict[str, Any], data: Data, trace) -> None:
                        f"$M < {p.mistake_bound:.5g}$ on **any** stream labelled by such a disjunction (and "
                        f"$m^+ \\le {c['m_plus_bound']:.4g}$). The run made **{trace.n_mistakes}**.")
         if c.get("exact_decisions", trace.info.get("exact_decisions", 0)):
-            st.caption(f"{trace.info['exact_decisions']} rounds had w·x within rounding of N and were decided in "
-                       "exact arithmetic.")
+            k = int(trace.info["exact_decisions"])
+            st.caption(f"{common.count(k, 'round')} had w·x within rounding of N and {common.agree(k, 'was', 'were')} "
+                       "decided in exact arithmetic.")
 
 
 def _label_steps(p) -> tuple[str, str]:
