@@ -95,7 +95,7 @@ _RAW = """async ([code, msg]) => {
 
 def _label(answer):
     return {"none": "No mistake", "mistake": "Mistake", "acw": "Mistake: w turns anticlockwise",
-            "cw": "Mistake: w turns clockwise", "line": "Mistake: w stays on its line through 0"}[answer]
+            "cw": "Mistake: w turns clockwise", "line": "Mistake: w stays on its line through 0 (or becomes 0)"}[answer]
 
 
 def test_the_class_answers_and_the_projector_reveals(browser, url, options):

@@ -58,7 +58,7 @@ def test_open_message_is_the_runs_question_and_choices(tmp_path):
     assert msg["choices"] == [{"id": "none", "label": "No mistake"},
                               {"id": "acw", "label": "Mistake: w turns anticlockwise"},
                               {"id": "cw", "label": "Mistake: w turns clockwise"},
-                              {"id": "line", "label": "Mistake: w stays on its line through 0"}]
+                              {"id": "line", "label": "Mistake: w stays on its line through 0 (or becomes 0)"}]
 
 
 def test_distribution_counts_percentages_and_the_right_one(tmp_path):

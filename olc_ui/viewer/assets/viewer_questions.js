@@ -35,7 +35,7 @@ const perceptron = {
   choices(o, i) {
     if (o.wzero[i]) return [["N", "none", "No mistake"], ["M", "mistake", "Mistake"]];
     return [["N", "none", "No mistake"], ["A", "acw", "Mistake: w turns anticlockwise"],
-      ["C", "cw", "Mistake: w turns clockwise"], ["L", "line", "Mistake: w stays on its line through 0"]];
+      ["C", "cw", "Mistake: w turns clockwise"], ["L", "line", "Mistake: w stays on its line through 0 (or becomes 0)"]];
   },
   question(o, i, r) {
     const w0 = o.wzero[i] ? " w = 0." : "";
