@@ -164,6 +164,9 @@ def test_too_large_eta_keeps_the_fixed_bound_and_writes_one_sign():
     M = tr.n_mistakes
     assert f"= {c['phi_1']:.5g} + {-c['C']:.5g}\\cdot{{{M}}} = " in text
     assert f"\\ln {{{c['N']}}} + {-c['C']:.5g}\\cdot{{{M}}} = " in text
+    # the proof's step 3 does not say "lowers Φ by at least" a negative number and stop there (a student's reading)
+    steps = next(m.value for m in at.markdown if "The normaliser" in m.value)
+    assert f"$= {c['C']:.4g} \\le 0$: here that says nothing — a mistake may raise $\\Phi$" in steps
 
 
 def test_eta_slider_is_disabled_while_the_optimum_is_on():

@@ -411,7 +411,9 @@ def proof_steps(trace) -> None:
             "$Z_t \\le \\cosh\\eta + \\sinh\\eta\\; y_t\\langle w_t, x_t\\rangle \\le \\cosh\\eta$ since "
             "$y_t\\langle w_t, x_t\\rangle \\le 0$ on a mistake (a score of exactly 0 included). Each mistake lowers "
             f"$\\Phi$ by at least $C = \\eta\\delta - \\ln\\cosh\\eta$"
-            + (f" $= {c['C']:.4g}$." if c.get("C") is not None else ".") + "\n"
+            + (f" $= {c['C']:.4g}$." if c.get("C") is not None and c["C"] > 0 else
+               f" $= {c['C']:.4g} \\le 0$: here that says nothing — a mistake may raise $\\Phi$ (η is too "
+               "large for this δ)." if c.get("C") is not None else ".") + "\n"
             "4. **Combine:** $0 \\le \\Phi \\le \\ln N - C\\,M$, so $M \\le \\ln N / C$" + tail
             + " At $\\eta^* = \\tfrac12\\ln\\tfrac{1+\\delta}{1-\\delta}$, $C = \\mathrm{KL}(\\mathrm{Bern}(\\tfrac{1+\\delta}{2})"
             "\\,\\|\\,\\mathrm{Bern}(\\tfrac12)) \\ge \\delta^2/2$ (Pinsker), so $M \\le 2\\ln N/\\delta^2$.")
