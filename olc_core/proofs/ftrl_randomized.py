@@ -131,19 +131,19 @@ def _chains(scale: float) -> tuple[Chain, ...]:
     """The regret chains (against the best u in the ball, and against the comparator u) and the mistake chain."""
     return (
         Chain("regret against the best u in the ball", ("regret", "bound_data", "bound_sqrt"), scale=scale,
-              reasons=("FTRL identity (Orabona, Lemma 7.1) with ψ_t(w) = √(t−1)‖w‖²/(2α): round 1 costs at most "
-                       "α‖g_1‖²/2, round s ≥ 2 at most α‖g_s‖²/(2√(s−1)) by (√(s−1)/α)-strong convexity, the "
-                       "regulariser at the best unit u*_t costs √t/(2α)",
-                       "‖g_1‖² + Σ_{s=2}^t ‖g_s‖²/√(s−1) ≤ L_t²(1 + 2√(t−1) − 1) ≤ 2√t·L_t²")),
+              reasons=("FTRL identity (Orabona, Lemma 7.1) with ψₜ(w) = √(t−1)‖w‖²/(2α): round 1 costs at most "
+                       "α‖g₁‖²/2, round s ≥ 2 at most α‖gₛ‖²/(2√(s−1)) by (√(s−1)/α)-strong convexity, the "
+                       "regulariser at the best unit u*ₜ costs √t/(2α)",
+                       "‖g₁‖² + Σₛ₌₂ᵗ ‖gₛ‖²/√(s−1) ≤ Lₜ²(1 + 2√(t−1) − 1) ≤ 2√t·Lₜ²")),
         Chain("the comparator u against the best u in hindsight", ("regret_u", "regret"), scale=scale,
               needs=("comparator",),
-              reasons=("u*_t minimises the cumulative loss over the unit ball, so its loss is at most u's",)),
+              reasons=("u*ₜ minimises the cumulative loss over the unit ball, so its loss is at most u's",)),
         Chain("regret against the comparator u", ("regret_u", "bound_data_u", "bound_sqrt_u"), scale=scale,
               link_needs=(("comparator",), ()),
               reasons=("the same FTRL bound at u: the regulariser costs √t‖u‖²/(2α)",
-                       "‖g_1‖² + Σ_{s=2}^t ‖g_s‖²/√(s−1) ≤ 2√t·L_t²")),
+                       "‖g₁‖² + Σₛ₌₂ᵗ ‖gₛ‖²/√(s−1) ≤ 2√t·Lₜ²")),
         Chain("expected mistakes", ("expected_mistakes", "mistakes_upper"), scale=1.0,
-              reasons=("E[M_t] = min_u Σ ℓ_s(u) + regret against u*_t, and the regret bound",)),
+              reasons=("E[Mₜ] = Σ ℓₛ(u*ₜ) + regret against u*ₜ (u*ₜ the best u in the ball), and the regret bound",)),
     )
 
 
@@ -151,7 +151,7 @@ def _assumptions(u_norm2: float) -> tuple[Assumption, ...]:
     """The unit ball (enforced on input) and the comparator's norm."""
     return (
         Assumption("unit ball", r"\lVert x_t\rVert_2 \le 1 \text{ for every round } t", True,
-                   detail="enforced on input: the learner rejects longer x_t"),
+                   detail="enforced on input: the learner rejects longer xₜ"),
         Assumption("comparator", r"\lVert u\rVert_2 \le 1", u_norm2 <= 1.0 + 1e-9,
                    detail="" if u_norm2 <= 1.0 + 1e-9 else f"‖u‖² = {u_norm2:.6g} > 1"),
     )
