@@ -186,11 +186,14 @@ def test_halving_page_survivors_are_the_runs(tmp_path, update):
         y[rng.random(60) < noise] *= -1
         runs.append((X, y, olc_core.run("halving", X, y, hypotheses=H, update=update)))
     opts = [predict.halving_options(tr, y) for X, y, tr in runs]
-    empty = 0
+    empty = small = 0
     for (X, y, tr), o, rounds in zip(runs, opts, browser(tmp_path, opts)):
         for i, (right, ids, q, rev) in enumerate(rounds):
             n, a = int(tr.weights_at(i).sum()), int(tr.weights_at(i + 1).sum())
             assert right == ("all" if a == n else "half" if 2 * a <= n else "most")
+            assert right in ids and (("most" in ids) == (n >= 3))    # no answer offered that cannot be right
+            if n in (1, 2):
+                small += 1
             if n == 0:
                 empty += 1
                 assert ids == ["all"] and rev.startswith("The version space is empty: Halving predicts +1")
@@ -199,7 +202,7 @@ def test_halving_page_survivors_are_the_runs(tmp_path, update):
             else:
                 verb = 'leaves' if n - a == 1 else 'leave'
                 assert rev.endswith(f"the {n - a} that said {_pm(-y[i])} {verb} — |Hₜ| goes {n} → {a}.")
-    assert empty
+    assert empty and small
 
 
 # ------------------------------------------------------------------ the conjunction and decision-list learners

@@ -281,8 +281,11 @@ const halving = {
   choices(o, i) {
     const n = o.size[i];
     if (n === 0) return [["A", "all", "All 0: the version space is empty"]];
-    return [["A", "all", `All ${n}`], ["H", "half", `Half or fewer (≤ ${Math.floor(n / 2)})`],
-      ["S", "most", "More than half, not all"]];
+    const half = Math.floor(n / 2);
+    const out = [["A", "all", `All ${n}`], ["H", "half", half === 0 ? "None (0)" : `Half or fewer (≤ ${half})`]];
+    // "more than half, not all" needs a whole number strictly between n/2 and n: none for n ≤ 2
+    if (n >= 3) out.push(["S", "most", "More than half, not all"]);
+    return out;
   },
   question(o, i, r) {
     const n = o.size[i], y = pm(o.label[i]);
