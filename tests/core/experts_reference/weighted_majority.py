@@ -414,7 +414,7 @@ def run(X, y, params: dict[str, Any]) -> Trace:
 
     info = {"beta": beta, "eta": 1.0 - beta, "update": params["update"], "n_experts": N,
             "advice_encoding": "pm1" if enc[1] == -1 else "01", "best_expert": i_star,
-            "expert_mistakes": r["m_final"], "tie_rule": "ties (W+ = W-, exact) predict +1"}
+            "expert_mistakes": r["m_final"], "tie_rule": "ties (W⁺ = W⁻, exact) predict +1"}
     wrong_frac = lambda: (1.0 - y * vote) / 2.0  # noqa: E731  weight fraction of wrong experts, per round
     return Trace(algorithm=NAME, params=params, T=T, d=N, mistakes=mistakes, predictions=r["pred"],
                  history=ExpertWeights(r["history"], beta), weight_kind="log",
