@@ -67,7 +67,7 @@ def _margin_ledger(p, K: int, gamma: float) -> list[dict]:
 
 def _margin_caption(trace, ex, y, kind, mistakes, scales) -> dict:
     score = np.asarray(trace.columns["score"], dtype=float) + 0.0   # −0 + 0 = +0
-    kinds = ["correct", "MARGIN MISTAKE (|s| < γ/2) → update", "MISTAKE → update", "w = 0 before it, so s is taken as 0: w = y·x"]
+    kinds = ["correct", "MARGIN MISTAKE (|s| < γ/2) → update", "MISTAKE → update", "first example: w was the zero vector (so s is taken as zero), and w becomes y·x"]
     return {
         "template": "Step {t} of {T} (pass {pass}, example {ex}): y = {y}, s = w·x/‖w‖ = {s} → {what}. "
                     "Updates so far U = {k}{scale}.",

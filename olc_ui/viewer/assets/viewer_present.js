@@ -317,9 +317,12 @@ class Present {
         const scale = (window.innerHeight - top - other - FIT_MARGIN_PX) / natural;
         if (scale >= FIT_GOOD || n === 1) { chosen = { part, scale: Math.max(FIT_MIN, Math.min(FIT_MAX, scale)) }; break; }
       }
+      // the floor only where the fit is already short of FIT_GOOD (what stands above left too little room): a page
+      // that fits keeps its fit (its legends may yet move beside the plot, which the floor would not know)
+      const floor = chosen.scale < FIT_GOOD;
       for (const f of figs) {
-        const h = chosen.part.includes(f) ? Math.max(Math.round((f.spec.height || 400) * chosen.scale), floorHeight(f))
-          : scrolledHeight(f);
+        const fitted = Math.round((f.spec.height || 400) * chosen.scale);
+        const h = chosen.part.includes(f) ? (floor ? Math.max(fitted, floorHeight(f)) : fitted) : scrolledHeight(f);
         if ((f.height || f.spec.height || 400) !== h) changes.push([f, h]);
       }
     }
